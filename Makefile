@@ -1,0 +1,26 @@
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test bench lint clean
+
+$(STAMP): pyproject.toml constraints.txt
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -c constraints.txt torch==2.13.0
+	$(BIN)/python -m pip install -q -c constraints.txt -e '.[test]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/python examples/digits_softmax.py
+
+test: $(STAMP)
+	$(BIN)/python tools/check_size.py
+	TF_USE_LEGACY_KERAS=1 $(BIN)/python -m pytest -q -n 2 -p no:cacheprovider tests
+
+bench: $(STAMP)
+	for f in benchmarks/bench_*.py; do TF_USE_LEGACY_KERAS=1 $(BIN)/python $$f || exit 1; done
+
+clean:
+	rm -rf $(VENV)

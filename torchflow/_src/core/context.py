@@ -1,0 +1,137 @@
+"""All of torchflow's global and thread-local state lives here.
+
+Device policy (written once, here): with no ``tf.device`` scope, new tensors go
+on the first visible GPU when torch sees one, else on the CPU, as in TF.
+``tf.device("/CPU:0")`` / ``"/GPU:1"`` scopes are thread-local and nest.
+Tensors stay where they were created; an op runs where its inputs are.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import torch
+
+# Autograd is off everywhere unless a GradientTape is recording in the thread:
+# nothing is recorded outside tapes, as in TF.  torch's grad mode is
+# thread-local, so tapes switch it per thread (see tape.py).
+torch.set_grad_enabled(False)
+
+
+class _ThreadState(threading.local):
+    def __init__(self):
+        self.device_stack: list = []
+        self.name_scope: list[str] = []
+        self.tapes: list = []
+        self.function_depth = 0
+        self.variable_creator_stack: list = []
+        self.strategy_stack: list = []
+        self.recording = False
+
+
+_state = _ThreadState()
+
+
+def thread_state() -> _ThreadState:
+    return _state
+
+
+class _Global:
+    def __init__(self):
+        self.reset()
+
+    def reset(self):
+        self.run_functions_eagerly = False
+        self.global_seed: int | None = None
+        self.op_seed_counter = 0
+        self.soft_device_placement = True
+        self.visible_gpus: list[int] | None = None  # None: all that torch sees
+        self.tf32 = True
+        self.memory_growth: dict = {}
+        self.log_device_placement = False
+
+
+GLOBAL = _Global()
+
+
+def gpu_count() -> int:
+    if not torch.cuda.is_available():
+        return 0
+    return torch.cuda.device_count()
+
+
+def _visible_gpus() -> list[int]:
+    if GLOBAL.visible_gpus is not None:
+        return GLOBAL.visible_gpus
+    return list(range(gpu_count()))
+
+
+_default_device_cache: list = []
+
+
+def default_device() -> torch.device:
+    """The torch device new tensors go on in this thread."""
+    stack = _state.device_stack
+    if stack and stack[-1] is not None:
+        return stack[-1]
+    if not _default_device_cache:
+        gpus = _visible_gpus()
+        _default_device_cache.append(torch.device("cuda", gpus[0]) if gpus else torch.device("cpu"))
+    return _default_device_cache[0]
+
+
+def invalidate_device_cache() -> None:
+    _default_device_cache.clear()
+
+
+def parse_device(spec) -> torch.device | None:
+    """Parses TF device strings (``/GPU:0``, ``/job:w/task:1/device:CPU:0``, ``cpu``).
+
+    Returns None for an empty spec (no change). Soft placement: a GPU request
+    with no GPU present falls back to the CPU, as TF does by default.
+    """
+    if spec is None:
+        return None
+    if isinstance(spec, torch.device):
+        return spec
+    s = str(spec).strip()
+    if not s:
+        return None
+    kind, index = None, 0
+    for part in s.replace("/device:", "/").split("/"):
+        if not part or part.startswith(("job:", "replica:", "task:")):
+            continue
+        bits = part.split(":")
+        kind = bits[0].upper()
+        if len(bits) > 1 and bits[1] not in ("", "*"):
+            index = int(bits[1])
+    if kind is None:
+        return None
+    if kind in ("GPU", "CUDA"):
+        gpus = _visible_gpus()
+        if index < len(gpus):
+            return torch.device("cuda", gpus[index])
+        if GLOBAL.soft_device_placement:
+            return torch.device("cpu")
+        raise ValueError(f"Could not satisfy device specification '{spec}'")
+    if kind == "CPU":
+        return torch.device("cpu")
+    raise ValueError(f"Unknown attribute: '{kind}' in '{spec}'")
+
+
+def tf_device_name(dev: torch.device) -> str:
+    """TF's fully qualified device name for a torch device."""
+    if dev.type == "cuda":
+        gpus = _visible_gpus()
+        idx = dev.index or 0
+        logical = gpus.index(idx) if idx in gpus else idx
+        return f"/job:localhost/replica:0/task:0/device:GPU:{logical}"
+    return "/job:localhost/replica:0/task:0/device:CPU:0"
+
+
+def reset() -> None:
+    """Resets all global state (used by the test fixture)."""
+    GLOBAL.reset()
+    invalidate_device_cache()
+    _state.__init__()
+    torch.set_grad_enabled(False)

@@ -1,0 +1,259 @@
+"""``tf.Tensor``: an immutable eager value wrapping one ``torch.Tensor``.
+
+A string tensor holds a NumPy object array of ``bytes`` in ``_t`` instead.
+Operators (``+``, ``[]``, ``==`` ...) are installed by ``ops/tensor_operators.py``
+so that this engine layer does not depend on the op layer.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from torchflow._src.core import context, dtypes
+from torchflow._src.core import errors
+from torchflow._src.core.tensor_shape import TensorShape, from_tuple
+from torchflow._src.util.api import public
+
+_BY_TORCH = dtypes._BY_TORCH
+
+
+@public("torchflow")
+class Tensor:
+    """A multidimensional array of elements of one ``dtype``, with a ``shape``.
+
+    Tensors are immutable. Create them with ``tf.constant`` or
+    ``tf.convert_to_tensor``, or as the result of ops.
+
+    >>> import torchflow as tf
+    >>> t = tf.constant([[1., 2.], [3., 4.]])
+    >>> t.shape
+    TensorShape([2, 2])
+    """
+
+    __slots__ = ("_t", "_dtype", "__weakref__")
+
+    # Tensor `==` is elementwise in TF 2.x, which makes tensors unhashable.
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError(
+            "tf.Tensor objects cannot be constructed directly; use tf.constant or "
+            "tf.convert_to_tensor."
+        )
+
+    # --- metadata ----------------------------------------------------------
+    @property
+    def dtype(self) -> dtypes.DType:
+        return self._dtype
+
+    @property
+    def shape(self) -> TensorShape:
+        return from_tuple(self._t.shape)
+
+    def get_shape(self) -> TensorShape:
+        return self.shape
+
+    def set_shape(self, shape) -> None:
+        if not self.shape.is_compatible_with(shape):
+            raise ValueError(
+                f"Tensor's shape {self.shape} is not compatible with supplied shape "
+                f"{TensorShape(shape)}"
+            )
+
+    @property
+    def ndim(self) -> int:
+        return self._t.ndim
+
+    @property
+    def device(self) -> str:
+        t = self._t
+        if isinstance(t, np.ndarray):
+            return "/job:localhost/replica:0/task:0/device:CPU:0"
+        return context.tf_device_name(t.device)
+
+    @property
+    def name(self):
+        raise AttributeError("Tensor.name is undefined when eager execution is enabled.")
+
+    @property
+    def op(self):
+        raise AttributeError("Tensor.op is undefined when eager execution is enabled.")
+
+    @property
+    def graph(self):
+        raise AttributeError("Tensor.graph is undefined when eager execution is enabled.")
+
+    # --- values ------------------------------------------------------------
+    def numpy(self) -> np.ndarray:
+        """Returns the value as a NumPy array (may share memory on the CPU)."""
+        return to_numpy(self._t, self._dtype)
+
+    def __array__(self, dtype=None, copy=None):
+        a = to_numpy(self._t, self._dtype)
+        if dtype is not None and a.dtype != np.dtype(dtype):
+            return a.astype(dtype)
+        if copy:
+            return a.copy()
+        return a
+
+    def _scalar(self, what: str):
+        if self._t.ndim != 0 and self.shape.num_elements() != 1:
+            raise TypeError(f"only size-1 tensors can be converted to Python {what}")
+        v = self.numpy()
+        return v.reshape(()).item() if isinstance(v, np.ndarray) else v
+
+    def __bool__(self) -> bool:
+        if self._t.ndim != 0 and self.shape.num_elements() != 1:
+            raise ValueError(
+                "The truth value of an array with more than one element is ambiguous. "
+                "Use a.any() or a.all()"
+            )
+        return bool(self._scalar("bool"))
+
+    def __int__(self) -> int:
+        return int(self._scalar("int"))
+
+    def __float__(self) -> float:
+        return float(self._scalar("float"))
+
+    def __complex__(self) -> complex:
+        return complex(self._scalar("complex"))
+
+    def __index__(self) -> int:
+        if not self._dtype.is_integer or self._t.ndim != 0:
+            raise TypeError(
+                f"Only integers, slices, ellipsis, tf.newaxis and scalar tf.int32/tf.int64 "
+                f"tensors are valid indices, got {self!r}"
+            )
+        return int(self._t.item())
+
+    def __len__(self) -> int:
+        if self._t.ndim == 0:
+            raise TypeError("Scalar tensor has no `len()`")
+        return self._t.shape[0]
+
+    def __iter__(self):
+        if self._t.ndim == 0:
+            raise TypeError("Cannot iterate over a scalar tensor.")
+        t = self._t
+        d = self._dtype
+        for i in range(t.shape[0]):
+            yield wrap(t[i], d)
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return wrap(self._t.clone() if isinstance(self._t, torch.Tensor) else self._t.copy(),
+                    self._dtype)
+
+    def __reduce__(self):
+        from torchflow._src.core.convert import constant
+
+        return constant, (self.numpy(), self._dtype)
+
+    # --- identity ----------------------------------------------------------
+    def ref(self) -> "Reference":
+        """A hashable reference to this tensor; ``ref.deref()`` returns it."""
+        return Reference(self)
+
+    def experimental_ref(self) -> "Reference":
+        return self.ref()
+
+    # --- printing ----------------------------------------------------------
+    def __repr__(self) -> str:
+        return (
+            f"<tf.Tensor: shape={self.shape}, dtype={self._dtype.name}, "
+            f"numpy={_numpy_repr(self)}>"
+        )
+
+    def __str__(self) -> str:
+        return f"tf.Tensor({_numpy_str(self)}, shape={self.shape}, dtype={self._dtype.name})"
+
+    # Operators and __getitem__ are installed by ops/tensor_operators.py.
+    __array_priority__ = 100
+
+
+def _numpy_repr(t: Tensor) -> str:
+    a = t.numpy()
+    if a.ndim == 0:
+        return repr(a.item()) if t._dtype is dtypes.string else repr(a)
+    return np.array_repr(a) if t._dtype is not dtypes.string else repr(a)
+
+
+def _numpy_str(t: Tensor) -> str:
+    a = t.numpy()
+    return str(a.item()) if a.ndim == 0 and t._dtype is dtypes.string else str(a)
+
+
+class Reference:
+    """A hashable wrapper around a tensor or variable (what ``Tensor.ref()`` returns)."""
+
+    __slots__ = ("_wrapped",)
+
+    def __init__(self, wrapped):
+        self._wrapped = wrapped
+
+    def deref(self):
+        return self._wrapped
+
+    def __eq__(self, other):
+        return isinstance(other, Reference) and self._wrapped is other._wrapped
+
+    def __hash__(self):
+        return id(self._wrapped)
+
+    def __repr__(self):
+        return f"<Reference wrapping {self._wrapped!r}>"
+
+
+_new = object.__new__
+
+
+def wrap(t, dtype: dtypes.DType | None = None) -> Tensor:
+    """Wraps a torch tensor (or a NumPy bytes array with ``dtype=string``)."""
+    r = _new(Tensor)
+    r._t = t
+    r._dtype = _BY_TORCH[t.dtype] if dtype is None else dtype
+    return r
+
+
+def to_numpy(t, dtype: dtypes.DType) -> np.ndarray:
+    """NumPy value of a torch tensor (zero-copy on the CPU where the dtype allows)."""
+    if isinstance(t, np.ndarray):
+        return t
+    if t.requires_grad:
+        t = t.detach()
+    if t.device.type != "cpu":
+        t = t.cpu()
+    if dtype is dtypes.bfloat16:
+        np_bf16 = dtypes.bfloat16.as_numpy_dtype
+        a = t.float().numpy()
+        return a.astype(np_bf16) if np_bf16 is not None else a
+    t = t.resolve_conj() if t.is_complex() else t
+    return t.numpy()
+
+
+def is_tensor_like(x) -> bool:
+    """True for tf.Tensor and objects that convert to one through ``_tf_value``."""
+    return isinstance(x, Tensor) or hasattr(x, "_tf_value")
+
+
+@public("torchflow")
+def is_tensor(x) -> bool:
+    """Returns True if ``x`` is a torchflow tensor-like object (Tensor, Variable,
+    KerasTensor, distributed value), as ``tf.is_tensor`` does."""
+    return isinstance(x, Tensor) or getattr(x, "_is_tf_tensor_like", False) or hasattr(
+        x, "_tf_value"
+    )
+
+
+@public("torchflow")
+def executing_eagerly() -> bool:
+    """True outside a traced ``tf.function`` body (torchflow runs bodies eagerly
+    unless ``jit_compile``; see DESIGN.md)."""
+    return context.thread_state().function_depth == 0 or context.GLOBAL.run_functions_eagerly
+
+
+__all__ = ["Tensor", "wrap", "to_numpy", "is_tensor", "errors"]
