@@ -1,0 +1,235 @@
+"""Imports point one way, torch stays in the engine, public modules only re-export.
+
+Layer order (DESIGN.md): ``util -> core -> ops -> {numpy, data} -> {train, summary}
+-> {distribute, profiler} -> keras``. A module may import its own layer and lower
+ones; siblings on one level (numpy/data, train/summary, distribute/profiler) do not
+import each other. ``_src/testing.py`` and ``_src/cli.py`` may import any layer.
+``train`` (Checkpoint, ...) and ``summary`` sit above ops/data and below distribute
+and keras, which both use them. Only ``_src/core`` and ``_src/ops`` import torch.
+``torchflow/`` outside ``_src`` holds only re-export modules, and ``_src`` never
+imports them back.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2] / "torchflow"
+
+LAYERS = {
+    "util": 0,
+    "core": 1,
+    "ops": 2,
+    "numpy": 3,
+    "data": 3,
+    "train": 4,
+    "summary": 4,
+    "distribute": 5,
+    "profiler": 5,
+    "keras": 6,
+}
+ANY_LAYER = {"testing", "cli", "__init__"}  # _src/testing.py, _src/cli.py, _src/__init__.py
+TORCH_OK = {"core", "ops"}
+
+
+def _module_name(root: Path, path: Path) -> str:
+    parts = list(path.relative_to(root.parent).with_suffix("").parts)
+    return ".".join(parts)
+
+
+def _imported_modules(tree: ast.AST, modname: str, is_pkg: bool):
+    """Yields (lineno, absolute module name) for every import in ``tree``.
+
+    ``from a import b`` yields both ``a`` and ``a.b`` (``b`` may be a submodule).
+    """
+    package = modname if is_pkg else modname.rpartition(".")[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            yield node.lineno, mod
+            for alias in node.names:
+                if alias.name != "*":
+                    yield node.lineno, f"{mod}.{alias.name}"
+        elif (isinstance(node, ast.Call) and node.args
+              and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
+              and ((isinstance(node.func, ast.Name) and node.func.id == "__import__")
+                   or (isinstance(node.func, ast.Attribute) and node.func.attr == "import_module"))):
+            yield node.lineno, node.args[0].value
+
+
+def _src_area(modname: str) -> str | None:
+    """The ``_src`` area of a module (``ops`` for torchflow._src.ops.x), or None."""
+    parts = modname.split(".")
+    if len(parts) >= 3 and parts[:2] == ["torchflow", "_src"]:
+        return parts[2]
+    if parts == ["torchflow", "_src"]:
+        return "__init__"
+    return None
+
+
+def layering_violations(root: Path) -> list[str]:
+    """Every upward import, torch import outside the engine, and unknown layer."""
+    out = []
+    for path in sorted(root.rglob("*.py")):
+        modname = _module_name(root, path)
+        rel = path.relative_to(root.parent)
+        area = _src_area(modname)
+        if area is not None and area not in LAYERS and area not in ANY_LAYER:
+            out.append(f"{rel}: unknown layer '_src/{area}'; add it to LAYERS in {__name__}")
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for lineno, imp in _imported_modules(tree, modname, path.name == "__init__.py"):
+            top = imp.split(".")[0]
+            if top == "torch" and area not in TORCH_OK:
+                out.append(f"{rel}:{lineno}: imports {imp}; only _src/core and _src/ops may "
+                           "import torch")
+            if area is None or area in ANY_LAYER or top != "torchflow":
+                continue
+            target = _src_area(imp)
+            if target is None:
+                if imp != "torchflow._src":
+                    out.append(f"{rel}:{lineno}: imports public module {imp} from _src; "
+                               "import the _src implementation instead")
+                continue
+            if target in ANY_LAYER:
+                if target != "__init__":
+                    out.append(f"{rel}:{lineno}: imports {imp}; _src/{target} is not a library "
+                               "layer")
+                continue
+            if target not in LAYERS:
+                out.append(f"{rel}:{lineno}: imports {imp} from unknown layer '{target}'")
+            elif target != area and LAYERS[target] >= LAYERS[area]:
+                out.append(f"{rel}:{lineno}: _src/{area} (level {LAYERS[area]}) imports {imp} "
+                           f"(_src/{target}, level {LAYERS[target]}); imports must point down")
+    return out
+
+
+def _allowed_public_stmt(node: ast.stmt) -> bool:
+    if isinstance(node, ast.ImportFrom):
+        return all(a.name != "*" for a in node.names) and (
+            node.level > 0 or (node.module or "").split(".")[0] in ("torchflow", "__future__"))
+    if isinstance(node, ast.Import):
+        return all(a.name.split(".")[0] == "torchflow" for a in node.names)
+    if isinstance(node, ast.Expr):  # docstring
+        return isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+    if isinstance(node, (ast.Assign, ast.AnnAssign)):  # newaxis = None, VERSION = __version__
+        value = node.value
+        if isinstance(value, (ast.Tuple, ast.List)):
+            return all(isinstance(e, ast.Constant) for e in value.elts)
+        return isinstance(value, (ast.Constant, ast.Name))
+    return False
+
+
+def public_module_violations(root: Path) -> list[str]:
+    """Statements other than re-exports, docstrings and constants in public modules."""
+    out = []
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root)
+        if rel.parts[0] == "_src":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in tree.body:
+            if not _allowed_public_stmt(node):
+                out.append(f"torchflow/{rel}:{node.lineno}: public modules hold only "
+                           "'from torchflow._src... import name as name' lines, docstrings "
+                           f"and constants; found {type(node).__name__}: "
+                           f"{ast.unparse(node).splitlines()[0][:80]}")
+    return out
+
+
+def test_imports_point_down_and_torch_stays_in_engine():
+    problems = layering_violations(ROOT)
+    assert not problems, "\n".join(problems)
+
+
+def test_public_modules_only_reexport():
+    problems = public_module_violations(ROOT)
+    assert not problems, "\n".join(problems)
+
+
+def test_tree_is_not_empty():
+    # A wrong ROOT would make the checks above pass vacuously.
+    assert (ROOT / "__init__.py").is_file()
+    assert len(list((ROOT / "_src").rglob("*.py"))) >= 5
+
+
+# --- the checker itself must catch violations (planted in a temporary tree) ---
+
+def _tree(tmp_path: Path, files: dict[str, str]) -> Path:
+    root = tmp_path / "torchflow"
+    for rel, text in {"__init__.py": '"""doc."""\n', "_src/__init__.py": "",
+                      **files}.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    return root
+
+
+CLEAN = {
+    "_src/util/api.py": "import functools\n",
+    "_src/core/tensor.py": "import torch\nfrom torchflow._src.util import api\n",
+    "_src/ops/math_ops.py": "import torch.nn.functional as F\nfrom ..core import tensor\n",
+    "_src/data/dataset.py": "from torchflow._src.ops import math_ops\n",
+    "_src/keras/layer.py": "from torchflow._src.data.dataset import Dataset\n"
+                           "from torchflow._src.distribute import values\n",
+    "_src/distribute/values.py": "from torchflow._src.train.checkpoint import Checkpoint\n",
+    "_src/train/checkpoint.py": "from torchflow._src.core.tensor import Tensor\n",
+    "_src/testing.py": "import torchflow\nfrom torchflow._src.keras import layer\n",
+    "math/__init__.py": '"""tf.math."""\nfrom torchflow._src.ops.math_ops import add as add\n',
+    "__init__.py": '"""tf."""\nfrom torchflow import math as math\nnewaxis = None\n'
+                   '__version__ = "2.4.0"\nVERSION = __version__\n',
+}
+
+
+def test_clean_tree_passes(tmp_path):
+    root = _tree(tmp_path, CLEAN)
+    assert layering_violations(root) == []
+    assert public_module_violations(root) == []
+
+
+@pytest.mark.parametrize("rel,text,needle", [
+    ("_src/core/tensor.py", "from torchflow._src.ops import math_ops\n", "must point down"),
+    ("_src/core/tensor.py", "def f():\n    from torchflow._src.keras import layer\n",
+     "must point down"),
+    ("_src/ops/math_ops.py", "from ..data import dataset\n", "must point down"),
+    ("_src/data/dataset.py", "from torchflow._src import numpy\n", "must point down"),
+    ("_src/util/api.py", "import torchflow._src.core.tensor\n", "must point down"),
+    ("_src/keras/layer.py", "import torch\n", "only _src/core and _src/ops"),
+    ("_src/data/dataset.py", "from torch.utils import data\n", "only _src/core and _src/ops"),
+    ("_src/data/dataset.py", "import importlib\nimportlib.import_module('torch')\n",
+     "only _src/core and _src/ops"),
+    ("math/__init__.py", "import torch\n", "only _src/core and _src/ops"),
+    ("_src/ops/math_ops.py", "import torchflow.math\n", "public module"),
+    ("_src/ops/math_ops.py", "from torchflow._src.testing import rand\n", "not a library layer"),
+    ("_src/mystery/x.py", "", "unknown layer"),
+])
+def test_planted_layering_violation_is_caught(tmp_path, rel, text, needle):
+    root = _tree(tmp_path, {**CLEAN, rel: text})
+    problems = layering_violations(root)
+    assert any(needle in p and rel.split("/")[-1] in p for p in problems), problems
+
+
+@pytest.mark.parametrize("text", [
+    "from torchflow._src.ops.math_ops import *\n",
+    "def add(x, y):\n    return x\n",
+    "import numpy as np\n",
+    "from numpy import newaxis as newaxis\n",
+    "x = compute()\n",
+    "if True:\n    pass\n",
+    "try:\n    from torchflow._src.ops import a as a\nexcept ImportError:\n    pass\n",
+])
+def test_planted_public_module_violation_is_caught(tmp_path, text):
+    root = _tree(tmp_path, {**CLEAN, "math/__init__.py": text})
+    problems = public_module_violations(root)
+    assert any("math/__init__.py" in p for p in problems), problems
