@@ -14,3 +14,34 @@ def _reset_torchflow_state():
     context.reset()
     yield
     context.reset()
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """Ends a run that includes tests/api/test_public_api.py with the API coverage."""
+    from pathlib import Path
+
+    target = Path(__file__).resolve().parent / "api" / "test_public_api.py"
+    base = Path(config.invocation_params.dir)
+    args = [(base / a.split("::")[0]).resolve() for a in (config.args or ["."])]
+    if not any(p == target or p in target.parents for p in args):
+        return
+    try:
+        import importlib.util
+        import sys
+
+        tool = target.parents[2] / "tools" / "api_coverage.py"
+        spec = importlib.util.spec_from_file_location("_api_coverage", tool)
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = mod
+        spec.loader.exec_module(mod)
+        rows = mod.coverage()
+        done, total = mod.totals(rows)
+        started = [r for r in rows if r.implemented]
+        parts = ", ".join(f"{r.tf_module} {len(r.implemented)}/{len(r.names)}" for r in started)
+        terminalreporter.write_sep("-", "TF 2.4 API coverage")
+        terminalreporter.write_line(
+            f"{done} / {total} TF 2.4 public names ({100.0 * done / max(total, 1):.1f}%) in "
+            f"{len(started)} of {len(rows)} namespaces: {parts}")
+        terminalreporter.write_line("(full table: python tools/api_coverage.py --all)")
+    except Exception as e:  # noqa: BLE001 - a summary line must never break the run
+        terminalreporter.write_line(f"API coverage unavailable: {type(e).__name__}: {e}")
