@@ -44,6 +44,11 @@ class _Global:
         self.run_functions_eagerly = False
         self.global_seed: int | None = None
         self.op_seed_counter = 0
+        # Random ops (random_ops.py): one torch.Generator per (op, dtype, seeds,
+        # device) stream, like TF's eager kernel cache; set_seed clears it.
+        self.random_streams: dict = {}
+        # tf.random.get_global_generator(): created on first use.
+        self.global_generator = None
         self.soft_device_placement = True
         self.visible_gpus: list[int] | None = None  # None: all that torch sees
         self.tf32 = True
