@@ -1,0 +1,617 @@
+"""``tf.strings``: ops on string tensors (NumPy object arrays of ``bytes``).
+
+String tensors live on the host; numeric results (``length``, ``to_number``,
+...) are torch tensors on the default device. Python ``str`` inputs are UTF-8
+encoded. Regular expressions use Python's ``re`` module, which accepts the RE2
+syntax TF uses for ordinary patterns (RE2's ``\\0`` in a rewrite is the whole
+match, as in TF).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import torch
+
+from torchflow._src.core import context, dtypes
+from torchflow._src.core.errors import InvalidArgumentError, invalid_argument
+from torchflow._src.ops._dispatch import Tensor, dtype_error, tensor_arg, wrap
+from torchflow._src.util.api import public
+
+
+# --- helpers -----------------------------------------------------------------
+def str_arg(op: str, x) -> np.ndarray:
+    """The bytes object array behind a string input."""
+    if isinstance(x, Tensor):
+        if x._dtype is not dtypes.string:
+            raise dtype_error(op, 0, dtypes.string, x._dtype)
+        return x._t
+    t = tensor_arg(x, dtypes.string)
+    if t._dtype is not dtypes.string:
+        raise dtype_error(op, 0, dtypes.string, t._dtype)
+    return t._t
+
+
+def _to_bytes(s) -> bytes:
+    return s.encode("utf-8") if isinstance(s, str) else bytes(s)
+
+
+def _map(a: np.ndarray, fn) -> np.ndarray:
+    out = np.empty(a.shape, dtype=object)
+    fo, fi = out.reshape(-1), a.reshape(-1)
+    for i in range(fi.size):
+        fo[i] = fn(fi[i])
+    return out
+
+
+def _sw(a: np.ndarray) -> Tensor:
+    return wrap(a, dtypes.string)
+
+
+def _num(a: np.ndarray, dtype: dtypes.DType) -> Tensor:
+    t = torch.from_numpy(np.ascontiguousarray(a, dtype=dtype.as_numpy_dtype))
+    dev = context.default_device()
+    return wrap(t if dev.type == "cpu" else t.to(dev), dtype)
+
+
+def _unit(op: str, unit: str) -> str:
+    if unit not in ("BYTE", "UTF8_CHAR"):
+        raise ValueError(f"{op}: unit must be 'BYTE' or 'UTF8_CHAR'. Received: unit={unit!r}")
+    return unit
+
+
+# --- elementwise ---------------------------------------------------------------
+@public("torchflow.strings")
+def length(input, unit="BYTE", name=None) -> Tensor:  # noqa: A002 - TF's name
+    """String lengths of ``input`` in bytes or UTF-8 characters.
+
+    Args:
+      input: A string Tensor.
+      unit: ``"BYTE"`` (default) or ``"UTF8_CHAR"``.
+      name: Unused (eager).
+
+    Returns:
+      An int32 Tensor of ``input``'s shape.
+
+    >>> import torchflow as tf
+    >>> tf.strings.length(["héllo", ""], unit="UTF8_CHAR").numpy()
+    array([5, 0], dtype=int32)
+    """
+    a = str_arg("StringLength", input)
+    if _unit("tf.strings.length", unit) == "BYTE":
+        out = np.fromiter((len(s) for s in a.reshape(-1)), np.int32, a.size)
+    else:
+        out = np.fromiter((len(s.decode("utf-8", "replace")) for s in a.reshape(-1)), np.int32,
+                          a.size)
+    return _num(out.reshape(a.shape), dtypes.int32)
+
+
+@public("torchflow.strings")
+def lower(input, encoding="", name=None) -> Tensor:  # noqa: A002
+    """Lower-cases ``input`` (ASCII only, or all of Unicode with ``encoding="utf-8"``)."""
+    a = str_arg("StringLower", input)
+    if encoding:
+        return _sw(_map(a, lambda s: s.decode("utf-8", "replace").lower().encode("utf-8")))
+    return _sw(_map(a, bytes.lower))
+
+
+@public("torchflow.strings")
+def upper(input, encoding="", name=None) -> Tensor:  # noqa: A002
+    """Upper-cases ``input`` (ASCII only, or all of Unicode with ``encoding="utf-8"``)."""
+    a = str_arg("StringUpper", input)
+    if encoding:
+        return _sw(_map(a, lambda s: s.decode("utf-8", "replace").upper().encode("utf-8")))
+    return _sw(_map(a, bytes.upper))
+
+
+@public("torchflow.strings")
+def strip(input, name=None) -> Tensor:  # noqa: A002
+    """Strips leading and trailing whitespace from each string."""
+    return _sw(_map(str_arg("StringStrip", input), bytes.strip))
+
+
+@public("torchflow.strings")
+def join(inputs, separator="", name=None) -> Tensor:
+    """Joins the strings of a list of string tensors elementwise (broadcasting).
+
+    Args:
+      inputs: A list of string Tensors of broadcast-compatible shapes.
+      separator: String placed between the joined strings.
+      name: Unused (eager).
+
+    Returns:
+      A string Tensor.
+
+    >>> import torchflow as tf
+    >>> tf.strings.join(["a", ["b", "c"]], separator="+").numpy()
+    array([b'a+b', b'a+c'], dtype=object)
+    """
+    sep = _to_bytes(separator)
+    arrs = [str_arg("StringJoin", x) for x in inputs]
+    if not arrs:
+        return _sw(np.array(b"", dtype=object))
+    try:
+        b = np.broadcast_arrays(*arrs)
+    except ValueError as e:
+        raise invalid_argument("StringJoin", f"Inputs must have the same shape: {e}") from None
+    out = np.empty(b[0].shape, dtype=object)
+    flats = [x.reshape(-1) for x in b]
+    fo = out.reshape(-1)
+    for i in range(fo.size):
+        fo[i] = sep.join(f[i] for f in flats)
+    return _sw(out)
+
+
+@public("torchflow.strings")
+def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None) -> Tensor:
+    """Joins the strings along ``axis`` (all axes when None), like a sum.
+
+    Args:
+      inputs: A string Tensor.
+      axis: An int or list of ints; None reduces all dimensions.
+      keepdims: Keep reduced dimensions with length 1.
+      separator: String placed between the joined strings.
+      name: Unused (eager).
+
+    Returns:
+      A string Tensor.
+    """
+    a = str_arg("ReduceJoin", inputs)
+    sep = _to_bytes(separator)
+    nd = a.ndim
+    if axis is None:
+        axes = list(range(nd))
+    else:
+        ax = np.asarray(axis.numpy() if isinstance(axis, Tensor) else axis).reshape(-1).tolist()
+        axes = []
+        for x in ax:
+            if not -nd <= x < max(nd, 1) or (nd == 0 and x not in (0, -1)):
+                raise invalid_argument("ReduceJoin",
+                                       f"Invalid reduction dimension {x} for input with {nd} "
+                                       "dimensions.")
+            axes.append(x % nd if nd else 0)
+    axes = sorted(set(a for a in axes if nd))
+    keep = [i for i in range(nd) if i not in axes]
+    moved = np.transpose(a, keep + axes) if nd else a.reshape(1)
+    outer = [a.shape[i] for i in keep]
+    flat = moved.reshape(int(np.prod(outer, dtype=np.int64)), -1) if nd else moved.reshape(1, -1)
+    res = np.empty(flat.shape[0], dtype=object)
+    for i in range(flat.shape[0]):
+        res[i] = sep.join(flat[i])
+    res = res.reshape(outer)
+    if keepdims:
+        res = res.reshape([1 if i in axes else a.shape[i] for i in range(nd)])
+    return _sw(res)
+
+
+@public("torchflow.strings")
+def substr(input, pos, len, unit="BYTE", name=None) -> Tensor:  # noqa: A002
+    """Substrings ``[pos, pos + len)`` of each string (negative ``pos`` counts from the end).
+
+    Args:
+      input: A string Tensor.
+      pos: Start positions: a scalar or a Tensor of ``input``'s shape.
+      len: Lengths (clipped at the end of the string); same rules as ``pos``.
+      unit: ``"BYTE"`` or ``"UTF8_CHAR"``.
+      name: Unused (eager).
+
+    Returns:
+      A string Tensor.
+
+    Raises:
+      InvalidArgumentError: If a position is out of range.
+    """
+    a = str_arg("Substr", input)
+    _unit("tf.strings.substr", unit)
+    p = np.asarray(pos.numpy() if isinstance(pos, Tensor) else pos)
+    n = np.asarray(len.numpy() if isinstance(len, Tensor) else len)
+    if p.shape != n.shape:
+        raise invalid_argument("Substr", f"pos and len should have the same shape, got: "
+                               f"{list(p.shape)} vs. {list(n.shape)}")
+    try:
+        b, pb, nb = np.broadcast_arrays(a, p, n)
+    except ValueError:
+        raise invalid_argument("Substr", f"Incompatible shapes: {list(a.shape)} vs. "
+                               f"{list(p.shape)}") from None
+    out = np.empty(b.shape, dtype=object)
+    fo, fb, fp, fn = out.reshape(-1), b.reshape(-1), pb.reshape(-1), nb.reshape(-1)
+    utf8 = unit == "UTF8_CHAR"
+    for i in range(fo.size):
+        s = fb[i].decode("utf-8", "replace") if utf8 else fb[i]
+        L = s.__len__()
+        st, ln = int(fp[i]), int(fn[i])
+        if st < 0:
+            st += L
+        if not 0 <= st <= L:
+            raise invalid_argument("Substr",
+                                   f"pos {int(fp[i])} out of range for string {fb[i]!r} at "
+                                   f"index {i}")
+        piece = s[st:st + max(ln, 0)]
+        fo[i] = piece.encode("utf-8") if utf8 else piece
+    return _sw(out)
+
+
+# --- split / decode (ragged in TF) -----------------------------------------------
+def _rows(a: np.ndarray, fn, make):
+    if a.ndim == 0:
+        return make(fn(a.reshape(-1)[0]))
+    return [_rows(a[i], fn, make) for i in range(a.shape[0])]
+
+
+@public("torchflow.strings")
+def split(input, sep=None, maxsplit=-1, name=None):  # noqa: A002
+    """Splits each string of ``input`` at ``sep`` (whitespace runs when None).
+
+    Args:
+      input: A string Tensor.
+      sep: Delimiter string; None or empty splits on whitespace, dropping empties.
+      maxsplit: At most this many splits per string (-1: no limit).
+      name: Unused (eager).
+
+    Returns:
+      For a scalar ``input``, a 1-D string Tensor (as TF). For ``input`` of
+      rank ``r >= 1``, nested Python lists (``r`` levels) of 1-D string Tensors,
+      one per input string: the rows TF's RaggedTensor would hold.
+
+    Differences from TensorFlow 2.4: for non-scalar ``input`` TF returns a
+    ``tf.RaggedTensor``; torchflow has none yet and returns the nested list of
+    row Tensors described above (``[t.numpy().tolist() for t in rows]`` equals
+    TF's ``to_list()`` for rank 1).
+
+    >>> import torchflow as tf
+    >>> tf.strings.split("a b").numpy()
+    array([b'a', b'b'], dtype=object)
+    """
+    a = str_arg("StringSplitV2", input)
+    s = _to_bytes(sep) if sep else None
+    m = int(maxsplit)
+
+    def fn(x: bytes):
+        return x.split(s, m) if s is not None else x.split(None, m)
+
+    def make(parts):
+        arr = np.empty(parts.__len__(), dtype=object)
+        arr[:] = parts
+        return _sw(arr)
+
+    return _rows(a, fn, make)
+
+
+@public("torchflow.strings")
+def bytes_split(input, name=None):  # noqa: A002
+    """Splits each string into its bytes (same result layout as ``split``)."""
+    a = str_arg("StringSplitV2", input)
+
+    def make(parts):
+        arr = np.empty(parts.__len__(), dtype=object)
+        arr[:] = parts
+        return _sw(arr)
+
+    return _rows(a, lambda x: [x[i:i + 1] for i in range(x.__len__())], make)
+
+
+@public("torchflow.strings")
+def unicode_decode(input, input_encoding, errors="replace", replacement_char=65533,  # noqa: A002
+                   replace_control_characters=False, name=None):
+    """Decodes each string into its Unicode code points (int32).
+
+    Returns a 1-D int32 Tensor for a scalar ``input``; nested lists of them
+    otherwise (see ``split`` for why).
+
+    Differences from TensorFlow 2.4: non-scalar inputs give nested lists, not a
+    RaggedTensor.
+    """
+    a = str_arg("UnicodeDecode", input)
+    enc = input_encoding.lower().replace("_", "-")
+    if errors not in ("strict", "replace", "ignore"):
+        raise ValueError(f"errors must be one of strict, replace, ignore; got {errors!r}")
+
+    def fn(x: bytes):
+        try:
+            text = x.decode(enc, "strict" if errors == "strict" else "surrogateescape")
+        except UnicodeDecodeError as e:
+            raise invalid_argument("UnicodeDecode", f"Invalid formatting on input string: {e}") \
+                from None
+        cps = []
+        for ch in text:
+            c = ord(ch)
+            if 0xDC80 <= c <= 0xDCFF:  # an undecodable byte
+                if errors == "ignore":
+                    continue
+                c = replacement_char
+            elif replace_control_characters and c < 32:
+                c = replacement_char
+            cps.append(c)
+        return cps
+
+    return _rows(a, fn, lambda cps: _num(np.array(cps, dtype=np.int32), dtypes.int32))
+
+
+# --- numbers <-> strings ------------------------------------------------------------
+_INT_RE = re.compile(rb"\s*[+-]?\d+\s*")
+
+
+@public("torchflow.strings")
+def to_number(input, out_type=dtypes.float32, name=None) -> Tensor:  # noqa: A002
+    """Converts each string to a number of ``out_type``.
+
+    Args:
+      input: A string Tensor.
+      out_type: float32 (default), float64, int32 or int64.
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of ``out_type`` and ``input``'s shape.
+
+    Raises:
+      InvalidArgumentError: If a string is not a number of ``out_type``.
+
+    >>> import torchflow as tf
+    >>> tf.strings.to_number(["1.5", "2"]).numpy()
+    array([1.5, 2. ], dtype=float32)
+    """
+    a = str_arg("StringToNumber", input)
+    d = dtypes.as_dtype(out_type)
+    if d not in (dtypes.float32, dtypes.float64, dtypes.int32, dtypes.int64):
+        raise TypeError(f"Value passed to parameter 'out_type' has DataType {d.name} not in "
+                        "list of allowed values: float32, float64, int32, int64")
+    flat = a.reshape(-1)
+    out = np.empty(flat.size, dtype=d.as_numpy_dtype)
+    info = np.iinfo(d.as_numpy_dtype) if d.is_integer else None
+    for i in range(flat.size):
+        s = flat[i]
+        try:
+            if info is not None:
+                if not _INT_RE.fullmatch(s):
+                    raise ValueError
+                v = int(s)
+                if not info.min <= v <= info.max:
+                    raise ValueError
+            else:
+                v = float(s)
+                if d is dtypes.float32 and np.isfinite(v) and abs(v) > 3.4028234663852886e38:
+                    raise ValueError
+        except ValueError:
+            raise invalid_argument(
+                "StringToNumber",
+                f"StringToNumberOp could not correctly convert string: "
+                f"{s.decode('utf-8', 'replace')}") from None
+        out[i] = v
+    return _num(out.reshape(a.shape), d)
+
+
+@public("torchflow.strings")
+def as_string(input, precision=-1, scientific=False, shortest=False, width=-1,  # noqa: A002
+              fill="", name=None) -> Tensor:
+    """Converts each element of a numeric or bool tensor to a string.
+
+    Args:
+      input: A numeric or bool Tensor.
+      precision: Digits after the decimal point for floats (-1: 6).
+      scientific: Use scientific notation (floats).
+      shortest: Use the shortest representation (``%g``; floats).
+      width: Pad to at least this many characters (-1: no padding).
+      fill: Padding character: ``""``/``" "`` pads with spaces left; ``"0"``
+        pads with zeros after the sign.
+      name: Unused (eager).
+
+    Returns:
+      A string Tensor.
+
+    >>> import torchflow as tf
+    >>> tf.strings.as_string(tf.constant([3.5])).numpy()
+    array([b'3.500000'], dtype=object)
+    """
+    t = tensor_arg(input)
+    d = t._dtype
+    if d is dtypes.string:
+        return t
+    if len(fill) > 1:
+        raise invalid_argument("AsString", "Fill string must be one or fewer characters")
+    if scientific and shortest:
+        raise invalid_argument("AsString", "Cannot select both scientific and shortest notation")
+    is_float = d.is_floating or d.is_complex
+    if not is_float and (precision > -1 or scientific or shortest):
+        what = "precision" if precision > -1 else ("scientific" if scientific else "shortest")
+        raise invalid_argument("AsString", f"{what} not supported for datatype "
+                                           f"{d.name.replace('float32', 'float')}")
+    flags = "0" if fill == "0" else ""
+    w = str(width) if width > -1 else ""
+    prec = f".{precision}" if precision > -1 else ""
+    conv = "e" if scientific else ("g" if shortest else "f")
+    vals = t.numpy()
+    flat = vals.reshape(-1)
+    out = np.empty(flat.size, dtype=object)
+    if d.is_bool:
+        for i in range(flat.size):
+            out[i] = _pad("true" if flat[i] else "false", width, fill).encode()
+    elif d.is_complex:
+        spec = f"%{flags}{w}{prec}{conv}"
+        for i in range(flat.size):
+            v = complex(flat[i])
+            out[i] = ("(" + spec % v.real + "," + spec % v.imag + ")").encode()
+    elif is_float:
+        spec = f"%{flags}{w}{prec}{conv}"
+        for i in range(flat.size):
+            out[i] = (spec % float(flat[i])).encode()
+    else:
+        spec = f"%{flags}{w}d"
+        for i in range(flat.size):
+            out[i] = (spec % int(flat[i])).encode()
+    if fill not in ("", " ", "0") and width > -1:
+        out = _map(out, lambda s: s.decode().strip().rjust(width, fill).encode())
+    return _sw(out.reshape(vals.shape))
+
+
+def _pad(s: str, width: int, fill: str) -> str:
+    return s.rjust(width, fill or " ") if width > -1 else s
+
+
+# --- format ------------------------------------------------------------------------
+def _fmt_float(v: float, single: bool) -> str:
+    # Shortest of %.6g / %.9g (float32) or %.15g / %.17g that round-trips, as TF prints.
+    lo, hi = (6, 9) if single else (15, 17)
+    s = "%.*g" % (lo, v)
+    if np.isfinite(v) and (np.float32(s) if single else float(s)) != v:
+        s = "%.*g" % (hi, v)
+    return s
+
+
+def _elem(v, d: dtypes.DType) -> str:
+    if d is dtypes.string:
+        return '"' + v.decode("utf-8", "backslashreplace").encode("unicode_escape").decode() \
+            .replace('"', '\\"') + '"'
+    if d.is_bool:
+        return "1" if v else "0"
+    if d.is_floating:
+        return _fmt_float(float(v), d is not dtypes.float64)
+    if d.is_complex:
+        c = complex(v)
+        single = d is dtypes.complex64
+        return f"({_fmt_float(c.real, single)},{_fmt_float(c.imag, single)})"
+    return str(int(v))
+
+
+def summarize_value(a: np.ndarray, d: dtypes.DType, n: int) -> str:
+    """TF's ``SummarizeValue``: nested brackets, ``n`` elements kept at each end."""
+    if a.ndim == 0:
+        return _elem(a.reshape(-1)[0], d)
+    nd = a.ndim
+    ends = n if n >= 0 else max(a.shape)
+
+    def spacing(dim: int) -> str:
+        if dim == nd - 1:
+            return " "
+        return "\n" * (nd - dim - 1) + " " * (dim + 1)
+
+    def rec(x, dim: int) -> str:
+        if dim == nd:
+            return _elem(x, d)
+        count = x.shape[0]
+        parts = ["["]
+        for i in range(min(ends, count)):
+            if i > 0:
+                parts.append(spacing(dim))
+            parts.append(rec(x[i], dim + 1))
+        if count > 2 * ends:
+            parts.append(spacing(dim) + "...")
+        for i in range(max(ends, count - ends), count):
+            parts.append(spacing(dim))
+            parts.append(rec(x[i], dim + 1))
+        parts.append("]")
+        return "".join(parts)
+
+    return rec(a, 0)
+
+
+@public("torchflow.strings")
+def format(template, inputs, placeholder="{}", summarize=3, name=None) -> Tensor:  # noqa: A001
+    """Formats a string from a template, replacing each ``placeholder`` with a tensor.
+
+    Args:
+      template: A string with ``placeholder`` markers.
+      inputs: A Tensor (or value) or a list of them, one per placeholder.
+      placeholder: The marker text (default ``"{}"``).
+      summarize: Elements printed at each end of each dimension (-1: all).
+      name: Unused (eager).
+
+    Returns:
+      A scalar string Tensor.
+
+    Raises:
+      ValueError: If the number of placeholders and inputs differ.
+
+    >>> import torchflow as tf
+    >>> tf.strings.format("x={}", tf.constant([1, 2])).numpy()
+    b'x=[1 2]'
+    """
+    vals = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
+    pieces = template.split(placeholder)
+    if len(pieces) - 1 != len(vals):
+        raise ValueError(
+            f"The template expects {len(pieces) - 1} tensors, but the inputs only has "
+            f"{len(vals)}. Please ensure the number of placeholders in template matches "
+            "inputs length.")
+    out = [pieces[0]]
+    for v, rest in zip(vals, pieces[1:]):
+        t = tensor_arg(v)
+        out.append(summarize_value(t.numpy(), t._dtype, summarize))
+        out.append(rest)
+    return _sw(np.array("".join(out).encode("utf-8"), dtype=object))
+
+
+# --- regular expressions ---------------------------------------------------------------
+def _compile(op: str, pattern):
+    p = pattern.numpy() if isinstance(pattern, Tensor) else pattern
+    p = _to_bytes(p.item() if isinstance(p, np.ndarray) else p)
+    try:
+        return re.compile(p)
+    except re.error as e:
+        raise invalid_argument(op, f"Invalid pattern: {p.decode('utf-8', 'replace')}, error: "
+                                   f"{e}") from None
+
+
+@public("torchflow.strings")
+def regex_full_match(input, pattern, name=None) -> Tensor:  # noqa: A002
+    """True where the whole string matches the regular expression ``pattern``."""
+    a = str_arg("RegexFullMatch", input)
+    rx = _compile("RegexFullMatch", pattern)
+    out = np.fromiter((rx.fullmatch(s) is not None for s in a.reshape(-1)), bool, a.size)
+    return _num(out.reshape(a.shape), dtypes.bool)
+
+
+_GROUP_RE = re.compile(rb"\\(\d)")
+
+
+@public("torchflow.strings")
+def regex_replace(input, pattern, rewrite, replace_global=True, name=None) -> Tensor:  # noqa: A002
+    """Replaces matches of ``pattern`` with ``rewrite`` (``\\0``..``\\9`` are groups).
+
+    Args:
+      input: A string Tensor.
+      pattern: A regular expression (RE2 syntax).
+      rewrite: The replacement; ``\\1`` is the first group, ``\\0`` the whole match.
+      replace_global: Replace all matches (True) or only the first.
+      name: Unused (eager).
+
+    Returns:
+      A string Tensor.
+    """
+    a = str_arg("RegexReplace", input)
+    rx = _compile("RegexReplace", pattern)
+    rw = rewrite.numpy() if isinstance(rewrite, Tensor) else rewrite
+    rw = _to_bytes(rw.item() if isinstance(rw, np.ndarray) else rw)
+
+    def repl(m):
+        return _GROUP_RE.sub(lambda g: m.group(int(g.group(1))) or b"", rw.replace(b"\\\\",
+                                                                                  b"\x00")) \
+            .replace(b"\x00", b"\\")
+
+    count = 0 if replace_global else 1
+    return _sw(_map(a, lambda s: rx.sub(repl, s, count=count)))
+
+
+# --- comparison (dispatched to by tf.math.equal / == for string tensors) ---------------
+def equal(x, y) -> Tensor:
+    """Elementwise equality of two string tensors (broadcasting), as a bool Tensor."""
+    a, b = _pair("Equal", x, y)
+    return _num(np.asarray(a == b, dtype=bool), dtypes.bool)
+
+
+def not_equal(x, y) -> Tensor:
+    """Elementwise inequality of two string tensors (broadcasting), as a bool Tensor."""
+    a, b = _pair("NotEqual", x, y)
+    return _num(np.asarray(a != b, dtype=bool), dtypes.bool)
+
+
+def _pair(op, x, y):
+    a, b = str_arg(op, x), str_arg(op, y)
+    try:
+        np.broadcast_shapes(a.shape, b.shape)
+    except ValueError:
+        raise InvalidArgumentError(
+            None, None, f"Incompatible shapes: {list(a.shape)} vs. {list(b.shape)} [Op:{op}]"
+        ) from None
+    return a, b
+
