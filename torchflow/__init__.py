@@ -52,6 +52,20 @@ from torchflow._src.ops.math_ops import add as add
 # --- end config / device / debugging / nest / print -------------------------
 
 # --- variables / autodiff / function / control flow -------------------------
+from torchflow._src.core.variables import Variable as Variable
+from torchflow._src.core.variables import VariableAggregation as VariableAggregation
+from torchflow._src.core.variables import VariableSynchronization as VariableSynchronization
+from torchflow._src.core.variable_scope import name_scope as name_scope
+from torchflow._src.core.variable_scope import variable_creator_scope as variable_creator_scope
+from torchflow._src.core.module import Module as Module
+from torchflow._src.core.tape import GradientTape as GradientTape
+from torchflow._src.core.tape import UnconnectedGradients as UnconnectedGradients
+from torchflow._src.core.custom_gradient import custom_gradient as custom_gradient
+from torchflow._src.core.custom_gradient import grad_pass_through as grad_pass_through
+from torchflow._src.core.custom_gradient import recompute_grad as recompute_grad
+from torchflow._src.core.custom_gradient import stop_gradient as stop_gradient
+from torchflow._src.core.function import function as function
+from torchflow._src.core.tensor_spec import TensorSpec as TensorSpec
 # --- end variables / autodiff / function / control flow ---------------------
 
 # --- data / io / train --------------------------------------------------------

@@ -20,6 +20,9 @@ torch.set_grad_enabled(False)
 
 class _ThreadState(threading.local):
     def __init__(self):
+        # Runs once per thread on first access: torch starts every new thread with
+        # grad mode ON, torchflow's rule is OFF unless a tape records there.
+        torch.set_grad_enabled(False)
         self.device_stack: list = []
         self.name_scope: list[str] = []
         self.tapes: list = []

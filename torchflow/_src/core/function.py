@@ -1,0 +1,454 @@
+"""``tf.function``: concrete functions per input signature, run eagerly.
+
+A ``Function`` keeps TF's bookkeeping — one ``ConcreteFunction`` per input
+signature (tensor shapes and dtypes, Python values, structure), ``input_signature``
+checks with TF's errors, ``reduce_retracing``/``experimental_relax_shapes``
+generalisation and ``experimental_get_tracing_count()`` — but runs the Python
+body on every call (torch executes eagerly anyway, and avoids a tracing step).
+``jit_compile=True`` hands each concrete function to ``torch.compile`` and falls
+back to eager execution, with a warning, if compilation fails.
+
+Differences from TensorFlow 2.4: Python side effects in the body (``print``,
+appending to lists) run on every call, not only while tracing. Inside the body
+``tf.executing_eagerly()`` is False, as in TF.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import logging
+import weakref
+
+import numpy as np
+import torch
+
+from torchflow._src.core import context, dtypes
+from torchflow._src.core.convert import to_tensor
+from torchflow._src.core.errors import InvalidArgumentError
+from torchflow._src.core.tensor import Tensor
+from torchflow._src.core.tensor_shape import TensorShape, from_tuple
+from torchflow._src.core.tensor_spec import TensorSpec
+from torchflow._src.core.variables import Variable
+from torchflow._src.util import nest
+from torchflow._src.util.api import public
+
+_state = context.thread_state()
+_log = logging.getLogger("tensorflow")
+_PY_LITERALS = (int, float, str, bytes, type(None))
+
+
+class _SignatureError(TypeError, ValueError):
+    """Inputs that do not fit ``input_signature`` (TypeError in TF 2.21, ValueError
+    in TF 2.4: both ``except`` clauses catch it)."""
+
+
+def _encode(x, shapes: list):
+    """Hashable trace key of one argument; tensor shapes go to ``shapes``."""
+    tp = type(x)
+    if tp is Tensor:
+        shapes.append(x._t.shape)
+        return x._dtype
+    if tp in _PY_LITERALS:
+        return x
+    if tp is bool:
+        return ("bool", x)
+    if tp is list or tp is tuple:
+        return (tp, tuple([_encode(e, shapes) for e in x]))
+    if tp is dict:
+        try:
+            items = sorted(x.items())
+        except TypeError:
+            items = list(x.items())
+        return (dict, tuple([(k, _encode(v, shapes)) for k, v in items]))
+    if isinstance(x, Variable):
+        shapes.append(tuple(x._leaf.shape))
+        return ("var", x._dtype)
+    if isinstance(x, Tensor):
+        shapes.append(x._t.shape)
+        return x._dtype
+    if isinstance(x, TensorSpec):
+        shapes.append(x.shape)
+        return x.dtype
+    if isinstance(x, (np.ndarray, np.generic)):
+        shapes.append(tuple(x.shape))
+        return ("np", x.dtype.str)
+    if nest.is_nested(x):
+        return (tp, tuple([_encode(e, shapes) for e in nest.flatten(x)]))
+    try:
+        hash(x)
+        return ("obj", x)
+    except TypeError:
+        return ("id", id(x))
+
+
+def _spec_of(x):
+    if isinstance(x, (Tensor, Variable)):
+        return TensorSpec(x.shape, x.dtype)
+    if isinstance(x, np.ndarray):
+        return TensorSpec(x.shape, dtypes.as_dtype(x.dtype))
+    return x
+
+
+@public("torchflow.types.experimental")
+class ConcreteFunction:
+    """One traced signature of a ``tf.function`` (returned by ``get_concrete_function``)."""
+
+    def __init__(self, function: "Function", skeleton, shapes, args_spec, kwargs_spec):
+        self._function = function
+        self._skeleton = skeleton
+        self._shapes = shapes  # list of TensorShape, one per tensor input
+        self.structured_input_signature = (args_spec, kwargs_spec)
+        self.structured_outputs = None
+        self._compiled = None
+        self._compile_failed = False
+
+    def _matches(self, shapes) -> bool:
+        if len(shapes) != len(self._shapes):
+            return False
+        return all(s.is_subtype_of(spec) for s, spec in zip(shapes, self._shapes))
+
+    @property
+    def name(self) -> str:
+        return f"__inference_{self._function.__name__}"
+
+    def pretty_printed_signature(self, verbose=True) -> str:
+        args, kwargs = self.structured_input_signature
+        return f"{self.name}(args={args!r}, kwargs={kwargs!r})"
+
+    def __call__(self, *args, **kwargs):
+        flat_specs = [s for s in nest.flatten(self.structured_input_signature[0])
+                      if isinstance(s, TensorSpec)]
+        flat_args = [a for a in nest.flatten(args) if isinstance(a, (Tensor, Variable))]
+        for i, (a, s) in enumerate(zip(flat_args, flat_specs)):
+            if a.dtype != s.dtype:
+                raise InvalidArgumentError(
+                    None, None, f"cannot compute {self.name} as input #{i}(zero-based) was "
+                    f"expected to be a {s.dtype.name} tensor but is a {a.dtype.name} tensor "
+                    f"[Op:{self.name}]")
+        return self._function._run(self, args, kwargs)
+
+
+@public("torchflow.types.experimental")
+class Function:
+    """A callable that keeps one concrete function per input signature.
+
+    Created by ``tf.function``; see its docstring.
+    """
+
+    def __init__(self, python_function, input_signature=None, jit_compile=False,
+                 reduce_retracing=False, name=None, instance_ref=None):
+        self._python_function = python_function
+        self._instance_ref = instance_ref
+        self._jit_compile = bool(jit_compile)
+        self._reduce_retracing = bool(reduce_retracing)
+        self.__name__ = name or getattr(python_function, "__name__", "function")
+        functools.update_wrapper(self, python_function, updated=())
+        try:
+            sig = inspect.signature(python_function)
+            params = list(sig.parameters.values())
+            if instance_ref is not None and params:
+                params = params[1:]
+                sig = sig.replace(parameters=params)
+        except (TypeError, ValueError):
+            sig, params = None, []
+        self._sig = sig
+        self._n_simple = (len(params) if sig is not None and all(
+            p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params) else -1)
+        if input_signature is not None:
+            if isinstance(input_signature, TensorSpec) or not isinstance(
+                    input_signature, (list, tuple)):
+                raise TypeError(f"input_signature must be either a tuple or a list, received "
+                                f"{type(input_signature)}.")
+            for s in nest.flatten(input_signature):
+                if not isinstance(s, TensorSpec):
+                    raise TypeError(f"input_signature must be a possibly nested sequence of "
+                                    f"TensorSpec objects, got invalid args {s!r} with type "
+                                    f"{type(s)}.")
+            input_signature = tuple(input_signature)
+        self._input_signature = input_signature
+        self._cache: dict = {}
+        self._relaxed: dict = {}
+        self._tracing_count = 0
+        self._calls = 0
+        self._bound: dict = {}
+
+    # --- public surface ----------------------------------------------------
+    @property
+    def python_function(self):
+        return self._python_function
+
+    @property
+    def input_signature(self):
+        return self._input_signature
+
+    def experimental_get_tracing_count(self) -> int:
+        """How many concrete functions this Function has traced."""
+        return self._tracing_count
+
+    def __repr__(self) -> str:
+        return f"<torchflow.function {self.__name__}>"
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        key = id(instance)
+        entry = self._bound.get(key)
+        if entry is not None and entry[0]() is instance:
+            return entry[1]
+        try:
+            ref = weakref.ref(instance, lambda _r, k=key, b=self._bound: b.pop(k, None))
+        except TypeError:
+            ref = (lambda obj: (lambda: obj))(instance)
+        bound = Function(self._python_function, self._input_signature, self._jit_compile,
+                         self._reduce_retracing, self.__name__, instance_ref=ref)
+        self._bound[key] = (ref, bound)
+        return bound
+
+    def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
+        """The concrete function for these arguments (TensorSpecs or values),
+        tracing a new one if needed.
+
+        Raises:
+          ValueError: If there is no ``input_signature`` and no arguments are
+            given for a function that takes some.
+        """
+        if not args and not kwargs and self._input_signature is not None:
+            args = self._input_signature
+        args, kwargs = self._canonicalize(args, kwargs)
+        if self._input_signature is not None:
+            self._check_signature(args, kwargs)
+        return self._lookup(args, kwargs, trace=True)
+
+    # --- calling -----------------------------------------------------------
+    def __call__(self, *args, **kwargs):
+        if context.GLOBAL.run_functions_eagerly:
+            return self._call_python(args, kwargs)
+        cargs, ckwargs = self._canonicalize(args, kwargs)
+        if self._input_signature is not None:
+            cargs = self._check_signature(cargs, ckwargs)
+            args, kwargs = cargs, ckwargs
+        concrete = self._lookup(cargs, ckwargs, trace=True)
+        return self._run(concrete, args, kwargs)
+
+    def _call_python(self, args, kwargs):
+        if self._instance_ref is not None:
+            return self._python_function(self._instance_ref(), *args, **kwargs)
+        return self._python_function(*args, **kwargs)
+
+    def _canonicalize(self, args, kwargs):
+        if not kwargs and len(args) == self._n_simple:
+            return args, kwargs
+        if self._sig is None:
+            return args, kwargs
+        try:
+            bound = self._sig.bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"{self.__name__}: {e}") from None
+        bound.apply_defaults()
+        return bound.args, bound.kwargs
+
+    def _check_signature(self, args, kwargs):
+        sig = self._input_signature
+        n = len(sig)
+        if len(args) < n:
+            raise _SignatureError(
+                f"Binding inputs to tf.function failed due to `missing a required argument`. "
+                f"Received args: {args} and kwargs: {kwargs} for signature: {sig}.")
+        if len(args) > n:
+            extra = args[n:]
+            params = list(self._sig.parameters.values())[n:] if self._sig else []
+            for a, p in zip(extra, params):
+                if p.default is inspect.Parameter.empty or a is not p.default and a != p.default:
+                    raise _SignatureError(
+                        f"Binding inputs to tf.function failed due to `Can not cast {a!r} to "
+                        f"Literal[{p.default!r}]`. Received args: {args} and kwargs: "
+                        f"{kwargs} for signature: {sig}.")
+        converted = []
+        for a, spec in zip(args[:n], sig):
+            converted.append(self._conform(a, spec, args, kwargs))
+        return tuple(converted) + tuple(args[n:])
+
+    def _conform(self, value, spec, args, kwargs):
+        try:
+            nest.assert_same_structure(spec, value, check_types=False)
+        except (ValueError, TypeError):
+            if not isinstance(spec, TensorSpec):
+                raise _SignatureError(
+                    f"Binding inputs to tf.function failed due to `Can not cast {value!r} to "
+                    f"{spec!r}`. Received args: {args} and kwargs: {kwargs} for signature: "
+                    f"{self._input_signature}.") from None
+        flat_spec = nest.flatten(spec)
+        flat_val = nest.flatten(value) if not isinstance(spec, TensorSpec) else [value]
+        out = []
+        for v, s in zip(flat_val, flat_spec):
+            if isinstance(v, (Tensor, Variable)):
+                t = v
+            else:
+                try:
+                    t = to_tensor(v, s.dtype)
+                except (TypeError, ValueError):
+                    t = None
+            if t is None or t.dtype != s.dtype or not s.shape.is_compatible_with(t.shape):
+                got = TensorSpec(t.shape, t.dtype) if t is not None else v
+                raise _SignatureError(
+                    f"Binding inputs to tf.function failed due to `Can not cast {got!r} to "
+                    f"{TensorSpec(s.shape, s.dtype)!r}`. Received args: {args} and kwargs: "
+                    f"{kwargs} for signature: {self._input_signature}.")
+            out.append(t)
+        if isinstance(spec, TensorSpec):
+            return out[0]
+        return nest.pack_sequence_as(spec, out)
+
+    def _lookup(self, args, kwargs, trace: bool) -> ConcreteFunction:
+        if self._input_signature is not None:
+            concrete = self._cache.get("sig")
+            if concrete is None:
+                shapes = [s.shape for s in nest.flatten(self._input_signature)]
+                concrete = self._new_concrete(None, shapes, self._input_signature, kwargs)
+                self._cache["sig"] = concrete
+            return concrete
+        shapes: list = []
+        skeleton = (_encode(args, shapes), _encode(kwargs, shapes) if kwargs else None)
+        key = (skeleton, tuple(tuple(s) if not isinstance(s, TensorShape) else s
+                               for s in shapes))
+        concrete = self._cache.get(key)
+        if concrete is not None:
+            return concrete
+        spec_shapes = [s if isinstance(s, TensorShape) else from_tuple(s) for s in shapes]
+        candidates = self._relaxed.setdefault(skeleton, [])
+        for c in reversed(candidates):
+            if c._matches(spec_shapes):
+                self._cache[key] = c
+                return c
+        if self._reduce_retracing and candidates:
+            last = candidates[-1]._shapes
+            spec_shapes = [a.most_specific_compatible_shape(b) for a, b in
+                           zip(spec_shapes, last)]
+        args_spec = nest.map_structure(_spec_of, args)
+        kwargs_spec = nest.map_structure(_spec_of, kwargs) if kwargs else {}
+        concrete = self._new_concrete(skeleton, spec_shapes, args_spec, kwargs_spec)
+        candidates.append(concrete)
+        self._cache[key] = concrete
+        return concrete
+
+    def _new_concrete(self, skeleton, shapes, args_spec, kwargs_spec) -> ConcreteFunction:
+        self._tracing_count += 1
+        return ConcreteFunction(self, skeleton, shapes, args_spec, kwargs_spec)
+
+    def _run(self, concrete: ConcreteFunction, args, kwargs):
+        s = _state
+        first = self._calls == 0
+        self._calls += 1
+        created = getattr(s, "variables_created", 0)
+        s.function_depth += 1
+        try:
+            if self._jit_compile and not concrete._compile_failed:
+                out = _run_compiled(self, concrete, args, kwargs)
+            else:
+                out = self._call_python(args, kwargs)
+        finally:
+            s.function_depth -= 1
+        if not first and getattr(s, "variables_created", 0) != created:
+            raise ValueError(
+                f"tf.function only supports singleton tf.Variables created on the first call. "
+                f"Make sure the tf.Variable is only created once or created outside "
+                f"tf.function. (in {self.__name__})")
+        return _convert_outputs(out)
+
+
+_LEAF_CONVERT = (int, float, bool, str, bytes, np.ndarray, np.generic)
+
+
+def _convert_outputs(out):
+    tp = type(out)
+    if tp is Tensor or out is None:
+        return out
+    if tp in _LEAF_CONVERT:
+        return to_tensor(out)
+    if nest.is_nested(out):
+        return nest.map_structure(
+            lambda x: to_tensor(x) if type(x) in _LEAF_CONVERT else x, out)
+    return out
+
+
+def _run_compiled(fn: Function, concrete: ConcreteFunction, args, kwargs):
+    compiled = concrete._compiled
+    if compiled is None:
+        structure: list = []
+
+        def flat(args, kwargs):
+            out = fn._call_python(args, kwargs)
+            structure[:] = [out]
+            leaves = nest.flatten(out)
+            return [x._t if isinstance(x, Tensor) else x for x in leaves]
+
+        compiled = concrete._compiled = (torch.compile(flat, dynamic=False), structure)
+    cfn, structure = compiled
+    try:
+        leaves = cfn(args, kwargs)
+    except Exception as e:  # noqa: BLE001 - any compiler failure: run eagerly instead
+        _log.warning("tf.function(jit_compile=True): torch.compile failed for %s (%s: %s); "
+                     "running it eagerly.", fn.__name__, type(e).__name__, str(e)[:200])
+        concrete._compile_failed = True
+        return fn._call_python(args, kwargs)
+    template = structure[0]
+    flat_t = nest.flatten(template)
+    out = []
+    for t, leaf in zip(flat_t, leaves):
+        if isinstance(t, Tensor) and isinstance(leaf, torch.Tensor):
+            from torchflow._src.core.tensor import wrap
+
+            out.append(wrap(leaf, t._dtype))
+        else:
+            out.append(leaf)
+    return nest.pack_sequence_as(template, out)
+
+
+@public("torchflow")
+def function(func=None, input_signature=None, autograph=True, experimental_implements=None,
+             experimental_autograph_options=None, experimental_relax_shapes=False,
+             experimental_compile=None, experimental_follow_type_hints=None,
+             jit_compile=None, reduce_retracing=False):
+    """Compiles a function into a callable TensorFlow function (``tf.function``).
+
+    Args:
+      func: The function to wrap (or None to use as a decorator with arguments).
+      input_signature: A (nested) list of ``tf.TensorSpec``; if given, calls
+        must match it and only one concrete function is traced.
+      autograph: Accepted (the body runs as Python).
+      experimental_implements: Accepted, unused.
+      experimental_autograph_options: Accepted, unused.
+      experimental_relax_shapes: Generalise shapes after a retrace instead of
+        tracing again for every new shape.
+      experimental_compile: Old name of ``jit_compile``.
+      experimental_follow_type_hints: Accepted, unused.
+      jit_compile: Compile each concrete function with ``torch.compile``.
+      reduce_retracing: New name of ``experimental_relax_shapes``.
+
+    Returns:
+      A ``Function``.
+
+    Raises:
+      TypeError: If ``input_signature`` is not a list/tuple of TensorSpecs.
+
+    >>> import torchflow as tf
+    >>> @tf.function
+    ... def square(x):
+    ...     return x * x
+    >>> square(tf.constant(3.0)).numpy()
+    9.0
+    >>> square.experimental_get_tracing_count()
+    1
+    """
+    jit = jit_compile if jit_compile is not None else bool(experimental_compile)
+    relax = bool(experimental_relax_shapes or reduce_retracing)
+
+    def wrap_fn(f):
+        if isinstance(f, Function):
+            f = f._python_function
+        return Function(f, input_signature, jit, relax)
+
+    if func is None:
+        return wrap_fn
+    return wrap_fn(func)
