@@ -1,9 +1,42 @@
+"""Shared pytest set-up.
+
+``DEVICE`` picks where the suite runs (see DEVELOPERS.md):
+  unset     whatever torch sees: the first GPU when there is one (TF's default), else CPU;
+  DEVICE=cpu  hides GPUs (CUDA_VISIBLE_DEVICES="") so the CPU paths run even on a GPU box;
+  DEVICE=gpu  the same tests on CUDA; the run stops at once if there is no CUDA device.
+Tests marked ``gpu`` are skipped when no CUDA device is visible.
+"""
+
 import os
 
 import pytest
 
 os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+_DEVICE = os.environ.get("DEVICE", "").lower()
+if _DEVICE == "cpu":
+    os.environ["CUDA_VISIBLE_DEVICES"] = ""  # before torch initialises CUDA
+
+
+def _cuda_available() -> bool:
+    import torch
+
+    return torch.cuda.is_available()
+
+
+def pytest_configure(config):
+    if _DEVICE not in ("", "cpu", "gpu"):
+        raise pytest.UsageError(f"DEVICE must be cpu or gpu, not {_DEVICE!r}")
+    if _DEVICE == "gpu" and not _cuda_available():
+        raise pytest.UsageError("DEVICE=gpu but torch sees no CUDA device")
+
+
+def pytest_collection_modifyitems(config, items):
+    if any(item.get_closest_marker("gpu") for item in items) and not _cuda_available():
+        skip = pytest.mark.skip(reason="needs a CUDA device (marker: gpu)")
+        for item in items:
+            if item.get_closest_marker("gpu"):
+                item.add_marker(skip)
 
 
 @pytest.fixture(autouse=True)
