@@ -1,0 +1,109 @@
+"""Shared pieces of the ``tf.math`` op family: dtype sets, TF errors, unsigned widening.
+
+Dtype checks compare ``DType._name`` against frozensets of names: a string hash
+is cached, so the check costs a few tens of nanoseconds on the hot path.
+
+Unsigned 16/32/64-bit tensors: torch stores them but has few kernels for them.
+Ops compute on them by widening to int64 and narrowing the result back; for
+``uint64`` values above ``2**63 - 1`` only the modular ops (add, subtract,
+multiply, bitwise) are exact.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from torchflow._src.core import dtypes
+from torchflow._src.core.errors import InvalidArgumentError, NotFoundError, translate
+from torchflow._src.ops._dispatch import NARROW_UNSIGNED, tf_type_name
+
+FLOAT = ("bfloat16", "float16", "float32", "float64")
+COMPLEX = ("complex64", "complex128")
+SINT = ("int8", "int16", "int32", "int64")
+UINT = ("uint8", "uint16", "uint32", "uint64")
+INT = SINT + UINT
+REAL = FLOAT + INT
+NUMERIC = REAL + COMPLEX
+
+
+class TypeSet(frozenset):
+    """Allowed dtype names for an op attr, keeping TF's order for messages."""
+
+    order: tuple
+
+    def __new__(cls, *groups):
+        names = tuple(n for g in groups for n in ((g,) if isinstance(g, str) else g))
+        self = super().__new__(cls, names)
+        self.order = names
+        return self
+
+
+FLOATS = TypeSet(FLOAT)
+FLOATS_COMPLEX = TypeSet(FLOAT, COMPLEX)
+SIGNED_NUM = TypeSet(FLOAT, SINT, COMPLEX)
+SIGNED_REAL = TypeSet(FLOAT, SINT)
+ALL_NUM = TypeSet(FLOAT, UINT, SINT, COMPLEX)
+ALL_REAL = TypeSet(FLOAT, INT)
+INTS = TypeSet(SINT, UINT)
+
+_NAN = float("nan")
+
+
+def bad_type(op: str, d: dtypes.DType, allowed: TypeSet, attr: str = "T") -> InvalidArgumentError:
+    """TF's OpDef-level rejection of a dtype."""
+    names = ", ".join(tf_type_name(dtypes.as_dtype(n)) for n in allowed.order)
+    return InvalidArgumentError(
+        None,
+        None,
+        f"Value for attr '{attr}' of {tf_type_name(d)} is not in the list of allowed values: "
+        f"{names}\n\t; NodeDef: {{{{node {op}}}}} [Op:{op}]",
+    )
+
+
+def no_kernel(op: str, d: dtypes.DType) -> NotFoundError:
+    """TF's error when the OpDef allows a dtype but no kernel is registered for it."""
+    return NotFoundError(
+        None,
+        None,
+        f"Could not find device for node: {{{{node {op}}}}} = {op}[T=DT_{d.name.upper()}] "
+        f"[Op:{op}]",
+    )
+
+
+def shape_of(x) -> list:
+    return list(x.shape) if isinstance(x, torch.Tensor) else []
+
+
+def op_failure(op: str, e: BaseException, a=None, b=None) -> Exception:
+    """Turns a torch failure inside a binary op into TF's error."""
+    text = str(e)
+    if "must match the size" in text or "broadcast" in text:
+        return InvalidArgumentError(
+            None, None, f"Incompatible shapes: {shape_of(a)} vs. {shape_of(b)} [Op:{op}]"
+        )
+    if "ZeroDivision" in text or "division by zero" in text:
+        return InvalidArgumentError(None, None, f"Integer division by zero [Op:{op}]")
+    return translate(op, e)
+
+
+def widen(x):
+    """int64 view of a narrow-unsigned torch tensor (Python scalars pass through)."""
+    return x.to(torch.int64) if isinstance(x, torch.Tensor) else x
+
+
+def narrow(t: torch.Tensor, d: dtypes.DType) -> torch.Tensor:
+    """Casts an int64 result back to ``d``'s torch dtype (two's complement wrap)."""
+    if d is dtypes.uint64:
+        return t.view(torch.uint64) if t.dtype == torch.int64 else t.to(torch.uint64)
+    return t.to(d._torch)
+
+
+def is_narrow_unsigned(d: dtypes.DType) -> bool:
+    return d in NARROW_UNSIGNED
+
+
+def as_torch_scalar(b, like: torch.Tensor):
+    """A Python scalar as a 0-d tensor like ``like`` (for torch functions that need tensors)."""
+    if isinstance(b, torch.Tensor):
+        return b
+    return torch.tensor(b, dtype=like.dtype, device=like.device)

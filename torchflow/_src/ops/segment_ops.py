@@ -1,0 +1,261 @@
+"""Segment reductions: ``tf.math.segment_*`` (sorted ids) and ``unsorted_segment_*``.
+
+Built on torch's ``index_add`` / ``index_reduce`` so they stay differentiable.
+Empty segments get TF's values: 0 for sum/mean (and for sorted max/min), 1 for
+prod, the lowest/highest value for unsorted max/min. Unsorted ops drop negative
+ids, as TF does.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import torch
+
+from torchflow._src.core.errors import InvalidArgumentError
+from torchflow._src.ops import _math_common as mc
+from torchflow._src.ops._dispatch import NARROW_UNSIGNED, Tensor, tensor_arg, wrap
+from torchflow._src.ops.math_ops import truediv
+from torchflow._src.util.api import public
+
+# index_reduce works and is differentiable; torch only flags its API as beta.
+warnings.filterwarnings("ignore", message="index_reduce\\(\\) is in beta")
+
+_IDX = mc.TypeSet("int32", "int64")
+_SUM_TYPES = mc.ALL_NUM
+_MAX_TYPES = mc.ALL_REAL
+
+
+def _ids(op, segment_ids):
+    ids = tensor_arg(segment_ids)
+    if ids._dtype._name not in _IDX:
+        raise mc.bad_type(op, ids._dtype, _IDX, "Tindices")
+    return ids._t.to(torch.int64)
+
+
+def _data(op, data, allowed):
+    x = tensor_arg(data)
+    if x._dtype._name not in allowed:
+        raise mc.bad_type(op, x._dtype, allowed)
+    return x._t, x._dtype
+
+
+def _reduce(t, d, ids, num, kind, fill):
+    """Reduces rows of ``t`` (first dim) into ``num`` segments given 1-D int64 ``ids``."""
+    wide = d in NARROW_UNSIGNED
+    if wide:
+        t = t.to(torch.int64)
+    shape = [num] + list(t.shape[1:])
+    if kind == "sum":
+        out = torch.zeros(shape, dtype=t.dtype, device=t.device).index_add(0, ids, t)
+    else:
+        init = torch.full(shape, fill, dtype=t.dtype, device=t.device)
+        out = init.index_reduce(0, ids, t, kind, include_self=False)
+    return wrap(mc.narrow(out, d) if wide else out, d)
+
+
+def _fill(d, kind, unsorted):
+    if kind == "prod":
+        return 1
+    if kind == "sum" or not unsorted:
+        return 0
+    if d._kind == "f":
+        # TF fills empty unsorted max/min segments with the dtype's lowest/highest finite value.
+        return d.min if kind == "amax" else d.max
+    return d.min if kind == "amax" else d.max
+
+
+def _sorted_segment(op, data, segment_ids, kind, allowed):
+    t, d = _data(op, data, allowed)
+    ids = _ids(op, segment_ids)
+    if ids.ndim != 1:
+        raise InvalidArgumentError(None, None, f"segment_ids should be a vector. [Op:{op}]")
+    if t.ndim == 0 or ids.shape[0] != t.shape[0]:
+        raise InvalidArgumentError(
+            None, None, f"segment_ids should be the same size as dimension 0 of input. [Op:{op}]"
+        )
+    n = ids.shape[0]
+    if n and bool((ids[0] < 0).item()):
+        raise InvalidArgumentError(None, None, f"segment ids must be >= 0 [Op:{op}]")
+    if n > 1 and bool((ids[1:] < ids[:-1]).any()):
+        raise InvalidArgumentError(None, None, f"segment ids are not increasing [Op:{op}]")
+    num = int(ids[-1].item()) + 1 if n else 0
+    if kind == "mean":
+        s = _reduce(t, d, ids, num, "sum", 0)._t
+        cnt = torch.zeros(num, dtype=torch.int64, device=t.device).index_add(
+            0, ids, torch.ones_like(ids))
+        cnt = torch.clamp_min(cnt, 1).reshape([num] + [1] * (t.ndim - 1))
+        if d._kind in "fc":
+            return wrap(s / cnt.to(s.dtype), d)
+        return wrap(mc.narrow(torch.div(s.to(torch.int64), cnt, rounding_mode="trunc"), d), d)
+    return _reduce(t, d, ids, num, kind, _fill(d, kind, False))
+
+
+def _num_segments(op, num_segments):
+    n = tensor_arg(num_segments)
+    if n._dtype._name not in _IDX:
+        raise mc.bad_type(op, n._dtype, _IDX, "Tnumsegments")
+    if n._t.ndim != 0:
+        raise InvalidArgumentError(None, None, f"num_segments should be a scalar [Op:{op}]")
+    v = int(n._t.item())
+    if v < 0:
+        raise InvalidArgumentError(None, None, f"num_segments must be non-negative [Op:{op}]")
+    return v
+
+
+def _unsorted_prep(op, data, segment_ids, num_segments, allowed):
+    t, d = _data(op, data, allowed)
+    ids = _ids(op, segment_ids)
+    num = _num_segments(op, num_segments)
+    k = ids.ndim
+    if tuple(t.shape[:k]) != tuple(ids.shape):
+        raise InvalidArgumentError(
+            None, None, f"data.shape = {list(t.shape)} does not start with segment_ids.shape = "
+            f"{list(ids.shape)} [Op:{op}]"
+        )
+    ids = ids.reshape(-1)
+    t = t.reshape([-1] + list(t.shape[k:]))
+    if ids.numel():
+        bad = ids >= num
+        if bool(bad.any()):
+            i = int(torch.nonzero(bad)[0, 0])
+            raise InvalidArgumentError(
+                None, None, f"segment_ids[{i}] = {int(ids[i])} is out of range [0, {num}) [Op:{op}]"
+            )
+        keep = ids >= 0
+        if not bool(keep.all()):
+            ids = ids[keep]
+            t = t[keep]
+    return t, d, ids, num
+
+
+def _unsorted(op, data, segment_ids, num_segments, kind, allowed):
+    t, d, ids, num = _unsorted_prep(op, data, segment_ids, num_segments, allowed)
+    return _reduce(t, d, ids, num, kind, _fill(d, kind, True))
+
+
+def _counts(t, ids, num):
+    cnt = torch.zeros(num, dtype=torch.int64, device=t.device).index_add(0, ids, torch.ones_like(ids))
+    return cnt.reshape([num] + [1] * (t.ndim - 1))
+
+
+_SORTED_DOC = """Computes the {what} along segments of a tensor (TF's ``{op}``).
+
+    Args:
+      data: A tensor.
+      segment_ids: A 1-D int32/int64 tensor of sorted, non-negative ids, one per
+        row of ``data``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``data``'s dtype with first dimension ``segment_ids[-1] + 1``.
+      Segments with no rows hold {empty}.
+
+    Raises:
+      InvalidArgumentError: If the ids are not sorted, negative, or do not match
+        ``data``'s first dimension.
+"""
+
+_UNSORTED_DOC = """Computes the {what} along segments of a tensor (TF's ``{op}``).
+
+    Args:
+      data: A tensor.
+      segment_ids: An int32/int64 tensor whose shape is a prefix of ``data``'s;
+        negative ids are dropped.
+      num_segments: The number of segments (a scalar int).
+      name: Unused (eager).
+
+    Returns:
+      A tensor of shape ``[num_segments] + data.shape[segment_ids.ndim:]``.
+      Segments with no rows hold {empty}.
+
+    Raises:
+      InvalidArgumentError: If an id is ``>= num_segments`` or the shapes do not match.
+"""
+
+
+def _make_sorted(pub, op, kind, allowed, what, empty):
+    def impl(data, segment_ids, name=None):
+        return _sorted_segment(op, data, segment_ids, kind, allowed)
+
+    impl.__name__ = impl.__qualname__ = pub
+    impl.__doc__ = _SORTED_DOC.format(what=what, op=op, empty=empty)
+    return public("torchflow.math")(impl)
+
+
+def _make_unsorted(pub, op, kind, allowed, what, empty):
+    def impl(data, segment_ids, num_segments, name=None):
+        return _unsorted(op, data, segment_ids, num_segments, kind, allowed)
+
+    impl.__name__ = impl.__qualname__ = pub
+    impl.__doc__ = _UNSORTED_DOC.format(what=what, op=op, empty=empty)
+    return public("torchflow.math")(impl)
+
+
+segment_sum = _make_sorted("segment_sum", "SegmentSum", "sum", _SUM_TYPES, "sum", "0")
+segment_prod = _make_sorted("segment_prod", "SegmentProd", "prod", _SUM_TYPES, "product", "1")
+segment_max = _make_sorted("segment_max", "SegmentMax", "amax", _MAX_TYPES, "maximum", "0")
+segment_min = _make_sorted("segment_min", "SegmentMin", "amin", _MAX_TYPES, "minimum", "0")
+segment_mean = _make_sorted("segment_mean", "SegmentMean", "mean", _SUM_TYPES,
+                            "mean (integer division for integers)", "0")
+unsorted_segment_sum = _make_unsorted("unsorted_segment_sum", "UnsortedSegmentSum", "sum",
+                                      _SUM_TYPES, "sum", "0")
+unsorted_segment_prod = _make_unsorted("unsorted_segment_prod", "UnsortedSegmentProd", "prod",
+                                       _SUM_TYPES, "product", "1")
+unsorted_segment_max = _make_unsorted("unsorted_segment_max", "UnsortedSegmentMax", "amax",
+                                      _MAX_TYPES, "maximum", "the dtype's lowest value")
+unsorted_segment_min = _make_unsorted("unsorted_segment_min", "UnsortedSegmentMin", "amin",
+                                      _MAX_TYPES, "minimum", "the dtype's highest value")
+
+
+@public("torchflow.math")
+def unsorted_segment_mean(data, segment_ids, num_segments, name=None) -> Tensor:
+    """Computes the mean along segments (``sum / max(count, 1)``; integers divide like truediv).
+
+    Args:
+      data: A numeric tensor.
+      segment_ids: An int32/int64 tensor whose shape is a prefix of ``data``'s.
+      num_segments: The number of segments (a scalar int).
+      name: Unused (eager).
+
+    Returns:
+      A tensor of shape ``[num_segments] + data.shape[segment_ids.ndim:]``; empty
+      segments hold 0. Integer inputs give float32/float64 as ``tf.math.truediv`` does.
+
+    Raises:
+      InvalidArgumentError: If an id is ``>= num_segments`` or the shapes do not match.
+    """
+    op = "UnsortedSegmentSum"
+    t, d, ids, num = _unsorted_prep(op, data, segment_ids, num_segments, _SUM_TYPES)
+    s = _reduce(t, d, ids, num, "sum", 0)
+    cnt = torch.clamp_min(_counts(t, ids, num), 1)
+    return truediv(s, wrap(mc.narrow(cnt, d) if d._kind in "iu" else cnt.to(s._t.dtype), d))
+
+
+@public("torchflow.math")
+def unsorted_segment_sqrt_n(data, segment_ids, num_segments, name=None) -> Tensor:
+    """Computes ``sum / sqrt(count)`` along segments (floating-point data).
+
+    Args:
+      data: A floating-point or complex tensor.
+      segment_ids: An int32/int64 tensor whose shape is a prefix of ``data``'s.
+      num_segments: The number of segments (a scalar int).
+      name: Unused (eager).
+
+    Returns:
+      A tensor of shape ``[num_segments] + data.shape[segment_ids.ndim:]``; empty
+      segments hold 0.
+
+    Raises:
+      InvalidArgumentError: If ``data`` is not floating point, an id is
+        ``>= num_segments`` or the shapes do not match.
+    """
+    op = "UnsortedSegmentSum"
+    t, d, ids, num = _unsorted_prep(op, data, segment_ids, num_segments, _SUM_TYPES)
+    if d._kind not in "fc":
+        raise mc.bad_type("Sqrt", d, mc.FLOATS_COMPLEX)
+    s = _reduce(t, d, ids, num, "sum", 0)._t
+    cnt = torch.clamp_min(_counts(t, ids, num), 1).to(s.dtype)
+    return wrap(s / torch.sqrt(cnt), d)
+
+

@@ -1,0 +1,148 @@
+"""Python operators on ``tf.Tensor`` with TF 2.4 semantics (installed on import).
+
+``+ - * / // % **`` follow ``tf.math.add/subtract/multiply/truediv/floordiv/
+floormod/pow``; ``@`` is ``tf.linalg.matmul``; ``& | ^ ~`` are logical for bool
+tensors and bitwise for integers; ``< <= > >=`` compare; ``==``/``!=`` are
+elementwise (``tf.math.equal`` with ``incompatible_shape_error=False``: shapes
+that do not broadcast give a scalar False/True) and comparing with ``None``
+gives ``False``/``True``. A Python scalar on either side takes the tensor's
+dtype. When the other operand cannot be converted and defines the reflected
+operator (a tensor-like object of another library), that operator is tried,
+as TF does.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from torchflow._src.core import dtypes
+from torchflow._src.core.tensor import Tensor
+from torchflow._src.ops import comparison_ops as cmp
+from torchflow._src.ops import math_ops as m
+from torchflow._src.ops import unary_math_ops as um
+from torchflow._src.ops._dispatch import binary, wrap
+
+_BOOL = dtypes.bool
+_PLAIN = (int, float, bool, complex, str, bytes, list, tuple, type(None))
+
+
+def _forward(fn, rname):
+    def op(self, other):
+        try:
+            return fn(self, other)
+        except (TypeError, ValueError):
+            if type(other) in _PLAIN or isinstance(other, Tensor):
+                raise
+            r = getattr(type(other), rname, None)
+            if r is None:
+                raise
+            out = r(other, self)
+            if out is NotImplemented:
+                raise
+            return out
+
+    return op
+
+
+def _reflected(fn):
+    def rop(self, other):
+        return fn(other, self)
+
+    return rop
+
+
+def matmul(a, b):
+    """``a @ b`` through ``tf.linalg.matmul`` (looked up at call time: another op family)."""
+    try:
+        from torchflow._src.ops.linalg_ops import matmul as linalg_matmul
+    except ImportError:  # pragma: no cover - linalg not installed in this build
+        x, y, d = binary("MatMul", a, b)
+        return wrap(torch.matmul(x, y), d)
+    return linalg_matmul(a, b)
+
+
+def _and(x, y):
+    t = x if isinstance(x, Tensor) else y
+    if isinstance(t, Tensor) and t._dtype is _BOOL:
+        return cmp.logical_and(x, y)
+    return cmp.bitwise_and(x, y)
+
+
+def _or(x, y):
+    t = x if isinstance(x, Tensor) else y
+    if isinstance(t, Tensor) and t._dtype is _BOOL:
+        return cmp.logical_or(x, y)
+    return cmp.bitwise_or(x, y)
+
+
+def _xor(x, y):
+    t = x if isinstance(x, Tensor) else y
+    if isinstance(t, Tensor) and t._dtype is _BOOL:
+        return cmp.logical_xor(x, y)
+    return cmp.bitwise_xor(x, y)
+
+
+def _invert(x):
+    if x._dtype is _BOOL:
+        return cmp.logical_not(x)
+    return cmp.invert(x)
+
+
+def _eq(self, other):
+    if other is None:
+        return False
+    return cmp.equal_op("Equal", torch.eq, _np_eq, self, other, incompatible_shape_error=False)
+
+
+def _ne(self, other):
+    if other is None:
+        return True
+    return cmp.equal_op("NotEqual", torch.ne, _np_ne, self, other, incompatible_shape_error=False)
+
+
+def _np_eq(a, b):
+    import numpy as np
+
+    return np.equal(a, b)
+
+
+def _np_ne(a, b):
+    import numpy as np
+
+    return np.not_equal(a, b)
+
+
+_BINARY = {
+    "add": m.add,
+    "sub": m.subtract,
+    "mul": m.multiply,
+    "truediv": m.truediv,
+    "div": m.truediv,
+    "floordiv": m.floordiv,
+    "mod": m.floormod,
+    "pow": m.pow,
+    "matmul": matmul,
+    "and": _and,
+    "or": _or,
+    "xor": _xor,
+}
+
+
+def install() -> None:
+    """Installs the operators on ``Tensor`` (idempotent)."""
+    for name, fn in _BINARY.items():
+        setattr(Tensor, f"__{name}__", _forward(fn, f"__r{name}__"))
+        setattr(Tensor, f"__r{name}__", _reflected(fn))
+    Tensor.__lt__ = cmp.less
+    Tensor.__le__ = cmp.less_equal
+    Tensor.__gt__ = cmp.greater
+    Tensor.__ge__ = cmp.greater_equal
+    Tensor.__eq__ = _eq
+    Tensor.__ne__ = _ne
+    Tensor.__neg__ = um.negative
+    Tensor.__abs__ = um.abs
+    Tensor.__invert__ = _invert
+
+
+
+install()
