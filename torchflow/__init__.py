@@ -36,7 +36,63 @@ from torchflow._src.core.dtypes import uint64 as uint64
 from torchflow._src.core.dtypes import variant as variant
 
 # --- math_ops (tf.math aliases at top level) --------------------------------
+from torchflow._src.ops.unary_math_ops import abs as abs
+from torchflow._src.ops.unary_math_ops import acos as acos
+from torchflow._src.ops.unary_math_ops import acosh as acosh
 from torchflow._src.ops.math_ops import add as add
+from torchflow._src.ops.math_ops import add_n as add_n
+from torchflow._src.ops.reduction_ops import argmax as argmax
+from torchflow._src.ops.reduction_ops import argmin as argmin
+from torchflow._src.ops.unary_math_ops import asin as asin
+from torchflow._src.ops.unary_math_ops import asinh as asinh
+from torchflow._src.ops.unary_math_ops import atan as atan
+from torchflow._src.ops.math_ops import atan2 as atan2
+from torchflow._src.ops.unary_math_ops import atanh as atanh
+from torchflow._src.ops.unary_math_ops import cos as cos
+from torchflow._src.ops.unary_math_ops import cosh as cosh
+from torchflow._src.ops.scan_ops import cumsum as cumsum
+from torchflow._src.ops.math_ops import divide as divide
+from torchflow._src.ops.comparison_ops import equal as equal
+from torchflow._src.ops.unary_math_ops import exp as exp
+from torchflow._src.ops.unary_math_ops import floor as floor
+from torchflow._src.ops.comparison_ops import greater as greater
+from torchflow._src.ops.comparison_ops import greater_equal as greater_equal
+from torchflow._src.ops.comparison_ops import less as less
+from torchflow._src.ops.comparison_ops import less_equal as less_equal
+from torchflow._src.ops.comparison_ops import logical_and as logical_and
+from torchflow._src.ops.comparison_ops import logical_not as logical_not
+from torchflow._src.ops.comparison_ops import logical_or as logical_or
+from torchflow._src.ops.math_ops import maximum as maximum
+from torchflow._src.ops.math_ops import minimum as minimum
+from torchflow._src.ops.math_ops import multiply as multiply
+from torchflow._src.ops.unary_math_ops import negative as negative
+from torchflow._src.ops.comparison_ops import not_equal as not_equal
+from torchflow._src.ops.math_ops import pow as pow
+from torchflow._src.ops.reduction_ops import reduce_all as reduce_all
+from torchflow._src.ops.reduction_ops import reduce_any as reduce_any
+from torchflow._src.ops.reduction_ops import reduce_logsumexp as reduce_logsumexp
+from torchflow._src.ops.reduction_ops import reduce_max as reduce_max
+from torchflow._src.ops.reduction_ops import reduce_mean as reduce_mean
+from torchflow._src.ops.reduction_ops import reduce_min as reduce_min
+from torchflow._src.ops.reduction_ops import reduce_prod as reduce_prod
+from torchflow._src.ops.reduction_ops import reduce_sum as reduce_sum
+from torchflow._src.ops.unary_math_ops import round as round
+from torchflow._src.ops.math_ops import scalar_mul as scalar_mul
+from torchflow._src.ops.unary_math_ops import sigmoid as sigmoid
+from torchflow._src.ops.unary_math_ops import sign as sign
+from torchflow._src.ops.unary_math_ops import sin as sin
+from torchflow._src.ops.unary_math_ops import sinh as sinh
+from torchflow._src.ops.unary_math_ops import sqrt as sqrt
+from torchflow._src.ops.unary_math_ops import square as square
+from torchflow._src.ops.math_ops import subtract as subtract
+from torchflow._src.ops.unary_math_ops import tan as tan
+from torchflow._src.ops.unary_math_ops import tanh as tanh
+from torchflow._src.ops.math_ops import truediv as truediv
+from torchflow._src.ops.math_ops import complex as complex  # noqa: A004
+from torchflow._src.ops.math_ops import realdiv as realdiv
+from torchflow._src.ops.math_ops import truncatediv as truncatediv
+from torchflow._src.ops.math_ops import truncatemod as truncatemod
+import torchflow._src.ops.tensor_operators  # noqa: F401 - installs Tensor operators
 # --- end math_ops -----------------------------------------------------------
 
 # --- array_ops ---------------------------------------------------------------
@@ -73,6 +129,8 @@ from torchflow._src.core.tensor_spec import TensorSpec as TensorSpec
 
 # Public submodules (tf.math, tf.nn, ...). Each family adds its line here.
 # --- submodules ----------------------------------------------------------------
+from torchflow import bitwise as bitwise
+from torchflow import math as math
 # --- end submodules ------------------------------------------------------------
 
 newaxis = None

@@ -104,12 +104,14 @@ def _infer_np(value):
 
 def _np_to_torch(arr: np.ndarray, dtype: dtypes.DType, device) -> torch.Tensor:
     if dtype is dtypes.bfloat16:
-        t = torch.from_numpy(np.ascontiguousarray(arr, dtype=np.float32)).to(torch.bfloat16)
+        a = np.ascontiguousarray(arr, dtype=np.float32).reshape(arr.shape)
+        t = torch.from_numpy(a).to(torch.bfloat16)
     else:
         a = np.ascontiguousarray(arr, dtype=dtype.as_numpy_dtype)
-        if not a.flags.writeable or a is arr:
+        if not a.flags.writeable or np.may_share_memory(a, arr):
             a = a.copy()  # tensors are immutable: never alias the caller's buffer
-        t = torch.from_numpy(a)
+        # ascontiguousarray returns at least 1-d: restore 0-d shapes.
+        t = torch.from_numpy(a.reshape(arr.shape))
     if device.type != "cpu":
         t = t.to(device)
     return t
@@ -183,6 +185,8 @@ def to_tensor(value, dtype=None, *, allow_cast_np: bool = True, name=None) -> Te
 
 
 def _check_list_values(arr, src, dst, value):
+    if arr.size == 0 and dst is not dtypes.string:
+        return  # an empty list has no values to lose: tf.constant([], tf.int32) is valid
     if dst is dtypes.string:
         raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dst.name}")
     if src.is_floating and (dst.is_integer or dst.is_bool):
