@@ -102,6 +102,8 @@ import torchflow._src.ops.tensor_operators  # noqa: F401 - installs Tensor opera
 # --- end nn / linalg ---------------------------------------------------------
 
 # --- random / strings / quantization / raw_ops ------------------------------
+from torchflow._src.ops.string_ops import as_string as as_string
+from torchflow._src.ops.quantization_ops import quantize_and_dequantize_v4 as quantize_and_dequantize_v4
 # --- end random / strings / quantization / raw_ops --------------------------
 
 # --- config / device / debugging / nest / print -----------------------------
@@ -129,6 +131,10 @@ from torchflow._src.core.tensor_spec import TensorSpec as TensorSpec
 
 # Public submodules (tf.math, tf.nn, ...). Each family adds its line here.
 # --- submodules ----------------------------------------------------------------
+from torchflow import quantization as quantization
+from torchflow import random as random
+from torchflow import raw_ops as raw_ops
+from torchflow import strings as strings
 from torchflow import bitwise as bitwise
 from torchflow import math as math
 # --- end submodules ------------------------------------------------------------

@@ -270,3 +270,17 @@ def fake_quant_with_min_max_vars_per_channel(inputs, min, max, num_bits=8,  # no
     hi = tensor_arg(max, dtypes.float32)._t
     return _fake_quant("FakeQuantWithMinMaxVarsPerChannel", inputs, lo, hi, num_bits,
                        narrow_range)
+
+
+@public("torchflow")
+def quantize_and_dequantize_v4(input, input_min, input_max, signed_input=True,  # noqa: A002
+                               num_bits=8, range_given=False, round_mode="HALF_TO_EVEN",
+                               narrow_range=False, axis=-1, name=None) -> Tensor:
+    """TF's generated ``QuantizeAndDequantizeV4`` wrapper (``axis=-1``: per tensor).
+
+    Same values and gradient as ``tf.quantization.quantize_and_dequantize_v2``.
+    """
+    return quantize_and_dequantize_v2(input, input_min, input_max, signed_input=signed_input,
+                                      num_bits=num_bits, range_given=range_given,
+                                      round_mode=round_mode, narrow_range=narrow_range,
+                                      axis=None if axis == -1 else axis)

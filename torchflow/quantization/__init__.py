@@ -1,0 +1,7 @@
+"""``tf.quantization``: simulated quantization."""
+
+from torchflow._src.ops.quantization_ops import fake_quant_with_min_max_args as fake_quant_with_min_max_args
+from torchflow._src.ops.quantization_ops import fake_quant_with_min_max_vars as fake_quant_with_min_max_vars
+from torchflow._src.ops.quantization_ops import fake_quant_with_min_max_vars_per_channel as fake_quant_with_min_max_vars_per_channel
+from torchflow._src.ops.quantization_ops import quantize_and_dequantize as quantize_and_dequantize
+from torchflow._src.ops.quantization_ops import quantize_and_dequantize_v2 as quantize_and_dequantize_v2
