@@ -143,19 +143,26 @@ def same_dtype(op: str, tensors) -> dtypes.DType:
 
 
 def tensor_list(values, op: str):
-    """Converts a list of op inputs; Python values take the first tensor's dtype."""
-    ts = [v for v in values if isinstance(v, Tensor) or hasattr(v, "_tf_value")]
-    d = tensor_of(ts[0])._dtype if ts else None
+    """Converts a list of op inputs the way TF matches them to one dtype.
+
+    The first tensor's dtype wins; without tensors the first converted value
+    decides. Python values that do not fit raise TypeError; NumPy arrays are
+    cast, as in TF.
+    """
+    d = None
+    for v in values:
+        if isinstance(v, Tensor) or hasattr(v, "_tf_value"):
+            d = tensor_of(v)._dtype
+            break
     out = []
     for v in values:
         if type(v) is Tensor:
             out.append(v)
         else:
-            try:
-                out.append(to_tensor(v, d) if d is not None and not isinstance(v, np.ndarray)
-                           else to_tensor(v))
-            except TypeError:
-                out.append(to_tensor(v))
+            t = to_tensor(v, d)
+            out.append(t)
+            if d is None:
+                d = t._dtype
     if out:
         same_dtype(op, out)
     return out

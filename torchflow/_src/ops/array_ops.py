@@ -10,6 +10,7 @@ import torch
 import torch.nn.functional as F
 
 from torchflow._src.core import dtypes
+from torchflow._src.core.convert import to_tensor
 from torchflow._src.core.errors import translate
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.ops._array_helpers import (
@@ -195,6 +196,12 @@ def stack(values, axis=0, name="stack") -> Tensor:
     """
     if not isinstance(values, (list, tuple)):
         values = list(values) if isinstance(values, Tensor) else values
+    if axis == 0 and isinstance(values, (list, tuple)) and values and not any(
+            type(v) is Tensor for v in values):
+        try:  # TF converts a constant list as a whole (so [1, 2.5] is float32)
+            return to_tensor(values)
+        except (TypeError, ValueError):
+            pass
     xs = tensor_list(values, "Pack")
     if not xs:
         return wrap(torch.zeros(0), dtypes.float32)
@@ -436,6 +443,9 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None) -> Tens
                                f"greater than {shape[r]}")
     flat = [int(v) for v in p[::-1].reshape(-1)]  # F.pad wants last dim first
     if m == "CONSTANT":
+        if type(constant_values) is int and constant_values == 0:
+            constant_values = b"" if x._dtype is _string else x._dtype.as_numpy_dtype(0) \
+                if x._dtype is not dtypes.bfloat16 else 0.0
         cv = tensor_of(constant_values, x._dtype)
         if cv._dtype is not x._dtype:
             raise TypeError(f"tf.pad: constant_values of dtype {cv._dtype.name} does not match "
