@@ -124,6 +124,18 @@ from torchflow._src.core.custom_gradient import recompute_grad as recompute_grad
 from torchflow._src.core.custom_gradient import stop_gradient as stop_gradient
 from torchflow._src.core.function import function as function
 from torchflow._src.core.tensor_spec import TensorSpec as TensorSpec
+from torchflow._src.ops.control_flow_ops import case as case
+from torchflow._src.ops.control_flow_ops import cond as cond
+from torchflow._src.ops.control_flow_ops import group as group
+from torchflow._src.ops.control_flow_ops import no_op as no_op
+from torchflow._src.ops.control_flow_ops import switch_case as switch_case
+from torchflow._src.ops.control_flow_ops import while_loop as while_loop
+from torchflow._src.ops.functional_ops import foldl as foldl
+from torchflow._src.ops.functional_ops import foldr as foldr
+from torchflow._src.ops.functional_ops import map_fn as map_fn
+from torchflow._src.ops.functional_ops import scan as scan
+from torchflow._src.ops.functional_ops import vectorized_map as vectorized_map
+from torchflow._src.ops.tensor_array import TensorArray as TensorArray
 # --- end variables / autodiff / function / control flow ---------------------
 
 # --- data / io / train --------------------------------------------------------

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import enum
 import logging
+import sys
+import threading
 import weakref
 
 import torch
@@ -32,6 +34,25 @@ from torchflow._src.util.api import public
 
 _state = context.thread_state()
 _log = logging.getLogger("tensorflow")
+
+
+# torch starts every new thread with grad mode ON; TF records nothing outside a
+# tape in any thread. A one-shot ``threading`` profile hook turns grad mode off
+# as each thread starts (before ``run()``), then hands over to any profile hook
+# that was installed before torchflow (and removes itself from that thread).
+_previous_profile = threading.getprofile() if hasattr(threading, "getprofile") else None
+
+
+def _thread_start_hook(frame, event, arg):
+    torch.set_grad_enabled(False)
+    sys.setprofile(_previous_profile)
+    if _previous_profile is not None:
+        return _previous_profile(frame, event, arg)
+    return None
+
+
+if _previous_profile is not _thread_start_hook:
+    threading.setprofile(_thread_start_hook)
 
 
 @public("torchflow")

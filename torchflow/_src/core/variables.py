@@ -401,10 +401,13 @@ class Variable(metaclass=VariableMetaclass):
         leaf = self._leaf
         if isinstance(leaf, np.ndarray):
             raise InvalidArgumentError(None, None, f"{op} is not defined for string variables")
+        if d.shape != leaf.shape:
+            raise InvalidArgumentError(
+                None, None, f"Cannot update variable with shape {list(leaf.shape)} using a "
+                f"Tensor with shape {list(d.shape)}, shapes must be equal. [Op:{op}]")
         try:
-            if self._shared() or torch.broadcast_shapes(leaf.shape, d.shape) != leaf.shape:
+            if self._shared():
                 fresh = _no_grad_write(lambda: fn(leaf.detach(), d, False))
-                self._check_shape(fresh)
                 _no_grad_write(lambda: setattr(leaf, "data", fresh.contiguous()))
             else:
                 _no_grad_write(lambda: fn(leaf, d, True))

@@ -1,0 +1,247 @@
+"""``tf.cond``, ``tf.case``, ``tf.switch_case``, ``tf.while_loop``.
+
+Execution is eager (DESIGN.md: tf.function bodies run as Python), so control
+flow is Python control flow on tensor values; these functions keep TF's
+argument checking, structure rules and errors. Gradients flow through the
+branch or iterations that ran, as in TF.
+"""
+
+from __future__ import annotations
+
+from torchflow._src.core.convert import to_tensor
+from torchflow._src.core.errors import InvalidArgumentError
+from torchflow._src.core.tensor import Tensor
+from torchflow._src.core.variables import Variable
+from torchflow._src.util import nest
+from torchflow._src.util.api import public
+
+
+def _truth(pred) -> bool:
+    if isinstance(pred, (Tensor, Variable)):
+        return bool(pred)
+    if isinstance(pred, bool):
+        return pred
+    t = to_tensor(pred)
+    return bool(t)
+
+
+@public("torchflow")
+def cond(pred, true_fn=None, false_fn=None, name=None):
+    """Returns ``true_fn()`` if ``pred`` is true, else ``false_fn()``.
+
+    Args:
+      pred: A scalar boolean Tensor or Python bool.
+      true_fn: Callable run when ``pred`` is true.
+      false_fn: Callable run when ``pred`` is false.
+      name: Unused.
+
+    Returns:
+      The result of the branch that ran.
+
+    Raises:
+      TypeError: If a branch is not callable.
+      ValueError: If ``pred`` has more than one element.
+
+    >>> import torchflow as tf
+    >>> tf.cond(tf.constant(True), lambda: 1, lambda: 2)
+    1
+    """
+    if not callable(true_fn):
+        raise TypeError("'true_fn' must be callable.")
+    if not callable(false_fn):
+        raise TypeError("'false_fn' must be callable.")
+    return true_fn() if _truth(pred) else false_fn()
+
+
+@public("torchflow")
+def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"):
+    """Runs the function paired with the first true predicate.
+
+    Args:
+      pred_fn_pairs: A list of ``(pred, fn)`` pairs (or a dict).
+      default: Callable run when no predicate is true (None: the last pair's
+        function is the default, as in TF).
+      exclusive: If True, at most one predicate may be true.
+      strict: Accepted for compatibility.
+      name: Unused.
+
+    Returns:
+      The result of the function that ran.
+
+    Raises:
+      TypeError: If ``pred_fn_pairs`` is malformed or a function is not callable.
+      InvalidArgumentError: If no predicate is true and there is no default.
+    """
+    if isinstance(pred_fn_pairs, dict):
+        pairs = list(pred_fn_pairs.items())
+    elif isinstance(pred_fn_pairs, (list, tuple)):
+        pairs = list(pred_fn_pairs)
+    else:
+        raise TypeError("pred_fn_pairs must be a list or tuple of (pred, fn) pairs.")
+    for p in pairs:
+        if not isinstance(p, tuple) or len(p) != 2:
+            raise TypeError(f"Each entry in pred_fn_pairs must be a 2-tuple. Received {p!r}.")
+        if not callable(p[1]):
+            raise TypeError(f"fn for pred {p[0]!r} must be callable.")
+    if default is not None and not callable(default):
+        raise TypeError("default must be callable.")
+    # TF's eager case does not enforce `exclusive` (the first true branch runs).
+    values = [_truth(p) for p, _ in pairs]
+    for v, (_, fn) in zip(values, pairs):
+        if v:
+            return fn()
+    if default is not None:
+        return default()
+    if pairs:
+        raise InvalidArgumentError(
+            None, None, "Input error: None of conditions evaluated as True: "
+            + ", ".join(str(v) for v in values))
+    raise ValueError("pred_fn_pairs must not be empty when default is None.")
+
+
+@public("torchflow")
+def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
+    """Runs ``branch_fns[branch_index]`` (``default``, or the last branch, when out
+    of range).
+
+    Args:
+      branch_index: An int32 scalar Tensor or Python int.
+      branch_fns: A list of callables, a dict ``{int: callable}`` or a list of
+        ``(int, callable)`` pairs.
+      default: Callable for out-of-range indices.
+      name: Unused.
+
+    Returns:
+      The result of the branch that ran.
+
+    Raises:
+      TypeError: If the branches are malformed.
+    """
+    if isinstance(branch_fns, dict):
+        items = sorted(branch_fns.items())
+    elif isinstance(branch_fns, (list, tuple)) and branch_fns and isinstance(
+            branch_fns[0], tuple):
+        items = sorted(branch_fns)
+    elif isinstance(branch_fns, (list, tuple)):
+        items = list(enumerate(branch_fns))
+    else:
+        raise TypeError("branch_fns must be a list, tuple, or dict")
+    if not items:
+        raise ValueError("Must provide at least one item in branch_fns")
+    keys = [k for k, _ in items]
+    if keys != list(range(len(items))):
+        raise ValueError(f"branch indices (keys) must form contiguous range of [0 to "
+                         f"{len(items)}) but found {keys}.")
+    fns = [f for _, f in items]
+    for f in fns:
+        if not callable(f):
+            raise TypeError(f"fn for branch {f!r} must be callable.")
+    if isinstance(branch_index, (Tensor, Variable)):
+        if not branch_index.dtype.is_integer:
+            raise TypeError(f"branch_index must be an integer Tensor, got "
+                            f"{branch_index.dtype!r}")
+        idx = int(branch_index)
+    else:
+        idx = int(branch_index)
+    if 0 <= idx < len(fns):
+        return fns[idx]()
+    return default() if default is not None else fns[-1]()
+
+
+@public("torchflow")
+def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
+               back_prop=True, swap_memory=False, maximum_iterations=None, name=None):
+    """Repeats ``body`` while ``cond`` is true.
+
+    Args:
+      cond: Callable taking the loop variables, returning a boolean scalar.
+      body: Callable taking the loop variables, returning new values in the
+        same (nested) structure.
+      loop_vars: A (nested) tuple/list/dict of Tensors or values.
+      shape_invariants: Accepted (shapes may change between iterations).
+      parallel_iterations: Accepted for compatibility.
+      back_prop: If False, no gradient flows through the loop.
+      swap_memory: Accepted for compatibility.
+      maximum_iterations: Optional bound on the number of iterations.
+      name: Unused.
+
+    Returns:
+      The loop variables after the last iteration, in their structure.
+
+    Raises:
+      TypeError: If ``cond`` or ``body`` is not callable.
+      ValueError: If ``loop_vars`` is empty or ``body`` changes the structure.
+
+    >>> import torchflow as tf
+    >>> tf.while_loop(lambda i: i < 10, lambda i: (i + 1,), (tf.constant(0),))[0].numpy()
+    10
+    """
+    if not callable(cond):
+        raise TypeError("'cond' must be callable.")
+    if not callable(body):
+        raise TypeError("'body' must be callable.")
+    if loop_vars is None or (not isinstance(loop_vars, (Tensor, Variable)) and not loop_vars):
+        raise ValueError("'loop_vars' must be provided.")
+    single = not isinstance(loop_vars, (list, tuple)) or _is_namedtuple(loop_vars)
+    current = (loop_vars,) if single else loop_vars
+    if maximum_iterations is not None:
+        max_iter = int(maximum_iterations)
+        if max_iter < 0:
+            raise InvalidArgumentError(None, None, "maximum_iterations must be >= 0, got "
+                                       f"{max_iter}")
+    else:
+        max_iter = None
+    n = 0
+    while (max_iter is None or n < max_iter) and _truth(cond(*current)):
+        new = body(*current)
+        if single:
+            new = (new,)
+        elif not isinstance(new, (list, tuple, dict, Tensor, Variable)) and not hasattr(
+                new, "__iter__"):
+            raise TypeError(f"'{type(new).__name__}' object is not iterable")
+        _check_structure(current, new)
+        if not back_prop:
+            new = nest.map_structure(_stop, new)
+        current = new
+        n += 1
+    if single:
+        return current[0]
+    return current
+
+
+def _stop(x):
+    if isinstance(x, Tensor) and getattr(x._t, "requires_grad", False):
+        from torchflow._src.core.tensor import wrap
+
+        return wrap(x._t.detach(), x._dtype)
+    return x
+
+
+def _is_namedtuple(x) -> bool:
+    return isinstance(x, tuple) and hasattr(type(x), "_fields")
+
+
+def _check_structure(a, b) -> None:
+    try:
+        nest.assert_same_structure(a, b, check_types=False)
+    except (ValueError, TypeError) as e:
+        raise ValueError(
+            f"The two structures don't have the same nested structure.\n\nFirst structure: "
+            f"{_describe(a)}\n\nSecond structure: {_describe(b)}\n\nMore specifically: {e}"
+        ) from None
+
+
+def _describe(s) -> str:
+    return f"type={type(s).__name__} str={s!r}"
+
+
+@public("torchflow")
+def group(*inputs, **kwargs):
+    """Groups ops (eager: everything already ran); returns None."""
+    return None
+
+
+@public("torchflow")
+def no_op(name=None):
+    """Does nothing (eager)."""
+    return None

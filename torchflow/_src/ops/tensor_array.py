@@ -1,0 +1,241 @@
+"""``tf.TensorArray``: a list of same-dtype tensors with TF's eager semantics.
+
+Writes return the array itself (eager TF mutates in place too). Elements are
+kept as Tensors, so gradients flow from ``stack()`` back to written values.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from torchflow._src.core import dtypes
+from torchflow._src.core.convert import to_tensor
+from torchflow._src.core.errors import InvalidArgumentError, OutOfRangeError
+from torchflow._src.core.tensor import Tensor, wrap
+from torchflow._src.core.tensor_shape import TensorShape, as_shape
+from torchflow._src.core.variables import Variable
+from torchflow._src.util.api import public
+
+
+def _int(x) -> int:
+    return int(x.numpy()) if isinstance(x, (Tensor, Variable)) else int(x)
+
+
+def _int_list(x) -> list:
+    if isinstance(x, (Tensor, Variable)):
+        return [int(i) for i in np.asarray(x.numpy()).reshape(-1)]
+    return [int(i) for i in np.asarray(x).reshape(-1)]
+
+
+@public("torchflow")
+class TensorArray:
+    """A dynamically sized array of Tensors of one dtype (``tf.TensorArray``).
+
+    Args:
+      dtype: The element dtype.
+      size: The initial number of elements.
+      dynamic_size: If True, writes past the end grow the array.
+      clear_after_read: Accepted (eager arrays keep their values).
+      tensor_array_name: Unused.
+      handle: Unused.
+      flow: Unused.
+      infer_shape: If True (default), all elements must have the same shape.
+      element_shape: The shape of every element, if known.
+      colocate_with_first_write_call: Unused.
+      name: Unused.
+
+    >>> import torchflow as tf
+    >>> ta = tf.TensorArray(tf.float32, size=2)
+    >>> ta = ta.write(0, 1.0).write(1, 2.0)
+    >>> ta.stack().numpy()
+    array([1., 2.], dtype=float32)
+    """
+
+    def __init__(self, dtype, size=None, dynamic_size=None, clear_after_read=None,
+                 tensor_array_name=None, handle=None, flow=None, infer_shape=True,
+                 element_shape=None, colocate_with_first_write_call=True, name=None):
+        self._dtype = dtypes.as_dtype(dtype)
+        if size is None and not dynamic_size:
+            raise ValueError("Size must be provided if handle is not provided")
+        self._items: list = [None] * (_int(size) if size is not None else 0)
+        self._dynamic = bool(dynamic_size)
+        self._infer_shape = bool(infer_shape)
+        self._element_shape = as_shape(element_shape) if element_shape is not None \
+            else TensorShape(None)
+
+    @property
+    def dtype(self) -> dtypes.DType:
+        return self._dtype
+
+    @property
+    def dynamic_size(self) -> bool:
+        return self._dynamic
+
+    @property
+    def element_shape(self) -> TensorShape:
+        return self._element_shape
+
+    @property
+    def handle(self):
+        return self
+
+    @property
+    def flow(self):
+        return None
+
+    def size(self, name=None) -> Tensor:
+        """The number of elements, as an int32 scalar Tensor."""
+        return wrap(torch.tensor(len(self._items), dtype=torch.int32), dtypes.int32)
+
+    def identity(self) -> "TensorArray":
+        return self
+
+    def close(self, name=None) -> None:
+        self._items = []
+
+    def _convert(self, value) -> Tensor:
+        if isinstance(value, Variable):
+            value = value.value()
+        t = value if isinstance(value, Tensor) else to_tensor(value, self._dtype)
+        if t._dtype is not self._dtype:
+            raise InvalidArgumentError(
+                None, None, f"TensorArray dtype is {self._dtype.name} but Op is trying to "
+                f"write dtype {t._dtype.name} ")
+        return t
+
+    def _check_shape(self, t: Tensor) -> None:
+        shape = t.shape
+        if self._infer_shape or self._element_shape.rank is not None:
+            if not self._element_shape.is_compatible_with(shape):
+                raise ValueError(f"Incompatible shape for value ({tuple(shape.as_list())}), "
+                                 f"expected ({tuple(self._element_shape.as_list())})")
+            if self._infer_shape:
+                self._element_shape = self._element_shape.merge_with(shape)
+
+    def write(self, index, value, name=None) -> "TensorArray":
+        """Writes ``value`` at ``index``; returns the array.
+
+        Raises:
+          OutOfRangeError: If ``index`` is past the end of a fixed-size array.
+          InvalidArgumentError: If the dtype differs.
+          ValueError: If the shape differs from the element shape.
+        """
+        i = _int(index)
+        t = self._convert(value)
+        if i < 0:
+            raise InvalidArgumentError(None, None, f"Tried to write to index {i} but array "
+                                       f"size is: {len(self._items)}")
+        if i >= len(self._items):
+            if not self._dynamic:
+                raise OutOfRangeError(None, None, f"Tried to write to index {i} but array is "
+                                      f"not resizeable and size is: {len(self._items)} ")
+            self._items.extend([None] * (i + 1 - len(self._items)))
+        self._check_shape(t)
+        self._items[i] = t
+        return self
+
+    def _zeros(self) -> Tensor:
+        shape = self._element_shape
+        if not shape.is_fully_defined():
+            raise ValueError(f"Cannot convert a partially known TensorShape {shape} to a "
+                             f"Tensor.")
+        if self._dtype is dtypes.string:
+            return wrap(np.full(shape.as_list(), b"", dtype=object), self._dtype)
+        return wrap(torch.zeros(shape.as_list(), dtype=self._dtype._torch), self._dtype)
+
+    def read(self, index, name=None) -> Tensor:
+        """The element at ``index`` (zeros of the element shape if never written).
+
+        Raises:
+          OutOfRangeError: If ``index`` is out of range.
+        """
+        i = _int(index)
+        if i < 0 or i >= len(self._items):
+            raise OutOfRangeError(None, None, f"Tried to read from index {i} but array size "
+                                  f"is: {len(self._items)} ")
+        t = self._items[i]
+        return t if t is not None else self._zeros()
+
+    def _all(self) -> list:
+        return [t if t is not None else self._zeros() for t in self._items]
+
+    def stack(self, name=None) -> Tensor:
+        """All elements stacked on a new dimension 0."""
+        items = self._all()
+        if not items:
+            dims = self._element_shape.as_list() if self._element_shape.rank is not None else []
+            shape = [0] + [d or 0 for d in dims]
+            if self._dtype is dtypes.string:
+                return wrap(np.empty(shape, dtype=object), self._dtype)
+            return wrap(torch.zeros(shape, dtype=self._dtype._torch), self._dtype)
+        if self._dtype is dtypes.string:
+            return wrap(np.stack([t._t for t in items]), self._dtype)
+        try:
+            return wrap(torch.stack([t._t for t in items]), self._dtype)
+        except RuntimeError as e:
+            raise InvalidArgumentError(None, None, f"TensorArray has inconsistent shapes: "
+                                       f"{e} [Op:TensorListStack]") from None
+
+    def gather(self, indices, name=None) -> Tensor:
+        """The elements at ``indices`` stacked."""
+        idx = _int_list(indices)
+        items = [self.read(i) for i in idx]
+        if not items:
+            return wrap(torch.zeros([0], dtype=self._dtype._torch), self._dtype)
+        if self._dtype is dtypes.string:
+            return wrap(np.stack([t._t for t in items]), self._dtype)
+        return wrap(torch.stack([t._t for t in items]), self._dtype)
+
+    def concat(self, name=None) -> Tensor:
+        """All elements concatenated along dimension 0."""
+        items = self._all()
+        if not items:
+            return wrap(torch.zeros([0], dtype=self._dtype._torch), self._dtype)
+        if self._dtype is dtypes.string:
+            return wrap(np.concatenate([t._t for t in items]), self._dtype)
+        try:
+            return wrap(torch.cat([t._t for t in items]), self._dtype)
+        except RuntimeError as e:
+            raise InvalidArgumentError(None, None, f"TensorArray concat: {e}") from None
+
+    def unstack(self, value, name=None) -> "TensorArray":
+        """Writes the slices ``value[i]`` at index ``i``; returns the array."""
+        t = self._convert(value)
+        n = t._t.shape[0] if t._t.ndim else 0
+        if not self._dynamic and n > len(self._items):
+            raise InvalidArgumentError(None, None, f"Tried to write to index {n - 1} but "
+                                       f"array is not resizeable and size is: "
+                                       f"{len(self._items)}")
+        for i in range(n):
+            self.write(i, wrap(t._t[i], t._dtype))
+        return self
+
+    def scatter(self, indices, value, name=None) -> "TensorArray":
+        """Writes ``value[k]`` at ``indices[k]``; returns the array."""
+        t = self._convert(value)
+        for k, i in enumerate(_int_list(indices)):
+            self.write(i, wrap(t._t[k], t._dtype))
+        return self
+
+    def split(self, value, lengths, name=None) -> "TensorArray":
+        """Splits ``value`` along dimension 0 into pieces of ``lengths``."""
+        t = self._convert(value)
+        lens = _int_list(lengths)
+        if sum(lens) != (t._t.shape[0] if t._t.ndim else 0):
+            raise InvalidArgumentError(None, None, f"Expected sum of lengths to be equal to "
+                                       f"values.shape[0], but sum of lengths is {sum(lens)} "
+                                       f"and value's shape is: {list(t._t.shape)} ")
+        start = 0
+        saved = self._infer_shape
+        self._infer_shape = False
+        try:
+            for i, n in enumerate(lens):
+                self.write(i, wrap(t._t[start:start + n], t._dtype))
+                start += n
+        finally:
+            self._infer_shape = saved
+        return self
+
+    def __repr__(self) -> str:
+        return f"<tf.TensorArray dtype={self._dtype.name} size={len(self._items)}>"
