@@ -15,7 +15,7 @@ import numpy as np
 import torch
 
 from torchflow._src.core import context, dtypes
-from torchflow._src.core.errors import InvalidArgumentError, invalid_argument
+from torchflow._src.core.errors import InvalidArgumentError, OutOfRangeError, invalid_argument
 from torchflow._src.ops._dispatch import Tensor, dtype_error, tensor_arg, wrap
 from torchflow._src.util.api import public
 
@@ -113,10 +113,10 @@ def strip(input, name=None) -> Tensor:  # noqa: A002
 
 @public("torchflow.strings")
 def join(inputs, separator="", name=None) -> Tensor:
-    """Joins the strings of a list of string tensors elementwise (broadcasting).
+    """Joins the strings of a list of string tensors elementwise.
 
     Args:
-      inputs: A list of string Tensors of broadcast-compatible shapes.
+      inputs: A list of string Tensors, all of one shape or scalars.
       separator: String placed between the joined strings.
       name: Unused (eager).
 
@@ -131,10 +131,12 @@ def join(inputs, separator="", name=None) -> Tensor:
     arrs = [str_arg("StringJoin", x) for x in inputs]
     if not arrs:
         return _sw(np.array(b"", dtype=object))
-    try:
-        b = np.broadcast_arrays(*arrs)
-    except ValueError as e:
-        raise invalid_argument("StringJoin", f"Inputs must have the same shape: {e}") from None
+    shapes = {x.shape for x in arrs if x.ndim}
+    if len(shapes) > 1:
+        s1, s2 = list(shapes)[:2]
+        raise invalid_argument("StringJoin",
+                               f"Input shapes do not match: {list(s1)} vs. {list(s2)}")
+    b = np.broadcast_arrays(*arrs)
     out = np.empty(b[0].shape, dtype=object)
     flats = [x.reshape(-1) for x in b]
     fo = out.reshape(-1)
@@ -161,19 +163,21 @@ def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None) -> T
     sep = _to_bytes(separator)
     nd = a.ndim
     if axis is None:
-        axes = list(range(nd))
+        axes = list(range(nd - 1, -1, -1))  # row-major order, as TF's Python wrapper
     else:
         ax = np.asarray(axis.numpy() if isinstance(axis, Tensor) else axis).reshape(-1).tolist()
         axes = []
         for x in ax:
-            if not -nd <= x < max(nd, 1) or (nd == 0 and x not in (0, -1)):
-                raise invalid_argument("ReduceJoin",
-                                       f"Invalid reduction dimension {x} for input with {nd} "
-                                       "dimensions.")
-            axes.append(x % nd if nd else 0)
-    axes = sorted(set(a for a in axes if nd))
+            if not -nd <= x < nd:
+                raise OutOfRangeError(None, None,
+                                      f"Invalid reduction dimension {x} for input with {nd} "
+                                      "dimensions. [Op:ReduceJoin]")
+            if x % nd in axes:
+                raise invalid_argument("ReduceJoin", f"Duplicate reduction dimension {x}")
+            axes.append(x % nd)
     keep = [i for i in range(nd) if i not in axes]
-    moved = np.transpose(a, keep + axes) if nd else a.reshape(1)
+    # The first listed axis varies fastest in the joined order (TF's kernel).
+    moved = np.transpose(a, keep + axes[::-1]) if nd else a.reshape(1)
     outer = [a.shape[i] for i in keep]
     flat = moved.reshape(int(np.prod(outer, dtype=np.int64)), -1) if nd else moved.reshape(1, -1)
     res = np.empty(flat.shape[0], dtype=object)
@@ -236,6 +240,8 @@ def substr(input, pos, len, unit="BYTE", name=None) -> Tensor:  # noqa: A002
 def _rows(a: np.ndarray, fn, make):
     if a.ndim == 0:
         return make(fn(a.reshape(-1)[0]))
+    if a.ndim == 1:
+        return [make(fn(s)) for s in a]
     return [_rows(a[i], fn, make) for i in range(a.shape[0])]
 
 
