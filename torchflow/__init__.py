@@ -99,6 +99,8 @@ import torchflow._src.ops.tensor_operators  # noqa: F401 - installs Tensor opera
 # --- end array_ops -----------------------------------------------------------
 
 # --- nn / linalg -------------------------------------------------------------
+from torchflow._src.ops.linalg_ops import matmul as matmul
+from torchflow._src.ops.linalg_ops import norm as norm
 # --- end nn / linalg ---------------------------------------------------------
 
 # --- random / strings / quantization / raw_ops ------------------------------
@@ -149,6 +151,8 @@ from torchflow import raw_ops as raw_ops
 from torchflow import strings as strings
 from torchflow import bitwise as bitwise
 from torchflow import math as math
+from torchflow import linalg as linalg
+from torchflow import nn as nn
 # --- end submodules ------------------------------------------------------------
 
 newaxis = None

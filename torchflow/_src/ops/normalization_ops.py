@@ -1,0 +1,166 @@
+"""``tf.nn`` statistics and normalization: ``moments``, ``weighted_moments``,
+``batch_normalization``, ``local_response_normalization``."""
+
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+
+from torchflow._src.core.errors import InvalidArgumentError
+from torchflow._src.ops import _nn_common as nc
+from torchflow._src.ops._dispatch import Tensor, tensor_arg, translate, wrap
+from torchflow._src.util.api import public
+
+
+def _axes(axes, ndim: int) -> list[int]:
+    ax = nc.int_list(axes, "axes")
+    for a in ax:
+        if not -ndim <= a < max(ndim, 1):
+            raise InvalidArgumentError(
+                None, None, f"Invalid reduction dimension {a} for input with {ndim} "
+                            f"dimensions. [Op:Mean]")
+    return sorted({a % ndim for a in ax}) if ndim else []
+
+
+def _mean(t: torch.Tensor, ax, keep: bool) -> torch.Tensor:
+    if t.dtype.is_floating_point or t.dtype.is_complex:
+        return t.mean(ax, keepdim=keep) if ax else t
+    # Integer means truncate toward zero, like TF's integer Mean.
+    if not ax:
+        return t
+    n = 1
+    for a in ax:
+        n *= t.shape[a]
+    return torch.div(t.sum(ax, keepdim=keep), max(n, 1), rounding_mode="trunc").to(t.dtype)
+
+
+@public("torchflow.nn")
+def moments(x, axes, shift=None, keepdims=False, name=None):
+    """Calculates the mean and variance of ``x`` over ``axes``.
+
+    Half-precision inputs are reduced in float32 and cast back, as in TF.
+
+    Args:
+      x: A Tensor.
+      axes: Ints (or an int), the axes to reduce.
+      shift: Unused (as in TF 2.x).
+      keepdims: Keep the reduced axes with size 1.
+      name: Unused (eager).
+
+    Returns:
+      ``(mean, variance)``, two Tensors of ``x``'s dtype.
+
+    >>> import torchflow as tf
+    >>> m, v = tf.nn.moments(tf.constant([1., 2., 3.]), [0])
+    >>> float(m), round(float(v), 4)
+    (2.0, 0.6667)
+    """
+    x = tensor_arg(x)
+    t = x._t
+    ax = _axes(axes, t.ndim)
+    low = t.dtype in (torch.float16, torch.bfloat16)
+    y = t.float() if low else t
+    try:
+        mean = _mean(y, ax, True)
+        var = _mean((y - mean.detach()).square(), ax, True)
+        if not keepdims:
+            mean = mean.squeeze(ax) if ax else mean
+            var = var.squeeze(ax) if ax else var
+    except Exception as e:  # noqa: BLE001 - translated to a TF error
+        raise translate("Mean", e) from None
+    if low:
+        mean, var = mean.to(t.dtype), var.to(t.dtype)
+    return wrap(mean, x._dtype), wrap(var, x._dtype)
+
+
+@public("torchflow.nn")
+def weighted_moments(x, axes, frequency_weights, keepdims=False, name=None):
+    """The frequency-weighted mean and variance of ``x`` over ``axes``.
+
+    Args:
+      x: A float Tensor.
+      axes: Ints, the axes to reduce.
+      frequency_weights: A Tensor of weights broadcastable to ``x``.
+      keepdims: Keep the reduced axes with size 1.
+      name: Unused (eager).
+
+    Returns:
+      ``(weighted_mean, weighted_variance)`` of ``x``'s dtype.
+    """
+    x = tensor_arg(x)
+    t = x._t
+    w = tensor_arg(frequency_weights, x._dtype)._t.to(t.dtype)
+    ax = _axes(axes, t.ndim)
+    low = t.dtype in (torch.float16, torch.bfloat16)
+    y, w = (t.float(), w.float()) if low else (t, w)
+    try:
+        wsum = torch.broadcast_to(w, y.shape).sum(ax, keepdim=True)
+        mean = (w * y).sum(ax, keepdim=True) / wsum
+        var = (w * (y - mean.detach()).square()).sum(ax, keepdim=True) / wsum
+        if not keepdims:
+            mean, var = mean.squeeze(ax), var.squeeze(ax)
+    except Exception as e:  # noqa: BLE001 - translated to a TF error
+        raise translate("Mean", e) from None
+    return wrap(mean.to(t.dtype), x._dtype), wrap(var.to(t.dtype), x._dtype)
+
+
+@public("torchflow.nn")
+def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):
+    """Normalizes ``x`` by ``mean`` and ``variance`` and applies ``scale`` and
+    ``offset``: ``(x - mean) * scale / sqrt(variance + eps) + offset``.
+
+    Args:
+      x: A float Tensor.
+      mean, variance: Tensors broadcastable to ``x``, of its dtype.
+      offset: Optional Tensor (``beta``) or None.
+      scale: Optional Tensor (``gamma``) or None.
+      variance_epsilon: A small float to avoid dividing by zero.
+      name: Unused (eager).
+
+    Returns:
+      The normalized Tensor.
+    """
+    x = tensor_arg(x)
+    m = nc.same_dtype("Mul", x, mean)._t
+    v = nc.same_dtype("Mul", x, variance)._t
+    try:
+        inv = torch.rsqrt(v + variance_epsilon)
+        if scale is not None:
+            inv = inv * nc.same_dtype("Mul", x, scale)._t
+        shift = -m * inv
+        if offset is not None:
+            shift = nc.same_dtype("Mul", x, offset)._t + shift
+        return wrap(x._t * inv + shift, x._dtype)
+    except Exception as e:  # noqa: BLE001 - translated to a TF error
+        raise translate("BatchNormalization", e) from None
+
+
+@public("torchflow.nn")
+def local_response_normalization(input, depth_radius=5, bias=1, alpha=1, beta=0.5,
+                                 name=None) -> Tensor:
+    """Local response normalization across the last (channel) dimension:
+    ``input / (bias + alpha * sum(input[..., d - r: d + r + 1] ** 2)) ** beta``.
+
+    Args:
+      input: A 4-D float Tensor.
+      depth_radius: Half-width ``r`` of the 1-D normalization window.
+      bias, alpha, beta: Floats, see the formula.
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of ``input``'s dtype and shape.
+    """
+    op = "LRN"
+    x = nc.typed_arg(op, input, (nc.FLOATS[0], nc.FLOATS[1], nc.FLOATS[2]))
+    t = x._t
+    if t.ndim != 4:
+        raise InvalidArgumentError(None, None, f"in must be 4-dimensional [Op:{op}]")
+    r = int(depth_radius)
+    c = t.shape[-1]
+    try:
+        sq = t.square().reshape(-1, 1, c)
+        win = F.avg_pool1d(F.pad(sq, (r, r)), 2 * r + 1, 1) * (2 * r + 1)
+        out = t / (bias + alpha * win.reshape(t.shape)) ** beta
+        return wrap(out, x._dtype)
+    except Exception as e:  # noqa: BLE001 - translated to a TF error
+        raise translate(op, e) from None

@@ -1,0 +1,162 @@
+"""Pooling: ``tf.nn.max_pool*`` and ``tf.nn.avg_pool*`` on torch's pooling kernels.
+
+``SAME`` padding never counts as data: max pooling pads with -inf and average
+pooling divides by the number of real elements in each window, as TF does.
+"""
+
+from __future__ import annotations
+
+import torch.nn.functional as F
+
+from torchflow._src.core.errors import InvalidArgumentError
+from torchflow._src.ops import _nn_common as nc
+from torchflow._src.ops._dispatch import Tensor, translate, wrap
+from torchflow._src.util.api import public
+
+_MAX = {1: F.max_pool1d, 2: F.max_pool2d, 3: F.max_pool3d}
+_AVG = {1: F.avg_pool1d, 2: F.avg_pool2d, 3: F.avg_pool3d}
+_MAX_TYPES = nc.REALS
+_AVG_TYPES = nc.FLOATS
+
+
+def _pool(kind, op, n, input, ksize, strides, padding, data_format):
+    x = nc.typed_arg(op, input, _MAX_TYPES if kind == "max" else _AVG_TYPES)
+    xt = x._t
+    if xt.ndim != n + 2:
+        raise InvalidArgumentError(
+            None, None,
+            f"tensor_in must be {n + 2}-dimensional (have {n} spatial dimensions): "
+            f"{list(xt.shape)} [Op:{op}]")
+    cl = nc.channels_last(data_format, n, op)
+    k = nc.spatial(ksize, n, "ksize", cl, op)
+    s = nc.spatial(strides, n, "strides", cl, op)
+    xc = nc.to_nc(xt, cl)
+    p = nc.pads(padding, n, cl, list(xc.shape[2:]), k, s, [1] * n, op)
+    if any(v <= 0 for v in k + s):
+        raise InvalidArgumentError(
+            None, None, f"Sliding window ksize and strides must be positive: {k} {s} [Op:{op}]")
+    try:
+        if kind == "max":
+            out = _max(n, xc, k, s, p)
+        else:
+            out = _avg(n, xc, k, s, p)
+    except Exception as e:  # noqa: BLE001 - translated to a TF error
+        raise translate(op, e) from None
+    return wrap(nc.from_nc(out, cl), x._dtype)
+
+
+def _max(n, xc, k, s, p):
+    dt = xc.dtype
+    work = xc if dt.is_floating_point else xc.double()  # no integer max-pool on CPU
+    symmetric = all(a == b and 2 * a <= kk for (a, b), kk in zip(p, k))
+    if symmetric:
+        out = _MAX[n](work, k, s, [a for a, _ in p])
+    else:
+        flat = []
+        for a, b in reversed(p):
+            flat += [a, b]
+        out = _MAX[n](F.pad(work, flat, value=float("-inf")), k, s)
+    return out if out.dtype == dt else out.to(dt)
+
+
+def _avg(n, xc, k, s, p):
+    if all(a == b and 2 * a <= kk for (a, b), kk in zip(p, k)):
+        return _AVG[n](xc, k, s, [a for a, _ in p], count_include_pad=False)
+    flat = []
+    for a, b in reversed(p):
+        flat += [a, b]
+    total = _AVG[n](F.pad(xc, flat), k, s)
+    # The share of real (unpadded) elements in each window, from a 1-channel mask.
+    ones = xc.new_ones((1, 1) + tuple(xc.shape[2:]))
+    share = _AVG[n](F.pad(ones, flat), k, s)
+    return total / share
+
+
+def _rank_pool(kind, input, ksize, strides, padding, data_format, name):
+    n = len(getattr(input, "shape", ())) - 2
+    if n not in _MAX:
+        raise ValueError(f"tf.nn.{kind}_pool: input must have rank 3, 4 or 5. "
+                         f"Received: input.shape={getattr(input, 'shape', None)}")
+    op = {1: "MaxPool", 2: "MaxPool", 3: "MaxPool3D"}[n] if kind == "max" else \
+        {1: "AvgPool", 2: "AvgPool", 3: "AvgPool3D"}[n]
+    return _pool(kind, op, n, input, ksize, strides, padding, data_format)
+
+
+@public("torchflow.nn")
+def max_pool(input, ksize, strides, padding, data_format=None, name=None) -> Tensor:
+    """Max pooling over 1, 2 or 3 spatial dimensions (from ``input``'s rank).
+
+    Args:
+      input: A Tensor of rank N + 2 (channels-last by default).
+      ksize: An int or list of 1, N or N + 2 ints, the window size.
+      strides: An int or list of 1, N or N + 2 ints.
+      padding: ``"SAME"``, ``"VALID"`` or explicit pairs.
+      data_format: Optional, e.g. ``"NHWC"`` or ``"NCHW"``.
+      name: Unused (eager).
+
+    Returns:
+      The max-pooled Tensor, ``input``'s dtype.
+
+    >>> import torchflow as tf
+    >>> tf.nn.max_pool(tf.reshape(tf.constant([1., 2., 3., 4.]), [1, 2, 2, 1]), 2, 2,
+    ...                "VALID").numpy().ravel()
+    array([4.], dtype=float32)
+    """
+    return _rank_pool("max", input, ksize, strides, padding, data_format, name)
+
+
+@public("torchflow.nn")
+def avg_pool(input, ksize, strides, padding, data_format=None, name=None) -> Tensor:
+    """Average pooling over 1, 2 or 3 spatial dimensions (from ``input``'s rank).
+
+    ``SAME`` padding is left out of each window's count, as in TF.
+
+    Args:
+      input: A float Tensor of rank N + 2 (channels-last by default).
+      ksize: An int or list of 1, N or N + 2 ints, the window size.
+      strides: An int or list of 1, N or N + 2 ints.
+      padding: ``"SAME"`` or ``"VALID"``.
+      data_format: Optional, e.g. ``"NHWC"`` or ``"NCHW"``.
+      name: Unused (eager).
+
+    Returns:
+      The average-pooled Tensor, ``input``'s dtype.
+    """
+    return _rank_pool("avg", input, ksize, strides, padding, data_format, name)
+
+
+@public("torchflow.nn")
+def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None) -> Tensor:
+    """Max pooling of a 3-D ``input`` (``NWC`` or ``NCW``); see ``max_pool``."""
+    return _pool("max", "MaxPool", 1, input, ksize, strides, padding, data_format)
+
+
+@public("torchflow.nn")
+def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None) -> Tensor:
+    """Max pooling of a 4-D ``input`` (``NHWC`` or ``NCHW``); see ``max_pool``."""
+    return _pool("max", "MaxPool", 2, input, ksize, strides, padding, data_format)
+
+
+@public("torchflow.nn")
+def max_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None) -> Tensor:
+    """Max pooling of a 5-D ``input`` (``NDHWC`` or ``NCDHW``); see ``max_pool``."""
+    return _pool("max", "MaxPool3D", 3, input, ksize, strides, padding, data_format)
+
+
+@public("torchflow.nn")
+def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None) -> Tensor:
+    """Average pooling of a 3-D ``input`` (``NWC`` or ``NCW``); see ``avg_pool``."""
+    return _pool("avg", "AvgPool", 1, input, ksize, strides, padding, data_format)
+
+
+@public("torchflow.nn")
+def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None) -> Tensor:
+    """Average pooling of a 4-D ``input`` (``NHWC`` or ``NCHW``); see ``avg_pool``."""
+    return _pool("avg", "AvgPool", 2, input, ksize, strides, padding, data_format)
+
+
+@public("torchflow.nn")
+def avg_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None) -> Tensor:
+    """Average pooling of a 5-D ``input`` (``NDHWC`` or ``NCDHW``); see ``avg_pool``."""
+    return _pool("avg", "AvgPool3D", 3, input, ksize, strides, padding, data_format)
+

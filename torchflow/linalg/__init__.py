@@ -1,0 +1,31 @@
+"""``tf.linalg``: linear algebra."""
+
+from torchflow._src.ops.linalg_ops import matmul as matmul
+from torchflow._src.ops.linalg_ops import matvec as matvec
+from torchflow._src.ops.linalg_ops import matrix_transpose as matrix_transpose
+from torchflow._src.ops.linalg_ops import adjoint as adjoint
+from torchflow._src.ops.linalg_ops import trace as trace
+from torchflow._src.ops.linalg_ops import band_part as band_part
+from torchflow._src.ops.linalg_ops import diag_part as diag_part
+from torchflow._src.ops.linalg_ops import diag as diag
+from torchflow._src.ops.linalg_ops import set_diag as set_diag
+from torchflow._src.ops.linalg_ops import cross as cross
+from torchflow._src.ops.linalg_ops import norm as norm
+from torchflow._src.ops.linalg_decomp_ops import inv as inv
+from torchflow._src.ops.linalg_decomp_ops import det as det
+from torchflow._src.ops.linalg_decomp_ops import slogdet as slogdet
+from torchflow._src.ops.linalg_decomp_ops import logdet as logdet
+from torchflow._src.ops.linalg_decomp_ops import cholesky as cholesky
+from torchflow._src.ops.linalg_decomp_ops import cholesky_solve as cholesky_solve
+from torchflow._src.ops.linalg_decomp_ops import qr as qr
+from torchflow._src.ops.linalg_decomp_ops import svd as svd
+from torchflow._src.ops.linalg_decomp_ops import eigh as eigh
+from torchflow._src.ops.linalg_decomp_ops import eigvalsh as eigvalsh
+from torchflow._src.ops.linalg_decomp_ops import eig as eig
+from torchflow._src.ops.linalg_decomp_ops import eigvals as eigvals
+from torchflow._src.ops.linalg_decomp_ops import solve as solve
+from torchflow._src.ops.linalg_decomp_ops import triangular_solve as triangular_solve
+from torchflow._src.ops.linalg_decomp_ops import lstsq as lstsq
+from torchflow._src.ops.linalg_decomp_ops import pinv as pinv
+from torchflow._src.ops.linalg_decomp_ops import expm as expm
+from torchflow._src.ops.linalg_decomp_ops import normalize as normalize
