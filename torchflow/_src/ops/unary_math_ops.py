@@ -91,9 +91,30 @@ sigmoid = _make_unary("sigmoid", "Sigmoid", _FC, torch.sigmoid,
 erf = _make_unary("erf", "Erf", _F, torch.erf, "Computes the Gauss error function elementwise")
 erfc = _make_unary("erfc", "Erfc", _F, torch.erfc, "Computes ``1 - erf(x)`` elementwise")
 erfinv = _make_unary("erfinv", "Erfinv", _F, torch.erfinv, "Computes the inverse error function")
-erfcinv = _make_unary("erfcinv", "Erfcinv", _F,
-                      _in_f32(lambda t: -torch.special.ndtri(t / 2) * (0.5 ** 0.5)),
-                      "Computes the inverse of ``erfc`` elementwise")
+_erfcinv = _make_unary("erfcinv", "Ndtri", _F,
+                       _in_f32(lambda t: -torch.special.ndtri(t / 2) * (0.5 ** 0.5)),
+                       "Computes the inverse of ``erfc`` elementwise")
+
+
+@public("torchflow.math")
+def erfcinv(x, name=None) -> Tensor:
+    """Computes the inverse of ``erfc`` elementwise: ``-ndtri(x / 2) / sqrt(2)``.
+
+    Args:
+      x: A floating-point Tensor with values in [0, 2].
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of ``x``'s dtype.
+
+    Raises:
+      TypeError: For integer or bool inputs (TF multiplies by 0.5 first).
+      InvalidArgumentError: For complex inputs.
+    """
+    x = tensor_arg(x)
+    if x._dtype._kind in "iub":
+        raise TypeError(f"Cannot convert 0.5 to EagerTensor of dtype {x._dtype.name}")
+    return _erfcinv(x)
 ndtri = _make_unary("ndtri", "Ndtri", _F, _in_f32(torch.special.ndtri),
                     "Computes the inverse of the standard normal CDF")
 lgamma = _make_unary("lgamma", "Lgamma", _F, torch.lgamma,
@@ -162,6 +183,8 @@ def round(x, name=None) -> Tensor:  # noqa: A001 - TF's name
     """
     x = tensor_arg(x)
     d = x._dtype
+    if d._kind in "iu":
+        return x
     if d._name not in _ROUND_TYPES:
         raise mc.bad_type("Round", d, _ROUND_TYPES)
     if d._kind == "c":
@@ -210,6 +233,8 @@ def reciprocal_no_nan(x, name=None) -> Tensor:
     x = tensor_arg(x)
     d = x._dtype
     if d._kind not in "fc":
+        if d._kind == "b":
+            raise TypeError(f"Cannot convert 1 to EagerTensor of dtype {d.name}")
         raise mc.bad_type("DivNoNan", d, mc.FLOATS_COMPLEX)
     t = x._t
     zero = t == 0
@@ -295,6 +320,8 @@ def real(input, name=None) -> Tensor:  # noqa: A002 - TF's argument name
     x = tensor_arg(input)
     if x._dtype._kind == "c":
         return wrap(torch.real(x._t).clone())
+    if x._dtype._kind not in "fiu":
+        raise TypeError(f"input must be a numeric tensor, but got tensor with dtype {x._dtype}")
     return x
 
 
@@ -330,6 +357,9 @@ def angle(input, name=None) -> Tensor:  # noqa: A002 - TF's argument name
     t = x._t
     if x._dtype._kind == "c":
         return wrap(torch.angle(t))
+    if x._dtype._kind != "f":
+        v = 0 if x._dtype._kind == "b" else math.pi
+        raise TypeError(f"Cannot convert {v} to EagerTensor of dtype {x._dtype.name}")
     return wrap(torch.where(t < 0, torch.full_like(t, math.pi), torch.zeros_like(t)), x._dtype)
 
 
@@ -350,7 +380,7 @@ def conj(x, name=None) -> Tensor:
     x = tensor_arg(x)
     if x._dtype._kind == "c":
         return wrap(torch.conj_physical(x._t), x._dtype)
-    if x._dtype._kind in "fiub":
+    if x._dtype._kind in "fiu":
         return x
     raise TypeError(f"Expected numeric or variant tensor, got dtype {x._dtype!r}")
 

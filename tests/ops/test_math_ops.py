@@ -1,0 +1,260 @@
+"""Elementwise tf.math ops: NumPy tables over shapes/dtypes, and differential tests
+against real TensorFlow (values, dtypes, error types)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.special as sps
+
+import torchflow as tf
+from torchflow._src.testing import assert_close
+from tests.ops._math_helpers import rand, run_both
+
+FLOATS = ["float16", "float32", "float64"]
+SINTS = ["int8", "int16", "int32", "int64"]
+UINTS = ["uint8", "uint16", "uint32", "uint64"]
+COMPLEX = ["complex64", "complex128"]
+
+SHAPE_PAIRS = [((), ()), ((3,), ()), ((2, 3), (3,)), ((2, 1), (1, 3)), ((0, 3), (3,)), ((4,), (4,))]
+
+
+def _tol(dtype):
+    return {"float16": (2e-3, 2e-3), "bfloat16": (2e-2, 2e-2)}.get(dtype, (1e-5, 1e-6))
+
+
+def _np_floordiv(a, b):
+    return np.floor_divide(a, b)
+
+
+# name, numpy reference, dtypes, positive divisor?
+BINARY = [
+    ("add", np.add, FLOATS + SINTS + UINTS + COMPLEX, False),
+    ("subtract", np.subtract, FLOATS + SINTS + UINTS + COMPLEX, False),
+    ("multiply", np.multiply, FLOATS + SINTS + UINTS + COMPLEX, False),
+    ("maximum", np.maximum, FLOATS + SINTS + UINTS, False),
+    ("minimum", np.minimum, FLOATS + SINTS + UINTS, False),
+    ("floordiv", _np_floordiv, FLOATS + SINTS + UINTS, True),
+    ("floormod", np.mod, FLOATS + SINTS + UINTS, True),
+    ("squared_difference", lambda a, b: np.square(a - b), FLOATS + ["int32", "int64"], False),
+    ("pow", np.power, FLOATS + COMPLEX, True),
+    ("atan2", np.arctan2, FLOATS, False),
+]
+
+
+@pytest.mark.parametrize("shapes", SHAPE_PAIRS, ids=str)
+@pytest.mark.parametrize("name,ref,dts,positive", BINARY, ids=[r[0] for r in BINARY])
+def test_binary_matches_numpy(name, ref, dts, positive, shapes):
+    fn = getattr(tf.math, name)
+    for dt in dts:
+        x = rand(shapes[0], dt, seed=1)
+        y = rand(shapes[1], dt, seed=2, low=1 if positive else -3)
+        if positive and np.dtype(dt).kind in "iu":
+            y = np.maximum(y, 1).astype(dt)
+        if np.dtype(dt).kind in "iu" and name in ("floordiv", "floormod") and positive:
+            y = np.where(y == 0, 1, y).astype(dt)
+        out = fn(tf.constant(x), tf.constant(y))
+        with np.errstate(all="ignore"):
+            expected = ref(x, y).astype(dt)
+        rtol, atol = _tol(dt)
+        assert_close(out, expected, rtol=rtol, atol=atol)
+
+
+def test_python_scalar_takes_tensor_dtype():
+    assert tf.add(tf.constant([1, 2], tf.int8), 3).dtype == tf.int8
+    assert tf.multiply(2.5, tf.constant([2.], tf.float16)).dtype == tf.float16
+    with pytest.raises(TypeError):
+        tf.add(tf.constant([1, 2]), 1.5)
+    with pytest.raises(TypeError):
+        tf.add(tf.constant([1], tf.int8), 300)
+
+
+@pytest.mark.parametrize("dt,out", [("int8", "float32"), ("int16", "float32"), ("uint8", "float32"),
+                                    ("uint16", "float32"), ("int32", "float64"),
+                                    ("int64", "float64"), ("uint32", "float64"),
+                                    ("uint64", "float64"), ("float16", "float16"),
+                                    ("float32", "float32"), ("complex64", "complex64")])
+def test_truediv_dtype_rule(dt, out):
+    x = tf.constant(np.array([1, 2, 7], dtype=dt))
+    y = tf.constant(np.array([2, 4, 2], dtype=dt))
+    for r in (tf.math.truediv(x, y), tf.math.divide(x, y), x / y):
+        assert r.dtype.name == out
+        assert_close(r, (np.array([1, 2, 7]) / np.array([2, 4, 2])).astype(out))
+
+
+def test_unsigned_wide_types_compute_like_numpy():
+    for dt in ("uint16", "uint32", "uint64"):
+        a = np.array([1, 5, 9], dtype=dt)
+        b = np.array([3, 2, 9], dtype=dt)
+        ta, tb = tf.constant(a), tf.constant(b)
+        assert_close(tf.subtract(ta, tb), a - b)
+        assert_close(tf.maximum(ta, tb), np.maximum(a, b))
+        assert_close(tf.math.floordiv(ta, tb), a // b)
+        assert_close(tf.math.floormod(ta, tb), a % b)
+        assert_close(tf.add_n([ta, tb, ta]), a + b + a)
+        assert_close(tf.square(ta), a * a)
+        assert_close(tf.less(ta, tb), a < b)
+
+
+UNARY_NP = [
+    ("exp", np.exp, FLOATS + COMPLEX), ("expm1", np.expm1, FLOATS), ("log", np.log, FLOATS),
+    ("log1p", np.log1p, FLOATS), ("sqrt", np.sqrt, FLOATS + COMPLEX),
+    ("rsqrt", lambda x: 1 / np.sqrt(x), FLOATS), ("sin", np.sin, FLOATS + COMPLEX),
+    ("cos", np.cos, FLOATS), ("tan", np.tan, FLOATS), ("tanh", np.tanh, FLOATS + COMPLEX),
+    ("sinh", np.sinh, FLOATS), ("cosh", np.cosh, FLOATS), ("atan", np.arctan, FLOATS),
+    ("asinh", np.arcsinh, FLOATS), ("sigmoid", sps.expit, FLOATS),
+    ("erf", sps.erf, FLOATS), ("erfc", sps.erfc, FLOATS), ("lgamma", sps.gammaln, FLOATS),
+    ("digamma", sps.digamma, FLOATS), ("floor", np.floor, FLOATS), ("ceil", np.ceil, FLOATS),
+    ("round", np.round, FLOATS + SINTS), ("rint", np.rint, FLOATS),
+    ("abs", np.abs, FLOATS + SINTS), ("negative", np.negative, FLOATS + SINTS + COMPLEX),
+    ("sign", np.sign, FLOATS + SINTS), ("square", np.square, FLOATS + SINTS + UINTS + COMPLEX),
+    ("reciprocal", np.reciprocal, FLOATS + COMPLEX),
+    ("softplus", lambda x: np.logaddexp(0, x), FLOATS),
+    ("log_sigmoid", lambda x: -np.logaddexp(0, -x), FLOATS),
+    ("softsign", lambda x: x / (1 + np.abs(x)), FLOATS),
+    ("bessel_i0e", sps.i0e, FLOATS), ("bessel_i1e", sps.i1e, FLOATS),
+    ("ndtri", sps.ndtri, FLOATS), ("erfinv", sps.erfinv, FLOATS),
+]
+_POSITIVE = {"log", "log1p", "sqrt", "rsqrt", "lgamma", "digamma"}
+_UNIT = {"ndtri", "erfinv"}
+
+
+@pytest.mark.parametrize("shape", [(), (5,), (2, 3), (0,)], ids=str)
+@pytest.mark.parametrize("name,ref,dts", UNARY_NP, ids=[u[0] for u in UNARY_NP])
+def test_unary_matches_numpy(name, ref, dts, shape):
+    fn = getattr(tf.math, name)
+    for dt in dts:
+        if name in _UNIT:
+            x = rand(shape, dt, seed=3, low=0.05, high=0.95)
+        else:
+            x = rand(shape, dt, seed=3, low=0.25 if name in _POSITIVE else -3, high=3)
+        out = fn(tf.constant(x))
+        with np.errstate(all="ignore"):
+            expected = np.asarray(ref(x.astype(np.float64) if dt == "float16" else x))
+        expected = expected.astype(out.dtype.as_numpy_dtype)
+        rtol, atol = _tol(dt)
+        assert_close(out, expected, rtol=max(rtol, 1e-4), atol=max(atol, 1e-5))
+
+
+def test_complex_parts():
+    z = np.array([1 + 2j, -3 - 4j, 0j], dtype=np.complex64)
+    t = tf.constant(z)
+    assert_close(tf.math.real(t), z.real)
+    assert_close(tf.math.imag(t), z.imag)
+    assert_close(tf.math.conj(t), np.conj(z))
+    assert_close(tf.math.angle(t), np.angle(z))
+    assert_close(tf.abs(t), np.abs(z))
+    assert_close(tf.complex(tf.constant(z.real), tf.constant(z.imag)), z)
+    with pytest.raises(TypeError):
+        tf.complex(tf.constant([1]), tf.constant([1]))
+
+
+# --- differential tests against real TensorFlow -------------------------------------
+
+DIFF_BINARY = ["math.add", "math.subtract", "math.multiply", "math.truediv", "math.divide",
+               "math.floordiv", "math.floormod", "math.pow", "math.maximum", "math.minimum",
+               "math.squared_difference", "math.divide_no_nan", "math.multiply_no_nan",
+               "math.xdivy", "math.xlogy", "math.xlog1py", "math.atan2", "realdiv",
+               "truncatediv", "truncatemod", "math.igamma", "math.igammac", "math.zeta",
+               "math.nextafter", "math.equal", "math.not_equal", "math.less",
+               "math.greater_equal", "math.logical_and", "math.logical_xor"]
+DIFF_DTYPES = ["float16", "bfloat16", "float32", "float64", "int8", "int32", "int64", "uint8",
+               "uint32", "complex64", "bool"]
+
+
+@pytest.mark.parametrize("name", DIFF_BINARY)
+def test_binary_differential_vs_tf(name):
+    for dt in DIFF_DTYPES:
+        x = rand((2, 3), dt, seed=4, low=1, high=4)
+        y = rand((3,), dt, seed=5, low=1, high=4)
+        if dt.startswith("uint"):
+            y = (y % 4 + 1).astype(dt)  # no zero divisors (TF's error type differs per op)
+        rtol, atol = _tol(dt)
+        run_both(name, [x, y], dt, rtol=max(rtol, 1e-4), atol=max(atol, 1e-5))
+
+
+DIFF_UNARY = ["math.abs", "math.negative", "math.sign", "math.square", "math.sqrt",
+              "math.exp", "math.log", "math.sigmoid", "math.tanh", "math.floor", "math.round",
+              "math.reciprocal", "math.is_nan", "math.is_finite", "math.logical_not",
+              "math.real", "math.imag", "math.conj", "math.angle", "math.erf", "math.lgamma",
+              "math.softplus", "math.rsqrt", "math.reciprocal_no_nan", "math.expm1",
+              "math.bessel_i0", "math.bessel_i1e", "math.erfcinv", "math.lbeta",
+              "math.zero_fraction", "math.acosh", "math.softsign"]
+
+
+@pytest.mark.parametrize("name", DIFF_UNARY)
+def test_unary_differential_vs_tf(name):
+    for dt in DIFF_DTYPES + ["int16", "uint16", "complex128"]:
+        x = rand((2, 3), dt, seed=6, low=1, high=3)
+        if name == "math.erfcinv" and dt.startswith("float"):
+            x = rand((2, 3), dt, seed=6, low=0.1, high=1.9)
+        rtol, atol = _tol(dt)
+        run_both(name, [x], dt, rtol=max(rtol, 1e-4), atol=max(atol, 1e-5))
+
+
+@pytest.mark.parametrize("x,y", [
+    (np.array([1.0, 2.0], np.float32), np.array([1, 2], np.int32)),  # dtype mismatch
+    (np.array([1.0, 2.0, 3.0], np.float32), np.array([1.0, 2.0], np.float32)),  # shapes
+    (np.array([3, 4], np.int32), np.array([0, 1], np.int32)),  # integer division by zero
+])
+@pytest.mark.parametrize("name", ["math.add", "math.floordiv", "math.floormod", "math.maximum",
+                                  "math.equal", "math.less", "math.pow"])
+def test_binary_errors_match_tf(name, x, y):
+    from torchflow._src.testing import real_tf
+
+    rtf = real_tf()
+
+    def call(lib):
+        try:
+            getattr(lib.math, name.split(".")[1])(lib.constant(x), lib.constant(y))
+            return None
+        except Exception as e:  # noqa: BLE001 - the type is what is compared
+            return type(e).__name__
+
+    assert call(tf) == call(rtf)
+
+
+def test_broadcast_error_message():
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"Incompatible shapes: \[2\] vs. \[3\]"):
+        tf.add(tf.constant([1., 2.]), tf.constant([1., 2., 3.]))
+
+
+def test_integer_pow_negative_exponent():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="negative integer powers"):
+        tf.pow(tf.constant([2, 3]), tf.constant([1, -1]))
+    assert_close(tf.pow(tf.constant([2, 3]), 3), np.array([8, 27], np.int32))
+
+
+def test_strings_add_and_equal():
+    a = tf.constant(["a", "b"])
+    assert tf.add(a, "x").numpy().tolist() == [b"ax", b"bx"]
+    assert tf.equal(a, "a").numpy().tolist() == [True, False]
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.subtract(a, a)
+
+
+def test_add_n_accumulate_n_scalar_mul_polyval():
+    xs = [rand((2, 3), "float32", seed=s) for s in range(3)]
+    assert_close(tf.add_n([tf.constant(x) for x in xs]), xs[0] + xs[1] + xs[2])
+    assert_close(tf.math.accumulate_n([tf.constant(x) for x in xs]), xs[0] + xs[1] + xs[2])
+    with pytest.raises(ValueError):
+        tf.add_n([])
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.add_n([tf.constant([1, 2]), tf.constant([1, 2, 3])])
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.add_n([tf.constant([1]), tf.constant([1.0])])
+    assert_close(tf.math.scalar_mul(2, tf.constant([1, 2])), np.array([2, 4], np.int32))
+    with pytest.raises(ValueError):
+        tf.math.scalar_mul(tf.constant([2]), tf.constant([1]))
+    x = rand((4,), "float64", seed=9)
+    assert_close(tf.math.polyval([1.0, -2.0, 3.0], tf.constant(x)), np.polyval([1, -2, 3], x))
+    assert tf.math.polyval([1.0, 2.0], tf.constant(3.0)).shape == ()
+    with pytest.raises(ValueError):
+        tf.math.polyval(tf.constant([1.0]), 2.0)
+
+
+def test_polygamma_matches_scipy():
+    n = np.array([0.0, 1.0, 2.0, 3.0])
+    x = np.array([2.0, 0.5, 3.0, 1.5])
+    assert_close(tf.math.polygamma(tf.constant(n), tf.constant(x)), sps.polygamma(n.astype(int), x),
+                 rtol=1e-6)
