@@ -109,6 +109,9 @@ from torchflow._src.ops.quantization_ops import quantize_and_dequantize_v4 as qu
 # --- end random / strings / quantization / raw_ops --------------------------
 
 # --- config / device / debugging / nest / print -----------------------------
+from torchflow._src.core.device import DeviceSpec as DeviceSpec
+from torchflow._src.core.device import device as device
+from torchflow._src.ops.logging_ops import print as print  # noqa: A004
 # --- end config / device / debugging / nest / print -------------------------
 
 # --- variables / autodiff / function / control flow -------------------------
@@ -153,6 +156,11 @@ from torchflow import bitwise as bitwise
 from torchflow import math as math
 from torchflow import linalg as linalg
 from torchflow import nn as nn
+from torchflow import config as config
+from torchflow import debugging as debugging
+from torchflow import dtypes as dtypes
+from torchflow import errors as errors
+from torchflow import nest as nest
 # --- end submodules ------------------------------------------------------------
 
 newaxis = None

@@ -137,9 +137,20 @@ def tf_device_name(dev: torch.device) -> str:
     return "/job:localhost/replica:0/task:0/device:CPU:0"
 
 
+_reset_hooks: list = []
+
+
+def add_reset_hook(fn) -> None:
+    """Registers ``fn()`` to run at the end of ``reset()``: modules whose state
+    mirrors into torch (TF32 flags, thread counts) restore it there."""
+    _reset_hooks.append(fn)
+
+
 def reset() -> None:
     """Resets all global state (used by the test fixture)."""
     GLOBAL.reset()
     invalidate_device_cache()
     _state.__init__()
     torch.set_grad_enabled(False)
+    for fn in _reset_hooks:
+        fn()

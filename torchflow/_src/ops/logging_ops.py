@@ -1,0 +1,151 @@
+"""``tf.print``: prints tensors and Python values the way TensorFlow formats them.
+
+TF's layout: numbers in shortest round-tripping ``%g`` form (6 then 9 digits for
+float32, 15 then 17 for float64), bools as 1/0, strings quoted inside tensors,
+and ``summarize`` leading and trailing entries per dimension around ``...``.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+from torchflow._src.core import dtypes
+from torchflow._src.core.tensor import Tensor, is_tensor, to_numpy
+from torchflow._src.core.convert import to_tensor
+from torchflow._src.util import nest
+from torchflow._src.util.api import public
+
+
+def _fmt_float(v, digits: tuple[int, int], ftype) -> str:
+    v = ftype(v)
+    if np.isnan(v):
+        return "nan"
+    if np.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    s = "%.*g" % (digits[0], v)
+    if ftype(float(s)) != v:
+        s = "%.*g" % (digits[1], v)
+    return s
+
+
+def _scalar_formatter(d: dtypes.DType, quote: bool):
+    if d is dtypes.string:
+        if quote:
+            return lambda v: '"' + v.decode("utf-8", "backslashreplace") + '"'
+        return lambda v: v.decode("utf-8", "backslashreplace")
+    if d is dtypes.float64:
+        return lambda v: _fmt_float(v, (15, 17), np.float64)
+    if d.is_floating:
+        return lambda v: _fmt_float(v, (6, 9), np.float32)
+    if d.is_complex:
+        return lambda v: "?"
+    if d is dtypes.bool:
+        return lambda v: "1" if v else "0"
+    return lambda v: str(int(v))
+
+
+def _format_dim(a: np.ndarray, fmt, summarize: int, depth: int, rank: int) -> str:
+    n = a.shape[0]
+    if summarize >= 0 and n > 2 * summarize:
+        idx = list(range(summarize)) + [None] + list(range(n - summarize, n))
+    else:
+        idx = list(range(n))
+    if depth == rank - 1:
+        parts = ["..." if i is None else fmt(a[i]) for i in idx]
+        sep = " "
+    else:
+        parts = ["..." if i is None else _format_dim(a[i], fmt, summarize, depth + 1, rank)
+                 for i in idx]
+        sep = "\n" * (rank - depth - 1) + " " * (depth + 1)
+    return "[" + sep.join(parts) + "]"
+
+
+def format_tensor(t: Tensor, summarize: int = 3) -> str:
+    """TF's printed form of a tensor (what ``tf.print`` writes for it)."""
+    a = np.asarray(to_numpy(t._t, t._dtype))
+    if t._dtype is dtypes.bfloat16 or t._dtype is dtypes.float16:
+        a = a.astype(np.float32)
+    if a.ndim == 0:
+        return _scalar_formatter(t._dtype, quote=False)(a.reshape(()).item()
+                                                        if t._dtype is dtypes.string else a[()])
+    fmt = _scalar_formatter(t._dtype, quote=True)
+    if a.size == 0:
+        return "[]" if a.ndim == 1 else "[\n ...]"
+    return _format_dim(a, fmt, summarize, 0, a.ndim)
+
+
+class _Formatted:
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def _format_input(x, summarize: int) -> str:
+    if isinstance(x, str):
+        return x
+    if isinstance(x, Tensor) or is_tensor(x):
+        return format_tensor(to_tensor(x), summarize)
+    if nest.is_nested(x):
+        leaves = nest.map_structure(
+            lambda v: _Formatted(format_tensor(to_tensor(v), summarize)) if is_tensor(v) else v, x)
+        return str(leaves)
+    return repr(x)
+
+
+def _write(stream, text: str) -> None:
+    if isinstance(stream, str):
+        if not stream.startswith("file://"):
+            raise ValueError(
+                f"Unsupported output stream, logging level, or file.{stream}. Supported streams "
+                f"are sys.stdout, sys.stderr, tf.logging.* levels and 'file://' paths."
+            )
+        with open(stream[len("file://"):], "a", encoding="utf-8") as f:
+            f.write(text)
+        return
+    if callable(stream) and not hasattr(stream, "write"):  # a logging function
+        stream(text.rstrip("\n"))
+        return
+    stream.write(text)
+    flush = getattr(stream, "flush", None)
+    if flush is not None:
+        flush()
+
+
+@public("torchflow")
+def print(*inputs, **kwargs) -> None:  # noqa: A001 - TF's name
+    """Prints tensors and Python values (``tf.print``).
+
+    Args:
+      *inputs: Tensors, Python values and nested structures of them; strings
+        are printed as they are.
+      **kwargs: ``output_stream`` (``sys.stderr`` by default; ``sys.stdout``,
+        a ``'file://path'`` string to append to, or a logging function such as
+        ``logging.info``), ``summarize`` (entries printed at each end of each
+        dimension, default 3; -1 prints all), ``sep`` (default ' '), ``end``
+        (default newline), ``name`` (unused).
+
+    Raises:
+      ValueError: If the output stream is not supported, or an unknown keyword
+        argument is given.
+
+    >>> import sys, torchflow as tf
+    >>> tf.print(tf.range(10), output_stream=sys.stdout)
+    [0 1 2 ... 7 8 9]
+    """
+    output_stream = kwargs.pop("output_stream", None)
+    summarize = kwargs.pop("summarize", 3)
+    sep = kwargs.pop("sep", " ")
+    end = kwargs.pop("end", "\n")
+    kwargs.pop("name", None)
+    if kwargs:
+        raise ValueError(f"Unrecognized keyword arguments for tf.print: {kwargs}")
+    if summarize is None:
+        summarize = 3
+    text = sep.join(_format_input(x, summarize) for x in inputs) + end
+    _write(sys.stderr if output_stream is None else output_stream, text)

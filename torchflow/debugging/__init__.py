@@ -1,0 +1,30 @@
+"""``tf.debugging``: assertions, numeric checks and debugging switches."""
+
+from torchflow._src.ops.debugging_ops import Assert as Assert
+from torchflow._src.ops.debugging_ops import assert_all_finite as assert_all_finite
+from torchflow._src.ops.debugging_ops import assert_equal as assert_equal
+from torchflow._src.ops.debugging_ops import assert_greater as assert_greater
+from torchflow._src.ops.debugging_ops import assert_greater_equal as assert_greater_equal
+from torchflow._src.ops.debugging_ops import assert_integer as assert_integer
+from torchflow._src.ops.debugging_ops import assert_less as assert_less
+from torchflow._src.ops.debugging_ops import assert_less_equal as assert_less_equal
+from torchflow._src.ops.debugging_ops import assert_near as assert_near
+from torchflow._src.ops.debugging_ops import assert_negative as assert_negative
+from torchflow._src.ops.debugging_ops import assert_non_negative as assert_non_negative
+from torchflow._src.ops.debugging_ops import assert_non_positive as assert_non_positive
+from torchflow._src.ops.debugging_ops import assert_none_equal as assert_none_equal
+from torchflow._src.ops.debugging_ops import assert_positive as assert_positive
+from torchflow._src.ops.debugging_ops import assert_proper_iterable as assert_proper_iterable
+from torchflow._src.ops.debugging_ops import assert_rank as assert_rank
+from torchflow._src.ops.debugging_ops import assert_rank_at_least as assert_rank_at_least
+from torchflow._src.ops.debugging_ops import assert_rank_in as assert_rank_in
+from torchflow._src.ops.debugging_ops import assert_same_float_dtype as assert_same_float_dtype
+from torchflow._src.ops.debugging_ops import assert_scalar as assert_scalar
+from torchflow._src.ops.debugging_ops import assert_shapes as assert_shapes
+from torchflow._src.ops.debugging_ops import assert_type as assert_type
+from torchflow._src.ops.debugging_ops import check_numerics as check_numerics
+from torchflow._src.ops.debugging_ops import disable_check_numerics as disable_check_numerics
+from torchflow._src.ops.debugging_ops import enable_check_numerics as enable_check_numerics
+from torchflow._src.ops.debugging_ops import is_numeric_tensor as is_numeric_tensor
+from torchflow._src.core.config import get_log_device_placement as get_log_device_placement
+from torchflow._src.core.config import set_log_device_placement as set_log_device_placement
