@@ -8,6 +8,7 @@ the import order of the op families.
 
 from __future__ import annotations
 
+import builtins
 import importlib
 import inspect
 import re
@@ -29,7 +30,9 @@ def _m(name: str):
 
 def _snake(op: str) -> str:
     s = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", op)
-    return re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", s).lower()
+    s = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", s).lower()
+    # TF's generated wrappers prefix names that shadow builtins (``_sum``, ``_max``).
+    return "_" + s if hasattr(builtins, s) else s
 
 
 def _make(op: str, params: list, impl, doc: str):
@@ -209,9 +212,9 @@ _OPS["Pack"] = _make("Pack", ["values", ("axis", 0)],
                      _call("array_ops", "stack", "values", "axis"), "tf.stack")
 _OPS["ExpandDims"] = _make("ExpandDims", ["input", "axis"],
                            _call("array_ops", "expand_dims", "input", "axis"), "tf.expand_dims")
-_OPS["Squeeze"] = _make("Squeeze", ["input", ("squeeze_dims", [])],
-                        lambda input, squeeze_dims: _m("array_ops").squeeze(  # noqa: A006
-                            input, axis=list(squeeze_dims) or None), "tf.squeeze")
+_OPS["Squeeze"] = _make("Squeeze", ["input", ("axis", [])],
+                        lambda input, axis: _m("array_ops").squeeze(  # noqa: A006
+                            input, axis=list(axis) or None), "tf.squeeze")
 _OPS["Tile"] = _make("Tile", ["input", "multiples"],
                      _call("array_ops", "tile", "input", "multiples"), "tf.tile")
 _OPS["Pad"] = _make("Pad", ["input", "paddings"],
