@@ -6,7 +6,7 @@ import torch
 
 from torchflow._src.core.errors import translate
 from torchflow._src.core.tensor import Tensor, wrap
-from torchflow._src.ops._array_helpers import int_list, int_value, op_error, same_dtype, tensor_of
+from torchflow._src.ops._array_helpers import int_list, int_value, op_error, tensor_list
 from torchflow._src.util.api import public
 
 
@@ -25,10 +25,10 @@ def einsum(equation, *inputs, **kwargs) -> Tensor:
     kwargs.pop("optimize", None)
     if kwargs:
         raise TypeError(f"Invalid keyword arguments for einsum: {', '.join(kwargs)}")
-    xs = [tensor_of(v) for v in inputs]
-    if not xs:
+    if not inputs:
         raise ValueError("einsum: at least one input is required")
-    d = same_dtype("Einsum", xs)
+    xs = tensor_list(inputs, "Einsum")
+    d = xs[0]._dtype
     try:
         ts = [x._t for x in xs]
         if d.is_integer and ts[0].device.type == "cuda":
@@ -58,8 +58,8 @@ def tensordot(a, b, axes, name=None) -> Tensor:
       ValueError: For axes that do not fit.
       InvalidArgumentError: For mismatched dtypes or dimensions.
     """
-    x, y = tensor_of(a), tensor_of(b)
-    d = same_dtype("MatMul", [x, y])
+    x, y = tensor_list([a, b], "MatMul")
+    d = x._dtype
     if isinstance(axes, (list, tuple)) and len(axes) == 2 and not all(
             isinstance(v, int) for v in axes):
         ax = (int_list(axes[0], "axes"), int_list(axes[1], "axes"))

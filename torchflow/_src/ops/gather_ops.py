@@ -282,7 +282,8 @@ def _tensor_scatter(tensor, indices, updates, op: str, kind: str) -> Tensor:
         elif kind == "sub":
             out = flat.index_add(0, li, -src if not wide or t.dtype is not torch.bool else src)
         else:
-            out = flat.index_reduce(0, li, src, kind, include_self=True)
+            full = li.reshape([-1] + [1] * len(rest)).expand(src.shape)
+            out = flat.scatter_reduce(0, full, src, kind, include_self=True)
     except Exception as e:  # noqa: BLE001
         raise translate(op, e) from None
     out = out.reshape(shape)
@@ -372,6 +373,8 @@ def where(condition, x=None, y=None, name=None) -> Tensor:
             raise op_error("Where", "Value for attr 'T' of string is not in the list of allowed "
                                     "values")
         t = c._t
+        if t.ndim == 0:
+            raise op_error("Where", "WhereOp : Unhandled input dimensions: 0")
         if c._dtype in _NATIVE:
             t = t.to(torch.int64)
         return wrap(torch.nonzero(t), dtypes.int64)
