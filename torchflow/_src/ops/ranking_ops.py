@@ -136,6 +136,9 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=dtypes.int
     >>> tf.math.bincount(tf.constant([1, 1, 3])).numpy()
     array([0, 2, 0, 1], dtype=int32)
     """
+    if binary_output and weights is not None:
+        raise ValueError("Arguments `binary_output` and `weights` are mutually exclusive. "
+                         "Please specify only one.")
     a = tensor_arg(arr)
     if a._dtype._name not in ("int32", "int64"):
         raise mc.bad_type("DenseBincount", a._dtype, mc.TypeSet("int32", "int64"), "Tidx")

@@ -247,10 +247,9 @@ def _moment(op, input_tensor, axis, keepdims, std):
     x = tensor_arg(input_tensor)
     d = x._dtype
     if d._kind not in "fc":
-        raise TypeError(
-            f"Input must be either real or complex. Received integer type {d}."
-            if d._kind in "iu" else f"Input must be either real or complex. Received {d}."
-        )
+        if d._kind in "iu":
+            raise TypeError(f"Input must be either real or complex. Received integer type {d}.")
+        raise mc.bad_type(op, d, _SUM_TYPES)
     t = x._t
     dims = reduction_dims(op, axis, t.ndim)
     if not dims:
@@ -408,6 +407,8 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None) -> Tensor:
     x = tensor_arg(x)
     d = x._dtype
     if d._kind not in "fc":
+        if d._kind == "b":
+            raise mc.bad_type("Square", d, mc.ALL_NUM)
         raise TypeError(f"Cannot convert {epsilon!r} to EagerTensor of dtype {d.name}")
     t = x._t
     dims = reduction_dims("Sum", axis, t.ndim)

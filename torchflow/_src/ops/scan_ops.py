@@ -96,8 +96,10 @@ cumulative_logsumexp.__doc__ = _SCAN_DOC.format(
 def _monotone(x, strict, what):
     x = tensor_arg(x)
     d = x._dtype
+    if d._kind == "c":
+        raise mc.bad_type("Less", d, mc.ALL_REAL)
     if d._kind not in "fiu":
-        raise TypeError(f"Expected x to be numeric, not {d}.")  # TF 2.4 wording
+        raise TypeError(f"Expected x to be numeric, instead found: {x}")
     t = x._t.reshape(-1)
     if d in NARROW_UNSIGNED:
         t = t.to(torch.int64)
