@@ -62,7 +62,7 @@ def _encode(x, shapes: list):
             items = list(x.items())
         return (dict, tuple([(k, _encode(v, shapes)) for k, v in items]))
     if isinstance(x, Variable):
-        shapes.append(tuple(x._leaf.shape))
+        shapes.append(x._leaf.shape)
         return ("var", x._dtype)
     if isinstance(x, Tensor):
         shapes.append(x._t.shape)
@@ -70,9 +70,10 @@ def _encode(x, shapes: list):
     if isinstance(x, TensorSpec):
         shapes.append(x.shape)
         return x.dtype
-    if isinstance(x, (np.ndarray, np.generic)):
+    if isinstance(x, np.ndarray) and x.dtype.kind not in "OUS":
+        # TF converts NumPy arrays to tensors: they share the tensors' traces.
         shapes.append(tuple(x.shape))
-        return ("np", x.dtype.str)
+        return dtypes.as_dtype(x.dtype)
     if nest.is_nested(x):
         return (tp, tuple([_encode(e, shapes) for e in nest.flatten(x)]))
     try:
@@ -228,7 +229,9 @@ class Function:
         if self._input_signature is not None:
             cargs = self._check_signature(cargs, ckwargs)
             args, kwargs = cargs, ckwargs
-        concrete = self._lookup(cargs, ckwargs, trace=True)
+        concrete, saw_numpy = self._lookup(cargs, ckwargs, trace=True, report_numpy=True)
+        if saw_numpy:
+            args, kwargs = nest.map_structure(_np_to_tensor, (args, kwargs))
         return self._run(concrete, args, kwargs)
 
     def _call_python(self, args, kwargs):
@@ -300,27 +303,36 @@ class Function:
             return out[0]
         return nest.pack_sequence_as(spec, out)
 
-    def _lookup(self, args, kwargs, trace: bool) -> ConcreteFunction:
+    def _lookup(self, args, kwargs, trace: bool, report_numpy: bool = False):
+        concrete, saw_numpy = self._lookup2(args, kwargs)
+        return (concrete, saw_numpy) if report_numpy else concrete
+
+    def _lookup2(self, args, kwargs):
         if self._input_signature is not None:
             concrete = self._cache.get("sig")
             if concrete is None:
                 shapes = [s.shape for s in nest.flatten(self._input_signature)]
                 concrete = self._new_concrete(None, shapes, self._input_signature, kwargs)
                 self._cache["sig"] = concrete
-            return concrete
+            return concrete, False
         shapes: list = []
         skeleton = (_encode(args, shapes), _encode(kwargs, shapes) if kwargs else None)
-        key = (skeleton, tuple(tuple(s) if not isinstance(s, TensorShape) else s
-                               for s in shapes))
+        # Tensor shapes are torch.Size; NumPy shapes are plain tuples.
+        saw_numpy = False
+        for sh in shapes:
+            if type(sh) is tuple:
+                saw_numpy = True
+                break
+        key = (skeleton, tuple(shapes))
         concrete = self._cache.get(key)
         if concrete is not None:
-            return concrete
+            return concrete, saw_numpy
         spec_shapes = [s if isinstance(s, TensorShape) else from_tuple(s) for s in shapes]
         candidates = self._relaxed.setdefault(skeleton, [])
         for c in reversed(candidates):
             if c._matches(spec_shapes):
                 self._cache[key] = c
-                return c
+                return c, saw_numpy
         if self._reduce_retracing and candidates:
             last = candidates[-1]._shapes
             spec_shapes = [a.most_specific_compatible_shape(b) for a, b in
@@ -330,7 +342,7 @@ class Function:
         concrete = self._new_concrete(skeleton, spec_shapes, args_spec, kwargs_spec)
         candidates.append(concrete)
         self._cache[key] = concrete
-        return concrete
+        return concrete, saw_numpy
 
     def _new_concrete(self, skeleton, shapes, args_spec, kwargs_spec) -> ConcreteFunction:
         self._tracing_count += 1
@@ -355,6 +367,10 @@ class Function:
                 f"Make sure the tf.Variable is only created once or created outside "
                 f"tf.function. (in {self.__name__})")
         return _convert_outputs(out)
+
+
+def _np_to_tensor(x):
+    return to_tensor(x) if type(x) is np.ndarray and x.dtype.kind not in "OUS" else x
 
 
 _LEAF_CONVERT = (int, float, bool, str, bytes, np.ndarray, np.generic)
