@@ -144,3 +144,48 @@ def test_string_equal_helper_for_math_dispatch():
     assert eq.dtype == tfl.bool
     assert eq.numpy().tolist() == [[True, False], [False, True]]
     assert string_ops.not_equal("x", ["x", "y"]).numpy().tolist() == [False, True]
+
+
+_MORE = [
+    ("to_hash_bucket", lambda m: m.strings.to_hash_bucket(_c(m, WORDS + ["y" * 15]), 2**62)),
+    ("unicode_encode", lambda m: m.strings.unicode_encode(_c(m, [104, 233, 8364]), "UTF-8")),
+    ("unicode_encode_2d", lambda m: m.strings.unicode_encode(_c(m, [[104, 233], [65, 66]]),
+                                                             "UTF-8")),
+    ("unicode_encode_bad", lambda m: m.strings.unicode_encode(_c(m, [104, 0x110000]), "UTF-8")),
+    ("unicode_encode_16", lambda m: m.strings.unicode_encode(_c(m, [104, 233]), "UTF-16-BE")),
+    ("transcode", lambda m: m.strings.unicode_transcode(["héllo", "x"], "UTF-8", "UTF-16-BE")),
+    ("transcode_bad", lambda m: m.strings.unicode_transcode([b"h\xe9"], "UTF-8", "UTF-8")),
+    ("unicode_split", lambda m: m.strings.unicode_split("héllo", "UTF-8")),
+    ("decode_offsets", lambda m: m.strings.unicode_decode_with_offsets("h€llo", "UTF-8")[1]),
+    ("segment_join", lambda m: m.strings.unsorted_segment_join(["a", "b", "c", "d"],
+                                                               [0, 1, 0, 3], 4, separator="-")),
+    ("segment_join_2d", lambda m: m.strings.unsorted_segment_join([["a", "b"], ["c", "d"]],
+                                                                  [1, 0], 2)),
+    ("ngrams", lambda m: m.strings.ngrams(["a", "b", "c", "d"], 2)),
+    ("ngrams_2d", lambda m: m.strings.ngrams([["a", "b", "c"], ["d", "e", "f"]], 2,
+                                             separator="_")),
+    ("ngrams_pad", lambda m: m.strings.ngrams(["a", "b", "c"], 2, pad_values=("<s>", "</s>"))),
+    ("ngrams_padw", lambda m: m.strings.ngrams(["a", "b", "c"], 3, pad_values="#",
+                                               padding_width=1)),
+    ("ngrams_short", lambda m: m.strings.ngrams(["a", "b"], 3)),
+    ("ngrams_keep", lambda m: m.strings.ngrams(["a", "b"], 3, preserve_short_sequences=True)),
+    ("ngrams_multi", lambda m: m.strings.ngrams(["a", "b", "c"], (1, 2))),
+]
+
+
+@pytest.mark.parametrize("name,fn", _MORE, ids=[c[0] for c in _MORE])
+def test_more_like_tf(name, fn):
+    test_like_tf(name, fn)
+
+
+def test_unicode_ragged_rows_match_tf():
+    tf = real_tf()
+    x = ["hé€", "", "ab"]
+    cps, offs = tfl.strings.unicode_decode_with_offsets(x, "UTF-8")
+    tcps, toffs = tf.strings.unicode_decode_with_offsets(x, "UTF-8")
+    assert [r.numpy().tolist() for r in cps] == tcps.to_list()
+    assert [r.numpy().tolist() for r in offs] == toffs.to_list()
+    assert [r.numpy().tolist() for r in tfl.strings.unicode_split(x, "UTF-8")] == \
+        tf.strings.unicode_split(x, "UTF-8").to_list()
+    assert tfl.strings.unicode_encode(cps, "UTF-8").numpy().tolist() == \
+        tf.strings.unicode_encode(tcps, "UTF-8").numpy().tolist()

@@ -188,6 +188,27 @@ def siphash24(k0: int, k1: int, s: bytes) -> int:
     return v0 ^ v1 ^ v2 ^ v3
 
 
+def hash64(s: bytes, seed: int = 0xDECAFCAFFE) -> int:
+    """TF's own ``Hash64`` (MurmurHash64A with TF's default seed)."""
+    m, r = 0xC6A4A7935BD1E995, 47
+    n = len(s)
+    h = (seed ^ (n * m)) & _M
+    full = n - n % 8
+    for i in range(0, full, 8):
+        k = (_f64(s, i) * m) & _M
+        k ^= k >> r
+        k = (k * m) & _M
+        h = ((h ^ k) * m) & _M
+    rest = s[full:]
+    if rest:
+        for j in range(len(rest) - 1, -1, -1):
+            h ^= rest[j] << (8 * j)
+        h = (h * m) & _M
+    h ^= h >> r
+    h = (h * m) & _M
+    return h ^ (h >> r)
+
+
 def _rotl(v: int, k: int) -> int:
     return ((v << k) | (v >> (64 - k))) & _M
 
@@ -218,6 +239,24 @@ def to_hash_bucket_fast(input, num_buckets, name=None) -> Tensor:  # noqa: A002
     a = str_arg("StringToHashBucketFast", input)
     n = _buckets("StringToHashBucketFast", num_buckets)
     out = np.fromiter((fingerprint64(s) % n for s in a.reshape(-1)), np.int64, a.size)
+    return _num(out.reshape(a.shape), dtypes.int64)
+
+
+@public("torchflow.strings")
+def to_hash_bucket(string_tensor, num_buckets, name=None) -> Tensor:
+    """Hashes each string to a bucket with TF's legacy ``Hash64`` (prefer ``_fast``).
+
+    Args:
+      string_tensor: A string Tensor.
+      num_buckets: The number of buckets (positive).
+      name: Unused (eager).
+
+    Returns:
+      An int64 Tensor of the input's shape; the same ids TensorFlow computes.
+    """
+    a = str_arg("StringToHashBucket", string_tensor)
+    n = _buckets("StringToHashBucket", num_buckets)
+    out = np.fromiter((hash64(s) % n for s in a.reshape(-1)), np.int64, a.size)
     return _num(out.reshape(a.shape), dtypes.int64)
 
 

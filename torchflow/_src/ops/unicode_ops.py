@@ -1,0 +1,289 @@
+"""``tf.strings`` Unicode ops, ``ngrams`` and ``unsorted_segment_join``.
+
+TF returns RaggedTensors for several of these; torchflow has none yet, so a
+ragged result is a (nested) Python list of 1-D row Tensors, as in
+``tf.strings.split``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from torchflow._src.core import dtypes
+from torchflow._src.core.errors import invalid_argument
+from torchflow._src.ops._dispatch import Tensor, tensor_arg
+from torchflow._src.ops.string_ops import _num, _rows, _sw, _to_bytes, str_arg
+from torchflow._src.util.api import public
+
+_ERRORS = ("strict", "replace", "ignore")
+
+
+def _enc(name: str) -> str:
+    e = name.lower().replace("_", "-")
+    if e not in ("utf-8", "utf-16-be", "utf-32-be"):
+        raise ValueError(f"Unsupported encoding {name!r}; expected UTF-8, UTF-16-BE or UTF-32-BE")
+    return e
+
+
+def _check_errors(errors: str) -> None:
+    if errors not in _ERRORS:
+        raise ValueError(f"errors must be one of {list(_ERRORS)}. Received: errors={errors!r}")
+
+
+def _decode(op, x: bytes, enc, errors, repl, rcc):
+    """[(code point, byte offset, byte length)] of ``x``."""
+    try:
+        text = x.decode(enc, "strict" if errors == "strict" else "surrogateescape")
+    except UnicodeDecodeError as e:
+        raise invalid_argument(op, f"Invalid formatting on input string: {e}") from None
+    out, pos = [], 0
+    for ch in text:
+        c = ord(ch)
+        n = len(ch.encode(enc, "surrogateescape"))
+        if 0xDC80 <= c <= 0xDCFF:  # an undecodable byte
+            if errors != "ignore":
+                out.append((repl, pos, n))
+        else:
+            out.append((repl if rcc and c < 32 else c, pos, n))
+        pos += n
+    return out
+
+
+def _i32(v):
+    return _num(np.array(v, dtype=np.int32), dtypes.int32)
+
+
+def _i64(v):
+    return _num(np.array(v, dtype=np.int64), dtypes.int64)
+
+
+def _strs(v):
+    arr = np.empty(len(v), dtype=object)
+    arr[:] = v
+    return _sw(arr)
+
+
+@public("torchflow.strings")
+def unicode_decode_with_offsets(input, input_encoding, errors="replace",  # noqa: A002
+                                replacement_char=65533, replace_control_characters=False,
+                                name=None):
+    """Code points of each string and the byte offset where each starts.
+
+    Returns:
+      ``(codepoints, offsets)``: int32 and int64 row Tensors (nested lists of
+      them for non-scalar ``input``; see ``tf.strings.split``).
+    """
+    a = str_arg("UnicodeDecodeWithOffsets", input)
+    enc = _enc(input_encoding)
+    _check_errors(errors)
+    rows = _rows(a, lambda x: _decode("UnicodeDecodeWithOffsets", x, enc, errors,
+                                      replacement_char, replace_control_characters), _Row)
+    return (_map_rows(rows, lambda r: _i32([c for c, _, _ in r])),
+            _map_rows(rows, lambda r: _i64([o for _, o, _ in r])))
+
+
+class _Row(list):
+    """One string's items (marks the leaves of the nested row lists)."""
+
+
+def _map_rows(rows, fn):
+    if isinstance(rows, _Row):
+        return fn(rows)
+    return [_map_rows(r, fn) for r in rows]
+
+
+@public("torchflow.strings")
+def unicode_split(input, input_encoding, errors="replace", replacement_char=65533,  # noqa: A002
+                  name=None):
+    """Splits each string into its characters (as strings in ``input_encoding``)."""
+    return unicode_split_with_offsets(input, input_encoding, errors, replacement_char)[0]
+
+
+@public("torchflow.strings")
+def unicode_split_with_offsets(input, input_encoding, errors="replace",  # noqa: A002
+                               replacement_char=65533, name=None):
+    """Characters of each string and their byte offsets (row Tensors, see ``split``)."""
+    a = str_arg("UnicodeSplitWithOffsets", input)
+    enc = _enc(input_encoding)
+    _check_errors(errors)
+
+    def fn(x: bytes):
+        return [(chr(c).encode(enc, "replace"), o) for c, o, _ in
+                _decode("UnicodeSplitWithOffsets", x, enc, errors, replacement_char, False)]
+
+    rows = _rows(a, fn, _Row)
+    return (_map_rows(rows, lambda r: _strs([s for s, _ in r])),
+            _map_rows(rows, lambda r: _i64([o for _, o in r])))
+
+
+def _encode_cps(cps, enc, errors, repl) -> bytes:
+    out = []
+    for c in cps:
+        c = int(c)
+        if not (0 <= c <= 0x10FFFF) or 0xD800 <= c <= 0xDFFF:
+            if errors == "strict":
+                raise invalid_argument("UnicodeEncode", f"Invalid code point {c}")
+            if errors == "ignore":
+                continue
+            c = repl
+        out.append(chr(c))
+    return "".join(out).encode(enc)
+
+
+@public("torchflow.strings")
+def unicode_encode(input, output_encoding, errors="replace", replacement_char=65533,  # noqa: A002
+                   name=None) -> Tensor:
+    """Encodes code points into strings.
+
+    Args:
+      input: An int32 Tensor of code points of rank >= 1 (the last dimension is
+        the characters of one string), or a list of 1-D rows (the ragged form
+        ``unicode_decode`` returns).
+      output_encoding: ``"UTF-8"``, ``"UTF-16-BE"`` or ``"UTF-32-BE"``.
+      errors: ``"replace"`` (default), ``"ignore"`` or ``"strict"`` for invalid code points.
+      replacement_char: Code point used by ``"replace"``.
+      name: Unused (eager).
+
+    Returns:
+      A string Tensor with one dimension fewer than ``input``.
+    """
+    enc = _enc(output_encoding)
+    _check_errors(errors)
+    if isinstance(input, (list, tuple)) and input and isinstance(input[0], (Tensor, list)):
+        if all(isinstance(r, Tensor) and r.ndim == 1 for r in input):
+            return _sw(np.array([_encode_cps(r.numpy(), enc, errors, replacement_char)
+                                 for r in input] + [None], dtype=object)[:-1])
+        if isinstance(input[0], list) and input[0] and isinstance(input[0][0], Tensor):
+            parts = [unicode_encode(r, output_encoding, errors, replacement_char)._t
+                     for r in input]
+            return _sw(np.stack(parts))
+    arr = np.asarray(tensor_arg(input).numpy())
+    if arr.ndim == 0:
+        raise ValueError("unicode_encode: input must have rank >= 1")
+    lead = arr.shape[:-1]
+    flat = arr.reshape(-1, arr.shape[-1])
+    out = np.empty(flat.shape[0], dtype=object)
+    for i in range(flat.shape[0]):
+        out[i] = _encode_cps(flat[i], enc, errors, replacement_char)
+    return _sw(out.reshape(lead))
+
+
+@public("torchflow.strings")
+def unicode_transcode(input, input_encoding, output_encoding, errors="replace",  # noqa: A002
+                      replacement_char=65533, replace_control_characters=False,
+                      name=None) -> Tensor:
+    """Re-encodes each string from ``input_encoding`` to ``output_encoding``."""
+    a = str_arg("UnicodeTranscode", input)
+    ie, oe = _enc(input_encoding), _enc(output_encoding)
+    _check_errors(errors)
+    out = np.empty(a.shape, dtype=object)
+    fo, fi = out.reshape(-1), a.reshape(-1)
+    for i in range(fi.size):
+        cps = [c for c, _, _ in _decode("UnicodeTranscode", fi[i], ie, errors, replacement_char,
+                                        replace_control_characters)]
+        fo[i] = _encode_cps(cps, oe, errors, replacement_char)
+    return _sw(out)
+
+
+@public("torchflow.strings")
+def unsorted_segment_join(inputs, segment_ids, num_segments, separator="",
+                          name=None) -> Tensor:
+    """Joins the strings of each segment (in input order); empty segments give ``""``.
+
+    Args:
+      inputs: A string Tensor.
+      segment_ids: Integer Tensor whose shape is a prefix of ``inputs``'s
+        shape; negative ids drop their entries.
+      num_segments: The number of segments.
+      separator: String placed between joined strings.
+      name: Unused (eager).
+
+    Returns:
+      A string Tensor of shape ``[num_segments] + inputs.shape[segment_ids.ndim:]``.
+    """
+    a = str_arg("UnsortedSegmentJoin", inputs)
+    ids = np.asarray(tensor_arg(segment_ids).numpy())
+    n = int(num_segments)
+    if a.shape[:ids.ndim] != ids.shape:
+        raise invalid_argument("UnsortedSegmentJoin",
+                               f"segment_ids.shape = {list(ids.shape)} is not a prefix of "
+                               f"input.shape = {list(a.shape)}")
+    sep = _to_bytes(separator)
+    inner = a.shape[ids.ndim:]
+    flat = a.reshape((-1,) + inner)
+    groups: list = [[] for _ in range(n)]
+    for i, s in enumerate(ids.reshape(-1).tolist()):
+        if s >= n:
+            raise invalid_argument("UnsortedSegmentJoin",
+                                   f"segment_ids[{i}] = {s} is out of range [0, {n})")
+        if s >= 0:
+            groups[s].append(flat[i])
+    out = np.empty((n,) + inner, dtype=object)
+    for k in range(n):
+        if groups[k]:
+            stacked = np.stack(groups[k])
+            res = out[k].reshape(-1) if inner else None
+            cols = stacked.reshape(len(groups[k]), -1)
+            joined = [sep.join(cols[:, j]) for j in range(cols.shape[1])]
+            if inner:
+                res[:] = joined
+            else:
+                out[k] = joined[0]
+        else:
+            out[k] = b"" if not inner else np.full(inner, b"", dtype=object)
+    return _sw(out)
+
+
+@public("torchflow.strings")
+def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None,
+           preserve_short_sequences=False, name=None):
+    """N-grams of the innermost dimension of ``data``.
+
+    Args:
+      data: A string Tensor of rank >= 1 (or a list of 1-D row Tensors).
+      ngram_width: An int, or a sequence of ints (their n-grams are concatenated).
+      separator: String joining the items of an n-gram.
+      pad_values: None (no padding), a string used on both sides, or a
+        ``(left, right)`` pair.
+      padding_width: Pad items per side (default and maximum ``width - 1``).
+      preserve_short_sequences: Emit one n-gram for a sequence too short to give any.
+      name: Unused (eager).
+
+    Returns:
+      For a Tensor, a string Tensor ``data.shape[:-1] + [num_ngrams]``; for a
+      list of rows, a list of 1-D string Tensors.
+    """
+    widths = [int(ngram_width)] if np.ndim(ngram_width) == 0 else [int(w) for w in ngram_width]
+    if any(w <= 0 for w in widths):
+        raise ValueError(f"ngram_width must be > 0, got {ngram_width}")
+    if isinstance(pad_values, (list, tuple)):
+        left, right = (_to_bytes(pad_values[0]), _to_bytes(pad_values[1]))
+    elif pad_values is not None:
+        left = right = _to_bytes(pad_values)
+    sep = _to_bytes(separator)
+
+    def one(seq):
+        out = []
+        for w in widths:
+            pw = 0 if pad_values is None else min(w - 1 if padding_width is None
+                                                  else int(padding_width), w - 1)
+            items = [left] * pw + list(seq) + [right] * pw if pw else list(seq)
+            out += [sep.join(items[i:i + w]) for i in range(len(items) - w + 1)]
+        if not out and preserve_short_sequences:
+            w = widths[0]
+            pw = 0 if pad_values is None else min(w - 1 if padding_width is None
+                                                  else int(padding_width), w - 1)
+            out = [sep.join([left] * pw + list(seq) + [right] * pw if pw else list(seq))]
+        return out
+
+    if isinstance(data, (list, tuple)) and data and isinstance(data[0], Tensor):
+        return [_strs(one(str_arg("NGrams", r).tolist())) for r in data]
+    a = str_arg("NGrams", data)
+    if a.ndim == 0:
+        raise ValueError("ngrams: data must have rank >= 1, got a scalar")
+    rows = [one(r) for r in a.reshape(-1, a.shape[-1]).tolist()]
+    k = len(rows[0]) if rows else 0
+    out = np.empty((len(rows), k), dtype=object)
+    for i, r in enumerate(rows):
+        out[i, :] = r
+    return _sw(out.reshape(a.shape[:-1] + (k,)))
