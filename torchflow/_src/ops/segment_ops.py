@@ -18,9 +18,6 @@ from torchflow._src.ops._dispatch import NARROW_UNSIGNED, Tensor, tensor_arg, wr
 from torchflow._src.ops.math_ops import truediv
 from torchflow._src.util.api import public
 
-# index_reduce works and is differentiable; torch only flags its API as beta.
-warnings.filterwarnings("ignore", message="index_reduce\\(\\) is in beta")
-
 _IDX = mc.TypeSet("int32", "int64")
 _SUM_TYPES = mc.ALL_NUM
 _MAX_TYPES = mc.ALL_REAL
@@ -48,9 +45,14 @@ def _reduce(t, d, ids, num, kind, fill):
     shape = [num] + list(t.shape[1:])
     if kind == "sum":
         out = torch.zeros(shape, dtype=t.dtype, device=t.device).index_add(0, ids, t)
+    elif t.is_complex():  # index_reduce has no complex kernel; only prod allows complex
+        rows = [t[ids == s].prod(0) for s in range(num)]
+        out = torch.stack(rows) if rows else torch.zeros(shape, dtype=t.dtype, device=t.device)
     else:
         init = torch.full(shape, fill, dtype=t.dtype, device=t.device)
-        out = init.index_reduce(0, ids, t, kind, include_self=False)
+        with warnings.catch_warnings():  # torch flags index_reduce's API as beta; it works
+            warnings.simplefilter("ignore", UserWarning)
+            out = init.index_reduce(0, ids, t, kind, include_self=False)
     return wrap(mc.narrow(out, d) if wide else out, d)
 
 
@@ -227,6 +229,8 @@ def unsorted_segment_mean(data, segment_ids, num_segments, name=None) -> Tensor:
     """
     op = "UnsortedSegmentSum"
     t, d, ids, num = _unsorted_prep(op, data, segment_ids, num_segments, _SUM_TYPES)
+    if d._kind == "c":  # TF clamps the counts with Maximum, which has no complex kernel
+        raise mc.bad_type("Maximum", d, mc.ALL_REAL)
     s = _reduce(t, d, ids, num, "sum", 0)
     cnt = torch.clamp_min(_counts(t, ids, num), 1)
     return truediv(s, wrap(mc.narrow(cnt, d) if d._kind in "iu" else cnt.to(s._t.dtype), d))
@@ -252,6 +256,8 @@ def unsorted_segment_sqrt_n(data, segment_ids, num_segments, name=None) -> Tenso
     """
     op = "UnsortedSegmentSum"
     t, d, ids, num = _unsorted_prep(op, data, segment_ids, num_segments, _SUM_TYPES)
+    if d._kind == "c":
+        raise mc.bad_type("Maximum", d, mc.ALL_REAL)
     if d._kind not in "fc":
         raise mc.bad_type("Sqrt", d, mc.FLOATS_COMPLEX)
     s = _reduce(t, d, ids, num, "sum", 0)._t
