@@ -127,3 +127,43 @@ def test_gradients_like_tf():
                 loss = m.reduce_sum(y * m.constant(np.arange(9, dtype=np.float32)))
             grads.append(tape.gradient(loss, xt).numpy())
         np.testing.assert_allclose(grads[1], grads[0])
+
+
+@pytest.mark.parametrize("narrow", [False, True])
+def test_fake_quant_gradient_ops_like_tf(narrow):
+    tf = real_tf()
+    rng = np.random.default_rng(1)
+    x = (rng.normal(size=(6, 3)) * 3).astype(np.float32)
+    g = rng.normal(size=(6, 3)).astype(np.float32)
+    lo, hi = np.float32(-1.2), np.float32(2.5)
+    theirs = tf.quantization.fake_quant_with_min_max_args_gradient(g, x, lo, hi, 8, narrow)
+    ours = tfl.quantization.fake_quant_with_min_max_args_gradient(g, x, lo, hi, 8, narrow)
+    np.testing.assert_allclose(ours.numpy(), theirs.numpy())
+    theirs = tf.quantization.fake_quant_with_min_max_vars_gradient(g, x, lo, hi, 5, narrow)
+    ours = tfl.quantization.fake_quant_with_min_max_vars_gradient(g, x, lo, hi, 5, narrow)
+    for a, b in zip(ours, theirs):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-5)
+    lo3, hi3 = np.array([-1.0, -3.0, 0.5], np.float32), np.array([1.0, 2.0, 4.0], np.float32)
+    theirs = tf.quantization.fake_quant_with_min_max_vars_per_channel_gradient(g, x, lo3, hi3)
+    ours = tfl.quantization.fake_quant_with_min_max_vars_per_channel_gradient(g, x, lo3, hi3)
+    assert ours.backprop_wrt_min.shape == theirs.backprop_wrt_min.shape
+    for a, b in zip(ours, theirs):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-5)
+
+
+def test_fake_quant_vars_tape_gradients_like_tf():
+    if not hasattr(tfl, "GradientTape"):
+        pytest.skip("tf.GradientTape not available yet")
+    tf = real_tf()
+    x = np.linspace(-3, 3, 13, dtype=np.float32)
+    w = np.arange(13, dtype=np.float32)
+    grads = []
+    for m in (tf, tfl):
+        xt, lo, hi = m.constant(x), m.constant(-1.0), m.constant(1.5)
+        with m.GradientTape() as tape:
+            tape.watch([xt, lo, hi])
+            y = m.quantization.fake_quant_with_min_max_vars(xt, lo, hi, num_bits=4)
+            loss = m.reduce_sum(y * m.constant(w))
+        grads.append([g.numpy() for g in tape.gradient(loss, [xt, lo, hi])])
+    for a, b in zip(grads[1], grads[0]):
+        np.testing.assert_allclose(a, b, rtol=1e-6)

@@ -13,6 +13,8 @@ rules can be attached to them.
 
 from __future__ import annotations
 
+import collections
+
 import torch
 
 from torchflow._src.core import dtypes
@@ -201,30 +203,46 @@ def _nudge(lo: torch.Tensor, hi: torch.Tensor, num_bits: int, narrow_range: bool
 
 
 def fake_quant_forward(x: torch.Tensor, lo, hi, num_bits: int, narrow_range: bool):
-    """TF's FakeQuant kernel: returns ``(output, in_range_mask)``."""
-    lo = torch.as_tensor(lo, dtype=torch.float32, device=x.device)
-    hi = torch.as_tensor(hi, dtype=torch.float32, device=x.device)
+    """TF's FakeQuant kernel: returns ``(output, below, above)`` where the masks mark
+    inputs under the nudged minimum / over the nudged maximum (no gradient rules)."""
+    lo = torch.as_tensor(lo, dtype=torch.float32, device=x.device).detach()
+    hi = torch.as_tensor(hi, dtype=torch.float32, device=x.device).detach()
     nmin, nmax, scale = _nudge(lo, hi, num_bits, narrow_range)
     xd = x.detach()
     clamped = xd.minimum(nmax).maximum(nmin)
     inv = 1.0 / scale
     out = torch.floor((clamped - nmin) * inv + 0.5) * scale + nmin
-    return out, (xd >= nmin) & (xd <= nmax)
+    return out, xd < nmin, xd > nmax
 
 
-def _fake_quant(op, inputs, lo, hi, num_bits, narrow_range):
-    t = tensor_arg(inputs, dtypes.float32)
-    if t._dtype is not dtypes.float32:
-        raise TypeError(f"{op}: inputs must be float32, got {t._dtype.name}")
+def _check_bits(op, num_bits) -> int:
     nb = int(num_bits)
     if not 2 <= nb <= 16:
         raise invalid_argument(op, f"num_bits is out of range, expected between 2 and 16, "
                                    f"was: {nb}")
-    x = t._t
+    return nb
+
+
+def _f32(op, v):
+    t = tensor_arg(v, dtypes.float32)
+    if t._dtype is not dtypes.float32:
+        raise TypeError(f"{op}: expected a float32 tensor, got {t._dtype.name}")
+    return t._t
+
+
+def _fake_quant(op, inputs, lo, hi, num_bits, narrow_range):
+    x = _f32(op, inputs)
+    nb = _check_bits(op, num_bits)
     try:
-        y, mask = fake_quant_forward(x, lo, hi, nb, narrow_range)
+        y, below, above = fake_quant_forward(x, lo, hi, nb, narrow_range)
+        # Gradients as TF's FakeQuant*Gradient ops: to the input inside the nudged
+        # range, to min/max (when they are tensors) from the inputs clamped to them.
         if x.requires_grad:
-            y = y + (x - x.detach()) * mask
+            y = y + (x - x.detach()) * ~(below | above)
+        if isinstance(lo, torch.Tensor) and lo.requires_grad:
+            y = y + (lo - lo.detach()) * below
+        if isinstance(hi, torch.Tensor) and hi.requires_grad:
+            y = y + (hi - hi.detach()) * above
         return wrap(y, dtypes.float32)
     except Exception as e:  # noqa: BLE001
         raise translate(op, e) from None
@@ -257,8 +275,7 @@ def fake_quant_with_min_max_args(inputs, min=-6, max=6, num_bits=8,  # noqa: A00
 def fake_quant_with_min_max_vars(inputs, min, max, num_bits=8,  # noqa: A002
                                  narrow_range=False, name=None) -> Tensor:
     """Like ``fake_quant_with_min_max_args`` with scalar float32 tensors ``min``/``max``."""
-    lo = tensor_arg(min, dtypes.float32)._t
-    hi = tensor_arg(max, dtypes.float32)._t
+    lo, hi = _f32("FakeQuantWithMinMaxVars", min), _f32("FakeQuantWithMinMaxVars", max)
     return _fake_quant("FakeQuantWithMinMaxVars", inputs, lo, hi, num_bits, narrow_range)
 
 
@@ -266,10 +283,60 @@ def fake_quant_with_min_max_vars(inputs, min, max, num_bits=8,  # noqa: A002
 def fake_quant_with_min_max_vars_per_channel(inputs, min, max, num_bits=8,  # noqa: A002
                                              narrow_range=False, name=None) -> Tensor:
     """Per-channel fake quantization; ``min``/``max`` have the size of the last dimension."""
-    lo = tensor_arg(min, dtypes.float32)._t
-    hi = tensor_arg(max, dtypes.float32)._t
+    op = "FakeQuantWithMinMaxVarsPerChannel"
+    lo, hi = _f32(op, min), _f32(op, max)
     return _fake_quant("FakeQuantWithMinMaxVarsPerChannel", inputs, lo, hi, num_bits,
                        narrow_range)
+
+
+FakeQuantWithMinMaxVarsGradient = collections.namedtuple(
+    "FakeQuantWithMinMaxVarsGradient",
+    ["backprops_wrt_input", "backprop_wrt_min", "backprop_wrt_max"])
+FakeQuantWithMinMaxVarsPerChannelGradient = collections.namedtuple(
+    "FakeQuantWithMinMaxVarsPerChannelGradient",
+    ["backprops_wrt_input", "backprop_wrt_min", "backprop_wrt_max"])
+
+
+@public("torchflow.quantization")
+def fake_quant_with_min_max_args_gradient(gradients, inputs, min=-6, max=6,  # noqa: A002
+                                          num_bits=8, narrow_range=False, name=None) -> Tensor:
+    """The gradient of ``fake_quant_with_min_max_args``: ``gradients`` inside the range."""
+    op = "FakeQuantWithMinMaxArgsGradient"
+    g, x = _f32(op, gradients), _f32(op, inputs)
+    _, below, above = fake_quant_forward(x, float(min), float(max), _check_bits(op, num_bits),
+                                         narrow_range)
+    return wrap(g * ~(below | above), dtypes.float32)
+
+
+def _vars_gradient(op, gradients, inputs, min, max, num_bits, narrow_range, per_channel):  # noqa: A002
+    g, x = _f32(op, gradients), _f32(op, inputs)
+    lo, hi = _f32(op, min), _f32(op, max)
+    _, below, above = fake_quant_forward(x, lo, hi, _check_bits(op, num_bits), narrow_range)
+    dims = list(range(x.ndim - 1)) if per_channel else list(range(x.ndim))
+    zero = torch.zeros((), dtype=g.dtype, device=g.device)
+    d_min = torch.where(below, g, zero).sum(dim=dims) if dims else torch.where(below, g, zero)
+    d_max = torch.where(above, g, zero).sum(dim=dims) if dims else torch.where(above, g, zero)
+    return (wrap(g * ~(below | above), dtypes.float32), wrap(d_min, dtypes.float32),
+            wrap(d_max, dtypes.float32))
+
+
+@public("torchflow.quantization")
+def fake_quant_with_min_max_vars_gradient(gradients, inputs, min, max, num_bits=8,  # noqa: A002
+                                          narrow_range=False, name=None):
+    """Gradients of ``fake_quant_with_min_max_vars`` w.r.t. inputs, min and max."""
+    return FakeQuantWithMinMaxVarsGradient(*_vars_gradient(
+        "FakeQuantWithMinMaxVarsGradient", gradients, inputs, min, max, num_bits,
+        narrow_range, False))
+
+
+@public("torchflow.quantization")
+def fake_quant_with_min_max_vars_per_channel_gradient(gradients, inputs, min, max,  # noqa: A002
+                                                      num_bits=8, narrow_range=False,
+                                                      name=None):
+    """Per-channel gradients of ``fake_quant_with_min_max_vars_per_channel``."""
+    return FakeQuantWithMinMaxVarsPerChannelGradient(*_vars_gradient(
+        "FakeQuantWithMinMaxVarsPerChannelGradient", gradients, inputs, min, max, num_bits,
+        narrow_range, True))
 
 
 @public("torchflow")
