@@ -12,6 +12,7 @@ import re
 
 from torchflow._src.core.variable_scope import current_name_scope, name_scope
 from torchflow._src.core.variables import Variable
+from torchflow._src.util import nest
 from torchflow._src.util.api import public
 
 _VALID_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\\-]*$")
@@ -123,40 +124,34 @@ def _is_module(x) -> bool:
     return isinstance(x, Module)
 
 
-def _children(obj, key_fn):
-    if isinstance(obj, Module):
-        d = vars(obj)
-        ignored = getattr(obj, "_TF_MODULE_IGNORED_PROPERTIES", frozenset())
-        keys = sorted((k for k in d if k not in ignored), key=key_fn)
-        return [(k, d[k]) for k in keys]
-    if isinstance(obj, dict):
-        try:
-            keys = sorted(obj)
-        except TypeError:
-            keys = list(obj)
-        return [(k, obj[k]) for k in keys]
-    if isinstance(obj, (list, tuple)):
-        return list(enumerate(obj))
-    return []
-
-
-def _walk(obj, predicate, recursive, with_path, key_fn, seen, path):
-    for key, value in _children(obj, key_fn):
-        if isinstance(value, (Variable, Module, list, tuple, dict)):
-            vid = id(value)
-            if vid in seen:
+def _walk(module, predicate, recursive, with_path, key_fn, seen, path):
+    """TF's order: this module's attributes (sorted), each flattened as a nested
+    structure, then the submodules found there, depth-first."""
+    d = vars(module)
+    ignored = getattr(module, "_TF_MODULE_IGNORED_PROPERTIES", frozenset())
+    submodules = []
+    for key in sorted((k for k in d if k not in ignored), key=key_fn):
+        value = d[key]
+        if isinstance(value, (Variable, Module)):
+            leaves = [((), value)]
+        elif isinstance(value, (list, tuple, dict)):
+            try:
+                leaves = nest.flatten_with_tuple_paths(value)
+            except (TypeError, ValueError):
                 continue
-            seen.add(vid)
         else:
             continue
-        sub = path + (key,)
-        if predicate(value):
-            yield (sub, value) if with_path else value
-        if isinstance(value, Module):
-            if recursive:
-                yield from _walk(value, predicate, recursive, with_path, key_fn, seen, sub)
-        elif isinstance(value, (list, tuple, dict)):
-            yield from _walk(value, predicate, recursive, with_path, key_fn, seen, sub)
+        for leaf_path, leaf in leaves:
+            if not isinstance(leaf, (Variable, Module)) or id(leaf) in seen:
+                continue
+            seen.add(id(leaf))
+            sub = path + (key,) + tuple(leaf_path)
+            if predicate(leaf):
+                yield (sub, leaf) if with_path else leaf
+            if recursive and isinstance(leaf, Module):
+                submodules.append((sub, leaf))
+    for sub, m in submodules:
+        yield from _walk(m, predicate, recursive, with_path, key_fn, seen, sub)
 
 
 __all__ = ["Module", "current_name_scope"]
