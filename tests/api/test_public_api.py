@@ -139,6 +139,11 @@ def module_problem(obj) -> str | None:
         return None
     if not (inspect.isclass(obj) or callable(obj)):
         return None  # other constants (e.g. AUTOTUNE sentinels)
+    if inspect.isclass(obj) and any(c.__module__.startswith("google.protobuf")
+                                    for c in type(obj).__mro__ + obj.__mro__[1:]):
+        # Protocol-buffer messages (tf.train.Example ...) are named by their .proto
+        # file, in TF too (tensorflow.core.example.example_pb2); protobuf owns them.
+        return None
     mod = getattr(obj, "__module__", None)
     if not isinstance(mod, str):
         return f"has no __module__ ({type(obj).__name__})"
@@ -217,6 +222,18 @@ def test_module_check_catches_private_modules():
     assert module_problem(f) is None
     assert module_problem(dtypes.float32) is None
     assert module_problem(None) is None
+
+
+def test_module_check_exempts_only_real_protobuf_messages():
+    from google.protobuf import descriptor_pb2
+
+    assert module_problem(descriptor_pb2.FileDescriptorProto) is None
+
+    class NotAProto:
+        pass
+
+    NotAProto.__module__ = "torchflow._src.core.proto.example_pb2"
+    assert module_problem(NotAProto) is not None
 
 
 def test_coverage_report(rows, capsys):
