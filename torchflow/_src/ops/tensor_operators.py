@@ -61,6 +61,14 @@ def matmul(a, b):
     return linalg_matmul(a, b)
 
 
+def _mul(x, y):
+    # Newer TF treats bool * bool as logical AND; TF 2.4 raised. Accepting it costs nothing.
+    t = x if isinstance(x, Tensor) else y
+    if isinstance(t, Tensor) and t._dtype is _BOOL:
+        return cmp.logical_and(x, y)
+    return m.multiply(x, y)
+
+
 def _and(x, y):
     t = x if isinstance(x, Tensor) else y
     if isinstance(t, Tensor) and t._dtype is _BOOL:
@@ -115,7 +123,7 @@ def _np_ne(a, b):
 _BINARY = {
     "add": m.add,
     "sub": m.subtract,
-    "mul": m.multiply,
+    "mul": _mul,
     "truediv": m.truediv,
     "div": m.truediv,
     "floordiv": m.floordiv,
