@@ -161,6 +161,9 @@ from torchflow import debugging as debugging
 from torchflow import dtypes as dtypes
 from torchflow import errors as errors
 from torchflow import nest as nest
+from torchflow import data as data
+from torchflow import io as io
+from torchflow import train as train
 # --- end submodules ------------------------------------------------------------
 
 newaxis = None

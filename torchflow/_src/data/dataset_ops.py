@@ -1,0 +1,426 @@
+"""``tf.data.Dataset``: the public class and its transformation methods.
+
+Each method builds a small dataset object (sources in ``sources.py``,
+transformations in ``transforms.py``, ``batching.py``, ``parallel.py``). A
+dataset is a description; iterating it builds a chain of Python iterators
+(``_make_iter``), with threads only where a transformation asks for
+parallelism or prefetching (see ``parallel.py``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from torchflow._src.core import dtypes
+from torchflow._src.data import _structure
+from torchflow._src.util.api import public
+
+AUTOTUNE = -1
+INFINITE = -1
+UNKNOWN = -2
+
+
+@public("torchflow.data")
+class DatasetV2:
+    """A potentially large set of elements, consumed by iteration.
+
+    Build one from a source (``from_tensor_slices``, ``range``, ``from_generator``,
+    file readers) and chain transformations (``map``, ``shuffle``, ``batch`` ...).
+
+    >>> import torchflow as tf
+    >>> ds = tf.data.Dataset.range(6).map(lambda x: x * 2).batch(4)
+    >>> [b.numpy().tolist() for b in ds]
+    [[0, 2, 4, 6], [8, 10]]
+
+    Differences from TensorFlow 2.4: functions passed to ``map``/``filter``/...
+    run eagerly on each element (Python side effects run every time), and the
+    ``element_spec`` of a ``map`` is found by running the function on the first
+    input element (not by tracing).
+    """
+
+    _spec_cache = None
+    _options_value = None
+
+    # --- to be provided by subclasses --------------------------------------
+    def _make_iter(self, ctx):
+        raise NotImplementedError
+
+    def _inputs(self) -> list:
+        return []
+
+    def _cardinality(self) -> int:
+        return UNKNOWN
+
+    def _compute_spec(self):
+        raise NotImplementedError
+
+    # --- iteration ---------------------------------------------------------
+    def __iter__(self):
+        from torchflow._src.data.iterator_ops import OwnedIterator
+
+        return OwnedIterator(self)
+
+    def __bool__(self) -> bool:
+        return True
+
+    def __len__(self) -> int:
+        n = self._cardinality()
+        if n == INFINITE:
+            raise TypeError("The dataset is infinite.")
+        if n == UNKNOWN:
+            raise TypeError("The dataset length is unknown.")
+        return n
+
+    def __repr__(self) -> str:
+        spec = self.element_spec
+        return (f"<{type(self).__name__} shapes: {_spec_str(spec, 'shape')}, "
+                f"types: {_spec_str(spec, 'dtype')}>")
+
+    def as_numpy_iterator(self):
+        """An iterator over the elements as NumPy values (nested structure kept).
+
+        >>> import torchflow as tf
+        >>> list(tf.data.Dataset.range(3).as_numpy_iterator())
+        [0, 1, 2]
+        """
+        for leaf in _structure.flatten(self.element_spec):
+            if not hasattr(leaf, "dtype"):
+                raise TypeError(f"Dataset.as_numpy_iterator() does not support datasets "
+                                f"containing {type(leaf).__name__}.")
+        return _NumpyIterator(iter(self))
+
+    # --- metadata ----------------------------------------------------------
+    @property
+    def element_spec(self):
+        """The nested ``tf.TensorSpec`` of one element."""
+        if self._spec_cache is None:
+            self._spec_cache = self._compute_spec()
+        return self._spec_cache
+
+    def cardinality(self):
+        """The number of elements as a scalar int64 Tensor; ``INFINITE`` (-1) or
+        ``UNKNOWN`` (-2) when it is not a known finite number."""
+        from torchflow._src.ops import data_ops
+
+        return data_ops.scalar(self._cardinality(), dtypes.int64)
+
+    def options(self):
+        """The ``tf.data.Options`` in effect for this dataset."""
+        from torchflow._src.data.options import Options
+
+        if self._options_value is not None:
+            return self._options_value
+        merged = Options()
+        for d in self._inputs():
+            merged = merged.merge(d.options())
+        return merged
+
+    def with_options(self, options):
+        """A dataset with ``options`` merged into the current ones."""
+        from torchflow._src.data.transforms import OptionsDataset
+
+        return OptionsDataset(self, self.options().merge(options))
+
+    # --- sources -----------------------------------------------------------
+    @staticmethod
+    def from_tensor_slices(tensors, name=None):
+        """A dataset whose elements are slices of ``tensors`` along dimension 0.
+
+        Args:
+          tensors: A nested structure (tuples, dicts) of tensors, arrays or lists,
+            all with the same size of dimension 0.
+
+        Returns:
+          A ``Dataset``.
+
+        Raises:
+          ValueError: If the components' first dimensions differ, or a component
+            is a scalar.
+
+        >>> import torchflow as tf
+        >>> list(tf.data.Dataset.from_tensor_slices([1, 2]).as_numpy_iterator())
+        [1, 2]
+        """
+        from torchflow._src.data.sources import TensorSliceDataset
+
+        return TensorSliceDataset(tensors)
+
+    @staticmethod
+    def from_tensors(tensors, name=None):
+        """A dataset with the single element ``tensors``."""
+        from torchflow._src.data.sources import TensorDataset
+
+        return TensorDataset(tensors)
+
+    @staticmethod
+    def range(*args, **kwargs):
+        """``range(stop)``, ``range(start, stop[, step])``; elements int64 unless
+        ``output_type=`` says otherwise.
+
+        >>> import torchflow as tf
+        >>> list(tf.data.Dataset.range(1, 6, 2).as_numpy_iterator())
+        [1, 3, 5]
+        """
+        from torchflow._src.data.sources import RangeDataset
+
+        dtype = kwargs.pop("output_type", kwargs.pop("dtype", dtypes.int64))
+        kwargs.pop("name", None)
+        if kwargs:
+            raise TypeError(f"range() got unexpected keyword arguments {sorted(kwargs)}")
+        return RangeDataset(args, dtypes.as_dtype(dtype))
+
+    @staticmethod
+    def from_generator(generator, output_types=None, output_shapes=None, args=None,
+                       output_signature=None, name=None):
+        """A dataset of the values ``generator(*args)`` yields.
+
+        Args:
+          generator: A callable returning an iterable.
+          output_types: (Deprecated form) nested dtypes of an element.
+          output_shapes: (Deprecated form) nested shapes, with ``output_types``.
+          args: A tuple of values passed (as Tensors) to ``generator``.
+          output_signature: Nested ``tf.TensorSpec`` of an element.
+
+        Raises:
+          TypeError: If neither ``output_signature`` nor ``output_types`` is given,
+            or both are.
+        """
+        from torchflow._src.data.sources import GeneratorDataset
+
+        return GeneratorDataset(generator, output_types, output_shapes, args, output_signature)
+
+    @staticmethod
+    def zip(datasets, name=None):
+        """Zips a (nested) structure of datasets; stops at the shortest.
+
+        >>> import torchflow as tf
+        >>> a, b = tf.data.Dataset.range(3), tf.data.Dataset.range(3, 5)
+        >>> [tuple(map(int, x)) for x in tf.data.Dataset.zip((a, b))]
+        [(0, 3), (1, 4)]
+        """
+        from torchflow._src.data.sources import ZipDataset
+
+        return ZipDataset(datasets)
+
+    @staticmethod
+    def list_files(file_pattern, shuffle=None, seed=None, name=None):
+        """A dataset of the file names matching ``file_pattern`` (shuffled by default)."""
+        from torchflow._src.data.readers import list_files
+
+        return list_files(file_pattern, shuffle, seed)
+
+    # --- transformations ---------------------------------------------------
+    def concatenate(self, dataset, name=None):
+        """The elements of ``self`` followed by those of ``dataset`` (same structure)."""
+        from torchflow._src.data.sources import ConcatenateDataset
+
+        return ConcatenateDataset(self, dataset)
+
+    def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
+        """Applies ``map_func`` to each element (a tuple element is passed unpacked).
+
+        Args:
+          map_func: Function of an element's components, returning a nested
+            structure of tensors.
+          num_parallel_calls: None (sequential), an int, or ``tf.data.AUTOTUNE``:
+            how many elements are processed at once on a thread pool.
+          deterministic: False lets elements come out in completion order.
+
+        >>> import torchflow as tf
+        >>> list(tf.data.Dataset.range(3).map(lambda x: x + 1).as_numpy_iterator())
+        [1, 2, 3]
+        """
+        if num_parallel_calls is None or num_parallel_calls == 0:
+            from torchflow._src.data.transforms import MapDataset
+
+            return MapDataset(self, map_func)
+        from torchflow._src.data.parallel import ParallelMapDataset
+
+        return ParallelMapDataset(self, map_func, int(num_parallel_calls), deterministic)
+
+    def filter(self, predicate, name=None):
+        """Keeps the elements for which ``predicate`` returns True (a scalar bool)."""
+        from torchflow._src.data.transforms import FilterDataset
+
+        return FilterDataset(self, predicate)
+
+    def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None,
+              deterministic=None, name=None):
+        """Stacks ``batch_size`` consecutive elements into one.
+
+        >>> import torchflow as tf
+        >>> [b.numpy().tolist() for b in tf.data.Dataset.range(5).batch(2)]
+        [[0, 1], [2, 3], [4]]
+        """
+        from torchflow._src.data.batching import BatchDataset
+
+        return BatchDataset(self, batch_size, drop_remainder)
+
+    def padded_batch(self, batch_size, padded_shapes=None, padding_values=None,
+                     drop_remainder=False, name=None):
+        """Batches elements of different shapes, padding each component to
+        ``padded_shapes`` (None or -1 dims: the longest in the batch)."""
+        from torchflow._src.data.batching import PaddedBatchDataset
+
+        return PaddedBatchDataset(self, batch_size, padded_shapes, padding_values,
+                                  drop_remainder)
+
+    def unbatch(self, name=None):
+        """Splits each element along dimension 0 into several elements."""
+        from torchflow._src.data.batching import UnbatchDataset
+
+        return UnbatchDataset(self)
+
+    def window(self, size, shift=None, stride=1, drop_remainder=False, name=None):
+        """A dataset of windows, each a (structure of) dataset of ``size`` elements."""
+        from torchflow._src.data.batching import WindowDataset
+
+        return WindowDataset(self, size, shift, stride, drop_remainder)
+
+    def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=None, name=None):
+        """Shuffles with a buffer of ``buffer_size`` elements (uniform within it).
+
+        Args:
+          buffer_size: Number of elements held; ``>= len`` gives a full shuffle.
+          seed: Op seed; with ``tf.random.set_seed`` it makes the order repeatable.
+          reshuffle_each_iteration: A new order for each iterator (default True).
+        """
+        from torchflow._src.data.transforms import ShuffleDataset
+
+        return ShuffleDataset(self, buffer_size, seed,
+                              True if reshuffle_each_iteration is None
+                              else reshuffle_each_iteration)
+
+    def repeat(self, count=None, name=None):
+        """Repeats the dataset ``count`` times (None or -1: forever)."""
+        from torchflow._src.data.transforms import RepeatDataset
+
+        return RepeatDataset(self, count)
+
+    def take(self, count, name=None):
+        """The first ``count`` elements (-1: all)."""
+        from torchflow._src.data.transforms import TakeDataset
+
+        return TakeDataset(self, count)
+
+    def skip(self, count, name=None):
+        """All but the first ``count`` elements (-1: skip all)."""
+        from torchflow._src.data.transforms import SkipDataset
+
+        return SkipDataset(self, count)
+
+    def take_while(self, predicate, name=None):
+        """Elements up to (not including) the first for which ``predicate`` is False."""
+        from torchflow._src.data.transforms import TakeWhileDataset
+
+        return TakeWhileDataset(self, predicate)
+
+    def prefetch(self, buffer_size, name=None):
+        """Produces elements ahead of the consumer on a background thread.
+
+        ``buffer_size`` elements at most are held; ``tf.data.AUTOTUNE`` sizes the
+        buffer from how often the consumer has to wait.
+        """
+        from torchflow._src.data.parallel import PrefetchDataset
+
+        return PrefetchDataset(self, buffer_size)
+
+    def cache(self, filename="", name=None):
+        """Caches elements in memory (``filename=""``) or in files under ``filename``
+        on the first complete pass; later passes read the cache."""
+        from torchflow._src.data.transforms import CacheDataset
+
+        return CacheDataset(self, filename)
+
+    def interleave(self, map_func, cycle_length=None, block_length=None,
+                   num_parallel_calls=None, deterministic=None, name=None):
+        """Maps each element to a dataset and interleaves them: ``block_length``
+        elements from each of ``cycle_length`` open datasets in turn."""
+        from torchflow._src.data.interleave import InterleaveDataset
+
+        return InterleaveDataset(self, map_func, cycle_length, block_length,
+                                 num_parallel_calls, deterministic)
+
+    def flat_map(self, map_func, name=None):
+        """Maps each element to a dataset and concatenates them."""
+        from torchflow._src.data.interleave import InterleaveDataset
+
+        return InterleaveDataset(self, map_func, 1, 1, None, None)
+
+    def shard(self, num_shards, index, name=None):
+        """Every ``num_shards``-th element, starting at ``index``.
+
+        Raises:
+          InvalidArgumentError: If ``num_shards < 1`` or ``index`` is out of range.
+        """
+        from torchflow._src.data.transforms import ShardDataset
+
+        return ShardDataset(self, num_shards, index)
+
+    def enumerate(self, start=0, name=None):
+        """Pairs each element with its int64 index: ``(i, element)``."""
+        from torchflow._src.data.sources import RangeDataset, ZipDataset
+
+        return ZipDataset((RangeDataset((int(start), np.iinfo(np.int64).max), dtypes.int64),
+                           self))
+
+    def reduce(self, initial_state, reduce_func, name=None):
+        """Folds all elements into one state: ``state = reduce_func(state, element)``.
+
+        >>> import torchflow as tf
+        >>> int(tf.data.Dataset.range(5).reduce(tf.constant(0, tf.int64),
+        ...                                     lambda s, x: s + x))
+        10
+        """
+        from torchflow._src.data.transforms import reduce_dataset
+
+        return reduce_dataset(self, initial_state, reduce_func)
+
+    def apply(self, transformation_func):
+        """Returns ``transformation_func(self)`` (which must return a Dataset)."""
+        ds = transformation_func(self)
+        if not isinstance(ds, DatasetV2):
+            raise TypeError("`transformation_func` must return a Dataset. Got "
+                            f"{type(ds).__name__}.")
+        return ds
+
+    def unique(self, name=None):
+        """The distinct elements (scalar int or string components), first seen kept."""
+        from torchflow._src.data.transforms import UniqueDataset
+
+        return UniqueDataset(self)
+
+
+class _NumpyIterator:
+    __slots__ = ("_it",)
+
+    def __init__(self, it):
+        self._it = it
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return _structure.to_numpy(next(self._it))
+
+    next = __next__
+
+
+def _spec_str(spec, what) -> str:
+    """TF 2.4's repr of a nested spec's shapes or types: ``{a: (2,), b: ()}``."""
+    if isinstance(spec, dict):
+        return "{" + ", ".join(f"{k}: {_spec_str(v, what)}" for k, v in spec.items()) + "}"
+    if isinstance(spec, tuple):
+        inner = ", ".join(_spec_str(v, what) for v in spec)
+        return f"({inner},)" if len(spec) == 1 else f"({inner})"
+    if isinstance(spec, DatasetV2):
+        return f"{type(spec).__name__}"
+    if what == "dtype":
+        return repr(spec.dtype)
+    dims = spec.shape.dims
+    if dims is None:
+        return "<unknown>"
+    return "(" + ", ".join(str(d) for d in dims) + ("," if len(dims) == 1 else "") + ")"
+
+
+Dataset = DatasetV2

@@ -1,0 +1,136 @@
+"""``tf.data.Iterator`` (``iter(dataset)``) and ``tf.experimental.Optional``."""
+
+from __future__ import annotations
+
+import weakref
+
+from torchflow._src.core.errors import OutOfRangeError
+from torchflow._src.data import _structure
+from torchflow._src.data._runtime import IterContext, close_iter
+from torchflow._src.util.api import public
+
+
+def _shutdown(ctx, it) -> None:
+    ctx.close()
+    close_iter(it)
+
+
+@public("torchflow.data")
+class Iterator:
+    """An iterator over a dataset's elements (what ``iter(dataset)`` returns).
+
+    Python iteration ends with ``StopIteration``; ``get_next()`` raises
+    ``tf.errors.OutOfRangeError`` at the end; ``get_next_as_optional()`` returns
+    an empty ``tf.experimental.Optional`` there instead. Dropping an iterator
+    mid-epoch stops the threads its pipeline started.
+
+    >>> import torchflow as tf
+    >>> it = iter(tf.data.Dataset.range(2))
+    >>> int(it.get_next()), int(next(it))
+    (0, 1)
+    """
+
+    def __init__(self, dataset, _replay=None):
+        self._dataset = dataset
+        self._consumed = 0
+        self._start(_replay)
+
+    def _start(self, replay_seeds):
+        self._ctx = IterContext(self._dataset.options(), replay_seeds)
+        self._it = self._dataset._make_iter(self._ctx)
+        self._finalizer = weakref.finalize(self, _shutdown, self._ctx, self._it)
+
+    @property
+    def element_spec(self):
+        return self._dataset.element_spec
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        v = next(self._it)
+        self._consumed += 1
+        return v
+
+    next = __next__
+
+    def get_next(self, name=None):
+        """The next element; raises ``tf.errors.OutOfRangeError`` at the end."""
+        try:
+            return self.__next__()
+        except StopIteration:
+            raise OutOfRangeError(None, None, "End of sequence [Op:IteratorGetNext]") from None
+
+    def get_next_as_optional(self):
+        """The next element wrapped in an ``Optional`` (empty at the end)."""
+        try:
+            return Optional.from_value(self.__next__())
+        except StopIteration:
+            return Optional.empty(self._dataset.element_spec)
+
+    def _close(self) -> None:
+        self._finalizer()
+
+    # --- checkpointing -------------------------------------------------------
+    def _save(self) -> dict:
+        """The iterator's position: elements consumed and the shuffle seeds drawn."""
+        return {"consumed": self._consumed, "seeds": list(self._ctx.seed_log)}
+
+    def _restore(self, state: dict) -> None:
+        """Moves to a saved position by replaying the pipeline with the same seeds.
+
+        Restoring is exact for pipelines whose order depends only on their seeds
+        (not for ``deterministic=False`` or generators with outside state).
+        """
+        self._finalizer()
+        self._consumed = 0
+        self._start(state.get("seeds"))
+        for _ in range(int(state["consumed"])):
+            try:
+                self.__next__()
+            except StopIteration:
+                break
+
+
+OwnedIterator = Iterator
+
+
+@public("torchflow.experimental")
+class Optional:
+    """A value that may be absent: ``has_value()``, ``get_value()``."""
+
+    def __init__(self, value, has_value, spec):
+        self._value = value
+        self._has = has_value
+        self._spec = spec
+
+    @staticmethod
+    def from_value(value) -> "Optional":
+        value = _structure.normalize(value)
+        return Optional(value, True, _structure.spec_of(value))
+
+    @staticmethod
+    def empty(element_spec) -> "Optional":
+        return Optional(None, False, element_spec)
+
+    @property
+    def element_spec(self):
+        return self._spec
+
+    def has_value(self, name=None):
+        from torchflow._src.core import dtypes
+        from torchflow._src.ops import data_ops
+
+        return data_ops.scalar(self._has, dtypes.bool)
+
+    def get_value(self, name=None):
+        """The value; raises ``InvalidArgumentError`` when empty."""
+        if not self._has:
+            from torchflow._src.core.errors import InvalidArgumentError
+
+            raise InvalidArgumentError(None, None, "The optional does not have a value. "
+                                       "[Op:OptionalGetValue]")
+        return self._value
+
+    def __repr__(self):
+        return f"<tf.experimental.Optional has_value={self._has}>"

@@ -1,0 +1,522 @@
+"""Element-wise and ordering transformations: map, filter, take, skip, repeat,
+shuffle, cache, shard, options, unique, reduce."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import random
+
+import numpy as np
+
+from torchflow._src.core import dtypes
+from torchflow._src.core.errors import InvalidArgumentError
+from torchflow._src.core.tensor import Tensor
+from torchflow._src.data import _structure
+from torchflow._src.data._runtime import close_iter, op_seeds
+from torchflow._src.data.dataset_ops import INFINITE, UNKNOWN, DatasetV2
+from torchflow._src.ops import data_ops
+
+
+def call_fn(fn, element):
+    """Calls a user function TF's way: a tuple element is passed unpacked."""
+    if type(element) is tuple:
+        return fn(*element)
+    return fn(element)
+
+
+def normalize_output(value, what="Dataset.map()"):
+    """A map function's return value as an element (lists read as tuples)."""
+    t = type(value)
+    if t is Tensor:
+        return value
+    if t is tuple and all(type(v) is Tensor for v in value):
+        return value
+    if isinstance(value, DatasetV2) and what != "Dataset.map()":
+        return value
+    try:
+        return _structure.normalize(value, lists_are_tuples=True)
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"Unsupported return value from function passed to {what}: "
+                        f"{value!r} ({e}).") from None
+
+
+def predicate_value(value, what) -> bool:
+    v = value if type(value) is Tensor else data_ops.as_tensor(value)
+    if v.dtype != dtypes.bool or v.shape.rank != 0:
+        raise ValueError(f"Invalid `predicate`. `predicate` must return a `tf.bool` scalar "
+                         f"tensor, but its return type is {v.dtype!r} with shape {v.shape} "
+                         f"({what}).")
+    return bool(v)
+
+
+class UnaryDataset(DatasetV2):
+    """A dataset with one input; options, spec and cardinality pass through."""
+
+    def __init__(self, input_dataset):
+        if not isinstance(input_dataset, DatasetV2):
+            raise TypeError(f"Expected a tf.data.Dataset, got {type(input_dataset)}.")
+        self._input = input_dataset
+
+    def _inputs(self):
+        return [self._input]
+
+    def _cardinality(self):
+        return self._input._cardinality()
+
+    def _compute_spec(self):
+        return self._input.element_spec
+
+
+def first_element_spec(dataset, fn, what):
+    """Spec of ``fn``'s output, found by running it on the first input element."""
+    from torchflow._src.data._runtime import IterContext
+
+    ctx = IterContext(dataset.options())
+    it = dataset._make_iter(ctx)
+    try:
+        for element in it:
+            return _structure.spec_of(normalize_output(call_fn(fn, element), what))
+    finally:
+        close_iter(it)
+        ctx.close()
+    # An empty input: run the function on zeros of the input's spec.
+    spec = dataset.element_spec
+    zeros = _structure.map_structure(
+        lambda s: data_ops.from_numpy(
+            np.zeros([1 if d is None else d for d in (s.shape.as_list() or [])]
+                     if s.shape.rank is not None else [],
+                     dtype=object if s.dtype == dtypes.string else s.dtype.as_numpy_dtype),
+            s.dtype), spec)
+    return _structure.spec_of(normalize_output(call_fn(fn, zeros), what))
+
+
+class MapDataset(UnaryDataset):
+    def __init__(self, input_dataset, fn):
+        super().__init__(input_dataset)
+        if not callable(fn):
+            raise TypeError(f"`map_func` must be callable, got {fn!r}.")
+        self._fn = fn
+
+    def _make_iter(self, ctx):
+        return _map_iter(self._input._make_iter(ctx), self._fn)
+
+    def _compute_spec(self):
+        return first_element_spec(self._input, self._fn, "Dataset.map()")
+
+
+def _map_iter(it, fn):
+    norm = normalize_output
+    try:
+        for element in it:
+            if type(element) is tuple:
+                out = fn(*element)
+            else:
+                out = fn(element)
+            t = type(out)
+            if t is not Tensor and not (t is tuple and all(type(v) is Tensor for v in out)):
+                out = norm(out)
+            yield out
+    finally:
+        close_iter(it)
+
+
+class FilterDataset(UnaryDataset):
+    def __init__(self, input_dataset, predicate):
+        super().__init__(input_dataset)
+        self._pred = predicate
+
+    def _make_iter(self, ctx):
+        return _filter_iter(self._input._make_iter(ctx), self._pred)
+
+    def _cardinality(self):
+        n = self._input._cardinality()
+        return INFINITE if n == INFINITE else UNKNOWN
+
+
+def _filter_iter(it, pred):
+    try:
+        for element in it:
+            if predicate_value(call_fn(pred, element), "Dataset.filter()"):
+                yield element
+    finally:
+        close_iter(it)
+
+
+class TakeDataset(UnaryDataset):
+    def __init__(self, input_dataset, count):
+        super().__init__(input_dataset)
+        self._count = int(count)
+
+    def _make_iter(self, ctx):
+        if self._count < 0:
+            return self._input._make_iter(ctx)
+        return _take_iter(self._input._make_iter(ctx), self._count)
+
+    def _cardinality(self):
+        n = self._input._cardinality()
+        if self._count < 0:
+            return n
+        if n == UNKNOWN:
+            return UNKNOWN
+        return self._count if n == INFINITE else min(n, self._count)
+
+
+def _take_iter(it, n):
+    try:
+        for i, element in enumerate(it):
+            if i >= n:
+                return
+            yield element
+            if i + 1 >= n:
+                return
+    finally:
+        close_iter(it)
+
+
+class SkipDataset(UnaryDataset):
+    def __init__(self, input_dataset, count):
+        super().__init__(input_dataset)
+        self._count = int(count)
+
+    def _make_iter(self, ctx):
+        return _skip_iter(self._input._make_iter(ctx), self._count)
+
+    def _cardinality(self):
+        n = self._input._cardinality()
+        if n < 0:
+            return n
+        if self._count < 0:
+            return 0
+        return max(0, n - self._count)
+
+
+def _skip_iter(it, n):
+    try:
+        if n < 0:
+            for _ in it:
+                pass
+            return
+        for i, element in enumerate(it):
+            if i >= n:
+                yield element
+    finally:
+        close_iter(it)
+
+
+class TakeWhileDataset(UnaryDataset):
+    def __init__(self, input_dataset, predicate):
+        super().__init__(input_dataset)
+        self._pred = predicate
+
+    def _make_iter(self, ctx):
+        return _take_while_iter(self._input._make_iter(ctx), self._pred)
+
+    def _cardinality(self):
+        return UNKNOWN
+
+
+def _take_while_iter(it, pred):
+    try:
+        for element in it:
+            if not predicate_value(call_fn(pred, element), "Dataset.take_while()"):
+                return
+            yield element
+    finally:
+        close_iter(it)
+
+
+class RepeatDataset(UnaryDataset):
+    def __init__(self, input_dataset, count):
+        super().__init__(input_dataset)
+        self._count = -1 if count is None else int(count)
+
+    def _make_iter(self, ctx):
+        return _repeat_iter(self._input, ctx, self._count)
+
+    def _cardinality(self):
+        n = self._input._cardinality()
+        if self._count < 0:
+            return 0 if n == 0 else (UNKNOWN if n == UNKNOWN else INFINITE)
+        if n < 0:
+            return n
+        return n * self._count
+
+
+def _repeat_iter(ds, ctx, count):
+    i = 0
+    while count < 0 or i < count:
+        it = ds._make_iter(ctx)
+        got = False
+        try:
+            for element in it:
+                got = True
+                yield element
+        finally:
+            close_iter(it)
+        if not got:  # an empty input repeated forever is empty, as in TF
+            return
+        i += 1
+
+
+class ShuffleDataset(UnaryDataset):
+    def __init__(self, input_dataset, buffer_size, seed, reshuffle):
+        super().__init__(input_dataset)
+        buffer_size = int(buffer_size)
+        if buffer_size <= 0 and buffer_size != -1:
+            raise InvalidArgumentError(None, None, "buffer_size must be greater than zero.")
+        self._buffer = buffer_size
+        self._seeds = op_seeds(None if seed is None else int(seed))
+        self._reshuffle = reshuffle
+        self._epoch = 0
+        self._fixed = (random.SystemRandom().getrandbits(63) if self._seeds is None
+                       else hash(self._seeds) & (2**63 - 1))
+
+    def _make_iter(self, ctx):
+        if self._reshuffle:
+            self._epoch += 1
+            if self._seeds is None:
+                fixed = None
+            else:
+                fixed = hash((self._seeds, self._epoch)) & (2**63 - 1)
+        else:
+            fixed = self._fixed
+        seed = ctx.draw_seed(fixed)
+        buf = self._buffer if self._buffer > 0 else 1 << 62
+        return _shuffle_iter(self._input._make_iter(ctx), buf, random.Random(seed))
+
+
+def _shuffle_iter(it, size, rng):
+    buf = []
+    rand = rng.random
+    try:
+        for element in it:
+            if len(buf) < size:
+                buf.append(element)
+                continue
+            j = int(rand() * size)
+            out = buf[j]
+            buf[j] = element
+            yield out
+        while buf:
+            j = int(rand() * len(buf))
+            out = buf[j]
+            buf[j] = buf[-1]
+            buf.pop()
+            yield out
+    finally:
+        close_iter(it)
+
+
+class CacheDataset(UnaryDataset):
+    """``cache``: in memory, or in ``<filename>.data`` (pickled NumPy) files."""
+
+    def __init__(self, input_dataset, filename):
+        super().__init__(input_dataset)
+        self._filename = os.fspath(filename) if not isinstance(filename, Tensor) else \
+            filename.numpy().item().decode()
+        self._memory = None
+
+    def _make_iter(self, ctx):
+        if not self._filename:
+            if self._memory is not None:
+                return iter(self._memory)
+            return self._fill_memory(self._input._make_iter(ctx))
+        path = self._filename + ".tfcache"
+        if os.path.exists(path):
+            return _read_file_cache(path, self.element_spec)
+        return self._fill_file(self._input._make_iter(ctx), path)
+
+    def _fill_memory(self, it):
+        store = []
+        try:
+            for element in it:
+                store.append(element)
+                yield element
+        finally:
+            close_iter(it)
+        self._memory = store  # only a complete pass is kept, as TF does
+
+    def _fill_file(self, it, path):
+        store = []
+        try:
+            for element in it:
+                store.append(_structure.flatten(element))
+                yield element
+        finally:
+            close_iter(it)
+        tmp = f"{path}.tmp{os.getpid()}"
+        with open(tmp, "wb") as f:
+            pickle.dump([[(t.numpy(), t.dtype.name) for t in e] for e in store], f,
+                        protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+
+
+def _read_file_cache(path, spec):
+    with open(path, "rb") as f:
+        rows = pickle.load(f)
+    for flat in rows:
+        yield _structure.pack_as(spec, [data_ops.from_numpy(a, dtypes.as_dtype(d))
+                                        for a, d in flat])
+
+
+class ShardDataset(UnaryDataset):
+    def __init__(self, input_dataset, num_shards, index):
+        super().__init__(input_dataset)
+        num_shards, index = int(num_shards), int(index)
+        if num_shards < 1:
+            raise InvalidArgumentError(None, None, "Number of shards must be greater than zero "
+                                       f"(currently num_shards = {num_shards}).")
+        if not 0 <= index < num_shards:
+            raise InvalidArgumentError(None, None, "Index must be between 0 and "
+                                       f"{num_shards - 1} (currently index = {index}).")
+        self._n, self._i = num_shards, index
+
+    def _make_iter(self, ctx):
+        return _shard_iter(self._input._make_iter(ctx), self._n, self._i)
+
+    def _cardinality(self):
+        n = self._input._cardinality()
+        if n < 0:
+            return n
+        return n // self._n + (1 if n % self._n > self._i else 0)
+
+
+def _shard_iter(it, n, i):
+    try:
+        for k, element in enumerate(it):
+            if k % n == i:
+                yield element
+    finally:
+        close_iter(it)
+
+
+class OptionsDataset(UnaryDataset):
+    def __init__(self, input_dataset, options):
+        super().__init__(input_dataset)
+        self._options_value = options
+
+    def _make_iter(self, ctx):
+        return self._input._make_iter(ctx)
+
+
+class AssertCardinalityDataset(UnaryDataset):
+    def __init__(self, input_dataset, expected):
+        super().__init__(input_dataset)
+        self._expected = int(expected)
+
+    def _cardinality(self):
+        return self._expected
+
+    def _make_iter(self, ctx):
+        return _assert_card_iter(self._input._make_iter(ctx), self._expected)
+
+
+def _fmt_card(n):
+    return "infinite" if n == INFINITE else ("unknown" if n == UNKNOWN else str(n))
+
+
+def _assert_card_iter(it, expected):
+    n = 0
+    try:
+        for element in it:
+            n += 1
+            if expected >= 0 and n > expected:
+                raise _card_error(expected, "at least", n)
+            yield element
+    finally:
+        close_iter(it)
+    if n != expected:
+        raise _card_error(expected, "", n)
+
+
+def _card_error(expected, qual, n):
+    from torchflow._src.core.errors import FailedPreconditionError
+
+    got = f"{qual} {n}".strip()
+    unit = "element" if n == 1 and not qual else "elements"
+    return FailedPreconditionError(
+        None, None, f"Input dataset was expected to contain {_fmt_card(expected)} elements but "
+        f"contained only {got} {unit}." if not qual else
+        f"Input dataset was expected to contain {_fmt_card(expected)} elements but contained "
+        f"{got} {unit}.")
+
+
+class IgnoreErrorsDataset(UnaryDataset):
+    def __init__(self, input_dataset, log_warning=False):
+        super().__init__(input_dataset)
+        self._log = log_warning
+
+    def _cardinality(self):
+        return UNKNOWN
+
+    def _make_iter(self, ctx):
+        return _ignore_errors_iter(self._input._make_iter(ctx), self._log)
+
+
+def _ignore_errors_iter(it, log):
+    from torchflow._src.core.errors import OpError
+
+    try:
+        while True:
+            try:
+                element = next(it)
+            except StopIteration:
+                return
+            except OpError as e:
+                if log:
+                    import logging
+
+                    logging.getLogger("torchflow").warning("Error raised with error message %s",
+                                                           e)
+                continue
+            yield element
+    finally:
+        close_iter(it)
+
+
+class UniqueDataset(UnaryDataset):
+    def __init__(self, input_dataset):
+        super().__init__(input_dataset)
+        spec = input_dataset.element_spec
+        if _structure.is_nested(spec) or not (spec.dtype.is_integer or spec.dtype ==
+                                               dtypes.string):
+            raise TypeError("`tf.data.Dataset.unique` does not support type "
+                            f"{spec}. It supports scalar integer and string elements.")
+
+    def _cardinality(self):
+        n = self._input._cardinality()
+        return INFINITE if n == INFINITE else UNKNOWN
+
+    def _make_iter(self, ctx):
+        return _unique_iter(self._input._make_iter(ctx))
+
+
+def _unique_iter(it):
+    seen = set()
+    try:
+        for element in it:
+            key = data_ops.to_python(element)
+            if key not in seen:
+                seen.add(key)
+                yield element
+    finally:
+        close_iter(it)
+
+
+def reduce_dataset(dataset, initial_state, reduce_func):
+    from torchflow._src.data.iterator_ops import OwnedIterator
+
+    state = normalize_output(initial_state, "Dataset.reduce()")
+    it = OwnedIterator(dataset)
+    try:
+        for element in it:
+            new = normalize_output(reduce_func(state, element), "Dataset.reduce()")
+            if not _structure.same_structure(state, new):
+                raise TypeError(f"The element types for the new state must match the initial "
+                                f"state. Expected {_structure.spec_of(state)}; got "
+                                f"{_structure.spec_of(new)}.")
+            state = new
+    finally:
+        it._close()
+    return state

@@ -1,0 +1,187 @@
+"""Engine helpers for ``tf.data``: slicing, stacking and padding element components.
+
+``_src/data`` may not import torch; the few torch calls its runtime needs on
+its hot path (unbinding a source into elements, stacking a batch, padding) live
+here. String components hold NumPy object arrays and take the NumPy path.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from torchflow._src.core import dtypes
+from torchflow._src.core.convert import to_tensor
+from torchflow._src.core.errors import InvalidArgumentError
+from torchflow._src.core.tensor import Tensor, wrap
+
+_STRING = dtypes.string
+
+
+def init_worker_thread() -> None:
+    """Prepares a thread that tf.data starts: torch grad mode off (it defaults on)."""
+    torch.set_grad_enabled(False)
+
+
+def as_tensor(value, dtype=None) -> Tensor:
+    """``value`` as a Tensor (already one: unchanged)."""
+    if type(value) is Tensor:
+        return value
+    return to_tensor(value, dtype)
+
+
+def rows(t: Tensor) -> int:
+    """The size of dimension 0 (raises InvalidArgumentError for scalars)."""
+    if t._t.ndim == 0:
+        raise InvalidArgumentError(None, None, "Unbatching a tensor is only supported for "
+                                   "rank >= 1")
+    return t._t.shape[0]
+
+
+def shape_of(t: Tensor) -> tuple:
+    return tuple(t._t.shape)
+
+
+def unstack_range(t: Tensor, start: int, stop: int) -> list:
+    """Elements ``start..stop-1`` of ``t`` along dimension 0, as Tensors (views)."""
+    d = t._dtype
+    x = t._t
+    if d is _STRING:
+        part = x[start:stop]
+        return [wrap(np.asarray(part[i], dtype=object) if part.ndim == 1 else part[i], d)
+                for i in range(part.shape[0])]
+    return [wrap(v, d) for v in x[start:stop].unbind(0)]
+
+
+def row(t: Tensor, i: int) -> Tensor:
+    x = t._t
+    if t._dtype is _STRING:
+        v = x[i]
+        return wrap(np.asarray(v, dtype=object) if x.ndim == 1 else v, _STRING)
+    return wrap(x[i], t._dtype)
+
+
+def _shape_error(component: int, first, i: int, other) -> InvalidArgumentError:
+    return InvalidArgumentError(
+        None, None,
+        f"Cannot batch tensors with different shapes in component {component}. First element "
+        f"had shape {list(first)} and element {i} had shape {list(other)}.")
+
+
+def stack(parts: list, component: int = 0) -> Tensor:
+    """Stacks equally shaped Tensors along a new dimension 0 (``batch``)."""
+    p0 = parts[0]
+    d = p0._dtype
+    if d is _STRING:
+        s0 = p0._t.shape
+        for i, p in enumerate(parts):
+            if p._t.shape != s0:
+                raise _shape_error(component, s0, i, p._t.shape)
+        return wrap(np.stack([p._t for p in parts]), d)
+    try:
+        return wrap(torch.stack([p._t for p in parts]), d)
+    except RuntimeError:
+        s0 = p0._t.shape
+        for i, p in enumerate(parts):
+            if p._t.shape != s0:
+                raise _shape_error(component, s0, i, p._t.shape) from None
+        raise
+
+
+def padded_stack(parts: list, padded_shape, padding_value, component: int = 0) -> Tensor:
+    """Stacks Tensors after padding each to ``padded_shape`` (None dims: the batch max)."""
+    p0 = parts[0]
+    d = p0._dtype
+    rank = p0._t.ndim
+    for i, p in enumerate(parts):
+        if p._t.ndim != rank:
+            raise _shape_error(component, p0._t.shape, i, p._t.shape)
+    if padded_shape is None:
+        padded_shape = [None] * rank
+    if len(padded_shape) != rank:
+        raise InvalidArgumentError(
+            None, None, f"The padded shape {list(padded_shape)} is not compatible with the "
+            f"shape {list(p0._t.shape)} of component {component}.")
+    target = []
+    for k, want in enumerate(padded_shape):
+        big = max(p._t.shape[k] for p in parts)
+        if want is None or want == -1:
+            target.append(big)
+        else:
+            if big > want:
+                raise InvalidArgumentError(
+                    None, None, f"Attempted to pad to a smaller size than the input element: "
+                    f"component {component} has dimension {k} of size {big} > {want}.")
+            target.append(want)
+    pv = padding_value._t if isinstance(padding_value, Tensor) else padding_value
+    if d is _STRING:
+        fill = pv.reshape(()).item() if isinstance(pv, np.ndarray) else (pv or b"")
+        out = np.empty([len(parts)] + target, dtype=object)
+        out.fill(fill)
+        for i, p in enumerate(parts):
+            out[(i,) + tuple(slice(0, s) for s in p._t.shape)] = p._t
+        return wrap(out, d)
+    if isinstance(pv, torch.Tensor):
+        pv = pv.item()
+    x0 = p0._t
+    out = torch.full([len(parts)] + target, pv, dtype=x0.dtype, device=x0.device)
+    for i, p in enumerate(parts):
+        out[(i,) + tuple(slice(0, s) for s in p._t.shape)] = p._t
+    return wrap(out, d)
+
+
+def concat(parts: list) -> Tensor:
+    """Concatenates Tensors along dimension 0."""
+    d = parts[0]._dtype
+    if d is _STRING:
+        return wrap(np.concatenate([p._t for p in parts]), d)
+    return wrap(torch.cat([p._t for p in parts]), d)
+
+
+def gather_rows(t: Tensor, index) -> Tensor:
+    """Rows ``index`` (a list of ints) of ``t``."""
+    if t._dtype is _STRING:
+        return wrap(t._t[np.asarray(index, dtype=np.int64)], _STRING)
+    return wrap(t._t[torch.as_tensor(index, dtype=torch.long, device=t._t.device)], t._dtype)
+
+
+def scalar(value, dtype) -> Tensor:
+    """A scalar Tensor of ``dtype`` (fast path for Python ints, e.g. ``range``)."""
+    if dtype is _STRING:
+        return wrap(np.asarray(value, dtype=object), _STRING)
+    return wrap(torch.tensor(value, dtype=dtype._torch), dtype)
+
+
+def int_range(start: int, stop: int, step: int, dtype) -> list:
+    """``range`` elements as scalar Tensors, made in one torch call."""
+    return [wrap(v, dtype) for v in torch.arange(start, stop, step, dtype=dtype._torch).unbind(0)]
+
+
+def to_python(t: Tensor):
+    """A Python scalar (or nested list) for a Tensor's value."""
+    x = t._t
+    if isinstance(x, np.ndarray):
+        return x.tolist()
+    return x.tolist()
+
+
+def bytes_tensor(values, shape=None) -> Tensor:
+    """A string Tensor from a list of ``bytes``."""
+    a = np.empty(len(values), dtype=object)
+    a[:] = values
+    if shape is not None:
+        a = a.reshape(shape)
+    return wrap(a, _STRING)
+
+
+def from_numpy(a: np.ndarray, dtype) -> Tensor:
+    """A Tensor of ``dtype`` that owns a copy of ``a``."""
+    if dtype is _STRING:
+        return wrap(np.asarray(a, dtype=object), _STRING)
+    return wrap(torch.from_numpy(np.array(a, dtype=dtype.as_numpy_dtype)), dtype)
+
+
+def cast_to(t: Tensor, dtype) -> Tensor:
+    if t._dtype is dtype:
+        return t
+    return wrap(t._t.to(dtype._torch), dtype)

@@ -1,0 +1,299 @@
+"""``tf.io`` file ops: ``read_file``/``write_file``, TFRecord writing and reading, and
+a minimal ``tf.io.gfile``.
+
+TFRecord files are TensorFlow's format: each record is
+``uint64 length | uint32 masked_crc32c(length) | data | uint32 masked_crc32c(data)``
+(little endian), optionally inside a GZIP or ZLIB stream, so files move both
+ways between TensorFlow and torchflow. CRC32C comes from ``google-crc32c``.
+"""
+
+from __future__ import annotations
+
+import glob as _glob
+import gzip
+import io
+import os
+import shutil
+import struct
+import zlib
+
+import google_crc32c
+
+from torchflow._src.core import dtypes
+from torchflow._src.core.errors import DataLossError, InvalidArgumentError, NotFoundError
+from torchflow._src.core.tensor import Tensor
+from torchflow._src.ops import data_ops
+from torchflow._src.util.api import public
+
+_MASK_DELTA = 0xA282EAD8
+
+
+def masked_crc32c(data: bytes) -> int:
+    """TFRecord's masked CRC32C of ``data``."""
+    crc = google_crc32c.value(data)
+    return (((crc >> 15) | (crc << 17)) + _MASK_DELTA) & 0xFFFFFFFF
+
+
+def _path(x) -> str:
+    if isinstance(x, Tensor):
+        x = x.numpy()
+        x = x.item() if hasattr(x, "item") else x
+    if isinstance(x, bytes):
+        return x.decode("utf-8")
+    return os.fspath(x)
+
+
+def _compression(kind) -> str:
+    if kind is None:
+        return ""
+    if isinstance(kind, TFRecordOptions):
+        return kind.compression_type
+    if isinstance(kind, Tensor):
+        kind = _path(kind)
+    kind = str(kind).upper()
+    if kind not in ("", "GZIP", "ZLIB"):
+        raise InvalidArgumentError(None, None, f"Unsupported compression_type: {kind}")
+    return kind
+
+
+@public("torchflow.io")
+class TFRecordOptions:
+    """Options for TFRecord files: ``compression_type`` "" / "GZIP" / "ZLIB"."""
+
+    def __init__(self, compression_type=None, flush_mode=None, input_buffer_size=None,
+                 output_buffer_size=None, window_bits=None, compression_level=None,
+                 compression_method=None, mem_level=None, compression_strategy=None):
+        self.compression_type = _compression(compression_type)
+        self.compression_level = compression_level
+
+
+class _ZlibWriter(io.RawIOBase):
+    def __init__(self, f, level):
+        self._f = f
+        self._z = zlib.compressobj(level if level is not None else zlib.Z_DEFAULT_COMPRESSION)
+
+    def writable(self):
+        return True
+
+    def write(self, b):
+        self._f.write(self._z.compress(bytes(b)))
+        return len(b)
+
+    def flush(self):
+        self._f.write(self._z.flush(zlib.Z_SYNC_FLUSH))
+        self._f.flush()
+
+    def close(self):
+        if not self.closed:
+            self._f.write(self._z.flush())
+            self._f.close()
+        super().close()
+
+
+def _open_write(path, compression, level=None):
+    if compression == "GZIP":
+        return gzip.open(path, "wb", compresslevel=9 if level is None else level)
+    f = open(path, "wb")
+    if compression == "ZLIB":
+        return _ZlibWriter(f, level)
+    return f
+
+
+@public("torchflow.io")
+class TFRecordWriter:
+    """Writes records (``bytes``) to a TFRecord file.
+
+    >>> import tempfile, os, torchflow as tf
+    >>> path = os.path.join(tempfile.mkdtemp(), "a.tfrecord")
+    >>> with tf.io.TFRecordWriter(path) as w:
+    ...     w.write(b"hello")
+    >>> [r.numpy() for r in tf.data.TFRecordDataset(path)]
+    [b'hello']
+    """
+
+    def __init__(self, path, options=None):
+        opts = options if isinstance(options, TFRecordOptions) else TFRecordOptions(options)
+        self._f = _open_write(_path(path), opts.compression_type, opts.compression_level)
+
+    def write(self, record) -> None:
+        """Appends one record (``bytes`` or a scalar string Tensor)."""
+        if isinstance(record, Tensor):
+            record = record.numpy()
+            record = record.item() if hasattr(record, "item") else record
+        if isinstance(record, str):
+            record = record.encode("utf-8")
+        n = struct.pack("<Q", len(record))
+        self._f.write(n + struct.pack("<I", masked_crc32c(n)) + record +
+                      struct.pack("<I", masked_crc32c(record)))
+
+    def flush(self) -> None:
+        self._f.flush()
+
+    def close(self) -> None:
+        self._f.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def _open_read(path, compression):
+    if not os.path.exists(path):
+        raise NotFoundError(None, None, f"{path}; No such file or directory")
+    if compression == "GZIP":
+        return gzip.open(path, "rb")
+    if compression == "ZLIB":
+        with open(path, "rb") as f:
+            return io.BytesIO(zlib.decompress(f.read()))
+    return open(path, "rb", buffering=1 << 20)
+
+
+def tfrecord_records(path, compression_type=None):
+    """Yields the records of one TFRecord file as ``bytes`` (checks both CRCs).
+
+    Raises:
+      NotFoundError: The file does not exist.
+      DataLossError: A truncated record or a CRC mismatch.
+    """
+    path = _path(path)
+    f = _open_read(path, _compression(compression_type))
+    try:
+        read = f.read
+        while True:
+            head = read(12)
+            if not head:
+                return
+            if len(head) < 12:
+                raise DataLossError(None, None, f"truncated record at {path}")
+            n, crc = struct.unpack("<QI", head)
+            if masked_crc32c(head[:8]) != crc:
+                raise DataLossError(None, None, f"corrupted record at {path}: length CRC "
+                                    "mismatch")
+            data = read(n)
+            tail = read(4)
+            if len(data) < n or len(tail) < 4:
+                raise DataLossError(None, None, f"truncated record at {path}")
+            if masked_crc32c(data) != struct.unpack("<I", tail)[0]:
+                raise DataLossError(None, None, f"corrupted record at {path}: data CRC "
+                                    "mismatch")
+            yield data
+    finally:
+        f.close()
+
+
+@public("torchflow.io")
+def read_file(filename, name=None) -> Tensor:
+    """The contents of ``filename`` as a scalar string Tensor.
+
+    Raises:
+      NotFoundError: If the file does not exist.
+    """
+    path = _path(filename)
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        raise NotFoundError(None, None, f"{path}; No such file or directory") from None
+    return data_ops.scalar(data, dtypes.string)
+
+
+@public("torchflow.io")
+def write_file(filename, contents, name=None) -> None:
+    """Writes ``contents`` (a scalar string) to ``filename``, creating directories."""
+    path = _path(filename)
+    if isinstance(contents, Tensor):
+        contents = contents.numpy()
+        contents = contents.item() if hasattr(contents, "item") else contents
+    if isinstance(contents, str):
+        contents = contents.encode("utf-8")
+    d = os.path.dirname(path)
+    if d:
+        os.makedirs(d, exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(contents)
+
+
+# --- tf.io.gfile (local files only) ----------------------------------------------
+def exists(path) -> bool:
+    """True if ``path`` exists."""
+    return os.path.exists(_path(path))
+
+
+def glob(pattern) -> list:
+    """Sorted paths matching ``pattern``."""
+    return sorted(_glob.glob(_path(pattern)))
+
+
+def makedirs(path) -> None:
+    os.makedirs(_path(path), exist_ok=True)
+
+
+def mkdir(path) -> None:
+    os.mkdir(_path(path))
+
+
+def isdir(path) -> bool:
+    return os.path.isdir(_path(path))
+
+
+def listdir(path) -> list:
+    p = _path(path)
+    if not os.path.isdir(p):
+        raise NotFoundError(None, None, f"Could not find directory {p}")
+    return sorted(os.listdir(p))
+
+
+def remove(path) -> None:
+    p = _path(path)
+    if not os.path.exists(p):
+        raise NotFoundError(None, None, f"{p}; No such file or directory")
+    os.remove(p)
+
+
+def rmtree(path) -> None:
+    shutil.rmtree(_path(path))
+
+
+def rename(src, dst, overwrite=False) -> None:
+    s, d = _path(src), _path(dst)
+    if os.path.exists(d) and not overwrite:
+        from torchflow._src.core.errors import AlreadyExistsError
+
+        raise AlreadyExistsError(None, None, f"file already exists: {d}")
+    os.replace(s, d)
+
+
+def copy(src, dst, overwrite=False) -> None:
+    s, d = _path(src), _path(dst)
+    if os.path.exists(d) and not overwrite:
+        from torchflow._src.core.errors import AlreadyExistsError
+
+        raise AlreadyExistsError(None, None, f"file already exists: {d}")
+    shutil.copyfile(s, d)
+
+
+class GFile:
+    """A file object (``tf.io.gfile.GFile``) over local files; text or binary mode."""
+
+    def __init__(self, name, mode="r"):
+        p = _path(name)
+        if "r" in mode and not os.path.exists(p):
+            raise NotFoundError(None, None, f"{p}; No such file or directory")
+        self._f = open(p, mode)
+
+    def __getattr__(self, name):
+        return getattr(self._f, name)
+
+    def __iter__(self):
+        return iter(self._f)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self._f.close()
+
+    def size(self) -> int:
+        return os.fstat(self._f.fileno()).st_size

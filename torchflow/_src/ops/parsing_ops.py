@@ -1,0 +1,259 @@
+"""``tf.io.parse_single_example`` / ``parse_example`` and the feature specs.
+
+Serialized ``tf.train.Example`` protos are decoded with the protobuf runtime
+(messages generated from ``core/proto/example.proto``), then turned into
+tensors: ``FixedLenFeature`` -> a dense Tensor of its shape (``default_value``
+when the feature is absent), ``VarLenFeature`` -> a ``SparseValue``.
+"""
+
+from __future__ import annotations
+
+import collections
+
+import numpy as np
+import torch
+
+from torchflow._src.core import dtypes
+from torchflow._src.core.errors import InvalidArgumentError
+from torchflow._src.core.proto import example_pb2
+from torchflow._src.core.tensor import Tensor, wrap
+from torchflow._src.core.tensor_shape import TensorShape
+from torchflow._src.ops import data_ops
+from torchflow._src.util.api import public
+
+_KINDS = {dtypes.string: "bytes_list", dtypes.float32: "float_list", dtypes.int64: "int64_list"}
+
+
+@public("torchflow.io")
+class FixedLenFeature(collections.namedtuple("FixedLenFeature",
+                                             ["shape", "dtype", "default_value"])):
+    """A fixed-shape feature: ``shape``, ``dtype`` (float32, int64 or string),
+    optional ``default_value`` used when an example lacks the feature."""
+
+    def __new__(cls, shape, dtype, default_value=None):
+        return super().__new__(cls, shape, dtype, default_value)
+
+
+@public("torchflow.io")
+class VarLenFeature(collections.namedtuple("VarLenFeature", ["dtype"])):
+    """A variable-length feature, parsed into a ``SparseValue``."""
+
+
+@public("torchflow.io")
+class FixedLenSequenceFeature(collections.namedtuple(
+        "FixedLenSequenceFeature", ["shape", "dtype", "allow_missing", "default_value"])):
+    """Accepted for parse_example with ``allow_missing=True``: a feature whose value
+    count is a multiple of ``prod(shape)``; parsed dense with a leading None dim."""
+
+    def __new__(cls, shape, dtype, allow_missing=False, default_value=None):
+        return super().__new__(cls, shape, dtype, allow_missing, default_value)
+
+
+class SparseValue:
+    """The value of a ``VarLenFeature``: TF's ``SparseTensor`` triple.
+
+    Attributes:
+      indices: int64 Tensor ``[N, rank]`` (``[i]`` for one example, ``[b, i]`` batched).
+      values: Tensor ``[N]`` of the feature's dtype.
+      dense_shape: int64 Tensor ``[rank]``.
+
+    ``to_dense(default_value)`` gives the dense Tensor (``tf.sparse.to_dense``).
+    """
+
+    __slots__ = ("indices", "values", "dense_shape")
+
+    def __init__(self, indices, values, dense_shape):
+        self.indices = indices
+        self.values = values
+        self.dense_shape = dense_shape
+
+    @property
+    def dtype(self):
+        return self.values.dtype
+
+    @property
+    def shape(self) -> TensorShape:
+        return TensorShape(self.dense_shape.numpy().tolist())
+
+    def to_dense(self, default_value=None) -> Tensor:
+        shape = self.dense_shape.numpy().tolist()
+        d = self.values.dtype
+        idx = tuple(self.indices.numpy().T)
+        if d == dtypes.string:
+            out = np.full(shape, b"" if default_value is None else default_value, dtype=object)
+            out[idx] = self.values.numpy()
+            return wrap(out, d)
+        out = torch.full(shape, 0 if default_value is None else default_value, dtype=d._torch)
+        out[idx] = self.values._t
+        return wrap(out, d)
+
+    def __repr__(self):
+        return (f"SparseValue(indices={self.indices!r}, values={self.values!r}, "
+                f"dense_shape={self.dense_shape!r})")
+
+
+def _bytes_of(serialized):
+    if isinstance(serialized, Tensor):
+        a = serialized.numpy()
+        return a.item() if isinstance(a, np.ndarray) and a.ndim == 0 else a
+    return serialized
+
+
+def _values(feature, dtype, key):
+    kind = _KINDS.get(dtypes.as_dtype(dtype))
+    if kind is None:
+        raise ValueError(f"Unsupported dtype {dtype!r} for feature {key!r}: use float32, int64 "
+                         "or string.")
+    which = feature.WhichOneof("kind")
+    if which is None:
+        return []
+    if which != kind:
+        got = {"bytes_list": "string", "float_list": "float", "int64_list": "int64"}[which]
+        want = {"bytes_list": "string", "float_list": "float", "int64_list": "int64"}[kind]
+        raise InvalidArgumentError(
+            None, None, f"Name: <unknown>, Key: {key}, Index: 0.  Data types don't match. "
+            f"Data type: {got} but expected type: {want}")
+    return list(getattr(feature, kind).value)
+
+
+def _dense(vals, dtype, shape):
+    d = dtypes.as_dtype(dtype)
+    if d == dtypes.string:
+        return data_ops.bytes_tensor(vals, shape)
+    return wrap(torch.tensor(vals, dtype=d._torch).reshape(shape), d)
+
+
+def _parse_one(data: bytes, features: dict) -> dict:
+    ex = example_pb2.Example()
+    try:
+        ex.ParseFromString(data)
+    except Exception:  # noqa: BLE001 - protobuf raises DecodeError
+        raise InvalidArgumentError(None, None, "Could not parse example input, value: "
+                                   f"'{data[:40]!r}'") from None
+    fmap = ex.features.feature
+    out = {}
+    for key, spec in features.items():
+        present = key in fmap
+        if isinstance(spec, VarLenFeature):
+            vals = _values(fmap[key], spec.dtype, key) if present else []
+            n = len(vals)
+            out[key] = SparseValue(
+                wrap(torch.arange(n, dtype=torch.int64).reshape(n, 1), dtypes.int64),
+                _dense(vals, spec.dtype, [n]),
+                wrap(torch.tensor([n], dtype=torch.int64), dtypes.int64))
+            continue
+        if isinstance(spec, FixedLenSequenceFeature):
+            shape = list(TensorShape(spec.shape).as_list())
+            vals = _values(fmap[key], spec.dtype, key) if present else []
+            per = int(np.prod(shape)) if shape else 1
+            if not present and not spec.allow_missing:
+                raise InvalidArgumentError(None, None, f"Name: <unknown>, Feature: {key} is "
+                                           "required but could not be found.")
+            if per and len(vals) % per:
+                raise InvalidArgumentError(None, None, f"Name: <unknown>, Key: {key}, Index: 0."
+                                           f"  Number of values is not a multiple of stride "
+                                           f"length. Saw {len(vals)} values but output shape "
+                                           f"is: {shape}")
+            out[key] = _dense(vals, spec.dtype, [len(vals) // per if per else 0] + shape)
+            continue
+        if not isinstance(spec, FixedLenFeature):
+            raise ValueError(f"Unsupported feature spec {spec!r} for key {key!r}.")
+        shape = list(TensorShape(spec.shape).as_list())
+        n = int(np.prod(shape)) if shape else 1
+        if present:
+            vals = _values(fmap[key], spec.dtype, key)
+        elif spec.default_value is not None:
+            dv = spec.default_value
+            dv = dv.numpy() if isinstance(dv, Tensor) else dv
+            arr = np.asarray(dv, dtype=object if dtypes.as_dtype(spec.dtype) == dtypes.string
+                             else None)
+            vals = list(np.broadcast_to(arr, shape).reshape(-1)) if arr.size != n else \
+                list(arr.reshape(-1))
+            if dtypes.as_dtype(spec.dtype) == dtypes.string:
+                vals = [v.encode() if isinstance(v, str) else v for v in vals]
+        else:
+            raise InvalidArgumentError(None, None, f"Feature: {key} (data type: "
+                                       f"{dtypes.as_dtype(spec.dtype).name}) is required but "
+                                       "could not be found.")
+        if len(vals) != n:
+            raise InvalidArgumentError(None, None, f"Key: {key}.  Can't parse serialized "
+                                       f"Example.  Number of {_KINDS[dtypes.as_dtype(spec.dtype)]}"
+                                       f" values != expected.  Values size: {len(vals)} but "
+                                       f"output shape: {shape}")
+        out[key] = _dense(vals, spec.dtype, shape)
+    return out
+
+
+@public("torchflow.io")
+def parse_single_example(serialized, features, example_names=None, name=None) -> dict:
+    """Parses one serialized ``tf.train.Example`` into a dict of tensors.
+
+    Args:
+      serialized: A scalar string Tensor (or bytes).
+      features: dict key -> ``FixedLenFeature`` / ``VarLenFeature``.
+
+    Returns:
+      dict key -> Tensor (FixedLenFeature) or ``SparseValue`` (VarLenFeature).
+
+    Raises:
+      InvalidArgumentError: A required feature is missing, has the wrong type or
+        the wrong number of values, or the bytes are not an Example.
+    """
+    data = _bytes_of(serialized)
+    if not isinstance(data, bytes):
+        raise InvalidArgumentError(None, None, "Input to parse_single_example must be a "
+                                   "scalar string.")
+    return _parse_one(data, features)
+
+
+@public("torchflow.io")
+def parse_example(serialized, features, example_names=None, name=None) -> dict:
+    """Parses a vector of serialized Examples into batched tensors.
+
+    FixedLenFeature values are stacked to ``[batch] + shape``; VarLenFeature
+    values become one ``SparseValue`` with ``[batch, i]`` indices.
+    """
+    data = _bytes_of(serialized)
+    items = [data] if isinstance(data, bytes) else list(np.asarray(data, dtype=object)
+                                                        .reshape(-1))
+    parsed = [_parse_one(d, features) for d in items]
+    out = {}
+    for key, spec in features.items():
+        cols = [p[key] for p in parsed]
+        if isinstance(spec, VarLenFeature):
+            idx, vals = [], []
+            width = 0
+            for b, sv in enumerate(cols):
+                n = sv.values.shape[0]
+                width = max(width, n)
+                idx.extend([b, i] for i in range(n))
+                vals.append(sv.values)
+            values = data_ops.concat(vals) if vals else _dense([], spec.dtype, [0])
+            out[key] = SparseValue(
+                wrap(torch.tensor(idx, dtype=torch.int64).reshape(-1, 2), dtypes.int64), values,
+                wrap(torch.tensor([len(cols), width], dtype=torch.int64), dtypes.int64))
+        elif isinstance(spec, FixedLenSequenceFeature):
+            longest = max((c.shape[0] for c in cols), default=0)
+            pv = spec.default_value if spec.default_value is not None else (
+                b"" if dtypes.as_dtype(spec.dtype) == dtypes.string else 0)
+            shape = [longest] + list(TensorShape(spec.shape).as_list())
+            out[key] = data_ops.padded_stack(cols, shape, pv)
+        else:
+            out[key] = data_ops.stack(cols) if cols else _dense(
+                [], spec.dtype, [0] + list(TensorShape(spec.shape).as_list()))
+    return out
+
+
+Example = example_pb2.Example
+Features = example_pb2.Features
+Feature = example_pb2.Feature
+BytesList = example_pb2.BytesList
+FloatList = example_pb2.FloatList
+Int64List = example_pb2.Int64List
+FeatureList = example_pb2.FeatureList
+FeatureLists = example_pb2.FeatureLists
+SequenceExample = example_pb2.SequenceExample
+
+for _cls in (Example, Features, Feature, BytesList, FloatList, Int64List, FeatureList,
+             FeatureLists, SequenceExample):
+    _cls.__module__ = "torchflow.train"

@@ -1,0 +1,26 @@
+"""``tf.data.experimental``."""
+
+from torchflow._src.data.csv import CsvDataset as CsvDataset
+from torchflow._src.data.csv import make_csv_dataset as make_csv_dataset
+from torchflow._src.data.dataset_ops import AUTOTUNE as AUTOTUNE
+from torchflow._src.data.dataset_ops import INFINITE as INFINITE_CARDINALITY
+from torchflow._src.data.dataset_ops import UNKNOWN as UNKNOWN_CARDINALITY
+from torchflow._src.data.experimental import assert_cardinality as assert_cardinality
+from torchflow._src.data.experimental import bucket_by_sequence_length as bucket_by_sequence_length
+from torchflow._src.data.experimental import cardinality as cardinality
+from torchflow._src.data.experimental import choose_from_datasets as choose_from_datasets
+from torchflow._src.data.experimental import enumerate_dataset as enumerate_dataset
+from torchflow._src.data.experimental import get_single_element as get_single_element
+from torchflow._src.data.experimental import group_by_window as group_by_window
+from torchflow._src.data.experimental import ignore_errors as ignore_errors
+from torchflow._src.data.experimental import sample_from_datasets as sample_from_datasets
+from torchflow._src.data.experimental import shuffle_and_repeat as shuffle_and_repeat
+from torchflow._src.data.experimental import unbatch as unbatch
+from torchflow._src.data.iterator_ops import Optional as Optional
+from torchflow._src.data.options import AutoShardPolicy as AutoShardPolicy
+from torchflow._src.data.options import DistributeOptions as DistributeOptions
+from torchflow._src.data.options import MapVectorizationOptions as MapVectorizationOptions
+from torchflow._src.data.options import OptimizationOptions as OptimizationOptions
+from torchflow._src.data.options import StatsOptions as StatsOptions
+from torchflow._src.data.options import ThreadingOptions as ThreadingOptions
+from torchflow._src.data.readers import TFRecordDataset as TFRecordDataset
