@@ -101,6 +101,9 @@ import torchflow._src.ops.tensor_operators  # noqa: F401 - installs Tensor opera
 # --- nn / linalg -------------------------------------------------------------
 from torchflow._src.ops.linalg_ops import matmul as matmul
 from torchflow._src.ops.linalg_ops import norm as norm
+from torchflow._src.ops.linalg_decomp_ops import eig as eig
+from torchflow._src.ops.linalg_decomp_ops import eigvals as eigvals
+from torchflow._src.ops.linalg_special_ops import sqrtm as matrix_square_root
 # --- end nn / linalg ---------------------------------------------------------
 
 # --- random / strings / quantization / raw_ops ------------------------------

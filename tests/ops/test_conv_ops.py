@@ -166,3 +166,16 @@ def test_bad_inputs_raise_tf_error_types(case, fn):
         fn(tf)
     assert type(got.value).__name__ == type(want.value).__name__, (got.value, want.value)
     assert isinstance(got.value, (ValueError, TypeError, tf.errors.OpError))
+
+
+@pytest.mark.parametrize("rate,padding", [(2, "SAME"), (2, "VALID"), (3, "SAME")])
+def test_atrous_conv2d_and_transpose_match_tf(rate, padding):
+    rtf = real_tf()
+    x, w = rand((1, 9, 8, 2), "float32", 1), rand((3, 3, 2, 3), "float32", 2)
+    want = rtf.nn.atrous_conv2d(rtf.constant(x), w, rate, padding)
+    assert_close(tf.nn.atrous_conv2d(x, w, rate, padding), want, rtol=1e-4, atol=1e-4)
+    wt = rand((3, 3, 2, 3), "float32", 3)
+    y = want.numpy()
+    assert_close(tf.nn.atrous_conv2d_transpose(y, wt, [1, 9, 8, 2], rate, padding),
+                 rtf.nn.atrous_conv2d_transpose(rtf.constant(y), wt, [1, 9, 8, 2], rate, padding),
+                 rtol=1e-4, atol=1e-4)

@@ -83,3 +83,25 @@ def test_bad_inputs_raise_tf_error_types(case, fn):
     with pytest.raises(Exception) as got:
         fn(tf)
     assert type(got.value).__name__ == type(want.value).__name__, (got.value, want.value)
+
+
+@pytest.mark.parametrize("pooling_type", ["MAX", "AVG"])
+@pytest.mark.parametrize("padding", ["SAME", "VALID"])
+def test_generic_pool_matches_tf(pooling_type, padding):
+    rtf = real_tf()
+    x = rand((2, 7, 6, 3), "float32", 6)
+    assert_close(tf.nn.pool(x, [3, 2], pooling_type, [2, 2], padding),
+                 rtf.nn.pool(rtf.constant(x), [3, 2], pooling_type, strides=[2, 2],
+                             padding=padding), rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("padding", ["SAME", "VALID"])
+@pytest.mark.parametrize("include_batch", [False, True])
+def test_max_pool_with_argmax_matches_tf(padding, include_batch):
+    rtf = real_tf()
+    x = rand((2, 5, 7, 3), "float32", 7)
+    out, idx = tf.nn.max_pool_with_argmax(x, 3, 2, padding, include_batch_in_index=include_batch)
+    wout, widx = rtf.nn.max_pool_with_argmax(rtf.constant(x), 3, 2, padding,
+                                             include_batch_in_index=include_batch)
+    assert_close(out, wout)
+    assert_close(idx, widx)

@@ -29,3 +29,20 @@ from torchflow._src.ops.linalg_decomp_ops import lstsq as lstsq
 from torchflow._src.ops.linalg_decomp_ops import pinv as pinv
 from torchflow._src.ops.linalg_decomp_ops import expm as expm
 from torchflow._src.ops.linalg_decomp_ops import normalize as normalize
+from torchflow._src.ops.linalg_special_ops import lu as lu
+from torchflow._src.ops.linalg_special_ops import lu_solve as lu_solve
+from torchflow._src.ops.linalg_special_ops import lu_matrix_inverse as lu_matrix_inverse
+from torchflow._src.ops.linalg_special_ops import lu_reconstruct as lu_reconstruct
+from torchflow._src.ops.linalg_special_ops import matrix_rank as matrix_rank
+from torchflow._src.ops.linalg_special_ops import sqrtm as sqrtm
+from torchflow._src.ops.linalg_special_ops import logm as logm
+from torchflow._src.ops.linalg_special_ops import tridiagonal_solve as tridiagonal_solve
+from torchflow._src.ops.linalg_special_ops import tridiagonal_matmul as tridiagonal_matmul
+from torchflow._src.ops.linalg_special_ops import tensor_diag as tensor_diag
+from torchflow._src.ops.linalg_special_ops import tensor_diag_part as tensor_diag_part
+# Aliases of ops that live elsewhere (tf.eye, tf.einsum, tf.math.l2_normalize ...).
+from torchflow._src.ops.creation_ops import eye as eye
+from torchflow._src.ops.einsum_ops import einsum as einsum
+from torchflow._src.ops.einsum_ops import tensordot as tensordot
+from torchflow._src.ops.reduction_ops import l2_normalize as l2_normalize
+from torchflow._src.ops.clip_ops import global_norm as global_norm

@@ -49,3 +49,19 @@ from torchflow._src.ops.loss_ops import log_poisson_loss as log_poisson_loss
 from torchflow._src.ops.loss_ops import compute_average_loss as compute_average_loss
 from torchflow._src.ops.loss_ops import scale_regularization_loss as scale_regularization_loss
 from torchflow._src.ops.embedding_ops import embedding_lookup as embedding_lookup
+from torchflow._src.ops.normalization_ops import sufficient_statistics as sufficient_statistics
+from torchflow._src.ops.normalization_ops import normalize_moments as normalize_moments
+from torchflow._src.ops.pooling_ops import pool as pool
+from torchflow._src.ops.pooling_ops import max_pool_with_argmax as max_pool_with_argmax
+from torchflow._src.ops.conv_ops import atrous_conv2d as atrous_conv2d
+from torchflow._src.ops.conv_ops import atrous_conv2d_transpose as atrous_conv2d_transpose
+from torchflow._src.ops.morphological_ops import dilation2d as dilation2d
+from torchflow._src.ops.morphological_ops import erosion2d as erosion2d
+from torchflow._src.ops.depth_space_ops import depth_to_space as depth_to_space
+from torchflow._src.ops.depth_space_ops import space_to_depth as space_to_depth
+from torchflow._src.ops.ctc_ops import ctc_loss as ctc_loss
+# Aliases of tf.math ops.
+from torchflow._src.ops.reduction_ops import l2_normalize as l2_normalize
+from torchflow._src.ops.ranking_ops import top_k as top_k
+from torchflow._src.ops.ranking_ops import in_top_k as in_top_k
+from torchflow._src.ops.unary_math_ops import zero_fraction as zero_fraction

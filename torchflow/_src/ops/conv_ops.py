@@ -372,3 +372,28 @@ def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding
     depth = _depthwise("DepthwiseConv2dNative", input, depthwise_filter, strides, padding,
                        data_format, dilations)
     return _conv("Conv2D", 2, depth, pointwise_filter, 1, "VALID", data_format, None)
+
+
+@public("torchflow.nn")
+def atrous_conv2d(value, filters, rate, padding, name=None) -> Tensor:
+    """Atrous (dilated) 2-D convolution: ``conv2d`` with ``dilations=rate``.
+
+    Args:
+      value: A 4-D NHWC Tensor.
+      filters: ``[height, width, in_channels, out_channels]``.
+      rate: A positive int, the dilation rate.
+      padding: ``"SAME"`` or ``"VALID"``.
+      name: Unused (eager).
+
+    Returns:
+      A 4-D Tensor.
+    """
+    return _conv("Conv2D", 2, value, filters, 1, padding, "NHWC", rate)
+
+
+@public("torchflow.nn")
+def atrous_conv2d_transpose(value, filters, output_shape, rate, padding, name=None) -> Tensor:
+    """The transpose of ``atrous_conv2d``; ``filters`` is ``[height, width,
+    out_channels, in_channels]``."""
+    return _conv_transpose("Conv2DBackpropInput", 2, value, filters, output_shape, 1, padding,
+                           "NHWC", rate)

@@ -164,3 +164,45 @@ def local_response_normalization(input, depth_radius=5, bias=1, alpha=1, beta=0.
         return wrap(out, x._dtype)
     except Exception as e:  # noqa: BLE001 - translated to a TF error
         raise translate(op, e) from None
+
+
+@public("torchflow.nn")
+def sufficient_statistics(x, axes, shift=None, keepdims=False, name=None):
+    """The sufficient statistics for the mean and variance of ``x`` over ``axes``.
+
+    Returns:
+      ``(count, mean_ss, variance_ss, shift)``: the number of reduced elements
+      (of ``x``'s dtype), ``sum(x - shift)``, ``sum((x - shift) ** 2)`` and
+      ``shift`` (None when not given).
+    """
+    x = tensor_arg(x)
+    t = x._t
+    ax = _axes(axes, t.ndim)
+    n = 1
+    for a in ax:
+        n *= t.shape[a]
+    count = torch.tensor(n, dtype=t.dtype, device=t.device)
+    s = None
+    y = t
+    if shift is not None:
+        s = nc.same_dtype("Sub", x, shift)
+        y = t - s._t
+    mean_ss = y.sum(ax, keepdim=keepdims) if ax else y
+    var_ss = y.square().sum(ax, keepdim=keepdims) if ax else y.square()
+    return (wrap(count, x._dtype), wrap(mean_ss, x._dtype), wrap(var_ss, x._dtype), s)
+
+
+@public("torchflow.nn")
+def normalize_moments(counts, mean_ss, variance_ss, shift, name=None):
+    """Mean and variance from ``sufficient_statistics``' outputs.
+
+    Returns:
+      ``(mean, variance)``.
+    """
+    c = tensor_arg(counts)
+    m = nc.same_dtype("Mul", c, mean_ss)._t
+    v = nc.same_dtype("Mul", c, variance_ss)._t
+    div = 1 / c._t
+    shifted = m * div
+    mean = shifted + nc.same_dtype("Add", c, shift)._t if shift is not None else shifted
+    return wrap(mean, c._dtype), wrap(v * div - shifted.square(), c._dtype)

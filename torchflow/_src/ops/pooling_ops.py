@@ -6,8 +6,10 @@ pooling divides by the number of real elements in each window, as TF does.
 
 from __future__ import annotations
 
+import torch
 import torch.nn.functional as F
 
+from torchflow._src.core import dtypes
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.ops import _nn_common as nc
 from torchflow._src.ops._dispatch import Tensor, translate, wrap
@@ -160,3 +162,77 @@ def avg_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None) -
     """Average pooling of a 5-D ``input`` (``NDHWC`` or ``NCDHW``); see ``avg_pool``."""
     return _pool("avg", "AvgPool3D", 3, input, ksize, strides, padding, data_format)
 
+
+
+@public("torchflow.nn")
+def pool(input, window_shape, pooling_type, strides=None, padding="VALID", data_format=None,
+         dilations=None, name=None) -> Tensor:
+    """N-D max or average pooling (N = 1, 2 or 3).
+
+    Args:
+      input: A Tensor of rank N + 2.
+      window_shape: N ints.
+      pooling_type: ``"MAX"`` or ``"AVG"``.
+      strides: Optional N ints (default 1).
+      padding: ``"SAME"`` or ``"VALID"``.
+      data_format: Optional; channels-last by default.
+      dilations: Optional N ints; only 1 is supported.
+      name: Unused (eager).
+
+    Returns:
+      The pooled Tensor.
+
+    Raises:
+      ValueError: on an unknown ``pooling_type`` or dilations other than 1.
+    """
+    kind = {"MAX": "max", "AVG": "avg"}.get(str(pooling_type).upper())
+    if kind is None:
+        raise ValueError(f"Invalid pooling_type: {pooling_type}")
+    n = len(nc.int_list(window_shape, "window_shape"))
+    if dilations is not None and any(d != 1 for d in nc.int_list(dilations, "dilations")):
+        raise ValueError("tf.nn.pool: dilation rates other than 1 are not supported by "
+                         "torchflow yet.")
+    op = ("MaxPool" if kind == "max" else "AvgPool") + ("3D" if n == 3 else "")
+    return _pool(kind, op, n, input, window_shape, strides if strides is not None else 1,
+                 padding, data_format)
+
+
+@public("torchflow.nn")
+def max_pool_with_argmax(input, ksize, strides, padding, data_format="NHWC",
+                         output_dtype=dtypes.int64, include_batch_in_index=False, name=None):
+    """2-D max pooling that also returns the flat index of each maximum.
+
+    The index of ``[b, y, x, c]`` is ``((b * height + y) * width + x) * channels + c``
+    with ``include_batch_in_index``, else ``(y * width + x) * channels + c``.
+
+    Returns:
+      ``(output, argmax)``.
+    """
+    op = "MaxPoolWithArgmax"
+    x = nc.typed_arg(op, input, _MAX_TYPES)
+    xt = x._t
+    if xt.ndim != 4:
+        raise InvalidArgumentError(None, None, f"input must be 4-dimensional [Op:{op}]")
+    if data_format != "NHWC":
+        raise ValueError(f"{op}: only data_format='NHWC' is supported, got {data_format}")
+    k = nc.spatial(ksize, 2, "ksize", True, op)
+    s = nc.spatial(strides, 2, "strides", True, op)
+    xc = nc.to_nc(xt, True)
+    n_, c_, h, w = xc.shape
+    p = nc.pads(padding, 2, True, [h, w], k, s, [1, 1], op)
+    work = xc if xc.dtype.is_floating_point else xc.double()
+    padded = F.pad(work, [p[1][0], p[1][1], p[0][0], p[0][1]], value=float("-inf"))
+    try:
+        out, idx = F.max_pool2d(padded, k, s, return_indices=True)
+    except Exception as e:  # noqa: BLE001 - translated to a TF error
+        raise translate(op, e) from None
+    wp = padded.shape[-1]
+    yy = idx // wp - p[0][0]
+    xx = idx % wp - p[1][0]
+    chan = torch.arange(c_, device=xt.device).reshape(1, c_, 1, 1)
+    flat = (yy * w + xx) * c_ + chan
+    if include_batch_in_index:
+        flat = flat + torch.arange(n_, device=xt.device).reshape(n_, 1, 1, 1) * (h * w * c_)
+    od = dtypes.as_dtype(output_dtype)
+    return (wrap(nc.from_nc(out.to(xt.dtype), True), x._dtype),
+            wrap(nc.from_nc(flat, True).to(od._torch), od))

@@ -1,0 +1,85 @@
+"""tf.nn statistics helpers, depth/space rearrangement, morphology and CTC against
+real TensorFlow (same random inputs; values, dtypes and error types)."""
+
+import numpy as np
+import pytest
+
+import torchflow as tf
+from torchflow._src.testing import assert_close, rand, real_tf
+
+
+@pytest.mark.parametrize("shift", [None, 0.5])
+def test_sufficient_statistics_and_normalize_moments_match_tf(shift):
+    rtf = real_tf()
+    x = rand((3, 4, 5), "float32", 1)
+    got = tf.nn.sufficient_statistics(x, [0, 2], shift=shift)
+    want = rtf.nn.sufficient_statistics(rtf.constant(x), [0, 2], shift=shift)
+    for g, w in zip(got[:3], want[:3]):
+        assert_close(g, w, rtol=1e-5, atol=1e-5)
+    assert (got[3] is None) == (want[3] is None)
+    assert_close(tf.nn.normalize_moments(*got)[1], rtf.nn.normalize_moments(*want)[1],
+                 rtol=1e-4, atol=1e-5)
+    assert_close(tf.nn.normalize_moments(*got)[0], rtf.nn.normalize_moments(*want)[0],
+                 rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("fmt", ["NHWC", "NCHW"])
+def test_depth_to_space_and_back_match_tf(fmt):
+    rtf = real_tf()
+    x = rand((2, 3, 4, 8), "int32", 2)
+    want = rtf.nn.depth_to_space(rtf.constant(x), 2)
+    assert_close(tf.nn.depth_to_space(x, 2), want)
+    assert_close(tf.nn.space_to_depth(want.numpy(), 2), x)
+    if fmt == "NCHW":  # TF's CPU has no NCHW kernel: compare with the NHWC result
+        got = tf.nn.depth_to_space(np.ascontiguousarray(np.moveaxis(x, -1, 1)), 2,
+                                   data_format="NCHW")
+        assert_close(got, np.moveaxis(want.numpy(), -1, 1))
+        back = tf.nn.space_to_depth(got, 2, data_format="NCHW")
+        assert_close(back, np.moveaxis(x, -1, 1))
+
+
+@pytest.mark.parametrize("strides,padding,rates", [([1, 1, 1, 1], "SAME", [1, 1, 1, 1]),
+                                                   ([1, 2, 2, 1], "SAME", [1, 1, 1, 1]),
+                                                   ([1, 1, 1, 1], "VALID", [1, 2, 2, 1])])
+def test_dilation_and_erosion_match_tf(strides, padding, rates):
+    rtf = real_tf()
+    x, f = rand((2, 7, 6, 3), "float32", 3), rand((3, 2, 3), "float32", 4)
+    assert_close(tf.nn.dilation2d(x, f, strides, padding, "NHWC", rates),
+                 rtf.nn.dilation2d(rtf.constant(x), f, strides, padding, "NHWC", rates))
+    assert_close(tf.nn.erosion2d(x, f, strides, padding, "NHWC", rates),
+                 rtf.nn.erosion2d(rtf.constant(x), f, strides, padding, "NHWC", rates))
+
+
+@pytest.mark.parametrize("blank", [None, -1])
+@pytest.mark.parametrize("time_major", [True, False])
+def test_ctc_loss_matches_tf(blank, time_major):
+    rtf = real_tf()
+    logits = rand((12, 3, 6) if time_major else (3, 12, 6), "float32", 5)
+    labels = np.array([[1, 2, 2, 3], [4, 1, 0, 0], [2, 0, 0, 0]], np.int32)
+    label_len, logit_len = np.array([4, 2, 1], np.int32), np.array([12, 10, 7], np.int32)
+    want = rtf.nn.ctc_loss(rtf.constant(labels), rtf.constant(logits), label_len, logit_len,
+                           logits_time_major=time_major, blank_index=blank)
+    got = tf.nn.ctc_loss(labels, logits, label_len, logit_len, logits_time_major=time_major,
+                         blank_index=blank)
+    assert_close(got, want, rtol=1e-4, atol=1e-4)
+
+
+def _c(m, a):
+    return m.constant(np.asarray(a))
+
+
+BAD = [
+    ("depth_to_space indivisible", lambda m: m.nn.depth_to_space(_c(m, np.ones((1, 2, 2, 6))), 2)),
+    ("space_to_depth indivisible", lambda m: m.nn.space_to_depth(_c(m, np.ones((1, 3, 2, 1))), 2)),
+    ("depth_to_space rank 3", lambda m: m.nn.depth_to_space(_c(m, np.ones((2, 2, 4))), 2)),
+]
+
+
+@pytest.mark.parametrize("case,fn", BAD, ids=[c for c, _ in BAD])
+def test_bad_inputs_raise_tf_error_types(case, fn):
+    rtf = real_tf()
+    with pytest.raises(Exception) as want:
+        fn(rtf)
+    with pytest.raises(Exception) as got:
+        fn(tf)
+    assert type(got.value).__name__ == type(want.value).__name__, (got.value, want.value)
