@@ -5,8 +5,9 @@ The TF 2.4 names come from ``tests/api/golden/<namespace>.txt`` (written by
 ``tools/tf24_api.py`` from the TF 2.4.0 wheel). A name counts as implemented
 when ``torchflow.<namespace>`` has an attribute of that name.
 
-``python tools/api_coverage.py`` prints the table; ``--write`` also writes
-``docs/api_coverage.md``. ``tests/api/test_public_api.py`` and the pytest
+``python tools/api_coverage.py`` prints the table (``--all``: every namespace;
+``--extras``: also names torchflow has that TF 2.4 does not); ``--write`` also
+writes ``docs/api_coverage.md``. ``tests/api/test_public_api.py`` and the pytest
 summary line use the functions here.
 """
 
@@ -86,6 +87,25 @@ def coverage(golden: dict[str, list[str]] | None = None) -> list[Namespace]:
     return out
 
 
+def extras(rows: list[Namespace]) -> dict[str, list[str]]:
+    """Public names torchflow namespaces have that TF 2.4's do not (submodules aside)."""
+    import inspect
+
+    out = {}
+    for r in rows:
+        if r.error:
+            continue
+        mod = import_public(r.tflow_module)
+        if mod is None:
+            continue
+        tf24 = set(r.names)
+        extra = sorted(n for n in vars(mod) if not n.startswith("_") and n not in tf24
+                       and not inspect.ismodule(getattr(mod, n)))
+        if extra:
+            out[r.tf_module] = extra
+    return out
+
+
 def totals(rows: list[Namespace]) -> tuple[int, int]:
     return sum(len(r.implemented) for r in rows), sum(len(r.names) for r in rows)
 
@@ -128,6 +148,9 @@ def main(argv: list[str]) -> int:
     sys.path.insert(0, str(REPO))
     rows = coverage()
     print(table(rows, only_started="--all" not in argv))
+    if "--extras" in argv:
+        for ns, names in extras(rows).items():
+            print(f"not in TF 2.4 {ns}: {', '.join(names)}")
     if "--write" in argv:
         out = REPO / "docs" / "api_coverage.md"
         out.write_text(markdown(rows))
