@@ -83,7 +83,7 @@ class DType:
 
     @property
     def is_unsigned(self) -> bool:
-        return self._kind in "ub"
+        return self._kind == "u"
 
     @property
     def is_complex(self) -> bool:
@@ -134,8 +134,6 @@ class DType:
             return float(np.finfo(self._np).min)
         if self._kind in "iu":
             return int(np.iinfo(self._np).min)
-        if self._kind == "b":
-            return False
         raise TypeError(f"Cannot find minimum value of {self}.")
 
     @property
@@ -146,13 +144,18 @@ class DType:
             return float(np.finfo(self._np).max)
         if self._kind in "iu":
             return int(np.iinfo(self._np).max)
-        if self._kind == "b":
-            return True
         raise TypeError(f"Cannot find maximum value of {self}.")
 
     @property
     def limits(self):
-        return (self.min, self.max)
+        """TF's image-intensity range ``(0, max)``: floats (0, 1), ints (0, max)."""
+        if self._name in ("float32", "float64"):
+            return (0, 1)
+        if self._kind in "iu":
+            return (0, self.max)
+        if self._kind == "b":
+            return (0, True)
+        raise ValueError(f"{self} does not have defined limits.")
 
     def is_compatible_with(self, other) -> bool:
         return self == as_dtype(other)
@@ -184,9 +187,9 @@ uint16 = DType("uint16", 17, torch.uint16, np.uint16, 2, "u")
 uint32 = DType("uint32", 22, torch.uint32, np.uint32, 4, "u")
 uint64 = DType("uint64", 23, torch.uint64, np.uint64, 8, "u")
 bool = DType("bool", 10, torch.bool, np.bool_, 1, "b")  # noqa: A001 - TF's name
-string = DType("string", 7, None, np.object_, 8, "s")
-resource = DType("resource", 20, None, None, 8, "o")
-variant = DType("variant", 21, None, None, 8, "o")
+string = DType("string", 7, None, np.object_, 0, "s")
+resource = DType("resource", 20, None, None, 0, "o")
+variant = DType("variant", 21, None, None, 0, "o")
 
 ALL: tuple[DType, ...] = (
     float16, float32, float64, bfloat16, complex64, complex128,
@@ -242,8 +245,10 @@ def as_dtype(type_value) -> DType:
             return _BY_TORCH[type_value]
         except KeyError:
             raise TypeError(f"Cannot convert value {type_value!r} to a TensorFlow DType.") from None
-    if type_value is float:
-        return float64
+    if type_value is float:  # TF maps Python float to float32
+        return float32
+    if type_value is object:
+        return string
     if type_value is int:
         return int64
     if type_value is builtins.bool:
