@@ -20,4 +20,10 @@ from torchflow._src.ops.random_generator import Generator as Generator
 from torchflow._src.ops.random_generator import create_rng_state as create_rng_state
 from torchflow._src.ops.random_generator import get_global_generator as get_global_generator
 from torchflow._src.ops.random_generator import set_global_generator as set_global_generator
+from torchflow._src.ops.stateless_random_ops import stateless_parameterized_truncated_normal as stateless_parameterized_truncated_normal
+from torchflow._src.ops.candidate_sampling_ops import uniform_candidate_sampler as uniform_candidate_sampler
+from torchflow._src.ops.candidate_sampling_ops import log_uniform_candidate_sampler as log_uniform_candidate_sampler
+from torchflow._src.ops.candidate_sampling_ops import all_candidate_sampler as all_candidate_sampler
+from torchflow._src.ops.candidate_sampling_ops import fixed_unigram_candidate_sampler as fixed_unigram_candidate_sampler
+from torchflow._src.ops.candidate_sampling_ops import learned_unigram_candidate_sampler as learned_unigram_candidate_sampler
 from torchflow.random import experimental as experimental

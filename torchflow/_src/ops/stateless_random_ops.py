@@ -274,6 +274,43 @@ def stateless_gamma(shape, seed, alpha, beta=None, dtype=dtypes.float32, name=No
         raise translate("StatelessRandomGammaV2", e) from None
 
 
+@public("torchflow.random")
+def stateless_parameterized_truncated_normal(shape, seed, means=0.0, stddevs=1.0,
+                                             minvals=-2.0, maxvals=2.0, name=None) -> Tensor:
+    """Deterministic normal samples truncated to ``[minvals, maxvals]``.
+
+    Args:
+      shape: The output shape; the parameters broadcast to it.
+      seed: A shape ``[2]`` int32/int64 Tensor.
+      means: Means of the untruncated normals.
+      stddevs: Their standard deviations.
+      minvals: Lower bounds.
+      maxvals: Upper bounds.
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of ``shape`` and the parameters' dtype (float32 for Python numbers).
+    """
+    op = "StatelessParameterizedTruncatedNormal"
+    ps = [tensor_arg(v) for v in (means, stddevs, minvals, maxvals)]
+    d = ps[0]._dtype
+    if not d.is_floating:
+        raise TypeError(f"{op}: means must be floating, got {d.name}")
+    dims = _r.shape_arg(op, shape)
+    dev = context.default_device()
+    gen = _gen(op, seed, dev)
+    try:
+        m, s, lo, hi = (torch.broadcast_to(p._t.to(dev).double(), dims) for p in ps)
+        a = torch.special.ndtr((lo - m) / s)
+        b = torch.special.ndtr((hi - m) / s)
+        u = torch.rand(dims, dtype=torch.float64, device=dev, generator=gen)
+        z = torch.special.ndtri((a + u * (b - a)).clamp(1e-300, 1 - 1e-16))
+        x = torch.minimum(torch.maximum(m + s * z, lo), hi)
+        return wrap(x.to(d._torch), d)
+    except Exception as e:  # noqa: BLE001
+        raise translate(op, e) from None
+
+
 @public("torchflow.random.experimental")
 def stateless_split(seed, num=2) -> Tensor:
     """Splits a stateless seed into ``num`` new seeds (shape ``[num, 2]``).
