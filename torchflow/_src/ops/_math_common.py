@@ -22,6 +22,8 @@ COMPLEX = ("complex64", "complex128")
 SINT = ("int8", "int16", "int32", "int64")
 UINT = ("uint8", "uint16", "uint32", "uint64")
 INT = SINT + UINT
+# Unsigned dtypes torch stores but has few kernels for (names: str hashes are cached).
+NARROW = frozenset(d.name for d in NARROW_UNSIGNED)
 REAL = FLOAT + INT
 NUMERIC = REAL + COMPLEX
 
@@ -99,7 +101,7 @@ def narrow(t: torch.Tensor, d: dtypes.DType) -> torch.Tensor:
 
 
 def is_narrow_unsigned(d: dtypes.DType) -> bool:
-    return d in NARROW_UNSIGNED
+    return d._name in NARROW
 
 
 def as_torch_scalar(b, like: torch.Tensor):

@@ -9,7 +9,7 @@ import torch
 from torchflow._src.core import dtypes
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.ops import _math_common as mc
-from torchflow._src.ops._dispatch import NARROW_UNSIGNED, Tensor, binary, dtype_error, tensor_arg, wrap
+from torchflow._src.ops._dispatch import Tensor, binary, dtype_error, tensor_arg, wrap
 from torchflow._src.util.api import public
 
 _BOOL = dtypes.bool
@@ -17,7 +17,7 @@ _STRING = dtypes.string
 
 
 def _compare_wide(op, fn, a, b, d, e):
-    if d in NARROW_UNSIGNED:
+    if d._name in mc.NARROW:
         try:
             return wrap(fn(mc.widen(a), mc.widen(b)), _BOOL)
         except Exception as e2:  # noqa: BLE001 - translated to a TF error
@@ -45,14 +45,18 @@ def _broadcastable(a, b) -> bool:
 
 
 def equal_op(op, fn, np_fn, x, y, incompatible_shape_error=True):
+    """``equal``/``not_equal``; shapes that do not broadcast give a scalar False/True
+    when ``incompatible_shape_error`` is False (what ``==`` and ``!=`` use)."""
     a, b, d = binary(op, x, y)
-    if not incompatible_shape_error and not _broadcastable(a, b):
-        return wrap(torch.tensor(op == "NotEqual"), _BOOL)
-    if d is _STRING:
-        return _string_compare(op, np_fn, a, b)
     try:
+        if d is _STRING:
+            return _string_compare(op, np_fn, a, b)
         return wrap(fn(a, b), _BOOL)
     except Exception as e:  # noqa: BLE001 - translated to a TF error
+        if not incompatible_shape_error and not _broadcastable(a, b):
+            return wrap(torch.tensor(op == "NotEqual"), _BOOL)
+        if d is _STRING:
+            raise
         return _compare_wide(op, fn, a, b, d, e)
 
 
@@ -220,7 +224,7 @@ def _make_bitwise(pub, op, fn, summary):
         try:
             return wrap(fn(a, b), d)
         except Exception as e:  # noqa: BLE001 - translated to a TF error
-            if d in NARROW_UNSIGNED:
+            if d._name in mc.NARROW:
                 return wrap(mc.narrow(fn(mc.widen(a), mc.widen(b)), d), d)
             raise mc.op_failure(op, e, a, b) from None
 
@@ -280,6 +284,6 @@ def invert(x, name=None) -> Tensor:
     if d._name not in mc.INTS:
         raise mc.bad_type("Invert", d, mc.INTS)
     t = x._t
-    if d in NARROW_UNSIGNED:
+    if d._name in mc.NARROW:
         return wrap(mc.narrow(torch.bitwise_not(t.to(torch.int64)), d), d)
     return wrap(torch.bitwise_not(t), d)

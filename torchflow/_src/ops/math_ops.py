@@ -17,7 +17,6 @@ from torchflow._src.core import dtypes
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.ops import _math_common as mc
 from torchflow._src.ops._dispatch import (
-    NARROW_UNSIGNED,
     Tensor,
     binary,
     dtype_error,
@@ -33,7 +32,7 @@ _STRING = dtypes.string
 
 def _retry_wide(op, fn, a, b, d, e):
     """Second chance for narrow unsigned dtypes torch has no kernel for."""
-    if d in NARROW_UNSIGNED:
+    if d._name in mc.NARROW:
         try:
             r = fn(mc.widen(a), mc.widen(b))
         except Exception as e2:  # noqa: BLE001 - translated to a TF error
@@ -653,7 +652,7 @@ def add_n(inputs, name=None) -> Tensor:
     ts, d = _inputs_list(inputs)
     if len(ts) == 1:
         return ts[0]
-    wide = d in NARROW_UNSIGNED
+    wide = d._name in mc.NARROW
     acc = mc.widen(ts[0]._t) if wide else ts[0]._t
     for t in ts[1:]:
         acc = torch.add(acc, mc.widen(t._t) if wide else t._t)

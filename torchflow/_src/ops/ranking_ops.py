@@ -9,7 +9,7 @@ import torch
 from torchflow._src.core import dtypes
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.ops import _math_common as mc
-from torchflow._src.ops._dispatch import NARROW_UNSIGNED, Tensor, tensor_arg, wrap
+from torchflow._src.ops._dispatch import Tensor, tensor_arg, wrap
 from torchflow._src.util.api import public
 
 TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
@@ -56,11 +56,11 @@ def top_k(input, k=1, sorted=True, name=None) -> TopKV2:  # noqa: A002 - TF's na
             None, None, f"input must have at least k columns. Had {t.shape[-1]}, needed {k} "
             f"[Op:TopKV2]"
         )
-    src = t.to(torch.int64) if d in NARROW_UNSIGNED else t
+    src = t.to(torch.int64) if d._name in mc.NARROW else t
     _, idx = torch.sort(src, dim=-1, descending=True, stable=True)
     idx = idx[..., :k]
-    values = torch.gather(t if d not in NARROW_UNSIGNED else src, -1, idx)
-    if d in NARROW_UNSIGNED:
+    values = torch.gather(t if d._name not in mc.NARROW else src, -1, idx)
+    if d._name in mc.NARROW:
         values = mc.narrow(values, d)
     return TopKV2(wrap(values, d), wrap(idx.to(torch.int32), dtypes.int32))
 

@@ -15,7 +15,7 @@ import torch
 from torchflow._src.core import dtypes
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.ops import _math_common as mc
-from torchflow._src.ops._dispatch import NARROW_UNSIGNED, Tensor, dtype_error, tensor_arg, wrap
+from torchflow._src.ops._dispatch import Tensor, dtype_error, tensor_arg, wrap
 from torchflow._src.util.api import public
 
 _BOOL = dtypes.bool
@@ -49,6 +49,8 @@ def reduction_dims(op, axis, ndim):
     """Normalized, sorted reduction dims (an empty tuple reduces nothing)."""
     if axis is None:
         return tuple(range(ndim))
+    if type(axis) is int and -ndim <= axis < ndim:
+        return (axis % ndim,)
     dims = []
     for a in _axis_list(op, axis):
         if not -ndim <= a < ndim:
@@ -129,7 +131,7 @@ def reduce_sum(input_tensor, axis=None, keepdims=False, name=None) -> Tensor:
     t, d, dims = _prep("Sum", input_tensor, _SUM_TYPES, axis)
     if not dims:
         return wrap(t, d)
-    if d in NARROW_UNSIGNED:
+    if d._name in mc.NARROW:
         return wrap(mc.narrow(torch.sum(t.to(torch.int64), dims, bool(keepdims)), d), d)
     return wrap(torch.sum(t, dims, bool(keepdims), dtype=t.dtype), d)
 
@@ -141,7 +143,7 @@ def reduce_prod(input_tensor, axis=None, keepdims=False, name=None) -> Tensor:
     if not dims:
         return wrap(t, d)
     shape = t.shape
-    wide = d in NARROW_UNSIGNED
+    wide = d._name in mc.NARROW
     src = t.to(torch.int64) if wide else t
     r = torch.prod(_flatten_dims(src, dims), -1, dtype=src.dtype)
     r = _finish(r, shape, dims, keepdims)
@@ -156,10 +158,10 @@ def _extreme(op, input_tensor, axis, keepdims, fn, is_max):
         fill = (d.min if is_max else d.max) if d._kind != "f" else (
             float("-inf") if is_max else float("inf"))
         shape = _reduced_shape(t.shape, dims, keepdims)
-        if d in NARROW_UNSIGNED:
+        if d._name in mc.NARROW:
             return wrap(mc.narrow(torch.full(shape, fill, dtype=torch.int64), d), d)
         return wrap(torch.full(shape, fill, dtype=t.dtype, device=t.device), d)
-    if d in NARROW_UNSIGNED:
+    if d._name in mc.NARROW:
         return wrap(mc.narrow(fn(t.to(torch.int64), dims, bool(keepdims)), d), d)
     return wrap(fn(t, dims, bool(keepdims)), d)
 
@@ -331,7 +333,7 @@ def _arg_extreme(op, input, axis, output_type, fn):
         )
     if d is _BOOL:
         t = t.to(torch.uint8)
-    elif d in NARROW_UNSIGNED:
+    elif d._name in mc.NARROW:
         t = t.to(torch.int64)
     r = fn(t, a)
     return wrap(mc.narrow(r, out), out)

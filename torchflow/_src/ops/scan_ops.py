@@ -8,7 +8,7 @@ import torch
 from torchflow._src.core import dtypes
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.ops import _math_common as mc
-from torchflow._src.ops._dispatch import NARROW_UNSIGNED, Tensor, tensor_arg, wrap
+from torchflow._src.ops._dispatch import Tensor, tensor_arg, wrap
 from torchflow._src.ops.reduction_ops import _axis_list
 from torchflow._src.util.api import public
 
@@ -32,7 +32,7 @@ def _scan(op, x, axis, exclusive, reverse, fn, identity, allowed):
             f"[Op:{op}]"
         )
     a %= nd
-    wide = d in NARROW_UNSIGNED
+    wide = d._name in mc.NARROW
     if wide:
         t = t.to(torch.int64)
     if reverse:
@@ -101,7 +101,7 @@ def _monotone(x, strict, what):
     if d._kind not in "fiu":
         raise TypeError(f"Expected x to be numeric, instead found: {x}")
     t = x._t.reshape(-1)
-    if d in NARROW_UNSIGNED:
+    if d._name in mc.NARROW:
         t = t.to(torch.int64)
     if t.numel() < 2:
         return wrap(torch.tensor(True, device=t.device), dtypes.bool)

@@ -14,7 +14,7 @@ import torch
 
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.ops import _math_common as mc
-from torchflow._src.ops._dispatch import NARROW_UNSIGNED, Tensor, tensor_arg, wrap
+from torchflow._src.ops._dispatch import Tensor, tensor_arg, wrap
 from torchflow._src.ops.math_ops import truediv
 from torchflow._src.util.api import public
 
@@ -39,7 +39,7 @@ def _data(op, data, allowed):
 
 def _reduce(t, d, ids, num, kind, fill):
     """Reduces rows of ``t`` (first dim) into ``num`` segments given 1-D int64 ``ids``."""
-    wide = d in NARROW_UNSIGNED
+    wide = d._name in mc.NARROW
     if wide:
         t = t.to(torch.int64)
     shape = [num] + list(t.shape[1:])
