@@ -82,6 +82,9 @@ def check_python_scalar(value, dtype: dtypes.DType):
             raise _scalar_error(value, dtype)
 
 
+_OUT_OF_RANGE = "Can't convert Python sequence with out-of-range integer to Tensor."
+
+
 def _infer_np(value):
     """NumPy array + inferred DType for a Python (nested) value."""
     arr = np.asarray(value)
@@ -91,11 +94,16 @@ def _infer_np(value):
     if k in "iu":
         if arr.size == 0 or (arr.min() >= _INT32_MIN and arr.max() <= _INT32_MAX):
             return arr, dtypes.int32
+        if arr.dtype == np.uint64 and arr.max() > np.iinfo(np.int64).max:
+            return arr, None  # beyond int64: only an explicit uint64 dtype can hold it
         return arr, dtypes.int64
     if k == "b":
         return arr, dtypes.bool
     if k == "c":
         return arr, dtypes.complex128
+    if k == "O" and arr.size and all(
+            isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in arr.reshape(-1)):
+        raise ValueError(_OUT_OF_RANGE)  # NumPy keeps ints beyond int64/uint64 as objects
     if k in "USO":
         return string_array(value), dtypes.string
     raise TypeError(f"Attempt to convert a value ({value!r}) with an unsupported type "
@@ -165,15 +173,22 @@ def to_tensor(value, dtype=None, *, allow_cast_np: bool = True, name=None) -> Te
         if dtype._torch is not None and dtype not in (dtypes.uint16, dtypes.uint32, dtypes.uint64):
             return wrap(torch.tensor(value, dtype=dtype._torch, device=device), dtype)
     if isinstance(value, dtypes.DType):
-        raise TypeError(f"Attempt to convert a value ({value!r}) with an unsupported type "
-                        f"({type(value)}) to a Tensor.")
+        raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
+                         f"({type(value)}) to a Tensor.")
     try:
         arr, inferred = _infer_np(value)
     except (ValueError, TypeError) as e:
+        if str(e) == _OUT_OF_RANGE:
+            raise
         if "inhomogeneous" in str(e) or "sequence" in str(e):
             raise ValueError(f"Can't convert non-rectangular Python sequence to Tensor.") from None
-        raise TypeError(f"Attempt to convert a value ({value!r}) with an unsupported type "
-                        f"({type(value)}) to a Tensor.") from None
+        # TF's converter reports unsupported Python types as ValueError.
+        raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
+                         f"({type(value)}) to a Tensor.") from None
+    if inferred is None:
+        if dtype is not dtypes.uint64:
+            raise ValueError(_OUT_OF_RANGE)
+        inferred = dtypes.uint64
     if inferred is dtypes.string:
         if dtype is not None and dtype is not dtypes.string:
             raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
@@ -267,10 +282,9 @@ def constant(value, dtype=None, shape=None, name="Const") -> Tensor:
     if isinstance(value, Tensor) or hasattr(value, "_tf_value"):
         t = to_tensor(value)
         if dtype is not None and t._dtype is not dtype:
-            from_t = t._t
-            if dtype is dtypes.string or t._dtype is dtypes.string:
-                raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
-            t = wrap(from_t.to(dtype._torch), dtype)
+            # TF 2.4 (convert_to_eager_tensor) refuses to retype an existing tensor.
+            raise TypeError(f"Expected tensor {t.numpy()} with dtype {dtype!r}, but got dtype "
+                            f"{t._dtype!r}.")
     else:
         t = to_tensor(value, dtype)
     if shape is None:

@@ -22,6 +22,7 @@ from torchflow._src.ops._array_helpers import (
 from torchflow._src.util.api import public
 
 _INDEX_DTYPES = frozenset((dtypes.int16, dtypes.int32, dtypes.int64))
+_FAST_INDEX = frozenset((dtypes.int32, dtypes.int64))
 
 
 def _index_tensor(indices, op: str, attr: str = "Tindices"):
@@ -98,6 +99,26 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0,
     array([30, 10], dtype=int32)
     """
     p = tensor_of(params)
+    if type(indices) is Tensor and indices._dtype in _FAST_INDEX and batch_dims == 0 and \
+            type(p._t) is torch.Tensor and p._dtype not in _NATIVE and p._t.ndim:
+        # Fast path: plain gather along one axis (index_select takes int32/int64).
+        it = indices._t
+        ax = 0 if axis is None else int_value(axis, "axis")
+        nd = p._t.ndim
+        if -nd <= ax < nd:
+            ax = ax + nd if ax < 0 else ax
+            n = p._t.shape[ax]
+            if it.numel():
+                lo, hi = torch.aminmax(it)
+                ok = lo.item() >= 0 and hi.item() < n
+            else:
+                ok = True
+            if ok and it.device == p._t.device:
+                if it.ndim == 1:
+                    return wrap(p._t.index_select(ax, it), p._dtype)
+                ps = list(p._t.shape)
+                out = p._t.index_select(ax, it.reshape(-1))
+                return wrap(out.reshape(ps[:ax] + list(it.shape) + ps[ax + 1:]), p._dtype)
     idx = _index_tensor(indices, "GatherV2")
     prank = p._t.ndim
     bd = int_value(batch_dims, "batch_dims")

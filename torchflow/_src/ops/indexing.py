@@ -154,6 +154,25 @@ def getitem(self: Tensor, key) -> Tensor:
                     (key.start is None or type(key.start) is int) and \
                     (key.stop is None or type(key.stop) is int):
                 return wrap(t[key], self._dtype)
+    if tk is tuple and type(t) is _TTensor and self._dtype not in _NATIVE and \
+            len(key) <= t.ndim:
+        # Fast path: ints in range and slices with int bounds and positive steps.
+        shape = t.shape
+        for i, k in enumerate(key):
+            tk = type(k)
+            if tk is int:
+                if not -shape[i] <= k < shape[i]:
+                    break
+            elif tk is _pyslice:
+                st, a, b = k.step, k.start, k.stop
+                if not ((st is None or (type(st) is int and st > 0))
+                        and (a is None or type(a) is int) and (b is None or type(b) is int)):
+                    break
+            else:
+                break
+        else:
+            return wrap(t[key], self._dtype)
+        tk = tuple
     if tk is tuple or tk is list:
         items = [_norm(k) for k in key]
     elif isinstance(key, Tensor) and key._dtype is dtypes.bool or (
