@@ -96,6 +96,67 @@ import torchflow._src.ops.tensor_operators  # noqa: F401 - installs Tensor opera
 # --- end math_ops -----------------------------------------------------------
 
 # --- array_ops ---------------------------------------------------------------
+from torchflow._src.ops.creation_ops import zeros as zeros
+from torchflow._src.ops.creation_ops import ones as ones
+from torchflow._src.ops.creation_ops import fill as fill
+from torchflow._src.ops.creation_ops import zeros_like as zeros_like
+from torchflow._src.ops.creation_ops import ones_like as ones_like
+from torchflow._src.ops.creation_ops import eye as eye
+from torchflow._src.ops.creation_ops import range as range  # noqa: A004
+from torchflow._src.ops.creation_ops import linspace as linspace
+from torchflow._src.ops.creation_ops import identity as identity
+from torchflow._src.ops.creation_ops import identity_n as identity_n
+from torchflow._src.ops.creation_ops import cast as cast
+from torchflow._src.ops.creation_ops import saturate_cast as saturate_cast
+from torchflow._src.ops.creation_ops import bitcast as bitcast
+from torchflow._src.ops.creation_ops import one_hot as one_hot
+from torchflow._src.ops.array_ops import reshape as reshape
+from torchflow._src.ops.array_ops import transpose as transpose
+from torchflow._src.ops.array_ops import concat as concat
+from torchflow._src.ops.array_ops import stack as stack
+from torchflow._src.ops.array_ops import unstack as unstack
+from torchflow._src.ops.array_ops import split as split
+from torchflow._src.ops.array_ops import squeeze as squeeze
+from torchflow._src.ops.array_ops import expand_dims as expand_dims
+from torchflow._src.ops.array_ops import tile as tile
+from torchflow._src.ops.array_ops import pad as pad
+from torchflow._src.ops.array_ops import reverse as reverse
+from torchflow._src.ops.array_ops import roll as roll
+from torchflow._src.ops.array_ops import repeat as repeat
+from torchflow._src.ops.array_ops import reverse_sequence as reverse_sequence
+from torchflow._src.ops.shape_ops import shape as shape
+from torchflow._src.ops.shape_ops import shape_n as shape_n
+from torchflow._src.ops.shape_ops import size as size
+from torchflow._src.ops.shape_ops import rank as rank
+from torchflow._src.ops.shape_ops import broadcast_to as broadcast_to
+from torchflow._src.ops.shape_ops import broadcast_static_shape as broadcast_static_shape
+from torchflow._src.ops.shape_ops import broadcast_dynamic_shape as broadcast_dynamic_shape
+from torchflow._src.ops.shape_ops import meshgrid as meshgrid
+from torchflow._src.ops.shape_ops import sequence_mask as sequence_mask
+from torchflow._src.ops.shape_ops import ensure_shape as ensure_shape
+from torchflow._src.ops.shape_ops import guarantee_const as guarantee_const
+from torchflow._src.ops.gather_ops import gather as gather
+from torchflow._src.ops.gather_ops import gather_nd as gather_nd
+from torchflow._src.ops.gather_ops import scatter_nd as scatter_nd
+from torchflow._src.ops.gather_ops import tensor_scatter_nd_update as tensor_scatter_nd_update
+from torchflow._src.ops.gather_ops import tensor_scatter_nd_add as tensor_scatter_nd_add
+from torchflow._src.ops.gather_ops import tensor_scatter_nd_sub as tensor_scatter_nd_sub
+from torchflow._src.ops.gather_ops import tensor_scatter_nd_max as tensor_scatter_nd_max
+from torchflow._src.ops.gather_ops import tensor_scatter_nd_min as tensor_scatter_nd_min
+from torchflow._src.ops.gather_ops import where as where
+from torchflow._src.ops.gather_ops import boolean_mask as boolean_mask
+from torchflow._src.ops.indexing import strided_slice as strided_slice
+from torchflow._src.ops.indexing import slice as slice  # noqa: A004
+from torchflow._src.ops.sort_ops import sort as sort
+from torchflow._src.ops.sort_ops import argsort as argsort
+from torchflow._src.ops.sort_ops import unique as unique
+from torchflow._src.ops.sort_ops import unique_with_counts as unique_with_counts
+from torchflow._src.ops.sort_ops import searchsorted as searchsorted
+from torchflow._src.ops.clip_ops import clip_by_value as clip_by_value
+from torchflow._src.ops.clip_ops import clip_by_norm as clip_by_norm
+from torchflow._src.ops.clip_ops import clip_by_global_norm as clip_by_global_norm
+from torchflow._src.ops.einsum_ops import einsum as einsum
+from torchflow._src.ops.einsum_ops import tensordot as tensordot
 # --- end array_ops -----------------------------------------------------------
 
 # --- nn / linalg -------------------------------------------------------------
