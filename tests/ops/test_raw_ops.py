@@ -82,6 +82,45 @@ _CASES = [
     ("ArgMin", dict(input=_I, dimension=0, output_type="int32")),
     ("StringJoin", dict(inputs=[np.array([b"a", b"b"]), np.array([b"c", b"d"])], separator="-")),
     ("StringLength", dict(input=np.array([b"abc", b""]))),
+    ("DivNoNan", dict(x=_A, y=_A * 0)),
+    ("TruncateDiv", dict(x=_I - 3, y=np.int32(2))),
+    ("TruncateMod", dict(x=_I - 3, y=np.int32(2))),
+    ("Atan2", dict(y=_A, x=_A[::-1])),
+    ("Log1p", dict(x=_A)),
+    ("Round", dict(x=_A / 2)),
+    ("IsNan", dict(x=_A)),
+    ("Erf", dict(x=_A / 4)),
+    ("Softplus", dict(features=_A - 3)),
+    ("LeakyRelu", dict(features=_A - 3, alpha=0.1)),
+    ("Cumsum", dict(x=_I, axis=1, exclusive=True)),
+    ("Cumprod", dict(x=_A, axis=0, reverse=True)),
+    ("SelectV2", dict(condition=np.array([True, False, True]), t=_A, e=-_A)),
+    ("Where", dict(condition=_I > 2)),
+    ("GatherV2", dict(params=_A, indices=np.array([2, 0], np.int32), axis=1)),
+    ("GatherNd", dict(params=_A, indices=np.array([[1, 2], [0, 0]], np.int32))),
+    ("ScatterNd", dict(indices=np.array([[1], [3]], np.int32), updates=np.float32([5, 6]),
+                       shape=np.array([5], np.int32))),
+    ("OneHot", dict(indices=np.array([0, 2], np.int32), depth=np.int32(3),
+                    on_value=np.float32(1), off_value=np.float32(0))),
+    ("Slice", dict(input=_I, begin=[0, 1], size=[2, 2])),
+    ("ReverseV2", dict(tensor=_I, axis=[1])),
+    ("BroadcastTo", dict(input=np.float32([1, 2, 3]), shape=[2, 3])),
+    ("Einsum", dict(inputs=[_A, _A], equation="ij,kj->ik")),
+    ("ClipByValue", dict(t=_A, clip_value_min=np.float32(2), clip_value_max=np.float32(4))),
+    ("L2Loss", dict(t=_A)),
+    ("MatrixDeterminant", dict(input=np.eye(3, dtype=np.float32) * 2)),
+    ("SegmentSum", dict(data=_A, segment_ids=np.array([0, 0], np.int32))),
+    ("StringLower", dict(input=np.array([b"AbC"]))),
+    ("StringToNumber", dict(string_tensor=np.array([b"1.5"]))),
+    ("AsString", dict(input=_A, precision=2)),
+    ("StaticRegexReplace", dict(input=np.array([b"aab"]), pattern="a", rewrite="x")),
+    ("RegexFullMatch", dict(input=np.array([b"aab"]), pattern="a+b")),
+    ("Substr", dict(input=np.array([b"hello"]), pos=np.int32([1]), len=np.int32([3]))),
+    ("ReduceJoin", dict(inputs=np.array([[b"a", b"b"]]), reduction_indices=1, separator="-")),
+    ("StringFormat", dict(inputs=[_I], template="x={}", placeholder="{}")),
+    ("StringToHashBucketFast", dict(input=np.array([b"abc", b""]), num_buckets=100)),
+    ("StringToHashBucketStrong", dict(input=np.array([b"abc"]), num_buckets=100, key=[1, 2])),
+    ("FakeQuantWithMinMaxArgs", dict(inputs=_A - 3, min=-1.0, max=2.0)),
     ("QuantizeAndDequantizeV2", dict(input=_A - 3, input_min=np.float32(-1),
                                      input_max=np.float32(1), range_given=True, num_bits=3)),
     ("QuantizeAndDequantizeV4", dict(input=_A - 3, input_min=np.float32(-1),
@@ -155,3 +194,34 @@ def test_name_keyword_accepted_and_public_module():
     assert float(tfl.raw_ops.AddV2(x=1.0, y=2.0, name="add")) == 3.0
     assert tfl.raw_ops.MatMul.__module__ == "torchflow.raw_ops"
     assert tfl.raw_ops.MatMul.__name__ == "MatMul"
+
+
+def _draws(m, op, **kw):
+    f = getattr(m.raw_ops, op)
+    return [np.asarray(f(**kw).numpy()) for _ in range(2)]
+
+
+@pytest.mark.parametrize("op,kw", [
+    ("RandomStandardNormal", dict(shape=[3], dtype="float32", seed=1, seed2=2)),
+    ("RandomUniform", dict(shape=[3], dtype="float64", seed=0, seed2=0)),
+    ("TruncatedNormal", dict(shape=[3], dtype="float32", seed=4, seed2=0)),
+    ("StatelessRandomNormal", dict(shape=[3], seed=[1, 2])),
+    ("StatelessRandomUniform", dict(shape=[3], seed=[1, 2], dtype="float64")),
+])
+def test_random_raw_ops_repeat_like_tf(op, kw):
+    """Seeded raw ops are streams (two calls differ), stateless ones repeat; dtypes as TF."""
+    res = {}
+    for m in (real_tf(), tfl):
+        k = {a: (getattr(m, v) if a == "dtype" else v) for a, v in kw.items()}
+        a, b = _draws(m, op, **k)
+        res[m is tfl] = (a.dtype, a.shape, bool(np.array_equal(a, b)))
+    assert res[True] == res[False]
+
+
+def test_random_uniform_int_and_multinomial_raw():
+    x = tfl.raw_ops.RandomUniformInt(shape=[500], minval=tfl.constant(2), maxval=tfl.constant(5),
+                                     seed=3, seed2=1)
+    assert x.dtype == tfl.int32 and sorted(set(x.numpy().tolist())) == [2, 3, 4]
+    s = tfl.raw_ops.Multinomial(logits=tfl.constant([[0.0, 0.0]]), num_samples=4,
+                                output_dtype=tfl.int32)
+    assert s.dtype == tfl.int32 and tuple(s.shape) == (1, 4)

@@ -95,6 +95,19 @@ def stream(op_name: str, dtype, op_seed, device: torch.device):
     return gen
 
 
+def raw_stream(op_name: str, dtype, seed: int, seed2: int, device: torch.device):
+    """The generator of a raw op's ``seed``/``seed2`` attributes (both 0: unseeded)."""
+    if not seed and not seed2:
+        return None
+    g = context.GLOBAL
+    key = ("raw:" + op_name, dtype, int(seed), int(seed2), device)
+    gen = g.random_streams.get(key)
+    if gen is None:
+        gen = g.random_streams[key] = make_generator(
+            mix_seeds(int(seed), int(seed2), zlib.crc32(op_name.encode())), device)
+    return gen
+
+
 @public("torchflow.random")
 def set_seed(seed) -> None:
     """Sets the global random seed (TF's ``tf.random.set_seed``).

@@ -13,9 +13,12 @@ import importlib
 import inspect
 import re
 
+import numpy as np
+import torch
+
 from torchflow._src.core import dtypes
-from torchflow._src.core.errors import InvalidArgumentError
-from torchflow._src.ops._dispatch import tensor_arg, tf_type_name
+from torchflow._src.core.errors import InvalidArgumentError, translate
+from torchflow._src.ops._dispatch import tensor_arg, tf_type_name, wrap
 
 _REQUIRED = inspect.Parameter.empty
 _MODULES: dict = {}
@@ -248,6 +251,15 @@ _OPS["StringJoin"] = _make("StringJoin", ["inputs", ("separator", "")],
 _OPS["StringLength"] = _make("StringLength", ["input", ("unit", "BYTE")],
                              _call("string_ops", "length", "input", "unit"),
                              "tf.strings.length")
+_OPS["FakeQuantWithMinMaxArgs"] = _make(
+    "FakeQuantWithMinMaxArgs", ["inputs", ("min", -6.0), ("max", 6.0), ("num_bits", 8),
+                                ("narrow_range", False)],
+    _call("quantization_ops", "fake_quant_with_min_max_args", "inputs", "min", "max",
+          "num_bits", "narrow_range"), "tf.quantization.fake_quant_with_min_max_args")
+_OPS["FakeQuantWithMinMaxVars"] = _make(
+    "FakeQuantWithMinMaxVars", ["inputs", "min", "max", ("num_bits", 8), ("narrow_range", False)],
+    _call("quantization_ops", "fake_quant_with_min_max_vars", "inputs", "min", "max",
+          "num_bits", "narrow_range"), "tf.quantization.fake_quant_with_min_max_vars")
 _OPS["QuantizeAndDequantizeV2"] = _make(
     "QuantizeAndDequantizeV2",
     ["input", "input_min", "input_max", ("signed_input", True), ("num_bits", 8),
@@ -260,79 +272,231 @@ _OPS["QuantizeAndDequantizeV4"] = _make(
      ("axis", -1)], _qdq_v4, "tf.quantization.quantize_and_dequantize_v2")
 
 
-# Explicit names for the public module's import lines (and static analysis).
-AddV2 = _OPS["AddV2"]
-Add = _OPS["Add"]
-Sub = _OPS["Sub"]
-Mul = _OPS["Mul"]
-RealDiv = _OPS["RealDiv"]
-FloorDiv = _OPS["FloorDiv"]
-FloorMod = _OPS["FloorMod"]
-Maximum = _OPS["Maximum"]
-Minimum = _OPS["Minimum"]
-Pow = _OPS["Pow"]
-SquaredDifference = _OPS["SquaredDifference"]
-Equal = _OPS["Equal"]
-NotEqual = _OPS["NotEqual"]
-Less = _OPS["Less"]
-LessEqual = _OPS["LessEqual"]
-Greater = _OPS["Greater"]
-GreaterEqual = _OPS["GreaterEqual"]
-LogicalAnd = _OPS["LogicalAnd"]
-LogicalOr = _OPS["LogicalOr"]
-LogicalNot = _OPS["LogicalNot"]
-Abs = _OPS["Abs"]
-Neg = _OPS["Neg"]
-Exp = _OPS["Exp"]
-Log = _OPS["Log"]
-Sqrt = _OPS["Sqrt"]
-Rsqrt = _OPS["Rsqrt"]
-Square = _OPS["Square"]
-Tanh = _OPS["Tanh"]
-Sigmoid = _OPS["Sigmoid"]
-Sin = _OPS["Sin"]
-Cos = _OPS["Cos"]
-Floor = _OPS["Floor"]
-Ceil = _OPS["Ceil"]
-Sign = _OPS["Sign"]
-Reciprocal = _OPS["Reciprocal"]
-Sum = _OPS["Sum"]
-Mean = _OPS["Mean"]
-Prod = _OPS["Prod"]
-All = _OPS["All"]
-Any = _OPS["Any"]
-Max = _OPS["Max"]
-Min = _OPS["Min"]
-Relu = _OPS["Relu"]
-Relu6 = _OPS["Relu6"]
-Elu = _OPS["Elu"]
-Selu = _OPS["Selu"]
-Softmax = _OPS["Softmax"]
-LogSoftmax = _OPS["LogSoftmax"]
-BiasAdd = _OPS["BiasAdd"]
-MatMul = _OPS["MatMul"]
-BatchMatMulV2 = _OPS["BatchMatMulV2"]
-Reshape = _OPS["Reshape"]
-Transpose = _OPS["Transpose"]
-ConcatV2 = _OPS["ConcatV2"]
-Pack = _OPS["Pack"]
-ExpandDims = _OPS["ExpandDims"]
-Squeeze = _OPS["Squeeze"]
-Tile = _OPS["Tile"]
-Pad = _OPS["Pad"]
-Cast = _OPS["Cast"]
-Identity = _OPS["Identity"]
-Fill = _OPS["Fill"]
-ZerosLike = _OPS["ZerosLike"]
-OnesLike = _OPS["OnesLike"]
-Range = _OPS["Range"]
-Shape = _OPS["Shape"]
-Size = _OPS["Size"]
-Rank = _OPS["Rank"]
-AddN = _OPS["AddN"]
-ArgMax = _OPS["ArgMax"]
-ArgMin = _OPS["ArgMin"]
-StringJoin = _OPS["StringJoin"]
-StringLength = _OPS["StringLength"]
-QuantizeAndDequantizeV2 = _OPS["QuantizeAndDequantizeV2"]
-QuantizeAndDequantizeV4 = _OPS["QuantizeAndDequantizeV4"]
+for _name, _fn in (("DivNoNan", "divide_no_nan"), ("TruncateDiv", "truncatediv"),
+                   ("TruncateMod", "truncatemod")):
+    _OPS[_name] = _make(_name, ["x", "y"], _call("math_ops", _fn, "x", "y"), f"tf.math.{_fn}")
+_OPS["Atan2"] = _make("Atan2", ["y", "x"], _call("math_ops", "atan2", "y", "x"), "tf.math.atan2")
+for _name, _fn in (("Log1p", "log1p"), ("Expm1", "expm1"), ("Round", "round"), ("Rint", "rint"),
+                   ("Erf", "erf"), ("Lgamma", "lgamma"), ("Digamma", "digamma"),
+                   ("IsNan", "is_nan"), ("IsInf", "is_inf"), ("IsFinite", "is_finite"),
+                   ("Tan", "tan"), ("Asin", "asin"), ("Acos", "acos"), ("Atan", "atan"),
+                   ("Sinh", "sinh"), ("Cosh", "cosh"), ("Erfc", "erfc")):
+    _OPS[_name] = _make(_name, ["x"], _call("unary_math_ops", _fn, "x"), f"tf.math.{_fn}")
+for _name, _fn in (("Softplus", "softplus"), ("Softsign", "softsign")):
+    _OPS[_name] = _make(_name, ["features"], _call("nn_ops", _fn, "features"), f"tf.nn.{_fn}")
+_OPS["LeakyRelu"] = _make("LeakyRelu", ["features", ("alpha", 0.2)],
+                          _call("nn_ops", "leaky_relu", "features", "alpha"), "tf.nn.leaky_relu")
+for _name, _fn in (("Cumsum", "cumsum"), ("Cumprod", "cumprod")):
+    _OPS[_name] = _make(_name, ["x", "axis", ("exclusive", False), ("reverse", False)],
+                        _call("scan_ops", _fn, "x", "axis", "exclusive", "reverse"),
+                        f"tf.math.{_fn}")
+_OPS["SelectV2"] = _make("SelectV2", ["condition", "t", "e"],
+                         _call("gather_ops", "where", "condition", "t", "e"), "tf.where")
+_OPS["Where"] = _make("Where", ["condition"], _call("gather_ops", "where", "condition"),
+                      "tf.where with one argument")
+_OPS["GatherV2"] = _make("GatherV2", ["params", "indices", "axis", ("batch_dims", 0)],
+                         lambda params, indices, axis, batch_dims: _m("gather_ops").gather(
+                             params, indices, axis=axis, batch_dims=batch_dims), "tf.gather")
+_OPS["GatherNd"] = _make("GatherNd", ["params", "indices"],
+                         _call("gather_ops", "gather_nd", "params", "indices"), "tf.gather_nd")
+_OPS["ScatterNd"] = _make("ScatterNd", ["indices", "updates", "shape"],
+                          _call("gather_ops", "scatter_nd", "indices", "updates", "shape"),
+                          "tf.scatter_nd")
+_OPS["TensorScatterUpdate"] = _make(
+    "TensorScatterUpdate", ["tensor", "indices", "updates"],
+    _call("gather_ops", "tensor_scatter_nd_update", "tensor", "indices", "updates"),
+    "tf.tensor_scatter_nd_update")
+_OPS["OneHot"] = _make("OneHot", ["indices", "depth", "on_value", "off_value", ("axis", -1)],
+                       _call("creation_ops", "one_hot", "indices", "depth", "on_value",
+                             "off_value", "axis"), "tf.one_hot")
+_OPS["Slice"] = _make("Slice", ["input", "begin", "size"],
+                      _call("indexing", "slice", "input", "begin", "size"), "tf.slice")
+_OPS["Split"] = _make("Split", ["axis", "value", "num_split"],
+                      lambda axis, value, num_split: _m("array_ops").split(
+                          value, num_split, axis=axis), "tf.split into equal parts")
+_OPS["SplitV"] = _make("SplitV", ["value", "size_splits", "axis", "num_split"],
+                       lambda value, size_splits, axis, num_split: _m("array_ops").split(
+                           value, size_splits, axis=axis), "tf.split with sizes")
+_OPS["Unpack"] = _make("Unpack", ["value", "num", ("axis", 0)],
+                       _call("array_ops", "unstack", "value", "num", "axis"), "tf.unstack")
+_OPS["ReverseV2"] = _make("ReverseV2", ["tensor", "axis"],
+                          _call("array_ops", "reverse", "tensor", "axis"), "tf.reverse")
+_OPS["BroadcastTo"] = _make("BroadcastTo", ["input", "shape"],
+                            _call("shape_ops", "broadcast_to", "input", "shape"),
+                            "tf.broadcast_to")
+_OPS["Einsum"] = _make("Einsum", ["inputs", "equation"],
+                       lambda inputs, equation: _m("einsum_ops").einsum(equation, *inputs),
+                       "tf.einsum")
+_OPS["TopKV2"] = _make("TopKV2", ["input", "k", ("sorted", True)],
+                       _call("ranking_ops", "top_k", "input", "k", "sorted"), "tf.math.top_k")
+_OPS["Unique"] = _make("Unique", ["x", ("out_idx", dtypes.int32)],
+                       _call("sort_ops", "unique", "x", "out_idx"), "tf.unique")
+_OPS["ClipByValue"] = _make("ClipByValue", ["t", "clip_value_min", "clip_value_max"],
+                            _call("clip_ops", "clip_by_value", "t", "clip_value_min",
+                                  "clip_value_max"), "tf.clip_by_value")
+_OPS["L2Loss"] = _make("L2Loss", ["t"], _call("loss_ops", "l2_loss", "t"), "tf.nn.l2_loss")
+_OPS["Conv2D"] = _make(
+    "Conv2D", ["input", "filter", "strides", "padding", ("use_cudnn_on_gpu", True),
+               ("explicit_paddings", []), ("data_format", "NHWC"), ("dilations", [1, 1, 1, 1])],
+    lambda input, filter, strides, padding, use_cudnn_on_gpu, explicit_paddings, data_format,  # noqa: A006
+    dilations: _m("conv_ops").conv2d(input, filter, strides, padding, data_format=data_format,
+                                     dilations=dilations), "tf.nn.conv2d")
+for _name, _fn in (("MaxPool", "max_pool"), ("AvgPool", "avg_pool")):
+    _OPS[_name] = _make(_name, ["value", "ksize", "strides", "padding", ("data_format", "NHWC")],
+                        _call("pooling_ops", _fn, "value", "ksize", "strides", "padding",
+                              "data_format"), f"tf.nn.{_fn}")
+_OPS["MatrixInverse"] = _make("MatrixInverse", ["input", ("adjoint", False)],
+                              _call("linalg_decomp_ops", "inv", "input", "adjoint"),
+                              "tf.linalg.inv")
+_OPS["MatrixDeterminant"] = _make("MatrixDeterminant", ["input"],
+                                  _call("linalg_decomp_ops", "det", "input"), "tf.linalg.det")
+_OPS["Cholesky"] = _make("Cholesky", ["input"], _call("linalg_decomp_ops", "cholesky", "input"),
+                         "tf.linalg.cholesky")
+_OPS["Qr"] = _make("Qr", ["input", ("full_matrices", False)],
+                   _call("linalg_decomp_ops", "qr", "input", "full_matrices"), "tf.linalg.qr")
+_OPS["SegmentSum"] = _make("SegmentSum", ["data", "segment_ids"],
+                           _call("segment_ops", "segment_sum", "data", "segment_ids"),
+                           "tf.math.segment_sum")
+_OPS["UnsortedSegmentSum"] = _make(
+    "UnsortedSegmentSum", ["data", "segment_ids", "num_segments"],
+    _call("segment_ops", "unsorted_segment_sum", "data", "segment_ids", "num_segments"),
+    "tf.math.unsorted_segment_sum")
+
+# --- strings ---------------------------------------------------------------------------
+for _name, _fn in (("StringLower", "lower"), ("StringUpper", "upper")):
+    _OPS[_name] = _make(_name, ["input", ("encoding", "")],
+                        _call("string_ops", _fn, "input", "encoding"), f"tf.strings.{_fn}")
+_OPS["StringStrip"] = _make("StringStrip", ["input"], _call("string_ops", "strip", "input"),
+                            "tf.strings.strip")
+_OPS["StringToNumber"] = _make("StringToNumber", ["string_tensor", ("out_type", dtypes.float32)],
+                               _call("string_ops", "to_number", "string_tensor", "out_type"),
+                               "tf.strings.to_number")
+_OPS["AsString"] = _make(
+    "AsString", ["input", ("precision", -1), ("scientific", False), ("shortest", False),
+                 ("width", -1), ("fill", "")],
+    _call("string_ops", "as_string", "input", "precision", "scientific", "shortest", "width",
+          "fill"), "tf.strings.as_string")
+for _name in ("RegexReplace", "StaticRegexReplace"):
+    _OPS[_name] = _make(_name, ["input", "pattern", "rewrite", ("replace_global", True)],
+                        _call("string_ops", "regex_replace", "input", "pattern", "rewrite",
+                              "replace_global"), "tf.strings.regex_replace")
+for _name in ("RegexFullMatch", "StaticRegexFullMatch"):
+    _OPS[_name] = _make(_name, ["input", "pattern"],
+                        _call("string_ops", "regex_full_match", "input", "pattern"),
+                        "tf.strings.regex_full_match")
+_OPS["Substr"] = _make("Substr", ["input", "pos", "len", ("unit", "BYTE")],
+                       _call("string_ops", "substr", "input", "pos", "len", "unit"),
+                       "tf.strings.substr")
+_OPS["ReduceJoin"] = _make(
+    "ReduceJoin", ["inputs", "reduction_indices", ("keep_dims", False), ("separator", "")],
+    _call("string_ops", "reduce_join", "inputs", "reduction_indices", "keep_dims", "separator"),
+    "tf.strings.reduce_join")
+_OPS["StringFormat"] = _make(
+    "StringFormat", ["inputs", ("template", "%s"), ("placeholder", "%s"), ("summarize", 3)],
+    lambda inputs, template, placeholder, summarize: _m("string_ops").format(
+        template, list(inputs), placeholder=placeholder, summarize=summarize),
+    "tf.strings.format")
+_OPS["StringToHashBucketFast"] = _make(
+    "StringToHashBucketFast", ["input", "num_buckets"],
+    _call("string_hash_ops", "to_hash_bucket_fast", "input", "num_buckets"),
+    "tf.strings.to_hash_bucket_fast")
+_OPS["StringToHashBucketStrong"] = _make(
+    "StringToHashBucketStrong", ["input", "num_buckets", "key"],
+    _call("string_hash_ops", "to_hash_bucket_strong", "input", "num_buckets", "key"),
+    "tf.strings.to_hash_bucket_strong")
+_OPS["StringToHashBucket"] = _make(
+    "StringToHashBucket", ["string_tensor", "num_buckets"],
+    _call("string_hash_ops", "to_hash_bucket", "string_tensor", "num_buckets"),
+    "tf.strings.to_hash_bucket")
+
+
+# --- random ------------------------------------------------------------------------------
+def _raw_random(op: str, kind: str):
+    def impl(shape, dtype, seed=0, seed2=0):
+        r = _m("random_ops")
+        d = dtypes.as_dtype(dtype)
+        dims = r.shape_arg(op, shape)
+        dev = r.context.default_device()
+        gen = r.raw_stream(op, d, seed, seed2, dev)
+        try:
+            if kind == "normal":
+                x = r.sample_normal(dims, d, dev, gen)
+            elif kind == "uniform":
+                x = r.sample_uniform(op, dims, d, dev, gen, 0, 1)
+            else:
+                x = r.sample_truncated_normal(dims, d, dev, gen)
+        except Exception as e:  # noqa: BLE001
+            raise translate(op, e) from None
+        return wrap(x, d)
+
+    return impl
+
+
+def _raw_uniform_int(shape, minval, maxval, seed=0, seed2=0):
+    r = _m("random_ops")
+    lo, hi = tensor_arg(minval), tensor_arg(maxval)
+    dims = r.shape_arg("RandomUniformInt", shape)
+    dev = r.context.default_device()
+    gen = r.raw_stream("RandomUniformInt", lo.dtype, seed, seed2, dev)
+    return wrap(r.sample_uniform("RandomUniformInt", dims, lo.dtype, dev, gen, lo._t, hi._t),
+                lo.dtype)
+
+
+def _raw_multinomial(logits, num_samples, seed=0, seed2=0, output_dtype=dtypes.int64):
+    r = _m("random_ops")
+    lg = r._logits_arg(logits)
+    od = dtypes.as_dtype(output_dtype)
+    gen = r.raw_stream("Multinomial", od, seed, seed2, lg.device)
+    return wrap(r.sample_categorical("Multinomial", lg, int(num_samples), od, gen), od)
+
+
+def _raw_shuffle(value, seed=0, seed2=0):
+    r = _m("random_ops")
+    t = tensor_arg(value)
+    a = t._t
+    if a.ndim == 0:
+        return t
+    dev = torch.device("cpu") if isinstance(a, np.ndarray) else a.device
+    perm = torch.randperm(a.shape[0], generator=r.raw_stream("RandomShuffle", t.dtype, seed,
+                                                             seed2, dev), device=dev)
+    return wrap(a[perm.numpy()] if isinstance(a, np.ndarray) else a.index_select(0, perm),
+                t.dtype)
+
+
+for _name, _kind in (("RandomStandardNormal", "normal"), ("RandomUniform", "uniform"),
+                     ("TruncatedNormal", "truncated")):
+    _OPS[_name] = _make(_name, ["shape", "dtype", ("seed", 0), ("seed2", 0)],
+                        _raw_random(_name, _kind), f"random {_kind} values; seed/seed2 attrs")
+_OPS["RandomUniformInt"] = _make("RandomUniformInt", ["shape", "minval", "maxval", ("seed", 0),
+                                                      ("seed2", 0)], _raw_uniform_int,
+                                 "random integers in [minval, maxval)")
+_OPS["Multinomial"] = _make("Multinomial", ["logits", "num_samples", ("seed", 0), ("seed2", 0),
+                                            ("output_dtype", dtypes.int64)], _raw_multinomial,
+                            "tf.random.categorical")
+_OPS["RandomShuffle"] = _make("RandomShuffle", ["value", ("seed", 0), ("seed2", 0)],
+                              _raw_shuffle, "tf.random.shuffle")
+_OPS["StatelessRandomNormal"] = _make(
+    "StatelessRandomNormal", ["shape", "seed", ("dtype", dtypes.float32)],
+    lambda shape, seed, dtype: _m("stateless_random_ops").stateless_normal(
+        shape, seed, dtype=dtype), "tf.random.stateless_normal")
+_OPS["StatelessRandomUniform"] = _make(
+    "StatelessRandomUniform", ["shape", "seed", ("dtype", dtypes.float32)],
+    lambda shape, seed, dtype: _m("stateless_random_ops").stateless_uniform(
+        shape, seed, dtype=dtype), "tf.random.stateless_uniform")
+_OPS["StatelessRandomUniformInt"] = _make(
+    "StatelessRandomUniformInt", ["shape", "seed", "minval", "maxval"],
+    lambda shape, seed, minval, maxval: _m("stateless_random_ops").stateless_uniform(
+        shape, seed, minval=minval, maxval=maxval, dtype=tensor_arg(minval).dtype),
+    "tf.random.stateless_uniform with integers")
+_OPS["StatelessTruncatedNormal"] = _make(
+    "StatelessTruncatedNormal", ["shape", "seed", ("dtype", dtypes.float32)],
+    lambda shape, seed, dtype: _m("stateless_random_ops").stateless_truncated_normal(
+        shape, seed, dtype=dtype), "tf.random.stateless_truncated_normal")
+_OPS["StatelessMultinomial"] = _make(
+    "StatelessMultinomial", ["logits", "num_samples", "seed", ("output_dtype", dtypes.int64)],
+    lambda logits, num_samples, seed, output_dtype: _m(
+        "stateless_random_ops").stateless_categorical(logits, num_samples, seed, output_dtype),
+    "tf.random.stateless_categorical")
+
+# The public module imports each raw op by name from here.
+globals().update(_OPS)
