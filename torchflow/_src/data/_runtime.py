@@ -8,6 +8,7 @@ the chain, which ``close`` stops.
 
 from __future__ import annotations
 
+import gc
 import os
 import random
 import threading
@@ -23,6 +24,38 @@ def cpu_count() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+_GC_DEFAULT_GEN0 = 700
+_GC_PIPELINE_GEN0 = 20000
+_gc_lock = threading.Lock()
+_gc_users = [0, None]  # live iterators, threshold to restore
+
+
+def gc_acquire() -> None:
+    """Raises the young-generation GC threshold while tf.data iterators are live.
+
+    A pipeline allocates a few small objects per element (tensor wrappers, tuples);
+    with CPython's default threshold of 700 allocations, young-generation
+    collections took ~40% of a from_tensor_slices pass here. The threshold goes back
+    when the last iterator closes, and is left alone if the program changed it.
+    """
+    with _gc_lock:
+        if _gc_users[0] == 0:
+            t = gc.get_threshold()
+            if t[0] == _GC_DEFAULT_GEN0:
+                _gc_users[1] = t
+                gc.set_threshold(_GC_PIPELINE_GEN0, t[1], t[2])
+        _gc_users[0] += 1
+
+
+def gc_release() -> None:
+    with _gc_lock:
+        _gc_users[0] -= 1
+        if _gc_users[0] == 0 and _gc_users[1] is not None:
+            if gc.get_threshold()[0] == _GC_PIPELINE_GEN0:
+                gc.set_threshold(*_gc_users[1])
+            _gc_users[1] = None
+
+
 class IterContext:
     """State of one iterator chain (options, seeds, worker threads)."""
 
@@ -36,6 +69,7 @@ class IterContext:
         self.pool_size = threading_opts.private_threadpool_size or cpu_count()
         det = options.experimental_deterministic
         self.deterministic = True if det is None else bool(det)
+        gc_acquire()
 
     def draw_seed(self, fixed=None) -> int:
         """A seed for one shuffle iterator: ``fixed`` if given, else a fresh one."""
@@ -55,6 +89,7 @@ class IterContext:
         if self.closed:
             return
         self.closed = True
+        gc_release()
         for w in self.workers:
             w.close()
         for w in self.workers:

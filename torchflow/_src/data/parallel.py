@@ -24,7 +24,7 @@ from torchflow._src.data._runtime import add_context, close_iter, start_thread
 from torchflow._src.data.dataset_ops import AUTOTUNE
 from torchflow._src.data.transforms import UnaryDataset, first_element_spec, normalize_output
 
-_PROBE = 32  # elements timed before AUTOTUNE chooses inline or threaded
+_PROBE = 64  # elements timed before AUTOTUNE chooses inline or threaded
 _INLINE_BELOW_S = 40e-6  # map functions faster than this stay in the consumer's thread
 _STOP = object()
 
@@ -81,8 +81,11 @@ class ParallelMapIterator:
         self._probe_s = 0.0
         self._window_start = None
         self._window_n = 0
-        self._best = (0, 0.0)  # (parallelism, throughput)
+        self._best = (0, 0.0)  # (parallelism, throughput); 0 = inline
         self._frozen = False
+        self._busy = 0         # workers holding an element (drained before going inline)
+        self._pending = collections.deque()  # results left when switching to inline
+        self._probe_t0 = None
 
     def __iter__(self):
         return self
@@ -122,6 +125,7 @@ class ParallelMapIterator:
                     err = e
                 with cv:
                     self._next_in = seq + 1
+                    self._busy += 1
             if element is _STOP:
                 result = (False, err)
             else:
@@ -136,6 +140,7 @@ class ParallelMapIterator:
                     self._done[seq] = result
                 else:
                     self._ready.append(result)
+                self._busy -= 1
                 cv.notify_all()
 
     # --- consumer ----------------------------------------------------------
@@ -170,6 +175,11 @@ class ParallelMapIterator:
         raise value
 
     def _next_inline(self):
+        if self._pending:
+            ok, value = self._pending.popleft()
+            if ok:
+                return value
+            raise value
         element = next(self._in)
         if not self._autotune or self._frozen:
             try:
@@ -180,6 +190,8 @@ class ParallelMapIterator:
             finally:
                 self._consumed += 1
         t0 = time.perf_counter()
+        if self._probe_t0 is None:
+            self._probe_t0 = t0
         try:
             out = _apply(self._fn, element)
         finally:
@@ -190,6 +202,9 @@ class ParallelMapIterator:
             if self._probe_s / self._probe_n < _INLINE_BELOW_S or self._cap < 2:
                 self._frozen = True
             else:
+                # Threads must beat the measured inline rate to be kept.
+                elapsed = time.perf_counter() - self._probe_t0
+                self._best = (0, self._probe_n / max(elapsed, 1e-9))
                 with self._cv:
                     self._next_in = self._next_out = self._consumed
                 self._set_parallelism(2)
@@ -212,10 +227,29 @@ class ParallelMapIterator:
             else:
                 self._frozen = True
         else:
-            with self._cv:
-                self._p = best_p
-                self._cv.notify_all()
+            if best_p == 0:
+                self._go_inline()
+            else:
+                with self._cv:
+                    self._p = best_p
+                    self._cv.notify_all()
             self._frozen = True
+
+    def _go_inline(self) -> None:
+        """Stops handing out work, waits for the elements in flight, then runs inline."""
+        cv = self._cv
+        with cv:
+            self._p = 0
+            cv.notify_all()
+            while self._busy:
+                cv.wait()
+            if self._det:
+                for seq in sorted(self._done):
+                    self._pending.append(self._done.pop(seq))
+            else:
+                self._pending.extend(self._ready)
+                self._ready.clear()
+            self._consumed += len(self._pending)
 
     @property
     def parallelism(self) -> int:
