@@ -14,10 +14,25 @@ from torchflow._src.core import dtypes
 from torchflow._src.core.errors import InvalidArgumentError, UnimplementedError
 from torchflow._src.ops._dispatch import Tensor, dtype_error, tensor_arg, tf_type_name
 
-FLOATS = (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64)
-FLOATS_COMPLEX = FLOATS + (dtypes.complex64, dtypes.complex128)
-REALS = FLOATS + (dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64, dtypes.uint8,
-                  dtypes.uint16)
+
+
+class TypeSet(tuple):
+    """An ordered tuple of DTypes (for TF's error messages) with a fast membership
+    test on ``DType._enum`` (``DType.__eq__`` is a Python call per element)."""
+
+    def __new__(cls, types):
+        self = super().__new__(cls, types)
+        self.enums = frozenset(d._enum for d in types)
+        return self
+
+    def __contains__(self, d) -> bool:
+        return getattr(d, "_enum", None) in self.enums
+
+
+FLOATS = TypeSet((dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64))
+FLOATS_COMPLEX = TypeSet(FLOATS + (dtypes.complex64, dtypes.complex128))
+REALS = TypeSet(FLOATS + (dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64, dtypes.uint8,
+                          dtypes.uint16))
 
 
 def attr_error(op: str, dtype: dtypes.DType, allowed, attr: str = "T") -> InvalidArgumentError:
@@ -32,7 +47,9 @@ def attr_error(op: str, dtype: dtypes.DType, allowed, attr: str = "T") -> Invali
 def typed_arg(op: str, x, allowed=FLOATS, attr: str = "T") -> Tensor:
     """``x`` as a Tensor whose dtype is one of ``allowed`` (TF's attr check)."""
     t = tensor_arg(x)
-    if t._dtype not in allowed:
+    if not isinstance(allowed, TypeSet):
+        allowed = TypeSet(allowed)
+    if t._dtype._enum not in allowed.enums:
         raise attr_error(op, t._dtype, allowed, attr)
     return t
 

@@ -19,7 +19,7 @@ from torchflow._src.ops import _nn_common as nc
 from torchflow._src.ops._dispatch import Tensor, translate, wrap
 from torchflow._src.util.api import public
 
-_CONV_TYPES = nc.FLOATS + (dtypes.int32,)
+_CONV_TYPES = nc.TypeSet(nc.FLOATS + (dtypes.int32,))
 _FN = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
 _FN_T = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
 _OPS = {1: "Conv1D", 2: "Conv2D", 3: "Conv3D"}

@@ -10,7 +10,7 @@ from torchflow._src.ops import _nn_common as nc
 from torchflow._src.ops._dispatch import Tensor, tensor_arg, translate, wrap
 from torchflow._src.util.api import public
 
-_INT = (dtypes.int32, dtypes.int64)
+_INT = nc.TypeSet((dtypes.int32, dtypes.int64))
 
 
 @public("torchflow.nn")

@@ -10,7 +10,7 @@ from torchflow._src.ops import _nn_common as nc
 from torchflow._src.ops._dispatch import Tensor, tensor_arg, translate, wrap
 from torchflow._src.util.api import public
 
-_ID_TYPES = (dtypes.int16, dtypes.int32, dtypes.int64)
+_ID_TYPES = nc.TypeSet((dtypes.int16, dtypes.int32, dtypes.int64))
 
 
 def _gather(p: torch.Tensor, idx: torch.Tensor, op: str = "GatherV2") -> torch.Tensor:

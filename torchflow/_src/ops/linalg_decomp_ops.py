@@ -19,7 +19,8 @@ from torchflow._src.ops._dispatch import Tensor, tensor_arg, translate, wrap
 from torchflow._src.ops.linalg_ops import norm
 from torchflow._src.util.api import public
 
-_LA = (dtypes.float64, dtypes.float32, dtypes.float16, dtypes.complex64, dtypes.complex128)
+_LA = nc.TypeSet((dtypes.float64, dtypes.float32, dtypes.float16, dtypes.complex64,
+                 dtypes.complex128))
 _COMPLEX_OF = {torch.float32: dtypes.complex64, torch.float64: dtypes.complex128}
 
 LogMatrixDeterminant = collections.namedtuple("LogMatrixDeterminant",

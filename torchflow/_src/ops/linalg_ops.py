@@ -18,7 +18,7 @@ from torchflow._src.ops import _nn_common as nc
 from torchflow._src.ops._dispatch import Tensor, dtype_error, tensor_arg, translate, wrap
 from torchflow._src.util.api import public
 
-_MM_TYPES = frozenset((dtypes.bfloat16, dtypes.float16, dtypes.float32, dtypes.float64,
+_MM_TYPES = nc.TypeSet((dtypes.bfloat16, dtypes.float16, dtypes.float32, dtypes.float64,
                        dtypes.int32, dtypes.int64, dtypes.complex64, dtypes.complex128))
 _MM_LIST = (dtypes.bfloat16, dtypes.float16, dtypes.float32, dtypes.float64, dtypes.int32,
             dtypes.int64, dtypes.uint8, dtypes.uint16, dtypes.uint32, dtypes.uint64,
@@ -80,7 +80,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     d = a._dtype
     if b._dtype is not d:
         raise dtype_error("MatMul", 1, d, b._dtype)
-    if d not in _MM_TYPES:
+    if d._enum not in _MM_TYPES.enums:
         if d._kind == "u":
             raise NotFoundError(None, None, f"Could not find device for node: {{{{node MatMul}}}}"
                                             f" = MatMul[T=DT_{d.name.upper()}] [Op:MatMul]")

@@ -16,7 +16,7 @@ from torchflow._src.ops.linalg_decomp_ops import _arg, _out
 from torchflow._src.util.api import public
 
 Lu = collections.namedtuple("Lu", ["lu", "p"])
-_INDEX = (dtypes.int32, dtypes.int64)
+_INDEX = nc.TypeSet((dtypes.int32, dtypes.int64))
 
 
 @public("torchflow.linalg")

@@ -18,7 +18,7 @@ _REALS = nc.REALS
 
 
 def _unary(op: str, fn, features, allowed=_FLOATS) -> Tensor:
-    x = features if type(features) is Tensor and features._dtype in allowed else \
+    x = features if type(features) is Tensor and features._dtype._enum in allowed.enums else \
         nc.typed_arg(op, features, allowed)
     try:
         return wrap(fn(x._t), x._dtype)
@@ -90,7 +90,7 @@ def gelu(features, approximate=False, name=None) -> Tensor:
       ValueError: If ``features`` is not a floating point tensor.
     """
     x = tensor_arg(features)
-    if x._dtype not in _FLOATS:
+    if x._dtype._kind != "f":
         raise ValueError(f"`features.dtype` must be a floating point tensor."
                          f"Received:features.dtype={x._dtype!r}")
     return _unary("Gelu", _gelu_tanh if approximate else _gelu_exact, x)
