@@ -120,6 +120,10 @@ def set_seed(seed) -> None:
     Args:
       seed: An integer, or None.
 
+    Differences from TensorFlow 2.4: the numbers drawn differ from TF's (torch
+    generators, not TF's Philox streams, and CPU and GPU differ); which calls
+    repeat and which differ follows TF's rules exactly.
+
     >>> import torchflow as tf
     >>> tf.random.set_seed(5); a = tf.random.uniform([2])
     >>> tf.random.set_seed(5); b = tf.random.uniform([2])

@@ -529,8 +529,8 @@ def format(template, inputs, placeholder="{}", summarize=3, name=None) -> Tensor
       ValueError: If the number of placeholders and inputs differ.
 
     >>> import torchflow as tf
-    >>> tf.strings.format("x={}", tf.constant([1, 2])).numpy()
-    b'x=[1 2]'
+    >>> print(tf.strings.format("x={}", tf.constant([1, 2])))
+    tf.Tensor(b'x=[1 2]', shape=(), dtype=string)
     """
     vals = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
     pieces = template.split(placeholder)
