@@ -326,6 +326,8 @@ class GradientTape:
                 else:
                     out.append(None)
             else:
+                if g._is_zerotensor():  # torch's lazy zeros (e.g. 2nd derivative of abs)
+                    g = torch.zeros(g.shape, dtype=g.dtype, device=g.device)
                 out.append(wrap(g, d))
         if not self._persistent:
             self._release()
@@ -464,6 +466,8 @@ class GradientTape:
                 else:
                     res.append(torch.stack([c if c is not None else torch.zeros_like(inputs[k])
                                             for c in col]))
+        res = [torch.zeros(r.shape, dtype=r.dtype, device=r.device)
+               if r is not None and r._is_zerotensor() else r for r in res]
         by_id = dict(zip(keys, res))
         return [by_id[id(s)] for s in srcs]
 
