@@ -108,3 +108,30 @@ def test_grad_pass_through_is_identity_gradient():
     assert_close(res[0][0], res[1][0].numpy())
     assert_close(res[0][1], res[1][1].numpy())
     np.testing.assert_array_equal(res[0][1].numpy(), [2.0, 2.0, 2.0])
+
+
+def test_quantization_gradients_match_tf_24_rules():
+    """qdq_v2: gradient only inside [input_min, input_max]; V1 and
+    grad_pass_through(qdq_v2) are straight-through."""
+    rtf = real_tf()
+    x = np.array([-2.0, -0.5, 0.0, 0.7, 1.5], np.float32)
+    fns = {
+        "v2": lambda lib: lambda t: lib.quantization.quantize_and_dequantize_v2(
+            t, -1.0, 1.0, range_given=True),
+        "v1": lambda lib: lambda t: lib.quantization.quantize_and_dequantize(
+            t, -1.0, 1.0, range_given=True),
+        "pass_through_v2": lambda lib: lib.grad_pass_through(
+            lambda t: lib.quantization.quantize_and_dequantize_v2(
+                t, -1.0, 1.0, range_given=True)),
+    }
+    if getattr(getattr(tf, "quantization", None), "quantize_and_dequantize_v2", None) is None:
+        pytest.skip("tf.quantization.quantize_and_dequantize_v2 is not there yet")
+    grads = {}
+    for name, make in fns.items():
+        res = [_grad(lib, lambda lib_, t: make(lib_)(t) * 3.0, x) for lib in (tf, rtf)]
+        assert_close(res[0][0], res[1][0].numpy())
+        assert_close(res[0][1], res[1][1].numpy())
+        grads[name] = res[0][1].numpy()
+    np.testing.assert_array_equal(grads["v2"], [0.0, 3.0, 3.0, 3.0, 0.0])
+    np.testing.assert_array_equal(grads["v1"], [3.0] * 5)
+    np.testing.assert_array_equal(grads["pass_through_v2"], grads["v1"])
