@@ -105,20 +105,36 @@ class MapDataset(UnaryDataset):
         return first_element_spec(self._input, self._fn, "Dataset.map()")
 
 
+class _MapIterator:
+    """A class, not a generator, so iteration goes on after the function raised
+    for one element, as in TF."""
+
+    __slots__ = ("_it", "_fn")
+
+    def __init__(self, it, fn):
+        self._it = it
+        self._fn = fn
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        element = next(self._it)
+        if type(element) is tuple:
+            out = self._fn(*element)
+        else:
+            out = self._fn(element)
+        t = type(out)
+        if t is not Tensor and not (t is tuple and all(type(v) is Tensor for v in out)):
+            out = normalize_output(out)
+        return out
+
+    def close(self):
+        close_iter(self._it)
+
+
 def _map_iter(it, fn):
-    norm = normalize_output
-    try:
-        for element in it:
-            if type(element) is tuple:
-                out = fn(*element)
-            else:
-                out = fn(element)
-            t = type(out)
-            if t is not Tensor and not (t is tuple and all(type(v) is Tensor for v in out)):
-                out = norm(out)
-            yield out
-    finally:
-        close_iter(it)
+    return _MapIterator(it, fn)
 
 
 class FilterDataset(UnaryDataset):
