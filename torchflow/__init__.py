@@ -157,6 +157,15 @@ from torchflow._src.ops.clip_ops import clip_by_norm as clip_by_norm
 from torchflow._src.ops.clip_ops import clip_by_global_norm as clip_by_global_norm
 from torchflow._src.ops.einsum_ops import einsum as einsum
 from torchflow._src.ops.einsum_ops import tensordot as tensordot
+from torchflow._src.ops.partition_ops import dynamic_partition as dynamic_partition
+from torchflow._src.ops.partition_ops import dynamic_stitch as dynamic_stitch
+from torchflow._src.ops.partition_ops import parallel_stack as parallel_stack
+from torchflow._src.ops.partition_ops import unravel_index as unravel_index
+from torchflow._src.ops.partition_ops import get_static_value as get_static_value
+from torchflow._src.ops.space_batch_ops import space_to_batch_nd as space_to_batch_nd
+from torchflow._src.ops.space_batch_ops import space_to_batch as space_to_batch
+from torchflow._src.ops.space_batch_ops import batch_to_space as batch_to_space
+from torchflow._src.ops.space_batch_ops import required_space_to_batch_paddings as required_space_to_batch_paddings
 # --- end array_ops -----------------------------------------------------------
 
 # --- nn / linalg -------------------------------------------------------------
