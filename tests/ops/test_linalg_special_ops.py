@@ -80,3 +80,16 @@ def test_aliases_are_the_shared_implementations():
     assert tf.nn.top_k is tf.math.top_k
     assert tf.nn.l2_normalize is tf.math.l2_normalize
     assert tf.linalg.l2_normalize is tf.math.l2_normalize
+
+
+@pytest.mark.parametrize("lower", [True, False])
+@pytest.mark.parametrize("adjoint", [False, True])
+def test_banded_triangular_solve_matches_tf(lower, adjoint):
+    rtf = real_tf()
+    bands = rand((2, 3, 5), "float64", 8)
+    bands[:, 0 if lower else -1] += 6.0  # a well-conditioned diagonal
+    rhs = rand((2, 5, 2), "float64", 9)
+    assert_close(tf.linalg.banded_triangular_solve(bands, rhs, lower=lower, adjoint=adjoint),
+                 rtf.linalg.banded_triangular_solve(rtf.constant(bands), rtf.constant(rhs),
+                                                    lower=lower, adjoint=adjoint),
+                 rtol=1e-10, atol=1e-10)

@@ -180,6 +180,11 @@ def test_average_and_regularization_losses_match_tf():
     assert_close(tf.nn.compute_average_loss(loss, sample_weight=2.0),
                  rtf.nn.compute_average_loss(L, sample_weight=2.0))
     assert_close(tf.nn.scale_regularization_loss(loss), rtf.nn.scale_regularization_loss(L))
+    loss2 = rand((6, 3), "float32", 25, 0, 3)
+    for weight in (w, w[:, None]):  # per-example weights against a [batch, d] loss
+        assert_close(tf.nn.compute_average_loss(loss2, sample_weight=weight),
+                     rtf.nn.compute_average_loss(rtf.constant(loss2),
+                                                 sample_weight=rtf.constant(weight)))
 
 
 @pytest.mark.parametrize("max_norm", [None, 2.0])

@@ -40,6 +40,7 @@ from torchflow._src.ops.linalg_special_ops import tridiagonal_solve as tridiagon
 from torchflow._src.ops.linalg_special_ops import tridiagonal_matmul as tridiagonal_matmul
 from torchflow._src.ops.linalg_special_ops import tensor_diag as tensor_diag
 from torchflow._src.ops.linalg_special_ops import tensor_diag_part as tensor_diag_part
+from torchflow._src.ops.linalg_special_ops import banded_triangular_solve as banded_triangular_solve
 # Aliases of ops that live elsewhere (tf.eye, tf.einsum, tf.math.l2_normalize ...).
 from torchflow._src.ops.creation_ops import eye as eye
 from torchflow._src.ops.einsum_ops import einsum as einsum

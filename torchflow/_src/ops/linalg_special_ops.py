@@ -215,3 +215,41 @@ def tensor_diag_part(input, name=None) -> Tensor:
                         f"{list(x.shape)} [Op:DiagPart]")
     n = int(np.prod(x.shape[:k], dtype=np.int64))
     return wrap(torch.diagonal(x.reshape(n, n)).reshape(x.shape[:k]), t._dtype)
+
+
+@public("torchflow.linalg")
+def banded_triangular_solve(bands, rhs, lower=True, adjoint=False, name=None) -> Tensor:
+    """Solves ``A X = rhs`` for a banded triangular ``A`` given by its bands.
+
+    Args:
+      bands: ``[..., K, M]``. Lower: row ``k`` is the ``k``-th subdiagonal (row 0
+        the diagonal), right-aligned. Upper: row ``K - 1 - k`` is the ``k``-th
+        superdiagonal (the last row the diagonal), left-aligned.
+      rhs: ``[..., M, N]``.
+      lower: Whether ``A`` is lower triangular.
+      adjoint: Solve with the adjoint of ``A``.
+      name: Unused (eager).
+
+    Returns:
+      ``X``, ``[..., M, N]``.
+    """
+    op = "BandedTriangularSolve"
+    t = nc.typed_arg(op, bands, (dtypes.float32, dtypes.float64, dtypes.complex64,
+                                 dtypes.complex128))
+    b = nc.same_dtype(op, t, rhs)._t
+    x = t._t
+    k_, m = x.shape[-2], x.shape[-1]
+    dense = x.new_zeros(x.shape[:-2] + (m, m))
+    for k in range(min(k_, m)):
+        if lower:
+            dense = dense + torch.diag_embed(x[..., k, k:], -k)
+        else:
+            dense = dense + torch.diag_embed(x[..., k_ - 1 - k, : m - k], k)
+    try:
+        if adjoint:
+            out = torch.linalg.solve_triangular(dense.mH, b, upper=lower)
+        else:
+            out = torch.linalg.solve_triangular(dense, b, upper=not lower)
+    except Exception as e:  # noqa: BLE001 - translated to a TF error
+        raise translate(op, e) from None
+    return wrap(out, t._dtype)

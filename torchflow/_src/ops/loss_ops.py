@@ -245,8 +245,13 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
                          f"with at least rank 1. Received per_example_loss={loss.numpy()!r} "
                          f"with rank 0")
     if sample_weight is not None:
-        w = tensor_arg(sample_weight)._t
-        lt = (lt * w.to(lt.dtype)).to(lt.dtype)
+        w = tensor_arg(sample_weight)._t.to(lt.dtype)
+        # Per-example weights line up with the leading dims, as in Keras losses.
+        if w.ndim == lt.ndim + 1 and w.shape[-1] == 1:
+            w = w.squeeze(-1)
+        elif w.ndim == lt.ndim - 1 and w.ndim > 0:
+            w = w.unsqueeze(-1)
+        lt = lt * w
     if global_batch_size is None:
         global_batch_size = lt.shape[0] * _num_replicas()
     elif isinstance(global_batch_size, Tensor):
