@@ -178,6 +178,7 @@ from torchflow._src.ops.linalg_special_ops import sqrtm as matrix_square_root
 
 # --- random / strings / quantization / raw_ops ------------------------------
 from torchflow._src.ops.string_ops import as_string as as_string
+from torchflow._src.ops.string_hash_ops import fingerprint as fingerprint
 from torchflow._src.ops.quantization_ops import quantize_and_dequantize_v4 as quantize_and_dequantize_v4
 # --- end random / strings / quantization / raw_ops --------------------------
 

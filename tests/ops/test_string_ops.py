@@ -189,3 +189,24 @@ def test_unicode_ragged_rows_match_tf():
         tf.strings.unicode_split(x, "UTF-8").to_list()
     assert tfl.strings.unicode_encode(cps, "UTF-8").numpy().tolist() == \
         tf.strings.unicode_encode(tcps, "UTF-8").numpy().tolist()
+
+
+@pytest.mark.parametrize("value,dtype", [
+    ([1, 2, 3], "int32"), ([[1, 2], [3, 4]], "int64"), (["abc", "d"], None),
+    ([["abc", "d"], ["x", "y"]], None), ([[1.5]], "float32"), ([[True, False]], "bool"),
+    ([["a"], ["b"]], None),
+])
+def test_fingerprint_like_tf(value, dtype):
+    theirs = real_tf().fingerprint(_c(real_tf(), value, dtype))
+    ours = tfl.fingerprint(_c(tfl, value, dtype))
+    assert ours.dtype == tfl.uint8
+    assert ours.numpy().tolist() == theirs.numpy().tolist()
+
+
+def test_fingerprint_errors_like_tf():
+    for call in (lambda m: m.fingerprint(m.constant(1)),
+                 lambda m: m.fingerprint(m.constant([1]), method="md5")):
+        with pytest.raises(real_tf().errors.InvalidArgumentError):
+            call(real_tf())
+        with pytest.raises(tfl.errors.InvalidArgumentError):
+            call(tfl)

@@ -13,7 +13,7 @@ import numpy as np
 
 from torchflow._src.core import dtypes
 from torchflow._src.core.errors import invalid_argument
-from torchflow._src.ops._dispatch import Tensor
+from torchflow._src.ops._dispatch import Tensor, tensor_arg
 from torchflow._src.ops.string_ops import _num, str_arg
 from torchflow._src.util.api import public
 
@@ -282,3 +282,46 @@ def to_hash_bucket_strong(input, num_buckets, key, name=None) -> Tensor:  # noqa
     k0, k1 = int(k[0]) & _M, int(k[1]) & _M
     out = np.fromiter((siphash24(k0, k1, s) % n for s in a.reshape(-1)), np.int64, a.size)
     return _num(out.reshape(a.shape), dtypes.int64)
+
+
+@public("torchflow")
+def fingerprint(data, method="farmhash64", name=None) -> Tensor:
+    """A 64-bit FarmHash fingerprint of each row (``data[i]``) of ``data``.
+
+    Numeric rows are hashed as their little-endian bytes. A row of one string
+    is hashed as that string; a row of several strings as the concatenated
+    fingerprints of its strings, as TF does.
+
+    Args:
+      data: A Tensor of rank >= 1.
+      method: ``"farmhash64"`` (the only method TF has).
+      name: Unused (eager).
+
+    Returns:
+      A uint8 Tensor of shape ``[data.shape[0], 8]`` (the fingerprints' bytes,
+      little-endian); identical to TensorFlow's.
+    """
+    t = tensor_arg(data)
+    m = method.numpy() if isinstance(method, Tensor) else method
+    m = m.decode() if isinstance(m, bytes) else str(m)
+    if m != "farmhash64":
+        raise invalid_argument("Fingerprint", f"Unsupported fingerprint method: {m}")
+    a = np.asarray(t.numpy())
+    if a.ndim < 1:
+        raise invalid_argument("Fingerprint", "`data` should have at least one dimension: "
+                                              f"{list(a.shape)}")
+    rows = a.reshape(a.shape[0], -1)
+    out = bytearray()
+    for r in rows:
+        if t.dtype is dtypes.string:
+            if r.size == 1:
+                fp = fingerprint64(bytes(r[0]))
+            else:
+                fp = fingerprint64(b"".join(struct.pack("<Q", fingerprint64(bytes(x)))
+                                            for x in r))
+        else:
+            fp = fingerprint64(np.ascontiguousarray(r).astype(r.dtype.newbyteorder("<"))
+                               .tobytes())
+        out += struct.pack("<Q", fp)
+    res = np.frombuffer(bytes(out), dtype=np.uint8).reshape(a.shape[0], 8).copy()
+    return _num(res, dtypes.uint8)
