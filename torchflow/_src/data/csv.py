@@ -142,7 +142,7 @@ def make_csv_dataset(file_pattern, batch_size, column_names=None, column_default
     from torchflow._src.data.readers import list_files
 
     files = list_files(file_pattern, shuffle=shuffle, seed=shuffle_seed)
-    names = [n.numpy().item().decode() for n in files]
+    names = [data_ops.to_python(n).decode() for n in files]
     first = names[0] if names else None
     with _open_text(first, io_ops._compression(compression_type)) as f:
         rows = list(csv.reader(io.TextIOWrapper(f, encoding="utf-8", newline=""),

@@ -48,7 +48,7 @@ def files_dataset(filenames) -> DatasetV2:
         names = [filenames]
     else:
         names = list(filenames)
-    names = [_as_str(n.numpy().item() if isinstance(n, Tensor) else n).encode("utf-8")
+    names = [_as_str(data_ops.to_python(n) if isinstance(n, Tensor) else n).encode("utf-8")
              for n in names]
     return TensorSliceDataset(data_ops.bytes_tensor(names))
 

@@ -330,7 +330,7 @@ class CacheDataset(UnaryDataset):
     def __init__(self, input_dataset, filename):
         super().__init__(input_dataset)
         self._filename = os.fspath(filename) if not isinstance(filename, Tensor) else \
-            filename.numpy().item().decode()
+            data_ops.to_python(filename).decode()
         self._memory = None
 
     def _make_iter(self, ctx):

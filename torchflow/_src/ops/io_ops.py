@@ -67,27 +67,28 @@ class TFRecordOptions:
         self.compression_level = compression_level
 
 
-class _ZlibWriter(io.RawIOBase):
+class _ZlibWriter:
+    """A file-like writer producing one zlib stream (TFRecord's ZLIB option)."""
+
     def __init__(self, f, level):
         self._f = f
         self._z = zlib.compressobj(level if level is not None else zlib.Z_DEFAULT_COMPRESSION)
-
-    def writable(self):
-        return True
+        self.closed = False
 
     def write(self, b):
         self._f.write(self._z.compress(bytes(b)))
         return len(b)
 
     def flush(self):
-        self._f.write(self._z.flush(zlib.Z_SYNC_FLUSH))
-        self._f.flush()
+        if not self.closed:
+            self._f.write(self._z.flush(zlib.Z_SYNC_FLUSH))
+            self._f.flush()
 
     def close(self):
         if not self.closed:
             self._f.write(self._z.flush())
             self._f.close()
-        super().close()
+            self.closed = True
 
 
 def _open_write(path, compression, level=None):
