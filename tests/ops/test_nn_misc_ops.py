@@ -83,3 +83,42 @@ def test_bad_inputs_raise_tf_error_types(case, fn):
     with pytest.raises(Exception) as got:
         fn(tf)
     assert type(got.value).__name__ == type(want.value).__name__, (got.value, want.value)
+
+
+def test_compute_accidental_hits_matches_tf():
+    rtf = real_tf()
+    tc = np.array([[1, 2], [3, 1], [5, 6]], np.int64)
+    sc = np.array([1, 3, 1, 6], np.int64)
+    got = tf.nn.compute_accidental_hits(tc, sc, 2)
+    want = rtf.nn.compute_accidental_hits(rtf.constant(tc), rtf.constant(sc), 2)
+    for g, w in zip(got, want):
+        assert_close(g, w)
+
+
+@pytest.mark.parametrize("num_true", [1, 2])
+@pytest.mark.parametrize("remove_hits", [False, True])
+@pytest.mark.parametrize("loss", ["nce_loss", "sampled_softmax_loss"])
+def test_sampled_losses_match_tf_given_the_same_samples(num_true, remove_hits, loss):
+    rtf = real_tf()
+    w, b = rand((10, 4), "float32", 10), rand((10,), "float32", 11)
+    x = rand((3, 4), "float32", 12)
+    labels = np.array([[1, 7], [3, 2], [9, 1]], np.int64)[:, :num_true]
+    sampled = np.array([0, 2, 5, 7], np.int64)
+    true_exp = rand((3, num_true), "float32", 13, 0.1, 0.9)
+    sampled_exp = rand((4,), "float32", 14, 0.1, 0.9)
+    got = getattr(tf.nn, loss)(w, b, labels, x, 4, 10, num_true=num_true,
+                               sampled_values=(sampled, true_exp, sampled_exp),
+                               remove_accidental_hits=remove_hits)
+    want = getattr(rtf.nn, loss)(rtf.constant(w), rtf.constant(b), rtf.constant(labels),
+                                 rtf.constant(x), 4, 10, num_true=num_true,
+                                 sampled_values=(rtf.constant(sampled), rtf.constant(true_exp),
+                                                 rtf.constant(sampled_exp)),
+                                 remove_accidental_hits=remove_hits)
+    assert_close(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_sampled_softmax_loss_with_its_own_sampler_runs_and_is_positive():
+    w, b = rand((50, 4), "float32", 15), rand((50,), "float32", 16)
+    x, labels = rand((6, 4), "float32", 17), rand((6, 1), "int64", 18, 0, 49)
+    out = tf.nn.sampled_softmax_loss(w, b, labels, x, 5, 50, seed=1).numpy()
+    assert out.shape == (6,) and (out > 0).all()

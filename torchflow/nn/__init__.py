@@ -60,8 +60,15 @@ from torchflow._src.ops.morphological_ops import erosion2d as erosion2d
 from torchflow._src.ops.depth_space_ops import depth_to_space as depth_to_space
 from torchflow._src.ops.depth_space_ops import space_to_depth as space_to_depth
 from torchflow._src.ops.ctc_ops import ctc_loss as ctc_loss
-# Aliases of tf.math ops.
+from torchflow._src.ops.sampled_loss_ops import compute_accidental_hits as compute_accidental_hits
+from torchflow._src.ops.sampled_loss_ops import nce_loss as nce_loss
+from torchflow._src.ops.sampled_loss_ops import sampled_softmax_loss as sampled_softmax_loss
+# Aliases of ops owned by other families (tf.math, tf.random, tf.space_to_batch).
 from torchflow._src.ops.reduction_ops import l2_normalize as l2_normalize
 from torchflow._src.ops.ranking_ops import top_k as top_k
 from torchflow._src.ops.ranking_ops import in_top_k as in_top_k
 from torchflow._src.ops.unary_math_ops import zero_fraction as zero_fraction
+from torchflow._src.ops.candidate_sampling_ops import all_candidate_sampler as all_candidate_sampler
+from torchflow._src.ops.candidate_sampling_ops import fixed_unigram_candidate_sampler as fixed_unigram_candidate_sampler
+from torchflow._src.ops.candidate_sampling_ops import learned_unigram_candidate_sampler as learned_unigram_candidate_sampler
+from torchflow._src.ops.space_batch_ops import space_to_batch as space_to_batch
