@@ -41,6 +41,8 @@ _CASES = [
     ("split_sep", lambda m: m.strings.split("a,,b", sep=",")),
     ("split_max", lambda m: m.strings.split("a,b,c", sep=",", maxsplit=1)),
     ("to_number", lambda m: m.strings.to_number(["1.5", "-2", "1e3", " 4"])),
+    ("to_number_edge", lambda m: m.strings.to_number(["0x10", "1e39", "+3", "-inf", "Infinity",
+                                                      "1.", ".5"])),
     ("to_number_f64", lambda m: m.strings.to_number(["inf", "0.1"], out_type=m.float64)),
     ("to_number_i32", lambda m: m.strings.to_number(["15", "-7", " 3 "], out_type=m.int32)),
     ("to_number_i64", lambda m: m.strings.to_number(["9999999999"], out_type=m.int64)),
@@ -114,6 +116,9 @@ def test_split_ragged_rows_match_tf():
 
 _BAD = [
     ("to_number_bad", lambda m: m.strings.to_number(["1.5x"])),
+    ("to_number_underscore", lambda m: m.strings.to_number(["1_0"])),
+    ("to_number_empty", lambda m: m.strings.to_number([""])),
+    ("to_number_int_hex", lambda m: m.strings.to_number(["0x10"], out_type=m.int32)),
     ("to_number_int_frac", lambda m: m.strings.to_number(["1.5"], out_type=m.int32)),
     ("to_number_overflow", lambda m: m.strings.to_number(["99999999999"], out_type=m.int32)),
     ("substr_range", lambda m: m.strings.substr("hello", 7, 2)),

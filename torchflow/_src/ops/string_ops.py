@@ -375,15 +375,19 @@ def to_number(input, out_type=dtypes.float32, name=None) -> Tensor:  # noqa: A00
                 if not info.min <= v <= info.max:
                     raise ValueError
             else:
-                v = float(s)
-                if d is dtypes.float32 and np.isfinite(v) and abs(v) > 3.4028234663852886e38:
+                if b"_" in s:
                     raise ValueError
-        except ValueError:
+                try:
+                    v = float(s)
+                except ValueError:
+                    v = float.fromhex(s.decode("ascii"))  # strtod reads hex floats
+        except (ValueError, UnicodeDecodeError):
             raise invalid_argument(
                 "StringToNumber",
                 f"StringToNumberOp could not correctly convert string: "
                 f"{s.decode('utf-8', 'replace')}") from None
-        out[i] = v
+        with np.errstate(over="ignore"):  # out-of-range floats become inf, as in TF
+            out[i] = v
     return _num(out.reshape(a.shape), d)
 
 
