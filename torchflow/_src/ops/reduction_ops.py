@@ -128,11 +128,17 @@ def _doc(summary, extra="", example=""):
       example=">>> tf.reduce_sum(tf.constant([[1, 2], [3, 4]]), axis=0).numpy()\n"
               "    array([4, 6], dtype=int32)")
 def reduce_sum(input_tensor, axis=None, keepdims=False, name=None) -> Tensor:
+    if type(input_tensor) is Tensor and axis is None and not keepdims and \
+            input_tensor._dtype._kind in "fc":
+        # Hot path: torch parses fewer arguments without dims/dtype (~0.7 us).
+        return wrap(torch.sum(input_tensor._t), input_tensor._dtype)
     t, d, dims = _prep("Sum", input_tensor, _SUM_TYPES, axis)
     if not dims:
         return wrap(t, d)
     if d._name in mc.NARROW:
         return wrap(mc.narrow(torch.sum(t.to(torch.int64), dims, bool(keepdims)), d), d)
+    if d._kind in "fc":
+        return wrap(torch.sum(t, dims, bool(keepdims)), d)
     return wrap(torch.sum(t, dims, bool(keepdims), dtype=t.dtype), d)
 
 
@@ -183,6 +189,9 @@ def reduce_min(input_tensor, axis=None, keepdims=False, name=None) -> Tensor:
       extra=" (integer inputs use integer division, as in TF)",
       example=">>> tf.reduce_mean(tf.constant([1, 2])).numpy()\n    1")
 def reduce_mean(input_tensor, axis=None, keepdims=False, name=None) -> Tensor:
+    if type(input_tensor) is Tensor and axis is None and not keepdims and \
+            input_tensor._dtype._kind in "fc":
+        return wrap(torch.mean(input_tensor._t), input_tensor._dtype)
     t, d, dims = _prep("Mean", input_tensor, _SUM_TYPES, axis)
     if not dims:
         return wrap(t, d)
