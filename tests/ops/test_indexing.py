@@ -164,3 +164,42 @@ def test_getitem_keeps_gradient_path():
     expect[::-1, 1, 2:0:-1] = 1
     np.testing.assert_array_equal(g, expect)
     assert isinstance(y._t, torch.Tensor)
+
+
+def _random_key(rng, shape):
+    items, dims = [], list(shape)
+    use_ellipsis = rng.random() < 0.3
+    ell_at = int(rng.integers(0, len(dims) + 1)) if use_ellipsis else -1
+    i = 0
+    while i < len(dims):
+        if len(items) == ell_at:
+            items.append(Ellipsis)
+            dims_left = len(dims) - i
+            i += int(rng.integers(0, dims_left + 1))
+            ell_at = -1
+            continue
+        n = dims[i]
+        r = rng.random()
+        if r < 0.15:
+            items.append(None)
+            continue
+        if r < 0.45 and n:
+            items.append(int(rng.integers(-n, n)))
+        else:
+            def b():
+                return None if rng.random() < 0.3 else int(rng.integers(-n - 2, n + 3))
+            step = [None, 1, 2, 3, -1, -2, -3][int(rng.integers(0, 7))]
+            items.append(slice(b(), b(), step))
+        i += 1
+        if rng.random() < 0.2:
+            break
+    return tuple(items)
+
+
+def test_random_keys_match_numpy():
+    rng = np.random.default_rng(1234)
+    for _ in range(400):
+        shape = tuple(int(v) for v in rng.integers(0, 5, size=int(rng.integers(1, 5))))
+        a = np.arange(int(np.prod(shape)), dtype=np.int32).reshape(shape)
+        key = _random_key(rng, shape)
+        assert_close(tf.constant(a)[key], a[key])

@@ -14,7 +14,7 @@ from torchflow._src.core.convert import to_tensor
 from torchflow._src.core.errors import translate
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.ops._array_helpers import (
-    _NATIVE, gather_pool, int_list, int_value, is_str, op_error, positions_of, tensor_list,
+    _NATIVE, gather_pool, int_list, int_value, is_str, op_error, tensor_list,
     tensor_of, via_index,
 )
 from torchflow._src.util.api import public

@@ -8,11 +8,11 @@ import numpy as np
 import torch
 
 from torchflow._src.core import context, dtypes
-from torchflow._src.core.convert import check_python_scalar, string_array, to_tensor
+from torchflow._src.core.convert import to_tensor
 from torchflow._src.core.errors import InvalidArgumentError, UnimplementedError
 from torchflow._src.core.tensor import Tensor, wrap
-from torchflow._src.ops._array_helpers import tfname
 from torchflow._src.ops._array_helpers import (
+    tfname,
     int_list, int_value, is_str, op_error, tensor_of,
 )
 from torchflow._src.util.api import public
@@ -502,5 +502,4 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
 
 
 __all__ = ["zeros", "ones", "fill", "zeros_like", "ones_like", "eye", "range", "linspace",
-           "identity", "identity_n", "cast", "saturate_cast", "bitcast", "one_hot",
-           "check_python_scalar", "string_array"]
+           "identity", "identity_n", "cast", "saturate_cast", "bitcast", "one_hot"]

@@ -6,7 +6,7 @@ import torch
 
 from torchflow._src.core.errors import translate
 from torchflow._src.core.tensor import Tensor, wrap
-from torchflow._src.ops._array_helpers import int_list, int_value, op_error, tensor_list
+from torchflow._src.ops._array_helpers import int_list, int_value, tensor_list
 from torchflow._src.util.api import public
 
 
@@ -82,4 +82,4 @@ def tensordot(a, b, axes, name=None) -> Tensor:
         raise translate("MatMul", e) from None
 
 
-__all__ = ["einsum", "tensordot", "op_error"]
+__all__ = ["einsum", "tensordot"]

@@ -15,9 +15,9 @@ from torchflow._src.core import dtypes
 from torchflow._src.core.convert import to_tensor
 from torchflow._src.core.errors import InvalidArgumentError, translate
 from torchflow._src.core.tensor import Tensor, wrap
-from torchflow._src.ops._array_helpers import tfname
 from torchflow._src.ops._array_helpers import (
-    _NATIVE, gather_pool, int_value, is_str, op_error, positions_of, tensor_of, via_index,
+    _NATIVE, gather_pool, int_list, int_value, is_str, op_error, positions_of, tensor_of, tfname,
+    via_index,
 )
 from torchflow._src.util.api import public
 
@@ -251,8 +251,6 @@ def scatter_nd(indices, updates, shape, name=None) -> Tensor:
     >>> tf.scatter_nd([[1], [3]], [5, 7], [4]).numpy()
     array([0, 5, 0, 7], dtype=int32)
     """
-    from torchflow._src.ops._array_helpers import int_list
-
     dims = int_list(shape, "shape")
     lin, u, rest = _scatter_prep(indices, updates, dims, "ScatterNd")
     if is_str(u._t):

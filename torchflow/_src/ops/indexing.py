@@ -21,7 +21,6 @@ import numpy as np
 import torch
 
 from torchflow._src.core import dtypes
-from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.ops._array_helpers import _NATIVE, int_list, op_error, tensor_of
 from torchflow._src.util.api import public
@@ -264,4 +263,4 @@ def slice(input_, begin, size, name=None) -> Tensor:  # noqa: A001 - TF's name
     return _apply(x, items)
 
 
-__all__ = ["getitem", "strided_slice", "slice", "InvalidArgumentError"]
+__all__ = ["getitem", "strided_slice", "slice"]

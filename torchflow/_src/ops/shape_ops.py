@@ -9,8 +9,8 @@ from torchflow._src.core import dtypes
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.core.tensor_shape import TensorShape, as_shape
-from torchflow._src.ops._array_helpers import tfname
 from torchflow._src.ops._array_helpers import (
+    tfname,
     int_list, int_value, is_str, op_error, tensor_of,
 )
 from torchflow._src.util.api import public
