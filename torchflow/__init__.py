@@ -215,6 +215,15 @@ from torchflow._src.ops.functional_ops import map_fn as map_fn
 from torchflow._src.ops.functional_ops import scan as scan
 from torchflow._src.ops.functional_ops import vectorized_map as vectorized_map
 from torchflow._src.ops.tensor_array import TensorArray as TensorArray
+from torchflow._src.ops.control_flow_ops import tuple as tuple  # noqa: A004
+from torchflow._src.ops.functional_ops import numpy_function as numpy_function
+from torchflow._src.ops.functional_ops import py_function as py_function
+from torchflow._src.core.function import control_dependencies as control_dependencies
+from torchflow._src.core.function import init_scope as init_scope
+from torchflow._src.core.function import inside_function as inside_function
+from torchflow._src.core.tape import AggregationMethod as AggregationMethod
+from torchflow._src.core.tape import gradients as gradients
+from torchflow._src.core.tape import hessians as hessians
 # --- end variables / autodiff / function / control flow ---------------------
 
 # --- data / io / train --------------------------------------------------------
@@ -238,6 +247,8 @@ from torchflow import nest as nest
 from torchflow import data as data
 from torchflow import io as io
 from torchflow import train as train
+from torchflow import autodiff as autodiff
+from torchflow import autograph as autograph
 # --- end submodules ------------------------------------------------------------
 
 newaxis = None

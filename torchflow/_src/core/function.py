@@ -468,3 +468,60 @@ def function(func=None, input_signature=None, autograph=True, experimental_imple
     if func is None:
         return wrap_fn
     return wrap_fn(func)
+
+
+@public("torchflow")
+def inside_function() -> bool:
+    """True while a ``tf.function`` body runs (in this thread)."""
+    return _state.function_depth > 0
+
+
+class init_scope:  # noqa: N801 - TF's public name
+    """A context manager that lifts code out of ``tf.function`` bodies.
+
+    Inside it ``tf.executing_eagerly()`` is True again (Keras creates its
+    variables there). The name scope is cleared, as in TF.
+    """
+
+    __slots__ = ("_depth", "_names")
+
+    def __enter__(self):
+        s = _state
+        self._depth = s.function_depth
+        self._names = list(s.name_scope)
+        s.function_depth = 0
+        s.name_scope[:] = []
+        return None
+
+    def __exit__(self, *exc):
+        s = _state
+        s.function_depth = self._depth
+        s.name_scope[:] = self._names
+
+
+public("torchflow")(init_scope)
+
+
+class control_dependencies:  # noqa: N801 - TF's public name
+    """Eager no-op: operations run in program order, so the dependencies already ran.
+
+    Args:
+      control_inputs: Tensors/ops (or None); accepted and ignored.
+    """
+
+    __slots__ = ()
+
+    def __init__(self, control_inputs):
+        if control_inputs is not None and not isinstance(control_inputs, (list, tuple)):
+            if not callable(control_inputs):
+                raise TypeError(f"control_inputs must be a list or None, got "
+                                f"{type(control_inputs).__name__}")
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return None
+
+
+public("torchflow")(control_dependencies)

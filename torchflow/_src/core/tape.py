@@ -500,3 +500,38 @@ def _zeros_like_source(s) -> Tensor:
         return wrap(torch.zeros_like(s._leaf.detach()), s._dtype)
     t = s._t.detach() if isinstance(s._t, torch.Tensor) else s._t
     return wrap(torch.zeros_like(t), s._dtype)
+
+
+@public("torchflow")
+class AggregationMethod:
+    """How gradient contributions are summed (accepted for compatibility; torch's
+    autograd accumulates them)."""
+
+    ADD_N = 0
+    DEFAULT = ADD_N
+    EXPERIMENTAL_TREE = 1
+    EXPERIMENTAL_ACCUMULATE_N = 2
+
+
+@public("torchflow")
+def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
+              aggregation_method=None, stop_gradients=None,
+              unconnected_gradients=UnconnectedGradients.NONE):
+    """Graph-mode symbolic gradients; not available eagerly (as in TF 2.x eager).
+
+    Raises:
+      RuntimeError: Always: use ``tf.GradientTape``.
+    """
+    raise RuntimeError("tf.gradients is not supported when eager execution is enabled. "
+                       "Use tf.GradientTape instead.")
+
+
+@public("torchflow")
+def hessians(ys, xs, gate_gradients=False, aggregation_method=None, name="hessians"):
+    """Graph-mode Hessians; not available eagerly (as in TF 2.x eager).
+
+    Raises:
+      RuntimeError: Always: use nested ``tf.GradientTape``s.
+    """
+    raise RuntimeError("tf.gradients is not supported when eager execution is enabled. "
+                       "Use tf.GradientTape instead.")

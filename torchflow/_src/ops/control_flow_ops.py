@@ -15,6 +15,8 @@ from torchflow._src.core.variables import Variable
 from torchflow._src.util import nest
 from torchflow._src.util.api import public
 
+_Tuple = tuple  # `tuple` is tf.tuple below
+
 
 def _truth(pred) -> bool:
     if isinstance(pred, (Tensor, Variable)):
@@ -74,12 +76,12 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
     """
     if isinstance(pred_fn_pairs, dict):
         pairs = list(pred_fn_pairs.items())
-    elif isinstance(pred_fn_pairs, (list, tuple)):
+    elif isinstance(pred_fn_pairs, (list, _Tuple)):
         pairs = list(pred_fn_pairs)
     else:
         raise TypeError("pred_fn_pairs must be a list or tuple of (pred, fn) pairs.")
     for p in pairs:
-        if not isinstance(p, tuple) or len(p) != 2:
+        if not isinstance(p, _Tuple) or len(p) != 2:
             raise TypeError(f"Each entry in pred_fn_pairs must be a 2-tuple. Received {p!r}.")
         if not callable(p[1]):
             raise TypeError(f"fn for pred {p[0]!r} must be callable.")
@@ -119,10 +121,10 @@ def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
     """
     if isinstance(branch_fns, dict):
         items = sorted(branch_fns.items())
-    elif isinstance(branch_fns, (list, tuple)) and branch_fns and isinstance(
-            branch_fns[0], tuple):
+    elif isinstance(branch_fns, (list, _Tuple)) and branch_fns and isinstance(
+            branch_fns[0], _Tuple):
         items = sorted(branch_fns)
-    elif isinstance(branch_fns, (list, tuple)):
+    elif isinstance(branch_fns, (list, _Tuple)):
         items = list(enumerate(branch_fns))
     else:
         raise TypeError("branch_fns must be a list, tuple, or dict")
@@ -182,7 +184,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         raise TypeError("'body' must be callable.")
     if loop_vars is None or (not isinstance(loop_vars, (Tensor, Variable)) and not loop_vars):
         raise ValueError("'loop_vars' must be provided.")
-    single = not isinstance(loop_vars, (list, tuple)) or _is_namedtuple(loop_vars)
+    single = not isinstance(loop_vars, (list, _Tuple)) or _is_namedtuple(loop_vars)
     current = (loop_vars,) if single else loop_vars
     if maximum_iterations is not None:
         max_iter = int(maximum_iterations)
@@ -196,7 +198,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         new = body(*current)
         if single:
             new = (new,)
-        elif not isinstance(new, (list, tuple, dict, Tensor, Variable)) and not hasattr(
+        elif not isinstance(new, (list, _Tuple, dict, Tensor, Variable)) and not hasattr(
                 new, "__iter__"):
             raise TypeError(f"'{type(new).__name__}' object is not iterable")
         _check_structure(current, new)
@@ -218,7 +220,7 @@ def _stop(x):
 
 
 def _is_namedtuple(x) -> bool:
-    return isinstance(x, tuple) and hasattr(type(x), "_fields")
+    return isinstance(x, _Tuple) and hasattr(type(x), "_fields")
 
 
 def _check_structure(a, b) -> None:
@@ -245,3 +247,18 @@ def group(*inputs, **kwargs):
 def no_op(name=None):
     """Does nothing (eager)."""
     return None
+
+
+@public("torchflow")
+def tuple(tensors, name=None, control_inputs=None):  # noqa: A001 - TF's public name
+    """Groups tensors together (eager: returns them as a list, all already computed).
+
+    Args:
+      tensors: A list of Tensors.
+      name: Unused.
+      control_inputs: Accepted (eager ops already ran).
+
+    Returns:
+      A list with the same tensors.
+    """
+    return list(tensors)

@@ -266,3 +266,62 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True):
     elif not fallback_to_while_loop:
         raise ValueError("vectorized_map: string elements cannot be vectorised")
     return _map(fn, elems, None, True, check_dtypes=False)
+
+
+def _call_with_outputs(op, func, args, Tout, as_numpy: bool):
+    if not callable(func):
+        raise TypeError(f"{op}: func must be callable. Received: {func!r}")
+    conv = []
+    for a in args:
+        t = a.value() if isinstance(a, Variable) else (a if isinstance(a, Tensor)
+                                                       else to_tensor(a))
+        conv.append(t.numpy() if as_numpy else t)
+    out = func(*conv)
+    if Tout is None:
+        return None
+    single = not isinstance(Tout, (list, tuple))
+    touts = [Tout] if single else list(Tout)
+    outs = [out] if single else (list(out) if isinstance(out, (list, tuple)) else [out])
+    if len(outs) != len(touts):
+        raise InvalidArgumentError(None, None, f"{op}: func returned {len(outs)} values "
+                                   f"but Tout has {len(touts)} entries")
+    res = []
+    for o, d in zip(outs, touts):
+        d = dtypes.as_dtype(d)
+        t = o if isinstance(o, Tensor) else to_tensor(np.asarray(o) if as_numpy else o, d)
+        if t._dtype is not d:
+            raise InvalidArgumentError(
+                None, None, f"{op}: func returned a {t._dtype.name} tensor where Tout says "
+                f"{d.name}")
+        res.append(t)
+    return res[0] if single else res
+
+
+@public("torchflow")
+def py_function(func, inp, Tout, name=None):  # noqa: N803 - TF's argument name
+    """Calls ``func`` on Tensors ``inp`` eagerly; gradients flow through the
+    torchflow ops ``func`` uses.
+
+    Args:
+      func: A Python callable taking Tensors.
+      inp: A list of inputs.
+      Tout: A dtype or list of dtypes of the outputs (None: no output).
+      name: Unused.
+
+    Returns:
+      A Tensor or list of Tensors of ``Tout``'s dtypes.
+
+    Raises:
+      InvalidArgumentError: If an output's dtype differs from ``Tout``.
+    """
+    return _call_with_outputs("EagerPyFunc", func, list(inp), Tout, as_numpy=False)
+
+
+@public("torchflow")
+def numpy_function(func, inp, Tout, name=None):  # noqa: N803 - TF's argument name
+    """Calls ``func`` on NumPy arrays (not differentiable), as ``tf.numpy_function``.
+
+    Returns:
+      A Tensor or list of Tensors of ``Tout``'s dtypes.
+    """
+    return _call_with_outputs("PyFunc", func, list(inp), Tout, as_numpy=True)

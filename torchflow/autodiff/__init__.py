@@ -1,0 +1,3 @@
+"""tf.autodiff."""
+
+from torchflow._src.core.tape import GradientTape as GradientTape
