@@ -122,3 +122,43 @@ def test_sampled_softmax_loss_with_its_own_sampler_runs_and_is_positive():
     x, labels = rand((6, 4), "float32", 17), rand((6, 1), "int64", 18, 0, 49)
     out = tf.nn.sampled_softmax_loss(w, b, labels, x, 5, 50, seed=1).numpy()
     assert out.shape == (6,) and (out > 0).all()
+
+
+def test_collapse_repeated_and_ctc_unique_labels_match_tf():
+    rtf = real_tf()
+    labels = np.array([[1, 1, 2, 2, 1], [1, 2, 3, 4, 5], [3, 3, 3, 0, 0]], np.int32)
+    for lengths in ([5, 5, 2], [4, 3, 1]):
+        got = tf.nn.collapse_repeated(labels, lengths)
+        want = rtf.nn.collapse_repeated(rtf.constant(labels), rtf.constant(lengths))
+        for g, w in zip(got, want):
+            assert_close(g, w)
+    u = np.array([[3, 4, 4, 3], [1, 1, 1, 0]], np.int32)
+    for g, w in zip(tf.nn.ctc_unique_labels(u), rtf.nn.ctc_unique_labels(rtf.constant(u))):
+        assert_close(g, w)
+
+
+def test_batch_norm_with_global_normalization_matches_tf():
+    rtf = real_tf()
+    x, m, v = rand((4, 3), "float32", 19), rand((3,), "float32", 20), rand((3,), "float32", 21, 0.5)
+    beta, gamma = rand((3,), "float32", 22), rand((3,), "float32", 23)
+    for scale in (True, False):
+        assert_close(tf.nn.batch_norm_with_global_normalization(x, m, v, beta, gamma, 1e-3, scale),
+                     rtf.nn.batch_norm_with_global_normalization(rtf.constant(x), m, v, beta,
+                                                                 gamma, 1e-3, scale), rtol=1e-5)
+
+
+@pytest.mark.parametrize("strides,padding", [([1, 1, 1, 1], "SAME"), ([1, 2, 2, 1], "SAME"),
+                                             ([1, 2, 2, 1], "VALID")])
+def test_depthwise_backprops_match_tf(strides, padding):
+    rtf = real_tf()
+    x, w = rand((2, 7, 6, 3), "float32", 24), rand((3, 3, 3, 2), "float32", 25)
+    g = rtf.nn.depthwise_conv2d(rtf.constant(x), w, strides, padding).numpy()
+    g = rand(g.shape, "float32", 26)
+    assert_close(tf.nn.depthwise_conv2d_backprop_input([2, 7, 6, 3], w, g, strides, padding),
+                 rtf.nn.depthwise_conv2d_backprop_input([2, 7, 6, 3], rtf.constant(w),
+                                                        rtf.constant(g), strides, padding),
+                 rtol=1e-4, atol=1e-4)
+    assert_close(tf.nn.depthwise_conv2d_backprop_filter(x, [3, 3, 3, 2], g, strides, padding),
+                 rtf.nn.depthwise_conv2d_backprop_filter(rtf.constant(x), [3, 3, 3, 2],
+                                                         rtf.constant(g), strides, padding),
+                 rtol=1e-4, atol=1e-4)

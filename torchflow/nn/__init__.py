@@ -27,6 +27,8 @@ from torchflow._src.ops.conv_ops import conv3d_transpose as conv3d_transpose
 from torchflow._src.ops.conv_ops import conv_transpose as conv_transpose
 from torchflow._src.ops.conv_ops import depthwise_conv2d as depthwise_conv2d
 from torchflow._src.ops.conv_ops import separable_conv2d as separable_conv2d
+from torchflow._src.ops.conv_ops import depthwise_conv2d_backprop_input as depthwise_conv2d_backprop_input
+from torchflow._src.ops.conv_ops import depthwise_conv2d_backprop_filter as depthwise_conv2d_backprop_filter
 from torchflow._src.ops.pooling_ops import max_pool as max_pool
 from torchflow._src.ops.pooling_ops import max_pool1d as max_pool1d
 from torchflow._src.ops.pooling_ops import max_pool2d as max_pool2d
@@ -38,6 +40,7 @@ from torchflow._src.ops.pooling_ops import avg_pool3d as avg_pool3d
 from torchflow._src.ops.normalization_ops import moments as moments
 from torchflow._src.ops.normalization_ops import weighted_moments as weighted_moments
 from torchflow._src.ops.normalization_ops import batch_normalization as batch_normalization
+from torchflow._src.ops.normalization_ops import batch_norm_with_global_normalization as batch_norm_with_global_normalization
 from torchflow._src.ops.normalization_ops import local_response_normalization as local_response_normalization
 from torchflow._src.ops.normalization_ops import local_response_normalization as lrn
 from torchflow._src.ops.loss_ops import sigmoid_cross_entropy_with_logits as sigmoid_cross_entropy_with_logits
@@ -60,6 +63,8 @@ from torchflow._src.ops.morphological_ops import erosion2d as erosion2d
 from torchflow._src.ops.depth_space_ops import depth_to_space as depth_to_space
 from torchflow._src.ops.depth_space_ops import space_to_depth as space_to_depth
 from torchflow._src.ops.ctc_ops import ctc_loss as ctc_loss
+from torchflow._src.ops.ctc_ops import collapse_repeated as collapse_repeated
+from torchflow._src.ops.ctc_ops import ctc_unique_labels as ctc_unique_labels
 from torchflow._src.ops.sampled_loss_ops import compute_accidental_hits as compute_accidental_hits
 from torchflow._src.ops.sampled_loss_ops import nce_loss as nce_loss
 from torchflow._src.ops.sampled_loss_ops import sampled_softmax_loss as sampled_softmax_loss

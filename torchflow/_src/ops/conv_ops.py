@@ -397,3 +397,70 @@ def atrous_conv2d_transpose(value, filters, output_shape, rate, padding, name=No
     out_channels, in_channels]``."""
     return _conv_transpose("Conv2DBackpropInput", 2, value, filters, output_shape, 1, padding,
                            "NHWC", rate)
+
+
+def _depthwise_vjp(op, wrt, input_or_sizes, filter_or_sizes, out_backprop, strides, padding,
+                   data_format, dilations):
+    """The gradient of ``depthwise_conv2d`` with respect to its input or filter,
+    taken from torch autograd on the forward op (keeps higher-order tapes working)."""
+    g = nc.typed_arg(op, out_backprop, nc.FLOATS)
+    outer = torch.is_grad_enabled()
+    with torch.enable_grad():
+        # The op is linear in the differentiated argument, so a zero leaf of its
+        # shape stands in for it.
+        if wrt == "input":
+            shape = nc.int_list(input_or_sizes, "input_sizes")
+            x = target = g._t.new_zeros(shape).requires_grad_(True)
+            w = nc.same_dtype(op, g, filter_or_sizes)._t
+        else:
+            shape = nc.int_list(filter_or_sizes, "filter_sizes")
+            x = nc.same_dtype(op, g, input_or_sizes)._t
+            w = target = g._t.new_zeros(shape).requires_grad_(True)
+        y = _depthwise(op, wrap(x, g._dtype), wrap(w, g._dtype), strides, padding, data_format,
+                       dilations)._t
+        if tuple(y.shape) != tuple(g._t.shape):
+            raise InvalidArgumentError(
+                None, None, f"{op}: out_backprop shape {list(g._t.shape)} does not match the "
+                            f"forward output {list(y.shape)} [Op:{op}]")
+        (grad,) = torch.autograd.grad(y, target, g._t, create_graph=outer)
+    return wrap(grad, g._dtype)
+
+
+@public("torchflow.nn")
+def depthwise_conv2d_backprop_input(input_sizes, filter, out_backprop, strides, padding,
+                                    data_format="NHWC", dilations=[1, 1, 1, 1],  # noqa: B006
+                                    name=None) -> Tensor:
+    """The gradient of ``depthwise_conv2d`` with respect to its input.
+
+    Args:
+      input_sizes: The 4 ints of the input's shape.
+      filter: ``[h, w, in_channels, channel_multiplier]``.
+      out_backprop: The gradient with respect to the output.
+      strides, padding, data_format, dilations: As in the forward op.
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of shape ``input_sizes``.
+    """
+    return _depthwise_vjp("DepthwiseConv2dNativeBackpropInput", "input", input_sizes, filter,
+                          out_backprop, strides, padding, data_format, dilations)
+
+
+@public("torchflow.nn")
+def depthwise_conv2d_backprop_filter(input, filter_sizes, out_backprop, strides, padding,
+                                     data_format="NHWC", dilations=[1, 1, 1, 1],  # noqa: B006
+                                     name=None) -> Tensor:
+    """The gradient of ``depthwise_conv2d`` with respect to its filter.
+
+    Args:
+      input: The forward op's 4-D input.
+      filter_sizes: The 4 ints of the filter's shape.
+      out_backprop: The gradient with respect to the output.
+      strides, padding, data_format, dilations: As in the forward op.
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of shape ``filter_sizes``.
+    """
+    return _depthwise_vjp("DepthwiseConv2dNativeBackpropFilter", "filter", input, filter_sizes,
+                          out_backprop, strides, padding, data_format, dilations)

@@ -206,3 +206,12 @@ def normalize_moments(counts, mean_ss, variance_ss, shift, name=None):
     shifted = m * div
     mean = shifted + nc.same_dtype("Add", c, shift)._t if shift is not None else shifted
     return wrap(mean, c._dtype), wrap(v * div - shifted.square(), c._dtype)
+
+
+@public("torchflow.nn")
+def batch_norm_with_global_normalization(input, mean, variance, beta, gamma, variance_epsilon,
+                                         scale_after_normalization, name=None):
+    """``batch_normalization`` with TF 1's argument order; ``gamma`` is applied only
+    if ``scale_after_normalization``."""
+    return batch_normalization(input, mean, variance, beta,
+                               gamma if scale_after_normalization else None, variance_epsilon)
