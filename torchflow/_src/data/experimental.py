@@ -205,10 +205,9 @@ class _DirectedDataset(DatasetV2):
         return spec
 
     def _cardinality(self):
+        # TF's rule: infinite as soon as one input is infinite, else unknown.
         cards = [d._cardinality() for d in self._datasets]
-        if all(c == INFINITE for c in cards):
-            return INFINITE
-        return UNKNOWN
+        return INFINITE if INFINITE in cards else UNKNOWN
 
     def _make_iter(self, ctx):
         return _directed_iter([d._make_iter(ctx) for d in self._datasets],

@@ -266,12 +266,10 @@ class ZipDataset(DatasetV2):
 
     def _cardinality(self):
         cards = [d._cardinality() for d in self._flat]
-        finite = [c for c in cards if c >= 0]
-        if finite:
-            return min(finite)
         if UNKNOWN in cards:
             return UNKNOWN
-        return INFINITE
+        finite = [c for c in cards if c >= 0]
+        return min(finite) if finite else INFINITE
 
     def _compute_spec(self):
         return _structure.pack_as(self._structure, [d.element_spec for d in self._flat])
