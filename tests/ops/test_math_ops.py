@@ -302,3 +302,23 @@ def test_gradients_match_tf(name, fn):
         grads.append(tape.gradient(y, v))
     assert grads[0] is not None
     assert_close(grads[0].numpy(), grads[1].numpy(), rtol=1e-4, atol=1e-4)
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    import torchflow.math as tfm
+
+    funcs = [getattr(tfm, n) for n in dir(tfm) if not n.startswith("_")]
+    funcs += [tf.complex, tf.realdiv, tf.truncatediv, tf.truncatemod]
+    failures = tried = 0
+    for f in funcs:
+        doc = f.__doc__ or ""
+        if ">>>" not in doc:
+            continue
+        test = doctest.DocTestParser().get_doctest(doc, {"tf": tf}, f.__name__, None, 0)
+        runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+        runner.run(test, out=lambda s: None)
+        failures += runner.failures
+        tried += 1
+    assert tried >= 20 and failures == 0

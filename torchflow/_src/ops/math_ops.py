@@ -21,7 +21,6 @@ from torchflow._src.ops._dispatch import (
     binary,
     dtype_error,
     tensor_arg,
-    translate,
     wrap,
 )
 from torchflow._src.util.api import public
