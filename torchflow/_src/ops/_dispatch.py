@@ -86,6 +86,9 @@ def binary(op: str, x, y):
         if x._dtype is not d:
             raise dtype_error(op, 1, x._dtype, d)
         return x._t, y._t, d
+    conv = getattr(x, "_tf_value", None)
+    if conv is not None:  # Variables (and other tensor-likes): keep the scalar fast path
+        return binary(op, conv(None), y)
     x = to_tensor(x)
     y = to_tensor(y, x._dtype)
     if y._dtype is not x._dtype:
