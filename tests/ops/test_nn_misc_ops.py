@@ -162,3 +162,28 @@ def test_depthwise_backprops_match_tf(strides, padding):
                  rtf.nn.depthwise_conv2d_backprop_filter(rtf.constant(x), [3, 3, 3, 2],
                                                          rtf.constant(g), strides, padding),
                  rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32"])
+@pytest.mark.parametrize("decreasing,axis", [(True, -1), (False, -1), (False, 0), (True, 1)])
+def test_isotonic_regression_matches_tf(dtype, decreasing, axis):
+    rtf = real_tf()
+    x = rand((4, 9), dtype, 27, -5, 5)
+    got = tf.nn.isotonic_regression(x, decreasing=decreasing, axis=axis)
+    want = rtf.nn.isotonic_regression(rtf.constant(x), decreasing=decreasing, axis=axis)
+    assert_close(got[0], want[0], rtol=1e-6, atol=1e-6)
+    assert_close(got[1], want[1])
+
+
+def test_isotonic_regression_gradient_matches_tf():
+    rtf = real_tf()
+    x = rand((3, 7), "float64", 28)
+    grads = []
+    for m in (tf, rtf):
+        v = m.constant(x)
+        with m.GradientTape() as tape:
+            tape.watch(v)
+            y = m.nn.isotonic_regression(v)[0]
+            loss = m.reduce_sum(y * y * np.arange(7.0))
+        grads.append(tape.gradient(loss, v))
+    assert_close(grads[0], grads[1], rtol=1e-10, atol=1e-10)

@@ -52,6 +52,7 @@ from torchflow._src.ops.loss_ops import log_poisson_loss as log_poisson_loss
 from torchflow._src.ops.loss_ops import compute_average_loss as compute_average_loss
 from torchflow._src.ops.loss_ops import scale_regularization_loss as scale_regularization_loss
 from torchflow._src.ops.embedding_ops import embedding_lookup as embedding_lookup
+from torchflow._src.ops.isotonic_ops import isotonic_regression as isotonic_regression
 from torchflow._src.ops.normalization_ops import sufficient_statistics as sufficient_statistics
 from torchflow._src.ops.normalization_ops import normalize_moments as normalize_moments
 from torchflow._src.ops.pooling_ops import pool as pool
