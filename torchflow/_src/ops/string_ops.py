@@ -50,14 +50,17 @@ def _sw(a: np.ndarray) -> Tensor:
 
 
 def _num(a: np.ndarray, dtype: dtypes.DType) -> Tensor:
-    t = torch.from_numpy(np.ascontiguousarray(a, dtype=dtype.as_numpy_dtype))
+    a = np.asarray(a)
+    # ascontiguousarray would turn a 0-d array into shape (1,)
+    t = torch.from_numpy(np.ascontiguousarray(a, dtype=dtype.as_numpy_dtype).reshape(a.shape))
     dev = context.default_device()
     return wrap(t if dev.type == "cpu" else t.to(dev), dtype)
 
 
 def _unit(op: str, unit: str) -> str:
     if unit not in ("BYTE", "UTF8_CHAR"):
-        raise ValueError(f"{op}: unit must be 'BYTE' or 'UTF8_CHAR'. Received: unit={unit!r}")
+        raise invalid_argument(op, f"Value for attr 'unit' of \"{unit}\" is not in the list of "
+                                   "allowed values: \"BYTE\", \"UTF8_CHAR\"")
     return unit
 
 
@@ -79,7 +82,7 @@ def length(input, unit="BYTE", name=None) -> Tensor:  # noqa: A002 - TF's name
     array([5, 0], dtype=int32)
     """
     a = str_arg("StringLength", input)
-    if _unit("tf.strings.length", unit) == "BYTE":
+    if _unit("StringLength", unit) == "BYTE":
         out = np.fromiter((len(s) for s in a.reshape(-1)), np.int32, a.size)
     else:
         out = np.fromiter((len(s.decode("utf-8", "replace")) for s in a.reshape(-1)), np.int32,
@@ -207,7 +210,7 @@ def substr(input, pos, len, unit="BYTE", name=None) -> Tensor:  # noqa: A002
       InvalidArgumentError: If a position is out of range.
     """
     a = str_arg("Substr", input)
-    _unit("tf.strings.substr", unit)
+    _unit("Substr", unit)
     p = np.asarray(pos.numpy() if isinstance(pos, Tensor) else pos)
     n = np.asarray(len.numpy() if isinstance(len, Tensor) else len)
     if p.shape != n.shape:
@@ -231,7 +234,8 @@ def substr(input, pos, len, unit="BYTE", name=None) -> Tensor:  # noqa: A002
             raise invalid_argument("Substr",
                                    f"pos {int(fp[i])} out of range for string {fb[i]!r} at "
                                    f"index {i}")
-        piece = s[st:st + max(ln, 0)]
+        # A negative length wraps to a huge unsigned one in TF's kernel: the rest.
+        piece = s[st:] if ln < 0 else s[st:st + ln]
         fo[i] = piece.encode("utf-8") if utf8 else piece
     return _sw(out)
 
@@ -598,8 +602,23 @@ def regex_replace(input, pattern, rewrite, replace_global=True, name=None) -> Te
                                                                                   b"\x00")) \
             .replace(b"\x00", b"\\")
 
-    count = 0 if replace_global else 1
-    return _sw(_map(a, lambda s: rx.sub(repl, s, count=count)))
+    if not replace_global:
+        return _sw(_map(a, lambda s: rx.sub(repl, s, count=1)))
+
+    def sub_all(s: bytes) -> bytes:
+        # RE2's GlobalReplace skips an empty match right after the previous match
+        # (Python's re.sub does not: "aaa" / "a*" gives "-" in TF, "--" in re).
+        out, pos, last = [], 0, -1
+        for m in rx.finditer(s):
+            if m.start() == m.end() == last:
+                continue
+            out.append(s[pos:m.start()])
+            out.append(repl(m))
+            pos = last = m.end()
+        out.append(s[pos:])
+        return b"".join(out)
+
+    return _sw(_map(a, sub_all))
 
 
 # --- comparison (dispatched to by tf.math.equal / == for string tensors) ---------------

@@ -161,7 +161,7 @@ def unicode_encode(input, output_encoding, errors="replace", replacement_char=65
     if arr.ndim == 0:
         raise ValueError("unicode_encode: input must have rank >= 1")
     lead = arr.shape[:-1]
-    flat = arr.reshape(-1, arr.shape[-1])
+    flat = arr.reshape(int(np.prod(lead, dtype=np.int64)), arr.shape[-1])
     out = np.empty(flat.shape[0], dtype=object)
     for i in range(flat.shape[0]):
         out[i] = _encode_cps(flat[i], enc, errors, replacement_char)
