@@ -73,6 +73,17 @@ def add(x, y, name=None) -> Tensor:
         return _retry_wide("AddV2", torch.add, a, b, d, e)
 
 
+def rsub_scalar(x, s) -> Tensor:
+    """``s - x`` for a Python scalar ``s`` without making a tensor of it (``__rsub__``)."""
+    a, b, d = binary("Sub", x, s)
+    if d._name not in mc.ALL_NUM:
+        raise mc.bad_type("Sub", d, mc.ALL_NUM)
+    try:
+        return wrap(torch.rsub(a, b), d)
+    except Exception as e:  # noqa: BLE001 - translated to a TF error
+        return _retry_wide("Sub", torch.rsub, a, b, d, e)
+
+
 def _string_add(a, b):
     try:
         return wrap(a + b, _STRING)

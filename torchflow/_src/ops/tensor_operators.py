@@ -44,6 +44,30 @@ def _forward(fn, rname):
     return op
 
 
+_SCALARS = (int, float, bool)
+_STRING = dtypes.string
+
+
+# A Python scalar on the left would need a tensor made for it (~2 us); commutative
+# ops swap their operands instead and ``s - t`` uses torch.rsub.
+def _radd(self, other):
+    if type(other) in _SCALARS and self._dtype is not _STRING:
+        return m.add(self, other)
+    return m.add(other, self)
+
+
+def _rmul(self, other):
+    if type(other) in _SCALARS:
+        return _mul(self, other)
+    return _mul(other, self)
+
+
+def _rsub(self, other):
+    if type(other) in _SCALARS:
+        return m.rsub_scalar(self, other)
+    return m.subtract(other, self)
+
+
 def _reflected(fn):
     def rop(self, other):
         return fn(other, self)
@@ -141,6 +165,9 @@ def install() -> None:
     for name, fn in _BINARY.items():
         setattr(Tensor, f"__{name}__", _forward(fn, f"__r{name}__"))
         setattr(Tensor, f"__r{name}__", _reflected(fn))
+    Tensor.__radd__ = _radd
+    Tensor.__rmul__ = _rmul
+    Tensor.__rsub__ = _rsub
     Tensor.__lt__ = cmp.less
     Tensor.__le__ = cmp.less_equal
     Tensor.__gt__ = cmp.greater
