@@ -210,6 +210,11 @@ def range(start, limit=None, delta=1, dtype=None, name="range") -> Tensor:  # no
     """
     if limit is None:
         start, limit = 0, start
+    if dtype is None and type(start) is int and type(limit) is int and type(delta) is int \
+            and delta > 0 and start <= limit and -(2**31) <= start and limit < 2**31:
+        # Fast path: tf.range(n) in Python loops.
+        return wrap(torch.arange(start, limit, delta, dtype=torch.int32,
+                                 device=context.default_device()), dtypes.int32)
     if dtype is not None:
         dtype = dtypes.as_dtype(dtype)
         vals = [_range_arg(v, dtype) for v in (start, limit, delta)]
