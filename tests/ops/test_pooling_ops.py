@@ -105,3 +105,30 @@ def test_max_pool_with_argmax_matches_tf(padding, include_batch):
                                              include_batch_in_index=include_batch)
     assert_close(out, wout)
     assert_close(idx, widx)
+
+
+@pytest.mark.parametrize("kind", ["max", "avg"])
+@pytest.mark.parametrize("pseudo_random", [False, True])
+@pytest.mark.parametrize("overlapping", [False, True])
+def test_fractional_pool_regions_match_tf_and_sequences_are_valid(kind, pseudo_random,
+                                                                  overlapping):
+    import torch
+
+    from torchflow._src.ops.fractional_pooling_ops import pool_regions
+
+    rtf = real_tf()
+    x = rand((2, 9, 11, 3), "float64", 8)
+    ratio = [1.0, 1.44, 1.73, 1.0]
+    fn = getattr(rtf.nn, f"fractional_{kind}_pool")
+    w_out, w_rows, w_cols = fn(rtf.constant(x), ratio, pseudo_random=pseudo_random,
+                               overlapping=overlapping, seed=5)
+    # Same windows as TF drew -> same values.
+    got = pool_regions(kind, torch.from_numpy(x), torch.from_numpy(w_rows.numpy()),
+                       torch.from_numpy(w_cols.numpy()), overlapping)
+    np.testing.assert_allclose(got.numpy(), w_out.numpy(), rtol=1e-12)
+    out, rows, cols = getattr(tf.nn, f"fractional_{kind}_pool")(
+        x, ratio, pseudo_random=pseudo_random, overlapping=overlapping)
+    assert out.shape == w_out.shape and out.dtype == tf.float64
+    for seq, n, r in ((rows.numpy(), 9, 1.44), (cols.numpy(), 11, 1.73)):
+        assert seq[0] == 0 and seq[-1] == n and len(seq) == int(n // r) + 1
+        assert set(np.diff(seq)) <= {int(np.floor(r)), int(np.ceil(r))}

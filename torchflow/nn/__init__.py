@@ -57,6 +57,8 @@ from torchflow._src.ops.normalization_ops import sufficient_statistics as suffic
 from torchflow._src.ops.normalization_ops import normalize_moments as normalize_moments
 from torchflow._src.ops.pooling_ops import pool as pool
 from torchflow._src.ops.pooling_ops import max_pool_with_argmax as max_pool_with_argmax
+from torchflow._src.ops.fractional_pooling_ops import fractional_max_pool as fractional_max_pool
+from torchflow._src.ops.fractional_pooling_ops import fractional_avg_pool as fractional_avg_pool
 from torchflow._src.ops.conv_ops import atrous_conv2d as atrous_conv2d
 from torchflow._src.ops.conv_ops import atrous_conv2d_transpose as atrous_conv2d_transpose
 from torchflow._src.ops.morphological_ops import dilation2d as dilation2d
