@@ -322,3 +322,21 @@ def test_docstring_examples_run():
         failures += runner.failures
         tried += 1
     assert tried >= 20 and failures == 0
+
+
+SPECIAL = ["bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "bessel_k0", "bessel_k0e",
+           "bessel_k1", "bessel_k1e", "bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e"]
+
+
+@pytest.mark.parametrize("name", SPECIAL)
+def test_math_special_vs_tf(name):
+    for dt in ["float32", "float64", "float16", "int32"]:
+        x = rand((7,), dt, seed=41, low=0.2, high=4)
+        rtol, atol = _tol(dt)
+        run_both(f"math.special.{name}", [x], dt, rtol=max(rtol, 1e-4), atol=max(atol, 1e-5))
+
+
+@pytest.mark.parametrize("perm", [[2, 0, 1], [0], [], [2, 2, 1], [3, 0, 1], [[0, 1]]], ids=str)
+def test_invert_permutation_vs_tf(perm):
+    for dt in ["int32", "int64", "float32"]:
+        run_both("math.invert_permutation", [np.array(perm, dtype=dt)], dt)

@@ -123,6 +123,8 @@ from torchflow._src.ops.segment_ops import unsorted_segment_sum as unsorted_segm
 from torchflow._src.ops.ranking_ops import bincount as bincount
 from torchflow._src.ops.ranking_ops import confusion_matrix as confusion_matrix
 from torchflow._src.ops.ranking_ops import in_top_k as in_top_k
+from torchflow._src.ops.ranking_ops import invert_permutation as invert_permutation
 from torchflow._src.ops.ranking_ops import top_k as top_k
 from torchflow._src.ops.nn_ops import log_softmax as log_softmax
 from torchflow._src.ops.nn_ops import softmax as softmax
+from torchflow.math import special as special

@@ -219,3 +219,46 @@ def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=
          else torch.ones(lab.shape, dtype=d._torch, device=lab.device))
     out = torch.zeros(n * n, dtype=d._torch, device=lab.device).index_add(0, lab * n + pred, w)
     return wrap(out.reshape(n, n), d)
+
+
+@public("torchflow.math")
+def invert_permutation(x, name=None) -> Tensor:
+    """Computes the inverse permutation: ``y[x[i]] = i``.
+
+    Args:
+      x: A 1-D int32/int64 tensor holding a permutation of ``0 .. n-1``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``x``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: If ``x`` is not 1-D or not a permutation.
+
+    >>> import torchflow as tf
+    >>> tf.math.invert_permutation([2, 0, 1]).numpy()
+    array([1, 2, 0], dtype=int32)
+    """
+    p = tensor_arg(x)
+    d = p._dtype
+    if d._name not in ("int32", "int64"):
+        raise mc.bad_type("InvertPermutation", d, mc.TypeSet("int32", "int64"))
+    t = p._t
+    if t.ndim != 1:
+        raise InvalidArgumentError(
+            None, None, f"invert_permutation expects a 1D vector. [Op:InvertPermutation]")
+    n = t.shape[0]
+    if n:
+        bad = (t < 0) | (t >= n)
+        if bool(bad.any()):
+            v = int(t[bad][0])
+            raise InvalidArgumentError(
+                None, None, f"{v} is not between 0 and {n} [Op:InvertPermutation]")
+        counts = torch.bincount(t.to(torch.int64), minlength=n)
+        if bool((counts > 1).any()):
+            v = int(torch.nonzero(counts > 1)[0, 0])
+            raise InvalidArgumentError(
+                None, None, f"{v} is duplicated in the input. [Op:InvertPermutation]")
+    out = torch.empty_like(t).scatter_(0, t.to(torch.int64), torch.arange(n, dtype=t.dtype,
+                                                                            device=t.device))
+    return wrap(out, d)

@@ -1,0 +1,14 @@
+"""tf.math.special: special functions (re-exports only)."""
+
+from torchflow._src.ops.special_math_ops import bessel_j0 as bessel_j0
+from torchflow._src.ops.special_math_ops import bessel_j1 as bessel_j1
+from torchflow._src.ops.special_math_ops import bessel_k0 as bessel_k0
+from torchflow._src.ops.special_math_ops import bessel_k0e as bessel_k0e
+from torchflow._src.ops.special_math_ops import bessel_k1 as bessel_k1
+from torchflow._src.ops.special_math_ops import bessel_k1e as bessel_k1e
+from torchflow._src.ops.special_math_ops import bessel_y0 as bessel_y0
+from torchflow._src.ops.special_math_ops import bessel_y1 as bessel_y1
+from torchflow._src.ops.unary_math_ops import bessel_i0 as bessel_i0
+from torchflow._src.ops.unary_math_ops import bessel_i0e as bessel_i0e
+from torchflow._src.ops.unary_math_ops import bessel_i1 as bessel_i1
+from torchflow._src.ops.unary_math_ops import bessel_i1e as bessel_i1e
