@@ -89,7 +89,8 @@ def test_dropout_seeded_is_reproducible():
     np.testing.assert_array_equal(a, b)
 
 
-@pytest.mark.parametrize("axes,keepdims", [([0], False), ([0, 1], True), ([1, 2], False), (1, False)])
+@pytest.mark.parametrize("axes,keepdims",
+                         [([0], False), ([0, 1], True), ([1, 2], False), (1, False)])
 @pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
 def test_moments_match_tf(axes, keepdims, dtype):
     rtf = real_tf()

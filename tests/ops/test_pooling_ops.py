@@ -40,21 +40,25 @@ def test_pool1d_and_3d_match_tf(kind, k, s, padding):
     rtf = real_tf()
     x1 = rand((2, 9, 3), "float32", 1)
     assert_close(getattr(tf.nn, f"{kind}_pool1d")(x1, k, s, padding),
-                 getattr(rtf.nn, f"{kind}_pool1d")(rtf.constant(x1), k, s, padding), rtol=1e-6, atol=1e-6)
+                 getattr(rtf.nn, f"{kind}_pool1d")(rtf.constant(x1), k, s, padding),
+                 rtol=1e-6, atol=1e-6)
     x3 = rand((1, 5, 4, 6, 2), "float32", 2)
     assert_close(getattr(tf.nn, f"{kind}_pool3d")(x3, k, s, padding),
-                 getattr(rtf.nn, f"{kind}_pool3d")(rtf.constant(x3), k, s, padding), rtol=1e-6, atol=1e-6)
+                 getattr(rtf.nn, f"{kind}_pool3d")(rtf.constant(x3), k, s, padding),
+                 rtol=1e-6, atol=1e-6)
     assert_close(getattr(tf.nn, f"{kind}_pool")(x3, k, s, padding),
-                 getattr(rtf.nn, f"{kind}_pool")(rtf.constant(x3), k, s, padding), rtol=1e-6, atol=1e-6)
+                 getattr(rtf.nn, f"{kind}_pool")(rtf.constant(x3), k, s, padding),
+                 rtol=1e-6, atol=1e-6)
 
 
 def test_max_pool_int32_float16_and_explicit_padding():
     rtf = real_tf()
     xi = rand((1, 5, 5, 2), "int32", 3, -50, 50)
-    assert_close(tf.nn.max_pool2d(xi, 2, 2, "SAME"), rtf.nn.max_pool2d(rtf.constant(xi), 2, 2, "SAME"))
+    assert_close(tf.nn.max_pool2d(xi, 2, 2, "SAME"),
+                 rtf.nn.max_pool2d(rtf.constant(xi), 2, 2, "SAME"))
     xh = rand((1, 5, 5, 2), "float16", 4)
-    assert_close(tf.nn.avg_pool2d(xh, 3, 2, "SAME"), rtf.nn.avg_pool2d(rtf.constant(xh), 3, 2, "SAME"),
-                 rtol=1e-3, atol=1e-3)
+    assert_close(tf.nn.avg_pool2d(xh, 3, 2, "SAME"),
+                 rtf.nn.avg_pool2d(rtf.constant(xh), 3, 2, "SAME"), rtol=1e-3, atol=1e-3)
     x = rand((1, 6, 6, 2), "float32", 5)
     pad = [[0, 0], [1, 0], [1, 1], [0, 0]]
     assert_close(tf.nn.max_pool2d(x, 2, 2, pad), rtf.nn.max_pool2d(rtf.constant(x), 2, 2, pad))
