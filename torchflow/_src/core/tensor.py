@@ -86,8 +86,12 @@ class Tensor:
 
     # --- values ------------------------------------------------------------
     def numpy(self) -> np.ndarray:
-        """Returns the value as a NumPy array (may share memory on the CPU)."""
-        return to_numpy(self._t, self._dtype)
+        """Returns the value as a NumPy array (may share memory on the CPU).
+
+        As in TF, a scalar gives a NumPy scalar (``bytes`` for a string).
+        """
+        a = to_numpy(self._t, self._dtype)
+        return a[()] if a.ndim == 0 else a
 
     def __array__(self, dtype=None, copy=None):
         a = to_numpy(self._t, self._dtype)
@@ -104,6 +108,8 @@ class Tensor:
         return v.reshape(()).item() if isinstance(v, np.ndarray) else v
 
     def __bool__(self) -> bool:
+        if self._t.ndim != 0 and self.shape.num_elements() == 0:
+            return False  # NumPy's (deprecated) answer, which TF returns
         if self._t.ndim != 0 and self.shape.num_elements() != 1:
             raise ValueError(
                 "The truth value of an array with more than one element is ambiguous. "
@@ -138,6 +144,10 @@ class Tensor:
             raise TypeError("Cannot iterate over a scalar tensor.")
         t = self._t
         d = self._dtype
+        if isinstance(t, np.ndarray):  # string tensors: keep 0-d arrays, not bytes
+            for i in range(t.shape[0]):
+                yield wrap(t[i, ...], d)
+            return
         for i in range(t.shape[0]):
             yield wrap(t[i], d)
 
@@ -176,15 +186,15 @@ class Tensor:
 
 
 def _numpy_repr(t: Tensor) -> str:
-    a = t.numpy()
-    if a.ndim == 0:
-        return repr(a.item()) if t._dtype is dtypes.string else repr(a)
-    return np.array_repr(a) if t._dtype is not dtypes.string else repr(a)
+    # TF 2.4 printed NumPy 1.x scalars: numpy=0.1, not np.float32(0.1).
+    with np.printoptions(legacy="1.25"):
+        text = repr(t.numpy())
+    return "\n" + text if "\n" in text else text
 
 
 def _numpy_str(t: Tensor) -> str:
-    a = t.numpy()
-    return str(a.item()) if a.ndim == 0 and t._dtype is dtypes.string else str(a)
+    text = str(t.numpy())
+    return "\n" + text if "\n" in text else text
 
 
 class Reference:
