@@ -166,6 +166,8 @@ from torchflow._src.ops.space_batch_ops import space_to_batch_nd as space_to_bat
 from torchflow._src.ops.space_batch_ops import space_to_batch as space_to_batch
 from torchflow._src.ops.space_batch_ops import batch_to_space as batch_to_space
 from torchflow._src.ops.space_batch_ops import required_space_to_batch_paddings as required_space_to_batch_paddings
+from torchflow._src.ops.histogram_ops import histogram_fixed_width as histogram_fixed_width
+from torchflow._src.ops.histogram_ops import histogram_fixed_width_bins as histogram_fixed_width_bins
 # --- end array_ops -----------------------------------------------------------
 
 # --- nn / linalg -------------------------------------------------------------
