@@ -167,3 +167,28 @@ def test_fake_quant_vars_tape_gradients_like_tf():
         grads.append([g.numpy() for g in tape.gradient(loss, [xt, lo, hi])])
     for a, b in zip(grads[1], grads[0]):
         np.testing.assert_allclose(a, b, rtol=1e-6)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.quantization.quantize_and_dequantize_v2(m.constant([1, 2]), -1, 1),
+    lambda m: m.quantization.fake_quant_with_min_max_args(m.constant([1.0], dtype=m.float64)),
+    lambda m: m.quantization.fake_quant_with_min_max_args([1.0], 1.0, 1.0),
+    lambda m: m.quantization.fake_quant_with_min_max_args([1.0], num_bits=1),
+    lambda m: m.quantization.quantize_and_dequantize_v2(m.constant([1.0]), [-1.0, 0.0], 1.0,
+                                                        range_given=True),
+])
+def test_more_errors_like_tf(call):
+    with pytest.raises(Exception) as theirs:
+        call(real_tf())
+    with pytest.raises(Exception) as ours:
+        call(tfl)
+    assert type(ours.value).__name__ == type(theirs.value).__name__, str(ours.value)
+
+
+def test_vector_range_ignored_without_range_given_like_tf():
+    tf = real_tf()
+    x = np.array([[1.0, -2.0]], np.float32)
+    theirs = tf.quantization.quantize_and_dequantize_v2(x, [-1.0, -1.0], [1.0, 1.0]).numpy()
+    ours = tfl.quantization.quantize_and_dequantize_v2(tfl.constant(x), [-1.0, -1.0],
+                                                       [1.0, 1.0]).numpy()
+    np.testing.assert_allclose(ours, theirs)

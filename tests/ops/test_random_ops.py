@@ -227,6 +227,12 @@ def test_errors_like_tf(fn, args, kwargs):
     assert type(ours.value).__name__ == type(theirs.value).__name__, str(ours.value)
 
 
+def test_parameter_dtype_mismatch_like_tf():
+    for m in (real_tf(), tfl):
+        with pytest.raises(ValueError):
+            m.random.normal([2], mean=m.constant([1.0, 2.0], dtype=m.float64))
+
+
 # --- stateless and Generator ---------------------------------------------------------------
 @pytest.mark.parametrize("fn,extra", [("stateless_normal", ()), ("stateless_uniform", ()),
                                       ("stateless_truncated_normal", ())])

@@ -80,7 +80,8 @@ def _qdq_args(op, input, input_min, input_max, signed_input, num_bits, range_giv
                          f"Received: round_mode={round_mode!r}")
     t = tensor_arg(input)
     if not t._dtype.is_floating:
-        raise TypeError(f"{op}: input must be a floating tensor, got {t._dtype.name}")
+        raise invalid_argument(op, f"Value for attr 'T' of {t._dtype.name} is not in the list "
+                                   "of allowed values: bfloat16, half, float, double")
     x = t._t
     lo = tensor_arg(input_min, t._dtype)._t.to(x.device)
     hi = tensor_arg(input_max, t._dtype)._t.to(x.device)
@@ -101,9 +102,9 @@ def _qdq_args(op, input, input_min, input_max, signed_input, num_bits, range_giv
             raise invalid_argument(op, f"input_min and input_max must have {depth} elements, "
                                        f"got {lo.numel()} and {hi.numel()}")
         lo, hi = lo.reshape(-1), hi.reshape(-1)
-    elif lo.ndim != 0 or hi.ndim != 0:
-        raise invalid_argument(op, f"input_min and input_max must be scalars when axis is None, "
-                                   f"got shapes {list(lo.shape)} and {list(hi.shape)}")
+    elif range_given and (lo.ndim != 0 or hi.ndim != 0):
+        raise invalid_argument(op, "input_min must be a scalar." if lo.ndim else
+                               "input_max must be a scalar.")
     if range_given and bool((lo > hi).any()):
         raise invalid_argument(op, f"Invalid range: input_min {lo.min().item():g} > input_max "
                                    f"{hi.max().item():g}")
@@ -226,7 +227,8 @@ def _check_bits(op, num_bits) -> int:
 def _f32(op, v):
     t = tensor_arg(v, dtypes.float32)
     if t._dtype is not dtypes.float32:
-        raise TypeError(f"{op}: expected a float32 tensor, got {t._dtype.name}")
+        raise ValueError(f"{op}: Tensor conversion requested dtype float32 for Tensor with "
+                         f"dtype {t._dtype.name}")
     return t._t
 
 

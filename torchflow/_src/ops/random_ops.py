@@ -173,10 +173,8 @@ def param(x, dtype: dtypes.DType, device):
         return x
     t = tensor_arg(x, dtype)
     if t._dtype is not dtype:
-        raise InvalidArgumentError(
-            None, None, f"Expected {dtype.name} for a distribution parameter, got "
-            f"{t._dtype.name}"
-        )
+        raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor with "
+                         f"dtype {t._dtype.name}: {t!r}")
     a = t._t
     return a if a.device == device else a.to(device)
 
