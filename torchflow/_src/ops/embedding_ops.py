@@ -15,6 +15,12 @@ _ID_TYPES = nc.TypeSet((dtypes.int16, dtypes.int32, dtypes.int64))
 
 def _gather(p: torch.Tensor, idx: torch.Tensor, op: str = "GatherV2") -> torch.Tensor:
     n = p.shape[0]
+    if p.device.type != "cpu":
+        # As TF's GPU kernel: out-of-range ids give zero rows (no host sync, and no
+        # device-side assert from torch's indexing).
+        ok = (idx >= 0) & (idx < n)
+        rows = p[idx.long().clamp(0, max(n - 1, 0))]
+        return rows * ok.reshape(ok.shape + (1,) * (rows.ndim - ok.ndim)).to(rows.dtype)
     if idx.numel():
         bad = (idx < 0) | (idx >= n)
         if bool(bad.any()):

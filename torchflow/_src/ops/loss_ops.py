@@ -141,7 +141,8 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None) -> Tenso
 
     Raises:
       ValueError: on a scalar ``logits`` or mismatched shapes.
-      InvalidArgumentError: on a label outside ``[0, num_classes)``.
+      InvalidArgumentError: on a label outside ``[0, num_classes)`` (on the CPU; on
+        a GPU that example's loss is NaN, as in TF).
     """
     op = "SparseSoftmaxCrossEntropyWithLogits"
     x = nc.typed_arg(op, logits, nc.FLOATS)
@@ -154,6 +155,13 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None) -> Tenso
                          f"dimension. Received: labels.shape={tuple(yt.shape)} and "
                          f"logits.shape={tuple(xt.shape)}")
     n = xt.shape[-1]
+    if xt.device.type != "cpu":
+        # As TF's GPU kernel: NaN losses for out-of-range labels, no host sync.
+        ok = (yt >= 0) & (yt < n)
+        lp = torch.log_softmax(_precise(xt), -1)
+        out = -lp.gather(-1, yt.long().clamp(0, max(n - 1, 0)).unsqueeze(-1)).squeeze(-1)
+        out = torch.where(ok, out, torch.full_like(out, float("nan")))
+        return wrap(out.to(xt.dtype), x._dtype)
     if yt.numel():
         bad = (yt < 0) | (yt >= n)
         if bool(bad.any()):
