@@ -340,3 +340,34 @@ def test_math_special_vs_tf(name):
 def test_invert_permutation_vs_tf(perm):
     for dt in ["int32", "int64", "float32"]:
         run_both("math.invert_permutation", [np.array(perm, dtype=dt)], dt)
+
+
+_SPECIAL_X = np.array([[1.0, np.nan, 3.0], [np.nan, np.nan, np.nan], [2.0, -np.inf, np.inf]],
+                      np.float32)
+_SPECIAL_Y = np.array([[np.nan, 1.0, np.nan], [0.0, np.inf, -np.inf], [np.nan, 0.0, 2.0]],
+                      np.float32)
+
+
+@pytest.mark.parametrize("name,kwargs", [
+    ("math.reduce_max", {"axis": 1}), ("math.reduce_min", {"axis": 0}),
+    ("math.argmax", {"axis": 1}), ("math.argmin", {"axis": 1}), ("math.sign", {}),
+    ("math.reduce_logsumexp", {"axis": 1}), ("math.round", {}), ("math.is_finite", {}),
+    ("math.top_k", {"k": 2}), ("math.reciprocal_no_nan", {}),
+])
+def test_nan_inf_unary_semantics_vs_tf(name, kwargs):
+    run_both(name, [_SPECIAL_X], "float32", kwargs=kwargs)
+
+
+@pytest.mark.parametrize("name", ["math.maximum", "math.minimum", "math.floordiv",
+                                  "math.floormod", "math.pow", "math.xlogy", "math.xdivy",
+                                  "math.divide_no_nan", "math.squared_difference",
+                                  "math.equal", "math.less"])
+def test_nan_inf_binary_semantics_vs_tf(name):
+    run_both(name, [_SPECIAL_X, _SPECIAL_Y], "float32")
+
+
+def test_float_floordiv_and_floormod_follow_tf():
+    x = tf.constant([1.0, -1.0, 5.0, -7.5], tf.float64)
+    y = tf.constant([0.1, 0.3, -2.0, -2.0], tf.float64)
+    assert tf.math.floordiv(x, y).numpy().tolist() == [10.0, -4.0, -3.0, 3.0]
+    assert_close(tf.math.floormod(x, y), np.array([0.1, 0.2, -1.0, -1.5]), rtol=1e-12)

@@ -202,7 +202,7 @@ minimum = _make_binary("minimum", "Minimum", mc.ALL_REAL, _minimum,
 squared_difference = _make_binary(
     "squared_difference", "SquaredDifference", mc.TypeSet(mc.FLOAT, "int32", "int64", mc.COMPLEX),
     _squared_difference, "Returns ``(x - y) * conj(x - y)`` elementwise")
-floormod = _make_binary("floormod", "FloorMod", mc.ALL_REAL, torch.remainder,
+floormod = _make_binary("floormod", "FloorMod", mc.ALL_REAL, lambda a, b: _floormod(a, b),
                         "Returns the remainder of floor division; the result has ``y``'s sign",
                         ">>> tf.math.floormod(tf.constant([-3, 3]), 2).numpy()\n"
                         "    array([1, 1], dtype=int32)")
@@ -318,7 +318,17 @@ def zeta(x, q, name=None) -> Tensor:
     return _zeta_impl(x, q)
 
 def _floordiv(a, b):
+    if a.is_floating_point():
+        return torch.floor(torch.div(a, b))  # TF: floor(x / y); torch's differs (1 // 0.1)
     return torch.floor_divide(a, b)
+
+
+def _floormod(a, b):
+    if a.is_floating_point():
+        # TF's float FloorMod: fmod, moved to y's sign (exact, unlike x - floor(x/y)*y).
+        m = torch.fmod(a, b)
+        return torch.where((m != 0) & ((m < 0) != (b < 0)), m + b, m)
+    return torch.remainder(a, b)
 
 
 _FLOORDIV_TYPES = mc.ALL_REAL
@@ -351,7 +361,7 @@ def floordiv(x, y, name=None) -> Tensor:
             raise mc.no_kernel("FloorDiv", d)
         raise mc.bad_type("FloorDiv", d, mc.ALL_NUM)
     try:
-        return wrap(torch.floor_divide(a, b), d)
+        return wrap(_floordiv(a, b), d)
     except Exception as e:  # noqa: BLE001 - translated to a TF error
         return _retry_wide("FloorDiv", _floordiv, a, b, d, e)
 

@@ -340,7 +340,11 @@ def _arg_extreme(op, input, axis, output_type, fn):
         raise InvalidArgumentError(
             None, None, f"Reduction axis {a} is empty in shape {list(t.shape)} [Op:{op}]"
         )
-    if d is _BOOL:
+    if t.is_floating_point():
+        # TF's comparisons never pick a NaN (unless nothing else is there); torch's do.
+        fill = float("-inf") if fn is torch.argmax else float("inf")
+        t = torch.where(torch.isnan(t), torch.full_like(t, fill), t)
+    elif d is _BOOL:
         t = t.to(torch.uint8)
     elif d._name in mc.NARROW:
         t = t.to(torch.int64)

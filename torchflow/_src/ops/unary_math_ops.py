@@ -141,8 +141,16 @@ log_sigmoid = _make_unary("log_sigmoid", "LogSigmoid", _F, F.logsigmoid,
 negative = _make_unary("negative", "Neg", mc.SIGNED_NUM, torch.neg, "Computes ``-x`` elementwise",
                        ">>> tf.negative(tf.constant([1, -2])).numpy()\n"
                        "    array([-1,  2], dtype=int32)")
-sign = _make_unary("sign", "Sign", mc.SIGNED_NUM, lambda t: torch.sgn(t) if t.is_complex()
-                   else torch.sign(t), "Returns -1, 0 or 1 by the sign of ``x`` (``x/|x|`` for complex)")
+def _sign(t):
+    if t.is_complex():
+        return torch.sgn(t)
+    if t.is_floating_point():
+        return torch.where(torch.isnan(t), t, torch.sign(t))  # TF keeps NaN; torch gives 0
+    return torch.sign(t)
+
+
+sign = _make_unary("sign", "Sign", mc.SIGNED_NUM, _sign,
+                   "Returns -1, 0 or 1 by the sign of ``x`` (``x/|x|`` for complex)")
 
 
 def _square(t):
