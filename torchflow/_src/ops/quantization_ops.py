@@ -310,7 +310,8 @@ def fake_quant_with_min_max_args_gradient(gradients, inputs, min=-6, max=6,  # n
     return wrap(g * ~(below | above), dtypes.float32)
 
 
-def _vars_gradient(op, gradients, inputs, min, max, num_bits, narrow_range, per_channel):  # noqa: A002
+def _vars_gradient(op, gradients, inputs, min, max, num_bits,  # noqa: A002
+                   narrow_range, per_channel):
     g, x = _f32(op, gradients), _f32(op, inputs)
     lo, hi = _f32(op, min), _f32(op, max)
     _, below, above = fake_quant_forward(x, lo, hi, _check_bits(op, num_bits), narrow_range)

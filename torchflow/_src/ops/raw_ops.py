@@ -111,11 +111,13 @@ def _batch_matmul(x, y, adj_x, adj_y, grad_x=False, grad_y=False):
 
 
 def _softmax(fn: str):
+    op = "Softmax" if fn == "softmax" else "LogSoftmax"
+
     def impl(logits):
         t = tensor_arg(logits)
         if t.ndim < 1:
-            raise InvalidArgumentError(None, None, "logits must have >= 1 dimension, got [] "
-                                                   f"[Op:{'Softmax' if fn == 'softmax' else 'LogSoftmax'}]")
+            raise InvalidArgumentError(None, None,
+                                       f"logits must have >= 1 dimension, got [] [Op:{op}]")
         return getattr(_m("nn_ops"), fn)(t, axis=-1)
 
     return impl
@@ -125,16 +127,16 @@ def _cast(x, DstT, Truncate=False):  # noqa: N803 - TF's attribute names
     return _m("creation_ops").cast(x, DstT)
 
 
-def _qdq_v2(input, input_min, input_max, signed_input, num_bits, range_given, round_mode,  # noqa: A002
-            narrow_range, axis):
+def _qdq_v2(input, input_min, input_max, signed_input, num_bits,  # noqa: A002
+            range_given, round_mode, narrow_range, axis):
     return _m("quantization_ops").quantize_and_dequantize(
         input, input_min, input_max, signed_input=signed_input, num_bits=num_bits,
         range_given=range_given, round_mode=round_mode, narrow_range=narrow_range,
         axis=None if axis == -1 else axis)
 
 
-def _qdq_v4(input, input_min, input_max, signed_input, num_bits, range_given, round_mode,  # noqa: A002
-            narrow_range, axis):
+def _qdq_v4(input, input_min, input_max, signed_input, num_bits,  # noqa: A002
+            range_given, round_mode, narrow_range, axis):
     return _m("quantization_ops").quantize_and_dequantize_v2(
         input, input_min, input_max, signed_input=signed_input, num_bits=num_bits,
         range_given=range_given, round_mode=round_mode, narrow_range=narrow_range,
@@ -201,7 +203,8 @@ _OPS["BiasAdd"] = _make("BiasAdd", ["value", "bias", ("data_format", "NHWC")],
                         _call("nn_ops", "bias_add", "value", "bias", "data_format"),
                         "tf.nn.bias_add")
 _OPS["MatMul"] = _make("MatMul", ["a", "b", ("transpose_a", False), ("transpose_b", False),
-                                  ("grad_a", False), ("grad_b", False)], _matmul, "tf.linalg.matmul on matrices")
+                                  ("grad_a", False), ("grad_b", False)], _matmul,
+                       "tf.linalg.matmul on matrices")
 _OPS["BatchMatMulV2"] = _make("BatchMatMulV2", ["x", "y", ("adj_x", False), ("adj_y", False),
                                                 ("grad_x", False), ("grad_y", False)],
                               _batch_matmul, "batched tf.linalg.matmul with broadcasting")
@@ -338,9 +341,10 @@ _OPS["L2Loss"] = _make("L2Loss", ["t"], _call("loss_ops", "l2_loss", "t"), "tf.n
 _OPS["Conv2D"] = _make(
     "Conv2D", ["input", "filter", "strides", "padding", ("use_cudnn_on_gpu", True),
                ("explicit_paddings", []), ("data_format", "NHWC"), ("dilations", [1, 1, 1, 1])],
-    lambda input, filter, strides, padding, use_cudnn_on_gpu, explicit_paddings, data_format,  # noqa: A006
-    dilations: _m("conv_ops").conv2d(input, filter, strides, padding, data_format=data_format,
-                                     dilations=dilations), "tf.nn.conv2d")
+    lambda input, filter, strides, padding, use_cudnn_on_gpu,  # noqa: A006
+    explicit_paddings, data_format, dilations: _m("conv_ops").conv2d(
+        input, filter, strides, padding, data_format=data_format, dilations=dilations),
+    "tf.nn.conv2d")
 for _name, _fn in (("MaxPool", "max_pool"), ("AvgPool", "avg_pool")):
     _OPS[_name] = _make(_name, ["value", "ksize", "strides", "padding", ("data_format", "NHWC")],
                         _call("pooling_ops", _fn, "value", "ksize", "strides", "padding",
