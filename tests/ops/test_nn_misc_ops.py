@@ -187,3 +187,30 @@ def test_isotonic_regression_gradient_matches_tf():
             loss = m.reduce_sum(y * y * np.arange(7.0))
         grads.append(tape.gradient(loss, v))
     assert_close(grads[0], grads[1], rtol=1e-10, atol=1e-10)
+
+
+@pytest.mark.parametrize("dtype,fmt", [("float32", "NHWC"), ("float16", "NHWC"),
+                                       ("float32", "NCHW")])
+@pytest.mark.parametrize("training,factor", [(True, 1.0), (True, 0.3), (False, 1.0)])
+def test_fused_batch_norm_matches_tf_compat_v1(dtype, fmt, training, factor):
+    from torchflow._src.ops.normalization_ops import fused_batch_norm
+
+    rtf = real_tf()
+    x = rand((2, 3, 4, 5), dtype, 29)
+    c = 3 if fmt == "NCHW" else 5
+    s, o = rand((c,), "float32", 30), rand((c,), "float32", 31)
+    m, v = rand((c,), "float32", 32), rand((c,), "float32", 33, 0.5, 2)
+    if fmt == "NCHW":  # TF's CPU kernel is NHWC-only: compare on the transposed layout
+        want = rtf.compat.v1.nn.fused_batch_norm(
+            rtf.constant(np.moveaxis(x, 1, -1)), s, o, m, v, is_training=training,
+            exponential_avg_factor=factor)
+        want = (np.moveaxis(want[0].numpy(), -1, 1), want[1], want[2])
+    else:
+        want = rtf.compat.v1.nn.fused_batch_norm(rtf.constant(x), s, o, m, v,
+                                                  is_training=training,
+                                                  exponential_avg_factor=factor)
+    got = fused_batch_norm(x, s, o, m, v, data_format=fmt, is_training=training,
+                           exponential_avg_factor=factor)
+    tol = dict(rtol=2e-3, atol=2e-3) if dtype == "float16" else dict(rtol=1e-5, atol=1e-5)
+    for g, w in zip(got, want):
+        assert_close(g, w, **tol)

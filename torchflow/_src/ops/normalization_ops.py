@@ -215,3 +215,65 @@ def batch_norm_with_global_normalization(input, mean, variance, beta, gamma, var
     if ``scale_after_normalization``."""
     return batch_normalization(input, mean, variance, beta,
                                gamma if scale_after_normalization else None, variance_epsilon)
+
+
+def fused_batch_norm(x, scale, offset, mean=None, variance=None, epsilon=0.001,
+                     data_format="NHWC", is_training=True, name=None,
+                     exponential_avg_factor=1.0):
+    """TF's fused batch normalization (``tf.compat.v1.nn.fused_batch_norm``), for
+    Keras' ``BatchNormalization``; not a ``tf.nn`` name in TF 2.4.
+
+    Args:
+      x: A 4-D (or 5-D) float Tensor.
+      scale, offset: 1-D float32 Tensors, one entry per channel.
+      mean, variance: 1-D running statistics (required when not training; the
+        old running values when ``exponential_avg_factor != 1``).
+      epsilon: Added to the variance.
+      data_format: ``"NHWC"``/``"NDHWC"`` or ``"NCHW"``/``"NCDHW"``.
+      is_training: Normalize with the batch statistics (else with ``mean`` and
+        ``variance``).
+      name: Unused (eager).
+      exponential_avg_factor: ``new = (1 - f) * old + f * batch`` for the
+        returned running statistics.
+
+    Returns:
+      ``(y, running_mean, running_variance)``; in training the variance returned is
+      the unbiased batch variance (blended as above), as in TF.
+    """
+    op = "FusedBatchNormV3"
+    xt_ = nc.typed_arg(op, x, nc.FLOATS)
+    t = xt_._t
+    if t.ndim not in (4, 5):
+        raise InvalidArgumentError(None, None, f"input must be 4-dimensional or "
+                                               f"5-dimensional {list(t.shape)} [Op:{op}]")
+    cl = not str(data_format).startswith("NC")
+    c_ax = t.ndim - 1 if cl else 1
+    dims = [d for d in range(t.ndim) if d != c_ax]
+    shape = [1] * t.ndim
+    shape[c_ax] = t.shape[c_ax]
+    work = t.float() if t.dtype in (torch.float16, torch.bfloat16) else t
+    s = tensor_arg(scale)._t.to(work.dtype)
+    o = tensor_arg(offset)._t.to(work.dtype)
+    if is_training:
+        bm = work.mean(dims)
+        bv = work.var(dims, unbiased=False)
+        n = work.numel() // max(t.shape[c_ax], 1)
+        unbiased = bv * (n / max(n - 1, 1))
+        f = float(exponential_avg_factor)
+        if f != 1.0:
+            om = tensor_arg(mean)._t.to(work.dtype)
+            ov = tensor_arg(variance)._t.to(work.dtype)
+            run_m, run_v = (1 - f) * om + f * bm, (1 - f) * ov + f * unbiased
+        else:
+            run_m, run_v = bm, unbiased
+        use_m, use_v = bm, bv
+    else:
+        if mean is None or variance is None:
+            raise ValueError("fused_batch_norm: mean and variance are required for inference.")
+        use_m = run_m = tensor_arg(mean)._t.to(work.dtype)
+        use_v = run_v = tensor_arg(variance)._t.to(work.dtype)
+    inv = torch.rsqrt(use_v + epsilon) * s
+    y = work * inv.reshape(shape) + (o - use_m * inv).reshape(shape)
+    sd = tensor_arg(scale)._dtype
+    return (wrap(y.to(t.dtype), xt_._dtype), wrap(run_m.to(sd._torch), sd),
+            wrap(run_v.to(sd._torch), sd))
