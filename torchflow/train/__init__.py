@@ -9,3 +9,13 @@ from torchflow._src.ops.parsing_ops import Features as Features
 from torchflow._src.ops.parsing_ops import FloatList as FloatList
 from torchflow._src.ops.parsing_ops import Int64List as Int64List
 from torchflow._src.ops.parsing_ops import SequenceExample as SequenceExample
+
+from torchflow._src.train.checkpoint import Checkpoint as Checkpoint
+from torchflow._src.train.checkpoint import CheckpointLoadStatus as CheckpointLoadStatus
+from torchflow._src.train.checkpoint_management import CheckpointManager as CheckpointManager
+from torchflow._src.train.checkpoint_management import CheckpointReader as CheckpointReader
+from torchflow._src.train.checkpoint_management import checkpoints_iterator as checkpoints_iterator
+from torchflow._src.train.checkpoint_management import latest_checkpoint as latest_checkpoint
+from torchflow._src.train.checkpoint_management import list_variables as list_variables
+from torchflow._src.train.checkpoint_management import load_checkpoint as load_checkpoint
+from torchflow._src.train.checkpoint_management import load_variable as load_variable

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import re
 
+from torchflow._src.core import tracking
 from torchflow._src.core.variable_scope import current_name_scope, name_scope
 from torchflow._src.core.variables import Variable
 from torchflow._src.util import nest
@@ -55,6 +56,11 @@ class Module:
         self._name = name
         with name_scope(name) as scope_name:
             self._scope_name = scope_name
+
+    def __setattr__(self, name, value):
+        object.__setattr__(self, name, value)
+        if tracking._pending:
+            tracking.notify(self, name, value)
 
     @property
     def name(self) -> str:

@@ -1,0 +1,101 @@
+"""The object graph a checkpoint saves: who depends on whom, by name.
+
+An object's dependencies are, in order of precedence:
+
+* what its ``_checkpoint_dependencies()`` returns (a list of ``(name, child)``;
+  Keras layers and optimizers define it);
+* for lists and tuples, their trackable items named ``"0"``, ``"1"``, ...;
+  for dicts, their trackable values named by key;
+* for ``tf.Module``\\ s, ``tf.train.Checkpoint`` and any other object that has a
+  ``__dict__`` and is reached through them, its trackable attributes, sorted.
+
+Trackable values are Variables, Modules, objects with ``_checkpoint_dependencies``
+or with state (``_serialize_state``/``_deserialize_state``, e.g. dataset
+iterators), and containers holding any of these.
+"""
+
+from __future__ import annotations
+
+from torchflow._src.core.module import Module
+from torchflow._src.core.variables import Variable
+
+_IGNORED = frozenset(("_self_unconditional_checkpoint_dependencies",))
+
+
+def is_variable(obj) -> bool:
+    return isinstance(obj, Variable) or getattr(obj, "_is_checkpointable_variable", False)
+
+
+def has_state(obj) -> bool:
+    return hasattr(obj, "_serialize_state") and hasattr(obj, "_deserialize_state")
+
+
+def is_trackable(obj) -> bool:
+    if is_variable(obj) or isinstance(obj, Module) or has_state(obj):
+        return True
+    if hasattr(obj, "_checkpoint_dependencies") and not isinstance(obj, type):
+        return True
+    if isinstance(obj, (list, tuple)):
+        return any(is_trackable(v) for v in obj)
+    if isinstance(obj, dict):
+        return any(is_trackable(v) for v in obj.values())
+    return False
+
+
+def kind_of(obj) -> str:
+    if is_variable(obj):
+        return "variable"
+    if has_state(obj):
+        return "state"
+    if isinstance(obj, (list, tuple)):
+        return "list"
+    if isinstance(obj, dict):
+        return "dict"
+    return "object"
+
+
+def children(obj) -> list:
+    """``[(name, child)]``: the trackable dependencies of ``obj``."""
+    if is_variable(obj):
+        return []
+    deps = getattr(obj, "_checkpoint_dependencies", None)
+    if callable(deps) and not isinstance(obj, type):
+        return [(str(n), c) for n, c in deps() if is_trackable(c)]
+    if isinstance(obj, (list, tuple)):
+        return [(str(i), v) for i, v in enumerate(obj) if is_trackable(v)]
+    if isinstance(obj, dict):
+        return [(str(k), v) for k, v in obj.items() if is_trackable(v)]
+    d = getattr(obj, "__dict__", None)
+    if d is None:
+        return []
+    return [(k, d[k]) for k in sorted(d) if k not in _IGNORED and is_trackable(d[k])]
+
+
+def attribute_children(obj) -> list:
+    """The attribute walk alone (for ``_checkpoint_dependencies`` implementations)."""
+    d = getattr(obj, "__dict__", {})
+    return [(k, d[k]) for k in sorted(d) if k not in _IGNORED and is_trackable(d[k])]
+
+
+def walk(root):
+    """Breadth-first ``(objects, edges, paths)``: every trackable reachable from
+    ``root`` once, its ``[(name, child index)]`` edges and its first path."""
+    objects = [root]
+    index = {id(root): 0}
+    edges: list[list] = []
+    paths = [""]
+    i = 0
+    while i < len(objects):
+        obj = objects[i]
+        out = []
+        for name, child in children(obj):
+            j = index.get(id(child))
+            if j is None:
+                j = len(objects)
+                index[id(child)] = j
+                objects.append(child)
+                paths.append(f"{paths[i]}/{name}" if paths[i] else name)
+            out.append((name, j))
+        edges.append(out)
+        i += 1
+    return objects, edges, paths, index
