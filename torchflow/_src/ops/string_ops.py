@@ -556,11 +556,32 @@ def format(template, inputs, placeholder="{}", summarize=3, name=None) -> Tensor
 
 
 # --- regular expressions ---------------------------------------------------------------
+# RE2's POSIX classes (valid inside brackets) in Python's ``re`` spelling.
+_POSIX = {
+    b"[:alpha:]": rb"a-zA-Z", b"[:digit:]": rb"0-9", b"[:alnum:]": rb"0-9a-zA-Z",
+    b"[:upper:]": rb"A-Z", b"[:lower:]": rb"a-z", b"[:space:]": rb"\t\n\v\f\r ",
+    b"[:blank:]": rb"\t ", b"[:xdigit:]": rb"0-9A-Fa-f", b"[:word:]": rb"0-9A-Za-z_",
+    b"[:punct:]": rb"!-/:-@\[-`{-~", b"[:cntrl:]": rb"\x00-\x1f\x7f",
+    b"[:print:]": rb" -~", b"[:graph:]": rb"!-~", b"[:ascii:]": rb"\x00-\x7f",
+}
+_CACHE: dict = {}
+
+
 def _compile(op: str, pattern):
     p = pattern.numpy() if isinstance(pattern, Tensor) else pattern
     p = _to_bytes(p.item() if isinstance(p, np.ndarray) else p)
+    rx = _CACHE.get(p)
+    if rx is not None:
+        return rx
+    q = p
+    if b"[:" in q:
+        for k, v in _POSIX.items():
+            q = q.replace(k, v)
     try:
-        return re.compile(p)
+        rx = re.compile(q)
+        if len(_CACHE) < 256:
+            _CACHE[p] = rx
+        return rx
     except re.error as e:
         raise invalid_argument(op, f"Invalid pattern: {p.decode('utf-8', 'replace')}, error: "
                                    f"{e}") from None
