@@ -221,5 +221,10 @@ def test_one_hot_errors():
 def test_identity():
     x = tf.constant([1, 2])
     assert tf.identity(x).numpy().tolist() == [1, 2]
+    assert tf.identity(x) is not x
+    v = tf.Variable([1.0])
+    snap = tf.identity(v)
+    v.assign([2.0])
+    assert isinstance(snap, tf.Tensor) and snap.numpy().tolist() == [1.0]
     assert tf.identity("a").dtype == tf.string
     assert [t.numpy().tolist() for t in tf.identity_n([x, [3]])] == [[1, 2], [3]]

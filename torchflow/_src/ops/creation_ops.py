@@ -303,8 +303,13 @@ def linspace(start, stop, num, name=None, axis=0) -> Tensor:
 
 @public("torchflow")
 def identity(input, name=None) -> Tensor:
-    """Returns a tensor with the same shape and contents as ``input``."""
-    return tensor_of(input)
+    """Returns a new tensor with the same shape and contents as ``input``.
+
+    The result is a distinct ``tf.Tensor`` (as in TF) sharing the immutable
+    value; for a ``tf.Variable`` it is a snapshot of the current value.
+    """
+    x = tensor_of(input)
+    return wrap(x._t, x._dtype) if x is input else x
 
 
 @public("torchflow")
