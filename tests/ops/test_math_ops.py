@@ -371,3 +371,12 @@ def test_float_floordiv_and_floormod_follow_tf():
     y = tf.constant([0.1, 0.3, -2.0, -2.0], tf.float64)
     assert tf.math.floordiv(x, y).numpy().tolist() == [10.0, -4.0, -3.0, 3.0]
     assert_close(tf.math.floormod(x, y), np.array([0.1, 0.2, -1.0, -1.5]), rtol=1e-12)
+
+
+def test_betainc_matches_scipy_and_tf():
+    rng = np.random.default_rng(42)
+    a, b, x = rng.uniform(0.1, 10, 50), rng.uniform(0.1, 10, 50), rng.uniform(0, 1, 50)
+    out = tf.math.betainc(tf.constant(a), tf.constant(b), tf.constant(x))
+    assert_close(out, sps.betainc(a, b, x), rtol=1e-10, atol=1e-12)
+    run_both("math.betainc", [a[:8], b[:8], x[:8]], "float32", rtol=1e-4, atol=1e-5)
+    run_both("math.betainc", [a[:3], b[:3], x[:3]], "int32")
