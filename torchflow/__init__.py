@@ -233,24 +233,25 @@ from torchflow._src.core.tape import hessians as hessians
 
 # Public submodules (tf.math, tf.nn, ...). Each family adds its line here.
 # --- submodules ----------------------------------------------------------------
+from torchflow import config as config
+from torchflow import debugging as debugging
+from torchflow import dtypes as dtypes
+from torchflow import errors as errors
+from torchflow import nest as nest
+from torchflow import linalg as linalg
+from torchflow import nn as nn
 from torchflow import quantization as quantization
 from torchflow import random as random
 from torchflow import raw_ops as raw_ops
 from torchflow import strings as strings
 from torchflow import bitwise as bitwise
 from torchflow import math as math
-from torchflow import linalg as linalg
-from torchflow import nn as nn
-from torchflow import config as config
-from torchflow import debugging as debugging
-from torchflow import dtypes as dtypes
-from torchflow import errors as errors
-from torchflow import nest as nest
 from torchflow import data as data
 from torchflow import io as io
 from torchflow import train as train
 from torchflow import autodiff as autodiff
 from torchflow import autograph as autograph
+from torchflow import summary as summary
 # --- end submodules ------------------------------------------------------------
 
 newaxis = None

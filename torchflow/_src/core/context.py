@@ -30,6 +30,9 @@ class _ThreadState(threading.local):
         self.variable_creator_stack: list = []
         self.strategy_stack: list = []
         self.recording = False
+        self.summary_writer = None
+        self.summary_step = None
+        self.summary_record_if = True
 
 
 _state = _ThreadState()

@@ -1,0 +1,125 @@
+"""Summary writers: ``tf.summary.create_file_writer`` and the default-writer stack.
+
+Event files are written with the ``tensorboard`` package's own ``EventFileWriter``
+and protos, so TensorBoard reads them as it reads TensorFlow's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+
+from torchflow._src.core import context
+from torchflow._src.util.api import public
+
+_counter = itertools.count()
+
+
+@public("torchflow.summary")
+class SummaryWriter:
+    """Writes summaries to an event file (what ``create_file_writer`` returns).
+
+    Use ``with writer.as_default():`` (or ``writer.set_as_default()``) so that
+    ``tf.summary.scalar`` and friends write through it.
+    """
+
+    def __init__(self, logdir, max_queue=None, flush_millis=None, filename_suffix=None):
+        from tensorboard.summary.writer.event_file_writer import EventFileWriter
+
+        self._logdir = os.fspath(logdir)
+        os.makedirs(self._logdir, exist_ok=True)
+        suffix = filename_suffix if filename_suffix is not None else ".v2"
+        self._writer = EventFileWriter(
+            self._logdir,
+            max_queue_size=10 if max_queue is None else max(1, int(max_queue)),
+            flush_secs=120 if flush_millis is None else max(0.001, flush_millis / 1000.0),
+            filename_suffix=f".{os.getpid()}.{next(_counter)}{suffix}")
+        self._closed = False
+
+    @property
+    def logdir(self) -> str:
+        return self._logdir
+
+    def add_event(self, event) -> None:
+        if self._closed:
+            raise RuntimeError("tf.summary: the SummaryWriter was closed")
+        self._writer.add_event(event)
+
+    def set_as_default(self, step=None) -> None:
+        """Makes this the default writer for this thread (until replaced)."""
+        st = context.thread_state()
+        st.summary_writer = self
+        if step is not None:
+            st.summary_step = step
+
+    @contextlib.contextmanager
+    def as_default(self, step=None):
+        """A context in which this is the default writer (and ``step`` the default step)."""
+        st = context.thread_state()
+        old_writer, old_step = st.summary_writer, st.summary_step
+        st.summary_writer = self
+        if step is not None:
+            st.summary_step = step
+        try:
+            yield self
+        finally:
+            if not self._closed:
+                self.flush()
+            st.summary_writer, st.summary_step = old_writer, old_step
+
+    def init(self):
+        return None
+
+    def flush(self) -> None:
+        """Writes buffered events to disk."""
+        if not self._closed:
+            self._writer.flush()
+
+    def close(self) -> None:
+        """Flushes and closes the event file; later writes raise."""
+        if not self._closed:
+            self._writer.close()
+            self._closed = True
+
+
+class _NoopWriter(SummaryWriter):
+    def __init__(self):
+        self._closed = False
+
+    def add_event(self, event) -> None:
+        return None
+
+    def flush(self) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
+
+
+@public("torchflow.summary")
+def create_file_writer(logdir, max_queue=None, flush_millis=None, filename_suffix=None,
+                       name=None) -> SummaryWriter:
+    """Creates a summary writer for ``logdir`` (made if missing).
+
+    Args:
+      logdir: Directory for the event file.
+      max_queue: Events buffered before a flush (default 10).
+      flush_millis: Longest time between flushes (default 120000).
+      filename_suffix: Suffix of the event file name (default ``.v2``).
+      name: Unused.
+
+    Returns:
+      A ``SummaryWriter``.
+    """
+    return SummaryWriter(logdir, max_queue, flush_millis, filename_suffix)
+
+
+@public("torchflow.summary")
+def create_noop_writer() -> SummaryWriter:
+    """A writer that writes nothing."""
+    return _NoopWriter()
+
+
+def default_writer():
+    return context.thread_state().summary_writer

@@ -1,0 +1,5 @@
+"""``tf.summary.experimental``."""
+
+from torchflow._src.summary.summary_ops import get_step as get_step
+from torchflow._src.summary.summary_ops import set_step as set_step
+from torchflow._src.summary.summary_ops import summary_scope as summary_scope
