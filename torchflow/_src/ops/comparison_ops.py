@@ -54,7 +54,8 @@ def equal_op(op, fn, np_fn, x, y, incompatible_shape_error=True):
         return wrap(fn(a, b), _BOOL)
     except Exception as e:  # noqa: BLE001 - translated to a TF error
         if not incompatible_shape_error and not _broadcastable(a, b):
-            return wrap(torch.tensor(op == "NotEqual"), _BOOL)
+            dev = a.device if isinstance(a, torch.Tensor) else None
+            return wrap(torch.tensor(op == "NotEqual", device=dev), _BOOL)
         if d is _STRING:
             raise
         return _compare_wide(op, fn, a, b, d, e)

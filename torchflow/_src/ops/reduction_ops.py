@@ -165,7 +165,9 @@ def _extreme(op, input_tensor, axis, keepdims, fn, is_max):
             float("-inf") if is_max else float("inf"))
         shape = _reduced_shape(t.shape, dims, keepdims)
         if d._name in mc.NARROW:
-            return wrap(mc.narrow(torch.full(shape, fill, dtype=torch.int64), d), d)
+            fill = fill - 2**64 if fill >= 2**63 else fill  # uint64 max, as int64 bits
+            return wrap(mc.narrow(torch.full(shape, fill, dtype=torch.int64, device=t.device),
+                                 d), d)
         return wrap(torch.full(shape, fill, dtype=t.dtype, device=t.device), d)
     if d._name in mc.NARROW:
         return wrap(mc.narrow(fn(t.to(torch.int64), dims, bool(keepdims)), d), d)

@@ -49,6 +49,8 @@ def _reduce(t, d, ids, num, kind, fill):
         rows = [t[ids == s].prod(0) for s in range(num)]
         out = torch.stack(rows) if rows else torch.zeros(shape, dtype=t.dtype, device=t.device)
     else:
+        if wide and fill >= 2**63:
+            fill -= 2**64  # uint64 max, as int64 bits
         init = torch.full(shape, fill, dtype=t.dtype, device=t.device)
         with warnings.catch_warnings():  # torch flags index_reduce's API as beta; it works
             warnings.simplefilter("ignore", UserWarning)
