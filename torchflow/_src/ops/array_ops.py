@@ -38,6 +38,24 @@ def _move(x: Tensor, fn, op: str) -> Tensor:
         raise translate(op, e) from None
 
 
+def _fast_list(values):
+    """``([torch tensors], dtype)`` when every value is a same-dtype numeric Tensor of one
+    rank (the common case), else None."""
+    v0 = values[0]
+    if type(v0) is not Tensor:
+        return None
+    d = v0._dtype
+    if d is _string or d in _NATIVE:
+        return None
+    nd = v0._t.ndim
+    ts = []
+    for v in values:
+        if type(v) is not Tensor or v._dtype is not d or v._t.ndim != nd:
+            return None
+        ts.append(v._t)
+    return ts, d
+
+
 def _shape_str(s) -> str:
     return "[" + ",".join(str(d) for d in s) + "]"
 
@@ -113,6 +131,10 @@ def transpose(a, perm=None, conjugate=False, name="transpose") -> Tensor:
     Raises:
       InvalidArgumentError: If ``perm`` is not a permutation of ``range(rank)``.
     """
+    if perm is None and type(a) is Tensor and type(a._t) is torch.Tensor and \
+            a._dtype not in _NATIVE and (not conjugate or not a._dtype.is_complex):
+        t = a._t
+        return wrap(t.permute(tuple(range(t.ndim - 1, -1, -1))), a._dtype)
     x = tensor_of(a)
     rank = x._t.ndim
     if perm is None:
@@ -147,6 +169,14 @@ def concat(values, axis, name="concat") -> Tensor:
     >>> tf.concat([[1, 2], [3]], 0).numpy()
     array([1, 2, 3], dtype=int32)
     """
+    if type(axis) is int and type(values) in (list, tuple) and len(values) > 1:
+        fast = _fast_list(values)
+        if fast is not None:
+            ts, d = fast
+            try:
+                return wrap(torch.cat(ts, axis), d)
+            except (RuntimeError, IndexError):
+                pass  # the checks below give TF's error
     if isinstance(values, Tensor):
         values = list(values)
     xs = tensor_list(values, "ConcatV2")
@@ -194,6 +224,14 @@ def stack(values, axis=0, name="stack") -> Tensor:
       ValueError: If ``axis`` is out of range.
       InvalidArgumentError: If shapes or dtypes differ.
     """
+    if type(axis) is int and type(values) in (list, tuple) and values:
+        fast = _fast_list(values)
+        if fast is not None:
+            ts, d = fast
+            try:
+                return wrap(torch.stack(ts, axis), d)
+            except (RuntimeError, IndexError):
+                pass  # the checks below give TF's error
     if not isinstance(values, (list, tuple)):
         values = list(values) if isinstance(values, Tensor) else values
     if axis == 0 and isinstance(values, (list, tuple)) and values and not any(
