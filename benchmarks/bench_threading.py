@@ -33,7 +33,8 @@ SETTINGS = [
     ("torch t=2 PASSIVE", "torch", 2, {"OMP_WAIT_POLICY": "PASSIVE"}),
     ("torch t=2 ACTIVE", "torch", 2, {"OMP_WAIT_POLICY": "ACTIVE"}),
     ("torch t=2 spin=1k", "torch", 2, {"GOMP_SPINCOUNT": "1000"}),
-    ("torch t=2 spin=20k", "torch", 2, {"GOMP_SPINCOUNT": "20000"}),
+    ("torch t=2 spin=10k", "torch", 2, {"GOMP_SPINCOUNT": "10000"}),
+    ("torch t=2 spin=100k", "torch", 2, {"GOMP_SPINCOUNT": "100000"}),
     ("torchflow defaults", "torchflow", None, {}),
     ("tensorflow 2.x", "tf", None, {}),
 ]
@@ -137,11 +138,15 @@ def main() -> None:
     p.add_argument("--threads", type=int)
     p.add_argument("--quick", action="store_true")
     p.add_argument("--rounds", type=int, default=1)
+    p.add_argument("--only", help="comma-separated substrings of the settings to run")
     args = p.parse_args()
     if args.worker:
         worker(args.worker, args.threads, args.quick)
         return
     settings = [s for s in SETTINGS if s[1] != "tf" or _have_tf()]
+    if args.only:
+        keys = args.only.split(",")
+        settings = [s for s in settings if any(k in s[0] for k in keys)]
     results: dict = {(s[0], load): [] for s in settings for load in ("idle", "busy")}
     print(f"cpus={os.cpu_count()}; one busy-loop process competes in the 'busy' runs",
           flush=True)

@@ -62,15 +62,14 @@ def _format_dim(a: np.ndarray, fmt, summarize: int, depth: int, rank: int) -> st
     return "[" + sep.join(parts) + "]"
 
 
-def format_tensor(t: Tensor, summarize: int = 3) -> str:
+def format_tensor(t: Tensor, summarize: int = 3, quote: bool = True) -> str:
     """TF's printed form of a tensor (what ``tf.print`` writes for it)."""
     a = np.asarray(to_numpy(t._t, t._dtype))
     if t._dtype is dtypes.bfloat16 or t._dtype is dtypes.float16:
         a = a.astype(np.float32)
+    fmt = _scalar_formatter(t._dtype, quote=quote)
     if a.ndim == 0:
-        return _scalar_formatter(t._dtype, quote=False)(a.reshape(()).item()
-                                                        if t._dtype is dtypes.string else a[()])
-    fmt = _scalar_formatter(t._dtype, quote=True)
+        return fmt(a[()])
     if a.size == 0:
         return "[]" if a.ndim == 1 else "[\n ...]"
     return _format_dim(a, fmt, summarize, 0, a.ndim)
@@ -147,5 +146,10 @@ def print(*inputs, **kwargs) -> None:  # noqa: A001 - TF's name
         raise ValueError(f"Unrecognized keyword arguments for tf.print: {kwargs}")
     if summarize is None:
         summarize = 3
-    text = sep.join(_format_input(x, summarize) for x in inputs) + end
+    if len(inputs) == 1 and isinstance(inputs[0], Tensor) and inputs[0].dtype is dtypes.string \
+            and inputs[0].ndim == 0:
+        # TF prints a lone string scalar as it is, and quotes it among other inputs.
+        text = format_tensor(inputs[0], summarize, quote=False) + end
+    else:
+        text = sep.join(_format_input(x, summarize) for x in inputs) + end
     _write(sys.stderr if output_stream is None else output_stream, text)
