@@ -41,6 +41,27 @@ from torchflow._src.ops.linalg_special_ops import tridiagonal_matmul as tridiago
 from torchflow._src.ops.linalg_special_ops import tensor_diag as tensor_diag
 from torchflow._src.ops.linalg_special_ops import tensor_diag_part as tensor_diag_part
 from torchflow._src.ops.linalg_special_ops import banded_triangular_solve as banded_triangular_solve
+from torchflow._src.ops.linear_operator import LinearOperator as LinearOperator
+from torchflow._src.ops.linear_operator import LinearOperatorFullMatrix as LinearOperatorFullMatrix
+from torchflow._src.ops.linear_operator import LinearOperatorAdjoint as LinearOperatorAdjoint
+from torchflow._src.ops.linear_operator import LinearOperatorInversion as LinearOperatorInversion
+from torchflow._src.ops.linear_operator import LinearOperatorComposition as LinearOperatorComposition
+from torchflow._src.ops.linear_operator_types import LinearOperatorDiag as LinearOperatorDiag
+from torchflow._src.ops.linear_operator_types import LinearOperatorIdentity as LinearOperatorIdentity
+from torchflow._src.ops.linear_operator_types import LinearOperatorScaledIdentity as LinearOperatorScaledIdentity
+from torchflow._src.ops.linear_operator_types import LinearOperatorZeros as LinearOperatorZeros
+from torchflow._src.ops.linear_operator_types import LinearOperatorLowerTriangular as LinearOperatorLowerTriangular
+from torchflow._src.ops.linear_operator_types import LinearOperatorKronecker as LinearOperatorKronecker
+from torchflow._src.ops.linear_operator_types import LinearOperatorBlockDiag as LinearOperatorBlockDiag
+from torchflow._src.ops.linear_operator_types import LinearOperatorBlockLowerTriangular as LinearOperatorBlockLowerTriangular
+from torchflow._src.ops.linear_operator_types import LinearOperatorToeplitz as LinearOperatorToeplitz
+from torchflow._src.ops.linear_operator_types import LinearOperatorCirculant as LinearOperatorCirculant
+from torchflow._src.ops.linear_operator_types import LinearOperatorCirculant2D as LinearOperatorCirculant2D
+from torchflow._src.ops.linear_operator_types import LinearOperatorCirculant3D as LinearOperatorCirculant3D
+from torchflow._src.ops.linear_operator_types import LinearOperatorHouseholder as LinearOperatorHouseholder
+from torchflow._src.ops.linear_operator_types import LinearOperatorLowRankUpdate as LinearOperatorLowRankUpdate
+from torchflow._src.ops.linear_operator_types import LinearOperatorPermutation as LinearOperatorPermutation
+from torchflow._src.ops.linear_operator_types import LinearOperatorTridiag as LinearOperatorTridiag
 # Aliases of ops that live elsewhere (tf.eye, tf.einsum, tf.math.l2_normalize ...).
 from torchflow._src.ops.creation_ops import eye as eye
 from torchflow._src.ops.einsum_ops import einsum as einsum
