@@ -95,6 +95,7 @@ def test_pad_constant_values():
     check("pad", rand((2, 3), "float32"), [[1, 1], [0, 2]], constant_values=2.5)
     check("pad", np.array([1, 2], np.int32), [[2, 0]], constant_values=-1)
     check("pad", np.array([b"x"], dtype=object), [[1, 1]], constant_values="p")
+    check("pad", np.array([1], np.uint32), [[1, 0]], constant_values=np.uint32(2**32 - 2))
     out = tf.pad(tf.constant([1 + 1j], tf.complex64), [[1, 0]], constant_values=2j)
     assert out.numpy().tolist() == [2j, 1 + 1j]
 

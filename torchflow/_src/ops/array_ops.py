@@ -505,6 +505,9 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None) -> Tens
                 return _move(x, lambda u: F.pad(u, flat), op)
             mask = F.pad(torch.zeros(shape, dtype=torch.bool, device=t.device), flat, value=True)
             return wrap(torch.where(mask, cv._t.to(t.device), F.pad(t, flat)), x._dtype)
+        if x._dtype in _NATIVE:  # padded through the same-width signed view
+            val = int(np.array(val, dtype=x._dtype.as_numpy_dtype).view(
+                np.dtype(f"i{x._dtype.size}")))
         return _move(x, lambda u: F.pad(u, flat, value=val), op)
     sym = m == "SYMMETRIC"
 
