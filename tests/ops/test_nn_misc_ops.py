@@ -214,3 +214,15 @@ def test_fused_batch_norm_matches_tf_compat_v1(dtype, fmt, training, factor):
     tol = dict(rtol=2e-3, atol=2e-3) if dtype == "float16" else dict(rtol=1e-5, atol=1e-5)
     for g, w in zip(got, want):
         assert_close(g, w, **tol)
+
+
+@pytest.mark.parametrize("padding,rate", [("SAME", [2, 2]), ("VALID", [2, 3]), ("SAME", [1, 1])])
+def test_with_space_to_batch_matches_tf(padding, rate):
+    rtf = real_tf()
+    x, w = rand((2, 9, 8, 3), "float32", 34), rand((3, 2, 3, 4), "float32", 35)
+
+    def run(m, inp):
+        return m.nn.with_space_to_batch(
+            inp, rate, padding, lambda v, n, p: m.nn.conv2d(v, w, 1, p), filter_shape=[3, 2])
+
+    assert_close(run(tf, x), run(rtf, rtf.constant(x)), rtol=1e-4, atol=1e-4)

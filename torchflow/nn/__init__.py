@@ -65,6 +65,7 @@ from torchflow._src.ops.morphological_ops import dilation2d as dilation2d
 from torchflow._src.ops.morphological_ops import erosion2d as erosion2d
 from torchflow._src.ops.depth_space_ops import depth_to_space as depth_to_space
 from torchflow._src.ops.depth_space_ops import space_to_depth as space_to_depth
+from torchflow._src.ops.depth_space_ops import with_space_to_batch as with_space_to_batch
 from torchflow._src.ops.ctc_ops import ctc_loss as ctc_loss
 from torchflow._src.ops.ctc_ops import collapse_repeated as collapse_repeated
 from torchflow._src.ops.ctc_ops import ctc_unique_labels as ctc_unique_labels

@@ -73,3 +73,57 @@ def space_to_depth(input, block_size, data_format="NHWC", name=None) -> Tensor:
         r = t.reshape(n, h // b, b, w // b, b, c).permute(0, 1, 3, 2, 4, 5)
         r = r.reshape(n, h // b, w // b, c * b * b)
     return wrap(r, x._dtype)
+
+
+@public("torchflow.nn")
+def with_space_to_batch(input, dilation_rate, padding, op, filter_shape=None, spatial_dims=None,
+                        data_format=None):
+    """Runs ``op`` with ``"VALID"`` padding on ``space_to_batch_nd(input)``, then
+    ``batch_to_space``: the way to give an undilated op a dilation rate.
+
+    Args:
+      input: A Tensor ``[batch, spatial..., channels]``.
+      dilation_rate: N ints, the dilation rate per spatial dimension.
+      padding: ``"SAME"`` or ``"VALID"``.
+      op: ``op(converted_input, num_spatial_dims, padding) -> Tensor``.
+      filter_shape: The N spatial filter sizes (needed for ``"SAME"``).
+      spatial_dims: The spatial dimensions (default ``1..N``; must be contiguous
+        from 1).
+      data_format: Optional; only channels-last formats are supported.
+
+    Returns:
+      ``op``'s result moved back from batch to space.
+
+    Raises:
+      ValueError: on an unknown padding, a missing ``filter_shape`` for ``"SAME"``
+        or unsupported ``spatial_dims``.
+    """
+    from torchflow._src.ops import space_batch_ops as sb
+    from torchflow._src.ops._nn_common import int_list
+
+    rate = int_list(dilation_rate, "dilation_rate")
+    n = len(rate)
+    dims = list(range(1, n + 1)) if spatial_dims is None else int_list(spatial_dims,
+                                                                      "spatial_dims")
+    if dims != list(range(1, n + 1)) or (data_format is not None and
+                                         str(data_format).startswith("NC")):
+        raise ValueError("tf.nn.with_space_to_batch: only channels-last inputs with spatial "
+                         "dims 1..N are supported by torchflow.")
+    if any(r < 1 for r in rate):
+        raise ValueError(f"dilation_rate must be positive, got {rate}")
+    if all(r == 1 for r in rate):
+        return op(input, n, padding)
+    if padding == "SAME":
+        if filter_shape is None:
+            raise ValueError("filter_shape must be specified for SAME padding")
+        fs = int_list(filter_shape, "filter_shape")
+        extra = [(f - 1) * r for f, r in zip(fs, rate)]
+        base = [[e // 2, e - e // 2] for e in extra]
+    elif padding == "VALID":
+        base = [[0, 0]] * n
+    else:
+        raise ValueError(f"Invalid padding method {padding!r}")
+    x = tensor_arg(input)
+    pads, crops = sb.required_space_to_batch_paddings(list(x._t.shape[1:1 + n]), rate, base)
+    converted = sb.space_to_batch_nd(x, rate, pads)
+    return sb.batch_to_space(op(converted, n, "VALID"), rate, crops)
