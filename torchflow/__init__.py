@@ -252,6 +252,7 @@ from torchflow import train as train
 from torchflow import autodiff as autodiff
 from torchflow import autograph as autograph
 from torchflow import summary as summary
+from torchflow import keras as keras
 # --- end submodules ------------------------------------------------------------
 
 newaxis = None

@@ -33,6 +33,8 @@ class _ThreadState(threading.local):
         self.summary_writer = None
         self.summary_step = None
         self.summary_record_if = True
+        self.keras_autocast_dtype = None
+        self.keras_call_context = None
 
 
 _state = _ThreadState()
@@ -60,6 +62,12 @@ class _Global:
         self.tf32 = True
         self.memory_growth: dict = {}
         self.log_device_placement = False
+        self.keras_policy = None
+        self.keras_floatx = "float32"
+        self.keras_epsilon = 1e-7
+        self.keras_image_data_format = "channels_last"
+        self.keras_learning_phase = None
+        self.keras_name_uids: dict = {}
 
 
 GLOBAL = _Global()

@@ -31,7 +31,7 @@ class Tensor:
     TensorShape([2, 2])
     """
 
-    __slots__ = ("_t", "_dtype", "__weakref__")
+    __slots__ = ("_t", "_dtype", "_keras_mask", "__weakref__")
 
     # Tensor `==` is elementwise in TF 2.x, which makes tensors unhashable.
     __hash__ = None  # type: ignore[assignment]

@@ -1,0 +1,747 @@
+"""``tf.keras.layers.Layer``: weights, lazy building, calling conventions.
+
+``__call__`` does, in order: route symbolic (KerasTensor) inputs to the
+Functional API; build from the first input's shape; check ``input_spec``; cast
+floating inputs to the compute dtype; fill in ``training`` (from the outer
+layer's call, else the learning phase) and ``mask`` (from the inputs'
+``_keras_mask``); run ``call`` with AutoCastVariables reading in the compute
+dtype; attach the output mask.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+
+import numpy as np
+
+from torchflow._src.core import context, tracking
+from torchflow._src.core.convert import convert_to_tensor
+from torchflow._src.core.tensor import Tensor
+from torchflow._src.core.tensor_shape import TensorShape
+from torchflow._src.core.variable_scope import name_scope
+from torchflow._src.core.module import Module
+from torchflow._src.core.variables import Variable, VariableAggregation, VariableSynchronization
+from torchflow._src.keras import backend
+from torchflow._src.keras.engine import input_spec as input_spec_lib
+from torchflow._src.keras.engine.keras_tensor import KerasTensor
+from torchflow._src.keras.mixed_precision import autocast_variable as acv
+from torchflow._src.keras.mixed_precision import policy as policy_lib
+from torchflow._src.ops.creation_ops import cast
+from torchflow._src.train import object_graph
+from torchflow._src.util import nest
+from torchflow._src.util.api import public
+
+_state = context.thread_state
+
+_NOT_TRACKED = frozenset((
+    "_self_tracked_layers", "_trainable_weights", "_non_trainable_weights", "_inbound_nodes",
+    "_outbound_nodes", "_eager_losses", "_callable_losses", "_metrics", "_input_spec",
+    "_dtype_policy", "_call_spec", "_layers_cache",
+))
+
+
+class _CallSpec:
+    __slots__ = ("arg_names", "accepts_training", "accepts_mask", "accepts_kwargs",
+                 "training_index", "mask_index")
+
+    def __init__(self, fn):
+        sig = inspect.signature(fn)
+        params = list(sig.parameters.values())
+        names = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY,
+                                                       p.POSITIONAL_OR_KEYWORD)]
+        self.arg_names = names
+        self.accepts_kwargs = any(p.kind == p.VAR_KEYWORD for p in params)
+        all_names = {p.name for p in params}
+        self.accepts_training = "training" in all_names or self.accepts_kwargs
+        self.accepts_mask = "mask" in all_names or self.accepts_kwargs
+        self.training_index = names.index("training") if "training" in names else None
+        self.mask_index = names.index("mask") if "mask" in names else None
+
+
+class CallContext:
+    """What nested layer calls inherit from the outer call (``training``)."""
+
+    __slots__ = ("training", "depth")
+
+    def __init__(self, training, depth):
+        self.training = training
+        self.depth = depth
+
+
+def _is_float(t) -> bool:
+    return isinstance(t, Tensor) and t._dtype._kind == "f"
+
+
+@public("torchflow.keras.layers")
+class Layer(Module):
+    """The base class of all Keras layers.
+
+    Args:
+      trainable: Whether the layer's weights are updated by training.
+      name: The layer name (default: the class name in snake_case, made unique).
+      dtype: The layer's dtype policy: a ``Policy``, a policy name or a dtype
+        (default: the global policy).
+      dynamic: Accepted for compatibility (all layers run eagerly).
+
+    Subclasses implement ``build(input_shape)`` (create weights with
+    ``add_weight``) and ``call(inputs, training=None, mask=None)``.
+    """
+
+    def __init__(self, trainable=True, name=None, dtype=None, dynamic=False, **kwargs):
+        allowed = {"input_dim", "input_shape", "batch_input_shape", "batch_size", "weights",
+                   "activity_regularizer", "autocast", "implementation"}
+        for k in kwargs:
+            if k not in allowed:
+                raise TypeError(f"Keyword argument not understood: {k}")
+        object.__setattr__(self, "_self_tracked_layers", [])
+        object.__setattr__(self, "_trainable_weights", [])
+        object.__setattr__(self, "_non_trainable_weights", [])
+        if name is None:
+            name = backend.unique_object_name(backend.to_snake_case(type(self).__name__))
+        elif not isinstance(name, str):
+            raise TypeError(f"Layer name must be a string, got {name!r}")
+        self._name = name
+        self._scope_name = name
+        self._trainable = bool(trainable)
+        self._dtype_policy = policy_lib.get_policy(dtype)
+        cd = self._dtype_policy.compute_dtype
+        self._compute_dtype_obj = None if cd is None else _as_dtype(cd)
+        self._autocast = bool(kwargs.get("autocast", True))
+        self.built = False
+        self._input_spec = None
+        self.supports_masking = False
+        self._inbound_nodes: list = []
+        self._outbound_nodes: list = []
+        self._eager_losses: list = []
+        self._callable_losses: list = []
+        self._metrics: list = []
+        self._call_spec = _call_spec_for(type(self))
+        self._dynamic = dynamic
+        self._initial_weights = kwargs.get("weights")
+        self._activity_regularizer = None
+        if kwargs.get("activity_regularizer") is not None:
+            from torchflow._src.keras import regularizers
+
+            self._activity_regularizer = regularizers.get(kwargs["activity_regularizer"])
+        if "input_shape" in kwargs or "batch_input_shape" in kwargs or "input_dim" in kwargs:
+            if "batch_input_shape" in kwargs:
+                bis = tuple(kwargs["batch_input_shape"])
+            else:
+                shape = kwargs["input_shape"] if "input_shape" in kwargs else (
+                    kwargs["input_dim"],)
+                bis = (kwargs.get("batch_size"),) + tuple(shape)
+            self._batch_input_shape = bis
+
+    # --- attribute tracking -------------------------------------------------
+    def __setattr__(self, name, value):
+        if not name.startswith("__") and name not in _NOT_TRACKED:
+            self._track(value)
+        Module.__setattr__(self, name, value)
+
+    def _track(self, value) -> None:
+        if isinstance(value, Layer):
+            if value is not self and all(value is not l for l in self._self_tracked_layers):
+                self._self_tracked_layers.append(value)
+        elif isinstance(value, Variable):
+            if not any(value is w for w in self._trainable_weights) and \
+                    not any(value is w for w in self._non_trainable_weights):
+                (self._trainable_weights if value.trainable
+                 else self._non_trainable_weights).append(value)
+        elif isinstance(value, (list, tuple)) and value and not isinstance(value, KerasTensor):
+            for v in value:
+                if isinstance(v, (Layer, Variable, list, tuple, dict)):
+                    self._track(v)
+        elif isinstance(value, dict):
+            for v in value.values():
+                if isinstance(v, (Layer, Variable, list, tuple, dict)):
+                    self._track(v)
+
+    def _checkpoint_dependencies(self):
+        deps = [(n, c) for n, c in object_graph.attribute_children(self) if n not in _NOT_TRACKED
+                and not n.startswith("_inbound")]
+        seen = {id(c) for _, c in deps}
+        for w in self._trainable_weights + self._non_trainable_weights:
+            if id(w) not in seen:
+                seen.add(id(w))
+                deps.append((_weight_short_name(w), w))
+        for i, layer in enumerate(self._self_tracked_layers):
+            if id(layer) not in seen:
+                seen.add(id(layer))
+                deps.append((f"layer-{i}", layer))
+        return deps
+
+    # --- properties ---------------------------------------------------------
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def dtype(self):
+        """The variable dtype name of the layer's policy."""
+        return self._dtype_policy.variable_dtype
+
+    @property
+    def dtype_policy(self):
+        return self._dtype_policy
+
+    @property
+    def compute_dtype(self):
+        return self._dtype_policy.compute_dtype
+
+    @property
+    def _compute_dtype(self):
+        return self._dtype_policy.compute_dtype
+
+    @property
+    def variable_dtype(self):
+        return self._dtype_policy.variable_dtype
+
+    @property
+    def dynamic(self) -> bool:
+        return self._dynamic
+
+    @property
+    def trainable(self) -> bool:
+        return self._trainable
+
+    @trainable.setter
+    def trainable(self, value) -> None:
+        for layer in self._flatten_layers():
+            layer._trainable = bool(value)
+
+    @property
+    def input_spec(self):
+        return self._input_spec
+
+    @input_spec.setter
+    def input_spec(self, value) -> None:
+        for v in nest.flatten(value):
+            if v is not None and not isinstance(v, input_spec_lib.InputSpec):
+                raise TypeError(f"Layer input_spec must be an instance of InputSpec. Got: {v}")
+        self._input_spec = value
+
+    @property
+    def activity_regularizer(self):
+        return self._activity_regularizer
+
+    @activity_regularizer.setter
+    def activity_regularizer(self, value):
+        self._activity_regularizer = value
+
+    def _flatten_layers(self, include_self=True, recursive=True):
+        seen = set()
+        stack = [self] if include_self else list(reversed(self._self_tracked_layers))
+        out = []
+        while stack:
+            layer = stack.pop()
+            if id(layer) in seen:
+                continue
+            seen.add(id(layer))
+            out.append(layer)
+            if recursive or layer is self:
+                stack.extend(reversed(layer._self_tracked_layers))
+        return out
+
+    @property
+    def layers_flat(self):
+        return self._flatten_layers(include_self=False)
+
+    @property
+    def trainable_weights(self) -> list:
+        if not self._trainable:
+            return []
+        out = list(self._trainable_weights)
+        for layer in self._self_tracked_layers:
+            out.extend(layer.trainable_weights)
+        return _dedup(out)
+
+    @property
+    def non_trainable_weights(self) -> list:
+        if self._trainable:
+            out = list(self._non_trainable_weights)
+            for layer in self._self_tracked_layers:
+                out.extend(layer.non_trainable_weights)
+        else:
+            out = list(self._trainable_weights) + list(self._non_trainable_weights)
+            for layer in self._self_tracked_layers:
+                out.extend(layer.weights)
+        return _dedup(out)
+
+    @property
+    def weights(self) -> list:
+        return _dedup(self.trainable_weights + self.non_trainable_weights)
+
+    @property
+    def variables(self):
+        return self.weights
+
+    @property
+    def trainable_variables(self):
+        return self.trainable_weights
+
+    @property
+    def non_trainable_variables(self):
+        return self.non_trainable_weights
+
+    @property
+    def submodules(self):
+        return tuple(self._flatten_layers(include_self=False))
+
+    def get_weights(self) -> list:
+        """The weights' values as NumPy arrays, in ``weights`` order."""
+        return [w.numpy() for w in self.weights]
+
+    def set_weights(self, weights) -> None:
+        """Sets the weights from NumPy arrays in ``weights`` order.
+
+        Raises:
+          ValueError: If the count or a shape does not match.
+        """
+        params = self.weights
+        if len(params) != len(weights):
+            raise ValueError(
+                f"You called `set_weights(weights)` on layer \"{self.name}\" with a weight list "
+                f"of length {len(weights)}, but the layer was expecting {len(params)} weights. "
+                f"Provided weights: {str(weights)[:50]}...")
+        import numpy as np
+
+        for p, w in zip(params, weights):
+            w = np.asarray(w)
+            if not p.shape.is_compatible_with(w.shape):
+                raise ValueError(f"Layer {self.name} weight shape {p.shape} is not compatible "
+                                 f"with provided weight shape {w.shape}")
+            p.assign(w.astype(p.dtype.as_numpy_dtype) if p.dtype.as_numpy_dtype else w)
+
+    # --- weights ------------------------------------------------------------
+    def add_weight(self, name=None, shape=None, dtype=None, initializer=None, regularizer=None,
+                   trainable=None, constraint=None, partitioner=None, use_resource=None,
+                   synchronization=VariableSynchronization.AUTO,
+                   aggregation=VariableAggregation.NONE, **kwargs):
+        """Creates a weight variable of this layer.
+
+        Args:
+          name: Weight name. shape: Its shape. dtype: Its dtype (default: the
+            policy's variable dtype). initializer: Initializer (object, name or
+            callable; default ``glorot_uniform`` for floats, ``zeros`` otherwise).
+          regularizer: Adds ``regularizer(weight)`` to the layer's losses.
+          trainable: Default True (must be False for ON_READ synchronization).
+          constraint: Projection applied after optimizer updates.
+
+        Returns:
+          The variable (an AutoCastVariable under a mixed policy).
+
+        Raises:
+          ValueError: For a trainable ON_READ variable.
+        """
+        from torchflow._src.keras import initializers as init_lib
+
+        for k in kwargs:
+            if k not in ("getter", "collections", "experimental_autocast", "caching_device"):
+                raise TypeError(f"Unknown keyword argument: {k}")
+        shape = () if shape is None else shape
+        dtype = _as_dtype(dtype or self.dtype or backend.floatx())
+        if synchronization is VariableSynchronization.ON_READ:
+            if trainable:
+                raise ValueError("Synchronization value can be set to VariableSynchronization."
+                                 "ON_READ only for non-trainable variables. You have specified "
+                                 "trainable=True and synchronization=VariableSynchronization."
+                                 "ON_READ.")
+            trainable = False
+        elif trainable is None:
+            trainable = True
+        if initializer is None:
+            initializer = "glorot_uniform" if dtype.is_floating else "zeros"
+            if not (dtype.is_floating or dtype.is_integer or dtype.is_bool):
+                raise ValueError(f"An initializer for variable {name} of type {dtype.name} is "
+                                 f"required for layer {self.name}")
+        init = init_lib.get(initializer)
+        shape_t = TensorShape(shape)
+        if constraint is not None:
+            from torchflow._src.keras import constraints
+
+            constraint = constraints.get(constraint)
+        with name_scope(self._scope_name + "/" if not self._scope_name.endswith("/")
+                        else self._scope_name):
+            var = Variable(lambda: init(shape_t.as_list(), dtype=dtype), dtype=dtype,
+                           trainable=trainable, name=name, constraint=constraint,
+                           synchronization=synchronization, aggregation=aggregation)
+        if (kwargs.get("experimental_autocast", True) and dtype.is_floating
+                and self._dtype_policy.should_cast_variables):
+            var = acv.create_autocast_variable(var)
+        if regularizer is not None:
+            from torchflow._src.keras import regularizers
+
+            reg = regularizers.get(regularizer)
+            self._callable_losses.append(functools.partial(_reg_loss, reg, var))
+        (self._trainable_weights if trainable else self._non_trainable_weights).append(var)
+        if tracking._pending and name:
+            tracking.notify(self, name, var)
+        return var
+
+    # --- losses and metrics -------------------------------------------------
+    def add_loss(self, losses, inputs=None, **kwargs):
+        """Adds loss tensors (or zero-argument callables) to the layer."""
+        for loss in nest.flatten(losses):
+            if loss is None:
+                continue
+            if callable(loss) and not isinstance(loss, (Tensor, KerasTensor)):
+                self._callable_losses.append(loss)
+            elif isinstance(loss, KerasTensor):
+                self._symbolic_losses = getattr(self, "_symbolic_losses", []) + [loss]
+            else:
+                self._eager_losses.append(loss)
+
+    @property
+    def losses(self) -> list:
+        """Losses added by ``add_loss`` and weight regularizers, this layer's and its sublayers'."""
+        out = []
+        for layer in self._flatten_layers():
+            out.extend(layer._eager_losses)
+            for fn in layer._callable_losses:
+                v = fn()
+                if v is not None:
+                    out.append(v)
+        return out
+
+    def _clear_losses(self) -> None:
+        for layer in self._flatten_layers():
+            if layer._eager_losses:
+                layer._eager_losses = []
+
+    def add_metric(self, value, name=None, aggregation=None, **kwargs):
+        """Tracks ``value`` as a metric (a running mean unless already a Metric result)."""
+        if isinstance(value, KerasTensor):
+            return
+        from torchflow._src.keras.metrics import Mean
+
+        if name is None:
+            raise ValueError("Please provide a name for your metric like "
+                             "`self.add_metric(tf.reduce_sum(inputs), name='mean_activation')`")
+        for m in self._metrics:
+            if m.name == name:
+                m.update_state(value)
+                return
+        m = Mean(name=name)
+        m.update_state(value)
+        self._metrics.append(m)
+
+    @property
+    def metrics(self) -> list:
+        out = []
+        for layer in self._flatten_layers():
+            out.extend(layer._metrics)
+        return out
+
+    # --- building -----------------------------------------------------------
+    def build(self, input_shape) -> None:
+        """Creates the layer's weights; ``input_shape`` is a TensorShape (or structure)."""
+        if not hasattr(self, "_build_input_shape"):
+            self._build_input_shape = input_shape
+        self.built = True
+
+    def _maybe_build(self, inputs) -> None:
+        if self.built:
+            return
+        shapes = nest.map_structure(_shape_of, inputs)
+        if self._input_spec is not None:
+            input_spec_lib.assert_input_compatibility(self._input_spec, inputs, self.name)
+        with name_scope(self._scope_name + "/" if not self._scope_name.endswith("/")
+                        else self._scope_name):
+            if isinstance(shapes, (list, tuple)) and len(shapes) == 1 and \
+                    isinstance(shapes[0], TensorShape) and type(self).build is not Layer.build:
+                self.build(shapes[0] if _build_takes_single(self) else shapes)
+            else:
+                self.build(shapes)
+        self._build_input_shape = shapes
+        self.built = True
+        if self._initial_weights is not None:
+            self.set_weights(self._initial_weights)
+            self._initial_weights = None
+
+    def compute_output_shape(self, input_shape):
+        """Infers the output shape by running the layer on placeholder values."""
+        from torchflow._src.keras.engine import functional_utils
+
+        return functional_utils.infer_output_shape(self, input_shape)
+
+    def compute_output_signature(self, input_signature):
+        from torchflow._src.core.tensor_spec import TensorSpec
+
+        shape = self.compute_output_shape(nest.map_structure(lambda s: s.shape, input_signature))
+        return nest.map_structure(lambda s: TensorSpec(s, self.compute_dtype), shape)
+
+    def compute_mask(self, inputs, mask=None):
+        """The output mask: the input mask if the layer supports masking, else None.
+
+        Raises:
+          TypeError: If a mask is passed to a layer that does not support masking.
+        """
+        if not self.supports_masking:
+            if any(m is not None for m in nest.flatten(mask)):
+                raise TypeError(f"Layer {self.name} does not support masking, but was passed "
+                                f"an input_mask: {mask}")
+            return None
+        return mask
+
+    # --- calling ------------------------------------------------------------
+    def call(self, inputs, *args, **kwargs):
+        return inputs
+
+    def __call__(self, *args, **kwargs):
+        if not args:
+            spec = self._call_spec
+            if spec.arg_names and spec.arg_names[0] != "self" and spec.arg_names[0] in kwargs:
+                first = spec.arg_names[0]
+            elif len(spec.arg_names) > 1 and spec.arg_names[1] in kwargs:
+                first = spec.arg_names[1]
+            else:
+                raise ValueError("The first argument to `Layer.call` must always be passed.")
+            args = (kwargs.pop(first),)
+        inputs = args[0]
+        if type(inputs) is not Tensor and isinstance(inputs, (np.ndarray, np.generic, float, int)):
+            inputs = convert_to_tensor(inputs)
+            args = (inputs,) + args[1:]
+        elif isinstance(inputs, (list, tuple, dict)) and any(
+                isinstance(x, np.ndarray) for x in nest.flatten(inputs)):
+            inputs = nest.map_structure(
+                lambda x: convert_to_tensor(x) if isinstance(x, np.ndarray) else x, inputs)
+            args = (inputs,) + args[1:]
+        if _has_symbolic(args, kwargs):
+            from torchflow._src.keras.engine import functional_utils
+
+            return functional_utils.symbolic_call(self, args, kwargs)
+        return self._eager_call(inputs, args, kwargs)
+
+    def _eager_call(self, inputs, args, kwargs):
+        st = _state()
+        spec = self._call_spec
+        outer = st.keras_call_context
+        if outer is None:
+            self._clear_losses()
+        if not self.built:
+            self._maybe_build(inputs)
+        if self._input_spec is not None:
+            input_spec_lib.assert_input_compatibility(self._input_spec, inputs, self.name)
+        cd = self._compute_dtype_obj
+        if self._autocast and cd is not None:
+            if type(inputs) is Tensor:
+                if inputs._dtype._kind == "f" and inputs._dtype is not cd:
+                    mask = getattr(inputs, "_keras_mask", None)
+                    inputs = cast(inputs, cd)
+                    if mask is not None:
+                        inputs._keras_mask = mask
+            elif isinstance(inputs, (list, tuple, dict)):
+                inputs = nest.map_structure(functools.partial(_cast_keep_mask, cd), inputs)
+            args = (inputs,) + args[1:]
+        # training: explicit > outer call's > learning phase
+        training = kwargs.get("training", None)
+        if spec.training_index is not None and len(args) > spec.training_index - 1 and \
+                spec.training_index - 1 > 0:
+            training = args[spec.training_index - 1]
+        if training is None:
+            if outer is not None:
+                training = outer.training
+            elif context.GLOBAL.keras_learning_phase is not None:
+                training = bool(context.GLOBAL.keras_learning_phase)
+            if spec.accepts_training and training is not None and \
+                    "training" not in kwargs and not (spec.training_index is not None and
+                                                      len(args) > spec.training_index - 1):
+                if spec.training_index is not None or spec.accepts_kwargs:
+                    kwargs["training"] = training
+        elif hasattr(training, "numpy"):
+            training = bool(training)
+            if "training" in kwargs:
+                kwargs["training"] = training
+        if not spec.accepts_training:
+            kwargs.pop("training", None)
+        # mask from the inputs
+        if spec.accepts_mask and "mask" not in kwargs and not (
+                spec.mask_index is not None and len(args) > spec.mask_index - 1):
+            mask = _collect_mask(inputs)
+            if mask is not None:
+                kwargs["mask"] = mask
+        st.keras_call_context = CallContext(training, 0 if outer is None else outer.depth + 1)
+        old_ac = st.keras_autocast_dtype
+        st.keras_autocast_dtype = cd if self._dtype_policy.should_cast_variables else None
+        try:
+            outputs = self.call(*args, **kwargs)
+        finally:
+            st.keras_call_context = outer
+            st.keras_autocast_dtype = old_ac
+        if self._activity_regularizer is not None:
+            for o in nest.flatten(outputs):
+                self._eager_losses.append(
+                    self._activity_regularizer(o) / cast(_batch_size(o), o.dtype))
+        if self.supports_masking or type(self).compute_mask is not Layer.compute_mask:
+            out_mask = self.compute_mask(inputs, kwargs.get("mask", _collect_mask(inputs)))
+            if out_mask is not None:
+                _set_mask(outputs, out_mask)
+        return outputs
+
+    # --- config -------------------------------------------------------------
+    def get_config(self) -> dict:
+        """The layer's constructor arguments (JSON-serializable)."""
+        config = {"name": self.name, "trainable": self.trainable}
+        if hasattr(self, "_batch_input_shape"):
+            config["batch_input_shape"] = self._batch_input_shape
+        p = self._dtype_policy
+        if p.name in ("mixed_float16", "mixed_bfloat16"):
+            config["dtype"] = {"class_name": "Policy", "config": {"name": p.name}}
+        else:
+            config["dtype"] = p.name
+        return config
+
+    @classmethod
+    def from_config(cls, config):
+        """Creates a layer from ``get_config()``'s output."""
+        return cls(**config)
+
+    def count_params(self) -> int:
+        """The number of scalars in the layer's weights.
+
+        Raises:
+          ValueError: If the layer is not built.
+        """
+        if not self.built:
+            raise ValueError(f"You tried to call `count_params` on layer {self.name}, but the "
+                             f"layer isn't built. You can build it manually via: "
+                             f"`{self.name}.build(batch_input_shape)`.")
+        n = 0
+        for w in self.weights:
+            n += int(w.shape.num_elements() or 0)
+        return n
+
+    # --- functional-API bookkeeping -------------------------------------------
+    def _get_node_attribute(self, node_index, attr):
+        if not self._inbound_nodes:
+            raise RuntimeError(f"The layer {self.name} has never been called and thus has no "
+                               f"defined {attr}.")
+        return getattr(self._inbound_nodes[node_index], attr)
+
+    @property
+    def input(self):
+        return self._get_node_attribute(0, "input_tensors")
+
+    @property
+    def output(self):
+        return self._get_node_attribute(0, "output_tensors")
+
+    @property
+    def input_shape(self):
+        return nest.map_structure(lambda t: tuple(t.shape.as_list()), self.input)
+
+    @property
+    def output_shape(self):
+        return nest.map_structure(lambda t: tuple(t.shape.as_list()), self.output)
+
+    def get_input_at(self, node_index):
+        return self._get_node_attribute(node_index, "input_tensors")
+
+    def get_output_at(self, node_index):
+        return self._get_node_attribute(node_index, "output_tensors")
+
+    @property
+    def inbound_nodes(self):
+        return self._inbound_nodes
+
+    @property
+    def outbound_nodes(self):
+        return self._outbound_nodes
+
+    def __repr__(self):
+        return f"<{type(self).__module__}.{type(self).__name__} object at {hex(id(self))}>"
+
+
+def _as_dtype(d):
+    from torchflow._src.core import dtypes
+
+    return dtypes.as_dtype(d)
+
+
+def _weight_short_name(w) -> str:
+    n = w.name
+    n = n[:-2] if n.endswith(":0") else n
+    return n.rsplit("/", 1)[-1]
+
+
+def _dedup(items):
+    seen = set()
+    out = []
+    for x in items:
+        if id(x) not in seen:
+            seen.add(id(x))
+            out.append(x)
+    return out
+
+
+def _reg_loss(reg, var):
+    return reg(var)
+
+
+@functools.lru_cache(maxsize=None)
+def _call_spec_for(cls):
+    return _CallSpec(cls.call)
+
+
+def _build_takes_single(layer) -> bool:
+    return True
+
+
+def _shape_of(x):
+    if x is None:
+        return None
+    s = getattr(x, "shape", None)
+    if s is None:
+        from torchflow._src.core.convert import convert_to_tensor
+
+        s = convert_to_tensor(x).shape
+    return TensorShape(s)
+
+
+def _cast_keep_mask(cd, x):
+    if _is_float(x) and x._dtype is not cd:
+        mask = getattr(x, "_keras_mask", None)
+        x = cast(x, cd)
+        if mask is not None:
+            x._keras_mask = mask
+    return x
+
+
+def _collect_mask(inputs):
+    if type(inputs) is Tensor:
+        return getattr(inputs, "_keras_mask", None)
+    if isinstance(inputs, (list, tuple)):
+        masks = [getattr(x, "_keras_mask", None) if isinstance(x, Tensor) else None
+                 for x in inputs]
+        return None if all(m is None for m in masks) else masks
+    return None
+
+
+def _set_mask(outputs, mask):
+    if isinstance(outputs, Tensor):
+        outputs._keras_mask = mask
+    elif isinstance(outputs, (list, tuple)) and isinstance(mask, (list, tuple)):
+        for o, m in zip(outputs, mask):
+            if isinstance(o, Tensor) and m is not None:
+                o._keras_mask = m
+
+
+def _batch_size(o):
+    return o.shape[0] if o.shape.rank else 1
+
+
+def _has_symbolic(args, kwargs) -> bool:
+    for a in args:
+        if isinstance(a, KerasTensor):
+            return True
+        if isinstance(a, (list, tuple, dict)) and any(
+                isinstance(x, KerasTensor) for x in nest.flatten(a)):
+            return True
+    for a in kwargs.values():
+        if isinstance(a, KerasTensor):
+            return True
+        if isinstance(a, (list, tuple, dict)) and any(
+                isinstance(x, KerasTensor) for x in nest.flatten(a)):
+            return True
+    return False

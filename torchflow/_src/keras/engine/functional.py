@@ -1,0 +1,327 @@
+"""The Functional API: a Model defined by a graph of layer calls on KerasTensors."""
+
+from __future__ import annotations
+
+from torchflow._src.core import dtypes
+from torchflow._src.core.convert import convert_to_tensor
+from torchflow._src.core.tensor import Tensor
+from torchflow._src.keras.engine import input_spec as input_spec_lib
+from torchflow._src.keras.engine import serialization
+from torchflow._src.keras.engine.base_layer import Layer
+from torchflow._src.keras.engine.input_layer import InputLayer
+from torchflow._src.keras.engine.keras_tensor import KerasTensor
+from torchflow._src.keras.engine.model import Model
+from torchflow._src.ops.creation_ops import cast
+from torchflow._src.util import nest
+from torchflow._src.util.api import public
+
+
+@public("torchflow.keras")
+class Functional(Model):
+    """A Model built from ``inputs`` and ``outputs`` KerasTensors (``tf.keras.Model(inputs, outputs)``).
+
+    Args:
+      inputs: A KerasTensor from ``tf.keras.Input``, or a list/dict of them.
+      outputs: KerasTensors computed from ``inputs`` (nested lists/dicts allowed).
+      name: Model name.
+
+    Raises:
+      ValueError: If an input does not come from ``tf.keras.Input`` or an output
+        is not reachable from the inputs.
+    """
+
+    def __init__(self, inputs=None, outputs=None, name=None, trainable=True, **kwargs):
+        from torchflow._src.keras import backend
+
+        if name is None:
+            name = backend.unique_object_name("model")
+        Layer.__init__(self, trainable=trainable, name=name, dtype=kwargs.pop("dtype", None))
+        self._is_graph_network = True
+        self._init_graph_network(inputs, outputs)
+        self._init_training_state()
+
+    def _init_graph_network(self, inputs, outputs):
+        if isinstance(inputs, (list, tuple)) and len(inputs) == 1 and \
+                not isinstance(inputs, dict):
+            inputs = inputs[0] if isinstance(inputs, list) and False else inputs
+        self._nested_inputs = inputs
+        self._nested_outputs = outputs
+        self._inputs_flat = nest.flatten(inputs)
+        self._outputs_flat = nest.flatten(outputs)
+        for x in self._inputs_flat:
+            if not isinstance(x, KerasTensor):
+                raise ValueError(f"Input tensors to a Functional must come from "
+                                 f"`tf.keras.Input`. Received: {x} (missing previous layer "
+                                 f"metadata).")
+            layer = x._keras_history[0] if x._keras_history else None
+            if not isinstance(layer, InputLayer):
+                raise ValueError(f"Input tensors to a Functional must come from "
+                                 f"`tf.keras.Input`. Received: {x} (missing previous layer "
+                                 f"metadata).")
+        for x in self._outputs_flat:
+            if not isinstance(x, KerasTensor) or x._keras_history is None:
+                raise ValueError(f"Output tensors of a Functional model must be the output of a "
+                                 f"TensorFlow `Layer` (thus holding past layer metadata). "
+                                 f"Found: {x}")
+        self._nodes = _topological_nodes(self._outputs_flat)
+        input_ids = {id(x) for x in self._inputs_flat}
+        available = set(input_ids)
+        for node in self._nodes:
+            if node.is_input:
+                if id(node.outputs) not in input_ids:
+                    raise ValueError(f"Graph disconnected: cannot obtain value for tensor "
+                                     f"{node.outputs} at layer \"{node.layer.name}\". The "
+                                     f"following previous layers were accessed without issue: "
+                                     f"{[n.layer.name for n in self._nodes if n.is_input]}")
+                continue
+            for kt in node.keras_inputs:
+                if id(kt) not in available:
+                    raise ValueError(f"Graph disconnected: cannot obtain value for tensor {kt} "
+                                     f"at layer \"{node.layer.name}\".")
+            for kt in nest.flatten(node.outputs):
+                available.add(id(kt))
+        layers = []
+        seen = set()
+        for node in self._nodes:
+            if id(node.layer) not in seen:
+                seen.add(id(node.layer))
+                layers.append(node.layer)
+        # Inputs first, in the order the model was given them.
+        in_layers = [x._keras_history[0] for x in self._inputs_flat]
+        rest = [l for l in layers if all(l is not i for i in in_layers)]
+        self._self_tracked_layers[:] = []
+        for l in in_layers + rest:
+            self._track(l)
+        self._input_layers = in_layers
+        self._output_layers = [x._keras_history[0] for x in self._outputs_flat]
+        self.inputs = self._inputs_flat
+        self.outputs = self._outputs_flat
+        self.input_names = [l.name for l in in_layers]
+        self.output_names = [l.name for l in self._output_layers]
+        self._input_spec = self._make_input_spec()
+        self.built = True
+
+    def _make_input_spec(self):
+        specs = []
+        for x in self._inputs_flat:
+            shape = x.shape
+            if shape.rank is None:
+                specs.append(None)
+                continue
+            dims = shape.as_list()
+            specs.append(input_spec_lib.InputSpec(
+                shape=[None] + dims[1:], allow_last_axis_squeeze=True,
+                name=x._keras_history[0].name))
+        if isinstance(self._nested_inputs, dict):
+            return specs
+        return nest.pack_sequence_as(self._nested_inputs, specs) if not isinstance(
+            self._nested_inputs, KerasTensor) else specs[0]
+
+    @property
+    def input(self):
+        return self._nested_inputs
+
+    @property
+    def output(self):
+        return self._nested_outputs
+
+    @property
+    def input_shape(self):
+        return nest.map_structure(lambda t: tuple(t.shape.as_list()), self._nested_inputs)
+
+    @property
+    def output_shape(self):
+        return nest.map_structure(lambda t: tuple(t.shape.as_list()), self._nested_outputs)
+
+    @property
+    def layers(self):
+        return list(self._self_tracked_layers)
+
+    def _flatten_inputs(self, inputs):
+        if isinstance(self._nested_inputs, dict):
+            if not isinstance(inputs, dict):
+                flat = nest.flatten(inputs)
+                if len(flat) != len(self._inputs_flat):
+                    raise ValueError(f"Layer {self.name} expects {len(self._inputs_flat)} "
+                                     f"input(s), but it received {len(flat)} input tensors.")
+                return flat
+            keys = sorted(self._nested_inputs)
+            missing = [k for k in keys if k not in inputs]
+            if missing:
+                by_name = {x._keras_history[0].name: x for x in self._inputs_flat}
+                try:
+                    return [inputs[k] if k in inputs else inputs[by_name[k].name]
+                            for k in keys]
+                except KeyError:
+                    raise ValueError(f"Missing data for input \"{missing[0]}\". You passed a "
+                                     f"data dictionary with keys {list(inputs)}. Expected the "
+                                     f"following keys: {keys}") from None
+            return [inputs[k] for k in keys]
+        if isinstance(inputs, dict) and not isinstance(self._nested_inputs, dict):
+            names = [x._keras_history[0].name for x in self._inputs_flat]
+            if all(n in inputs for n in names):
+                return [inputs[n] for n in names]
+        flat = nest.flatten(inputs)
+        if len(flat) != len(self._inputs_flat):
+            raise ValueError(f"Layer {self.name} expects {len(self._inputs_flat)} input(s), but "
+                             f"it received {len(flat)} input tensors. Inputs received: "
+                             f"{inputs}")
+        return flat
+
+    def _eager_call(self, inputs, args, kwargs):
+        return Layer._eager_call(self, inputs, args, kwargs)
+
+    def call(self, inputs, training=None, mask=None):
+        flat = self._flatten_inputs(inputs)
+        values = {}
+        for kt, v in zip(self._inputs_flat, flat):
+            if not isinstance(v, Tensor):
+                v = convert_to_tensor(v)
+            if v._dtype is not kt.dtype and (v._dtype.is_floating or v._dtype.is_integer) \
+                    and kt.dtype is not dtypes.string:
+                m = getattr(v, "_keras_mask", None)
+                v = cast(v, kt.dtype)
+                if m is not None:
+                    v._keras_mask = m
+            if v.shape.rank is not None and kt.shape.rank is not None and \
+                    v.shape.rank == kt.shape.rank + 1 and v.shape[-1] == 1:
+                from torchflow._src.ops.array_ops import squeeze
+
+                v = squeeze(v, axis=-1)
+            values[id(kt)] = v
+        if mask is not None:
+            for kt, m in zip(self._inputs_flat, nest.flatten(mask)):
+                if m is not None:
+                    values[id(kt)]._keras_mask = m
+        for node in self._nodes:
+            if node.is_input:
+                continue
+            sub = lambda x: values[id(x)] if isinstance(x, KerasTensor) else x  # noqa: E731
+            args = nest.map_structure(sub, node.call_args)
+            kwargs = nest.map_structure(sub, node.call_kwargs)
+            if training is not None and "training" not in kwargs and \
+                    node.layer._call_spec.accepts_training:
+                kwargs["training"] = training
+            out = node.layer(*args, **kwargs)
+            for kt, v in zip(nest.flatten(node.outputs), nest.flatten(out)):
+                values[id(kt)] = v
+        return nest.pack_sequence_as(self._nested_outputs,
+                                     [values[id(x)] for x in self._outputs_flat])
+
+    def compute_mask(self, inputs, mask=None):
+        return None
+
+    # --- config -------------------------------------------------------------
+    def get_config(self) -> dict:
+        """The graph as layer configs and their inbound connections (TF's format)."""
+        layer_configs = []
+        node_ids = {}
+        for layer in self.layers:
+            kept = [n for n in layer._inbound_nodes if n in self._nodes]
+            for i, n in enumerate(kept):
+                node_ids[id(n)] = i
+        for layer in self.layers:
+            inbound = []
+            for node in layer._inbound_nodes:
+                if node not in self._nodes or node.is_input:
+                    continue
+                data = []
+                for inb_layer, node_index, tensor_index, kt in node.iterate_inbound():
+                    n = inb_layer._inbound_nodes[node_index]
+                    data.append([inb_layer.name, node_ids.get(id(n), 0), tensor_index,
+                                 _plain_kwargs(node.call_kwargs)])
+                inbound.append(data)
+            cfg = serialization.serialize_layer(layer)
+            cfg["name"] = layer.name
+            cfg["inbound_nodes"] = inbound
+            layer_configs.append(cfg)
+
+        def ref(kt):
+            layer, node_index, tensor_index = kt._keras_history
+            n = layer._inbound_nodes[node_index]
+            return [layer.name, node_ids.get(id(n), 0), tensor_index]
+
+        return {"name": self.name, "layers": layer_configs,
+                "input_layers": nest.map_structure(ref, self._nested_inputs)
+                if not isinstance(self._nested_inputs, KerasTensor)
+                else [ref(self._nested_inputs)],
+                "output_layers": nest.map_structure(ref, self._nested_outputs)
+                if not isinstance(self._nested_outputs, KerasTensor)
+                else [ref(self._nested_outputs)]}
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """Rebuilds the graph from ``get_config()`` output."""
+        created = {}
+        outputs_by_layer: dict = {}
+        pending = list(config["layers"])
+        for lc in pending:
+            created[lc["name"]] = serialization.deserialize_layer(lc, custom_objects)
+            if isinstance(created[lc["name"]], InputLayer):
+                outputs_by_layer[lc["name"]] = [created[lc["name"]]._kt]
+        progress = True
+        done = {n for n in outputs_by_layer}
+        while progress:
+            progress = False
+            for lc in pending:
+                name = lc["name"]
+                if name in done:
+                    continue
+                ready = all(all(d[0] in outputs_by_layer and len(outputs_by_layer[d[0]]) > d[1]
+                                for d in node) for node in lc["inbound_nodes"])
+                if not ready:
+                    continue
+                layer = created[name]
+                for node in lc["inbound_nodes"]:
+                    ins = [_pick(outputs_by_layer[d[0]][d[1]], d[2]) for d in node]
+                    kwargs = node[0][3] if node and len(node[0]) > 3 else {}
+                    out = layer(ins[0] if len(ins) == 1 else ins, **kwargs)
+                    outputs_by_layer.setdefault(name, []).append(out)
+                done.add(name)
+                progress = True
+
+        def resolve(ref):
+            return _pick(outputs_by_layer[ref[0]][ref[1]], ref[2])
+
+        def walk(s):
+            if isinstance(s, list) and len(s) == 3 and isinstance(s[0], str):
+                return resolve(s)
+            if isinstance(s, dict):
+                return {k: walk(v) for k, v in s.items()}
+            return [walk(x) for x in s]
+
+        inputs = walk(config["input_layers"])
+        outputs = walk(config["output_layers"])
+        if isinstance(inputs, list) and len(inputs) == 1:
+            inputs = inputs[0]
+        if isinstance(outputs, list) and len(outputs) == 1:
+            outputs = outputs[0]
+        return cls(inputs=inputs, outputs=outputs, name=config.get("name"))
+
+
+def _pick(out, index):
+    flat = nest.flatten(out)
+    return flat[index]
+
+
+def _plain_kwargs(kwargs):
+    return {k: v for k, v in kwargs.items() if not isinstance(v, KerasTensor)
+            and isinstance(v, (int, float, str, bool, type(None)))}
+
+
+def _topological_nodes(outputs):
+    order = []
+    visited = set()
+
+    def visit(node):
+        if id(node) in visited:
+            return
+        visited.add(id(node))
+        for parent in node.parent_nodes:
+            visit(parent)
+        order.append(node)
+
+    for kt in outputs:
+        layer, idx, _ = kt._keras_history
+        visit(layer._inbound_nodes[idx])
+    return order

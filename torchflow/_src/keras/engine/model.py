@@ -1,0 +1,189 @@
+"""``tf.keras.Model``: a Layer with layer tracking, summary and saving.
+
+``Model(inputs, outputs)`` returns a Functional model; subclassing ``Model``
+and writing ``call`` gives a subclassed model. Training methods come from
+``TrainingMixin`` (engine/training.py).
+"""
+
+from __future__ import annotations
+
+from torchflow._src.core.tensor_shape import TensorShape
+from torchflow._src.keras.engine.base_layer import Layer
+from torchflow._src.keras.engine.training import TrainingMixin
+from torchflow._src.util import nest
+from torchflow._src.util.api import public
+
+
+@public("torchflow.keras")
+class Model(TrainingMixin, Layer):
+    """Groups layers into an object with training and inference features.
+
+    Either ``Model(inputs=..., outputs=...)`` (Functional API) or a subclass
+    that creates layers in ``__init__`` and uses them in ``call``.
+    """
+
+    def __new__(cls, *args, **kwargs):
+        if cls is Model and (args or "inputs" in kwargs or "outputs" in kwargs):
+            from torchflow._src.keras.engine.functional import Functional
+
+            return Functional.__new__(Functional)
+        return super().__new__(cls)
+
+    def __init__(self, *args, **kwargs):
+        if args or "inputs" in kwargs:
+            raise TypeError("Model(inputs, outputs) must be created through tf.keras.Model.")
+        trainable = kwargs.pop("trainable", True)
+        name = kwargs.pop("name", None)
+        dtype = kwargs.pop("dtype", None)
+        dynamic = kwargs.pop("dynamic", False)
+        super().__init__(trainable=trainable, name=name, dtype=dtype, dynamic=dynamic, **kwargs)
+        self._is_graph_network = False
+        self._init_training_state()
+
+    def _init_training_state(self):
+        init = getattr(super(), "_init_training", None)
+        if init is not None:
+            init()
+
+    # --- layers -------------------------------------------------------------
+    @property
+    def layers(self) -> list:
+        """The model's direct sublayers, in creation/graph order."""
+        return [l for l in self._self_tracked_layers
+                if not getattr(l, "is_placeholder", False) or self._is_graph_network]
+
+    def get_layer(self, name=None, index=None):
+        """A layer by ``name`` or by ``index`` (in ``layers`` order).
+
+        Raises:
+          ValueError: If no layer matches, or neither/both arguments are given.
+        """
+        if index is not None and name is not None:
+            raise ValueError(f"Provide only a layer name or a layer index. Received: "
+                             f"index={index}, name={name}.")
+        if index is not None:
+            if len(self.layers) <= index:
+                raise ValueError(f"Was asked to retrieve layer at index {index} but model only "
+                                 f"has {len(self.layers)} layers.")
+            return self.layers[index]
+        if name is not None:
+            for layer in self.layers:
+                if layer.name == name:
+                    return layer
+            raise ValueError(f"No such layer: {name}. Existing layers are: "
+                             f"{[l.name for l in self.layers]}.")
+        raise ValueError("Provide either a layer name or layer index at `get_layer`.")
+
+    def build(self, input_shape):
+        """Builds a subclassed model by calling it on zeros of ``input_shape``.
+
+        Raises:
+          ValueError: If ``input_shape`` is None.
+        """
+        if self._is_graph_network:
+            self.built = True
+            return
+        if input_shape is None:
+            raise ValueError("Input shape must be defined when calling build on a "
+                             "model subclass network.")
+        from torchflow._src.keras.engine.keras_tensor import KerasTensor
+
+        if isinstance(input_shape, dict):
+            x = {k: KerasTensor(TensorShape(v), self.compute_dtype or "float32")
+                 for k, v in input_shape.items()}
+        elif isinstance(input_shape, (list, tuple)) and input_shape and \
+                all(isinstance(s, (list, tuple, TensorShape)) for s in input_shape):
+            x = [KerasTensor(TensorShape(s), self.compute_dtype or "float32")
+                 for s in input_shape]
+        else:
+            x = KerasTensor(TensorShape(input_shape), self.compute_dtype or "float32")
+        from torchflow._src.keras.engine import functional_utils
+
+        Layer.build(self, input_shape)
+        functional_utils._run(self, (x,), {}, 0)
+        self._build_input_shape = input_shape
+        self.built = True
+
+    def call(self, inputs, training=None, mask=None):
+        raise NotImplementedError("Unimplemented `tf.keras.Model.call()`: if you intend to "
+                                  "create a `Model` with the Functional API, please provide "
+                                  "`inputs` and `outputs` arguments. Otherwise, subclass `Model` "
+                                  "with an overridden `call()` method.")
+
+    # --- summary ------------------------------------------------------------
+    def summary(self, line_length=None, positions=None, print_fn=None):
+        """Prints a table of the layers, their output shapes and parameter counts.
+
+        Raises:
+          ValueError: If the model is not built.
+        """
+        if not self.built:
+            raise ValueError("This model has not yet been built. Build the model first by "
+                             "calling `build()` or calling `fit()` with some data, or specify "
+                             "an `input_shape` argument in the first layer(s) for automatic "
+                             "build.")
+        from torchflow._src.keras.engine.layer_utils import print_summary
+
+        print_summary(self, line_length=line_length, positions=positions, print_fn=print_fn)
+
+    # --- saving (see keras/saving/) -------------------------------------------
+    def save_weights(self, filepath, overwrite=True, save_format=None, options=None):
+        """Saves weights: HDF5 (``.h5``, tf.keras layout) or a torchflow checkpoint."""
+        from torchflow._src.keras.saving import save_weights
+
+        return save_weights(self, filepath, overwrite=overwrite, save_format=save_format)
+
+    def load_weights(self, filepath, by_name=False, skip_mismatch=False, options=None):
+        """Loads weights saved by ``save_weights`` (or by tf.keras, for HDF5)."""
+        from torchflow._src.keras.saving import load_weights
+
+        return load_weights(self, filepath, by_name=by_name, skip_mismatch=skip_mismatch)
+
+    def save(self, filepath, overwrite=True, include_optimizer=True, save_format=None,
+             signatures=None, options=None, save_traces=True):
+        """Saves the model (config, weights, optimizer state); see ``load_model``."""
+        from torchflow._src.keras.saving import save_model
+
+        return save_model(self, filepath, overwrite=overwrite,
+                          include_optimizer=include_optimizer, save_format=save_format)
+
+    def to_json(self, **kwargs) -> str:
+        import json
+
+        from torchflow._src.keras.engine.serialization import serialize_layer
+
+        cfg = serialize_layer(self)
+        cfg["keras_version"] = "2.4.0"
+        cfg["backend"] = "tensorflow"
+        return json.dumps(cfg, default=_json_default, **kwargs)
+
+    def get_config(self):
+        raise NotImplementedError(
+            "Subclassed models do not implement get_config by default; implement "
+            "get_config/from_config to make the model serializable.")
+
+    @property
+    def state_updates(self):
+        return []
+
+    @property
+    def input_spec(self):
+        return self._input_spec
+
+    @input_spec.setter
+    def input_spec(self, value):
+        self._input_spec = value
+
+
+def _json_default(obj):
+    if isinstance(obj, TensorShape):
+        return obj.as_list()
+    if hasattr(obj, "item"):
+        return obj.item()
+    if isinstance(obj, tuple):
+        return list(obj)
+    raise TypeError(f"Not JSON Serializable: {obj!r}")
+
+
+def flatten_nested(x):
+    return nest.flatten(x)

@@ -1,0 +1,143 @@
+"""``tf.keras.Sequential``: a plain stack of layers."""
+
+from __future__ import annotations
+
+from torchflow._src.core.tensor_shape import TensorShape
+from torchflow._src.keras import backend
+from torchflow._src.keras.engine import serialization
+from torchflow._src.keras.engine.base_layer import Layer
+from torchflow._src.keras.engine.functional import Functional
+from torchflow._src.keras.engine.input_layer import Input, InputLayer
+from torchflow._src.keras.engine.keras_tensor import KerasTensor
+from torchflow._src.util.api import public
+
+
+@public("torchflow.keras")
+class Sequential(Functional):
+    """A linear stack of layers.
+
+    Args:
+      layers: Optional list of layers to add.
+      name: Model name.
+
+    The model is built (and ``summary()`` works) as soon as the input shape is
+    known: from an ``Input``/``InputLayer``, a first layer's ``input_shape``, an
+    explicit ``build(input_shape)`` or the first call.
+
+    >>> import torchflow as tf
+    >>> m = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,))])
+    >>> m.output_shape
+    (None, 2)
+    """
+
+    def __init__(self, layers=None, name=None):
+        Layer.__init__(self, name=name or backend.unique_object_name("sequential"))
+        self._is_graph_network = False
+        self._seq_layers: list = []
+        self._input_kt = None
+        self._init_training_state()
+        for layer in layers or ():
+            self.add(layer)
+
+    @property
+    def layers(self):
+        return [l for l in self._seq_layers if not isinstance(l, InputLayer)]
+
+    def add(self, layer) -> None:
+        """Appends a layer (or an ``Input`` KerasTensor) to the stack.
+
+        Raises:
+          TypeError: If ``layer`` is not a Layer.
+          ValueError: If it does not fit the current output.
+        """
+        if isinstance(layer, KerasTensor):
+            layer = layer._keras_history[0]
+        if not isinstance(layer, Layer):
+            raise TypeError(f"The added layer must be an instance of class Layer. Received: "
+                            f"layer={layer} of type {type(layer)}.")
+        for existing in self._seq_layers:
+            if existing.name == layer.name and existing is not layer:
+                raise ValueError(f"All layers added to a Sequential model should have unique "
+                                 f"names. Name \"{layer.name}\" is already the name of a layer "
+                                 f"in this model. Update the `name` argument to pass a unique "
+                                 f"name.")
+        self._seq_layers.append(layer)
+        self._track(layer)
+        if isinstance(layer, InputLayer):
+            self._input_kt = layer._kt
+        elif self._input_kt is None and hasattr(layer, "_batch_input_shape") and \
+                len(self._seq_layers) == 1:
+            bis = layer._batch_input_shape
+            self._input_kt = Input(batch_size=bis[0], shape=bis[1:],
+                                   dtype=layer.dtype if layer.dtype else None)
+        if self._input_kt is not None:
+            self._rebuild()
+
+    def _rebuild(self):
+        x = self._input_kt
+        for layer in self._seq_layers:
+            if isinstance(layer, InputLayer):
+                continue
+            x = layer(x)
+        keep = list(self._seq_layers)
+        self._init_graph_network(self._input_kt, x)
+        self._self_tracked_layers[:] = []
+        for l in keep:
+            self._track(l)
+        self._is_graph_network = True
+
+    def pop(self) -> None:
+        """Removes the last layer.
+
+        Raises:
+          TypeError: If there are no layers.
+        """
+        if not self.layers:
+            raise TypeError("There are no layers in the model.")
+        removed = self._seq_layers.pop()
+        self._self_tracked_layers[:] = [l for l in self._self_tracked_layers if l is not removed]
+        if self._input_kt is not None and self.layers:
+            self._rebuild()
+        elif not self.layers:
+            self._is_graph_network = False
+            self.built = False
+
+    def build(self, input_shape=None):
+        """Builds the model for ``input_shape`` (batch dimension included)."""
+        if self._is_graph_network:
+            self.built = True
+            return
+        if input_shape is None:
+            raise ValueError("You must provide an `input_shape` argument.")
+        shape = TensorShape(input_shape).as_list()
+        self._input_kt = Input(batch_size=shape[0], shape=shape[1:])
+        self._rebuild()
+
+    def _eager_call(self, inputs, args, kwargs):
+        if not self._is_graph_network:
+            from torchflow._src.core.tensor import Tensor
+            from torchflow._src.core.convert import convert_to_tensor
+
+            t = inputs if isinstance(inputs, Tensor) else convert_to_tensor(inputs)
+            dtype = t.dtype
+            self._input_kt = Input(shape=t.shape.as_list()[1:],
+                                   dtype=dtype if (dtype.is_floating or dtype.is_integer)
+                                   else None)
+            self._rebuild()
+        return Functional._eager_call(self, inputs, args, kwargs)
+
+    def get_config(self) -> dict:
+        layers = []
+        if self._input_kt is not None:
+            il = self._input_kt._keras_history[0]
+            layers.append(serialization.serialize_layer(il))
+        for layer in self.layers:
+            layers.append(serialization.serialize_layer(layer))
+        return {"name": self.name, "layers": layers}
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        model = cls(name=config.get("name"))
+        for lc in config["layers"]:
+            model.add(serialization.deserialize_layer(lc, custom_objects))
+        return model

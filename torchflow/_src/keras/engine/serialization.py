@@ -1,0 +1,77 @@
+"""Layer (de)serialization by class name: ``{"class_name": ..., "config": ...}``."""
+
+from __future__ import annotations
+
+from torchflow._src.core import context
+
+_custom_objects_stack: list = []
+
+
+def _all_subclasses(cls):
+    out = {}
+    stack = [cls]
+    while stack:
+        c = stack.pop()
+        for sub in c.__subclasses__():
+            if sub.__name__ not in out or not sub.__module__.startswith("torchflow._src"):
+                out.setdefault(sub.__name__, sub)
+            stack.append(sub)
+    return out
+
+
+def serialize_layer(layer) -> dict:
+    return {"class_name": type(layer).__name__, "config": layer.get_config()}
+
+
+def get_registered_object(name, custom_objects=None):
+    """A custom object by name: ``custom_objects`` first, then the global ones."""
+    if custom_objects and name in custom_objects:
+        return custom_objects[name]
+    for scope in reversed(_custom_objects_stack):
+        if name in scope:
+            return scope[name]
+    glob = getattr(context.GLOBAL, "keras_custom_objects", None)
+    if glob and name in glob:
+        return glob[name]
+    return None
+
+
+def deserialize_layer(config, custom_objects=None):
+    """Creates a layer from ``{"class_name", "config"}``.
+
+    Raises:
+      ValueError: For an unknown class name.
+    """
+    from torchflow._src.keras.engine.base_layer import Layer
+
+    if isinstance(config, Layer):
+        return config
+    name = config["class_name"]
+    cls = get_registered_object(name, custom_objects)
+    if cls is None:
+        _ensure_layers_loaded()
+        cls = _all_subclasses(Layer).get(name)
+    if cls is None:
+        raise ValueError(f"Unknown layer: {name}. Please ensure this object is passed to the "
+                         f"`custom_objects` argument. See "
+                         f"https://www.tensorflow.org/guide/keras/save_and_serialize"
+                         f"#registering_the_custom_object for details.")
+    cfg = config.get("config", {})
+    if hasattr(cls, "from_config"):
+        import inspect
+
+        if "custom_objects" in inspect.signature(cls.from_config).parameters:
+            return cls.from_config(cfg, custom_objects=custom_objects)
+        return cls.from_config(cfg)
+    return cls(**cfg)
+
+
+def _ensure_layers_loaded():
+    import importlib
+
+    for mod in ("torchflow._src.keras.layers", "torchflow._src.keras.engine.sequential",
+                "torchflow._src.keras.engine.functional"):
+        try:
+            importlib.import_module(mod)
+        except ImportError:
+            pass

@@ -1,0 +1,5 @@
+"""``Model.compile/fit/evaluate/predict`` (filled in by the training work)."""
+
+
+class TrainingMixin:
+    pass

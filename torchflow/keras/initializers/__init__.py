@@ -1,0 +1,36 @@
+"""``tf.keras.initializers``."""
+
+from torchflow._src.keras.initializers import deserialize as deserialize
+from torchflow._src.keras.initializers import get as get
+from torchflow._src.keras.initializers import serialize as serialize
+from torchflow._src.keras.initializers.initializers_v2 import Constant as Constant
+from torchflow._src.keras.initializers.initializers_v2 import GlorotNormal as GlorotNormal
+from torchflow._src.keras.initializers.initializers_v2 import GlorotUniform as GlorotUniform
+from torchflow._src.keras.initializers.initializers_v2 import HeNormal as HeNormal
+from torchflow._src.keras.initializers.initializers_v2 import HeUniform as HeUniform
+from torchflow._src.keras.initializers.initializers_v2 import Identity as Identity
+from torchflow._src.keras.initializers.initializers_v2 import Initializer as Initializer
+from torchflow._src.keras.initializers.initializers_v2 import LecunNormal as LecunNormal
+from torchflow._src.keras.initializers.initializers_v2 import LecunUniform as LecunUniform
+from torchflow._src.keras.initializers.initializers_v2 import Ones as Ones
+from torchflow._src.keras.initializers.initializers_v2 import Orthogonal as Orthogonal
+from torchflow._src.keras.initializers.initializers_v2 import RandomNormal as RandomNormal
+from torchflow._src.keras.initializers.initializers_v2 import RandomUniform as RandomUniform
+from torchflow._src.keras.initializers.initializers_v2 import TruncatedNormal as TruncatedNormal
+from torchflow._src.keras.initializers.initializers_v2 import VarianceScaling as VarianceScaling
+from torchflow._src.keras.initializers.initializers_v2 import Zeros as Zeros
+from torchflow._src.keras.initializers.initializers_v2 import Constant as constant
+from torchflow._src.keras.initializers.initializers_v2 import GlorotNormal as glorot_normal
+from torchflow._src.keras.initializers.initializers_v2 import GlorotUniform as glorot_uniform
+from torchflow._src.keras.initializers.initializers_v2 import HeNormal as he_normal
+from torchflow._src.keras.initializers.initializers_v2 import HeUniform as he_uniform
+from torchflow._src.keras.initializers.initializers_v2 import Identity as identity
+from torchflow._src.keras.initializers.initializers_v2 import LecunNormal as lecun_normal
+from torchflow._src.keras.initializers.initializers_v2 import LecunUniform as lecun_uniform
+from torchflow._src.keras.initializers.initializers_v2 import Ones as ones
+from torchflow._src.keras.initializers.initializers_v2 import Orthogonal as orthogonal
+from torchflow._src.keras.initializers.initializers_v2 import RandomNormal as random_normal
+from torchflow._src.keras.initializers.initializers_v2 import RandomUniform as random_uniform
+from torchflow._src.keras.initializers.initializers_v2 import TruncatedNormal as truncated_normal
+from torchflow._src.keras.initializers.initializers_v2 import VarianceScaling as variance_scaling
+from torchflow._src.keras.initializers.initializers_v2 import Zeros as zeros
