@@ -40,6 +40,11 @@ class BatchDataset(UnaryDataset):
         return _structure.batched_spec(self._input.element_spec, dim)
 
     def _make_iter(self, ctx):
+        from torchflow._src.data import rowwise
+
+        fused = rowwise.fused_batch_iter(self, ctx)
+        if fused is not None:
+            return fused
         return _batch_iter(self._input._make_iter(ctx), self._size, self._drop)
 
 

@@ -45,6 +45,12 @@ class ParallelMapDataset(UnaryDataset):
         return first_element_spec(self._input, self._fn, "Dataset.map()")
 
     def _make_iter(self, ctx):
+        from torchflow._src.data import vectorize
+
+        if vectorize.enabled(self._input, ctx):
+            # One call per chunk of rows: nothing left to spread over threads.
+            return vectorize.vectorized_map_iter(vectorize.slices_source(self._input, ctx),
+                                                 self._fn)
         det = ctx.deterministic if self._deterministic is None else bool(self._deterministic)
         it = ParallelMapIterator(self._input._make_iter(ctx), self._fn, self._parallel, det,
                                  ctx.pool_size)

@@ -99,6 +99,11 @@ class MapDataset(UnaryDataset):
         self._fn = fn
 
     def _make_iter(self, ctx):
+        from torchflow._src.data import vectorize
+
+        if vectorize.enabled(self._input, ctx):
+            return vectorize.vectorized_map_iter(vectorize.slices_source(self._input, ctx),
+                                                 self._fn)
         return _map_iter(self._input._make_iter(ctx), self._fn)
 
     def _compute_spec(self):
@@ -288,7 +293,8 @@ class ShuffleDataset(UnaryDataset):
         self._fixed = (random.SystemRandom().getrandbits(63) if self._seeds is None
                        else hash(self._seeds) & (2**63 - 1))
 
-    def _make_iter(self, ctx):
+    def _iter_seed(self, ctx):
+        """(seed, buffer size) for a new iterator (the fused batch path uses it too)."""
         if self._reshuffle:
             self._epoch += 1
             if self._seeds is None:
@@ -298,8 +304,11 @@ class ShuffleDataset(UnaryDataset):
         else:
             fixed = self._fixed
         seed = ctx.draw_seed(fixed)
-        buf = self._buffer if self._buffer > 0 else 1 << 62
-        return _shuffle_iter(self._input._make_iter(ctx), buf, random.Random(seed))
+        return seed, (self._buffer if self._buffer > 0 else 1 << 62)
+
+    def _make_iter(self, ctx):
+        seed, size = self._iter_seed(ctx)
+        return _shuffle_iter(self._input._make_iter(ctx), size, random.Random(seed))
 
 
 def _shuffle_iter(it, size, rng):

@@ -53,6 +53,11 @@ def unstack_range(t: Tensor, start: int, stop: int) -> list:
     return [wrap(v, d) for v in x[start:stop].unbind(0)]
 
 
+def slice_rows(t: Tensor, start: int, stop: int) -> Tensor:
+    """Rows ``start..stop-1`` of ``t`` as one Tensor (a view)."""
+    return wrap(t._t[start:stop], t._dtype)
+
+
 def row(t: Tensor, i: int) -> Tensor:
     x = t._t
     if t._dtype is _STRING:
@@ -185,3 +190,60 @@ def cast_to(t: Tensor, dtype) -> Tensor:
     if t._dtype is dtype:
         return t
     return wrap(t._t.to(dtype._torch), dtype)
+
+
+def gather_groups(chunks: list, rows: list, positions: list, n: int) -> Tensor:
+    """A ``[n, ...]`` Tensor whose row ``positions[g][k]`` is row ``rows[g][k]`` of
+    ``chunks[g]`` (one component of a fused shuffle+batch)."""
+    c0 = chunks[0]
+    if c0._dtype is _STRING:
+        out = np.empty((n,) + c0._t.shape[1:], dtype=object)
+        for c, r, p in zip(chunks, rows, positions):
+            out[np.asarray(p, dtype=np.int64)] = c._t[np.asarray(r, dtype=np.int64)]
+        return wrap(out, _STRING)
+    x0 = c0._t
+    if len(chunks) == 1 and positions[0] == list(range(n)):
+        return wrap(x0[torch.tensor(rows[0], dtype=torch.long, device=x0.device)], c0._dtype)
+    out = torch.empty((n,) + tuple(x0.shape[1:]), dtype=x0.dtype, device=x0.device)
+    for c, r, p in zip(chunks, rows, positions):
+        out[torch.tensor(p, dtype=torch.long, device=x0.device)] = c._t[
+            torch.tensor(r, dtype=torch.long, device=x0.device)]
+    return wrap(out, c0._dtype)
+
+
+def arena_like(t: Tensor, rows: int):
+    """Uninitialized storage for ``rows`` rows shaped like the rows of ``t``."""
+    x = t._t
+    if t._dtype is _STRING:
+        return wrap(np.empty((rows,) + x.shape[1:], dtype=object), _STRING)
+    return wrap(torch.empty((rows,) + tuple(x.shape[1:]), dtype=x.dtype, device=x.device),
+                t._dtype)
+
+
+def rows_fit(arena: Tensor, t: Tensor) -> bool:
+    return arena._dtype is t._dtype and tuple(arena._t.shape[1:]) == tuple(t._t.shape[1:])
+
+
+def put_rows(arena: Tensor, slots: list, t: Tensor) -> None:
+    """Writes the rows of ``t`` into rows ``slots`` of ``arena`` (engine-owned storage)."""
+    if arena._dtype is _STRING:
+        arena._t[np.asarray(slots, dtype=np.int64)] = t._t
+        return
+    x = arena._t
+    x.index_copy_(0, torch.tensor(slots, dtype=torch.long, device=x.device), t._t)
+
+
+def take_rows(arena: Tensor, slots: list) -> Tensor:
+    """A new Tensor of rows ``slots`` of ``arena``."""
+    if arena._dtype is _STRING:
+        return wrap(arena._t[np.asarray(slots, dtype=np.int64)], _STRING)
+    x = arena._t
+    return wrap(x.index_select(0, torch.tensor(slots, dtype=torch.long, device=x.device)),
+                arena._dtype)
+
+
+def expand_row(t: Tensor) -> Tensor:
+    """``t`` with a leading dimension of 1."""
+    if t._dtype is _STRING:
+        return wrap(t._t[None], _STRING)
+    return wrap(t._t.unsqueeze(0), t._dtype)

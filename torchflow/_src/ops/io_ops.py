@@ -217,28 +217,34 @@ def write_file(filename, contents, name=None) -> None:
 
 
 # --- tf.io.gfile (local files only) ----------------------------------------------
+@public("torchflow.io.gfile")
 def exists(path) -> bool:
     """True if ``path`` exists."""
     return os.path.exists(_path(path))
 
 
+@public("torchflow.io.gfile")
 def glob(pattern) -> list:
     """Sorted paths matching ``pattern``."""
     return sorted(_glob.glob(_path(pattern)))
 
 
+@public("torchflow.io.gfile")
 def makedirs(path) -> None:
     os.makedirs(_path(path), exist_ok=True)
 
 
+@public("torchflow.io.gfile")
 def mkdir(path) -> None:
     os.mkdir(_path(path))
 
 
+@public("torchflow.io.gfile")
 def isdir(path) -> bool:
     return os.path.isdir(_path(path))
 
 
+@public("torchflow.io.gfile")
 def listdir(path) -> list:
     p = _path(path)
     if not os.path.isdir(p):
@@ -246,6 +252,7 @@ def listdir(path) -> list:
     return sorted(os.listdir(p))
 
 
+@public("torchflow.io.gfile")
 def remove(path) -> None:
     p = _path(path)
     if not os.path.exists(p):
@@ -253,10 +260,12 @@ def remove(path) -> None:
     os.remove(p)
 
 
+@public("torchflow.io.gfile")
 def rmtree(path) -> None:
     shutil.rmtree(_path(path))
 
 
+@public("torchflow.io.gfile")
 def rename(src, dst, overwrite=False) -> None:
     s, d = _path(src), _path(dst)
     if os.path.exists(d) and not overwrite:
@@ -266,6 +275,7 @@ def rename(src, dst, overwrite=False) -> None:
     os.replace(s, d)
 
 
+@public("torchflow.io.gfile")
 def copy(src, dst, overwrite=False) -> None:
     s, d = _path(src), _path(dst)
     if os.path.exists(d) and not overwrite:
@@ -275,6 +285,7 @@ def copy(src, dst, overwrite=False) -> None:
     shutil.copyfile(s, d)
 
 
+@public("torchflow.io.gfile")
 class GFile:
     """A file object (``tf.io.gfile.GFile``) over local files; text or binary mode."""
 
