@@ -1,0 +1,135 @@
+"""``tf.keras.constraints``: projections applied to weights after updates."""
+
+from __future__ import annotations
+
+from torchflow._src.keras import backend
+from torchflow._src.ops.clip_ops import clip_by_value
+from torchflow._src.ops.creation_ops import cast
+from torchflow._src.ops.math_ops import add, divide, multiply, subtract
+from torchflow._src.ops.comparison_ops import greater_equal
+from torchflow._src.ops.reduction_ops import reduce_sum
+from torchflow._src.ops.unary_math_ops import sqrt, square
+from torchflow._src.util.api import public
+
+_NS = "torchflow.keras.constraints"
+
+
+def _norm(w, axis):
+    return sqrt(reduce_sum(square(w), axis=axis, keepdims=True))
+
+
+@public(_NS)
+class Constraint:
+    """Base class: ``__call__(w)`` returns the projected weight."""
+
+    def __call__(self, w):
+        return w
+
+    def get_config(self) -> dict:
+        return {}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+
+@public(_NS)
+class MaxNorm(Constraint):
+    """Caps the norm of the weights along ``axis`` at ``max_value``."""
+
+    def __init__(self, max_value=2, axis=0):
+        self.max_value, self.axis = max_value, axis
+
+    def __call__(self, w):
+        norms = _norm(w, self.axis)
+        desired = clip_by_value(norms, 0.0, float(self.max_value))
+        return multiply(w, divide(desired, add(norms, backend.epsilon())))
+
+    def get_config(self):
+        return {"max_value": self.max_value, "axis": self.axis}
+
+
+@public(_NS)
+class NonNeg(Constraint):
+    """Sets negative weights to zero."""
+
+    def __call__(self, w):
+        return multiply(w, cast(greater_equal(w, 0.0), w.dtype))
+
+
+@public(_NS)
+class UnitNorm(Constraint):
+    """Scales the weights to unit norm along ``axis``."""
+
+    def __init__(self, axis=0):
+        self.axis = axis
+
+    def __call__(self, w):
+        return divide(w, add(backend.epsilon(), _norm(w, self.axis)))
+
+    def get_config(self):
+        return {"axis": self.axis}
+
+
+@public(_NS)
+class MinMaxNorm(Constraint):
+    """Keeps the norm along ``axis`` within ``[min_value, max_value]`` (blended by ``rate``)."""
+
+    def __init__(self, min_value=0.0, max_value=1.0, rate=1.0, axis=0):
+        self.min_value, self.max_value, self.rate, self.axis = min_value, max_value, rate, axis
+
+    def __call__(self, w):
+        norms = _norm(w, self.axis)
+        desired = add(multiply(clip_by_value(norms, float(self.min_value),
+                                             float(self.max_value)), self.rate),
+                      multiply(norms, 1 - self.rate))
+        return multiply(w, divide(desired, add(norms, backend.epsilon())))
+
+    def get_config(self):
+        return {"min_value": self.min_value, "max_value": self.max_value, "rate": self.rate,
+                "axis": self.axis}
+
+
+_CLASSES = {"Constraint": Constraint, "MaxNorm": MaxNorm, "NonNeg": NonNeg, "UnitNorm": UnitNorm,
+            "MinMaxNorm": MinMaxNorm, "max_norm": MaxNorm, "non_neg": NonNeg,
+            "unit_norm": UnitNorm, "min_max_norm": MinMaxNorm}
+
+
+@public(_NS)
+def serialize(constraint) -> dict:
+    return {"class_name": type(constraint).__name__, "config": constraint.get_config()}
+
+
+@public(_NS)
+def deserialize(config, custom_objects=None):
+    """A constraint from ``serialize``'s output or a name.
+
+    Raises:
+      ValueError: For an unknown name.
+    """
+    from torchflow._src.keras.engine.serialization import get_registered_object
+
+    if isinstance(config, str):
+        name, cfg = config, {}
+    else:
+        name, cfg = config["class_name"], dict(config.get("config", {}))
+    cls = get_registered_object(name, custom_objects) or _CLASSES.get(name)
+    if cls is None:
+        raise ValueError(f"Unknown constraint: {name}")
+    return cls.from_config(cfg)
+
+
+@public(_NS)
+def get(identifier):
+    """A constraint from None, a name, a config dict or a callable.
+
+    Raises:
+      ValueError: If ``identifier`` cannot be interpreted.
+    """
+    if identifier is None:
+        return None
+    if isinstance(identifier, (str, dict)):
+        return deserialize(identifier)
+    if callable(identifier):
+        return identifier
+    raise ValueError(f"Could not interpret constraint identifier: {identifier}")
