@@ -344,3 +344,44 @@ def test_fixed_unigram_frequencies():
                                                    unigrams=[1, 1, 4, 9], distortion=0.5)
     freq = np.bincount(r.sampled_candidates.numpy(), minlength=4) / 20_000
     assert np.all(np.abs(freq - np.array([1, 1, 2, 3]) / 7) < 0.02)
+
+
+_EXACT = [
+    ("stateless_uniform", {}),
+    ("stateless_uniform", {"dtype": "float64", "minval": -2.0, "maxval": 5.0}),
+    ("stateless_uniform", {"dtype": "int32", "minval": 3, "maxval": 17}),
+    ("stateless_uniform", {"dtype": "int64", "minval": -2**35, "maxval": 2**35}),
+    ("stateless_uniform", {"dtype": "int32", "minval": None, "maxval": None}),
+    ("stateless_uniform", {"dtype": "int64", "minval": None, "maxval": None}),
+    ("stateless_uniform", {"dtype": "uint64", "minval": None, "maxval": None}),
+    ("stateless_normal", {}),
+    ("stateless_normal", {"dtype": "float64", "mean": 2.0, "stddev": 3.0}),
+]
+
+
+@pytest.mark.parametrize("seed", [[1, 2], [-7, 2**40], [0, 0]])
+@pytest.mark.parametrize("fn,kwargs", _EXACT)
+def test_stateless_values_are_tfs(fn, kwargs, seed):
+    """TF's Philox numbers, not just the same rules."""
+    tf = real_tf()
+    ours = getattr(tfl.random, fn)([3, 5], seed=seed, **_conv(tfl, kwargs)).numpy()
+    theirs = getattr(tf.random, fn)([3, 5], seed=seed, **_conv(tf, kwargs)).numpy()
+    assert ours.dtype == theirs.dtype
+    if ours.dtype.kind == "f":  # Box-Muller's sin/log may differ in the last bit
+        np.testing.assert_allclose(ours, theirs, rtol=2e-6, atol=1e-6)
+    else:
+        assert ours.tolist() == theirs.tolist()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32"])
+def test_stateless_large_values_are_tfs(dtype):
+    tf = real_tf()
+    kw = {"minval": -5, "maxval": 9} if dtype == "int32" else {}
+    ours = tfl.random.stateless_uniform([1001], seed=[3, 4], dtype=getattr(tfl, dtype), **kw)
+    theirs = tf.random.stateless_uniform([1001], seed=[3, 4], dtype=getattr(tf, dtype), **kw)
+    assert ours.numpy().tolist() == theirs.numpy().tolist()
+    if dtype != "int32":
+        np.testing.assert_allclose(
+            tfl.random.stateless_normal([999], [5, 6], dtype=getattr(tfl, dtype)).numpy(),
+            tf.random.stateless_normal([999], [5, 6], dtype=getattr(tf, dtype)).numpy(),
+            rtol=2e-6, atol=2e-6)

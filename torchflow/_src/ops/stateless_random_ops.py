@@ -1,11 +1,15 @@
 """Stateless random ops: deterministic functions of a ``seed`` of shape ``[2]``.
 
 The same seed (and shape, dtype, parameters) gives the same numbers on every
-call and in every process, on a given device type.
+call, in every process and on every device. ``stateless_uniform`` (float32,
+float64 and the integer dtypes) and ``stateless_normal`` (float32, float64)
+give exactly TensorFlow's numbers: they run TF's Philox algorithm
+(``philox.py``).
 
-Differences from TensorFlow 2.4: the numbers are not TF's Philox numbers; a CPU
-and a GPU tensor drawn with the same seed differ (torch's CPU and CUDA
-generators differ).
+Differences from TensorFlow 2.4: the other stateless ops (truncated normal,
+categorical, binomial, poisson, gamma, half-precision dtypes) draw from torch
+generators seeded by the seed: deterministic, but not TF's numbers, and CPU
+and GPU results differ.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import torch
 
 from torchflow._src.core import context, dtypes
 from torchflow._src.core.errors import InvalidArgumentError, invalid_argument, translate
+from torchflow._src.ops import philox
 from torchflow._src.ops import random_ops as _r
 from torchflow._src.ops._dispatch import Tensor, tensor_arg, wrap
 from torchflow._src.util.api import public
@@ -65,8 +70,7 @@ def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32,
     Returns:
       A Tensor of ``shape`` and ``dtype``; the same for the same ``seed``.
 
-    Differences from TensorFlow 2.4: the values differ from TF's for the same
-    seed (and between CPU and GPU); they are equally deterministic.
+    float32/float64 values are exactly TF's for the same seed (TF's Philox).
 
     >>> import torchflow as tf
     >>> a = tf.random.stateless_normal([3], seed=[1, 2])
@@ -77,9 +81,13 @@ def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32,
     d = _r.check_dtype(dtype, _r._FLOATS)
     dims = _r.shape_arg("StatelessRandomNormalV2", shape)
     dev = context.default_device()
-    gen = _gen("StatelessRandomNormalV2", seed, dev)
     m, s = _r.param(mean, d, dev), _r.param(stddev, d, dev)
     try:
+        if d is dtypes.float32 or d is dtypes.float64:  # TF's own numbers
+            n = _numel(dims)
+            x = philox.normal(seed_pair("StatelessRandomNormalV2", seed), n, d._torch, dev)
+            return wrap(_affine(x.reshape(dims), s, m), d)
+        gen = _gen("StatelessRandomNormalV2", seed, dev)
         return wrap(_r.sample_normal(dims, d, dev, gen, m, s), d)
     except Exception as e:  # noqa: BLE001
         raise translate("StatelessRandomNormalV2", e) from None
@@ -122,33 +130,46 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32,
         minval = 0
     dims = _r.shape_arg(op, shape)
     dev = context.default_device()
-    gen = _gen(op, seed, dev)
+    sp = seed_pair(op, seed)
+    n = _numel(dims)
+    bits64 = d.size == 8
     try:
         if d.is_integer and minval is None:
-            return wrap(_full_int(dims, d, dev, gen), d)
-        if d in (dtypes.uint32, dtypes.uint64):
-            lo, hi = int(tensor_arg(minval, d)), int(tensor_arg(maxval, d))
+            words = philox.full_int(sp, n, bits64, dev)
+            return wrap(torch.from_numpy(words.view(d.as_numpy_dtype).reshape(dims).copy())
+                        .to(dev), d)
+        if d.is_integer:
+            lo = _r._int_bound(op, _r.param(minval, d, dev), "minval")
+            hi = _r._int_bound(op, _r.param(maxval, d, dev), "maxval")
             if lo >= hi:
                 raise invalid_argument(op, f"Need minval < maxval, got {lo} >= {hi}")
-            x = torch.randint(lo, min(hi, 2**63 - 1), dims, dtype=torch.int64, device=dev,
-                              generator=gen)
-            return wrap(x.to(d._torch), d)
+            x = philox.uniform_int(sp, n, lo, hi, bits64, dev)
+            return wrap(x.reshape(dims).to(d._torch), d)
         lo, hi = _r.param(minval, d, dev), _r.param(maxval, d, dev)
-        return wrap(_r.sample_uniform(op, dims, d, dev, gen, lo, hi), d)
+        if d is dtypes.float32 or d is dtypes.float64:  # TF's own numbers
+            x = philox.uniform(sp, n, d._torch, dev).reshape(dims)
+            if not (isinstance(lo, (int, float)) and isinstance(hi, (int, float))
+                    and lo == 0 and hi == 1):
+                x = x * (hi - lo) + lo
+            return wrap(x, d)
+        return wrap(_r.sample_uniform(op, dims, d, dev, _gen(op, seed, dev), lo, hi), d)
     except Exception as e:  # noqa: BLE001
         raise translate(op, e) from None
 
 
-def _full_int(dims, d, dev, gen):
-    """Uniform over every value of an integer dtype."""
-    bits = torch.randint(-(2**63), 2**63 - 1, dims, dtype=torch.int64, device=dev, generator=gen)
-    if d is dtypes.int64:
-        return bits
-    if d is dtypes.uint64:
-        return bits.view(torch.uint64)
-    if d is dtypes.uint32:
-        return (bits & 0xFFFFFFFF).to(torch.uint32)
-    return (bits & 0xFFFFFFFF).to(torch.int64).to(torch.int32)  # wraps to int32
+def _numel(dims) -> int:
+    n = 1
+    for k in dims:
+        n *= k
+    return n
+
+
+def _affine(x, scale, shift):
+    if not (isinstance(scale, (int, float)) and scale == 1):
+        x = x * scale
+    if not (isinstance(shift, (int, float)) and shift == 0):
+        x = x + shift
+    return x
 
 
 @public("torchflow.random")
