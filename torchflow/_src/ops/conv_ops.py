@@ -16,7 +16,7 @@ import torch.nn.functional as F
 from torchflow._src.core import dtypes
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.ops import _nn_common as nc
-from torchflow._src.ops._dispatch import Tensor, translate, wrap
+from torchflow._src.ops._dispatch import Tensor, tensor_arg, translate, wrap
 from torchflow._src.util.api import public
 
 _CONV_TYPES = nc.TypeSet(nc.FLOATS + (dtypes.int32,))
@@ -174,7 +174,8 @@ def convolution(input, filters, strides=None, padding="VALID", data_format=None,
     Returns:
       A Tensor of ``input``'s dtype.
     """
-    n = len(getattr(filters, "shape", ())) - 2
+    filters = tensor_arg(filters)
+    n = filters._t.ndim - 2
     if n not in _FN:
         raise ValueError(f"tf.nn.convolution: filters must have rank 3, 4 or 5. "
                          f"Received: filters.shape={getattr(filters, 'shape', None)}")
@@ -283,7 +284,8 @@ def conv3d_transpose(input, filters, output_shape, strides, padding="SAME",
 def conv_transpose(input, filters, output_shape, strides, padding="SAME", data_format=None,
                    dilations=None, name=None) -> Tensor:
     """The transpose of ``convolution`` for N = 1, 2 or 3 (from ``input``'s rank)."""
-    n = len(getattr(input, "shape", ())) - 2
+    input = tensor_arg(input)  # noqa: A001 - TF's argument name
+    n = input._t.ndim - 2
     if n not in _FN:
         raise ValueError(f"tf.nn.conv_transpose: input must have rank 3, 4 or 5. "
                          f"Received: input.shape={getattr(input, 'shape', None)}")

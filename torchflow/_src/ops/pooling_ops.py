@@ -12,7 +12,7 @@ import torch.nn.functional as F
 from torchflow._src.core import dtypes
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.ops import _nn_common as nc
-from torchflow._src.ops._dispatch import Tensor, translate, wrap
+from torchflow._src.ops._dispatch import Tensor, tensor_arg, translate, wrap
 from torchflow._src.util.api import public
 
 _MAX = {1: F.max_pool1d, 2: F.max_pool2d, 3: F.max_pool3d}
@@ -75,7 +75,8 @@ def _avg(n, xc, k, s, p):
 
 
 def _rank_pool(kind, input, ksize, strides, padding, data_format, name):
-    n = len(getattr(input, "shape", ())) - 2
+    input = tensor_arg(input)  # noqa: A001 - TF's argument name
+    n = input._t.ndim - 2
     if n not in _MAX:
         raise ValueError(f"tf.nn.{kind}_pool: input must have rank 3, 4 or 5. "
                          f"Received: input.shape={getattr(input, 'shape', None)}")
