@@ -380,3 +380,23 @@ def test_betainc_matches_scipy_and_tf():
     assert_close(out, sps.betainc(a, b, x), rtol=1e-10, atol=1e-12)
     run_both("math.betainc", [a[:8], b[:8], x[:8]], "float32", rtol=1e-4, atol=1e-5)
     run_both("math.betainc", [a[:3], b[:3], x[:3]], "int32")
+
+
+@pytest.mark.parametrize("dim,n,skip,dtype", [(1, 5, 0, "float32"), (5, 8, 3, "float32"),
+                                              (40, 50, 0, "float64"), (3, 0, 2, "float32"),
+                                              (0, 4, 0, "float32"), (2, 4, 0, "int32")])
+def test_sobol_sample_vs_tf(dim, n, skip, dtype):
+    from torchflow._src.testing import real_tf
+
+    rtf = real_tf()
+    res = []
+    for lib in (tf, rtf):
+        try:
+            res.append(lib.math.sobol_sample(dim, n, skip=skip, dtype=getattr(lib, dtype)))
+        except Exception as e:  # noqa: BLE001 - the type is what is compared
+            res.append(type(e).__name__)
+    if isinstance(res[0], str) or isinstance(res[1], str):
+        assert res[0] == res[1]
+    else:
+        assert res[0].dtype.name == res[1].dtype.name
+        assert_close(res[0].numpy(), res[1].numpy())

@@ -122,6 +122,7 @@ from torchflow._src.ops.segment_ops import unsorted_segment_sqrt_n as unsorted_s
 from torchflow._src.ops.segment_ops import unsorted_segment_sum as unsorted_segment_sum
 from torchflow._src.ops.ranking_ops import bincount as bincount
 from torchflow._src.ops.special_math_ops import betainc as betainc
+from torchflow._src.ops.special_math_ops import sobol_sample as sobol_sample
 from torchflow._src.ops.ranking_ops import confusion_matrix as confusion_matrix
 from torchflow._src.ops.ranking_ops import in_top_k as in_top_k
 from torchflow._src.ops.ranking_ops import invert_permutation as invert_permutation

@@ -1,4 +1,5 @@
-"""``tf.math.special`` Bessel functions on torch.special kernels, and ``tf.math.betainc``.
+"""``tf.math.special`` Bessel functions on torch.special kernels, ``tf.math.betainc`` and
+``tf.math.sobol_sample``.
 
 16-bit floats run in float32 and are cast back. ``dawsn``, ``expint``,
 ``fresnel_cos``, ``fresnel_sin`` and ``spence`` have no torch kernel and are not
@@ -9,7 +10,8 @@ from __future__ import annotations
 
 import torch
 
-from torchflow._src.core import dtypes
+from torchflow._src.core import context, dtypes
+from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.ops import _math_common as mc
 from torchflow._src.ops._dispatch import Tensor, dtype_error, tensor_arg, wrap
 from torchflow._src.ops.unary_math_ops import _in_f32, _make_unary
@@ -117,3 +119,47 @@ def betainc(a, b, x, name=None) -> Tensor:
     val = torch.where(flip, 1 - val, val)
     bad = (av <= 0) | (bv <= 0) | (xv < 0) | (xv > 1) | torch.isnan(xv)
     return wrap(torch.where(bad, torch.full_like(val, float("nan")), val), d)
+
+
+@public("torchflow.math")
+def sobol_sample(dim, num_results, skip=0, dtype=dtypes.float32, name=None) -> Tensor:
+    """Generates points of the (unscrambled) Sobol' low-discrepancy sequence.
+
+    Uses the Joe-Kuo direction numbers (torch's ``SobolEngine``), like TF; the
+    all-zero first point is skipped, as TF does.
+
+    Args:
+      dim: The dimension of each point (1 to 21201).
+      num_results: The number of points.
+      skip: The number of initial points to skip.
+      dtype: float32 (default) or float64.
+      name: Unused (eager).
+
+    Returns:
+      A ``[num_results, dim]`` tensor of ``dtype`` with values in [0, 1).
+
+    Raises:
+      InvalidArgumentError: If ``dim`` is out of range, ``num_results``
+        is not positive, ``skip`` is negative, or ``dtype`` is not float32/float64.
+
+    >>> import torchflow as tf
+    >>> tf.math.sobol_sample(2, 2).numpy()
+    array([[0.5 , 0.5 ],
+           [0.75, 0.25]], dtype=float32)
+    """
+    d = dtypes.as_dtype(dtype)
+    allowed = mc.TypeSet("float32", "float64")
+    if d._name not in allowed:
+        raise mc.bad_type("SobolSample", d, allowed, "dtype")
+    n_dim, n, s = (int(tensor_arg(v)._t.item()) if isinstance(v, Tensor) else int(v)
+                   for v in (dim, num_results, skip))
+    if not 1 <= n_dim <= torch.quasirandom.SobolEngine.MAXDIM:
+        raise InvalidArgumentError(
+            None, None, f"dim must be at least one and at most 21201 [Op:SobolSample]")
+    if n < 1:
+        raise InvalidArgumentError(None, None, "num_results must be at least one [Op:SobolSample]")
+    if s < 0:
+        raise InvalidArgumentError(None, None, "skip must be non-negative [Op:SobolSample]")
+    engine = torch.quasirandom.SobolEngine(n_dim, scramble=False)
+    engine.fast_forward(s + 1)
+    return wrap(engine.draw(n, dtype=d._torch).to(context.default_device()), d)
