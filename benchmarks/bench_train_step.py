@@ -4,7 +4,9 @@ The step: a 784-128-10 MLP (ReLU), batch 64, sparse softmax cross-entropy,
 gradients from ``tf.GradientTape`` and Adam written with tf ops
 (``assign``/``assign_sub`` on slot variables). The same Python code runs on
 torchflow and on real TensorFlow (eager, and inside ``tf.function``); raw torch
-runs the same math with ``torch.autograd.grad`` and in-place updates.
+runs the same loop with ``torch.autograd.grad`` ("torch"; the targets'
+baseline) and, for reference, with hand-fused in-place Adam updates
+("torch in-place").
 
 Targets (issue 3): torchflow eager >= 3x TF eager; torchflow tf.function >= TF
 tf.function; torchflow within 1.5x of raw torch.
@@ -68,7 +70,10 @@ def make_tf_step(lib, use_function: bool, jit: bool = False):
     return lambda: step(x, y), variables
 
 
-def make_torch_step(torch):
+def make_torch_step(torch, in_place: bool = False):
+    """Raw torch. ``in_place=False``: the same loop as the TF code (out-of-place
+    Adam arithmetic, results copied into the state), the baseline for the
+    targets; ``in_place=True``: hand-fused in-place updates, for reference."""
     x_np, y_np, params = _data()
     x, y = torch.from_numpy(x_np), torch.from_numpy(y_np).long()
     ws = [torch.from_numpy(p.copy()).requires_grad_() for p in params]
@@ -88,9 +93,13 @@ def make_torch_step(torch):
         lr_t = LR * (1 - B2 ** t) ** 0.5 / (1 - B1 ** t)
         with torch.no_grad():
             for w, g, m, v in zip(ws, grads, ms, vs):
-                m.mul_(B1).add_(g, alpha=1 - B1)
-                v.mul_(B2).addcmul_(g, g, value=1 - B2)
-                w.sub_(lr_t * m / (v.sqrt() + EPS))
+                if in_place:
+                    m.mul_(B1).add_(g, alpha=1 - B1)
+                    v.mul_(B2).addcmul_(g, g, value=1 - B2)
+                else:
+                    m.copy_(B1 * m + (1.0 - B1) * g)
+                    v.copy_(B2 * v + (1.0 - B2) * g * g)
+                w.sub_(lr_t * m / (torch.sqrt(v) + EPS))
         return loss
 
     return step, ws
@@ -99,7 +108,7 @@ def make_torch_step(torch):
 def check_same_training(tfw, torch, tf_real) -> None:
     """The contenders compute the same thing: a few steps give the same weights."""
     ours, ours_vars = make_tf_step(tfw, use_function=False)
-    theirs, ref_vars = make_torch_step(torch)
+    theirs, ref_vars = make_torch_step(torch, in_place=True)
     for _ in range(3):
         ours()
         theirs()
@@ -135,6 +144,7 @@ def main(argv=None) -> int:
     check_same_training(tfw, torch, tf_real)
     contenders = {
         "torch": make_torch_step(torch)[0],
+        "torch in-place": make_torch_step(torch, in_place=True)[0],
         "torchflow": make_tf_step(tfw, False)[0],
         "torchflow fn": make_tf_step(tfw, True)[0],
         "torchflow jit": make_tf_step(tfw, True, jit=True)[0] if args.jit else None,

@@ -183,3 +183,51 @@ def test_jit_compile_matches_eager_or_falls_back():
     assert_close(f(x, y), expected.astype(np.float32), rtol=1e-5, atol=1e-6)
     assert_close(f(x, y), expected.astype(np.float32), rtol=1e-5, atol=1e-6)
     assert f.experimental_get_tracing_count() == 1
+
+
+def test_init_scope_and_inside_function():
+    rtf = real_tf()
+    for lib in (tf, rtf):
+        seen = []
+
+        @lib.function
+        def f():
+            with lib.init_scope():
+                seen.append((lib.executing_eagerly(), lib.inside_function()))
+            seen.append((lib.executing_eagerly(), lib.inside_function()))
+            return 0
+
+        f()
+        assert seen == [(True, True), (False, True)]
+        assert not lib.inside_function()
+
+
+def test_control_dependencies_and_gradients_in_eager():
+    rtf = real_tf()
+    for lib in (tf, rtf):
+        with lib.control_dependencies([lib.constant(1)]):
+            x = lib.constant(2) + 1
+        assert int(x) == 3
+        with pytest.raises(RuntimeError, match="GradientTape"):
+            lib.gradients(lib.constant(1.0), lib.constant(1.0))
+    assert tf.AggregationMethod.DEFAULT == rtf.AggregationMethod.DEFAULT
+
+
+def test_py_function_and_numpy_function_match_tf():
+    rtf = real_tf()
+    for lib in (tf, rtf):
+        x = lib.constant([1.0, 2.0])
+        with lib.GradientTape() as tape:
+            tape.watch(x)
+            y = lib.py_function(lambda a: a * a, [x], lib.float32)
+        assert_close(tape.gradient(y, x), np.array([2.0, 4.0], np.float32))
+        a, b = lib.numpy_function(lambda v: (v * 2, v.astype(np.int32)), [x],
+                                  [lib.float32, lib.int32])
+        assert_close(a, np.array([2.0, 4.0], np.float32))
+        assert b.dtype == lib.int32
+
+
+def test_autograph_api_is_accepted():
+    f = tf.autograph.experimental.do_not_convert(lambda x: x + 1)
+    assert f(1) == 2 and tf.autograph.to_graph(f) is f
+    assert tf.autodiff.GradientTape is tf.GradientTape

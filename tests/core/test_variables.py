@@ -103,10 +103,12 @@ def test_reads_are_snapshots_copy_on_write():
 def test_in_place_when_unshared_keeps_leaf_identity():
     v = tf.Variable([1.0, 2.0])
     leaf = v._leaf
-    ptr = leaf.data_ptr()
     v.assign([3.0, 4.0])
+    ptr = leaf.data_ptr()
     v.assign_sub([1.0, 1.0])
+    v.assign_add([0.5, 0.5])
     assert v._leaf is leaf and leaf.data_ptr() == ptr and leaf.requires_grad
+    np.testing.assert_array_equal(v.numpy(), [2.5, 3.5])
 
 
 def test_scatter_methods_match_tf():
@@ -224,3 +226,20 @@ def test_deepcopy_and_device():
     c.assign([0.0, 0.0])
     np.testing.assert_array_equal(v.numpy(), [1.0, 2.0])
     assert v.device.endswith(("CPU:0", "GPU:0"))
+
+
+def test_assign_adopts_buffers_without_aliasing():
+    a = tf.constant([1.0, 2.0])
+    v = tf.Variable([0.0, 0.0])
+    w = tf.Variable([0.0, 0.0])
+    v.assign(a)  # may share a's buffer ...
+    w.assign(v.value())  # ... and v's with w
+    v.assign_add([1.0, 1.0])
+    w.assign_sub([1.0, 1.0])
+    np.testing.assert_array_equal(a.numpy(), [1.0, 2.0])  # ... but nobody sees the writes
+    np.testing.assert_array_equal(v.numpy(), [2.0, 3.0])
+    np.testing.assert_array_equal(w.numpy(), [0.0, 1.0])
+    leaf = v._leaf
+    v.assign(v * 2.0)
+    assert v._leaf is leaf and leaf.requires_grad
+    np.testing.assert_array_equal(v.numpy(), [4.0, 6.0])

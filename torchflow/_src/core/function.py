@@ -5,8 +5,12 @@ signature (tensor shapes and dtypes, Python values, structure), ``input_signatur
 checks with TF's errors, ``reduce_retracing``/``experimental_relax_shapes``
 generalisation and ``experimental_get_tracing_count()`` — but runs the Python
 body on every call (torch executes eagerly anyway, and avoids a tracing step).
-``jit_compile=True`` hands each concrete function to ``torch.compile`` and falls
-back to eager execution, with a warning, if compilation fails.
+``jit_compile=True`` hands each concrete function to ``torch.compile``; a frame
+that cannot be compiled runs eagerly (torch's own per-frame fallback, taken
+before the frame runs, so side effects never run twice). GradientTape
+bookkeeping and Variable writes always run eagerly between compiled segments.
+On the CPU, for small models, compilation does not pay (see the report in
+benchmarks/bench_train_step.py): it is worth it for larger, GPU-bound bodies.
 
 Differences from TensorFlow 2.4: Python side effects in the body (``print``,
 appending to lists) run on every call, not only while tracing. Inside the body
@@ -399,15 +403,22 @@ def _run_compiled(fn: Function, concrete: ConcreteFunction, args, kwargs):
             leaves = nest.flatten(out)
             return [x._t if isinstance(x, Tensor) else x for x in leaves]
 
+        from torchflow._src.core import tape, variables
+
+        tape.install_compile_barriers()
+        variables.install_compile_barriers()
         compiled = concrete._compiled = (torch.compile(flat, dynamic=False), structure)
     cfn, structure = compiled
+    # A frame torch.compile cannot compile runs eagerly (dynamo's own fallback, before
+    # that frame executes), so a failed compilation never re-runs side effects.
     try:
-        leaves = cfn(args, kwargs)
-    except Exception as e:  # noqa: BLE001 - any compiler failure: run eagerly instead
-        _log.warning("tf.function(jit_compile=True): torch.compile failed for %s (%s: %s); "
-                     "running it eagerly.", fn.__name__, type(e).__name__, str(e)[:200])
-        concrete._compile_failed = True
-        return fn._call_python(args, kwargs)
+        with torch._dynamo.config.patch(suppress_errors=True):
+            leaves = cfn(args, kwargs)
+    except torch._dynamo.exc.TorchDynamoException:
+        concrete._compile_failed = True  # later calls run eagerly
+        _log.warning("tf.function(jit_compile=True): torch.compile failed for %s; later "
+                     "calls run eagerly.", fn.__name__)
+        raise
     template = structure[0]
     flat_t = nest.flatten(template)
     out = []
@@ -473,7 +484,8 @@ def function(func=None, input_signature=None, autograph=True, experimental_imple
 @public("torchflow")
 def inside_function() -> bool:
     """True while a ``tf.function`` body runs (in this thread)."""
-    return _state.function_depth > 0
+    # TF answers True inside init_scope in a function body too.
+    return _state.function_depth > 0 or getattr(_state, "lifted_function_depth", 0) > 0
 
 
 class init_scope:  # noqa: N801 - TF's public name
@@ -489,6 +501,7 @@ class init_scope:  # noqa: N801 - TF's public name
         s = _state
         self._depth = s.function_depth
         self._names = list(s.name_scope)
+        s.lifted_function_depth = getattr(s, "lifted_function_depth", 0) + self._depth
         s.function_depth = 0
         s.name_scope[:] = []
         return None
@@ -496,6 +509,7 @@ class init_scope:  # noqa: N801 - TF's public name
     def __exit__(self, *exc):
         s = _state
         s.function_depth = self._depth
+        s.lifted_function_depth -= self._depth
         s.name_scope[:] = self._names
 
 

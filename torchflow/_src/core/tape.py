@@ -535,3 +535,22 @@ def hessians(ys, xs, gate_gradients=False, aggregation_method=None, name="hessia
     """
     raise RuntimeError("tf.gradients is not supported when eager execution is enabled. "
                        "Use tf.GradientTape instead.")
+
+
+_barriers_installed = []
+
+
+def install_compile_barriers() -> None:
+    """Makes torch.compile run the tape's bookkeeping eagerly (graph breaks).
+
+    Under ``tf.function(jit_compile=True)`` the differentiated ops are compiled,
+    with AOTAutograd supplying their backward, while entering/leaving tapes,
+    watching and ``gradient`` run eagerly between compiled segments. Installed
+    on the first jit_compile call only: the wrappers cost ~0.6 us per call.
+    """
+    if _barriers_installed:
+        return
+    _barriers_installed.append(True)
+    for name in ("__enter__", "__exit__", "watch", "gradient", "jacobian", "batch_jacobian",
+                 "stop_recording", "reset", "_on_variable_read"):
+        setattr(GradientTape, name, torch.compiler.disable(getattr(GradientTape, name)))

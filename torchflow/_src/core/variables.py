@@ -389,7 +389,14 @@ class Variable(metaclass=VariableMetaclass):
         if isinstance(leaf, np.ndarray):
             self._leaf = np.array(new, dtype=object)
             return self._finish(read_value)
-        if new.shape != leaf.shape or self._shared():
+        if (not new.requires_grad and new.dtype == leaf.dtype and new.device == leaf.device
+                and new.is_contiguous() and new.storage_offset() == 0
+                and new.untyped_storage().nbytes() == new.numel() * new.element_size()):
+            # Adopt the value's buffer instead of copying it (optimizers assign fresh
+            # temporaries). Whoever else holds that buffer is protected by the
+            # copy-on-write check of every later write.
+            _no_grad_write(lambda: setattr(leaf, "data", new))
+        elif new.shape != leaf.shape or self._shared():
             fresh = new.detach().to(device=leaf.device, copy=True).contiguous()
             _no_grad_write(lambda: setattr(leaf, "data", fresh))
         else:
@@ -618,3 +625,13 @@ del _op
 
 def is_variable(x) -> bool:
     return isinstance(x, Variable)
+
+
+def install_compile_barriers() -> None:
+    """Makes torch.compile run variable writes eagerly (in-place updates of graph
+    inputs, copy-on-write checks on storages). Installed on first jit_compile use."""
+    if getattr(Variable, "_compile_barriers", False):
+        return
+    Variable._compile_barriers = True
+    for name in ("assign", "assign_add", "assign_sub", "_scatter"):
+        setattr(Variable, name, torch.compiler.disable(getattr(Variable, name)))
