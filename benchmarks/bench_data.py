@@ -7,7 +7,8 @@ dataset is built once; each pass makes a new iterator). Contenders are timed
 interleaved, pass by pass; medians are printed with ratios.
 
 A second table shows how a parallel ``map`` scales with a CPU-heavy function
-(a 128x128 matmul chain per element) for num_parallel_calls 1, 2, 4, AUTOTUNE.
+(a 128x128 matmul chain per element, map vectorization switched off so each
+element is one call) for num_parallel_calls 1, 2, 4, AUTOTUNE.
 
     .venv/bin/python benchmarks/bench_data.py [--repeat 5] [--no-tf] [--no-torch]
 """
@@ -79,8 +80,11 @@ def rates(contenders: dict, repeat: int) -> dict:
 
 def heavy_map_scaling(repeat: int) -> None:
     n = 256
+    # Per-element calls (vectorization off) so that the thread pool is what is measured.
+    opts = tf.data.Options()
+    opts.experimental_optimization.map_vectorization.enabled = False
     base = tf.data.Dataset.from_tensor_slices(np.random.default_rng(1).standard_normal(
-        (n, 128, 128)).astype(np.float32))
+        (n, 128, 128)).astype(np.float32)).with_options(opts)
 
     def heavy(x):
         for _ in range(8):

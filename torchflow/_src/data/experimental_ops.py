@@ -1,0 +1,291 @@
+"""More of ``tf.data.experimental``: Counter, RandomDataset, scan, group_by_reducer,
+map_and_batch, parallel_interleave, TFRecordWriter, save/load, snapshot, device
+prefetching (a no-op here: elements are made where the ops put them)."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import random
+
+import numpy as np
+
+from torchflow._src.core import dtypes
+from torchflow._src.core.tensor_spec import TensorSpec
+from torchflow._src.data import _structure
+from torchflow._src.data._runtime import close_iter, op_seeds
+from torchflow._src.data.dataset_ops import INFINITE, UNKNOWN, DatasetV2
+from torchflow._src.data.transforms import UnaryDataset, call_fn, normalize_output
+from torchflow._src.ops import data_ops
+from torchflow._src.util.api import public
+
+
+@public("torchflow.data")
+class DatasetSpec:
+    """The type of a dataset: its ``element_spec`` (and ``dataset_shape``)."""
+
+    def __init__(self, element_spec, dataset_shape=()):
+        self.element_spec = element_spec
+        self._shape = dataset_shape
+
+    @staticmethod
+    def from_value(value) -> "DatasetSpec":
+        return DatasetSpec(value.element_spec)
+
+    def is_compatible_with(self, other) -> bool:
+        spec = other.element_spec if hasattr(other, "element_spec") else None
+        return spec is not None and _structure.same_structure(self.element_spec, spec) and all(
+            a.is_compatible_with(b) for a, b in zip(_structure.flatten(self.element_spec),
+                                                    _structure.flatten(spec)))
+
+    def __eq__(self, other):
+        return isinstance(other, DatasetSpec) and self.element_spec == other.element_spec
+
+    def __hash__(self):
+        return hash(repr(self.element_spec))
+
+    def __repr__(self):
+        return f"DatasetSpec({self.element_spec!r}, TensorShape([]))"
+
+
+class _CounterDataset(DatasetV2):
+    def __init__(self, start, step, dtype):
+        self._start, self._step, self._dtype = int(start), int(step), dtypes.as_dtype(dtype)
+
+    def _make_iter(self, ctx):
+        def gen():
+            v = self._start
+            while True:
+                yield data_ops.scalar(v, self._dtype)
+                v += self._step
+        return gen()
+
+    def _cardinality(self):
+        return INFINITE
+
+    def _compute_spec(self):
+        return TensorSpec([], self._dtype)
+
+
+@public("torchflow.data.experimental")
+def Counter(start=0, step=1, dtype=dtypes.int64):  # noqa: N802 - TF's name
+    """An infinite dataset counting ``start, start + step, ...``."""
+    return _CounterDataset(start, step, dtype)
+
+
+class RandomDataset(DatasetV2):
+    """An infinite dataset of pseudo-random int64 scalars (``seed`` makes it repeatable)."""
+
+    def __init__(self, seed=None):
+        self._seeds = op_seeds(seed)
+
+    def _make_iter(self, ctx):
+        seed = ctx.draw_seed(None if self._seeds is None else hash(self._seeds) & (2**63 - 1))
+        rng = random.Random(seed)
+
+        def gen():
+            while True:
+                yield data_ops.scalar(rng.getrandbits(63), dtypes.int64)
+        return gen()
+
+    def _cardinality(self):
+        return INFINITE
+
+    def _compute_spec(self):
+        return TensorSpec([], dtypes.int64)
+
+
+public("torchflow.data.experimental")(RandomDataset)
+
+
+class _ScanDataset(UnaryDataset):
+    def __init__(self, input_dataset, initial_state, scan_func):
+        super().__init__(input_dataset)
+        self._init = normalize_output(initial_state, "scan()")
+        self._fn = scan_func
+
+    def _compute_spec(self):
+        it = iter(self)
+        try:
+            return _structure.spec_of(next(it))
+        except StopIteration:
+            raise ValueError("scan over an empty dataset: element_spec unknown.") from None
+
+    def _make_iter(self, ctx):
+        def gen(it):
+            state = self._init
+            try:
+                for element in it:
+                    new_state, out = self._fn(state, element) if type(element) is not tuple \
+                        else self._fn(state, *element)
+                    state = normalize_output(new_state, "scan()")
+                    yield normalize_output(out, "scan()")
+            finally:
+                close_iter(it)
+        return gen(self._input._make_iter(ctx))
+
+
+@public("torchflow.data.experimental")
+def scan(initial_state, scan_func):
+    """A transformation carrying a state: ``(state, out) = scan_func(state, element)``."""
+    return lambda ds: _ScanDataset(ds, initial_state, scan_func)
+
+
+@public("torchflow.data.experimental")
+class Reducer:
+    """``init_func(key) -> state``, ``reduce_func(state, element) -> state``,
+    ``finalize_func(state) -> output`` for ``group_by_reducer``."""
+
+    def __init__(self, init_func, reduce_func, finalize_func):
+        self.init_func = init_func
+        self.reduce_func = reduce_func
+        self.finalize_func = finalize_func
+
+
+class _GroupByReducerDataset(UnaryDataset):
+    def __init__(self, input_dataset, key_func, reducer):
+        super().__init__(input_dataset)
+        self._key, self._reducer = key_func, reducer
+
+    def _cardinality(self):
+        return UNKNOWN
+
+    def _compute_spec(self):
+        it = iter(self)
+        for e in it:
+            return _structure.spec_of(e)
+        raise ValueError("group_by_reducer over an empty dataset: element_spec unknown.")
+
+    def _make_iter(self, ctx):
+        def gen(it):
+            states: dict = {}
+            r = self._reducer
+            try:
+                for element in it:
+                    k = int(call_fn(self._key, element))
+                    if k not in states:
+                        states[k] = r.init_func(data_ops.scalar(k, dtypes.int64))
+                    states[k] = r.reduce_func(states[k], element)
+            finally:
+                close_iter(it)
+            for k in sorted(states):
+                yield normalize_output(r.finalize_func(states[k]), "group_by_reducer()")
+        return gen(self._input._make_iter(ctx))
+
+
+@public("torchflow.data.experimental")
+def group_by_reducer(key_func, reducer):
+    """Groups elements by an int64 key and folds each group with ``reducer``."""
+    return lambda ds: _GroupByReducerDataset(ds, key_func, reducer)
+
+
+@public("torchflow.data.experimental")
+def map_and_batch(map_func, batch_size, num_batches=None, drop_remainder=False,
+                  num_parallel_calls=None, num_parallel_batches=None):
+    """``map(map_func)`` then ``batch(batch_size)`` (TF's fused form)."""
+    return lambda ds: ds.map(map_func, num_parallel_calls=num_parallel_calls).batch(
+        batch_size, drop_remainder=drop_remainder)
+
+
+@public("torchflow.data.experimental")
+def parallel_interleave(map_func, cycle_length, block_length=1, sloppy=False,
+                        buffer_output_elements=None, prefetch_input_elements=None):
+    """``interleave`` with ``cycle_length`` parallel readers (``sloppy``: any order)."""
+    return lambda ds: ds.interleave(map_func, cycle_length, block_length,
+                                    num_parallel_calls=cycle_length,
+                                    deterministic=not sloppy)
+
+
+@public("torchflow.data.experimental")
+def prefetch_to_device(device, buffer_size=None):
+    """Prefetching (elements already live where ops made them, so no copy is added)."""
+    return lambda ds: ds.prefetch(-1 if buffer_size is None else buffer_size)
+
+
+@public("torchflow.data.experimental")
+def copy_to_device(target_device, source_device="/cpu:0"):
+    """Accepted for compatibility; elements are left where they are."""
+    return lambda ds: ds
+
+
+@public("torchflow.data.experimental")
+def get_structure(dataset_or_iterator):
+    """The ``element_spec`` of a dataset or iterator."""
+    return dataset_or_iterator.element_spec
+
+
+@public("torchflow.data.experimental")
+def get_next_as_optional(iterator):
+    return iterator.get_next_as_optional()
+
+
+@public("torchflow.data.experimental")
+def take_while(predicate):
+    return lambda ds: ds.take_while(predicate)
+
+
+@public("torchflow.data.experimental")
+def unique():
+    return lambda ds: ds.unique()
+
+
+@public("torchflow.data.experimental")
+def snapshot(path, compression="AUTO", reader_func=None, shard_func=None):
+    """Persists the dataset under ``path`` on the first full pass (like ``cache``)."""
+    os.makedirs(os.fspath(path), exist_ok=True)
+    return lambda ds: ds.cache(os.path.join(os.fspath(path), "snapshot"))
+
+
+@public("torchflow.data.experimental")
+class TFRecordWriter:
+    """Writes a dataset of scalar strings to a TFRecord file: ``write(dataset)``."""
+
+    def __init__(self, filename, compression_type=None):
+        self._filename = filename
+        self._compression = compression_type
+
+    def write(self, dataset) -> None:
+        from torchflow._src.ops import io_ops
+
+        spec = dataset.element_spec
+        if not isinstance(spec, TensorSpec) or spec.dtype != dtypes.string or \
+                spec.shape.rank not in (0, None):
+            raise TypeError("`dataset` must produce scalar `DT_STRING` tensors whereas it "
+                            f"produces shape {spec}")
+        with io_ops.TFRecordWriter(self._filename, self._compression) as w:
+            for record in dataset:
+                w.write(record)
+
+
+@public("torchflow.data.experimental")
+def save(dataset, path, compression=None, shard_func=None):
+    """Saves the elements of ``dataset`` under directory ``path`` (torchflow's format)."""
+    path = os.fspath(path)
+    os.makedirs(path, exist_ok=True)
+    rows = [[(t.numpy(), t.dtype.name) for t in _structure.flatten(e)] for e in dataset]
+    with open(os.path.join(path, "dataset.pkl"), "wb") as f:
+        pickle.dump({"spec": dataset.element_spec, "rows": rows}, f,
+                    protocol=pickle.HIGHEST_PROTOCOL)
+
+
+@public("torchflow.data.experimental")
+def load(path, element_spec=None, compression=None, reader_func=None):
+    """Loads a dataset written by ``save``."""
+    from torchflow._src.data.sources import ListDataset
+
+    with open(os.path.join(os.fspath(path), "dataset.pkl"), "rb") as f:
+        data = pickle.load(f)
+    spec = data["spec"] if element_spec is None else element_spec
+    elements = [_structure.pack_as(spec, [data_ops.from_numpy(np.asarray(a),
+                                                              dtypes.as_dtype(d))
+                                          for a, d in row]) for row in data["rows"]]
+    return ListDataset(elements, spec)
+
+
+@public("torchflow.data.experimental")
+def parse_example_dataset(features, num_parallel_calls=1, deterministic=None):
+    """Parses batches of serialized Examples with ``tf.io.parse_example``."""
+    from torchflow._src.ops import parsing_ops
+
+    return lambda ds: ds.map(lambda s: parsing_ops.parse_example(s, features),
+                             num_parallel_calls=num_parallel_calls)
