@@ -356,6 +356,8 @@ _EXACT = [
     ("stateless_uniform", {"dtype": "uint64", "minval": None, "maxval": None}),
     ("stateless_normal", {}),
     ("stateless_normal", {"dtype": "float64", "mean": 2.0, "stddev": 3.0}),
+    ("stateless_truncated_normal", {}),
+    ("stateless_truncated_normal", {"dtype": "float64", "mean": -1.0, "stddev": 0.5}),
 ]
 
 
@@ -381,7 +383,8 @@ def test_stateless_large_values_are_tfs(dtype):
     theirs = tf.random.stateless_uniform([1001], seed=[3, 4], dtype=getattr(tf, dtype), **kw)
     assert ours.numpy().tolist() == theirs.numpy().tolist()
     if dtype != "int32":
-        np.testing.assert_allclose(
-            tfl.random.stateless_normal([999], [5, 6], dtype=getattr(tfl, dtype)).numpy(),
-            tf.random.stateless_normal([999], [5, 6], dtype=getattr(tf, dtype)).numpy(),
-            rtol=2e-6, atol=2e-6)
+        for fn in ("stateless_normal", "stateless_truncated_normal"):
+            np.testing.assert_allclose(
+                getattr(tfl.random, fn)([999], [5, 6], dtype=getattr(tfl, dtype)).numpy(),
+                getattr(tf.random, fn)([999], [5, 6], dtype=getattr(tf, dtype)).numpy(),
+                rtol=2e-6, atol=2e-6)

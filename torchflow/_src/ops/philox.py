@@ -39,9 +39,9 @@ def key_counter(seed0: int, seed1: int):
     return (mix[0], mix[1]), (0, 0, mix[2], mix[3])
 
 
-def _blocks_np(key, counter, n: int) -> np.ndarray:
+def _blocks_np(key, counter, n, idx=None) -> np.ndarray:
     # uint64 holds each 32x32-bit product exactly; NumPy is quickest on the host.
-    i = np.arange(n, dtype=np.uint64)
+    i = np.arange(n, dtype=np.uint64) if idx is None else idx.astype(np.uint64)
     c0 = np.uint64(counter[0]) + i
     c1 = np.uint64(counter[1]) + (c0 >> np.uint64(32))
     c2 = np.uint64(counter[2]) + (c1 >> np.uint64(32))
@@ -59,9 +59,10 @@ def _blocks_np(key, counter, n: int) -> np.ndarray:
     return np.stack([c0, c1, c2, c3], axis=1).astype(np.int64)
 
 
-def _blocks_torch(key, counter, n: int, device) -> torch.Tensor:
+def _blocks_torch(key, counter, n, device, idx=None) -> torch.Tensor:
     # int64 products wrap modulo 2**64, which keeps the low 64 bits exact.
-    i = torch.arange(n, dtype=torch.int64, device=device)
+    i = torch.arange(n, dtype=torch.int64, device=device) if idx is None else \
+        torch.as_tensor(idx, dtype=torch.int64, device=device)
     c0 = counter[0] + i
     c1 = counter[1] + (c0 >> 32)
     c2 = counter[2] + (c1 >> 32)
@@ -144,3 +145,50 @@ def full_int(seed, n: int, bits64: bool, device) -> np.ndarray:
         return _words(seed, n, device).cpu().numpy().astype(np.uint32)
     w = _words(seed, 2 * n, device).reshape(-1, 2).cpu().numpy().astype(np.uint64)
     return w[:, 0] | (w[:, 1] << np.uint64(32))
+
+
+def _box_muller(w: torch.Tensor, double: bool) -> torch.Tensor:
+    """Normals from words ``w`` (``[..., 2k]`` or ``[..., 4k]`` for doubles), in TF's order."""
+    if double:
+        q = w.reshape(*w.shape[:-1], -1, 4)
+        u1 = _to_f64(q[..., 0], q[..., 1]).clamp_min(1e-7)
+        v1 = 2.0 * math.pi * _to_f64(q[..., 2], q[..., 3])
+    else:
+        q = w.reshape(*w.shape[:-1], -1, 2)
+        u1 = _to_f32(q[..., 0]).clamp_min(1e-7)
+        v1 = (2.0 * math.pi) * _to_f32(q[..., 1])
+    u2 = torch.sqrt(-2.0 * torch.log(u1))
+    return torch.stack([torch.sin(v1) * u2, torch.cos(v1) * u2], dim=-1).reshape(
+        *w.shape[:-1], -1)
+
+
+def truncated_normal(seed, n: int, dtype: torch.dtype, device) -> torch.Tensor:
+    """TF's stateless truncated normals: per group of outputs (4 floats / 2 doubles),
+    a fresh stream 256 words x group apart; normals with ``|x| >= 2`` are skipped."""
+    double = dtype is torch.float64
+    group = 2 if double else 4
+    stride = group * 256 // 4  # Philox blocks reserved per group
+    ngroups = (n + group - 1) // group
+    key, counter = key_counter(*seed)
+    cpu = device.type == "cpu"
+
+    def words(nblocks):
+        idx = (np.arange(ngroups, dtype=np.int64)[:, None] * stride
+               + np.arange(nblocks, dtype=np.int64)[None, :]).reshape(-1)
+        b = torch.from_numpy(_blocks_np(key, counter, 0, idx)) if cpu else \
+            _blocks_torch(key, counter, 0, device, idx)
+        return b.reshape(ngroups, nblocks * 4)
+
+    nblocks = 2
+    while True:
+        cand = _box_muller(words(nblocks), double)
+        ok = cand.abs() < 2.0
+        if bool((ok.sum(dim=1) >= group).all()) or nblocks >= 64:
+            break
+        nblocks *= 2  # rare: some group rejected too many; redo with more words
+    # The first `group` accepted candidates of each row, in order.
+    rank = torch.cumsum(ok.to(torch.int64), dim=1)
+    take = ok & (rank <= group)
+    out = cand[take].reshape(ngroups, group) if bool((rank[:, -1] >= group).all()) else \
+        torch.stack([cand[i][ok[i]][:group] for i in range(ngroups)])
+    return out.reshape(-1)[:n]

@@ -2,12 +2,13 @@
 
 The same seed (and shape, dtype, parameters) gives the same numbers on every
 call, in every process and on every device. ``stateless_uniform`` (float32,
-float64 and the integer dtypes) and ``stateless_normal`` (float32, float64)
-give exactly TensorFlow's numbers: they run TF's Philox algorithm
-(``philox.py``).
+float64 and the integer dtypes), ``stateless_normal`` and
+``stateless_truncated_normal`` (float32, float64) give exactly TensorFlow's
+numbers: they run TF's Philox algorithm (``philox.py``).
 
-Differences from TensorFlow 2.4: the other stateless ops (truncated normal,
-categorical, binomial, poisson, gamma, half-precision dtypes) draw from torch
+Differences from TensorFlow 2.4: the other stateless ops (categorical,
+binomial, poisson, gamma, parameterized truncated normal, half-precision
+dtypes) draw from torch
 generators seeded by the seed: deterministic, but not TF's numbers, and CPU
 and GPU results differ.
 """
@@ -191,9 +192,13 @@ def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.f
     d = _r.check_dtype(dtype, _r._FLOATS)
     dims = _r.shape_arg("StatelessTruncatedNormalV2", shape)
     dev = context.default_device()
-    gen = _gen("StatelessTruncatedNormalV2", seed, dev)
     m, s = _r.param(mean, d, dev), _r.param(stddev, d, dev)
     try:
+        if d is dtypes.float32 or d is dtypes.float64:  # TF's own numbers
+            sp = seed_pair("StatelessTruncatedNormalV2", seed)
+            x = philox.truncated_normal(sp, _numel(dims), d._torch, dev).reshape(dims)
+            return wrap(_affine(x, s, m), d)
+        gen = _gen("StatelessTruncatedNormalV2", seed, dev)
         return wrap(_r.sample_truncated_normal(dims, d, dev, gen, m, s), d)
     except Exception as e:  # noqa: BLE001
         raise translate("StatelessTruncatedNormalV2", e) from None
