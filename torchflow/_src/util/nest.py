@@ -203,14 +203,34 @@ def _sequence_like(instance, args: list):
 
 
 def _pack(structure, flat: list, index: int, expand: bool):
-    """Packs ``flat[index:]`` into ``structure``; returns (next_index, packed)."""
-    k = _kind(structure)
+    """Packs ``flat[index:]`` into ``structure``; returns (next_index, packed).
+
+    Raises IndexError when ``flat`` runs out.
+    """
+    tp = type(structure)
+    k = _KIND.get(tp)
+    if k is None:
+        k = _kind(structure)
     if k == _LEAF or (k == _COMPOSITE and not expand):
         return index + 1, flat[index]
     packed = []
-    for child in _children(structure, k):
+    append = packed.append
+    if k == _MAP and (tp is dict or tp is collections.OrderedDict):
+        keys = _sorted(structure)
+        for key in keys:
+            index, v = _pack(structure[key], flat, index, expand)
+            append(v)
+        result = dict(zip(keys, packed))
+        if tp is dict:
+            return index, {key: result[key] for key in structure}
+        return index, tp((key, result[key]) for key in structure)
+    for child in (structure if k == _SEQ else _children(structure, k)):
         index, v = _pack(child, flat, index, expand)
-        packed.append(v)
+        append(v)
+    if tp is list:
+        return index, packed
+    if tp is tuple:
+        return index, tuple(packed)
     return index, _sequence_like(structure, packed)
 
 
@@ -251,13 +271,17 @@ def pack_sequence_as(structure, flat_sequence, expand_composites: bool = False):
             )
         return flat_sequence[0]
     flat = flat_sequence if isinstance(flat_sequence, (list, tuple)) else list(flat_sequence)
-    n_leaves = len(flatten(structure, expand_composites))
-    if n_leaves != len(flat):
+    try:
+        used, packed = _pack(structure, flat, 0, expand_composites)
+    except IndexError:
+        used = -1
+    if used != len(flat):
+        n_leaves = len(flatten(structure, expand_composites))
         raise ValueError(
             f"Could not pack sequence. Structure had {n_leaves} atoms, but flat_sequence had "
             f"{len(flat)} items.  Structure: {structure}, flat_sequence: {flat_sequence}."
         )
-    return _pack(structure, flat, 0, expand_composites)[1]
+    return packed
 
 
 def _describe(x) -> str:
@@ -275,6 +299,11 @@ def _same_namedtuples(a, b) -> bool:
 
 
 def _assert_same(a, b, check_types: bool, expand: bool) -> None:
+    ta = type(a)
+    if ta is type(b) and (ta is list or ta is tuple) and len(a) == len(b):
+        for x, y in zip(a, b):
+            _assert_same(x, y, check_types, expand)
+        return
     ka, kb = _kind(a), _kind(b)
     na, nb = _is_nested_kind(ka, expand), _is_nested_kind(kb, expand)
     if na != nb:
