@@ -32,6 +32,11 @@ LAYERS = {
     "keras": 6,
 }
 ANY_LAYER = {"testing", "cli", "__init__"}  # _src/testing.py, _src/cli.py, _src/__init__.py
+
+
+def _is_test_support(modname: str) -> bool:
+    """``testing*.py`` modules (``_src/keras/testing_utils.py``) are test-support leaves."""
+    return modname.rsplit(".", 1)[-1].startswith("testing")
 TORCH_OK = {"core", "ops"}
 
 
@@ -102,7 +107,13 @@ def layering_violations(root: Path) -> list[str]:
                     out.append(f"{rel}:{lineno}: imports public module {imp} from _src; "
                                "import the _src implementation instead")
                 continue
+            if _is_test_support(imp) and target not in ANY_LAYER and not _is_test_support(modname):
+                out.append(f"{rel}:{lineno}: imports test-support module {imp}; only tests and "
+                           "other testing*.py modules may")
+                continue
             if target in ANY_LAYER:
+                if target == "testing" and _is_test_support(modname):
+                    continue
                 if target != "__init__":
                     out.append(f"{rel}:{lineno}: imports {imp}; _src/{target} is not a library "
                                "layer")
@@ -186,6 +197,8 @@ CLEAN = {
     "_src/distribute/values.py": "from torchflow._src.train.checkpoint import Checkpoint\n",
     "_src/train/checkpoint.py": "from torchflow._src.core.tensor import Tensor\n",
     "_src/testing.py": "import torchflow\nfrom torchflow._src.keras import layer\n",
+    "_src/keras/testing_utils.py": "from torchflow._src.testing import real_tf\n"
+                                   "from torchflow._src.keras import layer\n",
     "math/__init__.py": '"""tf.math."""\nfrom torchflow._src.ops.math_ops import add as add\n',
     "__init__.py": '"""tf."""\nfrom torchflow import math as math\nnewaxis = None\n'
                    '__version__ = "2.4.0"\nVERSION = __version__\n',
@@ -213,6 +226,11 @@ def test_clean_tree_passes(tmp_path):
     ("_src/ops/math_ops.py", "import torchflow.math\n", "public module"),
     ("_src/ops/math_ops.py", "from torchflow._src.testing import rand\n", "not a library layer"),
     ("_src/mystery/x.py", "", "unknown layer"),
+    ("_src/keras/layer.py", "from torchflow._src.keras import testing_utils\n", "test-support"),
+    ("_src/keras/layer.py", "from torchflow._src.keras.testing_utils import f\n",
+     "test-support"),
+    ("_src/keras/testing_utils.py", "from torchflow._src.distribute import values\n"
+     "import torch\n", "only _src/core and _src/ops"),
 ])
 def test_planted_layering_violation_is_caught(tmp_path, rel, text, needle):
     root = _tree(tmp_path, {**CLEAN, rel: text})
