@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import torch
 
-from torchflow._src.core import dtypes
+from torchflow._src.core import context, dtypes
 from torchflow._src.ops._dispatch import tensor_arg
 from torchflow._src.ops.linalg_special_ops import _tridiagonal
 from torchflow._src.ops.linear_operator import LinearOperator, _low
@@ -101,7 +101,7 @@ class LinearOperatorIdentity(LinearOperator):
         return self._bs + (self._n, self._n)
 
     def _dense(self):
-        eye = torch.eye(self._n, dtype=self._dtype._torch)
+        eye = torch.eye(self._n, dtype=self._dtype._torch, device=context.default_device())
         return eye.expand(self._bs + (self._n, self._n)).clone()
 
     def _matmul(self, x, adjoint):
@@ -111,7 +111,7 @@ class LinearOperatorIdentity(LinearOperator):
         return self._matmul(rhs, adjoint)
 
     def _det(self):
-        return torch.ones(self._bs, dtype=self._dtype._torch)
+        return torch.ones(self._bs, dtype=self._dtype._torch, device=context.default_device())
 
     def inverse(self, name="inverse"):
         return self
@@ -144,7 +144,8 @@ class LinearOperatorScaledIdentity(LinearOperator):
         return (m.conj() if adjoint and m.is_complex() else m)[..., None, None]
 
     def _dense(self):
-        return self._m(False) * torch.eye(self._n, dtype=self._mult._t.dtype)
+        m = self._mult._t
+        return self._m(False) * torch.eye(self._n, dtype=m.dtype, device=m.device)
 
     def _matmul(self, x, adjoint):
         return self._m(adjoint) * x
@@ -178,7 +179,8 @@ class LinearOperatorZeros(LinearOperator):
         return self._bs + (self._rows, self._cols)
 
     def _dense(self):
-        return torch.zeros(self._shape_tuple(), dtype=self._dtype._torch)
+        return torch.zeros(self._shape_tuple(), dtype=self._dtype._torch,
+                           device=context.default_device())
 
 
 @public("torchflow.linalg")
@@ -243,7 +245,8 @@ def _blocks_dense(grid: dict, n: int, dtype) -> torch.Tensor:
     heights = [grid[i, i]._shape_tuple()[-2] for i in range(n)]
     widths = [grid[i, i]._shape_tuple()[-1] for i in range(n)]
     batch = torch.broadcast_shapes(*[o._shape_tuple()[:-2] for o in grid.values()])
-    out = torch.zeros(tuple(batch) + (sum(heights), sum(widths)), dtype=dtype)
+    first = grid[0, 0]._dense()
+    out = torch.zeros(tuple(batch) + (sum(heights), sum(widths)), dtype=dtype, device=first.device)
     for (i, j), o in grid.items():
         r0, c0 = sum(heights[:i]), sum(widths[:j])
         out[..., r0:r0 + heights[i], c0:c0 + widths[j]] = o._dense()
@@ -305,8 +308,8 @@ class LinearOperatorToeplitz(LinearOperator):
         c, r = self._col._t, self._row._t
         c, r = torch.broadcast_tensors(c, r)
         n = c.shape[-1]
-        i = torch.arange(n).unsqueeze(1)
-        j = torch.arange(n).unsqueeze(0)
+        i = torch.arange(n, device=c.device).unsqueeze(1)
+        j = torch.arange(n, device=c.device).unsqueeze(0)
         lower = c[..., (i - j).clamp(min=0)]
         upper = r[..., (j - i).clamp(min=0)]
         return torch.where(i >= j, lower, upper)
@@ -333,7 +336,7 @@ class _Circulant(LinearOperator):
         n = 1
         for v in block:
             n *= v
-        basis = torch.eye(n, dtype=torch.complex128).reshape((n,) + block)
+        basis = torch.eye(n, dtype=torch.complex128, device=s.device).reshape((n,) + block)
         dims = tuple(range(-k, 0))
         cols = torch.fft.ifftn(s.to(torch.complex128).unsqueeze(-k - 1) *
                                torch.fft.fftn(basis, dim=dims), dim=dims)
@@ -378,7 +381,7 @@ class LinearOperatorHouseholder(LinearOperator):
         n = v.shape[-1]
         outer = v.unsqueeze(-1) * v.conj().unsqueeze(-2)
         norm = (v.conj() * v).sum(-1).real[..., None, None]
-        return torch.eye(n, dtype=v.dtype) - 2 * outer / norm
+        return torch.eye(n, dtype=v.dtype, device=v.device) - 2 * outer / norm
 
 
 @public("torchflow.linalg")

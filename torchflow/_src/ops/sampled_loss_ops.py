@@ -81,7 +81,8 @@ def _sampled_logits(op, weights, biases, labels, inputs, num_sampled, num_classe
         idx, ids = _hits(lab_t.cpu().numpy(), sampled.cpu().numpy())
         if idx.size:
             mask = torch.zeros_like(sampled_logits)
-            mask[torch.from_numpy(idx).long(), torch.from_numpy(ids)] = _FLT_MIN
+            dev = mask.device
+            mask[torch.from_numpy(idx).long().to(dev), torch.from_numpy(ids).to(dev)] = _FLT_MIN
             sampled_logits = sampled_logits + mask
     if subtract_log_q:
         true_logits = true_logits - torch.log(true_exp.to(xt.dtype)).reshape(true_logits.shape)
