@@ -98,7 +98,8 @@ class Layer(Module):
         object.__setattr__(self, "_trainable_weights", [])
         object.__setattr__(self, "_non_trainable_weights", [])
         if name is None:
-            name = backend.unique_object_name(backend.to_snake_case(type(self).__name__))
+            name = backend.unique_object_name(backend.to_snake_case(type(self).__name__),
+                                              zero_based=True)
         elif not isinstance(name, str):
             raise TypeError(f"Layer name must be a string, got {name!r}")
         self._name = name

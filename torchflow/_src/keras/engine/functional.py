@@ -34,7 +34,7 @@ class Functional(Model):
         from torchflow._src.keras import backend
 
         if name is None:
-            name = backend.unique_object_name("model")
+            name = backend.unique_object_name("model", zero_based=True)
         Layer.__init__(self, trainable=trainable, name=name, dtype=kwargs.pop("dtype", None))
         self._is_graph_network = True
         self._init_graph_network(inputs, outputs)

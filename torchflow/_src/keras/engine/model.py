@@ -162,6 +162,16 @@ class Model(TrainingMixin, Layer):
             "Subclassed models do not implement get_config by default; implement "
             "get_config/from_config to make the model serializable.")
 
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """A model from ``get_config()``: Functional graphs are rebuilt layer by layer."""
+        if "layers" in config and "input_layers" in config:
+            from torchflow._src.keras.engine.functional import Functional
+
+            target = cls if issubclass(cls, Functional) else Functional
+            return Functional.from_config.__func__(target, config, custom_objects)
+        return cls(**config)
+
     @property
     def state_updates(self):
         return []

@@ -31,7 +31,7 @@ class Sequential(Functional):
     """
 
     def __init__(self, layers=None, name=None):
-        Layer.__init__(self, name=name or backend.unique_object_name("sequential"))
+        Layer.__init__(self, name=name or backend.unique_object_name("sequential", zero_based=True))
         self._is_graph_network = False
         self._seq_layers: list = []
         self._input_kt = None
