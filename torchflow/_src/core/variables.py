@@ -16,7 +16,8 @@ variable still shares its storage (an alias read earlier, a view of it, a NumPy
 array), the write swaps in a new buffer (``leaf.data = ...``, the leaf object
 and its autograd identity stay), otherwise it writes in place. The one
 exception: a tensor read inside a recording tape is the leaf itself, and shows
-later assignments (documented in docs/autodiff.md).
+later in-place assignments (in-place writes during a recording tape are rare:
+optimizers update after ``gradient()``).
 
 ``tf.Variable(...)`` first runs the creators of ``tf.variable_creator_scope``
 (innermost first), which is how distribution strategies substitute their own
@@ -306,7 +307,7 @@ class Variable(metaclass=VariableMetaclass):
         if _state.recording:
             tapes = _state.tapes
             leaf = self._leaf
-            if leaf.requires_grad:
+            if getattr(leaf, "requires_grad", False):
                 for tape in tapes:
                     if tape._recording:
                         tape._on_variable_read(self)
