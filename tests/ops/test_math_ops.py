@@ -400,3 +400,27 @@ def test_sobol_sample_vs_tf(dim, n, skip, dtype):
     else:
         assert res[0].dtype.name == res[1].dtype.name
         assert_close(res[0].numpy(), res[1].numpy())
+
+
+_BIG_U64 = np.array([2**64 - 1, 2**63 + 5, 3, 0, 2**63], np.uint64)
+
+
+@pytest.mark.parametrize("name,args,kwargs", [
+    ("math.maximum", [_BIG_U64, _BIG_U64[::-1].copy()], {}),
+    ("math.minimum", [_BIG_U64, _BIG_U64[::-1].copy()], {}),
+    ("math.less", [_BIG_U64, _BIG_U64[::-1].copy()], {}),
+    ("math.greater_equal", [_BIG_U64, _BIG_U64[::-1].copy()], {}),
+    ("math.add", [_BIG_U64, _BIG_U64], {}), ("math.multiply", [_BIG_U64, _BIG_U64], {}),
+    ("math.subtract", [_BIG_U64[::-1].copy(), _BIG_U64], {}),
+    ("math.reduce_max", [_BIG_U64], {}), ("math.reduce_min", [_BIG_U64], {}),
+    ("math.reduce_sum", [_BIG_U64], {}), ("math.argmax", [_BIG_U64], {}),
+    ("math.argmin", [_BIG_U64], {}), ("math.top_k", [_BIG_U64], {"k": 3}),
+    ("math.cumsum", [_BIG_U64], {}), ("math.is_non_decreasing", [_BIG_U64], {}),
+])
+def test_uint64_beyond_int64_range_vs_tf(name, args, kwargs):
+    run_both(name, args, "uint64", kwargs=kwargs)
+
+
+def test_unsorted_segment_max_uint64_vs_tf():
+    run_both("math.unsorted_segment_max", [_BIG_U64, [0, 0, 2, 2, 1], 4], "uint64")
+    run_both("math.unsorted_segment_min", [_BIG_U64, [0, 0, 2, 2, 1], 4], "uint64")

@@ -4,9 +4,11 @@ Dtype checks compare ``DType._name`` against frozensets of names: a string hash
 is cached, so the check costs a few tens of nanoseconds on the hot path.
 
 Unsigned 16/32/64-bit tensors: torch stores them but has few kernels for them.
-Ops compute on them by widening to int64 and narrowing the result back; for
-``uint64`` values above ``2**63 - 1`` only the modular ops (add, subtract,
-multiply, bitwise) are exact.
+Ops compute on them by widening to int64 and narrowing the result back. ``uint64``
+values above ``2**63 - 1`` keep their bits: modular ops (add, subtract, multiply,
+bitwise, sum, cumsum) are exact, ordering ops (comparisons, maximum/minimum,
+reduce_max/min, argmax/argmin, top_k, segment max/min) compare keys with the sign
+bit flipped and are exact too; division, modulo and mean of such values are not.
 """
 
 from __future__ import annotations
@@ -98,6 +100,25 @@ def narrow(t: torch.Tensor, d: dtypes.DType) -> torch.Tensor:
     if d is dtypes.uint64:
         return t.view(torch.uint64) if t.dtype == torch.int64 else t.to(torch.uint64)
     return t.to(d._torch)
+
+
+_SIGN = -(2**63)
+
+
+def order_key(x, d: dtypes.DType):
+    """An int64 value that orders like ``x`` does as ``d`` (uint64: flip the sign bit)."""
+    if d._name != "uint64":
+        return widen(x)
+    if isinstance(x, torch.Tensor):
+        return x.view(torch.int64) ^ _SIGN
+    return x + _SIGN
+
+
+def from_order_key(k: torch.Tensor, d: dtypes.DType) -> torch.Tensor:
+    """Inverse of ``order_key`` for results that are values (max, min, top_k)."""
+    if d._name != "uint64":
+        return narrow(k, d)
+    return (k ^ _SIGN).view(torch.uint64)
 
 
 def is_narrow_unsigned(d: dtypes.DType) -> bool:

@@ -19,7 +19,7 @@ _STRING = dtypes.string
 def _compare_wide(op, fn, a, b, d, e):
     if d._name in mc.NARROW:
         try:
-            return wrap(fn(mc.widen(a), mc.widen(b)), _BOOL)
+            return wrap(fn(mc.order_key(a, d), mc.order_key(b, d)), _BOOL)
         except Exception as e2:  # noqa: BLE001 - translated to a TF error
             raise mc.op_failure(op, e2, a, b) from None
     raise mc.op_failure(op, e, a, b) from None

@@ -29,8 +29,13 @@ _ADD_TYPES = mc.ALL_NUM
 _STRING = dtypes.string
 
 
-def _retry_wide(op, fn, a, b, d, e):
+def _retry_wide(op, fn, a, b, d, e, ordered=False):
     """Second chance for narrow unsigned dtypes torch has no kernel for."""
+    if ordered and d._name in mc.NARROW:
+        try:
+            return wrap(mc.from_order_key(fn(mc.order_key(a, d), mc.order_key(b, d)), d), d)
+        except Exception as e2:  # noqa: BLE001 - translated to a TF error
+            raise mc.op_failure(op, e2, a, b) from None
     if d._name in mc.NARROW:
         try:
             r = fn(mc.widen(a), mc.widen(b))
@@ -93,7 +98,8 @@ def _string_add(a, b):
         ) from None
 
 
-def _make_binary(pub: str, op: str, allowed: mc.TypeSet, fn, summary: str, example=None):
+def _make_binary(pub: str, op: str, allowed: mc.TypeSet, fn, summary: str, example=None,
+                 ordered=False):
     def impl(x, y, name=None):
         a, b, d = binary(op, x, y)
         if d._name not in allowed:
@@ -101,7 +107,7 @@ def _make_binary(pub: str, op: str, allowed: mc.TypeSet, fn, summary: str, examp
         try:
             return wrap(fn(a, b), d)
         except Exception as e:  # noqa: BLE001 - translated to a TF error
-            return _retry_wide(op, fn, a, b, d, e)
+            return _retry_wide(op, fn, a, b, d, e, ordered)
 
     impl.__name__ = impl.__qualname__ = pub
     impl.__doc__ = _binary_doc(summary, op, example)
@@ -196,9 +202,9 @@ subtract = _make_binary("subtract", "Sub", mc.ALL_NUM, torch.sub, "Returns ``x -
 multiply = _make_binary("multiply", "Mul", mc.ALL_NUM, torch.mul, "Returns ``x * y`` elementwise",
                         ">>> tf.multiply(tf.constant([3, 4]), 2).numpy()\n    array([6, 8], dtype=int32)")
 maximum = _make_binary("maximum", "Maximum", mc.ALL_REAL, _maximum,
-                       "Returns the elementwise maximum of ``x`` and ``y``")
+                       "Returns the elementwise maximum of ``x`` and ``y``", ordered=True)
 minimum = _make_binary("minimum", "Minimum", mc.ALL_REAL, _minimum,
-                       "Returns the elementwise minimum of ``x`` and ``y``")
+                       "Returns the elementwise minimum of ``x`` and ``y``", ordered=True)
 squared_difference = _make_binary(
     "squared_difference", "SquaredDifference", mc.TypeSet(mc.FLOAT, "int32", "int64", mc.COMPLEX),
     _squared_difference, "Returns ``(x - y) * conj(x - y)`` elementwise")

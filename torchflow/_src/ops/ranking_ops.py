@@ -56,12 +56,13 @@ def top_k(input, k=1, sorted=True, name=None) -> TopKV2:  # noqa: A002 - TF's na
             None, None, f"input must have at least k columns. Had {t.shape[-1]}, needed {k} "
             f"[Op:TopKV2]"
         )
-    src = t.to(torch.int64) if d._name in mc.NARROW else t
+    wide = d._name in mc.NARROW
+    src = mc.order_key(t, d) if wide else t
     _, idx = torch.sort(src, dim=-1, descending=True, stable=True)
     idx = idx[..., :k]
-    values = torch.gather(t if d._name not in mc.NARROW else src, -1, idx)
-    if d._name in mc.NARROW:
-        values = mc.narrow(values, d)
+    values = torch.gather(src, -1, idx)
+    if wide:
+        values = mc.from_order_key(values, d)
     return TopKV2(wrap(values, d), wrap(idx.to(torch.int32), dtypes.int32))
 
 

@@ -170,7 +170,7 @@ def _extreme(op, input_tensor, axis, keepdims, fn, is_max):
                                  d), d)
         return wrap(torch.full(shape, fill, dtype=t.dtype, device=t.device), d)
     if d._name in mc.NARROW:
-        return wrap(mc.narrow(fn(t.to(torch.int64), dims, bool(keepdims)), d), d)
+        return wrap(mc.from_order_key(fn(mc.order_key(t, d), dims, bool(keepdims)), d), d)
     return wrap(fn(t, dims, bool(keepdims)), d)
 
 
@@ -349,7 +349,7 @@ def _arg_extreme(op, input, axis, output_type, fn):
     elif d is _BOOL:
         t = t.to(torch.uint8)
     elif d._name in mc.NARROW:
-        t = t.to(torch.int64)
+        t = mc.order_key(t, d)
     r = fn(t, a)
     return wrap(mc.narrow(r, out), out)
 

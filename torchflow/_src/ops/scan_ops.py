@@ -102,7 +102,7 @@ def _monotone(x, strict, what):
         raise TypeError(f"Expected x to be numeric, instead found: {x}")
     t = x._t.reshape(-1)
     if d._name in mc.NARROW:
-        t = t.to(torch.int64)
+        t = mc.order_key(t, d)
     if t.numel() < 2:
         return wrap(torch.tensor(True, device=t.device), dtypes.bool)
     diff = t[1:] > t[:-1] if strict else t[1:] >= t[:-1]

@@ -40,7 +40,11 @@ def _data(op, data, allowed):
 def _reduce(t, d, ids, num, kind, fill):
     """Reduces rows of ``t`` (first dim) into ``num`` segments given 1-D int64 ``ids``."""
     wide = d._name in mc.NARROW
-    if wide:
+    ordered = wide and kind in ("amax", "amin")
+    if ordered:
+        t = mc.order_key(t, d)
+        fill = mc.order_key(fill, d)
+    elif wide:
         t = t.to(torch.int64)
     shape = [num] + list(t.shape[1:])
     if kind == "sum":
@@ -49,12 +53,12 @@ def _reduce(t, d, ids, num, kind, fill):
         rows = [t[ids == s].prod(0) for s in range(num)]
         out = torch.stack(rows) if rows else torch.zeros(shape, dtype=t.dtype, device=t.device)
     else:
-        if wide and fill >= 2**63:
-            fill -= 2**64  # uint64 max, as int64 bits
         init = torch.full(shape, fill, dtype=t.dtype, device=t.device)
         with warnings.catch_warnings():  # torch flags index_reduce's API as beta; it works
             warnings.simplefilter("ignore", UserWarning)
             out = init.index_reduce(0, ids, t, kind, include_self=False)
+    if ordered:
+        return wrap(mc.from_order_key(out, d), d)
     return wrap(mc.narrow(out, d) if wide else out, d)
 
 
