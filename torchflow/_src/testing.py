@@ -40,7 +40,7 @@ def assert_close(actual, expected, rtol=1e-5, atol=1e-6, check_dtype=True):
 def rand(shape, dtype="float32", seed=0, low=-3, high=3):
     """Reproducible random NumPy data of a dtype name."""
     rng = np.random.default_rng(seed)
-    dt = np.dtype(dtype) if dtype != "bfloat16" else np.float32
+    dt = np.dtype(dtype) if dtype != "bfloat16" else np.dtype(np.float32)
     if dt.kind == "f":
         return rng.uniform(low, high, size=shape).astype(dt)
     if dt.kind == "c":
