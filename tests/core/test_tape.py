@@ -237,3 +237,21 @@ def test_gradient_of_variable_in_training_step_updates():
         g = tape.gradient(loss, w)
         w.assign_sub(0.5 * g)
     np.testing.assert_allclose(w.numpy(), [[-0.5], [0.5]])
+
+
+def test_forward_accumulator_matches_tf():
+    rtf = real_tf()
+    res = []
+    for lib in (tf, rtf):
+        x = lib.constant([1.0, 2.0])
+        v = lib.Variable(3.0)
+        with lib.autodiff.ForwardAccumulator([x, v], [lib.constant([1.0, 0.5]),
+                                                      lib.constant(2.0)]) as acc:
+            y = lib.tanh(x) * lib.reduce_sum(x) * v
+        res.append((acc.jvp(y), acc.jvp(x), acc.jvp(lib.constant(1.0)),
+                    acc.jvp(lib.constant(1.0), unconnected_gradients="zero")))
+    (a, b, c, d), (a2, b2, c2, d2) = res
+    assert_close(a, a2.numpy(), rtol=1e-5)
+    assert_close(b, b2.numpy())
+    assert c is None and c2 is None
+    assert float(d) == float(d2) == 0.0

@@ -303,7 +303,11 @@ class Variable(metaclass=VariableMetaclass):
                         f"(Variable: {self!r})")
 
     # --- reads -------------------------------------------------------------
+    _forward_dual = None  # set by tf.autodiff.ForwardAccumulator while it watches
+
     def _read(self) -> Tensor:
+        if self._forward_dual is not None:
+            return wrap(self._forward_dual, self._dtype)
         if _state.recording:
             tapes = _state.tapes
             leaf = self._leaf
