@@ -194,6 +194,19 @@ def test_structure_ops_match_tf(dtype):
                  rtf.linalg.diag(rtf.constant(d), num_rows=3, num_cols=5, padding_value=7))
     assert_close(tf.linalg.diag(d[:, :2], k=1, num_rows=2),
                  rtf.linalg.diag(rtf.constant(d[:, :2]), k=1, num_rows=2))
+    for k, nr, nc in ((1, -1, 5), (-1, 4, -1), (2, 3, 5), (0, 3, 3), (1, 5, 4), (-1, 4, 5)):
+        assert_close(tf.linalg.diag(d, k=k, num_rows=nr, num_cols=nc, padding_value=5),
+                     rtf.linalg.diag(rtf.constant(d), k=k, num_rows=nr, num_cols=nc,
+                                     padding_value=5))
+    for k in ((-1, 1), (0, 2), (-2, 0)):
+        for align in ("RIGHT_LEFT", "LEFT_RIGHT", "LEFT_LEFT", "RIGHT_RIGHT"):
+            band = rtf.linalg.diag_part(X, k=k, padding_value=0, align=align).numpy()
+            assert_close(tf.linalg.set_diag(np.zeros_like(x), band, k=k, align=align),
+                         rtf.linalg.set_diag(rtf.zeros_like(X), band, k=k, align=align))
+            assert_close(tf.linalg.diag(band, k=k, align=align, padding_value=3),
+                         rtf.linalg.diag(band, k=k, align=align, padding_value=3))
+            assert_close(tf.linalg.diag(band, k=k, num_rows=3, num_cols=5, align=align),
+                         rtf.linalg.diag(band, k=k, num_rows=3, num_cols=5, align=align))
     assert_close(tf.linalg.set_diag(x, d), rtf.linalg.set_diag(X, d))
     assert_close(tf.linalg.set_diag(x, d, k=1), rtf.linalg.set_diag(X, d, k=1))
     assert_close(tf.linalg.trace(x), rtf.linalg.trace(X))
@@ -249,6 +262,10 @@ BAD = [
     ("norm int", lambda m: m.norm(_c(m, [1, 2, 3]))),
     ("diag_part rank 1", lambda m: m.linalg.diag_part(_c(m, [1, 2, 3]))),
     ("diag bad size", lambda m: m.linalg.diag(_c(m, [1, 2]), num_rows=3, num_cols=4)),
+    ("diag too few columns", lambda m: m.linalg.diag(_c(m, [1, 2, 3]), k=1, num_rows=3,
+                                                     num_cols=3)),
+    ("diag band too big", lambda m: m.linalg.diag(_c(m, np.ones((3, 3))), k=(-1, 1),
+                                                  num_rows=4, num_cols=4)),
     ("set_diag bad length", lambda m: m.linalg.set_diag(_c(m, np.zeros((2, 3), np.float32)),
                                                         _c(m, np.ones(3, np.float32)))),
     ("cross shapes", lambda m: m.linalg.cross(_c(m, np.ones(3, np.float32)),

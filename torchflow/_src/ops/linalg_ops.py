@@ -269,12 +269,13 @@ def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,
     """Builds batched matrices with ``diagonal`` on their ``k``-th diagonal.
 
     Args:
-      diagonal: A Tensor ``[..., N]``.
+      diagonal: A Tensor ``[..., N]`` (``[..., high - low + 1, N]`` for a band).
       name: Unused (eager).
-      k: The diagonal offset (0: main, > 0: above, < 0: below).
+      k: The diagonal offset (0: main, > 0: above, < 0: below), or a
+        ``(low, high)`` pair for a band of diagonals.
       num_rows, num_cols: Output size; by default a square matrix just big enough.
-      padding_value: The value outside the diagonal.
-      align: Unused for a single diagonal.
+      padding_value: The value outside the diagonal(s).
+      align: How the short diagonals of a band are aligned (``"RIGHT_LEFT"`` ...).
 
     Returns:
       A Tensor ``[..., num_rows, num_cols]``.
@@ -289,23 +290,49 @@ def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,
     if x.ndim < 1:
         raise InvalidArgumentError(None, None, "diagonal must be at least 1-dim [Op:MatrixDiagV3]")
     lo, hi = _k_pair(k)
-    if lo != hi:
-        raise NotImplementedError("tf.linalg.diag: a band of diagonals (k=(low, high)) is not "
-                                  "supported by torchflow yet.")
-    n = x.shape[-1]
+    if lo > hi:
+        raise InvalidArgumentError(None, None, f"lower_diag_index must not be larger than "
+                                               f"upper_diag_index: {lo} > {hi} [Op:MatrixDiagV3]")
+    if lo != hi and (x.ndim < 2 or x.shape[-2] != hi - lo + 1):
+        raise InvalidArgumentError(
+            None, None, f"The number of diagonals provided in the input does not match the "
+                        f"lower_diag_index and upper_diag_index range. [Op:MatrixDiagV3]")
+    max_len = x.shape[-1]
+    min_rows = max_len - min(hi, 0)
+    min_cols = max_len + max(lo, 0)
     rows, cols = int(num_rows), int(num_cols)
     if rows < 0 and cols < 0:
-        rows = cols = n + abs(lo)
+        rows = cols = max(min_rows, min_cols)
     elif rows < 0:
-        rows = cols - lo
+        rows = min_rows
     elif cols < 0:
-        cols = rows + lo
-    if min(rows + min(lo, 0), cols - max(lo, 0)) != n:
+        cols = min_cols
+    if rows < min_rows or cols < min_cols or (rows != min_rows and cols != min_cols):
         raise InvalidArgumentError(
             None, None, "The number of rows or columns is not consistent with the specified "
                         "d_lower, d_upper, and diagonal. [Op:MatrixDiagV3]")
-    base = torch.full(x.shape[:-1] + (rows, cols), padding_value, dtype=x.dtype, device=x.device)
-    return wrap(torch.diagonal_scatter(base, x, lo, -2, -1), t._dtype)
+    batch = x.shape[:-1] if lo == hi else x.shape[:-2]
+    base = torch.full(batch + (rows, cols), padding_value, dtype=x.dtype, device=x.device)
+    band = x.unsqueeze(-2) if lo == hi else x
+    return wrap(_scatter_band(base, band, lo, hi, align), t._dtype)
+
+
+def _scatter_band(base: torch.Tensor, band: torch.Tensor, lo: int, hi: int, align: str):
+    """Writes the rows of ``band`` (diagonal ``hi`` first) onto ``base``'s diagonals."""
+    m, n = base.shape[-2:]
+    max_len = band.shape[-1]
+    sup, sub = str(align).split("_")
+    for d in range(lo, hi + 1):
+        row = band[..., hi - d, :]
+        ln = min(m + min(d, 0), n - max(d, 0))
+        if ln <= 0:
+            continue
+        right = (sup if d >= 0 else sub) == "RIGHT"
+        vals = row[..., max_len - ln:] if right else row[..., :ln]
+        if vals.shape[-1] < ln:  # a short row: pad as the matrix would be
+            vals = torch.cat([vals, vals.new_zeros(vals.shape[:-1] + (ln - vals.shape[-1],))], -1)
+        base = torch.diagonal_scatter(base, vals, d, -2, -1)
+    return base
 
 
 @public("torchflow.linalg")
@@ -314,10 +341,11 @@ def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT") -> Tenso
 
     Args:
       input: A Tensor of rank >= 2.
-      diagonal: A Tensor ``input.shape[:-2] + [diag_len]`` of ``input``'s dtype.
+      diagonal: A Tensor ``input.shape[:-2] + [diag_len]`` of ``input``'s dtype
+        (``[..., high - low + 1, max_len]`` for a band).
       name: Unused (eager).
-      k: The diagonal offset.
-      align: Unused for a single diagonal.
+      k: The diagonal offset, or a ``(low, high)`` pair for a band of diagonals.
+      align: How the short diagonals of a band are aligned (``"RIGHT_LEFT"`` ...).
 
     Returns:
       A Tensor like ``input``.
@@ -325,18 +353,21 @@ def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT") -> Tenso
     t = _matrix_arg("MatrixSetDiagV3", input)
     dg = nc.same_dtype("MatrixSetDiagV3", t, diagonal)
     lo, hi = _k_pair(k)
-    if lo != hi:
-        raise NotImplementedError("tf.linalg.set_diag: a band of diagonals is not supported by "
-                                  "torchflow yet.")
     x = t._t
-    want = torch.diagonal(x, lo, -2, -1).shape
-    if tuple(dg._t.shape) != tuple(want):
+    m, n = x.shape[-2], x.shape[-1]
+    if lo == hi:
+        want = tuple(torch.diagonal(x, lo, -2, -1).shape)
+    else:
+        max_len = max(min(m + min(d, 0), n - max(d, 0)) for d in range(lo, hi + 1))
+        want = tuple(x.shape[:-2]) + (hi - lo + 1, max_len)
+    if tuple(dg._t.shape) != want:
         raise InvalidArgumentError(
             None, None,
             f"Either first dimensions of diagonal don't match input.shape[:-2], or "
             f"diagonal.shape[:-1] is not equal to the diagonal length: {list(dg._t.shape)} vs. "
             f"{list(want)} [Op:MatrixSetDiagV3]")
-    return wrap(torch.diagonal_scatter(x, dg._t, lo, -2, -1), t._dtype)
+    band = dg._t.unsqueeze(-2) if lo == hi else dg._t
+    return wrap(_scatter_band(x, band, lo, hi, align), t._dtype)
 
 
 @public("torchflow.linalg")
