@@ -388,3 +388,25 @@ def test_stateless_large_values_are_tfs(dtype):
                 getattr(tfl.random, fn)([999], [5, 6], dtype=getattr(tfl, dtype)).numpy(),
                 getattr(tf.random, fn)([999], [5, 6], dtype=getattr(tf, dtype)).numpy(),
                 rtol=2e-6, atol=2e-6)
+
+
+def _seeded_program(m):
+    out = []
+    m.random.set_seed(1)
+    out += [m.random.uniform([5]), m.random.uniform([3], seed=5), m.random.normal([4]),
+            m.random.normal([4], seed=5), m.random.uniform([3], seed=5),
+            m.random.truncated_normal([7]),
+            m.random.truncated_normal([6], seed=2, dtype=m.float64),
+            m.random.uniform([4], maxval=10, dtype=m.int32),
+            m.random.uniform([4], minval=-3, maxval=2**40, dtype=m.int64, seed=9),
+            m.random.normal([3], dtype=m.float64, mean=1.0, stddev=2.0),
+            m.random.uniform([2, 3], minval=-1.0, maxval=4.0)]
+    m.random.set_seed(None)
+    out += [m.random.uniform([2], seed=3), m.random.uniform([2], seed=3)]
+    return [o.numpy() for o in out]
+
+
+def test_seeded_stateful_values_are_tfs():
+    for ours, theirs in zip(_seeded_program(tfl), _seeded_program(real_tf())):
+        assert ours.dtype == theirs.dtype
+        np.testing.assert_allclose(ours, theirs, rtol=2e-6, atol=1e-6)

@@ -218,6 +218,23 @@ def test_random_raw_ops_repeat_like_tf(op, kw):
     assert res[True] == res[False]
 
 
+@pytest.mark.parametrize("op,kw", [
+    ("RandomStandardNormal", dict(shape=[5], dtype="float32", seed=1, seed2=2)),
+    ("RandomUniform", dict(shape=[2, 3], dtype="float64", seed=7, seed2=0)),
+    ("TruncatedNormal", dict(shape=[9], dtype="float32", seed=4, seed2=3)),
+    ("RandomUniformInt", dict(shape=[6], minval=np.int32(-4), maxval=np.int32(9), seed=2,
+                              seed2=5)),
+])
+def test_seeded_random_raw_ops_are_tfs(op, kw):
+    real_tf().random.set_seed(None)  # clears TF's kernel cache: fresh (seed, seed2) streams
+    vals = []
+    for m in (real_tf(), tfl):
+        k = {a: (getattr(m, v) if a == "dtype" else _conv(m, v, a)) for a, v in kw.items()}
+        vals.append(_draws(m, op, **k))
+    for ours, theirs in zip(vals[1], vals[0]):
+        np.testing.assert_allclose(ours, theirs, rtol=2e-6, atol=1e-6)
+
+
 def test_random_uniform_int_and_multinomial_raw():
     x = tfl.raw_ops.RandomUniformInt(shape=[500], minval=tfl.constant(2), maxval=tfl.constant(5),
                                      seed=3, seed2=1)

@@ -92,9 +92,16 @@ def blocks(key, counter, n: int, device) -> torch.Tensor:
     return _blocks_torch(key, counter, n, device)
 
 
-def _words(seed, count: int, device) -> torch.Tensor:
-    """The first ``count`` 32-bit words of the stream (int64 tensor)."""
-    key, counter = key_counter(*seed)
+def stateful_key_counter(seed: int, seed2: int, skip: int = 0):
+    """Key and counter of TF's stateful random kernels (``seed``/``seed2`` attributes,
+    no scrambling) after ``skip`` blocks already used by earlier calls."""
+    return ((seed & _M32, (seed >> 32) & _M32),
+            (skip, 0, seed2 & _M32, (seed2 >> 32) & _M32))
+
+
+def _words(kc, count: int, device) -> torch.Tensor:
+    """The first ``count`` 32-bit words of the stream ``kc = (key, counter)``."""
+    key, counter = kc
     return blocks(key, counter, (count + 3) // 4, device).reshape(-1)[:count]
 
 
@@ -106,44 +113,44 @@ def _to_f64(hi: torch.Tensor, lo: torch.Tensor) -> torch.Tensor:
     return (((hi & 0xFFFFF) << 32) | lo | (1023 << 52)).view(torch.float64) - 1.0
 
 
-def uniform(seed, n: int, dtype: torch.dtype, device) -> torch.Tensor:
+def uniform(kc, n: int, dtype: torch.dtype, device) -> torch.Tensor:
     """TF's stateless uniform [0, 1) floats (float32 or float64), flat ``[n]``."""
     if dtype is torch.float64:
-        w = _words(seed, 2 * n, device).reshape(-1, 2)
+        w = _words(kc, 2 * n, device).reshape(-1, 2)
         return _to_f64(w[:, 0], w[:, 1])
-    return _to_f32(_words(seed, n, device))
+    return _to_f32(_words(kc, n, device))
 
 
-def normal(seed, n: int, dtype: torch.dtype, device) -> torch.Tensor:
+def normal(kc, n: int, dtype: torch.dtype, device) -> torch.Tensor:
     """TF's stateless standard normals (Box-Muller on Philox words), flat ``[n]``."""
     if dtype is torch.float64:
-        w = _words(seed, 4 * ((n + 1) // 2), device).reshape(-1, 4)
+        w = _words(kc, 4 * ((n + 1) // 2), device).reshape(-1, 4)
         u1 = _to_f64(w[:, 0], w[:, 1]).clamp_min(1e-7)
         v1 = 2.0 * math.pi * _to_f64(w[:, 2], w[:, 3])
     else:
-        w = _words(seed, 2 * ((n + 1) // 2), device).reshape(-1, 2)
+        w = _words(kc, 2 * ((n + 1) // 2), device).reshape(-1, 2)
         u1 = _to_f32(w[:, 0]).clamp_min(1e-7)
         v1 = (2.0 * math.pi) * _to_f32(w[:, 1])
     u2 = torch.sqrt(-2.0 * torch.log(u1))
     return torch.stack([torch.sin(v1) * u2, torch.cos(v1) * u2], dim=1).reshape(-1)[:n]
 
 
-def uniform_int(seed, n: int, lo: int, hi: int, bits64: bool, device) -> torch.Tensor:
+def uniform_int(kc, n: int, lo: int, hi: int, bits64: bool, device) -> torch.Tensor:
     """TF's stateless integers in [lo, hi): ``lo + word % (hi - lo)`` (int64 tensor)."""
     rng = hi - lo
     if not bits64:
-        return lo + _words(seed, n, device) % rng
-    w = _words(seed, 2 * n, device).reshape(-1, 2).cpu().numpy().astype(np.uint64)
+        return lo + _words(kc, n, device) % rng
+    w = _words(kc, 2 * n, device).reshape(-1, 2).cpu().numpy().astype(np.uint64)
     bits = w[:, 0] | (w[:, 1] << np.uint64(32))
     vals = (bits % np.uint64(rng)).astype(np.int64) + lo  # wraps like TF's int64 sum
     return torch.from_numpy(vals).to(device)
 
 
-def full_int(seed, n: int, bits64: bool, device) -> np.ndarray:
+def full_int(kc, n: int, bits64: bool, device) -> np.ndarray:
     """Every value of a 32/64-bit integer type equally likely: raw words (NumPy uint)."""
     if not bits64:
-        return _words(seed, n, device).cpu().numpy().astype(np.uint32)
-    w = _words(seed, 2 * n, device).reshape(-1, 2).cpu().numpy().astype(np.uint64)
+        return _words(kc, n, device).cpu().numpy().astype(np.uint32)
+    w = _words(kc, 2 * n, device).reshape(-1, 2).cpu().numpy().astype(np.uint64)
     return w[:, 0] | (w[:, 1] << np.uint64(32))
 
 
@@ -162,14 +169,14 @@ def _box_muller(w: torch.Tensor, double: bool) -> torch.Tensor:
         *w.shape[:-1], -1)
 
 
-def truncated_normal(seed, n: int, dtype: torch.dtype, device) -> torch.Tensor:
+def truncated_normal(kc, n: int, dtype: torch.dtype, device) -> torch.Tensor:
     """TF's stateless truncated normals: per group of outputs (4 floats / 2 doubles),
     a fresh stream 256 words x group apart; normals with ``|x| >= 2`` are skipped."""
     double = dtype is torch.float64
     group = 2 if double else 4
     stride = group * 256 // 4  # Philox blocks reserved per group
     ngroups = (n + group - 1) // group
-    key, counter = key_counter(*seed)
+    key, counter = kc
     cpu = device.type == "cpu"
 
     def words(nblocks):

@@ -10,17 +10,22 @@ Seed rules (as ``tf.random.set_seed`` documents for TF 2.4):
   is used): each ``(op, dtype, global seed, op seed)`` has its own stream, so
   repeated calls give different numbers that repeat after ``set_seed``.
 
-The streams are ``torch.Generator`` objects on the output's device, cached in
-``context.GLOBAL.random_streams``.
+Seeded ``normal``, ``uniform`` and ``truncated_normal`` (float32, float64; and
+integer ``uniform``) run TF's Philox kernels (``philox.py``) with TF's seeds
+and counters, so they give TensorFlow's exact numbers. The other ops draw from
+``torch.Generator`` streams on the output's device, cached in
+``context.GLOBAL.random_streams`` like TF's kernels.
 
-Differences from TensorFlow 2.4: the numbers differ from TF's Philox streams
-(and between CPU and GPU, whose torch generators differ); only the
-reproducibility rules above match.
+Differences from TensorFlow 2.4: unseeded draws, half-precision dtypes and
+``categorical``, ``shuffle``, ``poisson``, ``gamma`` give torch's numbers
+(which also differ between CPU and GPU); only their reproducibility rules
+match TF.
 """
 
 from __future__ import annotations
 
 import math
+import random
 import zlib
 
 import numpy as np
@@ -28,6 +33,7 @@ import torch
 
 from torchflow._src.core import context, dtypes
 from torchflow._src.core.errors import InvalidArgumentError, invalid_argument, translate
+from torchflow._src.ops import philox
 from torchflow._src.ops._dispatch import Tensor, tensor_arg, wrap
 from torchflow._src.util.api import public
 
@@ -58,18 +64,40 @@ def mix_seeds(*parts: int) -> int:
 def get_seed(op_seed):
     """TF's ``get_seed``: the ``(global_seed, op_seed)`` pair for an op.
 
-    Returns ``(None, None)`` when the op should draw non-reproducible numbers.
+    With a global seed and no op seed, the op seed is the next
+    ``random.Random(global_seed).randint(0, 2**31 - 1)``, as TF's eager context
+    draws it. Returns ``(None, None)`` when the op should draw non-reproducible
+    numbers.
     """
     g = context.GLOBAL
     if g.global_seed is not None:
         if op_seed is None:
-            g.op_seed_counter += 1
-            op_seed = mix_seeds(g.global_seed, g.op_seed_counter) & _MAXINT32
-            return g.global_seed, op_seed
-        return g.global_seed, int(op_seed)
-    if op_seed is not None:
-        return DEFAULT_GRAPH_SEED, int(op_seed)
-    return None, None
+            rng = g.random_streams.get("op_seed_rng")
+            if rng is None:
+                rng = g.random_streams["op_seed_rng"] = random.Random(g.global_seed)
+            op_seed = rng.randint(0, _MAXINT32)
+        seeds = (g.global_seed % _MAXINT32, int(op_seed) % _MAXINT32)
+    elif op_seed is not None:
+        seeds = (DEFAULT_GRAPH_SEED, int(op_seed) % _MAXINT32)
+    else:
+        return None, None
+    return (0, _MAXINT32) if seeds == (0, 0) else seeds
+
+
+def philox_stream(op_name: str, dtype, op_seed, n: int):
+    """Key/counter of TF's Philox stream for a seeded call of ``n`` outputs, or None.
+
+    Like TF's eager kernels, each ``(op, dtype, seed, seed2)`` keeps a counter
+    that every call advances by ``256 * n`` blocks; ``set_seed`` restarts them.
+    """
+    g = context.GLOBAL
+    if g.global_seed is None and op_seed is None:
+        return None
+    s1, s2 = get_seed(op_seed)
+    key = ("philox", op_name, dtype, s1, s2)
+    skip = g.random_streams.get(key, 0)
+    g.random_streams[key] = skip + 256 * n
+    return philox.stateful_key_counter(s1, s2, skip)
 
 
 def make_generator(seed: int, device: torch.device) -> torch.Generator:
@@ -108,6 +136,17 @@ def raw_stream(op_name: str, dtype, seed: int, seed2: int, device: torch.device)
     return gen
 
 
+def raw_philox(op_name: str, dtype, seed: int, seed2: int, n: int):
+    """TF's Philox key/counter for a raw op's ``seed``/``seed2`` (None if both are 0)."""
+    if not seed and not seed2:
+        return None
+    g = context.GLOBAL
+    key = ("raw-philox", op_name, dtype, int(seed), int(seed2))
+    skip = g.random_streams.get(key, 0)
+    g.random_streams[key] = skip + 256 * n
+    return philox.stateful_key_counter(int(seed), int(seed2), skip)
+
+
 @public("torchflow.random")
 def set_seed(seed) -> None:
     """Sets the global random seed (TF's ``tf.random.set_seed``).
@@ -120,9 +159,12 @@ def set_seed(seed) -> None:
     Args:
       seed: An integer, or None.
 
-    Differences from TensorFlow 2.4: the numbers drawn differ from TF's (torch
-    generators, not TF's Philox streams, and CPU and GPU differ); which calls
-    repeat and which differ follows TF's rules exactly.
+    Seeded float32/float64 ``normal``, ``uniform`` and ``truncated_normal``
+    then give TensorFlow's exact numbers.
+
+    Differences from TensorFlow 2.4: the other random ops (``categorical``,
+    ``shuffle``, ``poisson``, ``gamma``, half precision) draw torch's numbers;
+    which of their calls repeat and which differ follows TF's rules exactly.
 
     >>> import torchflow as tf
     >>> tf.random.set_seed(5); a = tf.random.uniform([2])
@@ -292,6 +334,21 @@ def sample_poisson(lam, shape, dtype, device, gen):
     return out.to(dtype._torch)
 
 
+def _numel(dims) -> int:
+    n = 1
+    for k in dims:
+        n *= k
+    return n
+
+
+def _affine(x, scale, shift):
+    if not (isinstance(scale, (int, float)) and scale == 1):
+        x = x * scale
+    if not (isinstance(shift, (int, float)) and shift == 0):
+        x = x + shift
+    return x
+
+
 # --- public stateful ops ------------------------------------------------------------
 def _device():
     return context.default_device()
@@ -323,6 +380,11 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=No
     dev = _device()
     m, s = param(mean, d, dev), param(stddev, d, dev)
     try:
+        if d is dtypes.float32 or d is dtypes.float64:
+            kc = philox_stream("normal", d, seed, _numel(dims))
+            if kc is not None:  # seeded: TF's own numbers
+                return wrap(_affine(philox.normal(kc, _numel(dims), d._torch, dev)
+                                    .reshape(dims), s, m), d)
         return wrap(sample_normal(dims, d, dev, stream("normal", d, seed, dev), m, s), d)
     except Exception as e:  # noqa: BLE001
         raise translate("RandomStandardNormal", e) from None
@@ -365,6 +427,22 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
     dev = _device()
     lo, hi = param(minval, d, dev), param(maxval, d, dev)
     try:
+        if d._kind in "fi" and d is not dtypes.float16 and d is not dtypes.bfloat16:
+            if d.is_integer:
+                ilo, ihi = _int_bound(op, lo, "minval"), _int_bound(op, hi, "maxval")
+                if ilo >= ihi:
+                    raise invalid_argument(op, f"Need minval < maxval, got {ilo} >= {ihi}")
+            kc = philox_stream("uniform", d, seed, _numel(dims))
+            if kc is not None:  # seeded: TF's own numbers
+                n = _numel(dims)
+                if d.is_integer:
+                    x = philox.uniform_int(kc, n, ilo, ihi, d.size == 8, dev)
+                    return wrap(x.reshape(dims).to(d._torch), d)
+                x = philox.uniform(kc, n, d._torch, dev).reshape(dims)
+                if not (isinstance(lo, (int, float)) and isinstance(hi, (int, float))
+                        and lo == 0 and hi == 1):
+                    x = x * (hi - lo) + lo
+                return wrap(x, d)
         gen = stream("uniform", d, seed, dev)
         return wrap(sample_uniform(op, dims, d, dev, gen, lo, hi), d)
     except Exception as e:  # noqa: BLE001
@@ -397,6 +475,11 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=Non
     dev = _device()
     m, s = param(mean, d, dev), param(stddev, d, dev)
     try:
+        if d is dtypes.float32 or d is dtypes.float64:
+            kc = philox_stream("truncated_normal", d, seed, _numel(dims))
+            if kc is not None:  # seeded: TF's own numbers
+                x = philox.truncated_normal(kc, _numel(dims), d._torch, dev).reshape(dims)
+                return wrap(_affine(x, s, m), d)
         gen = stream("truncated_normal", d, seed, dev)
         return wrap(sample_truncated_normal(dims, d, dev, gen, m, s), d)
     except Exception as e:  # noqa: BLE001

@@ -18,6 +18,7 @@ import torch
 
 from torchflow._src.core import dtypes
 from torchflow._src.core.errors import InvalidArgumentError, translate
+from torchflow._src.ops import philox
 from torchflow._src.ops._dispatch import tensor_arg, tf_type_name, wrap
 
 _REQUIRED = inspect.Parameter.empty
@@ -421,6 +422,13 @@ def _raw_random(op: str, kind: str):
         d = dtypes.as_dtype(dtype)
         dims = r.shape_arg(op, shape)
         dev = r.context.default_device()
+        n = r._numel(dims)
+        if d is dtypes.float32 or d is dtypes.float64:
+            kc = r.raw_philox(op, d, seed, seed2, n)
+            if kc is not None:  # TF's own numbers
+                fn = {"normal": philox.normal, "uniform": philox.uniform,
+                      "truncated": philox.truncated_normal}[kind]
+                return wrap(fn(kc, n, d._torch, dev).reshape(dims), d)
         gen = r.raw_stream(op, d, seed, seed2, dev)
         try:
             if kind == "normal":
@@ -441,6 +449,14 @@ def _raw_uniform_int(shape, minval, maxval, seed=0, seed2=0):
     lo, hi = tensor_arg(minval), tensor_arg(maxval)
     dims = r.shape_arg("RandomUniformInt", shape)
     dev = r.context.default_device()
+    kc = r.raw_philox("RandomUniformInt", lo.dtype, seed, seed2, r._numel(dims))
+    if kc is not None:  # TF's own numbers
+        a, b = int(lo), int(hi)
+        if a >= b:
+            raise InvalidArgumentError(None, None, f"Need minval < maxval, got {a} >= {b} "
+                                                   "[Op:RandomUniformInt]")
+        x = philox.uniform_int(kc, r._numel(dims), a, b, lo.dtype.size == 8, dev)
+        return wrap(x.reshape(dims).to(lo.dtype._torch), lo.dtype)
     gen = r.raw_stream("RandomUniformInt", lo.dtype, seed, seed2, dev)
     return wrap(r.sample_uniform("RandomUniformInt", dims, lo.dtype, dev, gen, lo._t, hi._t),
                 lo.dtype)

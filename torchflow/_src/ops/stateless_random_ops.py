@@ -86,7 +86,8 @@ def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32,
     try:
         if d is dtypes.float32 or d is dtypes.float64:  # TF's own numbers
             n = _numel(dims)
-            x = philox.normal(seed_pair("StatelessRandomNormalV2", seed), n, d._torch, dev)
+            kc = philox.key_counter(*seed_pair("StatelessRandomNormalV2", seed))
+            x = philox.normal(kc, n, d._torch, dev)
             return wrap(_affine(x.reshape(dims), s, m), d)
         gen = _gen("StatelessRandomNormalV2", seed, dev)
         return wrap(_r.sample_normal(dims, d, dev, gen, m, s), d)
@@ -131,7 +132,7 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32,
         minval = 0
     dims = _r.shape_arg(op, shape)
     dev = context.default_device()
-    sp = seed_pair(op, seed)
+    sp = philox.key_counter(*seed_pair(op, seed))
     n = _numel(dims)
     bits64 = d.size == 8
     try:
@@ -195,8 +196,8 @@ def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.f
     m, s = _r.param(mean, d, dev), _r.param(stddev, d, dev)
     try:
         if d is dtypes.float32 or d is dtypes.float64:  # TF's own numbers
-            sp = seed_pair("StatelessTruncatedNormalV2", seed)
-            x = philox.truncated_normal(sp, _numel(dims), d._torch, dev).reshape(dims)
+            kc = philox.key_counter(*seed_pair("StatelessTruncatedNormalV2", seed))
+            x = philox.truncated_normal(kc, _numel(dims), d._torch, dev).reshape(dims)
             return wrap(_affine(x, s, m), d)
         gen = _gen("StatelessTruncatedNormalV2", seed, dev)
         return wrap(_r.sample_truncated_normal(dims, d, dev, gen, m, s), d)
