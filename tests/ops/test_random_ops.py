@@ -410,3 +410,17 @@ def test_seeded_stateful_values_are_tfs():
     for ours, theirs in zip(_seeded_program(tfl), _seeded_program(real_tf())):
         assert ours.dtype == theirs.dtype
         np.testing.assert_allclose(ours, theirs, rtol=2e-6, atol=1e-6)
+
+
+def test_philox_torch_path_equals_numpy_path():
+    """The GPU code path (torch int64 rounds) computes the same words as the host path."""
+    import torch
+
+    from torchflow._src.ops import philox
+
+    key, counter = philox.key_counter(3, -9)
+    idx = np.array([0, 1, 2, 255, 256, 2**33 + 5])
+    a = philox._blocks_np(key, (2**32 - 3, 0, counter[2], counter[3]), 0, idx)
+    b = philox._blocks_torch(key, (2**32 - 3, 0, counter[2], counter[3]), 0,
+                             torch.device("cpu"), idx).numpy()
+    assert (a == b).all()
