@@ -1,12 +1,14 @@
 """``tf.math.special`` Bessel functions on torch.special kernels, ``tf.math.betainc`` and
 ``tf.math.sobol_sample``.
 
-16-bit floats run in float32 and are cast back. ``dawsn``, ``expint``,
-``fresnel_cos``, ``fresnel_sin`` and ``spence`` have no torch kernel and are not
-provided.
+16-bit floats run in float32 and are cast back. ``expint``, ``spence`` and
+``dawsn`` are series / continued fractions evaluated in float64. ``fresnel_cos`` and
+``fresnel_sin`` are not provided.
 """
 
 from __future__ import annotations
+
+import math
 
 import torch
 
@@ -163,3 +165,104 @@ def sobol_sample(dim, num_results, skip=0, dtype=dtypes.float32, name=None) -> T
     engine = torch.quasirandom.SobolEngine(n_dim, scramble=False)
     engine.fast_forward(s + 1)
     return wrap(engine.draw(n, dtype=d._torch).to(context.default_device()), d)
+
+
+_EULER = 0.57721566490153286061
+_PI2_6 = math.pi ** 2 / 6
+
+
+def _series(step, first, n_terms):
+    """Sum of a power series whose k-th term is ``step(prev_term, k)``."""
+    term = first
+    total = first
+    for k in range(1, n_terms):
+        term = step(term, k)
+        total = total + term
+    return total
+
+
+def _expint64(x):
+    ax = x.abs()
+    # Small x: Ei(x) = gamma + ln|x| + sum_k x^k / (k k!).
+    xs = torch.where(ax <= 40, x, torch.zeros_like(x))
+    p = xs  # x^k / k!
+    total = xs.clone()
+    for k in range(2, 160):
+        p = p * xs / k
+        total = total + p / k
+    small = _EULER + torch.log(torch.where(ax > 0, ax, torch.ones_like(ax))) + total
+    # Large positive x: asymptotic e^x / x * sum_k k! / x^k.
+    xl = torch.where(x > 40, x, torch.full_like(x, 41.0))
+    large = torch.exp(xl) / xl * _series(lambda t, k: t * k / xl, torch.ones_like(xl), 30)
+    out = torch.where(x > 40, large, small)
+    # TF defines Ei on the positive reals only (NaN below 0, as its kernel).
+    out = torch.where(x < 0, torch.full_like(x, float("nan")), out)
+    return torch.where(x == 0, torch.full_like(x, float("-inf")), out)
+
+
+def _li2_small(y):
+    """Dilogarithm sum_k y^k / k^2 for |y| <= 1/2."""
+    p = y
+    total = y.clone()
+    for k in range(2, 60):
+        p = p * y
+        total = total + p / (k * k)
+    return total
+
+
+def _li2_le_half_neg(y):
+    """Li2(y) for -1 <= y <= 1/2 (Landen's identity below -1/2)."""
+    lo = y < -0.5
+    ys = torch.where(lo, y / (y - 1), y)
+    base = _li2_small(torch.clamp(ys, -0.5, 0.5))
+    return torch.where(lo, -base - 0.5 * torch.log1p(-y) ** 2, base)
+
+
+def _spence64(x):
+    """scipy's spence: Li2(1 - x) for x >= 0."""
+    y = 1 - x
+    # y in (1/2, 1]: reflection Li2(y) = pi^2/6 - ln(y) ln(1-y) - Li2(1-y).
+    hi = y > 0.5
+    xs = torch.where(hi, x, torch.full_like(x, 0.25))
+    refl = _PI2_6 - torch.log(1 - xs) * torch.log(torch.where(xs > 0, xs, torch.ones_like(xs))) \
+        - _li2_small(xs)
+    # y < -1: inversion Li2(y) = -pi^2/6 - ln^2(-y)/2 - Li2(1/y).
+    inv = y < -1
+    yi = torch.where(inv, y, torch.full_like(y, -2.0))
+    inverted = -_PI2_6 - 0.5 * torch.log(-yi) ** 2 - _li2_le_half_neg(1 / yi)
+    mid = _li2_le_half_neg(torch.clamp(y, -1.0, 0.5))
+    out = torch.where(hi, refl, torch.where(inv, inverted, mid))
+    return torch.where(x < 0, torch.full_like(x, float("nan")), out)
+
+
+def _dawsn64(x):
+    ax = x.abs()
+    # |x| <= 6: D(x) = exp(-x^2) sum_k x^(2k+1) / (k! (2k+1)) (all terms positive).
+    xs = torch.where(ax <= 6, ax, torch.zeros_like(ax))
+    x2 = xs * xs
+    p = xs  # x^(2k+1) / k!
+    total = xs.clone()
+    for k in range(1, 130):
+        p = p * x2 / k
+        total = total + p / (2 * k + 1)
+    small = torch.exp(-x2) * total
+    # |x| > 6: asymptotic 1/(2x) sum_k (2k-1)!! / (2x^2)^k; the error is below exp(-36).
+    xl = torch.where(ax > 6, ax, torch.full_like(ax, 7.0))
+    inv = 1 / (2 * xl * xl)
+    large = _series(lambda t, k: t * (2 * k - 1) * inv, torch.ones_like(xl), 30) / (2 * xl)
+    return torch.sign(x) * torch.where(ax > 6, large, small)
+
+
+def _in_f64(fn):
+    def g(t):
+        return fn(t.to(torch.float64)).to(t.dtype)
+
+    return g
+
+
+expint = _make_unary("expint", "Expint", _F, _in_f64(_expint64),
+                     "Computes the exponential integral ``Ei(x)`` (NaN for ``x < 0``)", module=_NS)
+dawsn = _make_unary("dawsn", "Dawsn", _F, _in_f64(_dawsn64),
+                    "Computes Dawson's integral ``exp(-x^2) int_0^x exp(t^2) dt``", module=_NS)
+spence = _make_unary("spence", "Spence", _F, _in_f64(_spence64),
+                     "Computes Spence's integral ``int_1^x log(t) / (1 - t) dt``", module=_NS)
