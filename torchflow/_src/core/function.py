@@ -463,7 +463,7 @@ def function(func=None, input_signature=None, autograph=True, experimental_imple
     >>> @tf.function
     ... def square(x):
     ...     return x * x
-    >>> square(tf.constant(3.0)).numpy()
+    >>> float(square(tf.constant(3.0)))
     9.0
     >>> square.experimental_get_tracing_count()
     1

@@ -41,7 +41,7 @@ class Module:
     ...         super().__init__()
     ...         self.w = tf.Variable([[1.0]])
     >>> [v.name for v in Dense().trainable_variables]
-    ['dense/Variable:0']
+    ['Variable:0']
     """
 
     _TF_MODULE_IGNORED_PROPERTIES = frozenset(("_self_unconditional_checkpoint_dependencies",

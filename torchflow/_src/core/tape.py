@@ -100,7 +100,7 @@ class GradientTape:
     >>> with tf.GradientTape() as g:
     ...     g.watch(x)
     ...     y = x * x
-    >>> g.gradient(y, x).numpy()
+    >>> float(g.gradient(y, x))
     6.0
 
     Differences from TensorFlow 2.4: gradients with respect to a variable used

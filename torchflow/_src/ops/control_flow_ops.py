@@ -175,7 +175,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
       ValueError: If ``loop_vars`` is empty or ``body`` changes the structure.
 
     >>> import torchflow as tf
-    >>> tf.while_loop(lambda i: i < 10, lambda i: (i + 1,), (tf.constant(0),))[0].numpy()
+    >>> int(tf.while_loop(lambda i: i < 10, lambda i: (i + 1,), (tf.constant(0),))[0])
     10
     """
     if not callable(cond):

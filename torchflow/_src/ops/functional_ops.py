@@ -211,7 +211,7 @@ def foldl(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
     """Folds ``fn(acc, x)`` over ``elems`` from the first element to the last.
 
     >>> import torchflow as tf
-    >>> tf.foldl(lambda a, x: a - x, tf.constant([1, 2, 3])).numpy()
+    >>> int(tf.foldl(lambda a, x: a - x, tf.constant([1, 2, 3])))
     -4
     """
     return _scan_impl(fn, elems, initializer, False, False, "foldl")
