@@ -16,6 +16,7 @@ element is one call) for num_parallel_calls 1, 2, 4, AUTOTUNE.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 
@@ -96,9 +97,12 @@ def heavy_map_scaling(repeat: int) -> None:
         name = {None: "sequential", tf.data.AUTOTUNE: "AUTOTUNE"}.get(p, f"parallel={p}")
         ds = base.map(heavy, num_parallel_calls=p)
         cont[name] = lambda ds=ds: sum(1 for _ in ds)
+    import torch
+
     r = rates(cont, repeat)
     seq = r["sequential"]
-    print(f"\nCPU-heavy map (8 x [128x128 matmul + tanh] per element, {n} elements):")
+    print(f"\nCPU-heavy map (8 x [128x128 matmul + tanh] per element, {n} elements, "
+          f"{torch.get_num_threads()} torch intra-op threads, {os.cpu_count()} CPUs):")
     for k, v in r.items():
         print(f"  {k:<12} {v:>10,.0f} elements/s   x{v / seq:.2f} vs sequential")
 
@@ -129,7 +133,15 @@ def main() -> None:
             extra = f"   torchflow / {k} = {r['torchflow'] / v:.2f}x"
         print(f"  {k:<26} {v:>10,.0f} elements/s{extra}")
     if not args.no_heavy:
+        import torch
+
         heavy_map_scaling(max(3, args.repeat // 2))
+        # The same with one intra-op thread per op: the map's thread pool is then the
+        # only source of parallelism (TF's tf.data default, max_intra_op_parallelism=1).
+        n = torch.get_num_threads()
+        torch.set_num_threads(1)
+        heavy_map_scaling(max(3, args.repeat // 2))
+        torch.set_num_threads(n)
 
 
 if __name__ == "__main__":

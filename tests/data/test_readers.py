@@ -221,3 +221,29 @@ def test_read_write_file_and_gfile(tmp_path):
         assert f.read() == b"\x00data"
     with pytest.raises(tf.errors.NotFoundError):
         tf.io.read_file(str(tmp_path / "nope"))
+
+
+def test_decode_ops_match_tf(tmp_path):
+    rtf = real_tf()
+    raw = [b"\x01\x00\x02\x00", b"\x03\x00\x04\x00"]
+    np.testing.assert_array_equal(tf.io.decode_raw(tf.constant(raw), tf.int16).numpy(),
+                                  rtf.io.decode_raw(raw, rtf.int16).numpy())
+    lines = ["1,a,2.5", "3,,"]
+    ours = tf.io.decode_csv(tf.constant(lines), [[0], ["z"], [1.0]])
+    theirs = rtf.io.decode_csv(lines, [[0], ["z"], [1.0]])
+    for a, b in zip(ours, theirs):
+        assert a.dtype.name == b.dtype.name
+        assert a.numpy().tolist() == b.numpy().tolist()
+    for m in (tf, rtf):
+        with pytest.raises(m.errors.InvalidArgumentError):
+            m.io.decode_csv(m.constant(["1,a"]), [[0], ["z"], [1.0]])
+    for pad in (False, True):
+        assert tf.io.encode_base64(tf.constant(b"hello?>"), pad=pad).numpy() == \
+            rtf.io.encode_base64(b"hello?>", pad=pad).numpy()
+    assert tf.io.decode_base64(tf.constant(b"aGVsbG8_Pg")).numpy() == b"hello?>"
+    for n in ("x.txt", "y.txt"):
+        (tmp_path / n).write_text("1")
+    pat = str(tmp_path / "*.txt")
+    assert tf.io.matching_files(pat).numpy().tolist() == \
+        rtf.io.matching_files(pat).numpy().tolist()
+    assert tf.io.gfile.stat(str(tmp_path / "x.txt")).length == 1

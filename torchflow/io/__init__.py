@@ -10,3 +10,9 @@ from torchflow._src.ops.parsing_ops import VarLenFeature as VarLenFeature
 from torchflow._src.ops.parsing_ops import parse_example as parse_example
 from torchflow._src.ops.parsing_ops import parse_single_example as parse_single_example
 from torchflow.io import gfile as gfile
+from torchflow._src.ops.io_ops import decode_base64 as decode_base64
+from torchflow._src.ops.io_ops import decode_compressed as decode_compressed
+from torchflow._src.ops.io_ops import encode_base64 as encode_base64
+from torchflow._src.ops.io_ops import matching_files as matching_files
+from torchflow._src.ops.parsing_ops import decode_csv as decode_csv
+from torchflow._src.ops.parsing_ops import decode_raw as decode_raw

@@ -11,3 +11,5 @@ from torchflow._src.ops.io_ops import mkdir as mkdir
 from torchflow._src.ops.io_ops import remove as remove
 from torchflow._src.ops.io_ops import rename as rename
 from torchflow._src.ops.io_ops import rmtree as rmtree
+from torchflow._src.ops.io_ops import stat as stat
+from torchflow._src.ops.io_ops import walk as walk

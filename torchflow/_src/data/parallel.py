@@ -10,7 +10,9 @@ the first elements. Functions that take only microseconds are pure Python
 overhead that threads cannot speed up under the GIL, so they run inline in the
 consumer's thread; heavier functions (torch kernels release the GIL) go to a
 thread pool whose size is hill-climbed on the measured throughput, doubling
-while throughput improves by more than 10% and stepping back when it drops.
+while throughput improves by more than 10% and stepping back when it drops
+(back to inline if threads never beat the inline rate). The dataset remembers
+the choice, so later epochs start from it.
 """
 
 from __future__ import annotations
@@ -25,11 +27,14 @@ from torchflow._src.data.dataset_ops import AUTOTUNE
 from torchflow._src.data.transforms import UnaryDataset, first_element_spec, normalize_output
 
 _PROBE = 64  # elements timed before AUTOTUNE chooses inline or threaded
+_WARMUP = 8  # first elements left out of the inline rate
 _INLINE_BELOW_S = 40e-6  # map functions faster than this stay in the consumer's thread
 _STOP = object()
 
 
 class ParallelMapDataset(UnaryDataset):
+    _tuned = None  # (pool size, parallelism) AUTOTUNE settled on
+
     def __init__(self, input_dataset, fn, num_parallel_calls, deterministic):
         super().__init__(input_dataset)
         if not callable(fn):
@@ -53,7 +58,7 @@ class ParallelMapDataset(UnaryDataset):
                                                  self._fn)
         det = ctx.deterministic if self._deterministic is None else bool(self._deterministic)
         it = ParallelMapIterator(self._input._make_iter(ctx), self._fn, self._parallel, det,
-                                 ctx.pool_size)
+                                 ctx.pool_size, self)
         ctx.register(it)
         return it
 
@@ -66,7 +71,7 @@ def _apply(fn, element):
 class ParallelMapIterator:
     """Order-preserving (or completion-order) map on a pool of worker threads."""
 
-    def __init__(self, input_it, fn, parallelism, deterministic, pool_size):
+    def __init__(self, input_it, fn, parallelism, deterministic, pool_size, owner=None):
         self._in = input_it
         self._fn = fn
         self._det = deterministic
@@ -92,6 +97,13 @@ class ParallelMapIterator:
         self._busy = 0         # workers holding an element (drained before going inline)
         self._pending = collections.deque()  # results left when switching to inline
         self._probe_t0 = None
+        # AUTOTUNE's choice is remembered by the dataset: later iterators (epochs)
+        # start from it instead of tuning again.
+        self._owner = owner
+        tuned = getattr(owner, "_tuned", None)
+        if self._autotune and tuned is not None and tuned[0] == pool_size:
+            self._p = tuned[1]
+            self._frozen = True
 
     def __iter__(self):
         return self
@@ -196,8 +208,8 @@ class ParallelMapIterator:
             finally:
                 self._consumed += 1
         t0 = time.perf_counter()
-        if self._probe_t0 is None:
-            self._probe_t0 = t0
+        if self._probe_t0 is None and self._probe_n >= _WARMUP:
+            self._probe_t0 = t0  # the first calls pay one-off costs (caches, thread pools)
         try:
             out = _apply(self._fn, element)
         finally:
@@ -206,19 +218,28 @@ class ParallelMapIterator:
         self._probe_n += 1
         if self._probe_n >= _PROBE:
             if self._probe_s / self._probe_n < _INLINE_BELOW_S or self._cap < 2:
-                self._frozen = True
+                self._freeze()
             else:
                 # Threads must beat the measured inline rate to be kept.
                 elapsed = time.perf_counter() - self._probe_t0
-                self._best = (0, self._probe_n / max(elapsed, 1e-9))
+                self._best = (0, (self._probe_n - _WARMUP) / max(elapsed, 1e-9))
                 with self._cv:
                     self._next_in = self._next_out = self._consumed
                 self._set_parallelism(2)
+                self._window_n = -4  # new threads warm up first
                 self._window_start = time.perf_counter()
         return out
 
+    def _freeze(self) -> None:
+        self._frozen = True
+        if self._owner is not None:
+            self._owner._tuned = (self._cap, self._p)
+
     def _tune(self) -> None:
         self._window_n += 1
+        if self._window_n <= 0:
+            self._window_start = time.perf_counter()
+            return
         if self._window_n < max(32, 8 * self._p):
             return
         now = time.perf_counter()
@@ -230,8 +251,9 @@ class ParallelMapIterator:
             self._best = (self._p, rate)
             if self._p < self._cap:
                 self._set_parallelism(min(self._cap, self._p * 2))
+                self._window_n = -2 * self._p
             else:
-                self._frozen = True
+                self._freeze()
         else:
             if best_p == 0:
                 self._go_inline()
@@ -239,7 +261,7 @@ class ParallelMapIterator:
                 with self._cv:
                     self._p = best_p
                     self._cv.notify_all()
-            self._frozen = True
+            self._freeze()
 
     def _go_inline(self) -> None:
         """Stops handing out work, waits for the elements in flight, then runs inline."""

@@ -309,3 +309,93 @@ class GFile:
 
     def size(self) -> int:
         return os.fstat(self._f.fileno()).st_size
+
+
+@public("torchflow.io")
+def matching_files(pattern, name=None) -> Tensor:
+    """The sorted file names matching ``pattern`` (a string or list of them)."""
+    pats = pattern.numpy().reshape(-1).tolist() if isinstance(pattern, Tensor) and \
+        hasattr(pattern.numpy(), "reshape") else ([pattern] if not isinstance(
+            pattern, (list, tuple)) else list(pattern))
+    names = sorted({n for p in pats for n in _glob.glob(_path(p))})
+    return data_ops.bytes_tensor([n.encode("utf-8") for n in names])
+
+
+def _bytes_array(x):
+    import numpy as np
+
+    t = x if isinstance(x, Tensor) else data_ops.as_tensor(x)
+    return np.asarray(t.numpy(), dtype=object)
+
+
+def _map_bytes(x, fn) -> Tensor:
+    import numpy as np
+
+    arr = _bytes_array(x)
+    out = np.empty(arr.shape, dtype=object)
+    flat_in, flat_out = arr.reshape(-1), out.reshape(-1)
+    for i in range(flat_in.size):
+        flat_out[i] = fn(flat_in[i])
+    return data_ops.from_numpy(out, dtypes.string)
+
+
+@public("torchflow.io")
+def encode_base64(input, pad=False, name=None) -> Tensor:  # noqa: A002 - TF's name
+    """Web-safe base64 (``-`` and ``_``), without ``=`` padding unless ``pad``."""
+    import base64
+
+    def enc(b):
+        s = base64.urlsafe_b64encode(b)
+        return s if pad else s.rstrip(b"=")
+    return _map_bytes(input, enc)
+
+
+@public("torchflow.io")
+def decode_base64(input, name=None) -> Tensor:  # noqa: A002 - TF's name
+    """Decodes web-safe base64 (padding optional)."""
+    import base64
+    import binascii
+
+    def dec(b):
+        try:
+            return base64.urlsafe_b64decode(b + b"=" * (-len(b) % 4))
+        except (binascii.Error, ValueError):
+            raise InvalidArgumentError(None, None, "Invalid character found in base64. "
+                                       "[Op:DecodeBase64]") from None
+    return _map_bytes(input, dec)
+
+
+@public("torchflow.io")
+def decode_compressed(bytes, compression_type="", name=None) -> Tensor:  # noqa: A002
+    """Decompresses each string (``compression_type`` "", "ZLIB" or "GZIP")."""
+    kind = _compression(compression_type)
+    if kind == "GZIP":
+        return _map_bytes(bytes, gzip.decompress)
+    if kind == "ZLIB":
+        return _map_bytes(bytes, zlib.decompress)
+    return _map_bytes(bytes, lambda b: b)
+
+
+@public("torchflow.io.gfile")
+def walk(top, topdown=True, onerror=None):
+    """``os.walk`` over ``top``: yields (dirname, subdirs, filenames)."""
+    yield from os.walk(_path(top), topdown=topdown, onerror=onerror)
+
+
+class _FileStat:
+    def __init__(self, st):
+        self.length = st.st_size
+        self.mtime_nsec = st.st_mtime_ns
+        self.is_directory = os.path.isdir
+
+
+@public("torchflow.io.gfile")
+def stat(path):
+    """A file's ``length``, ``mtime_nsec`` and ``is_directory``."""
+    p = _path(path)
+    if not os.path.exists(p):
+        raise NotFoundError(None, None, f"{p}; No such file or directory")
+    st = os.stat(p)
+    s = _FileStat(st)
+    s.is_directory = os.path.isdir(p)
+    return s

@@ -257,3 +257,81 @@ SequenceExample = example_pb2.SequenceExample
 for _cls in (Example, Features, Feature, BytesList, FloatList, Int64List, FeatureList,
              FeatureLists, SequenceExample):
     _cls.__module__ = "torchflow.train"
+
+
+@public("torchflow.io")
+def decode_raw(input_bytes, out_type, little_endian=True, fixed_length=None,
+               name=None) -> Tensor:
+    """Reinterprets the bytes of each string as a vector of ``out_type`` values.
+
+    Raises:
+      InvalidArgumentError: If the strings have different lengths, or a length is
+        not a multiple of the type's size.
+    """
+    d = dtypes.as_dtype(out_type)
+    t = input_bytes if isinstance(input_bytes, Tensor) else data_ops.as_tensor(input_bytes)
+    arr = np.asarray(t.numpy(), dtype=object)
+    flat = arr.reshape(-1)
+    np_t = np.dtype(d.as_numpy_dtype).newbyteorder("<" if little_endian else ">")
+    rows = []
+    for b in flat:
+        if fixed_length is not None:
+            b = b[:int(fixed_length)].ljust(int(fixed_length), b"\0")
+        if len(b) % np_t.itemsize:
+            raise InvalidArgumentError(None, None, f"Input to DecodeRaw has length {len(b)} "
+                                       f"that is not a multiple of {np_t.itemsize}, the size of "
+                                       f"{d.name} [Op:DecodeRaw]")
+        rows.append(np.frombuffer(b, dtype=np_t).astype(d.as_numpy_dtype))
+    if rows and any(len(r) != len(rows[0]) for r in rows):
+        raise InvalidArgumentError(None, None, "DecodeRaw requires input strings to all be the "
+                                   "same size [Op:DecodeRaw]")
+    width = len(rows[0]) if rows else 0
+    out = np.stack(rows) if rows else np.zeros((0, width), d.as_numpy_dtype)
+    return data_ops.from_numpy(out.reshape(arr.shape + (width,)), d)
+
+
+@public("torchflow.io")
+def decode_csv(records, record_defaults, field_delim=",", use_quote_delim=True, name=None,
+               na_value="", select_cols=None) -> list:
+    """Parses CSV lines into one Tensor per column (``record_defaults``: a default
+    value per column, or an empty list for a required column)."""
+    import csv
+
+    t = records if isinstance(records, Tensor) else data_ops.as_tensor(records)
+    arr = np.asarray(t.numpy(), dtype=object)
+    defaults = []
+    for d in record_defaults:
+        dt = data_ops.as_tensor(d)
+        vals = np.asarray(dt.numpy(), dtype=object).reshape(-1)
+        defaults.append((dt.dtype, vals[0] if vals.size else None))
+    cols = [[] for _ in defaults]
+    for i, line in enumerate(arr.reshape(-1)):
+        text = line.decode("utf-8") if isinstance(line, bytes) else str(line)
+        row = next(csv.reader([text], delimiter=field_delim,
+                              quoting=csv.QUOTE_MINIMAL if use_quote_delim else csv.QUOTE_NONE),
+                   [""])
+        if select_cols is not None:
+            row = [row[c] for c in select_cols]
+        if len(row) != len(defaults):
+            raise InvalidArgumentError(None, None, f"Expect {len(defaults)} fields but have "
+                                       f"{len(row)} in record {i} [Op:DecodeCSV]")
+        for c, (field, (dt, dv)) in enumerate(zip(row, defaults)):
+            if field == "" or field == na_value:
+                if dv is None:
+                    raise InvalidArgumentError(None, None, f"Field {c} is required but missing "
+                                               f"in record {i}! [Op:DecodeCSV]")
+                cols[c].append(dv)
+            elif dt == dtypes.string:
+                cols[c].append(field.encode("utf-8"))
+            elif dt.is_integer:
+                cols[c].append(int(field))
+            else:
+                cols[c].append(float(field))
+    out = []
+    for (dt, _), vals in zip(defaults, cols):
+        a = np.empty(len(vals), dtype=object) if dt == dtypes.string else np.asarray(
+            vals, dtype=dt.as_numpy_dtype)
+        if dt == dtypes.string:
+            a[:] = vals
+        out.append(data_ops.from_numpy(a.reshape(arr.shape), dt))
+    return out
