@@ -247,3 +247,16 @@ def test_decode_ops_match_tf(tmp_path):
     assert tf.io.matching_files(pat).numpy().tolist() == \
         rtf.io.matching_files(pat).numpy().tolist()
     assert tf.io.gfile.stat(str(tmp_path / "x.txt")).length == 1
+
+
+def test_varlen_feature_in_a_map(tmp_path):
+    path = str(tmp_path / "v.tfrecord")
+    with tf.io.TFRecordWriter(path) as w:
+        for n in (1, 3):
+            ex = tf.train.Example(features=tf.train.Features(feature={
+                "v": tf.train.Feature(int64_list=tf.train.Int64List(value=list(range(n))))}))
+            w.write(ex.SerializeToString())
+    ds = tf.data.TFRecordDataset(path).map(
+        lambda r: tf.io.parse_single_example(r, {"v": tf.io.VarLenFeature(tf.int64)})["v"])
+    got = [sv.to_dense().numpy().tolist() for sv in ds]
+    assert got == [[0], [0, 1, 2]]

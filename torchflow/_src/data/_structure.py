@@ -100,6 +100,8 @@ def normalize(value, lists_are_tuples: bool = False):
         return tuple(normalize(v, True) for v in value)
     if value is None:
         raise TypeError("tf.data elements cannot be None.")
+    if hasattr(value, "dense_shape") and hasattr(value, "indices"):
+        return value  # a sparse value (VarLenFeature): kept as one leaf
     return data_ops.as_tensor(value)
 
 
