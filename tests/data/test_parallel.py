@@ -205,3 +205,19 @@ def test_parallel_interleave_overlaps_slow_sources():
     t_par = time.perf_counter() - t
     assert par == seq
     assert t_par < t_seq * 0.8
+
+
+def test_nondeterministic_interleave_yields_the_same_multiset():
+    def src(x):
+        def gen():
+            for i in range(3):
+                if int(x) == 0:
+                    time.sleep(0.01)  # a slow slot: others may be taken first
+                yield int(x) * 10 + i
+        return tf.data.Dataset.from_generator(gen, output_signature=tf.TensorSpec([], tf.int64))
+
+    ds = tf.data.Dataset.range(4).interleave(src, cycle_length=4, num_parallel_calls=4,
+                                             deterministic=False)
+    out = [int(v) for v in ds]
+    assert sorted(out) == sorted(x * 10 + i for x in range(4) for i in range(3))
+    assert _wait_no_threads() == []
