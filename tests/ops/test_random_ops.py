@@ -424,3 +424,21 @@ def test_philox_torch_path_equals_numpy_path():
     b = philox._blocks_torch(key, (2**32 - 3, 0, counter[2], counter[3]), 0,
                              torch.device("cpu"), idx).numpy()
     assert (a == b).all()
+
+
+def _generator_program(m):
+    g = m.random.Generator.from_seed(1)
+    out = [g.normal([5]), g.uniform([3]), g.uniform([3], minval=0, maxval=10, dtype=m.int32),
+           g.truncated_normal([3]), g.uniform([2], dtype=m.float64, minval=-1.0, maxval=2.0),
+           g.uniform_full_int([3], dtype=m.int64), g.make_seeds(3)]
+    out = [o.numpy() for o in out] + [g.state.numpy().copy()]
+    s1, s2 = g.split(2)
+    out += [s1.state.numpy().copy(), s2.normal([4]).numpy(), g.state.numpy().copy()]
+    g.reset_from_seed(7)
+    return out + [g.normal([2], dtype=m.float64).numpy(), g.state.numpy().copy()]
+
+
+def test_generator_values_and_states_are_tfs():
+    for ours, theirs in zip(_generator_program(tfl), _generator_program(real_tf())):
+        assert ours.dtype == theirs.dtype
+        np.testing.assert_allclose(ours, theirs, rtol=2e-6, atol=1e-6)

@@ -1,13 +1,14 @@
 """``tf.random.Generator``: an explicit random-number-generator state object.
 
-The state is three 64-bit integers (TF's Philox state layout: two counter words
-and a key). Every draw derives a fresh ``torch.Generator`` from the state and
-then advances the counter, so a generator rebuilt from the same state (or the
-same seed) repeats its numbers.
+The state is three 64-bit integers, TF's Philox layout (a 128-bit counter and
+a key). ``normal``, ``uniform`` (float32/float64 and integers),
+``truncated_normal``, ``make_seeds`` and ``split`` run TF's Philox algorithm
+and advance the counter as TF does (256 blocks per output), so they give
+TensorFlow's exact numbers and states.
 
-Differences from TensorFlow 2.4: the numbers differ from TF's Philox numbers
-and each draw advances the counter by 1 (TF advances it by the amount of
-randomness used); ``state`` is a read-only int64 Tensor, not a ``tf.Variable``.
+Differences from TensorFlow 2.4: ``binomial`` and half-precision draws use a
+torch generator seeded from the state (deterministic, not TF's numbers);
+``state`` is a read-only int64 Tensor, not a ``tf.Variable``.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ import numpy as np
 import torch
 
 from torchflow._src.core import context, dtypes
-from torchflow._src.core.errors import translate
+from torchflow._src.core.errors import invalid_argument, translate
+from torchflow._src.ops import philox
 from torchflow._src.ops import random_ops as _r
 from torchflow._src.ops import stateless_random_ops as _sr
 from torchflow._src.ops._dispatch import Tensor, tensor_arg, wrap
@@ -156,23 +158,34 @@ class Generator:
 
     def _next(self, op: str, device) -> torch.Generator:
         gen = _r.make_generator(_r.mix_seeds(*self._state, zlib.crc32(op.encode())), device)
-        self._advance()
+        self._advance(256)
         return gen
+
+    def _take(self, n: int):
+        """Philox key/counter at the current state; then skips what ``n`` outputs use."""
+        s0, s1, s2 = self._state
+        kc = ((s2 & 0xFFFFFFFF, s2 >> 32), (s0 & 0xFFFFFFFF, s0 >> 32, s1 & 0xFFFFFFFF, s1 >> 32))
+        self._advance(256 * n)
+        return kc
 
     def _stateless_seed(self) -> Tensor:
         seed = [_signed(_r.mix_seeds(self._state[0], self._state[1])), _signed(self._state[2])]
-        self._advance()
+        self._advance(256)
         return wrap(torch.tensor(seed, dtype=torch.int64), dtypes.int64)
 
     # --- sampling ---------------------------------------------------------------------
     def normal(self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None) -> Tensor:
-        """Normal samples of ``shape`` and ``dtype``."""
+        """Normal samples of ``shape`` and ``dtype`` (TF's numbers for float32/float64)."""
         d = _r.check_dtype(dtype, _r._FLOATS)
         dims = _r.shape_arg("StatefulStandardNormalV2", shape)
         dev = context.default_device()
         m, s = _r.param(mean, d, dev), _r.param(stddev, d, dev)
-        gen = self._next("normal", dev)
         try:
+            if d is dtypes.float32 or d is dtypes.float64:
+                n = _r._numel(dims)
+                x = philox.normal(self._take(n), n, d._torch, dev).reshape(dims)
+                return wrap(_r._affine(x, s, m), d)
+            gen = self._next("normal", dev)
             return wrap(_r.sample_normal(dims, d, dev, gen, m, s), d)
         except Exception as e:  # noqa: BLE001
             raise translate("StatefulStandardNormalV2", e) from None
@@ -184,8 +197,12 @@ class Generator:
         dims = _r.shape_arg("StatefulTruncatedNormal", shape)
         dev = context.default_device()
         m, s = _r.param(mean, d, dev), _r.param(stddev, d, dev)
-        gen = self._next("truncated_normal", dev)
         try:
+            if d is dtypes.float32 or d is dtypes.float64:
+                n = _r._numel(dims)
+                x = philox.truncated_normal(self._take(n), n, d._torch, dev).reshape(dims)
+                return wrap(_r._affine(x, s, m), d)
+            gen = self._next("truncated_normal", dev)
             return wrap(_r.sample_truncated_normal(dims, d, dev, gen, m, s), d)
         except Exception as e:  # noqa: BLE001
             raise translate("StatefulTruncatedNormal", e) from None
@@ -197,13 +214,39 @@ class Generator:
         be None for the dtype's full range.
         """
         d = _r.check_dtype(dtype, _r._UNIFORM_DTYPES + (dtypes.uint32, dtypes.uint64))
+        op = "StatefulUniformInt" if d.is_integer else "StatefulUniform"
         if d.is_integer:
             if (minval is None) != (maxval is None):
                 raise ValueError(
                     f"For integer dtype {d}, minval and maxval must be both `None` or both "
                     f"non-`None`; got minval={minval} and maxval={maxval}")
-        return _sr.stateless_uniform(shape, self._stateless_seed(), minval=minval,
-                                     maxval=maxval, dtype=d)
+        elif maxval is None:
+            maxval = 1
+        dims = _r.shape_arg(op, shape)
+        dev = context.default_device()
+        n = _r._numel(dims)
+        try:
+            if d.is_integer and minval is None:
+                words = philox.full_int(self._take(n), n, d.size == 8, dev)
+                return wrap(torch.from_numpy(words.view(d.as_numpy_dtype).reshape(dims).copy())
+                            .to(dev), d)
+            lo, hi = _r.param(minval, d, dev), _r.param(maxval, d, dev)
+            if d.is_integer:
+                a, b = _r._int_bound(op, lo, "minval"), _r._int_bound(op, hi, "maxval")
+                if a >= b:
+                    raise invalid_argument(op, f"Need minval < maxval, got {a} >= {b}")
+                x = philox.uniform_int(self._take(n), n, a, b, d.size == 8, dev)
+                return wrap(x.reshape(dims).to(d._torch), d)
+            if d is dtypes.float32 or d is dtypes.float64:
+                x = philox.uniform(self._take(n), n, d._torch, dev).reshape(dims)
+                if not (isinstance(lo, (int, float)) and isinstance(hi, (int, float))
+                        and lo == 0 and hi == 1):
+                    x = x * (hi - lo) + lo
+                return wrap(x, d)
+            return wrap(_r.sample_uniform(op, dims, d, dev, self._next("uniform", dev), lo, hi),
+                        d)
+        except Exception as e:  # noqa: BLE001
+            raise translate(op, e) from None
 
     def uniform_full_int(self, shape, dtype=dtypes.uint64, name=None) -> Tensor:
         """Uniform integers over the whole range of ``dtype``."""
@@ -215,21 +258,15 @@ class Generator:
                                       output_dtype=dtype)
 
     def make_seeds(self, count=1) -> Tensor:
-        """``count`` seeds for stateless ops: an int64 Tensor of shape ``[2, count]``."""
-        dev = context.default_device()
-        gen = self._next("make_seeds", dev)
-        try:
-            x = torch.randint(-(2**63), 2**63 - 1, (2, int(count)), dtype=torch.int64,
-                              device=dev, generator=gen)
-        except Exception as e:  # noqa: BLE001
-            raise translate("RngReadAndSkip", e) from None
-        return wrap(x, dtypes.int64)
+        """``count`` seeds for stateless ops: an int64 ``[2, count]`` Tensor whose first
+        row is random keys and second row zeros, as TF makes them."""
+        keys = self.uniform_full_int([int(count)], dtype=dtypes.int64)._t
+        return wrap(torch.stack([keys, torch.zeros_like(keys)]), dtypes.int64)
 
     def split(self, count=1) -> list:
-        """``count`` new, independent generators derived from this one."""
-        seeds = tensor_arg(self.make_seeds(count)).numpy()
-        return [Generator(state=[int(seeds[0, i]), int(seeds[1, i]), self._state[2]],
-                          alg=self._alg) for i in range(int(count))]
+        """``count`` new, independent generators: state ``[0, 0, key]`` from fresh keys."""
+        keys = self.uniform_full_int([int(count)], dtype=dtypes.int64).numpy()
+        return [Generator(state=[0, 0, int(k)], alg=self._alg) for k in keys.tolist()]
 
     def __repr__(self) -> str:
         return f"<tf.random.Generator state={[_signed(v) for v in self._state]}>"
