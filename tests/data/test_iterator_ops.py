@@ -53,3 +53,15 @@ def test_save_restore_continues_where_it_left(make):
     other = iter(make())
     other._restore(state)
     assert [x.numpy().tolist() for x in other] == rest
+
+
+def test_trackable_protocol_round_trip():
+    ds = tf.data.Dataset.range(10).shuffle(10, seed=4).batch(2)
+    it = iter(ds)
+    next(it)
+    saved = it._serialize_to_tensors()
+    assert saved["ITERATOR_STATE"].dtype == tf.string
+    rest = [x.numpy().tolist() for x in it]
+    other = iter(ds)
+    other._restore_from_tensors(saved)
+    assert [x.numpy().tolist() for x in other] == rest

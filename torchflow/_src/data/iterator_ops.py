@@ -92,6 +92,26 @@ class Iterator:
                 break
 
 
+    # TF's Trackable protocol, for tf.train.Checkpoint(iterator=it).
+    def _serialize_to_tensors(self) -> dict:
+        """``{"ITERATOR_STATE": string Tensor}``: the position as JSON."""
+        import json
+
+        from torchflow._src.core import dtypes
+        from torchflow._src.ops import data_ops
+
+        return {"ITERATOR_STATE": data_ops.scalar(json.dumps(self._save()).encode(),
+                                                  dtypes.string)}
+
+    def _restore_from_tensors(self, restored_tensors: dict) -> None:
+        import json
+
+        from torchflow._src.ops import data_ops
+
+        raw = data_ops.to_python(restored_tensors["ITERATOR_STATE"])
+        self._restore(json.loads(raw.decode() if isinstance(raw, bytes) else raw))
+
+
 OwnedIterator = Iterator
 
 
