@@ -33,9 +33,13 @@ class DatasetV2:
     [[0, 2, 4, 6], [8, 10]]
 
     Differences from TensorFlow 2.4: functions passed to ``map``/``filter``/...
-    run eagerly on each element (Python side effects run every time), and the
-    ``element_spec`` of a ``map`` is found by running the function on the first
-    input element (not by tracing).
+    run eagerly (Python side effects run when they are called, not once at
+    tracing), and the ``element_spec`` of a ``map`` is found by running the
+    function on the first input element. A ``map`` directly over
+    ``from_tensor_slices`` calls the function on chunks of rows when it is
+    verified to work row-wise (see ``_src/data/vectorize.py``; switch off with
+    ``options.experimental_optimization.map_vectorization.enabled = False``),
+    so its Python side effects run once per chunk.
     """
 
     _spec_cache = None
