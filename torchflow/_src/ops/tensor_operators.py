@@ -144,6 +144,29 @@ def _np_ne(a, b):
     return np.not_equal(a, b)
 
 
+def _fast(torch_fn, kinds, slow):
+    """``self OP other`` with an inline path for the common cases (same-dtype tensors, or
+    a Python number with a floating tensor); everything else, errors included, takes
+    the full op (``slow``)."""
+
+    def op(self, other):
+        d = self._dtype
+        k = d._kind
+        if k in kinds:
+            to = type(other)
+            if to is Tensor:
+                if other._dtype is d:
+                    try:
+                        return wrap(torch_fn(self._t, other._t), d)
+                    except Exception:  # noqa: BLE001 - the full op raises TF's error
+                        pass
+            elif (to is float or to is int) and (k == "f" or k == "c"):
+                return wrap(torch_fn(self._t, other), d)
+        return slow(self, other)
+
+    return op
+
+
 _BINARY = {
     "add": m.add,
     "sub": m.subtract,
@@ -160,11 +183,18 @@ _BINARY = {
 }
 
 
+_FAST = (("add", torch.add, "fiuc"), ("sub", torch.sub, "fiuc"), ("mul", torch.mul, "fiuc"),
+         ("truediv", torch.div, "fc"))
+
+
 def install() -> None:
     """Installs the operators on ``Tensor`` (idempotent)."""
     for name, fn in _BINARY.items():
         setattr(Tensor, f"__{name}__", _forward(fn, f"__r{name}__"))
         setattr(Tensor, f"__r{name}__", _reflected(fn))
+    for name, torch_fn, kinds in _FAST:
+        slow = _forward(_BINARY[name], f"__r{name}__")
+        setattr(Tensor, f"__{name}__", _fast(torch_fn, kinds, slow))
     Tensor.__radd__ = _radd
     Tensor.__rmul__ = _rmul
     Tensor.__rsub__ = _rsub
