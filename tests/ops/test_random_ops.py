@@ -245,6 +245,14 @@ def test_stateless_same_seed_same_values(fn, extra):
     assert not np.array_equal(a, f([5], seed=[3, 5]).numpy())
 
 
+def test_stateless_categorical_values_are_tfs():
+    lg = np.log([[0.1, 0.2, 0.7], [0.5, 0.25, 0.25]]).astype(np.float32)
+    for seed in ([1, 2], [-3, 2**33]):
+        ours = tfl.random.stateless_categorical(lg, 11, seed=seed).numpy()
+        theirs = real_tf().random.stateless_categorical(lg, 11, seed=seed).numpy()
+        assert ours.tolist() == theirs.tolist()
+
+
 def test_stateless_categorical_deterministic():
     lg = [[0.0, 1.0, 2.0]]
     a = tfl.random.stateless_categorical(lg, 20, seed=[1, 2]).numpy()
@@ -400,7 +408,10 @@ def _seeded_program(m):
             m.random.uniform([4], maxval=10, dtype=m.int32),
             m.random.uniform([4], minval=-3, maxval=2**40, dtype=m.int64, seed=9),
             m.random.normal([3], dtype=m.float64, mean=1.0, stddev=2.0),
-            m.random.uniform([2, 3], minval=-1.0, maxval=4.0)]
+            m.random.uniform([2, 3], minval=-1.0, maxval=4.0),
+            m.random.categorical(np.log([[0.1, 0.2, 0.7], [0.5, 0.25, 0.25]]), 7),
+            m.random.categorical([[0.0, -np.inf, 1.0, 2.0]], 9, seed=4, dtype=m.int32),
+            m.random.categorical([[0.0, -np.inf, 1.0, 2.0]], 9, seed=4, dtype=m.int32)]
     m.random.set_seed(None)
     out += [m.random.uniform([2], seed=3), m.random.uniform([2], seed=3)]
     return [o.numpy() for o in out]

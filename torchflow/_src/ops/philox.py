@@ -199,3 +199,27 @@ def truncated_normal(kc, n: int, dtype: torch.dtype, device) -> torch.Tensor:
     out = cand[take].reshape(ngroups, group) if bool((rank[:, -1] >= group).all()) else \
         torch.stack([cand[i][ok[i]][:group] for i in range(ngroups)])
     return out.reshape(-1)[:n]
+
+
+def categorical(kc, logits: np.ndarray, num_samples: int) -> np.ndarray:
+    """TF's CPU Multinomial kernel: per row an unnormalized float64 CDF of
+    ``exp(logit - max)``, searched with ``RandDouble() * total`` (two words per
+    sample, rows consuming the stream in order)."""
+    batch, classes = logits.shape
+    nwords = batch * num_samples * 2
+    key, counter = kc
+    w = (_blocks_np(key, counter, (nwords + 3) // 4).reshape(-1)[:nwords]
+         .astype(np.uint64).reshape(batch, num_samples, 2))
+    man = ((w[..., 0] & np.uint64(0xFFFFF)) << np.uint64(32)) | w[..., 1]
+    u = (man | np.uint64(1023 << 52)).view(np.float64) - 1.0
+    out = np.empty((batch, num_samples), dtype=np.int64)
+    lg = logits.astype(np.float64)
+    for b in range(batch):
+        row = lg[b]
+        fin = np.isfinite(row)
+        mx = row[fin].max() if fin.any() else np.finfo(np.float64).min
+        with np.errstate(over="ignore", invalid="ignore"):
+            e = np.where(fin, np.exp(row - mx), 0.0)
+        cdf = np.cumsum(e)
+        out[b] = np.searchsorted(cdf, u[b] * cdf[-1], side="right")
+    return out

@@ -16,8 +16,10 @@ and counters, so they give TensorFlow's exact numbers. The other ops draw from
 ``torch.Generator`` streams on the output's device, cached in
 ``context.GLOBAL.random_streams`` like TF's kernels.
 
+Seeded ``categorical`` follows TF's CPU kernel too (for one shard of rows).
+
 Differences from TensorFlow 2.4: unseeded draws, half-precision dtypes and
-``categorical``, ``shuffle``, ``poisson``, ``gamma`` give torch's numbers
+``shuffle``, ``poisson``, ``gamma`` give torch's numbers
 (which also differ between CPU and GPU); only their reproducibility rules
 match TF.
 """
@@ -516,6 +518,12 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None) -> Tensor
     od = check_dtype(dtypes.int64 if dtype is None else dtype, (dtypes.int32, dtypes.int64))
     lg = _logits_arg(logits)
     n = int(num_samples)
+    if lg.ndim == 2 and lg.shape[1] > 0 and n > 0 and lg.shape[0] > 0:
+        # TF reserves 2 * ceil4(num_samples) * 256 blocks per row and call.
+        kc = philox_stream("categorical", od, seed, lg.shape[0] * ((n + 3) // 4 * 4) * 2)
+        if kc is not None:  # seeded: TF's own numbers
+            x = philox.categorical(kc, lg.detach().cpu().numpy(), n)
+            return wrap(torch.from_numpy(x).to(lg.device).to(od._torch), od)
     try:
         gen = stream("categorical", od, seed, lg.device)
         return wrap(sample_categorical("Multinomial", lg, n, od, gen), od)

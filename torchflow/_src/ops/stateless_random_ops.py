@@ -2,12 +2,12 @@
 
 The same seed (and shape, dtype, parameters) gives the same numbers on every
 call, in every process and on every device. ``stateless_uniform`` (float32,
-float64 and the integer dtypes), ``stateless_normal`` and
-``stateless_truncated_normal`` (float32, float64) give exactly TensorFlow's
-numbers: they run TF's Philox algorithm (``philox.py``).
+float64 and the integer dtypes), ``stateless_normal``,
+``stateless_truncated_normal`` (float32, float64) and ``stateless_categorical``
+give exactly TensorFlow's numbers: they run TF's Philox algorithm
+(``philox.py``).
 
-Differences from TensorFlow 2.4: the other stateless ops (categorical,
-binomial, poisson, gamma, parameterized truncated normal, half-precision
+Differences from TensorFlow 2.4: the other stateless ops (binomial, poisson, gamma, parameterized truncated normal, half-precision
 dtypes) draw from torch
 generators seeded by the seed: deterministic, but not TF's numbers, and CPU
 and GPU results differ.
@@ -221,6 +221,11 @@ def stateless_categorical(logits, num_samples, seed, dtype=dtypes.int64, name=No
     """
     od = _r.check_dtype(dtype, (dtypes.int32, dtypes.int64))
     lg = _r._logits_arg(logits)
+    n = int(num_samples)
+    if lg.ndim == 2 and lg.shape[1] > 0 and n > 0 and lg.shape[0] > 0:  # TF's own numbers
+        kc = philox.key_counter(*seed_pair("StatelessMultinomial", seed))
+        x = philox.categorical(kc, lg.detach().cpu().numpy(), n)
+        return wrap(torch.from_numpy(x).to(lg.device).to(od._torch), od)
     gen = _gen("StatelessMultinomial", seed, lg.device)
     try:
         return wrap(_r.sample_categorical("StatelessMultinomial", lg, int(num_samples), od,
