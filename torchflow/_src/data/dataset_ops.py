@@ -84,7 +84,7 @@ class DatasetV2:
         """An iterator over the elements as NumPy values (nested structure kept).
 
         >>> import torchflow as tf
-        >>> list(tf.data.Dataset.range(3).as_numpy_iterator())
+        >>> [int(x) for x in tf.data.Dataset.range(3).as_numpy_iterator()]
         [0, 1, 2]
         """
         for leaf in _structure.flatten(self.element_spec):
@@ -142,7 +142,7 @@ class DatasetV2:
             is a scalar.
 
         >>> import torchflow as tf
-        >>> list(tf.data.Dataset.from_tensor_slices([1, 2]).as_numpy_iterator())
+        >>> [int(x) for x in tf.data.Dataset.from_tensor_slices([1, 2])]
         [1, 2]
         """
         from torchflow._src.data.sources import TensorSliceDataset
@@ -162,7 +162,7 @@ class DatasetV2:
         ``output_type=`` says otherwise.
 
         >>> import torchflow as tf
-        >>> list(tf.data.Dataset.range(1, 6, 2).as_numpy_iterator())
+        >>> [int(x) for x in tf.data.Dataset.range(1, 6, 2)]
         [1, 3, 5]
         """
         from torchflow._src.data.sources import RangeDataset
@@ -231,7 +231,7 @@ class DatasetV2:
           deterministic: False lets elements come out in completion order.
 
         >>> import torchflow as tf
-        >>> list(tf.data.Dataset.range(3).map(lambda x: x + 1).as_numpy_iterator())
+        >>> [int(x) for x in tf.data.Dataset.range(3).map(lambda x: x + 1)]
         [1, 2, 3]
         """
         if num_parallel_calls is None or num_parallel_calls == 0:

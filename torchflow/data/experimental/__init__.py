@@ -1,7 +1,7 @@
 """``tf.data.experimental``."""
 
-from torchflow._src.data.csv import CsvDataset as CsvDataset
-from torchflow._src.data.csv import make_csv_dataset as make_csv_dataset
+from torchflow._src.data.csv_dataset import CsvDataset as CsvDataset
+from torchflow._src.data.csv_dataset import make_csv_dataset as make_csv_dataset
 from torchflow._src.data.dataset_ops import AUTOTUNE as AUTOTUNE
 from torchflow._src.data.dataset_ops import INFINITE as INFINITE_CARDINALITY
 from torchflow._src.data.dataset_ops import UNKNOWN as UNKNOWN_CARDINALITY
