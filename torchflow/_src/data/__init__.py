@@ -1,0 +1,1 @@
+"""tf.data implementation: datasets, iterators, the threaded runtime, readers."""
