@@ -195,3 +195,18 @@ def test_tf32_reaches_cuda_matmul():
     err_on = (a @ a - exact).abs().max().item()
     if torch.cuda.get_device_capability()[0] >= 8:
         assert err_on > err_off * 4
+
+
+def test_compatibility_switches_are_accepted():
+    rtf = real_tf()
+    for name in ("enable_mlir_bridge", "disable_mlir_bridge", "enable_mlir_graph_optimization",
+                 "disable_mlir_graph_optimization"):
+        assert hasattr(rtf.config.experimental, name)
+        assert getattr(tf.config.experimental, name)() is None
+    f = tf.config.experimental.ClusterDeviceFilters()
+    f.set_device_filters("worker", 0, ["/job:ps"])
+    with pytest.raises(TypeError):
+        f.set_device_filters("worker", 0, [1])
+    assert tf.debugging.experimental.enable_dump_debug_info("/tmp/unused") is None
+    tf.debugging.experimental.disable_dump_debug_info()
+    assert tf.dtypes.cast(tf.constant([1.5]), tf.int32).numpy().tolist() == [1]

@@ -62,3 +62,9 @@ def test_an_op_failure_raises_invalid_argument_like_tf():
         rtf.add(rtf.constant([1, 2]), rtf.constant([1, 2, 3]))
     with pytest.raises(tf.errors.InvalidArgumentError):
         tf.add(tf.constant([1, 2]), tf.constant([1, 2, 3]))
+
+
+def test_operator_not_allowed_in_graph_error_is_a_type_error_like_tf():
+    rtf = real_tf()
+    assert issubclass(rtf.errors.OperatorNotAllowedInGraphError, TypeError)
+    assert issubclass(tf.errors.OperatorNotAllowedInGraphError, TypeError)

@@ -28,3 +28,4 @@ from torchflow._src.ops.debugging_ops import enable_check_numerics as enable_che
 from torchflow._src.ops.debugging_ops import is_numeric_tensor as is_numeric_tensor
 from torchflow._src.core.config import get_log_device_placement as get_log_device_placement
 from torchflow._src.core.config import set_log_device_placement as set_log_device_placement
+from torchflow.debugging import experimental as experimental

@@ -22,3 +22,6 @@ from torchflow._src.core.dtypes import uint32 as uint32
 from torchflow._src.core.dtypes import uint64 as uint64
 from torchflow._src.core.dtypes import uint8 as uint8
 from torchflow._src.core.dtypes import variant as variant
+from torchflow._src.ops.creation_ops import cast as cast
+from torchflow._src.ops.creation_ops import saturate_cast as saturate_cast
+from torchflow._src.ops.math_ops import complex as complex  # noqa: A004

@@ -36,3 +36,4 @@ from torchflow._src.core.errors import DataLossError as DataLossError
 from torchflow._src.core.errors import UnauthenticatedError as UnauthenticatedError
 from torchflow._src.core.errors import exception_type_from_error_code as exception_type_from_error_code
 from torchflow._src.core.errors import error_code_from_exception_type as error_code_from_exception_type
+from torchflow._src.core.errors import OperatorNotAllowedInGraphError as OperatorNotAllowedInGraphError

@@ -73,6 +73,8 @@ class _ConfigState:
         self.synchronous_execution = True
         self.optimizer_jit = ""
         self.optimizer_options: dict = {}
+        self.mlir_bridge = False
+        self.mlir_graph_optimization = False
 
 
 _STATE = _ConfigState()
@@ -361,6 +363,49 @@ def get_synchronous_execution() -> bool:
 def enable_op_determinism() -> None:
     """Makes torch choose deterministic kernels (TF 2.8+ spelling, accepted)."""
     torch.use_deterministic_algorithms(True, warn_only=True)
+
+
+@public("torchflow.config.experimental")
+def enable_mlir_bridge() -> None:
+    """Accepted for compatibility; torchflow has no MLIR bridge."""
+    _STATE.mlir_bridge = True
+
+
+@public("torchflow.config.experimental")
+def disable_mlir_bridge() -> None:
+    """Accepted for compatibility; torchflow has no MLIR bridge."""
+    _STATE.mlir_bridge = False
+
+
+@public("torchflow.config.experimental")
+def enable_mlir_graph_optimization() -> None:
+    """Accepted for compatibility; torchflow has no graph optimizer."""
+    _STATE.mlir_graph_optimization = True
+
+
+@public("torchflow.config.experimental")
+def disable_mlir_graph_optimization() -> None:
+    """Accepted for compatibility; torchflow has no graph optimizer."""
+    _STATE.mlir_graph_optimization = False
+
+
+@public("torchflow.config.experimental")
+class ClusterDeviceFilters:
+    """Device filters for remote tasks (recorded; torchflow does not filter).
+
+    >>> import torchflow as tf
+    >>> f = tf.config.experimental.ClusterDeviceFilters()
+    >>> f.set_device_filters("worker", 0, ["/job:ps"])
+    """
+
+    def __init__(self):
+        self._filters: dict = {}
+
+    def set_device_filters(self, job_name: str, task_index: int, device_filters) -> None:
+        """Sets the device filters of task ``task_index`` of job ``job_name``."""
+        if not all(isinstance(f, str) for f in device_filters):
+            raise TypeError(f"device_filters must be strings; received {device_filters!r}")
+        self._filters.setdefault(job_name, {})[int(task_index)] = list(device_filters)
 
 
 # --- TensorFloat-32 -------------------------------------------------------------------

@@ -99,6 +99,12 @@ UnauthenticatedError = _make(
     "UnauthenticatedError", UNAUTHENTICATED, "The request lacks valid credentials."
 )
 
+@public("torchflow.errors")
+class OperatorNotAllowedInGraphError(TypeError):
+    """Raised when an operation that needs eager execution (iterating or taking
+    the truth value of a symbolic tensor) is used while tracing."""
+
+
 _BY_CODE = {
     c: cls
     for c, cls in [

@@ -547,3 +547,23 @@ def enable_check_numerics(stack_height_limit=30, path_length_limit=50) -> None:
 def disable_check_numerics() -> None:
     """Turns ``enable_check_numerics`` off."""
     _CheckNumerics.enabled = False
+
+
+class _DumpDebugInfo:
+    dump_root = None
+
+
+@public("torchflow.debugging.experimental")
+def enable_dump_debug_info(dump_root, tensor_debug_mode="NO_TENSOR", circular_buffer_size=1000,
+                           op_regex=None, tensor_dtypes=None):
+    """Records a debugger dump request (torchflow writes no Debugger V2 dumps).
+
+    Differences from TensorFlow 2.4: nothing is written; returns None.
+    """
+    _DumpDebugInfo.dump_root = dump_root
+
+
+@public("torchflow.debugging.experimental")
+def disable_dump_debug_info() -> None:
+    """Turns ``enable_dump_debug_info`` off."""
+    _DumpDebugInfo.dump_root = None

@@ -20,3 +20,8 @@ from torchflow._src.core.config import set_synchronous_execution as set_synchron
 from torchflow._src.core.config import set_virtual_device_configuration as set_virtual_device_configuration
 from torchflow._src.core.config import set_visible_devices as set_visible_devices
 from torchflow._src.core.config import tensor_float_32_execution_enabled as tensor_float_32_execution_enabled
+from torchflow._src.core.config import ClusterDeviceFilters as ClusterDeviceFilters
+from torchflow._src.core.config import disable_mlir_bridge as disable_mlir_bridge
+from torchflow._src.core.config import disable_mlir_graph_optimization as disable_mlir_graph_optimization
+from torchflow._src.core.config import enable_mlir_bridge as enable_mlir_bridge
+from torchflow._src.core.config import enable_mlir_graph_optimization as enable_mlir_graph_optimization
