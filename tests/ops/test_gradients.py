@@ -343,8 +343,6 @@ _KNOWN_DIFFS = {
     "math.add_n": "add_n(tensor) (a Tensor, not a list) is accepted by TF, rejected here",
     "math.igamma": "torch has no derivative of igamma with respect to `a`",
     "math.igammac": "torch has no derivative of igammac with respect to `a`",
-    "nn.softmax_cross_entropy_with_logits": "gradient with respect to `labels` differs",
-    "linalg.cholesky_solve": "TF reads only the lower triangle of `chol` (zero gradient above)",
 }
 _SWEEP_PARAMS = [pytest.param(ns, name, id=f"{ns}.{name}", marks=pytest.mark.xfail(
     reason=_KNOWN_DIFFS[f"{ns}.{name}"], strict=False)) if f"{ns}.{name}" in _KNOWN_DIFFS
