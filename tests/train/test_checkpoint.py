@@ -245,3 +245,15 @@ def test_killed_mid_save_keeps_last_good_checkpoint(tmp_path):
     v = tf.Variable(np.zeros((1000,), np.float32))
     tf.train.Checkpoint(v=v).restore(tf.train.latest_checkpoint(d)).assert_consumed()
     assert float(v.numpy()[0]) == 1.0
+
+
+def test_dataset_iterator_position_round_trips(tmp_path):
+    ds = tf.data.Dataset.range(10).shuffle(10, seed=3).batch(2)
+    it = iter(ds)
+    next(it)
+    ckpt = tf.train.Checkpoint(iterator=it)
+    path = ckpt.save(str(tmp_path / "it"))
+    expected = [b.numpy().tolist() for b in it]
+    it2 = iter(ds)
+    tf.train.Checkpoint(iterator=it2).restore(path).assert_consumed()
+    assert [b.numpy().tolist() for b in it2] == expected

@@ -52,7 +52,7 @@ def save_graph(root, prefix: str) -> None:
             entry["key"] = f"{paths[i]}/{_VALUE_KEY}"
             node["value"] = entry
         elif node["kind"] == "state":
-            node["state"] = data.encode_state(obj._serialize_state())
+            node["state"] = data.encode_state(og.get_state(obj))
         slots = getattr(obj, "_checkpoint_slots", None)
         if callable(slots):
             node["slots"] = []
@@ -94,7 +94,7 @@ class _Restore:
                 _assign(obj, self.reader.array(node["value"]))
         elif kind == "state":
             if og.has_state(obj):
-                obj._deserialize_state(self.reader.decode_state(node["state"]))
+                og.set_state(obj, self.reader.decode_state(node["state"]))
         live = dict(og.children(obj))
         for name, child_id in node["children"].items():
             child = live.get(name)

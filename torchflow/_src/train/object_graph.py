@@ -27,7 +27,31 @@ def is_variable(obj) -> bool:
 
 
 def has_state(obj) -> bool:
-    return hasattr(obj, "_serialize_state") and hasattr(obj, "_deserialize_state")
+    return (hasattr(obj, "_serialize_state") and hasattr(obj, "_deserialize_state")) or (
+        hasattr(obj, "_serialize_to_tensors") and hasattr(obj, "_restore_from_tensors")
+        and not isinstance(obj, type))
+
+
+def get_state(obj):
+    """An object's saveable state (``_serialize_state`` or TF's tensor-dict hook)."""
+    if hasattr(obj, "_serialize_state"):
+        return obj._serialize_state()
+    out = {}
+    for k, v in obj._serialize_to_tensors().items():
+        a = v.numpy() if hasattr(v, "numpy") else v
+        out[k] = a.item() if getattr(a, "dtype", None) is not None and a.dtype.kind == "O" \
+            and a.ndim == 0 else a
+    return {"__tensors__": out}
+
+
+def set_state(obj, state) -> None:
+    if isinstance(state, dict) and "__tensors__" in state and hasattr(obj, "_restore_from_tensors"):
+        from torchflow._src.core.convert import convert_to_tensor
+
+        obj._restore_from_tensors({k: convert_to_tensor(v)
+                                   for k, v in state["__tensors__"].items()})
+    else:
+        obj._deserialize_state(state)
 
 
 def is_trackable(obj) -> bool:
