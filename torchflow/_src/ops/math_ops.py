@@ -67,6 +67,13 @@ def add(x, y, name=None) -> Tensor:
     >>> tf.add(tf.constant([1, 2]), 3).numpy()
     array([4, 5], dtype=int32)
     """
+    if type(x) is Tensor and type(y) is Tensor:
+        d = x._dtype
+        if y._dtype is d and d._name in _ADD_TYPES:
+            try:
+                return wrap(torch.add(x._t, y._t), d)
+            except Exception:  # noqa: BLE001 - the general path below raises TF's error
+                pass
     a, b, d = binary("AddV2", x, y)
     if d._name not in _ADD_TYPES:
         if d is _STRING:
@@ -101,6 +108,13 @@ def _string_add(a, b):
 def _make_binary(pub: str, op: str, allowed: mc.TypeSet, fn, summary: str, example=None,
                  ordered=False):
     def impl(x, y, name=None):
+        if type(x) is Tensor and type(y) is Tensor:  # hot path: same-dtype tensors
+            d = x._dtype
+            if y._dtype is d and d._name in allowed:
+                try:
+                    return wrap(fn(x._t, y._t), d)
+                except Exception:  # noqa: BLE001 - the general path below raises TF's error
+                    pass
         a, b, d = binary(op, x, y)
         if d._name not in allowed:
             raise mc.bad_type(op, d, allowed)
