@@ -56,7 +56,7 @@ def _blocks_np(key, counter, n, idx=None) -> np.ndarray:
                           (p0 >> s32) ^ c3 ^ np.uint64(k1), p0 & m)
         if r < 9:
             k0, k1 = (k0 + _WA) & _M32, (k1 + _WB) & _M32
-    return np.stack([c0, c1, c2, c3], axis=1).astype(np.int64)
+    return np.stack([c0, c1, c2, c3], axis=1).view(np.int64)  # values < 2**32: same bits
 
 
 def _blocks_torch(key, counter, n, device, idx=None) -> torch.Tensor:
@@ -106,10 +106,17 @@ def _words(kc, count: int, device) -> torch.Tensor:
 
 
 def _to_f32(x: torch.Tensor) -> torch.Tensor:
+    if x.device.type == "cpu":  # NumPy's integer ops are much quicker on the host
+        a = x.numpy()
+        return torch.from_numpy(((a & 0x7FFFFF) | 0x3F800000).astype(np.int32)
+                                .view(np.float32) - np.float32(1.0))
     return ((x & 0x7FFFFF) | 0x3F800000).to(torch.int32).view(torch.float32) - 1.0
 
 
 def _to_f64(hi: torch.Tensor, lo: torch.Tensor) -> torch.Tensor:
+    if hi.device.type == "cpu":
+        a = ((hi.numpy() & 0xFFFFF) << 32) | lo.numpy() | (1023 << 52)
+        return torch.from_numpy(np.ascontiguousarray(a).view(np.float64) - 1.0)
     return (((hi & 0xFFFFF) << 32) | lo | (1023 << 52)).view(torch.float64) - 1.0
 
 
