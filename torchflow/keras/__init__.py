@@ -7,9 +7,11 @@ from torchflow._src.keras.engine.model import Model as Model
 from torchflow._src.keras.engine.sequential import Sequential as Sequential
 from torchflow.keras import activations as activations
 from torchflow.keras import backend as backend
+from torchflow.keras import callbacks as callbacks
 from torchflow.keras import constraints as constraints
 from torchflow.keras import initializers as initializers
 from torchflow.keras import layers as layers
 from torchflow.keras import mixed_precision as mixed_precision
 from torchflow.keras import models as models
 from torchflow.keras import regularizers as regularizers
+from torchflow.keras import utils as utils

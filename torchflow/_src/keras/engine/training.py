@@ -1,5 +1,387 @@
-"""``Model.compile/fit/evaluate/predict`` (filled in by the training work)."""
+"""``Model.compile/fit/evaluate/predict`` and the step functions behind them.
+
+Every step runs eagerly through torchflow ops (torch kernels); ``run_eagerly``
+is accepted and always effectively true. ``steps_per_execution=N`` runs N
+batches per execution: callbacks' batch hooks and the progress bar see the
+batches in groups of N (batch index = the group's last), and metrics are read
+back once per group, which is where Python overhead per step is saved.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import warnings
+
+import numpy as np
+
+from torchflow._src.core import context
+from torchflow._src.core.convert import convert_to_tensor
+from torchflow._src.core.tape import GradientTape
+from torchflow._src.core.tensor import Tensor
+from torchflow._src.keras.engine import compile_utils, data_adapter
+from torchflow._src.ops.array_ops import concat
+from torchflow._src.util import nest
+
+_log = logging.getLogger("torchflow")
+
+
+def _to_py(v):
+    if hasattr(v, "numpy"):
+        a = v.numpy()
+        return a.item() if getattr(a, "ndim", 1) == 0 else a
+    return v
 
 
 class TrainingMixin:
-    pass
+    """Training and inference methods of ``tf.keras.Model`` (see the module docstring)."""
+
+    def _init_training(self):
+        self.optimizer = None
+        self.compiled_loss = None
+        self.compiled_metrics = None
+        self.loss = None
+        self.stop_training = False
+        self.history = None
+        self._is_compiled = False
+        self._steps_per_execution = 1
+        self._run_eagerly = None
+        self._jit_compile = None
+        self.train_function = None
+        self.test_function = None
+        self.predict_function = None
+
+    # --- compile ------------------------------------------------------------
+    def compile(self, optimizer="rmsprop", loss=None, metrics=None, loss_weights=None,
+                weighted_metrics=None, run_eagerly=None, steps_per_execution=None,
+                jit_compile=None, **kwargs):
+        """Configures the model for training.
+
+        Args:
+          optimizer: Name or optimizer instance.
+          loss: Loss name, function or ``Loss``; a list/dict per output.
+          metrics: Metrics (names, functions, ``Metric``\\ s); a list or a
+            list/dict per output. ``'accuracy'`` resolves as TF 2.4 does.
+          loss_weights: Scalars weighting each output's loss.
+          weighted_metrics: Metrics that use ``sample_weight``.
+          run_eagerly: Accepted (torchflow always runs eagerly).
+          steps_per_execution: Batches per execution (default 1).
+          jit_compile: Accepted; see DESIGN.md.
+
+        Raises:
+          TypeError: For unknown keyword arguments.
+        """
+        from torchflow._src.keras import optimizers
+        from torchflow._src.keras.mixed_precision import policy as policy_lib
+
+        if "experimental_steps_per_execution" in kwargs:
+            warnings.warn("The argument `experimental_steps_per_execution` is no longer "
+                          "experimental. Pass `steps_per_execution` instead.", stacklevel=2)
+            steps_per_execution = kwargs.pop("experimental_steps_per_execution")
+        for k in kwargs:
+            if k not in ("sample_weight_mode", "target_tensors", "distribute"):
+                raise TypeError(f"Invalid keyword argument(s) in `compile`: {set(kwargs)}")
+        opt = optimizers.get(optimizer)
+        if policy_lib.global_policy().name == "mixed_float16" or \
+                self._dtype_policy.name == "mixed_float16":
+            from torchflow._src.keras.mixed_precision.loss_scale_optimizer import (
+                LossScaleOptimizer)
+
+            if not isinstance(opt, LossScaleOptimizer):
+                opt = LossScaleOptimizer(opt)
+        self.optimizer = opt
+        self.loss = loss
+        names = getattr(self, "output_names", None)
+        self.compiled_loss = compile_utils.LossesContainer(loss, loss_weights, output_names=names)
+        self.compiled_metrics = compile_utils.MetricsContainer(
+            metrics, weighted_metrics, output_names=names, losses=loss)
+        self._steps_per_execution = int(steps_per_execution or 1)
+        self._run_eagerly = run_eagerly
+        self._jit_compile = jit_compile
+        self._is_compiled = True
+        self.train_function = self.test_function = self.predict_function = None
+
+    @property
+    def run_eagerly(self):
+        return bool(self._run_eagerly)
+
+    @run_eagerly.setter
+    def run_eagerly(self, value):
+        self._run_eagerly = value
+
+    @property
+    def distribute_strategy(self):
+        strategies = context.thread_state().strategy_stack
+        return strategies[-1] if strategies else None
+
+    @property
+    def metrics(self):
+        """The loss tracker, compiled metrics and layers' metrics (after the first step)."""
+        out = []
+        if self._is_compiled:
+            if self.compiled_loss is not None:
+                out.extend(self.compiled_loss.metrics if self.compiled_loss._losses is not None
+                           else [])
+            if self.compiled_metrics is not None:
+                out.extend(self.compiled_metrics.metrics)
+        for layer in self._flatten_layers():
+            out.extend(layer._metrics)
+        return out
+
+    @property
+    def metrics_names(self):
+        return [m.name for m in self.metrics]
+
+    def reset_metrics(self):
+        """Resets the state of every metric of the model."""
+        for m in self.metrics:
+            m.reset_states()
+
+    def _assert_compile_was_called(self):
+        if not self._is_compiled:
+            raise RuntimeError("You must compile your model before training/testing. Use "
+                               "`model.compile(optimizer, loss)`.")
+
+    # --- steps --------------------------------------------------------------
+    def train_step(self, data):
+        """One optimisation step on a batch; returns ``{metric name: value}``."""
+        x, y, sample_weight = data_adapter.unpack_x_y_sample_weight(data)
+        with GradientTape() as tape:
+            y_pred = self(x, training=True)
+            loss = self.compiled_loss(y, y_pred, sample_weight,
+                                      regularization_losses=self.losses)
+        self.optimizer.minimize(loss, self.trainable_variables, tape=tape)
+        self.compiled_metrics.update_state(y, y_pred, sample_weight)
+        return {m.name: m.result() for m in self.metrics}
+
+    def test_step(self, data):
+        """One evaluation step on a batch; returns ``{metric name: value}``."""
+        x, y, sample_weight = data_adapter.unpack_x_y_sample_weight(data)
+        y_pred = self(x, training=False)
+        self.compiled_loss(y, y_pred, sample_weight, regularization_losses=self.losses)
+        self.compiled_metrics.update_state(y, y_pred, sample_weight)
+        return {m.name: m.result() for m in self.metrics}
+
+    def predict_step(self, data):
+        """The model's outputs for one batch."""
+        x, _, _ = data_adapter.unpack_x_y_sample_weight(data)
+        return self(x, training=False)
+
+    def make_train_function(self):
+        """The function ``fit`` calls on each group of ``steps_per_execution`` batches."""
+        if self.train_function is not None:
+            return self.train_function
+
+        def train_function(batches):
+            logs = None
+            for b in batches:
+                logs = self.train_step(b)
+            return logs
+
+        self.train_function = train_function
+        return train_function
+
+    def make_test_function(self):
+        if self.test_function is not None:
+            return self.test_function
+
+        def test_function(batches):
+            logs = None
+            for b in batches:
+                logs = self.test_step(b)
+            return logs
+
+        self.test_function = test_function
+        return test_function
+
+    def make_predict_function(self):
+        if self.predict_function is not None:
+            return self.predict_function
+
+        def predict_function(batches):
+            return [self.predict_step(b) for b in batches]
+
+        self.predict_function = predict_function
+        return predict_function
+
+    # --- fit ----------------------------------------------------------------
+    def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose=1, callbacks=None,
+            validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,
+            sample_weight=None, initial_epoch=0, steps_per_epoch=None, validation_steps=None,
+            validation_batch_size=None, validation_freq=1, max_queue_size=10, workers=1,
+            use_multiprocessing=False):
+        """Trains the model for a fixed number of epochs.
+
+        Accepts NumPy arrays/tensors (``x``, ``y``, ``sample_weight``), a
+        ``tf.data.Dataset`` of ``(x, y[, sample_weight])``, a Python generator or
+        a ``keras.utils.Sequence``.
+
+        Returns:
+          A ``History`` whose ``history`` maps metric names to per-epoch values.
+
+        Raises:
+          RuntimeError: If the model was not compiled.
+          ValueError: For inconsistent arguments (e.g. ``validation_split`` with a Dataset).
+        """
+        from torchflow._src.keras.callbacks.callback import CallbackList
+
+        self._assert_compile_was_called()
+        if validation_split and validation_data is None:
+            if not data_adapter._is_array(x):
+                raise ValueError("`validation_split` is only supported for Tensors or NumPy "
+                                 "arrays, found following types in the input: "
+                                 f"{[type(v) for v in nest.flatten(x)]}")
+            (x, y, sample_weight), validation_data = data_adapter.train_validation_split(
+                (x, y, sample_weight), validation_split)
+        handler = data_adapter.DataHandler(
+            x, y, sample_weight, batch_size=batch_size, steps_per_epoch=steps_per_epoch,
+            initial_epoch=initial_epoch, epochs=epochs, shuffle=shuffle,
+            class_weight=class_weight, steps_per_execution=self._steps_per_execution)
+        cbs = callbacks if isinstance(callbacks, CallbackList) else CallbackList(
+            callbacks, add_history=True, add_progbar=verbose != 0, model=self, verbose=verbose,
+            epochs=epochs, steps=handler.inferred_steps)
+        self.stop_training = False
+        train_function = self.make_train_function()
+        cbs.on_train_begin()
+        logs = {}
+        epoch_logs = {}
+        for epoch, iterator in handler.enumerate_epochs():
+            self.reset_metrics()
+            cbs.on_epoch_begin(epoch)
+            logs = None
+            for step, group in handler.batches(iterator):
+                cbs.on_train_batch_begin(step)
+                logs = train_function(group)
+                logs = {k: _to_py(v) for k, v in logs.items()}
+                cbs.on_train_batch_end(step, logs)
+                if self.stop_training:
+                    break
+            if logs is None:
+                raise ValueError("Expect x to be a non-empty array or dataset.")
+            epoch_logs = copy.copy(logs)
+            if validation_data is not None and _should_validate(epoch, validation_freq):
+                vx, vy, vsw = data_adapter.unpack_x_y_sample_weight(validation_data) \
+                    if isinstance(validation_data, (tuple, list)) else (validation_data, None,
+                                                                        None)
+                val_logs = self.evaluate(vx, vy, sample_weight=vsw,
+                                         batch_size=validation_batch_size or batch_size,
+                                         steps=validation_steps, callbacks=cbs,
+                                         return_dict=True, _use_cached_eval=True, verbose=0)
+                epoch_logs.update({"val_" + k: v for k, v in val_logs.items()})
+            cbs.on_epoch_end(epoch, epoch_logs)
+            if self.stop_training:
+                break
+        cbs.on_train_end(logs=epoch_logs)
+        return self.history
+
+    # --- evaluate -----------------------------------------------------------
+    def evaluate(self, x=None, y=None, batch_size=None, verbose=1, sample_weight=None,
+                 steps=None, callbacks=None, max_queue_size=10, workers=1,
+                 use_multiprocessing=False, return_dict=False, **kwargs):
+        """Returns the loss and metric values of the model on the data.
+
+        Returns:
+          A scalar (loss only), a list ``[loss, metric...]`` in ``metrics_names``
+          order, or a dict with ``return_dict=True``.
+        """
+        from torchflow._src.keras.callbacks.callback import CallbackList
+
+        self._assert_compile_was_called()
+        in_fit = kwargs.pop("_use_cached_eval", False)
+        handler = data_adapter.DataHandler(x, y, sample_weight, batch_size=batch_size,
+                                           steps_per_epoch=steps, epochs=1, shuffle=False,
+                                           steps_per_execution=self._steps_per_execution)
+        cbs = callbacks if isinstance(callbacks, CallbackList) else CallbackList(
+            callbacks, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=1,
+            steps=handler.inferred_steps)
+        test_function = self.make_test_function()
+        self.reset_metrics()
+        cbs.on_test_begin()
+        logs = {}
+        for _, iterator in handler.enumerate_epochs():
+            for step, group in handler.batches(iterator):
+                cbs.on_test_batch_begin(step)
+                logs = {k: _to_py(v) for k, v in test_function(group).items()}
+                cbs.on_test_batch_end(step, logs)
+        cbs.on_test_end(logs)
+        if not in_fit:
+            pass
+        if return_dict:
+            return logs
+        values = [logs[n] for n in self.metrics_names if n in logs]
+        return values[0] if len(values) == 1 else values
+
+    # --- predict ------------------------------------------------------------
+    def predict(self, x, batch_size=None, verbose=0, steps=None, callbacks=None,
+                max_queue_size=10, workers=1, use_multiprocessing=False):
+        """The model's outputs on ``x``, batch by batch, as NumPy arrays."""
+        from torchflow._src.keras.callbacks.callback import CallbackList
+
+        handler = data_adapter.DataHandler(x, batch_size=batch_size, steps_per_epoch=steps,
+                                           epochs=1, shuffle=False,
+                                           steps_per_execution=self._steps_per_execution)
+        cbs = callbacks if isinstance(callbacks, CallbackList) else CallbackList(
+            callbacks, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=1,
+            steps=handler.inferred_steps)
+        predict_function = self.make_predict_function()
+        outputs = []
+        cbs.on_predict_begin()
+        for _, iterator in handler.enumerate_epochs():
+            for step, group in handler.batches(iterator):
+                cbs.on_predict_batch_begin(step)
+                batch_out = predict_function(group)
+                outputs.extend(batch_out)
+                cbs.on_predict_batch_end(step, {"outputs": batch_out[-1]})
+        cbs.on_predict_end()
+        if not outputs:
+            raise ValueError("Expect x to be a non-empty array or dataset.")
+        flat = [nest.flatten(o) for o in outputs]
+        joined = [concat([f[i] for f in flat], axis=0).numpy() for i in range(len(flat[0]))]
+        return nest.pack_sequence_as(outputs[0], joined)
+
+    # --- single batches -------------------------------------------------------
+    def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None,
+                       reset_metrics=True, return_dict=False):
+        """One gradient update on one batch; returns the metrics like ``evaluate``."""
+        self._assert_compile_was_called()
+        if reset_metrics:
+            self.reset_metrics()
+        handler = data_adapter.DataHandler(x, y, sample_weight, batch_size=None,
+                                           class_weight=class_weight)
+        batch = next(iter(handler._array.epoch())) if handler._array is not None else (x, y)
+        batch = handler._apply_class_weight(batch)
+        logs = {k: _to_py(v) for k, v in self.make_train_function()([batch]).items()}
+        return logs if return_dict else _as_list(logs, self.metrics_names)
+
+    def test_on_batch(self, x, y=None, sample_weight=None, reset_metrics=True,
+                      return_dict=False):
+        """Evaluates one batch; returns the metrics like ``evaluate``."""
+        self._assert_compile_was_called()
+        if reset_metrics:
+            self.reset_metrics()
+        logs = {k: _to_py(v) for k, v in
+                self.make_test_function()([(x, y, sample_weight)]).items()}
+        return logs if return_dict else _as_list(logs, self.metrics_names)
+
+    def predict_on_batch(self, x):
+        """The model's outputs for one batch, as NumPy arrays."""
+        out = self.predict_step((_as_tensors(x),))
+        return nest.map_structure(lambda t: t.numpy(), out)
+
+
+def _as_tensors(x):
+    return nest.map_structure(
+        lambda v: convert_to_tensor(v.astype(np.float32) if isinstance(v, np.ndarray) and
+                                    v.dtype == np.float64 else v)
+        if not isinstance(v, Tensor) else v, x)
+
+
+def _as_list(logs, names):
+    values = [logs[n] for n in names if n in logs]
+    return values[0] if len(values) == 1 else values
+
+
+def _should_validate(epoch, freq) -> bool:
+    if isinstance(freq, int):
+        return (epoch + 1) % freq == 0
+    return (epoch + 1) in freq

@@ -1,0 +1,181 @@
+"""``tf.keras.callbacks.Callback`` and ``CallbackList``."""
+
+from __future__ import annotations
+
+from torchflow._src.util.api import public
+
+
+@public("torchflow.keras.callbacks")
+class Callback:
+    """Base class for hooks into ``fit``, ``evaluate`` and ``predict``.
+
+    ``self.model`` and ``self.params`` (``verbose``, ``epochs``, ``steps``) are
+    set before training starts; every hook receives a ``logs`` dict.
+    """
+
+    def __init__(self):
+        self.validation_data = None
+        self.model = None
+        self.params = {}
+        self._supports_tf_logs = False
+
+    def set_params(self, params):
+        self.params = params
+
+    def set_model(self, model):
+        self.model = model
+
+    def on_batch_begin(self, batch, logs=None):
+        """A backwards-compatibility alias for ``on_train_batch_begin``."""
+
+    def on_batch_end(self, batch, logs=None):
+        """A backwards-compatibility alias for ``on_train_batch_end``."""
+
+    def on_epoch_begin(self, epoch, logs=None):
+        """Called at the start of an epoch (training only)."""
+
+    def on_epoch_end(self, epoch, logs=None):
+        """Called at the end of an epoch with the epoch's metrics (and ``val_`` ones)."""
+
+    def on_train_batch_begin(self, batch, logs=None):
+        self.on_batch_begin(batch, logs=logs)
+
+    def on_train_batch_end(self, batch, logs=None):
+        self.on_batch_end(batch, logs=logs)
+
+    def on_test_batch_begin(self, batch, logs=None):
+        """Called before a batch in ``evaluate`` (and validation)."""
+
+    def on_test_batch_end(self, batch, logs=None):
+        """Called after a batch in ``evaluate`` (and validation)."""
+
+    def on_predict_batch_begin(self, batch, logs=None):
+        """Called before a batch in ``predict``."""
+
+    def on_predict_batch_end(self, batch, logs=None):
+        """Called after a batch in ``predict``."""
+
+    def on_train_begin(self, logs=None):
+        """Called at the start of ``fit``."""
+
+    def on_train_end(self, logs=None):
+        """Called at the end of ``fit``."""
+
+    def on_test_begin(self, logs=None):
+        """Called at the start of ``evaluate`` (and of each validation run)."""
+
+    def on_test_end(self, logs=None):
+        """Called at the end of ``evaluate`` (and of each validation run)."""
+
+    def on_predict_begin(self, logs=None):
+        """Called at the start of ``predict``."""
+
+    def on_predict_end(self, logs=None):
+        """Called at the end of ``predict``."""
+
+    def _implements_train_batch_hooks(self):
+        return (type(self).on_batch_begin is not Callback.on_batch_begin
+                or type(self).on_batch_end is not Callback.on_batch_end
+                or type(self).on_train_batch_begin is not Callback.on_train_batch_begin
+                or type(self).on_train_batch_end is not Callback.on_train_batch_end)
+
+
+@public("torchflow.keras.callbacks")
+class CallbackList:
+    """A container calling every callback's hooks in order.
+
+    Args:
+      callbacks: List of ``Callback`` instances.
+      add_history: Add a ``History`` callback (``fit`` does).
+      add_progbar: Add a ``ProgbarLogger`` (when ``verbose`` is not 0).
+      model: The model the callbacks watch.
+      **params: ``verbose``, ``epochs``, ``steps`` passed to ``set_params``.
+    """
+
+    def __init__(self, callbacks=None, add_history=False, add_progbar=False, model=None,
+                 **params):
+        from torchflow._src.keras.callbacks.history import History
+        from torchflow._src.keras.callbacks.progbar_logger import ProgbarLogger
+
+        self.callbacks = list(callbacks or [])
+        self.model = model
+        self.params = params
+        if add_progbar and not any(isinstance(c, ProgbarLogger) for c in self.callbacks):
+            self._progbar = ProgbarLogger(count_mode="steps")
+            self.callbacks.insert(0, self._progbar)
+        if add_history and not any(isinstance(c, History) for c in self.callbacks):
+            self._history = History()
+            self.callbacks.append(self._history)
+        for c in self.callbacks:
+            if model is not None:
+                c.set_model(model)
+            if params:
+                c.set_params(params)
+
+    def append(self, callback):
+        self.callbacks.append(callback)
+
+    def set_params(self, params):
+        self.params = params
+        for c in self.callbacks:
+            c.set_params(params)
+
+    def set_model(self, model):
+        self.model = model
+        for c in self.callbacks:
+            c.set_model(model)
+
+    def _call(self, hook, *args):
+        for c in self.callbacks:
+            getattr(c, hook)(*args)
+
+    def on_batch_begin(self, batch, logs=None):
+        self._call("on_train_batch_begin", batch, logs)
+
+    def on_batch_end(self, batch, logs=None):
+        self._call("on_train_batch_end", batch, logs)
+
+    def on_epoch_begin(self, epoch, logs=None):
+        self._call("on_epoch_begin", epoch, logs)
+
+    def on_epoch_end(self, epoch, logs=None):
+        self._call("on_epoch_end", epoch, logs)
+
+    def on_train_batch_begin(self, batch, logs=None):
+        self._call("on_train_batch_begin", batch, logs)
+
+    def on_train_batch_end(self, batch, logs=None):
+        self._call("on_train_batch_end", batch, logs)
+
+    def on_test_batch_begin(self, batch, logs=None):
+        self._call("on_test_batch_begin", batch, logs)
+
+    def on_test_batch_end(self, batch, logs=None):
+        self._call("on_test_batch_end", batch, logs)
+
+    def on_predict_batch_begin(self, batch, logs=None):
+        self._call("on_predict_batch_begin", batch, logs)
+
+    def on_predict_batch_end(self, batch, logs=None):
+        self._call("on_predict_batch_end", batch, logs)
+
+    def on_train_begin(self, logs=None):
+        self._call("on_train_begin", logs)
+
+    def on_train_end(self, logs=None):
+        self._call("on_train_end", logs)
+
+    def on_test_begin(self, logs=None):
+        self._call("on_test_begin", logs)
+
+    def on_test_end(self, logs=None):
+        self._call("on_test_end", logs)
+
+    def on_predict_begin(self, logs=None):
+        self._call("on_predict_begin", logs)
+
+    def on_predict_end(self, logs=None):
+        self._call("on_predict_end", logs)
+
+    def __iter__(self):
+        return iter(self.callbacks)

@@ -1,0 +1,244 @@
+"""Feeding ``fit``/``evaluate``/``predict``: arrays, tensors, Datasets, generators, Sequences.
+
+NumPy arrays and tensors are converted once, permuted once per epoch (when
+shuffling) and cut into contiguous batches, so a step costs one slice per
+input rather than per-element work. Datasets are iterated as they are.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from torchflow._src.core.convert import convert_to_tensor
+from torchflow._src.core.tensor import Tensor
+from torchflow._src.data.dataset_ops import DatasetV2
+from torchflow._src.ops import random_ops
+from torchflow._src.ops.creation_ops import range as tf_range
+from torchflow._src.ops.gather_ops import gather
+from torchflow._src.util import nest
+
+
+def unpack_x_y_sample_weight(data):
+    """``(x, y, sample_weight)`` from a batch (``x``, ``(x,)``, ``(x, y)`` or ``(x, y, sw)``)."""
+    if isinstance(data, list):
+        data = tuple(data)
+    if not isinstance(data, tuple):
+        return data, None, None
+    if len(data) == 1:
+        return data[0], None, None
+    if len(data) == 2:
+        return data[0], data[1], None
+    if len(data) == 3:
+        return data
+    raise ValueError(f"Data is expected to be in format `x`, `(x,)`, `(x, y)`, or "
+                     f"`(x, y, sample_weight)`, found: {data}")
+
+
+def pack_x_y_sample_weight(x, y=None, sample_weight=None):
+    if y is None:
+        return (x,) if not isinstance(x, tuple) else (x,)
+    if sample_weight is None:
+        return (x, y)
+    return (x, y, sample_weight)
+
+
+def _is_array(x) -> bool:
+    return isinstance(x, (np.ndarray, Tensor)) or hasattr(x, "_tf_value") or (
+        isinstance(x, (list, tuple)) and x and all(_is_array(v) for v in x)) or (
+        isinstance(x, dict) and x and all(_is_array(v) for v in x.values()))
+
+
+def _is_sequence(x) -> bool:
+    return hasattr(x, "__getitem__") and hasattr(x, "__len__") and hasattr(
+        x, "on_epoch_end") and not isinstance(x, (np.ndarray, Tensor, list, tuple, dict))
+
+
+def _to_tensor(x):
+    if isinstance(x, Tensor):
+        return x
+    if isinstance(x, np.ndarray) and x.dtype == np.float64:
+        return convert_to_tensor(x.astype(np.float32))
+    return convert_to_tensor(x)
+
+
+def _num_rows(structure) -> int:
+    sizes = {int(t.shape[0]) for t in nest.flatten(structure) if t is not None}
+    if len(sizes) > 1:
+        raise ValueError(f"Data cardinality is ambiguous: the inputs have different numbers of "
+                         f"samples {sorted(sizes)}. Make sure all arrays contain the same "
+                         f"number of samples.")
+    return sizes.pop() if sizes else 0
+
+
+def train_validation_split(arrays, validation_split):
+    """Splits arrays: the last ``validation_split`` fraction becomes validation data."""
+    flat = [a for a in nest.flatten(arrays) if a is not None]
+    n = int(flat[0].shape[0])
+    split = int(math.floor(n * (1.0 - validation_split)))
+    if split == 0 or split == n:
+        raise ValueError(f"Training data contains {n} samples, which is not sufficient to split "
+                         f"it into a validation and training set as specified by "
+                         f"`validation_split={validation_split}`. Either provide more data, "
+                         f"or a different value for the `validation_split` argument.")
+
+    def cut(lo, hi):
+        return nest.map_structure(lambda a: None if a is None else a[lo:hi], arrays)
+
+    return cut(0, split), cut(split, n)
+
+
+class _ArrayFeed:
+    def __init__(self, x, y, sw, batch_size, shuffle):
+        self.data = nest.map_structure(lambda a: None if a is None else _to_tensor(a), (x, y, sw))
+        self.n = _num_rows(self.data)
+        self.batch_size = batch_size or 32
+        self.shuffle = shuffle
+        self.steps = int(math.ceil(self.n / self.batch_size)) if self.n else 0
+
+    def epoch(self):
+        data = self.data
+        if self.shuffle and self.n > 1:
+            perm = random_ops.shuffle(tf_range(self.n))
+            data = nest.map_structure(lambda a: None if a is None else gather(a, perm), data)
+        bs = self.batch_size
+        for i in range(self.steps):
+            yield nest.map_structure(lambda a: None if a is None else a[i * bs:(i + 1) * bs],
+                                     data)
+
+
+class DataHandler:
+    """Iterates epochs and steps over any supported input (TF 2.4 semantics).
+
+    Args:
+      x, y, sample_weight: The data (see ``Model.fit``).
+      batch_size: Batch size for arrays (default 32); must be None for Datasets,
+        generators and Sequences.
+      steps_per_epoch: Steps per epoch (default: one pass over the data).
+      initial_epoch, epochs: The epoch range.
+      shuffle: Shuffle arrays each epoch.
+      class_weight: ``{class: weight}`` turned into sample weights.
+      steps_per_execution: Batches per execution (callbacks see groups of this size).
+    """
+
+    def __init__(self, x, y=None, sample_weight=None, batch_size=None, steps_per_epoch=None,
+                 initial_epoch=0, epochs=1, shuffle=False, class_weight=None,
+                 steps_per_execution=1):
+        self._initial_epoch = initial_epoch
+        self._epochs = epochs
+        self._steps_per_execution = max(1, int(steps_per_execution or 1))
+        self._class_weight = class_weight
+        self._array = None
+        self._dataset = None
+        self._iterator_factory = None
+        self._persistent_iter = None
+        self._steps_per_epoch = steps_per_epoch
+        if isinstance(x, DatasetV2):
+            if y is not None:
+                raise ValueError("`y` argument is not supported when using dataset as input.")
+            if batch_size is not None:
+                raise ValueError("The `batch_size` argument must not be specified for the "
+                                 "given input type. Received input: " + repr(x)[:50])
+            self._dataset = x
+            self.inferred_steps = steps_per_epoch if steps_per_epoch is not None else \
+                self._dataset_steps(x)
+        elif _is_sequence(x):
+            self._sequence = x
+            self._iterator_factory = lambda: (x[i] for i in range(len(x)))
+            self.inferred_steps = steps_per_epoch if steps_per_epoch is not None else len(x)
+        elif hasattr(x, "__next__") or (hasattr(x, "__iter__") and not _is_array(x)
+                                        and not isinstance(x, (list, tuple, dict))):
+            if y is not None:
+                raise ValueError("`y` argument is not supported when using python generator "
+                                 "as input.")
+            self._generator = x
+            self.inferred_steps = steps_per_epoch
+        else:
+            self._array = _ArrayFeed(x, y, sample_weight, batch_size, shuffle)
+            self.inferred_steps = steps_per_epoch if steps_per_epoch is not None else \
+                self._array.steps
+
+    @staticmethod
+    def _dataset_steps(ds):
+        card = int(ds.cardinality().numpy()) if hasattr(ds.cardinality(), "numpy") else \
+            int(ds.cardinality())
+        if card == -1:
+            raise ValueError("When passing an infinitely repeating dataset, you must specify "
+                             "the `steps_per_epoch` argument.")
+        return None if card < 0 else card
+
+    def _epoch_iterator(self):
+        if self._array is not None:
+            if self._steps_per_epoch is not None:
+                return self._cycle_arrays()
+            return self._array.epoch()
+        if self._dataset is not None:
+            if self._steps_per_epoch is not None:
+                if self._persistent_iter is None:
+                    self._persistent_iter = iter(self._dataset)
+                return self._persistent_iter
+            return iter(self._dataset)
+        if self._iterator_factory is not None:
+            return self._iterator_factory()
+        return self._generator
+
+    def _cycle_arrays(self):
+        if self._persistent_iter is None:
+            def forever():
+                while True:
+                    yield from self._array.epoch()
+
+            self._persistent_iter = forever()
+        return self._persistent_iter
+
+    def enumerate_epochs(self):
+        """Yields ``(epoch, iterator)`` for each epoch."""
+        for epoch in range(self._initial_epoch, self._epochs):
+            yield epoch, self._epoch_iterator()
+            seq = getattr(self, "_sequence", None)
+            if seq is not None:
+                seq.on_epoch_end()
+
+    def batches(self, iterator):
+        """Yields ``(step, batch_list)``: groups of up to ``steps_per_execution`` batches;
+        ``step`` is the index of the group's last batch."""
+        limit = self.inferred_steps
+        step = 0
+        group = []
+        while limit is None or step < limit:
+            try:
+                batch = next(iterator)
+            except StopIteration:
+                if limit is not None and self._steps_per_epoch is not None:
+                    import logging
+
+                    logging.getLogger("torchflow").warning(
+                        "Your input ran out of data; interrupting training. Make sure that "
+                        "your dataset or generator can generate at least `steps_per_epoch * "
+                        "epochs` batches.")
+                    self._exhausted = True
+                break
+            group.append(self._apply_class_weight(batch))
+            step += 1
+            if len(group) == self._steps_per_execution:
+                yield step - 1, group
+                group = []
+        if group:
+            yield step - 1, group
+        if limit is None:
+            self.inferred_steps = step
+
+    def _apply_class_weight(self, batch):
+        if not self._class_weight:
+            return batch
+        x, y, sw = unpack_x_y_sample_weight(batch)
+        y_np = np.asarray(y.numpy() if hasattr(y, "numpy") else y)
+        if y_np.ndim > 1 and y_np.shape[-1] > 1:
+            cls = y_np.argmax(axis=-1)
+        else:
+            cls = y_np.reshape(y_np.shape[0], -1)[:, 0].astype(np.int64)
+        w = np.array([self._class_weight.get(int(c), 1.0) for c in cls], np.float32)
+        if sw is not None:
+            w = w * np.asarray(sw.numpy() if hasattr(sw, "numpy") else sw, np.float32)
+        return (x, y, convert_to_tensor(w))
