@@ -54,6 +54,12 @@ CASES = {
     "eigvalsh_slogdet": lambda m, a, b: m.linalg.eigvalsh(
         m.matmul(m.reshape(a, [12, 15]), m.reshape(a, [12, 15]), transpose_b=True)) +
         m.linalg.slogdet(m.reshape(a, [12, 15])[:, :12] + m.eye(12, dtype=m.float64) * 9.0)[1],
+    # TF backpropagates softmax - labels to the logits even for unnormalized labels.
+    "softmax_ce_unnormalized_labels": lambda m, a, b: m.nn.softmax_cross_entropy_with_logits(
+        m.nn.sigmoid(a), a * 2.0),
+    "cholesky_solve_reads_lower": lambda m, a, b: m.linalg.cholesky_solve(
+        m.reshape(a, [12, 15])[:, :12] + m.eye(12, dtype=m.float64) * 6.0,
+        m.reshape(a, [12, 15])[:, 12:]),
     "ctc_loss_float32": lambda m, a, b: m.nn.ctc_loss(
         np.array([[1, 2], [3, 3]], np.int32), m.cast(m.reshape(a, [6, 2, 15]), m.float32),
         [2, 2], [6, 5]),

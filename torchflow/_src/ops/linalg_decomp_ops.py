@@ -132,7 +132,8 @@ def cholesky_solve(chol, rhs, name=None) -> Tensor:
     t, c = _arg("CholeskySolve", chol)
     b = nc.same_dtype("MatrixTriangularSolve", t, rhs)._t
     b = b.to(c.dtype)
-    return _out(torch.cholesky_solve(b, c), t)
+    # Only the lower triangle is read, so the upper one gets a zero gradient, as in TF.
+    return _out(torch.cholesky_solve(b, c.tril()), t)
 
 
 @public("torchflow.linalg")
@@ -287,6 +288,14 @@ def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None) -> Tenso
     return _out(x, t)
 
 
+def _gram_solve(gram: torch.Tensor, rhs: torch.Tensor) -> torch.Tensor:
+    """Solves with a Gram matrix. Like TF it fails when the Gram matrix is not
+    positive definite (Cholesky); the solve itself is differentiated as
+    ``gram^-1 @ rhs``, the closed form TF's gradient uses."""
+    _cholesky(gram.detach())
+    return torch.linalg.solve(gram, rhs)
+
+
 @public("torchflow.linalg")
 def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None) -> Tensor:
     """Solves the (regularized) linear least-squares problems
@@ -323,12 +332,12 @@ def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None) -> Tensor:
             gram = a.mH @ a
             if lam:
                 gram = gram + lam * torch.eye(n_, dtype=a.dtype, device=a.device)
-            x = torch.cholesky_solve(a.mH @ b, _cholesky(gram))
+            x = _gram_solve(gram, a.mH @ b)
         else:
             gram = a @ a.mH
             if lam:
                 gram = gram + lam * torch.eye(m_, dtype=a.dtype, device=a.device)
-            x = a.mH @ torch.cholesky_solve(b, _cholesky(gram))
+            x = a.mH @ _gram_solve(gram, b)
     except InvalidArgumentError:
         raise
     except Exception as e:  # noqa: BLE001 - translated to a TF error

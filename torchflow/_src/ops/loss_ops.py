@@ -84,6 +84,20 @@ def _precise(t: torch.Tensor) -> torch.Tensor:
     return t.float() if t.dtype in (torch.float16, torch.bfloat16) else t
 
 
+def _softmax_xent(z: torch.Tensor, x: torch.Tensor, axis: int) -> torch.Tensor:
+    """``-sum(z * log_softmax(x))`` with TF's gradients.
+
+    TF's kernel backpropagates ``softmax(x) - z`` to the logits, which is the true
+    gradient only when each row of labels sums to 1; the labels get
+    ``-log_softmax(x)``. The detached terms below give exactly those gradients
+    without changing the value ``s * lse(x) - sum(z * x)`` (``s = sum(z)``).
+    """
+    lse = torch.logsumexp(x, axis)
+    s = z.sum(axis)
+    excess = s.detach() - 1
+    return s * lse - (z * x).sum(axis) - excess * lse + excess * lse.detach()
+
+
 @public("torchflow.nn")
 def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None) -> Tensor:
     """Computes softmax cross entropy between ``logits`` and ``labels`` (each row of
@@ -120,7 +134,7 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None) -> Ten
             None, None, f"logits and labels must be broadcastable: logits_size="
                         f"{list(xt.shape)} labels_size={list(zt.shape)} [Op:{op}]") from None
     try:
-        out = -(_precise(zb) * torch.log_softmax(_precise(xb), int(axis))).sum(int(axis))
+        out = _softmax_xent(_precise(zb), _precise(xb), int(axis))
         return wrap(out.to(xt.dtype), x._dtype)
     except Exception as e:  # noqa: BLE001 - translated to a TF error
         raise translate(op, e) from None
