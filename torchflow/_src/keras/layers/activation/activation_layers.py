@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from torchflow._src.core.tensor_shape import TensorShape
-from torchflow._src.keras import activations
 from torchflow._src.keras.engine.base_layer import Layer
 from torchflow._src.keras.engine.input_spec import InputSpec
 from torchflow._src.keras.layers import _utils as U
@@ -12,6 +11,7 @@ from torchflow._src.ops import nn_ops
 from torchflow._src.ops.clip_ops import clip_by_value
 from torchflow._src.ops.comparison_ops import greater
 from torchflow._src.ops.creation_ops import cast
+from torchflow._src.ops.gather_ops import where
 from torchflow._src.ops.reduction_ops import reduce_logsumexp
 from torchflow._src.ops.unary_math_ops import exp
 from torchflow._src.util.api import public
@@ -162,7 +162,10 @@ class ELU(_Elementwise):
         self.alpha = alpha
 
     def call(self, inputs):
-        return activations.elu(inputs, self.alpha)
+        y = nn_ops.elu(inputs)
+        if self.alpha == 1:
+            return y
+        return where(greater(inputs, cast(0, inputs.dtype)), inputs, y * self.alpha)
 
     def get_config(self):
         config = super().get_config()
