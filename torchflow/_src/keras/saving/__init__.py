@@ -1,0 +1,224 @@
+"""Saving and loading Keras models and weights.
+
+* ``save_weights(path)``: HDF5 in tf.keras' layout when ``path`` ends in
+  ``.h5``/``.keras``/``.hdf5`` or ``save_format="h5"``; otherwise a torchflow
+  checkpoint (``tf.train.Checkpoint`` of the model) at that prefix.
+* ``model.save(path)``: ``.h5`` -> a tf.keras whole-model HDF5 file (attributes
+  ``model_config`` and ``training_config`` as JSON, groups ``model_weights`` and
+  ``optimizer_weights``); any other path -> a directory holding
+  ``keras_metadata.json`` (the same two JSON documents) and a checkpoint
+  ``variables/variables`` of the model and its optimizer.
+  Differences from TensorFlow 2.4: the directory is not a TF SavedModel (no
+  graphs); it reloads in torchflow only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from torchflow._src.keras.saving import hdf5_format
+from torchflow._src.util.api import public
+
+_H5_EXT = (".h5", ".hdf5", ".keras")
+
+
+def _is_h5(filepath, save_format):
+    if save_format is not None:
+        fmt = str(save_format).lower()
+        if fmt in ("h5", "hdf5", "keras"):
+            return True
+        if fmt in ("tf", "tensorflow"):
+            return False
+        raise ValueError(f"Unknown format \"{save_format}\". Was expecting one of {{\"tf\", "
+                         f"\"h5\"}}.")
+    return str(filepath).endswith(_H5_EXT)
+
+
+def save_weights(model, filepath, overwrite=True, save_format=None):
+    filepath = os.fspath(filepath)
+    if _is_h5(filepath, save_format):
+        hdf5_format.save_weights_h5(model, filepath)
+        return None
+    from torchflow._src.train.checkpoint import Checkpoint
+
+    Checkpoint(model=model).write(filepath)
+    from torchflow._src.train import checkpoint_management as cm
+
+    cm.write_state(os.path.dirname(os.path.abspath(filepath)),
+                   cm._State(os.path.abspath(filepath), [os.path.abspath(filepath)]))
+    return None
+
+
+def load_weights(model, filepath, by_name=False, skip_mismatch=False):
+    filepath = os.fspath(filepath)
+    if _is_h5(filepath, None):
+        hdf5_format.load_weights_h5(model, filepath, by_name=by_name,
+                                    skip_mismatch=skip_mismatch)
+        return None
+    from torchflow._src.train.checkpoint import Checkpoint
+
+    if os.path.isdir(filepath):
+        from torchflow._src.train.checkpoint_management import latest_checkpoint
+
+        filepath = latest_checkpoint(filepath) or filepath
+    return Checkpoint(model=model).read(filepath)
+
+
+def _training_config(model):
+    if not getattr(model, "_is_compiled", False) or model.optimizer is None:
+        return None
+    from torchflow._src.keras import losses, metrics, optimizers
+
+    def ser_loss(l):
+        if l is None or isinstance(l, str):
+            return l
+        if isinstance(l, (list, tuple)):
+            return [ser_loss(x) for x in l]
+        if isinstance(l, dict):
+            return {k: ser_loss(v) for k, v in l.items()}
+        return losses.serialize(l)
+
+    def ser_metric(m):
+        if m is None or isinstance(m, str):
+            return m
+        if isinstance(m, (list, tuple)):
+            return [ser_metric(x) for x in m]
+        if isinstance(m, dict):
+            return {k: ser_metric(v) for k, v in m.items()}
+        return metrics.serialize(m)
+
+    cm = model.compiled_metrics
+    return {"loss": ser_loss(model.loss),
+            "metrics": ser_metric(cm._user_metrics),
+            "weighted_metrics": ser_metric(cm._user_weighted),
+            "loss_weights": model.compiled_loss._user_weights,
+            "optimizer_config": optimizers.serialize(model.optimizer)}
+
+
+def _model_config(model):
+    from torchflow._src.keras.engine.serialization import serialize_layer
+
+    return serialize_layer(model)
+
+
+@public("torchflow.keras.models")
+def save_model(model, filepath, overwrite=True, include_optimizer=True, save_format=None):
+    """Saves config, weights and optimizer state (see the module docstring)."""
+    from torchflow._src.keras.engine.model import _json_default
+
+    filepath = os.fspath(filepath)
+    config = json.dumps(_model_config(model), default=_json_default)
+    training = _training_config(model) if include_optimizer else None
+    training_json = json.dumps(training, default=_json_default) if training else None
+    if _is_h5(filepath, save_format):
+        h5py = hdf5_format._h5py()
+        with h5py.File(filepath, "w") as f:
+            f.attrs["keras_version"] = b"2.4.0"
+            f.attrs["backend"] = b"tensorflow"
+            f.attrs["model_config"] = config.encode("utf8")
+            hdf5_format.save_weights_to_group(f.create_group("model_weights"),
+                                              hdf5_format._layers_of(model))
+            if training_json is not None:
+                f.attrs["training_config"] = training_json.encode("utf8")
+                opt = model.optimizer
+                g = f.create_group("optimizer_weights")
+                weights = opt.weights if hasattr(opt, "weights") else []
+                names = [w.name.encode("utf8") for w in weights]
+                g.attrs["weight_names"] = names
+                for n, w in zip(names, weights):
+                    v = w.numpy()
+                    ds = g.create_dataset(n.decode("utf8"), v.shape, dtype=v.dtype)
+                    if v.shape:
+                        ds[:] = v
+                    else:
+                        ds[()] = v
+        return None
+    os.makedirs(filepath, exist_ok=True)
+    meta = {"model_config": json.loads(config),
+            "training_config": json.loads(training_json) if training_json else None,
+            "format": "torchflow-keras", "version": 1}
+    tmp = os.path.join(filepath, "keras_metadata.json.tmp")
+    with open(tmp, "w", encoding="utf8") as f:
+        json.dump(meta, f)
+    os.replace(tmp, os.path.join(filepath, "keras_metadata.json"))
+    from torchflow._src.train.checkpoint import Checkpoint
+
+    deps = {"model": model}
+    if training_json is not None and model.optimizer is not None:
+        deps["optimizer"] = model.optimizer
+    Checkpoint(**deps).write(os.path.join(filepath, "variables", "variables"))
+    return None
+
+
+def _compile_from(model, training, custom_objects):
+    if not training:
+        return
+    from torchflow._src.keras import optimizers
+
+    opt = optimizers.deserialize(training["optimizer_config"], custom_objects=custom_objects)
+    loss = training.get("loss")
+    if isinstance(loss, dict) and "class_name" in loss:
+        from torchflow._src.keras import losses
+
+        loss = losses.deserialize(loss, custom_objects=custom_objects)
+    metrics = training.get("metrics")
+    model.compile(optimizer=opt, loss=loss, metrics=metrics,
+                  weighted_metrics=training.get("weighted_metrics"),
+                  loss_weights=training.get("loss_weights"))
+
+
+@public("torchflow.keras.models")
+def load_model(filepath, custom_objects=None, compile=True, options=None):  # noqa: A002
+    """Loads a model saved by ``model.save`` (or a tf.keras HDF5 whole-model file).
+
+    Args:
+      filepath: An ``.h5`` file or a directory written by ``model.save``.
+      custom_objects: ``{name: class or function}`` for custom layers, losses, ...
+      compile: Compile the model with the saved training configuration.
+
+    Returns:
+      The model.
+
+    Raises:
+      IOError: If ``filepath`` holds no saved model.
+      ValueError: If a class in the config is unknown.
+    """
+    from torchflow._src.keras.engine.serialization import deserialize_layer
+
+    filepath = os.fspath(filepath)
+    if os.path.isfile(filepath) and _is_h5(filepath, None) or (
+            os.path.isfile(filepath) and not os.path.isdir(filepath)):
+        h5py = hdf5_format._h5py()
+        with h5py.File(filepath, "r") as f:
+            raw = f.attrs.get("model_config")
+            if raw is None:
+                raise ValueError("No model found in config file.")
+            cfg = json.loads(raw.decode("utf8") if isinstance(raw, bytes) else raw)
+            model = deserialize_layer(cfg, custom_objects)
+            hdf5_format.load_weights_from_group(f["model_weights"],
+                                                hdf5_format._layers_of(model))
+            tr = f.attrs.get("training_config")
+            training = json.loads(tr.decode("utf8") if isinstance(tr, bytes) else tr) \
+                if tr is not None else None
+            if compile and training:
+                _compile_from(model, training, custom_objects)
+                if "optimizer_weights" in f and hasattr(model.optimizer, "_restore_h5_weights"):
+                    model.optimizer._restore_h5_weights(model, f["optimizer_weights"])
+        return model
+    meta_path = os.path.join(filepath, "keras_metadata.json")
+    if not os.path.exists(meta_path):
+        raise IOError(f"No file or directory found at {filepath}")
+    with open(meta_path, encoding="utf8") as f:
+        meta = json.load(f)
+    model = deserialize_layer(meta["model_config"], custom_objects)
+    from torchflow._src.train.checkpoint import Checkpoint
+
+    if compile and meta.get("training_config"):
+        _compile_from(model, meta["training_config"], custom_objects)
+        Checkpoint(model=model, optimizer=model.optimizer).read(
+            os.path.join(filepath, "variables", "variables")).expect_partial()
+    else:
+        Checkpoint(model=model).read(
+            os.path.join(filepath, "variables", "variables")).expect_partial()
+    return model
