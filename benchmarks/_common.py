@@ -53,8 +53,12 @@ def _calls_for(fn: Callable[[], object], target_s: float) -> int:
 
 
 def compare(contenders: dict[str, Callable[[], object]], repeat: int = 7,
-            target_s: float = 0.05, sync: Callable[[], None] | None = None) -> dict[str, float]:
-    """Median seconds per call of each contender, measured interleaved.
+            target_s: float = 0.05, sync: Callable[[], None] | None = None,
+            stat: str = "median") -> dict[str, float]:
+    """Median (or ``stat="min"``) seconds per call of each contender, measured interleaved.
+
+    The minimum estimates the undisturbed cost when other processes share the
+    CPUs; the median is the typical cost.
 
     Args:
       contenders: name -> zero-argument callable (None values are skipped).
@@ -77,7 +81,8 @@ def compare(contenders: dict[str, Callable[[], object]], repeat: int = 7,
             if sync is not None:
                 sync()
             samples[k].append((time.perf_counter() - start) / n)
-    return {k: statistics.median(v) for k, v in samples.items()}
+    pick = min if stat == "min" else statistics.median
+    return {k: pick(v) for k, v in samples.items()}
 
 
 def fmt_time(seconds: float | None) -> str:

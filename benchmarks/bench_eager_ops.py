@@ -39,6 +39,8 @@ def main(argv=None) -> int:
     parser.add_argument("--no-tf", action="store_true", help="skip real TensorFlow")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
     parser.add_argument("--repeat", type=int, default=None)
+    parser.add_argument("--stat", choices=["median", "min"], default="median",
+                        help="per-case statistic over repeats (min resists a busy machine)")
     args = parser.parse_args(argv)
     repeat = args.repeat or (3 if args.quick else 9)
     target_s = 0.005 if args.quick else 0.1
@@ -72,7 +74,8 @@ def main(argv=None) -> int:
         "torch": lambda: torch.add(ta, tb),
         "torchflow": (lambda: add(wa, wb)) if add else None,
         "TF": (lambda: tf_real.add(ra, rb)) if ra is not None else None,
-    }, repeat=repeat, target_s=target_s, sync=sync)
+    }, repeat=repeat, target_s=target_s, sync=sync,
+        stat=args.stat)
     rows.append(_common.Row("4x4 f32 tf.add", times, [
         ("torchflow", "torch", 2.5, "max"), ("TF", "torchflow", 3.0, "min")]))
     try:
@@ -84,10 +87,11 @@ def main(argv=None) -> int:
         "torch": lambda: ta + tb,
         "torchflow": (lambda: wa + wb) if has_op else None,
         "TF": (lambda: ra + rb) if ra is not None else None,
-    }, repeat=repeat, target_s=target_s, sync=sync)
+    }, repeat=repeat, target_s=target_s, sync=sync,
+        stat=args.stat)
     rows.append(_common.Row("4x4 f32 a + b", times, [
         ("torchflow", "torch", 2.5, "max"), ("TF", "torchflow", 3.0, "min")]))
-    small_ok = _common.print_table("Eager dispatch (median per op)", rows,
+    small_ok = _common.print_table(f"Eager dispatch ({args.stat} per op)", rows,
                                    ["torch", "torchflow", "TF"],
                                    [("torchflow", "torch"), ("TF", "torchflow")])
 
@@ -111,7 +115,8 @@ def main(argv=None) -> int:
                 "TF": None if ra is None else
                 (lambda f=getattr(tf_real.math, tf_name): f(ra)) if unary else
                 (lambda f=getattr(tf_real.math, tf_name): f(ra, rb)),
-            }, repeat=repeat, target_s=target_s, sync=sync)
+            }, repeat=repeat, target_s=target_s, sync=sync,
+        stat=args.stat)
             rows.append(_common.Row(f"{n:.0e} f32 {label}", times,
                                     [("torchflow", "torch", 1.10, "max")]))
         del ta, wa, ra, tb, wb, rb
@@ -122,9 +127,10 @@ def main(argv=None) -> int:
         "torch": lambda: torch.matmul(ta, tb),
         "torchflow": (lambda: matmul(wa, wb)) if matmul else None,
         "TF": (lambda: tf_real.linalg.matmul(ra, rb)) if ra is not None else None,
-    }, repeat=repeat, target_s=target_s, sync=sync)
+    }, repeat=repeat, target_s=target_s, sync=sync,
+        stat=args.stat)
     rows.append(_common.Row(f"{mm}^2 f32 matmul", times, [("torchflow", "torch", 1.10, "max")]))
-    large_ok = _common.print_table("Large ops (median per op)", rows,
+    large_ok = _common.print_table(f"Large ops ({args.stat} per op)", rows,
                                    ["torch", "torchflow", "TF"],
                                    [("torchflow", "torch"), ("TF", "torch")])
     ok = small_ok and large_ok
