@@ -11,6 +11,8 @@ from torchflow.keras import callbacks as callbacks
 from torchflow.keras import constraints as constraints
 from torchflow.keras import initializers as initializers
 from torchflow.keras import layers as layers
+from torchflow.keras import losses as losses
+from torchflow.keras import metrics as metrics
 from torchflow.keras import mixed_precision as mixed_precision
 from torchflow.keras import models as models
 from torchflow.keras import regularizers as regularizers

@@ -1,0 +1,87 @@
+"""``tf.keras.losses``: loss classes, loss functions and ``get``/``serialize``/``deserialize``."""
+
+from __future__ import annotations
+
+from torchflow._src.keras.losses._utils import Reduction, compute_weighted_loss  # noqa: F401
+from torchflow._src.keras.losses.loss import Loss, LossFunctionWrapper
+from torchflow._src.keras.losses.loss_classes import (
+    BinaryCrossentropy, CategoricalCrossentropy, CategoricalHinge, CosineSimilarity, Hinge,
+    Huber, KLDivergence, LogCosh, MeanAbsoluteError, MeanAbsolutePercentageError,
+    MeanSquaredError, MeanSquaredLogarithmicError, Poisson, SparseCategoricalCrossentropy,
+    SquaredHinge,
+)
+from torchflow._src.keras.losses.loss_functions import (  # noqa: F401
+    BCE, KLD, MAE, MAPE, MSE, MSLE, bce, binary_crossentropy, categorical_crossentropy,
+    categorical_hinge, cosine_similarity, hinge, huber, kl_divergence, kld,
+    kullback_leibler_divergence, log_cosh, logcosh, mae, mape, mean_absolute_error,
+    mean_absolute_percentage_error, mean_squared_error, mean_squared_logarithmic_error, mse,
+    msle, poisson, sparse_categorical_crossentropy, squared_hinge,
+)
+from torchflow._src.util.api import public
+
+_OBJECTS = {c.__name__: c for c in (
+    Loss, LossFunctionWrapper, BinaryCrossentropy, CategoricalCrossentropy, CategoricalHinge,
+    CosineSimilarity, Hinge, Huber, KLDivergence, LogCosh, MeanAbsoluteError,
+    MeanAbsolutePercentageError, MeanSquaredError, MeanSquaredLogarithmicError, Poisson,
+    SparseCategoricalCrossentropy, SquaredHinge)}
+_OBJECTS.update({n: f for n, f in dict(
+    binary_crossentropy=binary_crossentropy, categorical_crossentropy=categorical_crossentropy,
+    sparse_categorical_crossentropy=sparse_categorical_crossentropy,
+    mean_squared_error=mean_squared_error, mean_absolute_error=mean_absolute_error,
+    mean_absolute_percentage_error=mean_absolute_percentage_error,
+    mean_squared_logarithmic_error=mean_squared_logarithmic_error, hinge=hinge,
+    squared_hinge=squared_hinge, categorical_hinge=categorical_hinge, huber=huber,
+    log_cosh=log_cosh, logcosh=log_cosh, kl_divergence=kl_divergence, kld=kld, KLD=KLD,
+    kullback_leibler_divergence=kl_divergence, poisson=poisson,
+    cosine_similarity=cosine_similarity, mse=mse, MSE=MSE, mae=mae, MAE=MAE, mape=mape,
+    MAPE=MAPE, msle=msle, MSLE=MSLE, bce=bce, BCE=BCE).items()})
+
+
+@public("torchflow.keras.losses")
+def serialize(loss):
+    """A loss's config dict (``{"class_name", "config"}``), or a function's name."""
+    if isinstance(loss, Loss):
+        return {"class_name": type(loss).__name__, "config": loss.get_config()}
+    name = getattr(loss, "__name__", None)
+    if name is None:
+        raise ValueError(f"Cannot serialize {loss!r}")
+    return name
+
+
+@public("torchflow.keras.losses")
+def deserialize(name, custom_objects=None):
+    """A loss function or ``Loss`` instance from ``serialize``'s output.
+
+    Raises:
+      ValueError: For an unknown name.
+    """
+    from torchflow._src.keras.engine.serialization import get_registered_object
+
+    if isinstance(name, dict):
+        cls_name = name["class_name"]
+        cls = get_registered_object(cls_name, custom_objects) or _OBJECTS.get(cls_name)
+        if cls is None:
+            raise ValueError(f"Unknown loss function: {cls_name}. Please ensure this object is "
+                             f"passed to the `custom_objects` argument.")
+        return cls.from_config(dict(name.get("config", {})))
+    obj = get_registered_object(name, custom_objects) or _OBJECTS.get(name)
+    if obj is None:
+        raise ValueError(f"Unknown loss function: {name}. Please ensure this object is passed "
+                         f"to the `custom_objects` argument.")
+    return obj() if isinstance(obj, type) else obj
+
+
+@public("torchflow.keras.losses")
+def get(identifier):
+    """A loss from a name, a config dict, a ``Loss`` or a callable.
+
+    Raises:
+      ValueError: If ``identifier`` cannot be interpreted.
+    """
+    if identifier is None:
+        return None
+    if isinstance(identifier, (str, dict)):
+        return deserialize(identifier)
+    if callable(identifier):
+        return identifier
+    raise ValueError(f"Could not interpret loss function identifier: {identifier}")

@@ -1,0 +1,232 @@
+"""``tf.keras.metrics.Metric`` and the reducing metrics ``Sum``, ``Mean``, ``MeanMetricWrapper``.
+
+Metric state lives in non-trainable variables created with
+``synchronization=ON_READ`` and ``aggregation=SUM`` (strategies sum replicas'
+states on read). Nothing is updated while Keras runs layers on placeholders
+(``in_symbolic_pass()``).
+"""
+
+from __future__ import annotations
+
+import functools
+
+from torchflow._src.core import dtypes
+from torchflow._src.core.convert import convert_to_tensor
+from torchflow._src.core.variables import VariableAggregation, VariableSynchronization
+from torchflow._src.keras import backend
+from torchflow._src.keras.engine.base_layer import Layer
+from torchflow._src.keras.engine.functional_utils import in_symbolic_pass
+from torchflow._src.keras.losses._utils import squeeze_or_expand_dimensions
+from torchflow._src.ops.creation_ops import cast, zeros
+from torchflow._src.ops.math_ops import divide_no_nan
+from torchflow._src.ops.reduction_ops import reduce_mean, reduce_sum
+from torchflow._src.ops.shape_ops import broadcast_to
+from torchflow._src.util.api import public
+
+_PUB = "torchflow.keras.metrics"
+
+
+def _guard_update(fn):
+    @functools.wraps(fn)
+    def update_state(self, *args, **kwargs):
+        if in_symbolic_pass():
+            return None
+        return fn(self, *args, **kwargs)
+
+    update_state._metric_guarded = True
+    return update_state
+
+
+@public(_PUB)
+class Metric(Layer):
+    """Base class of stateful metrics: ``update_state`` accumulates, ``result`` reads.
+
+    Args:
+      name: The metric name.
+      dtype: The dtype of the metric's state and result (default floatx).
+
+    Subclasses create state in ``__init__`` with ``add_weight`` and implement
+    ``update_state(*args, sample_weight=None)`` and ``result()``.
+    """
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        fn = cls.__dict__.get("update_state")
+        if fn is not None and not getattr(fn, "_metric_guarded", False):
+            cls.update_state = _guard_update(fn)
+
+    def __init__(self, name=None, dtype=None, **kwargs):
+        dt = backend.floatx() if dtype is None else dtypes.as_dtype(dtype).name
+        super().__init__(name=name, dtype=dt, **kwargs)
+        self.stateful = True
+        self.built = True
+        self._dtype = dt
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    def __call__(self, *args, **kwargs):
+        """``update_state(*args, **kwargs)`` then ``result()``."""
+        self.update_state(*args, **kwargs)
+        return self.result()
+
+    def update_state(self, *args, **kwargs):
+        raise NotImplementedError("Must be implemented in subclasses.")
+
+    def result(self):
+        raise NotImplementedError("Must be implemented in subclasses.")
+
+    def reset_states(self) -> None:
+        """Sets every state variable back to zero."""
+        for v in self.variables:
+            v.assign(zeros(v.shape, dtype=v.dtype))
+
+    def reset_state(self) -> None:
+        self.reset_states()
+
+    def add_weight(self, name, shape=(), aggregation=VariableAggregation.SUM,
+                   synchronization=VariableSynchronization.ON_READ, initializer=None,
+                   dtype=None):
+        """Adds a non-trainable state variable (ON_READ, aggregated by ``aggregation``)."""
+        return super().add_weight(
+            name=name, shape=shape, dtype=self._dtype if dtype is None else dtype,
+            trainable=False, initializer=initializer or "zeros",
+            synchronization=synchronization, aggregation=aggregation,
+            experimental_autocast=False)
+
+    def get_config(self) -> dict:
+        return {"name": self.name, "dtype": self.dtype}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+
+def _num_elements(t) -> int:
+    n = 1
+    for d in t.shape:
+        n *= int(d)
+    return n
+
+
+def _broadcastable(sw, values) -> bool:
+    if len(sw.shape) == 0:
+        return True
+    if len(sw.shape) != len(values.shape):
+        return False
+    return all(int(a) in (1, int(b)) for a, b in zip(sw.shape, values.shape))
+
+
+class Reduce(Metric):
+    """Reduces values into a total (and a count) by ``reduction``."""
+
+    def __init__(self, reduction, name, dtype=None):
+        super().__init__(name=name, dtype=dtype)
+        self.reduction = reduction
+        self.total = self.add_weight("total", initializer="zeros")
+        if reduction in ("sum_over_batch_size", "weighted_mean"):
+            self.count = self.add_weight("count", initializer="zeros")
+
+    def update_state(self, values, sample_weight=None):
+        values = convert_to_tensor(values)
+        if values.dtype.name != self._dtype:
+            values = cast(values, self._dtype)
+        if sample_weight is not None:
+            sample_weight = cast(convert_to_tensor(sample_weight), self._dtype)
+            values, _, sample_weight = squeeze_or_expand_dimensions(
+                values, sample_weight=sample_weight)
+            if _broadcastable(sample_weight, values):
+                sample_weight = broadcast_to(sample_weight, values.shape)
+            else:
+                axes = list(range(len(sample_weight.shape), len(values.shape)))
+                red = reduce_sum if self.reduction == "sum" else reduce_mean
+                values = red(values, axis=axes)
+            values = values * sample_weight
+        self.total.assign_add(reduce_sum(values))
+        if self.reduction == "sum":
+            return
+        if self.reduction == "sum_over_batch_size" or sample_weight is None:
+            n = float(_num_elements(values))
+            self.count.assign_add(convert_to_tensor(n, dtype=self._dtype))
+        else:
+            self.count.assign_add(reduce_sum(sample_weight))
+
+    def result(self):
+        if self.reduction == "sum":
+            return self.total.read_value()
+        return divide_no_nan(self.total.read_value(), self.count.read_value())
+
+
+@public(_PUB)
+class Sum(Reduce):
+    """The (weighted) sum of the given values.
+
+    >>> import torchflow as tf
+    >>> m = tf.keras.metrics.Sum()
+    >>> m.update_state([1, 3, 5, 7])
+    >>> float(m.result())
+    16.0
+    """
+
+    def __init__(self, name="sum", dtype=None):
+        super().__init__(reduction="sum", name=name, dtype=dtype)
+
+
+@public(_PUB)
+class Mean(Reduce):
+    """The (weighted) mean of the given values.
+
+    >>> import torchflow as tf
+    >>> m = tf.keras.metrics.Mean()
+    >>> m.update_state([1, 3, 5, 7])
+    >>> float(m.result())
+    4.0
+    """
+
+    def __init__(self, name="mean", dtype=None):
+        super().__init__(reduction="weighted_mean", name=name, dtype=dtype)
+
+
+@public(_PUB)
+class MeanMetricWrapper(Mean):
+    """The mean of ``fn(y_true, y_pred, **kwargs)`` over all updates.
+
+    Args:
+      fn: The per-sample metric function.
+      name: The metric name.
+      dtype: The state dtype.
+      **kwargs: Passed to ``fn``.
+    """
+
+    def __init__(self, fn, name=None, dtype=None, **kwargs):
+        super().__init__(name=name, dtype=dtype)
+        self._fn = fn
+        self._fn_kwargs = kwargs
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        y_true = convert_to_tensor(y_true)
+        y_pred = convert_to_tensor(y_pred)
+        if y_true.dtype.name != self._dtype:
+            y_true = cast(y_true, self._dtype)
+        if y_pred.dtype.name != self._dtype:
+            y_pred = cast(y_pred, self._dtype)
+        y_pred, y_true, _ = squeeze_or_expand_dimensions(y_pred, y_true)
+        matches = self._fn(y_true, y_pred, **self._fn_kwargs)
+        return super().update_state(matches, sample_weight=sample_weight)
+
+    def get_config(self) -> dict:
+        config = {k: (v.numpy() if hasattr(v, "numpy") else v)
+                  for k, v in self._fn_kwargs.items()}
+        config.update(super().get_config())
+        return config
+
+    @classmethod
+    def from_config(cls, config):
+        config = dict(config)
+        if cls is MeanMetricWrapper:
+            from torchflow._src.keras.metrics import get
+
+            fn = get(config.pop("fn"))
+            return cls(fn, **config)
+        return cls(**config)
