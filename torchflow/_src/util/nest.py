@@ -59,7 +59,8 @@ def _compute_kind(tp) -> int:
         return _NAMEDTUPLE
     if issubclass(tp, _abc.Sequence):
         return _SEQ
-    if hasattr(tp, "_type_spec"):
+    spec = getattr(tp, "_type_spec", None)
+    if spec is not None and (isinstance(spec, property) or hasattr(spec, "_to_components")):
         return _COMPOSITE
     return _LEAF
 
