@@ -301,10 +301,17 @@ def _same_namedtuples(a, b) -> bool:
 
 def _assert_same(a, b, check_types: bool, expand: bool) -> None:
     ta = type(a)
-    if ta is type(b) and (ta is list or ta is tuple) and len(a) == len(b):
-        for x, y in zip(a, b):
-            _assert_same(x, y, check_types, expand)
-        return
+    if ta is type(b):
+        if (ta is list or ta is tuple) and len(a) == len(b):
+            for x, y in zip(a, b):
+                _assert_same(x, y, check_types, expand)
+            return
+        if ta is dict and len(a) == len(b) and a.keys() == b.keys():
+            for key in _sorted(a):
+                _assert_same(a[key], b[key], check_types, expand)
+            return
+        if _KIND.get(ta) == _LEAF:
+            return
     ka, kb = _kind(a), _kind(b)
     na, nb = _is_nested_kind(ka, expand), _is_nested_kind(kb, expand)
     if na != nb:
