@@ -147,8 +147,13 @@ def test_input_spec_errors_like_tf():
 
 def test_symbolic_tensor_in_gradient_tape_is_a_clear_error():
     x = tf.keras.Input(shape=(2,))
+    y = tf.reduce_sum(x)  # a TFOpLambda node, as in TF 2.4
+    assert isinstance(y, tf.keras.KerasTensor)
+    with tf.GradientTape() as tape:
+        with pytest.raises(ValueError):
+            tape.watch(x)
     with pytest.raises(TypeError, match="symbolic"):
-        tf.reduce_sum(x)
+        tape.gradient(y, x)
 
 
 def test_functional_config_round_trip_and_summary(capsys):
@@ -175,3 +180,20 @@ def test_checkpoint_restores_lazily_built_layer(tmp_path):
     status.assert_consumed()
     for a, b in zip(fresh.get_weights(), d.get_weights()):
         np.testing.assert_array_equal(a, b)
+
+
+def test_tf_ops_on_keras_tensors_become_tfoplambda_layers():
+    x = tf.keras.Input(shape=(4,))
+    y = tf.nn.relu(x) * 2.0 + tf.reduce_sum(x, axis=1, keepdims=True)
+    z = tf.math.add(tf.math.add(y, 1.0), 0.5)
+    m = tf.keras.Model(x, z)
+    names = [l.name for l in m.layers]
+    assert names[0] == "input_1" and "tf.nn.relu" in names
+    assert "tf.math.add" in names and "tf.math.add_1" in names
+    d = np.array([[-1.0, 2, 3, -4]], np.float32)
+    expected = np.maximum(d, 0) * 2 + d.sum(1, keepdims=True) + 1.5
+    np.testing.assert_allclose(m(d).numpy(), expected)
+    m2 = tf.keras.Model.from_config(m.get_config())
+    np.testing.assert_allclose(m2(d).numpy(), expected)
+    # eager calls are unaffected by the dispatch
+    assert float(tf.add(tf.constant(1.0), 2.0)) == 3.0

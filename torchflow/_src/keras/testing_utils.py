@@ -93,7 +93,7 @@ def layer_test(layer_cls, kwargs=None, input_shape=None, input_dtype="float32",
     config = layer.get_config()
     clone = layer_cls.from_config(config)
     assert clone.get_config() == config, "get_config/from_config round trip changed the config"
-    again = deserialize_layer(serialize_layer(layer))
+    again = deserialize_layer(serialize_layer(layer), {layer_cls.__name__: layer_cls})
     assert type(again) is type(layer)
     assert again.get_config() == config
 

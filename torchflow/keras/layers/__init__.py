@@ -3,6 +3,7 @@
 from torchflow._src.keras.engine.base_layer import Layer as Layer
 from torchflow._src.keras.engine.input_layer import InputLayer as InputLayer
 from torchflow._src.keras.engine.input_spec import InputSpec as InputSpec
+from torchflow._src.keras.engine.tf_op_layer import TFOpLambda as TFOpLambda
 
 # --- LAYERSA ---
 from torchflow._src.keras.layers.core.dense import Dense as Dense

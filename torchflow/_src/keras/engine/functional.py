@@ -230,6 +230,9 @@ class Functional(Model):
                     n = inb_layer._inbound_nodes[node_index]
                     data.append([inb_layer.name, node_ids.get(id(n), 0), tensor_index,
                                  _plain_kwargs(node.call_kwargs)])
+                if data and not _simple_call(node):
+                    data[0][3] = dict(data[0][3])
+                    data[0][3]["__call__"] = _ser_call(node, node_ids)
                 inbound.append(data)
             cfg = serialization.serialize_layer(layer)
             cfg["name"] = layer.name
@@ -268,14 +271,20 @@ class Functional(Model):
                 if name in done:
                     continue
                 ready = all(all(d[0] in outputs_by_layer and len(outputs_by_layer[d[0]]) > d[1]
-                                for d in node) for node in lc["inbound_nodes"])
+                                for d in node) and _call_refs_ready(node, outputs_by_layer)
+                            for node in lc["inbound_nodes"])
                 if not ready:
                     continue
                 layer = created[name]
                 for node in lc["inbound_nodes"]:
                     ins = [_pick(outputs_by_layer[d[0]][d[1]], d[2]) for d in node]
-                    kwargs = node[0][3] if node and len(node[0]) > 3 else {}
-                    out = layer(ins[0] if len(ins) == 1 else ins, **kwargs)
+                    kwargs = dict(node[0][3]) if node and len(node[0]) > 3 else {}
+                    call = kwargs.pop("__call__", None)
+                    if call is not None:
+                        args, kwargs = _deser_call(call, outputs_by_layer)
+                        out = layer(*args, **kwargs)
+                    else:
+                        out = layer(ins[0] if len(ins) == 1 else ins, **kwargs)
                     outputs_by_layer.setdefault(name, []).append(out)
                 done.add(name)
                 progress = True
@@ -297,6 +306,81 @@ class Functional(Model):
         if isinstance(outputs, list) and len(outputs) == 1:
             outputs = outputs[0]
         return cls(inputs=inputs, outputs=outputs, name=config.get("name"))
+
+
+def _call_refs_ready(node, outputs_by_layer) -> bool:
+    call = node[0][3].get("__call__") if node and len(node[0]) > 3 else None
+    if call is None:
+        return True
+    refs = []
+
+    def walk(x):
+        if isinstance(x, dict):
+            if "__keras_tensor__" in x:
+                refs.append(x["__keras_tensor__"])
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+
+    walk(call)
+    return all(r[0] in outputs_by_layer and len(outputs_by_layer[r[0]]) > r[1] for r in refs)
+
+
+def _simple_call(node) -> bool:
+    args = node.call_args
+    if len(args) != 1 or any(isinstance(v, KerasTensor) for v in nest.flatten(
+            node.call_kwargs)):
+        return False
+    first = args[0]
+    if isinstance(first, KerasTensor):
+        return True
+    return isinstance(first, list) and all(isinstance(x, KerasTensor) for x in first)
+
+
+def _ser_call(node, node_ids):
+    def ser(x):
+        if isinstance(x, KerasTensor):
+            layer, node_index, tensor_index = x._keras_history
+            n = layer._inbound_nodes[node_index]
+            return {"__keras_tensor__": [layer.name, node_ids.get(id(n), 0), tensor_index]}
+        if isinstance(x, (list, tuple)):
+            return {"__list__": [ser(v) for v in x], "tuple": isinstance(x, tuple)}
+        if isinstance(x, dict):
+            return {"__dict__": {k: ser(v) for k, v in x.items()}}
+        if x is None or isinstance(x, (bool, int, float, str)):
+            return x
+        if hasattr(x, "numpy"):
+            return {"__value__": x.numpy().tolist()}
+        if hasattr(x, "name") and hasattr(x, "is_floating"):
+            return {"__dtype__": x.name}
+        raise TypeError(f"Functional.get_config: cannot serialize the argument {x!r} of layer "
+                        f"{node.layer.name}")
+
+    return {"args": ser(list(node.call_args)), "kwargs": ser(dict(node.call_kwargs))}
+
+
+def _deser_call(call, outputs_by_layer):
+    from torchflow._src.core import dtypes
+
+    def de(x):
+        if isinstance(x, dict):
+            if "__keras_tensor__" in x:
+                name, node_index, tensor_index = x["__keras_tensor__"]
+                return _pick(outputs_by_layer[name][node_index], tensor_index)
+            if "__list__" in x:
+                items = [de(v) for v in x["__list__"]]
+                return tuple(items) if x.get("tuple") else items
+            if "__dict__" in x:
+                return {k: de(v) for k, v in x["__dict__"].items()}
+            if "__value__" in x:
+                return x["__value__"]
+            if "__dtype__" in x:
+                return dtypes.as_dtype(x["__dtype__"])
+        return x
+
+    return de(call["args"]), de(call["kwargs"])
 
 
 def _pick(out, index):

@@ -74,6 +74,9 @@ def Input(shape=None, batch_size=None, name=None, dtype=None, sparse=False, tens
     """
     if shape is not None and not isinstance(shape, (list, tuple, TensorShape)):
         shape = (shape,)
+    from torchflow._src.keras.engine import tf_op_layer
+
+    tf_op_layer.install()
     layer = InputLayer(input_shape=shape, batch_size=batch_size, name=name, dtype=dtype,
                        sparse=sparse, ragged=ragged, **kwargs)
     return layer._kt

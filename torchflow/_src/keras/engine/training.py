@@ -243,6 +243,10 @@ class TrainingMixin:
         self.stop_training = False
         train_function = self.make_train_function()
         cbs.on_train_begin()
+        training_state = getattr(self, "_training_state", None)  # BackupAndRestore
+        if training_state is not None:
+            handler._initial_epoch = training_state.maybe_load_initial_epoch_from_ckpt(
+                initial_epoch)
         logs = {}
         epoch_logs = {}
         for epoch, iterator in handler.enumerate_epochs():
