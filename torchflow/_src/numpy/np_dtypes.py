@@ -1,0 +1,181 @@
+"""NumPy dtype names and TF 2.4 tnp's type promotion (``tnp.result_type``).
+
+tnp dtype names are NumPy's scalar types (``tnp.float32 is np.float32``), as in
+TF. Promotion is NumPy's ``np.result_type`` on the operands (tensors contribute
+their dtype, Python scalars their value), then "canonicalized": when
+``prefer_float32`` is set by ``experimental_enable_numpy_behavior``, 64-bit
+floats/complex become 32-bit, as TF's ``np_dtypes.canonicalize_dtype`` does.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from torchflow._src.core import dtypes
+from torchflow._src.core.tensor import Tensor
+from torchflow._src.core.tensor_shape import TensorShape
+from torchflow._src.util.api import public
+
+# NumPy scalar types, re-exported as tnp.<name>.
+bool_ = np.bool_
+int8, int16, int32, int64 = np.int8, np.int16, np.int32, np.int64
+uint8, uint16, uint32, uint64 = np.uint8, np.uint16, np.uint32, np.uint64
+float16, float32, float64 = np.float16, np.float32, np.float64
+complex64, complex128 = np.complex64, np.complex128
+float_ = np.float64
+complex_ = np.complex128
+int_ = np.int64
+object_ = np.object_
+string_ = np.bytes_
+unicode_ = np.str_
+inexact = np.inexact
+bfloat16 = dtypes.bfloat16.as_numpy_dtype
+
+newaxis = None
+pi = np.pi
+e = np.e
+inf = np.inf
+nan = np.nan
+
+
+class _Config:
+    """Module state of tnp: the switch set by experimental_enable_numpy_behavior."""
+
+    allow_float64 = True
+    numpy_behavior = False
+
+
+CONFIG = _Config()
+
+_TO_FLOAT32 = {np.dtype(np.float64): np.dtype(np.float32),
+               np.dtype(np.complex128): np.dtype(np.complex64)}
+
+
+def canonicalize(d: np.dtype) -> np.dtype:
+    if CONFIG.allow_float64:
+        return d
+    return _TO_FLOAT32.get(d, d)
+
+
+def default_float_type() -> np.dtype:
+    return np.dtype(np.float64) if CONFIG.allow_float64 else np.dtype(np.float32)
+
+
+_TF_BY_NP: dict = {}
+
+
+def to_tf(d) -> dtypes.DType:
+    """The torchflow DType for a NumPy dtype (or anything ``np.dtype`` accepts)."""
+    r = _TF_BY_NP.get(d)
+    if r is None:
+        if isinstance(d, dtypes.DType):
+            return d
+        nd = np.dtype(d)
+        r = dtypes.as_dtype(nd) if nd.kind not in "SUO" else dtypes.string
+        try:
+            _TF_BY_NP[d] = r
+        except TypeError:
+            pass
+    return r
+
+
+def to_np(d) -> np.dtype:
+    if isinstance(d, dtypes.DType):
+        return np.dtype(d.as_numpy_dtype)
+    if d is float:
+        return default_float_type()
+    return np.dtype(d)
+
+
+def _maybe_get_dtype(x):
+    if isinstance(x, numbers.Real) or isinstance(x, complex):
+        return x
+    if isinstance(x, Tensor) or hasattr(x, "_tf_value"):
+        return np.dtype(x.dtype.as_numpy_dtype)
+    if isinstance(x, dtypes.DType):
+        return np.dtype(x.as_numpy_dtype)
+    if isinstance(x, TensorShape):
+        return np.int32
+    if isinstance(x, (list, tuple)):
+        raise ValueError(f"Got a list or tuple {x!r} in result_type; pass arrays or dtypes.")
+    return x
+
+
+@public("torchflow.experimental.numpy")
+def result_type(*arrays_and_dtypes) -> np.dtype:
+    """The dtype NumPy promotion gives ``arrays_and_dtypes`` (tnp rules).
+
+    Tensors contribute their dtype and Python numbers their value (NumPy's weak
+    scalars); with ``prefer_float32`` 64-bit floats become 32-bit.
+
+    >>> import torchflow.experimental.numpy as tnp
+    >>> tnp.result_type(tnp.int32, tnp.float32)
+    dtype('float64')
+    """
+    args = [_maybe_get_dtype(x) for x in arrays_and_dtypes]
+    if not args:
+        args = [np.asarray([])]
+    return canonicalize(np.result_type(*args))
+
+
+@public("torchflow.experimental.numpy")
+def promote_types(type1, type2) -> np.dtype:
+    """``np.promote_types`` on tnp dtypes (canonicalized as ``result_type``)."""
+    return canonicalize(np.promote_types(to_np(type1), to_np(type2)))
+
+
+_PAIR_CACHE: dict = {}
+
+
+def promote_pair(d1: dtypes.DType, d2: dtypes.DType) -> dtypes.DType:
+    """Result DType of two tensor dtypes (cached; the operator hot path)."""
+    key = (d1, d2, CONFIG.allow_float64)
+    r = _PAIR_CACHE.get(key)
+    if r is None:
+        r = to_tf(canonicalize(np.promote_types(d1.as_numpy_dtype, d2.as_numpy_dtype)))
+        _PAIR_CACHE[key] = r
+    return r
+
+
+@public("torchflow.experimental.numpy")
+def issubdtype(arg1, arg2) -> bool:
+    """``np.issubdtype`` that also takes torchflow DTypes."""
+    return np.issubdtype(to_np(arg1) if isinstance(arg1, dtypes.DType) else arg1,
+                         to_np(arg2) if isinstance(arg2, dtypes.DType) else arg2)
+
+
+@public("torchflow.experimental.numpy")
+class finfo:  # noqa: N801 - NumPy's name
+    """Machine limits for float types (``np.finfo``), including bfloat16."""
+
+    def __new__(cls, dtype):
+        if isinstance(dtype, (Tensor,)):
+            dtype = dtype.dtype
+        if isinstance(dtype, dtypes.DType):
+            if dtype is dtypes.bfloat16:
+                return _bf16_finfo()
+            dtype = dtype.as_numpy_dtype
+        return np.finfo(dtype)
+
+
+def _bf16_finfo():
+    try:
+        import ml_dtypes  # noqa: PLC0415 - optional; only for bfloat16
+
+        return ml_dtypes.finfo(ml_dtypes.bfloat16)
+    except ImportError:  # pragma: no cover
+        raise TypeError("finfo(bfloat16) needs the ml_dtypes package") from None
+
+
+@public("torchflow.experimental.numpy")
+class iinfo:  # noqa: N801 - NumPy's name
+    """Machine limits for integer types (``np.iinfo``)."""
+
+    def __new__(cls, int_type):
+        if isinstance(int_type, Tensor):
+            int_type = int_type.dtype
+        if isinstance(int_type, dtypes.DType):
+            int_type = int_type.as_numpy_dtype
+        return np.iinfo(int_type)
