@@ -1,0 +1,535 @@
+"""``tf.keras.optimizers.Optimizer`` (OptimizerV2 of TF 2.4).
+
+``apply_gradients`` filters missing gradients, creates the optimizer's
+variables (``iter``, hyperparameters, slots) on first use, aggregates and
+transforms the gradients (``gradient_aggregator``, then ``clipvalue``,
+``clipnorm``, ``global_clipnorm`` and ``gradient_transformers``), updates every
+variable, applies variable constraints and increments ``iterations``.
+
+The built-in optimizers update all variables of a step at once with the fused
+kernels of ``ops/training_ops.py`` (``_apply_batch``); subclasses written against
+TF's API (``_create_slots``, ``_prepare_local``, ``_resource_apply_dense``) are
+called per variable as in TF.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import warnings
+
+from torchflow._src.core import dtypes, tracking
+from torchflow._src.core.convert import convert_to_tensor
+from torchflow._src.core.tape import GradientTape
+from torchflow._src.core.tensor import Tensor
+from torchflow._src.core.variable_scope import name_scope
+from torchflow._src.core.variables import Variable, VariableAggregation
+from torchflow._src.keras.optimizers.schedules.learning_rate_schedule import (
+    LearningRateSchedule,
+)
+from torchflow._src.keras.optimizers.schedules import learning_rate_schedule as lrs
+from torchflow._src.ops.clip_ops import clip_by_global_norm, clip_by_norm, clip_by_value
+from torchflow._src.ops.creation_ops import cast
+from torchflow._src.util import nest
+from torchflow._src.util.api import public
+
+_log = logging.getLogger("torchflow")
+_FAST_CACHE: dict = {}
+
+
+def _base_var(v):
+    while not hasattr(v, "_leaf") and hasattr(v, "_variable"):
+        v = v._variable
+    return v
+
+
+def _var_key(v) -> int:
+    return _base_var(v)._unique_id
+
+
+def _shared_name(v) -> str:
+    n = v.name
+    return n[:-2] if n.endswith(":0") else n
+
+
+def _owner(cls, attr):
+    for c in cls.__mro__:
+        if attr in c.__dict__:
+            return c
+    return None
+
+
+def _uses_fast_path(cls) -> bool:
+    fast = _FAST_CACHE.get(cls)
+    if fast is None:
+        batch = _owner(cls, "_apply_batch")
+        dense = _owner(cls, "_resource_apply_dense")
+        slots = _owner(cls, "_create_slots")
+        fast = batch is not None and issubclass(batch, dense) and issubclass(batch, slots)
+        _FAST_CACHE[cls] = fast
+    return fast
+
+
+def _to_dense(g):
+    if g is None or isinstance(g, Tensor):
+        return g
+    if hasattr(g, "indices") and hasattr(g, "values") and hasattr(g, "dense_shape"):
+        from torchflow._src.ops.scatter_ops import scatter_nd
+        from torchflow._src.ops.array_ops import expand_dims
+
+        return scatter_nd(expand_dims(g.indices, -1), g.values, g.dense_shape)
+    return convert_to_tensor(g)
+
+
+@public("torchflow.keras.optimizers")
+class Optimizer:
+    """Base class of Keras optimizers (TF 2.4's ``OptimizerV2``).
+
+    Args:
+      name: Name prefix of the optimizer's variables.
+      gradient_aggregator: ``fn(grads_and_vars) -> grads_and_vars`` that sums
+        gradients across replicas (default: identity outside a strategy).
+      gradient_transformers: Functions ``fn(grads_and_vars) -> grads_and_vars``
+        applied after aggregation and clipping.
+      **kwargs: ``clipvalue``, ``clipnorm``, ``global_clipnorm``, ``lr``
+        (deprecated alias of ``learning_rate``), ``decay`` (inverse-time decay).
+
+    Raises:
+      TypeError: For an unknown keyword argument.
+      ValueError: For a negative keyword argument or both clipnorm arguments.
+    """
+
+    _HAS_AGGREGATE_GRAD = True
+
+    def __init__(self, name, gradient_aggregator=None, gradient_transformers=None, **kwargs):
+        allowed = {"clipnorm", "clipvalue", "lr", "decay", "global_clipnorm"}
+        for k in kwargs:
+            if k not in allowed:
+                raise TypeError(f"Unexpected keyword argument passed to optimizer: {k}")
+            if kwargs[k] is not None and not callable(kwargs[k]) and kwargs[k] < 0:
+                raise ValueError(f"Expected {k} >= 0, received: {kwargs[k]}")
+            if k == "lr":
+                warnings.warn("The `lr` argument is deprecated, use `learning_rate` instead.")
+        object.__setattr__(self, "_hyper", {})
+        self._use_locking = True
+        self._name = name
+        self._slots: dict = {}
+        self._slot_vars: dict = {}
+        self._slot_names: list = []
+        self._weights: list = []
+        self._iterations = None
+        self._hypers_created = False
+        self._created_for: set = set()
+        decay = kwargs.pop("decay", 0.0)
+        if decay < 0.0:
+            raise ValueError(f"decay cannot be less than 0: {decay}")
+        self._initial_decay = decay
+        self.gradient_aggregator = gradient_aggregator
+        self.gradient_transformers = list(gradient_transformers or [])
+        self.clipnorm = kwargs.pop("clipnorm", None)
+        self.global_clipnorm = kwargs.pop("global_clipnorm", None)
+        if self.clipnorm is not None and self.global_clipnorm is not None:
+            raise ValueError(f"Cannot accept both `clipnorm` and `global_clipnorm`, passed "
+                             f"`clipnorm` {self.clipnorm}, `global_clipnorm` "
+                             f"{self.global_clipnorm}")
+        self.clipvalue = kwargs.pop("clipvalue", None)
+
+    # --- hyperparameters ---------------------------------------------------
+    def _set_hyper(self, name, value):
+        prev = self._hyper.get(name)
+        if prev is None or not isinstance(prev, Variable) or \
+                isinstance(value, LearningRateSchedule) or callable(value):
+            self._hyper[name] = value
+        else:
+            prev.assign(cast(convert_to_tensor(value), prev.dtype))
+
+    def _get_hyper(self, name, dtype=None):
+        if not self._hypers_created:
+            self._create_hypers()
+        value = self._hyper[name]
+        if isinstance(value, LearningRateSchedule):
+            return value
+        if callable(value) and not isinstance(value, Variable):
+            value = value()
+        if dtype is not None:
+            value = cast(value, dtype)
+        return value
+
+    def _hyper_float(self, name) -> float:
+        value = self._hyper[name]
+        if callable(value) and not isinstance(value, (Variable, LearningRateSchedule)):
+            value = value()
+        return float(value)
+
+    def _create_hypers(self):
+        if self._hypers_created:
+            return
+        with name_scope(self._name + "/"):
+            for name, value in sorted(self._hyper.items()):
+                if isinstance(value, (Tensor, Variable, LearningRateSchedule)) or callable(value):
+                    continue
+                var = Variable(float(value), name=name, trainable=False, dtype="float32",
+                               aggregation=VariableAggregation.ONLY_FIRST_REPLICA)
+                self._hyper[name] = var
+                if tracking._pending:
+                    tracking.notify(self, name, var)
+        self._hypers_created = True
+
+    def __getattr__(self, name):
+        if name == "lr":
+            name = "learning_rate"
+        hyper = self.__dict__.get("_hyper")
+        if hyper is not None and name in hyper:
+            return self._get_hyper(name)
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(self._hyper))
+
+    def __setattr__(self, name, value):
+        if name == "lr":
+            name = "learning_rate"
+        hyper = self.__dict__.get("_hyper")
+        if hyper is not None and name in hyper:
+            self._set_hyper(name, value)
+        else:
+            object.__setattr__(self, name, value)
+
+    def _decayed_lr(self, var_dtype):
+        lr_t = self._get_hyper("learning_rate", var_dtype)
+        if isinstance(lr_t, LearningRateSchedule):
+            lr_t = cast(lr_t(cast(self.iterations, var_dtype)), var_dtype)
+        if self._initial_decay > 0.0:
+            step = cast(self.iterations, var_dtype)
+            lr_t = lr_t / (1.0 + cast(self._get_hyper("decay"), var_dtype) * step)
+        return lr_t
+
+    def _lr_float(self, iterations: int) -> float:
+        """This step's learning rate as a Python float (fast path)."""
+        value = self._hyper["learning_rate"]
+        if isinstance(value, LearningRateSchedule):
+            lr = float(value(convert_to_tensor(float(iterations))))
+        else:
+            lr = self._hyper_float("learning_rate")
+        if self._initial_decay > 0.0:
+            lr = lr / (1.0 + self._hyper_float("decay") * iterations)
+        return lr
+
+    def _serialize_hyperparameter(self, name):
+        value = self._hyper[name]
+        if isinstance(value, LearningRateSchedule):
+            return lrs.serialize(value)
+        if callable(value) and not isinstance(value, Variable):
+            return value()
+        if isinstance(value, (Tensor, Variable)):
+            return float(value.numpy())
+        return value
+
+    # --- weights -----------------------------------------------------------
+    @property
+    def iterations(self):
+        """The number of training steps taken (an int64 variable)."""
+        if self._iterations is None:
+            with name_scope(self._name + "/"):
+                self._iterations = Variable(0, name="iter", dtype="int64", trainable=False,
+                                            aggregation=VariableAggregation.ONLY_FIRST_REPLICA)
+            self._weights.insert(0, self._iterations)
+            if tracking._pending:
+                tracking.notify(self, "iter", self._iterations)
+        return self._iterations
+
+    @iterations.setter
+    def iterations(self, variable):
+        if self._iterations is not None:
+            raise RuntimeError("Cannot set `iterations` to a new Variable after the Optimizer "
+                               "weights have been created")
+        self._iterations = variable
+        self._weights.insert(0, variable)
+
+    def add_weight(self, name, shape, dtype=None, initializer="zeros", trainable=None,
+                   synchronization=None, aggregation=VariableAggregation.NONE):
+        """Adds a non-slot variable to the optimizer (listed in ``weights``)."""
+        from torchflow._src.keras import initializers
+
+        dtype = dtypes.as_dtype(dtype or "float32")
+        if isinstance(initializer, (str, dict)) or callable(initializer):
+            init = initializers.get(initializer)
+            value = functools.partial(init, shape=list(shape), dtype=dtype)
+        else:
+            value = initializer
+        with name_scope(self._name + "/"):
+            var = Variable(value, name=name, dtype=dtype, trainable=bool(trainable),
+                           aggregation=aggregation)
+        self._weights.append(var)
+        if tracking._pending:
+            tracking.notify(self, name, var)
+        return var
+
+    def add_slot(self, var, slot_name, initializer="zeros"):
+        """Creates (once) the slot ``slot_name`` of ``var``, restoring a checkpointed value."""
+        from torchflow._src.keras import initializers
+
+        if slot_name not in self._slot_names:
+            self._slot_names.append(slot_name)
+        key = _var_key(var)
+        slot_dict = self._slots.setdefault(key, {})
+        weight = slot_dict.get(slot_name)
+        if weight is None:
+            base = _base_var(var)
+            if isinstance(initializer, str) or callable(initializer):
+                init = initializers.get(initializer)
+                value = functools.partial(init, shape=base.shape.as_list(), dtype=base.dtype)
+            else:
+                value = initializer
+            with name_scope(self._name + "/"):
+                weight = Variable(value, name=f"{_shared_name(base)}/{slot_name}",
+                                  dtype=base.dtype, trainable=False)
+            slot_dict[slot_name] = weight
+            self._slot_vars[key] = var
+            tracking.restore_slot(self, slot_name, var, weight)
+            self._weights.append(weight)
+        return weight
+
+    def get_slot(self, var, slot_name):
+        """The slot variable ``slot_name`` of ``var``.
+
+        Raises:
+          KeyError: If there is no such slot.
+        """
+        slots = self._slots.get(_var_key(var), {})
+        if slot_name not in slots:
+            raise KeyError(f"Slot {slot_name!r} for variable {var.name!r} does not exist "
+                           f"(slot names: {self._slot_names}).")
+        return slots[slot_name]
+
+    def get_slot_names(self) -> list:
+        """The names of the slots this optimizer has created."""
+        return list(self._slot_names)
+
+    def _create_slots(self, var_list):
+        pass
+
+    def _create_all_weights(self, var_list):
+        _ = self.iterations
+        self._create_hypers()
+        new = [v for v in var_list if _var_key(v) not in self._created_for]
+        if new:
+            self._create_slots(new)
+            self._created_for.update(_var_key(v) for v in new)
+
+    @property
+    def weights(self) -> list:
+        """``iterations`` then the other optimizer variables in creation order."""
+        return list(self._weights)
+
+    def variables(self) -> list:
+        return list(self._weights)
+
+    def get_weights(self) -> list:
+        return [w.numpy() for w in self._weights]
+
+    def set_weights(self, weights) -> None:
+        """Assigns NumPy values to ``weights`` (same order and shapes).
+
+        Raises:
+          ValueError: For a length or shape mismatch.
+        """
+        params = self.weights
+        if len(params) != len(weights):
+            raise ValueError(
+                f"You called `set_weights(weights)` on optimizer {self._name} with a  weight "
+                f"list of length {len(weights)}, but the optimizer was expecting "
+                f"{len(params)} weights. Provided weights: {str(weights)[:50]}...")
+        for p, w in zip(params, weights):
+            if tuple(p.shape.as_list()) != tuple(getattr(w, "shape", ())):
+                raise ValueError(f"Optimizer weight shape {tuple(p.shape.as_list())} not "
+                                 f"compatible with provided weight shape "
+                                 f"{tuple(getattr(w, 'shape', ()))}")
+            p.assign(cast(convert_to_tensor(w), p.dtype))
+
+    # --- checkpointing -----------------------------------------------------
+    def _checkpoint_dependencies(self):
+        deps = []
+        if self._iterations is not None:
+            deps.append(("iter", self._iterations))
+        for name, value in self._hyper.items():
+            if isinstance(value, Variable):
+                deps.append((name, value))
+        for w in self._weights:
+            n = _shared_name(w).split("/")[-1]
+            if w is not self._iterations and not any(w is s for d in self._slots.values()
+                                                     for s in d.values()):
+                deps.append((n, w))
+        return deps
+
+    def _checkpoint_slots(self):
+        out = []
+        for key, slots in self._slots.items():
+            var = self._slot_vars[key]
+            for name in self._slot_names:
+                if name in slots:
+                    out.append((name, var, slots[name]))
+        return out
+
+    def _lookup_slot(self, var, slot_name):
+        return self._slots.get(_var_key(var), {}).get(slot_name)
+
+    # --- gradients ---------------------------------------------------------
+    def _compute_gradients(self, loss, var_list, grad_loss=None, tape=None):
+        if not callable(loss) and tape is None:
+            raise ValueError("`tape` is required when a `Tensor` loss is passed.")
+        tape = tape if tape is not None else GradientTape()
+        if callable(loss):
+            with tape:
+                if not callable(var_list):
+                    tape.watch(var_list)
+                loss = loss()
+                if callable(var_list):
+                    var_list = var_list()
+        elif callable(var_list):
+            var_list = var_list()
+        var_list = nest.flatten(var_list)
+        grads = tape.gradient(loss, var_list, grad_loss)
+        return list(zip(grads, var_list))
+
+    def get_gradients(self, loss, params):
+        raise RuntimeError("`get_gradients` is not supported when eager execution is "
+                           "enabled. Use a `tf.GradientTape` instead.")
+
+    def minimize(self, loss, var_list, grad_loss=None, name=None, tape=None):
+        """Computes the gradients of ``loss`` and applies them.
+
+        Args:
+          loss: A callable returning the loss, or a loss Tensor recorded by ``tape``.
+          var_list: Variables (or a callable returning them) to update.
+          grad_loss: Optional gradient of the loss.
+          name: Unused.
+          tape: The ``GradientTape`` that recorded a Tensor ``loss``.
+
+        Returns:
+          The ``iterations`` variable, incremented.
+
+        Raises:
+          ValueError: If ``loss`` is a Tensor and ``tape`` is None, or no gradient exists.
+        """
+        grads_and_vars = self._compute_gradients(loss, var_list=var_list, grad_loss=grad_loss,
+                                                 tape=tape)
+        return self.apply_gradients(grads_and_vars, name=name)
+
+    def _transform_unaggregated_gradients(self, grads_and_vars):
+        return grads_and_vars
+
+    def _aggregate_gradients(self, grads_and_vars):
+        if self.gradient_aggregator is None:
+            return grads_and_vars
+        return self.gradient_aggregator(grads_and_vars)
+
+    def _transform_gradients(self, grads_and_vars):
+        if self.clipvalue is not None:
+            c = self.clipvalue
+            grads_and_vars = [(clip_by_value(g, -c, c), v) for g, v in grads_and_vars]
+        if self.clipnorm is not None:
+            grads_and_vars = [(clip_by_norm(g, self.clipnorm), v) for g, v in grads_and_vars]
+        if self.global_clipnorm is not None:
+            gs, _ = clip_by_global_norm([g for g, _ in grads_and_vars], self.global_clipnorm)
+            grads_and_vars = list(zip(gs, [v for _, v in grads_and_vars]))
+        for fn in self.gradient_transformers:
+            grads_and_vars = fn(grads_and_vars)
+        return grads_and_vars
+
+    def apply_gradients(self, grads_and_vars, name=None, experimental_aggregate_gradients=True):
+        """Applies gradients to variables.
+
+        Args:
+          grads_and_vars: Pairs ``(gradient, variable)``; None gradients are skipped.
+          name: Unused.
+          experimental_aggregate_gradients: If False, the gradients are taken as
+            already aggregated across replicas.
+
+        Returns:
+          The ``iterations`` variable, incremented.
+
+        Raises:
+          ValueError: If no gradient is given for any variable.
+        """
+        pairs = list(grads_and_vars)
+        filtered = [(_to_dense(g), v) for g, v in pairs if g is not None]
+        if not filtered:
+            raise ValueError(f"No gradients provided for any variable: "
+                             f"{tuple(v.name for _, v in pairs)}.")
+        if len(filtered) != len(pairs):
+            _log.warning("Gradients do not exist for variables %s when minimizing the loss.",
+                         [v.name for g, v in pairs if g is None])
+        var_list = [v for _, v in filtered]
+        self._create_all_weights(var_list)
+        if experimental_aggregate_gradients:
+            filtered = self._transform_unaggregated_gradients(filtered)
+            filtered = self._aggregate_gradients(filtered)
+        filtered = self._transform_gradients(filtered)
+        self._apply(filtered)
+        return self._iterations
+
+    def _apply(self, grads_and_vars):
+        grads = [g for g, _ in grads_and_vars]
+        variables = [v for _, v in grads_and_vars]
+        if _uses_fast_path(type(self)):
+            self._apply_batch(grads, variables, int(self._iterations.numpy()))
+        else:
+            apply_state = self._prepare(variables)
+            for g, v in grads_and_vars:
+                self._resource_apply_dense(g, v, apply_state)
+        for v in variables:
+            if getattr(v, "constraint", None) is not None:
+                v.assign(v.constraint(v))
+        self._iterations.assign_add(1)
+
+    def _prepare(self, var_list):
+        keys = {}
+        for v in var_list:
+            key = (v.device, _base_var(v).dtype)
+            keys[key] = None
+        apply_state = {}
+        for device, dtype in keys:
+            apply_state[(device, dtype)] = {}
+            self._prepare_local(device, dtype, apply_state)
+        return apply_state
+
+    def _prepare_local(self, var_device, var_dtype, apply_state):
+        if "learning_rate" in self._hyper:
+            lr_t = self._decayed_lr(var_dtype)
+            apply_state[(var_device, var_dtype)]["lr_t"] = lr_t
+
+    def _fallback_apply_state(self, var_device, var_dtype):
+        apply_state = {(var_device, var_dtype): {}}
+        self._prepare_local(var_device, var_dtype, apply_state)
+        return apply_state[(var_device, var_dtype)]
+
+    def _resource_apply_dense(self, grad, handle, apply_state):
+        raise NotImplementedError("Must be implemented in subclasses.")
+
+    def _resource_apply_sparse(self, grad, handle, indices, apply_state):
+        raise NotImplementedError("Must be implemented in subclasses.")
+
+    # --- config ------------------------------------------------------------
+    def get_config(self) -> dict:
+        config = {"name": self._name}
+        if self.clipnorm is not None:
+            config["clipnorm"] = self.clipnorm
+        if self.clipvalue is not None:
+            config["clipvalue"] = self.clipvalue
+        if self.global_clipnorm is not None:
+            config["global_clipnorm"] = self.global_clipnorm
+        return config
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        config = dict(config)
+        if "lr" in config:
+            config["learning_rate"] = config.pop("lr")
+        if isinstance(config.get("learning_rate"), dict):
+            config["learning_rate"] = lrs.deserialize(config["learning_rate"],
+                                                      custom_objects=custom_objects)
+        return cls(**config)
+
+
+OptimizerV2 = Optimizer

@@ -1,0 +1,238 @@
+"""``tf.keras.optimizers.schedules``: learning rates as functions of the step.
+
+The value is computed on the host from the (scalar) step, then returned as a
+float32 tensor: a schedule is evaluated once per optimizer step, so a few
+Python float operations are cheaper than a handful of tensor ops.
+"""
+
+from __future__ import annotations
+
+import math
+
+from torchflow._src.core.convert import convert_to_tensor
+from torchflow._src.util.api import public
+
+_PUB = "torchflow.keras.optimizers.schedules"
+
+
+def _f(x) -> float:
+    return float(x.numpy()) if hasattr(x, "numpy") else float(x)
+
+
+def _out(value, like):
+    dtype = getattr(like, "dtype", None) if hasattr(like, "numpy") else None
+    return convert_to_tensor(value, dtype=dtype if dtype is not None and dtype.is_floating
+                             else "float32")
+
+
+@public(_PUB)
+class LearningRateSchedule:
+    """Base class: ``schedule(step)`` returns the learning rate at ``step``."""
+
+    def __call__(self, step):
+        raise NotImplementedError("Learning rate schedule must override __call__")
+
+    def get_config(self):
+        raise NotImplementedError("Learning rate schedule must override get_config")
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+
+@public(_PUB)
+class ExponentialDecay(LearningRateSchedule):
+    """``initial_learning_rate * decay_rate ** (step / decay_steps)`` (floored if staircase).
+
+    >>> import torchflow as tf
+    >>> s = tf.keras.optimizers.schedules.ExponentialDecay(0.1, 10, 0.5)
+    >>> round(float(s(10)), 6)
+    0.05
+    """
+
+    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False,
+                 name=None):
+        self.initial_learning_rate = initial_learning_rate
+        self.decay_steps = decay_steps
+        self.decay_rate = decay_rate
+        self.staircase = staircase
+        self.name = name
+
+    def __call__(self, step):
+        p = _f(step) / _f(self.decay_steps)
+        if self.staircase:
+            p = math.floor(p)
+        return _out(_f(self.initial_learning_rate) * _f(self.decay_rate) ** p,
+                    self.initial_learning_rate)
+
+    def get_config(self):
+        return {"initial_learning_rate": self.initial_learning_rate,
+                "decay_steps": self.decay_steps, "decay_rate": self.decay_rate,
+                "staircase": self.staircase, "name": self.name}
+
+
+@public(_PUB)
+class PiecewiseConstantDecay(LearningRateSchedule):
+    """``values[i]`` for ``boundaries[i-1] < step <= boundaries[i]``.
+
+    Raises:
+      ValueError: If ``len(values) != len(boundaries) + 1``.
+    """
+
+    def __init__(self, boundaries, values, name=None):
+        if len(boundaries) != len(values) - 1:
+            raise ValueError("The length of boundaries should be 1 less than the length of "
+                             "values")
+        self.boundaries = boundaries
+        self.values = values
+        self.name = name
+
+    def __call__(self, step):
+        s = _f(step)
+        for b, v in zip(self.boundaries, self.values):
+            if s <= _f(b):
+                return convert_to_tensor(v)
+        return convert_to_tensor(self.values[-1])
+
+    def get_config(self):
+        return {"boundaries": self.boundaries, "values": self.values, "name": self.name}
+
+
+@public(_PUB)
+class PolynomialDecay(LearningRateSchedule):
+    """Polynomial decay from ``initial_learning_rate`` to ``end_learning_rate``."""
+
+    def __init__(self, initial_learning_rate, decay_steps, end_learning_rate=0.0001, power=1.0,
+                 cycle=False, name=None):
+        self.initial_learning_rate = initial_learning_rate
+        self.decay_steps = decay_steps
+        self.end_learning_rate = end_learning_rate
+        self.power = power
+        self.cycle = cycle
+        self.name = name
+
+    def __call__(self, step):
+        s = _f(step)
+        steps = _f(self.decay_steps)
+        if self.cycle:
+            mult = 1.0 if s == 0 else math.ceil(s / steps)
+            steps = steps * mult
+        else:
+            s = min(s, steps)
+        lr0, lr1 = _f(self.initial_learning_rate), _f(self.end_learning_rate)
+        value = (lr0 - lr1) * (1.0 - s / steps) ** _f(self.power) + lr1
+        return _out(value, self.initial_learning_rate)
+
+    def get_config(self):
+        return {"initial_learning_rate": self.initial_learning_rate,
+                "decay_steps": self.decay_steps, "end_learning_rate": self.end_learning_rate,
+                "power": self.power, "cycle": self.cycle, "name": self.name}
+
+
+@public(_PUB)
+class InverseTimeDecay(LearningRateSchedule):
+    """``initial_learning_rate / (1 + decay_rate * step / decay_steps)``."""
+
+    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False,
+                 name=None):
+        self.initial_learning_rate = initial_learning_rate
+        self.decay_steps = decay_steps
+        self.decay_rate = decay_rate
+        self.staircase = staircase
+        self.name = name
+
+    def __call__(self, step):
+        p = _f(step) / _f(self.decay_steps)
+        if self.staircase:
+            p = math.floor(p)
+        return _out(_f(self.initial_learning_rate) / (1.0 + _f(self.decay_rate) * p),
+                    self.initial_learning_rate)
+
+    def get_config(self):
+        return {"initial_learning_rate": self.initial_learning_rate,
+                "decay_steps": self.decay_steps, "decay_rate": self.decay_rate,
+                "staircase": self.staircase, "name": self.name}
+
+
+@public(_PUB)
+class CosineDecay(LearningRateSchedule):
+    """Cosine decay to ``alpha * initial_learning_rate`` over ``decay_steps``."""
+
+    def __init__(self, initial_learning_rate, decay_steps, alpha=0.0, name=None):
+        self.initial_learning_rate = initial_learning_rate
+        self.decay_steps = decay_steps
+        self.alpha = alpha
+        self.name = name
+
+    def __call__(self, step):
+        steps = _f(self.decay_steps)
+        s = min(_f(step), steps)
+        cosine = 0.5 * (1.0 + math.cos(math.pi * s / steps))
+        a = _f(self.alpha)
+        return _out(_f(self.initial_learning_rate) * ((1.0 - a) * cosine + a),
+                    self.initial_learning_rate)
+
+    def get_config(self):
+        return {"initial_learning_rate": self.initial_learning_rate,
+                "decay_steps": self.decay_steps, "alpha": self.alpha, "name": self.name}
+
+
+@public(_PUB)
+class CosineDecayRestarts(LearningRateSchedule):
+    """Cosine decay with warm restarts (SGDR)."""
+
+    def __init__(self, initial_learning_rate, first_decay_steps, t_mul=2.0, m_mul=1.0,
+                 alpha=0.0, name=None):
+        self.initial_learning_rate = initial_learning_rate
+        self.first_decay_steps = first_decay_steps
+        self._t_mul = t_mul
+        self._m_mul = m_mul
+        self.alpha = alpha
+        self.name = name
+
+    def __call__(self, step):
+        frac = _f(step) / _f(self.first_decay_steps)
+        t_mul, m_mul = _f(self._t_mul), _f(self._m_mul)
+        if t_mul == 1.0:
+            i = math.floor(frac)
+            frac -= i
+        else:
+            i = math.floor(math.log(1.0 - frac * (1.0 - t_mul)) / math.log(t_mul))
+            sum_r = (1.0 - t_mul ** i) / (1.0 - t_mul)
+            frac = (frac - sum_r) / t_mul ** i
+        cosine = 0.5 * m_mul ** i * (1.0 + math.cos(math.pi * frac))
+        a = _f(self.alpha)
+        return _out(_f(self.initial_learning_rate) * ((1.0 - a) * cosine + a),
+                    self.initial_learning_rate)
+
+    def get_config(self):
+        return {"initial_learning_rate": self.initial_learning_rate,
+                "first_decay_steps": self.first_decay_steps, "t_mul": self._t_mul,
+                "m_mul": self._m_mul, "alpha": self.alpha, "name": self.name}
+
+
+_CLASSES = {c.__name__: c for c in (ExponentialDecay, PiecewiseConstantDecay, PolynomialDecay,
+                                     InverseTimeDecay, CosineDecay, CosineDecayRestarts)}
+
+
+@public(_PUB)
+def serialize(learning_rate_schedule):
+    """``{"class_name", "config"}`` of a schedule."""
+    return {"class_name": type(learning_rate_schedule).__name__,
+            "config": learning_rate_schedule.get_config()}
+
+
+@public(_PUB)
+def deserialize(config, custom_objects=None):
+    """A schedule from ``serialize``'s output.
+
+    Raises:
+      ValueError: For an unknown class name.
+    """
+    from torchflow._src.keras.engine.serialization import get_registered_object
+
+    name = config["class_name"]
+    cls = get_registered_object(name, custom_objects) or _CLASSES.get(name)
+    if cls is None:
+        raise ValueError(f"Unknown decay: {name}")
+    return cls.from_config(dict(config["config"]))
