@@ -550,7 +550,7 @@ def format(template, inputs, placeholder="{}", summarize=3, name=None) -> Tensor
     out = [pieces[0]]
     for v, rest in zip(vals, pieces[1:]):
         t = tensor_arg(v)
-        out.append(summarize_value(t.numpy(), t._dtype, summarize))
+        out.append(summarize_value(np.asarray(t), t._dtype, summarize))
         out.append(rest)
     return _sw(np.array("".join(out).encode("utf-8"), dtype=object))
 
