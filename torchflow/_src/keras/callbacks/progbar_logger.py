@@ -31,6 +31,7 @@ class ProgbarLogger(Callback):
         self._called_in_fit = False
 
     def set_params(self, params):
+        self.params = params
         self.verbose = params.get("verbose", 1)
         self.epochs = params.get("epochs", 1)
         self.target = params.get("steps")
@@ -41,6 +42,8 @@ class ProgbarLogger(Callback):
 
     def _bar(self):
         if self.progbar is None:
+            if self.model is not None:  # fit's logs are running values already (TF 2.4)
+                self.stateful_metrics |= {m.name for m in getattr(self.model, "metrics", [])}
             self.progbar = Progbar(target=self.target, verbose=self.verbose,
                                    stateful_metrics=self.stateful_metrics,
                                    unit_name="step" if self.use_steps else "sample")
@@ -66,6 +69,7 @@ class ProgbarLogger(Callback):
 
     def _batch_update(self, batch, logs):
         self.seen = batch + 1
+        self._bar()  # started at the first batch, as TF 2.4 (its clock shows in verbose=2)
         if self.verbose == 1:
             self._bar().update(self.seen, list((logs or {}).items()), finalize=False)
 

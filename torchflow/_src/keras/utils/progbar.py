@@ -109,8 +109,7 @@ class Progbar:
         elif self.verbose == 2 and finalize:
             numdigits = int(np.log10(self.target)) + 1 if self.target else 1
             count = f"{current:{numdigits}d}/{self.target}" if self.target else ""
-            info = count + info + self._format_time(self._time_per_unit(current, now))
-            info += self._format_values() + "\n"
+            info = count + info + self._format_values() + "\n"
             sys.stdout.write(info)
             sys.stdout.flush()
         self._last_update = now
