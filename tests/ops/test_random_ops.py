@@ -411,7 +411,9 @@ def _seeded_program(m):
             m.random.uniform([2, 3], minval=-1.0, maxval=4.0),
             m.random.categorical(np.log([[0.1, 0.2, 0.7], [0.5, 0.25, 0.25]]), 7),
             m.random.categorical([[0.0, -np.inf, 1.0, 2.0]], 9, seed=4, dtype=m.int32),
-            m.random.categorical([[0.0, -np.inf, 1.0, 2.0]], 9, seed=4, dtype=m.int32)]
+            m.random.categorical([[0.0, -np.inf, 1.0, 2.0]], 9, seed=4, dtype=m.int32),
+            m.random.shuffle(m.range(10), seed=5), m.random.shuffle(m.range(10), seed=5),
+            m.random.shuffle(np.arange(14).reshape(7, 2)), m.random.uniform([2])]
     m.random.set_seed(None)
     out += [m.random.uniform([2], seed=3), m.random.uniform([2], seed=3)]
     return [o.numpy() for o in out]

@@ -230,3 +230,14 @@ def categorical(kc, logits: np.ndarray, num_samples: int) -> np.ndarray:
         cdf = np.cumsum(e)
         out[b] = np.searchsorted(cdf, u[b] * cdf[-1], side="right")
     return out
+
+
+def permutation(kc, n: int) -> np.ndarray:
+    """TF's RandomShuffle: forward Fisher-Yates, ``j = i + word % (n - i)``."""
+    key, counter = kc
+    words = _blocks_np(key, counter, (n + 2) // 4).reshape(-1)[:n - 1]
+    js = (np.arange(n - 1) + words % (n - np.arange(n - 1))).tolist()
+    perm = list(range(n))
+    for i, j in enumerate(js):
+        perm[i], perm[j] = perm[j], perm[i]
+    return np.asarray(perm, dtype=np.int64)

@@ -16,10 +16,11 @@ and counters, so they give TensorFlow's exact numbers. The other ops draw from
 ``torch.Generator`` streams on the output's device, cached in
 ``context.GLOBAL.random_streams`` like TF's kernels.
 
-Seeded ``categorical`` follows TF's CPU kernel too (for one shard of rows).
+Seeded ``categorical`` (for one shard of rows) and ``shuffle`` follow TF's CPU
+kernels too.
 
-Differences from TensorFlow 2.4: unseeded draws, half-precision dtypes and
-``shuffle``, ``poisson``, ``gamma`` give torch's numbers
+Differences from TensorFlow 2.4: unseeded draws, half-precision dtypes,
+``poisson`` and ``gamma`` give torch's numbers
 (which also differ between CPU and GPU); only their reproducibility rules
 match TF.
 """
@@ -86,7 +87,7 @@ def get_seed(op_seed):
     return (0, _MAXINT32) if seeds == (0, 0) else seeds
 
 
-def philox_stream(op_name: str, dtype, op_seed, n: int):
+def philox_stream(op_name: str, dtype, op_seed, n: int, blocks: int | None = None):
     """Key/counter of TF's Philox stream for a seeded call of ``n`` outputs, or None.
 
     Like TF's eager kernels, each ``(op, dtype, seed, seed2)`` keeps a counter
@@ -98,7 +99,7 @@ def philox_stream(op_name: str, dtype, op_seed, n: int):
     s1, s2 = get_seed(op_seed)
     key = ("philox", op_name, dtype, s1, s2)
     skip = g.random_streams.get(key, 0)
-    g.random_streams[key] = skip + 256 * n
+    g.random_streams[key] = skip + (256 * n if blocks is None else blocks)
     return philox.stateful_key_counter(s1, s2, skip)
 
 
@@ -548,6 +549,14 @@ def shuffle(value, seed=None, name=None) -> Tensor:
     if a.ndim == 0:
         return t
     n = a.shape[0]
+    if 1 < n < 2**32:
+        # TF's kernel reserves ceil((n - 1) / 4) blocks per call.
+        kc = philox_stream("shuffle", t._dtype, seed, 0, blocks=(n + 2) // 4)
+        if kc is not None:  # seeded: TF's own permutation
+            perm = philox.permutation(kc, n)
+            if isinstance(a, np.ndarray):
+                return wrap(a[perm], t._dtype)
+            return wrap(a.index_select(0, torch.from_numpy(perm).to(a.device)), t._dtype)
     if isinstance(a, np.ndarray):
         gen = stream("shuffle", t._dtype, seed, torch.device("cpu"))
         perm = torch.randperm(n, generator=gen).numpy()
