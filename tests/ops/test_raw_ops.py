@@ -224,6 +224,9 @@ def test_random_raw_ops_repeat_like_tf(op, kw):
     ("TruncatedNormal", dict(shape=[9], dtype="float32", seed=4, seed2=3)),
     ("RandomUniformInt", dict(shape=[6], minval=np.int32(-4), maxval=np.int32(9), seed=2,
                               seed2=5)),
+    ("Multinomial", dict(logits=np.log(np.float32([[0.2, 0.3, 0.5]])), num_samples=6, seed=3,
+                         seed2=1)),
+    ("RandomShuffle", dict(value=np.arange(12, dtype=np.int32), seed=8, seed2=0)),
 ])
 def test_seeded_random_raw_ops_are_tfs(op, kw):
     real_tf().random.set_seed(None)  # clears TF's kernel cache: fresh (seed, seed2) streams

@@ -139,14 +139,14 @@ def raw_stream(op_name: str, dtype, seed: int, seed2: int, device: torch.device)
     return gen
 
 
-def raw_philox(op_name: str, dtype, seed: int, seed2: int, n: int):
+def raw_philox(op_name: str, dtype, seed: int, seed2: int, n: int, blocks: int | None = None):
     """TF's Philox key/counter for a raw op's ``seed``/``seed2`` (None if both are 0)."""
     if not seed and not seed2:
         return None
     g = context.GLOBAL
     key = ("raw-philox", op_name, dtype, int(seed), int(seed2))
     skip = g.random_streams.get(key, 0)
-    g.random_streams[key] = skip + 256 * n
+    g.random_streams[key] = skip + (256 * n if blocks is None else blocks)
     return philox.stateful_key_counter(int(seed), int(seed2), skip)
 
 

@@ -466,6 +466,12 @@ def _raw_multinomial(logits, num_samples, seed=0, seed2=0, output_dtype=dtypes.i
     r = _m("random_ops")
     lg = r._logits_arg(logits)
     od = dtypes.as_dtype(output_dtype)
+    n = int(num_samples)
+    if lg.ndim == 2 and lg.shape[0] > 0 and lg.shape[1] > 0 and n > 0:
+        kc = r.raw_philox("Multinomial", od, seed, seed2, lg.shape[0] * ((n + 3) // 4 * 4) * 2)
+        if kc is not None:  # TF's own samples
+            x = philox.categorical(kc, lg.detach().cpu().numpy(), n)
+            return wrap(torch.from_numpy(x).to(lg.device).to(od._torch), od)
     gen = r.raw_stream("Multinomial", od, seed, seed2, lg.device)
     return wrap(r.sample_categorical("Multinomial", lg, int(num_samples), od, gen), od)
 
@@ -477,6 +483,13 @@ def _raw_shuffle(value, seed=0, seed2=0):
     if a.ndim == 0:
         return t
     dev = torch.device("cpu") if isinstance(a, np.ndarray) else a.device
+    n = a.shape[0]
+    kc = r.raw_philox("RandomShuffle", t.dtype, seed, seed2, 0, blocks=(n + 2) // 4) \
+        if 1 < n < 2**32 else None
+    if kc is not None:  # TF's own permutation
+        p = philox.permutation(kc, n)
+        return wrap(a[p] if isinstance(a, np.ndarray) else
+                    a.index_select(0, torch.from_numpy(p).to(dev)), t.dtype)
     perm = torch.randperm(a.shape[0], generator=r.raw_stream("RandomShuffle", t.dtype, seed,
                                                              seed2, dev), device=dev)
     return wrap(a[perm.numpy()] if isinstance(a, np.ndarray) else a.index_select(0, perm),
