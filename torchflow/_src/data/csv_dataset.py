@@ -6,6 +6,8 @@ import collections
 import csv
 import io
 
+import numpy as np
+
 from torchflow._src.core import dtypes
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.core.tensor_spec import TensorSpec
@@ -31,7 +33,7 @@ def _convert(field: str, dtype, default, col, line_no):
         if default is None:
             raise InvalidArgumentError(None, None, f"Field {col} is required but missing in "
                                        f"record {line_no}!")
-        return default.numpy().reshape(()).item()
+        return np.asarray(default).reshape(()).item()
     try:
         if dtype in (dtypes.int32, dtypes.int64):
             return int(field)

@@ -11,6 +11,8 @@ import gzip
 import os
 import zlib
 
+import numpy as np
+
 from torchflow._src.core import dtypes
 from torchflow._src.core.errors import InvalidArgumentError, NotFoundError
 from torchflow._src.core.tensor import Tensor
@@ -43,7 +45,7 @@ def files_dataset(filenames) -> DatasetV2:
     if isinstance(filenames, Tensor):
         if filenames.dtype != _STRING:
             raise TypeError("`filenames` must be a `tf.Tensor` of `tf.string`.")
-        names = filenames.numpy().reshape(-1).tolist()
+        names = np.asarray(filenames).reshape(-1).tolist()
     elif isinstance(filenames, (str, bytes, os.PathLike)):
         names = [filenames]
     else:
@@ -218,7 +220,7 @@ def list_files(file_pattern, shuffle=None, seed=None):
     from torchflow._src.data.sources import TensorSliceDataset
 
     if isinstance(file_pattern, Tensor):
-        patterns = file_pattern.numpy().reshape(-1).tolist()
+        patterns = np.asarray(file_pattern).reshape(-1).tolist()
     elif isinstance(file_pattern, (str, bytes, os.PathLike)):
         patterns = [file_pattern]
     else:
