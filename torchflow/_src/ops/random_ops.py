@@ -4,8 +4,9 @@ Seed rules (as ``tf.random.set_seed`` documents for TF 2.4):
 
 * no global seed, no op seed: every call draws fresh, non-reproducible numbers;
 * global seed, no op seed: ``set_seed(s)`` starts a reproducible sequence; each
-  op call takes the next op seed from an internal counter that ``set_seed``
-  resets, so the same program prints the same numbers after ``set_seed(s)``;
+  op call takes the next op seed from ``random.Random(s)`` (as TF's eager
+  context does), which ``set_seed`` restarts, so the same program prints the
+  same numbers after ``set_seed(s)``;
 * op seed (with or without a global seed; without one a default global seed
   is used): each ``(op, dtype, global seed, op seed)`` has its own stream, so
   repeated calls give different numbers that repeat after ``set_seed``.
