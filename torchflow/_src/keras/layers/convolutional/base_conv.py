@@ -7,7 +7,7 @@ from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.keras.engine.base_layer import Layer
 from torchflow._src.keras.engine.input_spec import InputSpec
 from torchflow._src.keras.layers import _utils as U
-from torchflow._src.ops import conv_ops
+from torchflow._src.ops import fused_layer_ops
 from torchflow._src.ops.array_ops import pad
 from torchflow._src.ops.nn_ops import bias_add
 from torchflow._src.util.api import public
@@ -108,9 +108,9 @@ class Conv(Layer):
         if padding == "causal":
             inputs = self._causal_pad(inputs)
             padding = "valid"
-        y = conv_ops._conv(f"Conv{self.rank}D", self.rank, inputs, self.kernel, self.strides,
-                           padding.upper(), self._tf_df, self.dilation_rate)
-        return self._finish(y)
+        y = fused_layer_ops.conv_bias(self.rank, inputs, self.kernel, self.bias, self.strides,
+                                      padding.upper(), self._tf_df, self.dilation_rate)
+        return y if self._is_linear else self.activation(y)
 
     def compute_output_shape(self, input_shape):
         s = TensorShape(input_shape).as_list()

@@ -54,8 +54,6 @@ class _SeparableConv(Conv):
 
     def get_config(self):
         config = super().get_config()
-        for k in ("kernel_initializer", "kernel_regularizer", "kernel_constraint"):
-            config.pop(k)
         config.update({
             "depth_multiplier": self.depth_multiplier,
             "depthwise_initializer": U.ser_init(self.depthwise_initializer),

@@ -7,7 +7,7 @@ from torchflow._src.keras.engine.base_layer import Layer
 from torchflow._src.keras.engine.input_spec import InputSpec
 from torchflow._src.keras.layers import _utils as U
 from torchflow._src.ops.einsum_ops import tensordot
-from torchflow._src.ops.linalg_ops import matmul
+from torchflow._src.ops import fused_layer_ops
 from torchflow._src.ops.nn_ops import bias_add
 from torchflow._src.util.api import public
 
@@ -41,6 +41,7 @@ class Dense(Layer):
             raise ValueError(f"Received an invalid value for `units`, expected a positive "
                              f"integer, got {units}.")
         self.activation = U.get_act(activation)
+        self._is_linear = self.activation is U.get_act("linear")
         self.use_bias = use_bias
         self.kernel_initializer = U.get_init(kernel_initializer)
         self.bias_initializer = U.get_init(bias_initializer)
@@ -74,14 +75,12 @@ class Dense(Layer):
     def call(self, inputs):
         rank = inputs.shape.rank
         if rank == 2:
-            y = matmul(inputs, self.kernel)
+            y = fused_layer_ops.dense(inputs, self.kernel, self.bias)
         else:
             y = tensordot(inputs, self.kernel, [[rank - 1], [0]])
-        if self.bias is not None:
-            y = bias_add(y, self.bias)
-        if self.activation is not None:
-            y = self.activation(y)
-        return y
+            if self.bias is not None:
+                y = bias_add(y, self.bias)
+        return y if self._is_linear else self.activation(y)
 
     def compute_output_shape(self, input_shape):
         input_shape = TensorShape(input_shape)
