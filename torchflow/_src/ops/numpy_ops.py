@@ -23,8 +23,10 @@ def _unwrap(a):
     t = type(a)
     if t is Tensor:
         return a._t
-    if t is list or t is tuple:
+    if t is list:
         return [x._t if type(x) is Tensor else x for x in a]
+    if t is tuple:
+        return tuple(x._t if type(x) is Tensor else x for x in a)
     return a
 
 
@@ -284,8 +286,10 @@ def _nonzero(x):
     return list(torch.nonzero(x, as_tuple=True)) if x.ndim else [torch.nonzero(x.reshape(1))[:, 0]]
 
 
-def _reduce(fn):
+def _reduce(fn, keep_dtype=False):
     def f(x, axis, keepdims, **kw):
+        if keep_dtype:
+            kw["dtype"] = x.dtype
         if axis is None:
             r = fn(x, **kw)
             return r.reshape((1,) * x.ndim) if keepdims else r
@@ -310,11 +314,11 @@ def _arg(fn):
 
 
 def _cum(fn):
-    def f(x, axis, dtype=None):
+    def f(x, axis):
         if axis is None:
             x = x.reshape(-1)
             axis = 0
-        return fn(x, dim=axis, dtype=dtype)
+        return fn(x, dim=axis, dtype=x.dtype)
     return f
 
 
@@ -411,6 +415,18 @@ def _searchsorted(a, v, side):
     return torch.searchsorted(a, v, side=side)
 
 
+_WIDE_U = (torch.uint16, torch.uint32, torch.uint64)
+
+
+def _via_int64(fn):
+    """torch lacks CPU sums/products for wide unsigned ints: compute modulo 2**64."""
+    def f(x, *a, **k):
+        if x.dtype in _WIDE_U:
+            return fn(x.to(torch.int64), *a, **k).to(x.dtype)
+        return fn(x, *a, **k)
+    return f
+
+
 _T = torch
 _KERNELS = {
     # elementwise
@@ -462,8 +478,8 @@ _KERNELS = {
     "contiguous": lambda x: x.contiguous(),
     "clone": lambda x: x.clone(),
     # reductions
-    "sum": _reduce(torch.sum),
-    "prod": lambda x, axis, keepdims: _prod(x, axis, keepdims),
+    "sum": _via_int64(_reduce(torch.sum, True)),
+    "prod": _via_int64(lambda x, axis, keepdims: _prod(x, axis, keepdims)),
     "mean": _reduce(torch.mean),
     "amax": _amax,
     "amin": _amin,
@@ -471,8 +487,8 @@ _KERNELS = {
     "any": _reduce(torch.any),
     "argmax": _arg(torch.argmax),
     "argmin": _arg(torch.argmin),
-    "cumsum_ax": _cum(torch.cumsum),
-    "cumprod_ax": _cum(torch.cumprod),
+    "cumsum_ax": _via_int64(_cum(torch.cumsum)),
+    "cumprod_ax": _via_int64(_cum(torch.cumprod)),
     "var": _var,
     "std": _std,
     "nansum": _nan_reduce(torch.sum, 0.0),
@@ -486,12 +502,12 @@ _KERNELS = {
 
 def _prod(x, axis, keepdims):
     if axis is None:
-        r = torch.prod(x)
+        r = torch.prod(x, dtype=x.dtype)
         return r.reshape((1,) * x.ndim) if keepdims else r
     if isinstance(axis, int):
         axis = (axis,)
     for a in sorted((a % max(x.ndim, 1) for a in axis), reverse=True):
-        x = torch.prod(x, dim=a, keepdim=keepdims)
+        x = torch.prod(x, dim=a, keepdim=keepdims, dtype=x.dtype)
     return x
 
 
