@@ -195,7 +195,7 @@ class LossScaleOptimizer(Optimizer):
         return self.apply_gradients(gv, name=name)
 
     def apply_gradients(self, grads_and_vars, name=None, experimental_aggregate_gradients=True):
-        """Updates the loss scale; applies the gradients only if all are finite.
+        """Updates a dynamic loss scale; applies the gradients only if all are finite.
 
         A skipped step still increments ``iterations``, as in TF.
         """
@@ -206,9 +206,10 @@ class LossScaleOptimizer(Optimizer):
             present = inner._aggregate_gradients(
                 inner._transform_unaggregated_gradients(present))
             pairs = present
-        finite = all(bool(reduce_all(is_finite(convert_to_tensor(g))).numpy())
-                     for g, _ in pairs if g is not None)
-        if self._dynamic:
+        finite = True
+        if self._dynamic:  # a fixed scale applies every step, as in TF
+            finite = all(bool(reduce_all(is_finite(convert_to_tensor(g))).numpy())
+                         for g, _ in pairs if g is not None)
             self._update_scale(finite)
         if finite:
             return inner.apply_gradients(pairs, name=name,
