@@ -126,6 +126,8 @@ class CallbackList:
             c.set_model(model)
 
     def _call(self, hook, *args):
+        if args[-1] is None:  # callbacks get {} for absent logs, as in TF
+            args = args[:-1] + ({},)
         for c in self.callbacks:
             getattr(c, hook)(*args)
 
