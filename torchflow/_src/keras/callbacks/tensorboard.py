@@ -5,7 +5,7 @@ tags tf.keras uses: ``epoch_<metric>`` (step = epoch), ``batch_<metric>``
 (step = the number of training batches run so far, when ``update_freq`` is
 ``'batch'`` or an integer), ``evaluation_<metric>_vs_iterations`` (validation,
 step = training batches so far), weight histograms ``<layer>/<weight>_0``
-(``histogram_freq``), and the model's JSON config under the ``keras`` tag
+(``histogram_freq``; with ``write_images`` also ``<layer>/<weight>_0/image``), and the model's JSON config under the ``keras`` tag
 (``write_graph``). ``profile_batch`` is accepted; profiling arrives with the
 profiler (nothing is traced yet).
 """
@@ -185,7 +185,8 @@ class TensorBoard(Callback):
             return
         lo, hi = float(img.min()), float(img.max())
         img = (img - lo) / (hi - lo) if hi > lo else np.zeros_like(img)
-        summary_ops.image(name, img, step=epoch, max_outputs=img.shape[0])
+        # "/image": TF 2.4 reused the histogram's tag, which TensorBoard cannot tell apart.
+        summary_ops.image(name + "/image", img, step=epoch, max_outputs=img.shape[0])
 
     def _write_keras_model_summary(self):
         from tensorboard.compat.proto import summary_pb2
