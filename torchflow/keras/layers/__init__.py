@@ -96,6 +96,18 @@ from torchflow._src.keras.layers.merging.merging import minimum_ as minimum
 # --- end LAYERSA ---
 
 # --- LAYERSB ---
+from torchflow._src.keras.layers.embeddings import Embedding as Embedding
+from torchflow._src.keras.layers.rnn.cells import SimpleRNNCell as SimpleRNNCell
+from torchflow._src.keras.layers.rnn.cells import LSTMCell as LSTMCell
+from torchflow._src.keras.layers.rnn.cells import GRUCell as GRUCell
+from torchflow._src.keras.layers.rnn.base_rnn import RNN as RNN
+from torchflow._src.keras.layers.rnn.base_rnn import StackedRNNCells as StackedRNNCells
+from torchflow._src.keras.layers.rnn.recurrent import SimpleRNN as SimpleRNN
+from torchflow._src.keras.layers.rnn.recurrent import LSTM as LSTM
+from torchflow._src.keras.layers.rnn.recurrent import GRU as GRU
+from torchflow._src.keras.layers.rnn.wrappers import Bidirectional as Bidirectional
+from torchflow._src.keras.layers.rnn.wrappers import TimeDistributed as TimeDistributed
+from torchflow._src.keras.layers.rnn.wrappers import Wrapper as Wrapper
 # --- end LAYERSB ---
 
 # --- PREPROC ---

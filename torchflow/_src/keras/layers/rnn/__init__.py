@@ -1,0 +1,1 @@
+"""Recurrent layers: cells, ``RNN``, ``SimpleRNN``/``LSTM``/``GRU``, wrappers."""
