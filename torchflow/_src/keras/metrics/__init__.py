@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from torchflow._src.keras.losses.loss_functions import (  # noqa: F401
-    binary_crossentropy, categorical_crossentropy, categorical_hinge, cosine_similarity, hinge,
+    binary_crossentropy, categorical_crossentropy, categorical_hinge, hinge,
     kl_divergence, log_cosh, mean_absolute_error, mean_absolute_percentage_error,
     mean_squared_error, mean_squared_logarithmic_error, poisson,
     sparse_categorical_crossentropy, squared_hinge,
@@ -15,11 +15,9 @@ from torchflow._src.keras.metrics.metric_functions import (
 )
 from torchflow._src.util.api import public
 
-try:  # the metric classes (filled in as they are written)
-    from torchflow._src.keras.metrics._all_classes import *  # noqa: F401,F403
-    from torchflow._src.keras.metrics._all_classes import CLASSES as _MORE
-except ImportError:  # pragma: no cover
-    _MORE = ()
+from torchflow._src.keras.metrics._all_classes import *  # noqa: F401,F403,E402
+from torchflow._src.keras.metrics._all_classes import CLASSES as _MORE
+from torchflow._src.keras.metrics._all_classes import cosine_similarity  # noqa: F811
 
 acc = ACC = accuracy
 bce = BCE = binary_crossentropy

@@ -74,7 +74,7 @@ def _to_dense(g):
     if g is None or isinstance(g, Tensor):
         return g
     if hasattr(g, "indices") and hasattr(g, "values") and hasattr(g, "dense_shape"):
-        from torchflow._src.ops.scatter_ops import scatter_nd
+        from torchflow._src.ops.gather_ops import scatter_nd
         from torchflow._src.ops.array_ops import expand_dims
 
         return scatter_nd(expand_dims(g.indices, -1), g.values, g.dense_shape)
