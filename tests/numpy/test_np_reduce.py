@@ -19,7 +19,10 @@ def test_int_widening(name, dtype):
     x = rand((2, 3, 2), dtype, seed=1, low=-2, high=2)
     for axis in (AXES if not name.startswith("cum") else [None, 0, -1]):
         got = getattr(tnp, name)(x, axis=axis)
-        ref = getattr(np, name)(x, axis=axis, dtype=_int_wide(x.dtype))
+        wide = _int_wide(x.dtype)
+        if name.startswith("cum") and x.dtype.kind == "u":
+            wide = np.int64  # TF 2.4: np.promote_types(uint8, int)
+        ref = getattr(np, name)(x, axis=axis, dtype=wide)
         assert_close(got, ref, rtol=1e-5)
 
 

@@ -111,7 +111,10 @@ def arange(start, stop=None, step=1, dtype=None):
 @public(_MOD)
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=float, axis=0):
     """``num`` evenly spaced samples over ``[start, stop]``."""
-    d = _dt(dtype)
+    if dtype is float or dtype is None:  # TF infers from start, stop and float(num)
+        d = _d.to_tf(_d.result_type(start, stop, float(num)))
+    else:
+        d = _dt(dtype)
     if num < 0:
         raise ValueError(f"Number of samples {num} must be non-negative.")
     s0, s1 = asarray(start), asarray(stop)

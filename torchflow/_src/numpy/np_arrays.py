@@ -37,8 +37,11 @@ def _np_value_dtype(a) -> np.dtype:
     if isinstance(a, float):
         return _d.default_float_type()
     if isinstance(a, complex):
-        return _d.canonicalize(np.dtype(np.complex128))
-    return _d.canonicalize(np.asarray(a).dtype)
+        return _d.canonicalize(np.dtype(np.complex64 if _d.CONFIG.prefer_float32 else np.complex128))
+    d = _d.canonicalize(np.asarray(a).dtype)
+    if _d.CONFIG.prefer_float32 and isinstance(a, (list, tuple)):
+        return _d.canonicalize_python(d)
+    return d
 
 
 def asarray(a, dtype=None) -> Tensor:

@@ -2,8 +2,10 @@
 
 Off by default. Switching it on:
 
-* sets the float preference: ``prefer_float32=True`` makes tnp give float32 for
-  Python floats and canonicalize float64/complex128 results to float32/complex64;
+* sets the float preference: ``prefer_float32=True`` makes Python floats/complex
+  count as float32/complex64 in promotion and makes the default float type
+  (``zeros``, ``sin`` of ints, ``mean`` of ints ...) float32 (TF 2.4's rule;
+  explicit float64 arrays stay float64);
 * replaces the Python operators of ``tf.Tensor`` (``+ - * / // % ** @ & | ^ ~``,
   unary ``-``/``abs``, ``< <= > >= == !=``) with the tnp functions, so they use NumPy
   type promotion (``int32_tensor + 1.5`` is float64) instead of TF's "same dtype only"
@@ -127,7 +129,7 @@ def experimental_enable_numpy_behavior(prefer_float32=False, dtype_conversion_mo
         results to 32-bit.
       dtype_conversion_mode: accepted for newer TF's signature; only "legacy".
     """
-    _d.CONFIG.allow_float64 = not prefer_float32
+    _d.CONFIG.prefer_float32 = bool(prefer_float32)
     if _d.CONFIG.numpy_behavior:
         return
     for name, fn in _METHODS.items():
@@ -139,6 +141,7 @@ def experimental_enable_numpy_behavior(prefer_float32=False, dtype_conversion_mo
 def _disable_numpy_behavior():
     """Restores tf.Tensor and the float preference (for tests)."""
     _d.CONFIG.allow_float64 = True
+    _d.CONFIG.prefer_float32 = False
     if not _d.CONFIG.numpy_behavior:
         return
     for name, orig in _SAVED.items():

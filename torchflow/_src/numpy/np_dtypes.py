@@ -2,9 +2,12 @@
 
 tnp dtype names are NumPy's scalar types (``tnp.float32 is np.float32``), as in
 TF. Promotion is NumPy's ``np.result_type`` on the operands (tensors contribute
-their dtype, Python scalars their value), then "canonicalized": when
-``prefer_float32`` is set by ``experimental_enable_numpy_behavior``, 64-bit
-floats/complex become 32-bit, as TF's ``np_dtypes.canonicalize_dtype`` does.
+their dtype, Python scalars their value). ``prefer_float32`` (set by
+``experimental_enable_numpy_behavior``) makes Python floats/complex count as
+float32/complex64 and makes the default float type (``zeros``, ``sin(int)``,
+``mean(int)`` ...) float32, as TF 2.4's ``np_dtypes`` does; explicit float64
+arrays stay float64. ``allow_float64=False`` (TF's private switch, kept private
+here) additionally canonicalizes every 64-bit float result to 32 bits.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ class _Config:
     """Module state of tnp: the switch set by experimental_enable_numpy_behavior."""
 
     allow_float64 = True
+    prefer_float32 = False
     numpy_behavior = False
 
 
@@ -59,8 +63,16 @@ def canonicalize(d: np.dtype) -> np.dtype:
     return _TO_FLOAT32.get(d, d)
 
 
+def canonicalize_python(d: np.dtype) -> np.dtype:
+    """Dtype of values inferred from Python floats/complex under ``prefer_float32``."""
+    return {np.dtype(np.float64): np.dtype(np.float32),
+            np.dtype(np.complex128): np.dtype(np.complex64)}.get(d, d)
+
+
 def default_float_type() -> np.dtype:
-    return np.dtype(np.float64) if CONFIG.allow_float64 else np.dtype(np.float32)
+    if CONFIG.allow_float64 and not CONFIG.prefer_float32:
+        return np.dtype(np.float64)
+    return np.dtype(np.float32)
 
 
 _TF_BY_NP: dict = {}
@@ -84,8 +96,8 @@ def to_tf(d) -> dtypes.DType:
 def to_np(d) -> np.dtype:
     if isinstance(d, dtypes.DType):
         return np.dtype(d.as_numpy_dtype)
-    if d is float:
-        return default_float_type()
+    if d is float:  # TF: result_type(float), float64 even under prefer_float32
+        return canonicalize(np.dtype(np.float64))
     return np.dtype(d)
 
 
@@ -115,6 +127,9 @@ def result_type(*arrays_and_dtypes) -> np.dtype:
     dtype('float64')
     """
     args = [_maybe_get_dtype(x) for x in arrays_and_dtypes]
+    if CONFIG.prefer_float32:
+        args = [np.float32 if isinstance(x, float) else (
+            np.complex64 if isinstance(x, complex) else x) for x in args]
     if not args:
         args = [np.asarray([])]
     return canonicalize(np.result_type(*args))
@@ -131,7 +146,7 @@ _PAIR_CACHE: dict = {}
 
 def promote_pair(d1: dtypes.DType, d2: dtypes.DType) -> dtypes.DType:
     """Result DType of two tensor dtypes (cached; the operator hot path)."""
-    key = (d1, d2, CONFIG.allow_float64)
+    key = (d1, d2, CONFIG.allow_float64)  # prefer_float32 does not affect dtype pairs
     r = _PAIR_CACHE.get(key)
     if r is None:
         r = to_tf(canonicalize(np.promote_types(d1.as_numpy_dtype, d2.as_numpy_dtype)))

@@ -147,16 +147,28 @@ def argmin(a, axis=None):
     return _k.run("argmin", a, _axis(axis))
 
 
+def _cum_dtype(a: Tensor, dtype):
+    # TF 2.4: integers promote with Python int (uint8/uint32 -> int64, uint64 ->
+    # float64); bool, which TF's kernel rejects, sums in int64 as NumPy does.
+    if dtype is not None:
+        return _k.cast(a, _d.to_tf(_d.canonicalize(_d.to_np(dtype))))
+    if a._dtype is dtypes.bool:
+        return _k.cast(a, dtypes.int64)
+    if a._dtype.is_integer:
+        return _k.cast(a, _d.to_tf(np.promote_types(a._dtype.as_numpy_dtype, np.int64)))
+    return a
+
+
 @public(_MOD)
 def cumsum(a, axis=None, dtype=None):
     """Cumulative sum along ``axis`` (flattened when None)."""
-    return _k.run("cumsum_ax", _to_int(asarray(a), dtype), _axis(axis))
+    return _k.run("cumsum_ax", _cum_dtype(asarray(a), dtype), _axis(axis))
 
 
 @public(_MOD)
 def cumprod(a, axis=None, dtype=None):
     """Cumulative product along ``axis`` (flattened when None)."""
-    return _k.run("cumprod_ax", _to_int(asarray(a), dtype), _axis(axis))
+    return _k.run("cumprod_ax", _cum_dtype(asarray(a), dtype), _axis(axis))
 
 
 @public(_MOD)
