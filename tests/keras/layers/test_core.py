@@ -103,3 +103,28 @@ def test_bad_arguments_raise_like_tf_keras():
         L.Permute((1, 3))
     with pytest.raises(ValueError):
         L.Dropout(1.5)
+
+
+def test_dense_casts_integer_inputs():
+    y = L.Dense(2)(np.ones((2, 3), np.int32))
+    assert y.dtype == tf.float32
+
+
+def test_cnn_model_weights_move_from_tf_keras_and_outputs_match():
+    tf_ref = real_tf()
+
+    def build(lib):
+        ly = lib.keras.layers
+        return lib.keras.Sequential([
+            ly.Conv2D(4, 3, activation="relu", input_shape=(10, 10, 1)), ly.MaxPooling2D(),
+            ly.BatchNormalization(), ly.Conv2D(6, 3, padding="same"), ly.GlobalAveragePooling2D(),
+            ly.Dropout(0.5), ly.Dense(3, activation="softmax")])
+
+    ours, theirs = build(tf), build(tf_ref)
+    x = np.random.default_rng(5).normal(size=(4, 10, 10, 1)).astype(np.float32)
+    for _ in range(2):
+        theirs(x, training=True)
+    ours.set_weights(theirs.get_weights())
+    np.testing.assert_allclose(ours(x).numpy(), theirs(x).numpy(), rtol=1e-4, atol=1e-5)
+    assert [w.shape.as_list() for w in ours.weights] == \
+        [list(w.shape) for w in theirs.weights]

@@ -45,6 +45,19 @@ class Model(TrainingMixin, Layer):
         if init is not None:
             init()
 
+    @property
+    def weights(self) -> list:
+        """All weights, layer by layer (each layer's trainable then non-trainable ones),
+        then the model's own: tf.keras' ``Model.weights`` order, so ``get_weights``/
+        ``set_weights`` lists move between torchflow and tf.keras."""
+        out = []
+        for layer in self._self_tracked_layers:
+            out.extend(layer.weights)
+        out.extend(self._trainable_weights)
+        out.extend(self._non_trainable_weights)
+        seen = set()
+        return [w for w in out if not (id(w) in seen or seen.add(id(w)))]
+
     # --- layers -------------------------------------------------------------
     @property
     def layers(self) -> list:

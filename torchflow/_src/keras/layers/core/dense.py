@@ -8,6 +8,7 @@ from torchflow._src.keras.engine.input_spec import InputSpec
 from torchflow._src.keras.layers import _utils as U
 from torchflow._src.ops.einsum_ops import tensordot
 from torchflow._src.ops import fused_layer_ops
+from torchflow._src.ops.creation_ops import cast
 from torchflow._src.ops.nn_ops import bias_add
 from torchflow._src.util.api import public
 
@@ -73,6 +74,9 @@ class Dense(Layer):
         self.built = True
 
     def call(self, inputs):
+        cd = self._compute_dtype_obj
+        if cd is not None and inputs.dtype != cd:
+            inputs = cast(inputs, cd)  # integer inputs too, as tf.keras' Dense does
         rank = inputs.shape.rank
         if rank == 2:
             y = fused_layer_ops.dense(inputs, self.kernel, self.bias)

@@ -1,0 +1,1 @@
+"""Attention layers: ``Attention``, ``AdditiveAttention``, ``MultiHeadAttention``."""
