@@ -108,6 +108,9 @@ from torchflow._src.keras.layers.rnn.recurrent import GRU as GRU
 from torchflow._src.keras.layers.rnn.wrappers import Bidirectional as Bidirectional
 from torchflow._src.keras.layers.rnn.wrappers import TimeDistributed as TimeDistributed
 from torchflow._src.keras.layers.rnn.wrappers import Wrapper as Wrapper
+from torchflow._src.keras.layers.attention.dense_attention import Attention as Attention
+from torchflow._src.keras.layers.attention.dense_attention import AdditiveAttention as AdditiveAttention
+from torchflow._src.keras.layers.attention.multi_head_attention import MultiHeadAttention as MultiHeadAttention
 # --- end LAYERSB ---
 
 # --- PREPROC ---

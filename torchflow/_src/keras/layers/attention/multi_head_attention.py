@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import string
 
+from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.keras.engine.base_layer import Layer
 from torchflow._src.keras.layers import _utils as U
@@ -146,10 +147,18 @@ class MultiHeadAttention(Layer):
         y = einsum(f"{lhs},{lhs[-1]}{extra}->{lhs[:-1]}{extra}", x, kernel)
         return y if bias is None else y + bias
 
+    def _as_input(self, x):
+        # Only the first call argument goes through __call__'s conversion and autocast.
+        x = convert_to_tensor(x)
+        cd = self._compute_dtype_obj
+        if cd is not None and x.dtype.is_floating and x.dtype != cd:
+            x = cast(x, cd)
+        return x
+
     def call(self, query, value, key=None, attention_mask=None,
              return_attention_scores=False, training=None):
-        if key is None:
-            key = value
+        value = self._as_input(value)
+        key = value if key is None else self._as_input(key)
         if not self.built or not hasattr(self, "_dot"):
             self._build_from_shapes(query.shape, value.shape, key.shape)
         q = self._project(query, self._q_kernel, self._q_bias, 2)
