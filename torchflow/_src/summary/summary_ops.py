@@ -60,11 +60,13 @@ def record_if(condition):
         st.summary_record_if = old
 
 
+@public("torchflow.summary.experimental")
 def get_step():
     """The default step set by ``set_step`` or ``as_default(step=)`` (or None)."""
     return context.thread_state().summary_step
 
 
+@public("torchflow.summary.experimental")
 def set_step(step) -> None:
     """Sets the default step (an int or an int64 variable read at each op)."""
     context.thread_state().summary_step = step
@@ -244,6 +246,7 @@ def flush(writer=None, name=None) -> None:
         w.flush()
 
 
+@public("torchflow.summary.experimental")
 @contextlib.contextmanager
 def summary_scope(name, default_name=None, values=None):
     """``(tag, scope)`` for a custom summary op (``tf.summary.experimental.summary_scope``)."""

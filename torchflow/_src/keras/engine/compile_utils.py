@@ -42,6 +42,13 @@ def _map_to_outputs(value, output_names, nested_outputs):
         not callable(value) else [value] * n)
 
 
+def _as_loss(L, fn):
+    """Loss functions are wrapped as TF's compile does (reduction, sample weights)."""
+    if isinstance(fn, L.Loss):
+        return fn
+    return L.LossFunctionWrapper(fn, name=getattr(fn, "__name__", None))
+
+
 def _flatten_targets(y, output_names):
     if isinstance(y, dict):
         return [y.get(n) for n in output_names]
@@ -74,7 +81,7 @@ class LossesContainer:
         self._output_names = names
         L = _losses()
         specs = _map_to_outputs(self._user_losses, names, y_pred)
-        self._losses = [None if s is None else L.get(s) for s in specs]
+        self._losses = [None if s is None else _as_loss(L, L.get(s)) for s in specs]
         if self._user_weights is None:
             self._weights = [1.0] * len(names)
         else:
@@ -104,7 +111,7 @@ class LossesContainer:
                 batch = yp.shape[0] if yp.shape.rank else 1
             value = fn(yt, yp, sample_weight=sw)
             if self._per_output_metrics:
-                self._per_output_metrics[i].update_state(value)
+                self._per_output_metrics[i].update_state(value, sample_weight=batch)
             if w != 1.0:
                 value = multiply(value, cast(convert_to_tensor(w), value.dtype))
             total.append(value)
@@ -115,7 +122,9 @@ class LossesContainer:
         if not total:
             raise ValueError("The model cannot be compiled because it has no loss to optimize.")
         loss = total[0] if len(total) == 1 else add_n(total)
-        self._loss_metric.update_state(loss)
+        # tf.keras averages the loss over samples, not batches (a short last batch
+        # counts less).
+        self._loss_metric.update_state(loss, sample_weight=batch if batch is not None else 1)
         return loss
 
     def reset_states(self):
@@ -171,8 +180,6 @@ class MetricsContainer:
                 m = M.MeanMetricWrapper(m, name=name_prefix + fname)
             elif name_prefix and not m.name.startswith(name_prefix):
                 m._name = name_prefix + m.name
-        if weighted:
-            m._name = "weighted_" + m.name if not m.name.startswith("weighted_") else m.name
         return m
 
     def _build(self, y_true, y_pred):
@@ -206,7 +213,31 @@ class MetricsContainer:
 
         self._metrics = build(self._user_metrics, False)
         self._weighted = build(self._user_weighted, True)
+        self._set_names(names, multi)
         self._built = True
+
+    def _set_names(self, names, multi):
+        """TF 2.4's naming: ``weighted_`` only where a name would repeat.
+
+        Raises:
+          ValueError: For two metrics with the same name.
+        """
+        seen = set()
+        for out_name, ms, wms in zip(names, self._metrics, self._weighted):
+            for m in ms:
+                if m.name in seen:
+                    raise ValueError(f"Found two metrics with the same name: {m.name}")
+                seen.add(m.name)
+            for wm in wms:
+                base = wm.name[len(out_name) + 1:] if multi else wm.name
+                if multi:
+                    wm._name = (f"{out_name}_weighted_{base}" if f"{out_name}_{base}" in seen
+                                else f"{out_name}_{base}")
+                elif wm.name in seen:
+                    wm._name = "weighted_" + wm.name
+                if wm.name in seen:
+                    raise ValueError(f"Found two metrics with the same name: {wm.name}")
+                seen.add(wm.name)
 
     def update_state(self, y_true, y_pred, sample_weight=None):
         flat_pred = nest.flatten(y_pred)

@@ -10,7 +10,6 @@ stack dispatches (ops calling ops inside stay plain).
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import operator
 import sys
@@ -51,12 +50,14 @@ def _public_path(fn) -> str:
 
 def _resolve(path: str):
     if path.startswith("__operators__."):
-        return getattr(operator, path.split(".", 1)[1])
-    parts = path.split(".")
-    mod = importlib.import_module("torchflow")
-    for p in parts[:-1]:
-        mod = getattr(mod, p)
-    return getattr(mod, parts[-1])
+        name = path.split(".", 1)[1]
+        return _OPERATOR_FUNCS.get(name) or getattr(operator, name)
+    module, _, name = path.rpartition(".")
+    public_module = "torchflow." + module if module else "torchflow"
+    for fn in api.op_functions():
+        if fn.__name__ == name and fn.__module__ == public_module:
+            return fn
+    raise ValueError(f"TFOpLambda: unknown op {path!r}")
 
 
 @public("torchflow.keras.layers")
