@@ -99,8 +99,11 @@ class DataReader:
         start, n = entry["offset"], entry["nbytes"]
         if start + n > len(self._raw):
             raise errors.DataLossError(None, None, "Checkpoint data file is truncated")
-        a = np.frombuffer(self._raw, dtype=_np_dtype(entry["dtype"]), count=-1,
-                          offset=start) if n else np.zeros(0, _np_dtype(entry["dtype"]))
+        dtype = np.dtype(_np_dtype(entry["dtype"]))
+        # count bounds the read: the bytes after this entry need not be a whole number of
+        # this dtype's elements (an int64 followed by a float32 ...).
+        a = np.frombuffer(self._raw, dtype=dtype, count=n // dtype.itemsize,
+                          offset=start) if n else np.zeros(0, dtype)
         a = a[: int(np.prod(entry["shape"], dtype=np.int64))] if n else a
         return a.reshape(entry["shape"]).copy()
 
