@@ -19,6 +19,7 @@ import inspect
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 _TOOL = Path(__file__).resolve().parents[2] / "tools" / "api_coverage.py"
@@ -139,6 +140,9 @@ def module_problem(obj) -> str | None:
         return None
     if not (inspect.isclass(obj) or callable(obj)):
         return None  # other constants (e.g. AUTOTUNE sentinels)
+    if inspect.isclass(obj) and issubclass(obj, np.generic):
+        # NumPy scalar types: tf.experimental.numpy.float32 *is* numpy.float32 in TF too.
+        return None
     if inspect.isclass(obj) and any(c.__module__.startswith("google.protobuf")
                                     for c in type(obj).__mro__ + obj.__mro__[1:]):
         # Protocol-buffer messages (tf.train.Example ...) are named by their .proto
@@ -234,6 +238,11 @@ def test_module_check_exempts_only_real_protobuf_messages():
 
     NotAProto.__module__ = "torchflow._src.core.proto.example_pb2"
     assert module_problem(NotAProto) is not None
+
+
+def test_module_check_exempts_numpy_scalar_types_only():
+    assert module_problem(np.float32) is None  # as tf.experimental.numpy.float32 in TF
+    assert module_problem(np.asarray) is not None
 
 
 def test_coverage_report(rows, capsys):
