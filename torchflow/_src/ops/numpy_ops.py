@@ -214,10 +214,38 @@ def _key(k):
     return k
 
 
+def _neg_steps(t, key):
+    """torch slices need positive steps: flip the axes that NumPy walks backwards."""
+    ks = key if type(key) is tuple else (key,)
+    if not any(type(k) is slice and k.step is not None and k.step < 0 for k in ks):
+        return t, key
+    used = sum(k.ndim if isinstance(k, torch.Tensor) and k.dtype == torch.bool else (
+        0 if k is None or k is Ellipsis else 1) for k in ks)
+    out, dim = [], 0
+    for k in ks:
+        if k is Ellipsis:
+            dim += t.ndim - used
+        elif k is None:
+            pass
+        elif isinstance(k, torch.Tensor) and k.dtype == torch.bool:
+            dim += k.ndim
+        else:
+            if type(k) is slice and k.step is not None and k.step < 0:
+                n = t.shape[dim]
+                r = range(*k.indices(n))
+                t = t.flip(dim)
+                k = slice(n - 1 - r.start, n - 1 - r.start + len(r) * -k.step, -k.step) if len(
+                    r) else slice(0, 0)
+            dim += 1
+        out.append(k)
+    return t, tuple(out)
+
+
 def getitem(x: Tensor, key) -> Tensor:
     """NumPy indexing: ints, slices, None, ..., int arrays and bool masks."""
     try:
-        r = x._t[_key(key)]
+        t, k = _neg_steps(x._t, _key(key))
+        r = t[k]
     except Exception as e:
         raise translate("tnp.getitem", e) from None
     return wrap(r, x._dtype)
