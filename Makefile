@@ -14,6 +14,7 @@ $(STAMP): pyproject.toml constraints.txt
 
 demo: $(STAMP)
 	$(BIN)/python examples/digits_softmax.py
+	$(BIN)/python examples/keras_digits_cnn.py
 
 test: $(STAMP)
 	$(BIN)/python tools/check_size.py
