@@ -44,6 +44,7 @@ def _np_value_dtype(a) -> np.dtype:
     return d
 
 
+@public("torchflow.experimental.numpy")
 def asarray(a, dtype=None) -> Tensor:
     """Converts ``a`` to a tnp array (a Tensor); a Tensor of that dtype is returned as is.
 
@@ -97,11 +98,13 @@ def array(val, dtype=None, copy=True, ndmin=0) -> Tensor:
     return r
 
 
+@public("torchflow.experimental.numpy")
 def asanyarray(a, dtype=None) -> Tensor:
     """Same as ``asarray`` (tnp has no array subclasses)."""
     return asarray(a, dtype)
 
 
+@public("torchflow.experimental.numpy")
 def ascontiguousarray(a, dtype=None) -> Tensor:
     """``asarray`` with at least one dimension (tensors are always contiguous)."""
     return array(a, dtype, copy=False, ndmin=1)
