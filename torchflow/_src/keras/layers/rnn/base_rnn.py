@@ -46,7 +46,6 @@ class StackedRNNCells(Layer):
             if not hasattr(cell, "state_size"):
                 raise ValueError(f"All cells must have a `state_size` attribute. Received "
                                  f"cells: {cells}")
-        self.cells = list(cells)
         super().__init__(**kwargs)
         self.cells = list(cells)
 
@@ -228,9 +227,11 @@ class RNN(Layer):
             inputs = inputs[0]
         if isinstance(mask, (list, tuple)):
             mask = mask[0]
+        if initial_state is not None:
+            initial_state = [_to_tensor(s) for s in nest.flatten(initial_state)]
         if self.stateful:
             if initial_state is not None:
-                states = nest.flatten(initial_state)
+                states = initial_state
             else:
                 if self.__dict__.get("_states") is None:
                     self.__dict__["_states"] = [
