@@ -120,3 +120,14 @@ def test_gradients_flow_to_gamma_beta_and_inputs():
     gb = tape.gradient(lb, [xb] + b.trainable_weights)
     for u, v in zip(ga, gb):
         np.testing.assert_allclose(u.numpy(), v.numpy(), rtol=1e-3, atol=1e-3)
+
+
+@pytest.mark.parametrize("name", ["BatchNormalization", "LayerNormalization"])
+def test_axis_in_config_after_build_like_tf_keras(name):
+    tf_ref = real_tf()
+    ours, theirs = getattr(L, name)(), getattr(tf_ref.keras.layers, name)()
+    assert ours.get_config()["axis"] == theirs.get_config()["axis"] == -1
+    x = np.zeros((2, 3, 4), np.float32)
+    ours(x)
+    theirs(x)
+    assert ours.get_config()["axis"] == list(theirs.get_config()["axis"]) == [2]

@@ -91,6 +91,7 @@ class BatchNormalization(Layer):
         if ndims is None:
             raise ValueError(f"Input has undefined rank. Received: input_shape={input_shape}.")
         self._axes = _norm_axes(self.axis, ndims)
+        self.axis = list(self._axes)  # tf.keras reports the normalised list after building
         for a in self._axes:
             if input_shape[a] is None:
                 raise ValueError(f"Axis {a} of input tensor should have a defined dimension "

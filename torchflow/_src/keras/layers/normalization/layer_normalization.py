@@ -53,6 +53,7 @@ class LayerNormalization(Layer):
         input_shape = TensorShape(input_shape)
         ndims = input_shape.rank
         self._axes = _norm_axes(self.axis, ndims)
+        self.axis = list(self._axes)  # tf.keras reports the normalised list after building
         pshape = [input_shape[a] for a in self._axes]
         self._bshape = [input_shape[i] if i in self._axes else 1 for i in range(ndims)]
         self.gamma = self.add_weight("gamma", shape=pshape, initializer=self.gamma_initializer,

@@ -1,0 +1,1 @@
+"""Keras preprocessing layers of TF 2.4 (``tf.keras.layers.experimental.preprocessing``)."""
