@@ -7,6 +7,7 @@ import numpy as np
 from torchflow._src.core import dtypes
 from torchflow._src.keras import backend
 from torchflow._src.keras.layers.preprocessing.base import PreprocessingLayer
+from torchflow._src.ops.array_ops import reshape
 from torchflow._src.ops.creation_ops import cast
 from torchflow._src.ops.math_ops import maximum
 from torchflow._src.ops.unary_math_ops import sqrt
@@ -103,8 +104,6 @@ class Normalization(PreprocessingLayer):
         mean = cast(self.mean, self.compute_dtype)
         var = cast(self.variance, self.compute_dtype)
         shape = self._bshape[:inputs.shape.rank] if self._keep else []
-        from torchflow._src.ops.array_ops import reshape
-
         if shape:
             mean, var = reshape(mean, shape), reshape(var, shape)
         return (inputs - mean) / maximum(sqrt(var), backend.epsilon())

@@ -1,0 +1,344 @@
+"""``tf.image`` subset: resizing (TF's half-pixel kernels), flips, crops, pads,
+contrast, dtype conversion and the projective transform behind Keras' random
+image layers.
+
+Resizing builds one ``(out, in)`` weight matrix per spatial axis with TF 2's
+kernels (``half_pixel_centers``; Keys cubic with ``a = -0.5``, out-of-range taps
+dropped and the rest renormalised as TF does; box overlap for ``area``) and
+applies both with one einsum, so the result stays differentiable.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import torch
+
+from torchflow._src.core import dtypes
+from torchflow._src.core.tensor import Tensor, wrap
+from torchflow._src.ops._dispatch import tensor_arg
+from torchflow._src.util.api import public
+
+_METHODS = ("bilinear", "nearest", "bicubic", "area")
+
+
+def _images(op: str, images):
+    t = tensor_arg(images)
+    rank = t.shape.rank
+    if rank not in (3, 4):
+        raise ValueError(f"{op}: 'image' must have either 3 or 4 dimensions, got {rank}.")
+    return t, rank == 3
+
+
+def _batched(x: torch.Tensor, single: bool) -> torch.Tensor:
+    return x.unsqueeze(0) if single else x
+
+
+def _out(x: torch.Tensor, single: bool, dtype) -> Tensor:
+    return wrap(x[0] if single else x, dtype)
+
+
+def _linear_weights(n_in: int, n_out: int) -> np.ndarray:
+    w = np.zeros((n_out, n_in), np.float64)
+    scale = n_in / n_out
+    for o in range(n_out):
+        x = (o + 0.5) * scale - 0.5
+        lo = math.floor(x)
+        frac = x - lo
+        w[o, min(max(lo, 0), n_in - 1)] += 1 - frac
+        w[o, min(max(lo + 1, 0), n_in - 1)] += frac
+    return w
+
+
+def _cubic(t: float, a: float = -0.5) -> float:
+    t = abs(t)
+    if t <= 1:
+        return ((a + 2) * t - (a + 3)) * t * t + 1
+    if t < 2:
+        return ((a * t - 5 * a) * t + 8 * a) * t - 4 * a
+    return 0.0
+
+
+def _cubic_weights(n_in: int, n_out: int) -> np.ndarray:
+    # TF reads the Keys coefficients from a table sampled at 1/1024 steps
+    w = np.zeros((n_out, n_in), np.float64)
+    scale = n_in / n_out
+    for o in range(n_out):
+        x = (o + 0.5) * scale - 0.5
+        base = math.floor(x)
+        q = round((x - base) * 1024) / 1024.0
+        taps = [(base - 1, _cubic(1 + q)), (base, _cubic(q)), (base + 1, _cubic(1 - q)),
+                (base + 2, _cubic(2 - q))]
+        taps = [(i, v) for i, v in taps if 0 <= i < n_in]
+        total = sum(v for _, v in taps)
+        for i, v in taps:
+            w[o, i] += v / total
+    return w
+
+
+def _area_weights(n_in: int, n_out: int) -> np.ndarray:
+    w = np.zeros((n_out, n_in), np.float64)
+    scale = n_in / n_out
+    for o in range(n_out):
+        start, end = o * scale, (o + 1) * scale
+        for i in range(int(math.floor(start)), min(int(math.ceil(end)), n_in)):
+            w[o, i] = max(0.0, min(end, i + 1) - max(start, i))
+        w[o] /= scale
+    return w
+
+
+def _nearest_index(n_in: int, n_out: int) -> list:
+    scale = n_in / n_out
+    return [min(int(math.floor((o + 0.5) * scale)), n_in - 1) for o in range(n_out)]
+
+
+_WEIGHTS = {"bilinear": _linear_weights, "bicubic": _cubic_weights, "area": _area_weights}
+
+
+def resize_torch(x: torch.Tensor, h: int, w: int, method: str) -> torch.Tensor:
+    """Resizes an NHWC torch tensor (float for all methods but ``nearest``)."""
+    n_h, n_w = x.shape[1], x.shape[2]
+    if method == "nearest":
+        ih = torch.tensor(_nearest_index(n_h, h), device=x.device)
+        iw = torch.tensor(_nearest_index(n_w, w), device=x.device)
+        return x.index_select(1, ih).index_select(2, iw)
+    wh = torch.as_tensor(_WEIGHTS[method](n_h, h), dtype=x.dtype, device=x.device)
+    ww = torch.as_tensor(_WEIGHTS[method](n_w, w), dtype=x.dtype, device=x.device)
+    return torch.einsum("oh,nhwc,pw->nopc", wh, x, ww)
+
+
+@public("torchflow.image")
+def resize(images, size, method="bilinear", preserve_aspect_ratio=False, antialias=False,
+           name=None) -> Tensor:
+    """Resizes images to ``size`` with TF 2's half-pixel-centre kernels.
+
+    Args:
+      images: 4-D ``[batch, height, width, channels]`` or 3-D image tensor.
+      size: ``[new_height, new_width]``.
+      method: ``bilinear``, ``nearest``, ``bicubic`` or ``area``.
+      preserve_aspect_ratio: Fit inside ``size`` keeping the aspect ratio.
+      antialias: Accepted for upsampling; downsampling with it is not supported.
+      name: Unused.
+
+    Returns:
+      float32 images (``nearest`` keeps the input dtype).
+
+    >>> resize(tf.ones([1, 2, 2, 1]), [4, 4]).shape
+    TensorShape([1, 4, 4, 1])
+    """
+    t, single = _images("resize", images)
+    method = getattr(method, "value", method)
+    if method not in _METHODS:
+        raise ValueError(f"resize: Resize method '{method}' not supported; "
+                         f"use one of {_METHODS}.")
+    size = [int(v) for v in (size.numpy() if isinstance(size, Tensor) else size)]
+    x = _batched(t._t, single)
+    h, w = size
+    if preserve_aspect_ratio:
+        s = min(h / x.shape[1], w / x.shape[2])
+        h, w = max(int(round(x.shape[1] * s)), 1), max(int(round(x.shape[2] * s)), 1)
+    if antialias and (h < x.shape[1] or w < x.shape[2]):
+        raise NotImplementedError("resize: antialias=True when downsampling is not supported.")
+    if method == "nearest":
+        return _out(resize_torch(x, h, w, method), single, t._dtype)
+    xf = x if x.dtype in (torch.float32, torch.float64) else x.float()
+    y = resize_torch(xf, h, w, method)
+    return _out(y.float() if t._dtype is not dtypes.float64 else y, single,
+                dtypes.float64 if t._dtype is dtypes.float64 else dtypes.float32)
+
+
+@public("torchflow.image")
+def flip_left_right(image) -> Tensor:
+    """Reverses the width axis."""
+    t, single = _images("flip_left_right", image)
+    return wrap(t._t.flip(-2), t._dtype)
+
+
+@public("torchflow.image")
+def flip_up_down(image) -> Tensor:
+    """Reverses the height axis."""
+    t, single = _images("flip_up_down", image)
+    return wrap(t._t.flip(-3), t._dtype)
+
+
+@public("torchflow.image")
+def rot90(image, k=1, name=None) -> Tensor:
+    """Rotates images counter-clockwise by ``k`` times 90 degrees."""
+    t, single = _images("rot90", image)
+    return wrap(torch.rot90(t._t, int(k), dims=(-3, -2)), t._dtype)
+
+
+@public("torchflow.image")
+def crop_to_bounding_box(image, offset_height, offset_width, target_height,
+                         target_width) -> Tensor:
+    """Crops ``[offset, offset + target)`` along height and width.
+
+    Raises:
+      ValueError: If the box does not fit in the image.
+    """
+    t, single = _images("crop_to_bounding_box", image)
+    x = _batched(t._t, single)
+    oh, ow, th, tw = (int(v) for v in (offset_height, offset_width, target_height, target_width))
+    if oh < 0 or ow < 0 or th <= 0 or tw <= 0 or oh + th > x.shape[1] or ow + tw > x.shape[2]:
+        raise ValueError("crop_to_bounding_box: the bounding box does not fit in the image.")
+    return _out(x[:, oh:oh + th, ow:ow + tw], single, t._dtype)
+
+
+@public("torchflow.image")
+def pad_to_bounding_box(image, offset_height, offset_width, target_height,
+                        target_width) -> Tensor:
+    """Zero-pads the image to ``target`` size, placing it at ``offset``.
+
+    Raises:
+      ValueError: If the image does not fit in the target.
+    """
+    t, single = _images("pad_to_bounding_box", image)
+    x = _batched(t._t, single)
+    oh, ow, th, tw = (int(v) for v in (offset_height, offset_width, target_height, target_width))
+    bottom, right = th - oh - x.shape[1], tw - ow - x.shape[2]
+    if oh < 0 or ow < 0 or bottom < 0 or right < 0:
+        raise ValueError("pad_to_bounding_box: the image does not fit in the target size.")
+    return _out(torch.nn.functional.pad(x, (0, 0, ow, right, oh, bottom)), single, t._dtype)
+
+
+@public("torchflow.image")
+def central_crop(image, central_fraction) -> Tensor:
+    """Crops the central ``central_fraction`` of each spatial axis (TF's rounding).
+
+    Raises:
+      ValueError: If ``central_fraction`` is not in (0, 1].
+    """
+    if not 0.0 < central_fraction <= 1.0:
+        raise ValueError("central_fraction must be within (0, 1]")
+    t, single = _images("central_crop", image)
+    if central_fraction == 1.0:
+        return t
+    h, w = t._t.shape[-3], t._t.shape[-2]
+    sh = int((h - h * central_fraction) / 2)
+    sw = int((w - w * central_fraction) / 2)
+    return crop_to_bounding_box(t, sh, sw, h - 2 * sh, w - 2 * sw)
+
+
+@public("torchflow.image")
+def resize_with_crop_or_pad(image, target_height, target_width) -> Tensor:
+    """Centrally crops and/or zero-pads to ``target_height x target_width``."""
+    t, single = _images("resize_with_crop_or_pad", image)
+    h, w = t._t.shape[-3], t._t.shape[-2]
+    th, tw = int(target_height), int(target_width)
+    x = crop_to_bounding_box(t, max((h - th) // 2, 0), max((w - tw) // 2, 0),
+                             min(h, th), min(w, tw))
+    return pad_to_bounding_box(x, max((th - h) // 2, 0), max((tw - w) // 2, 0), th, tw)
+
+
+@public("torchflow.image")
+def adjust_contrast(images, contrast_factor) -> Tensor:
+    """``(x - mean) * contrast_factor + mean`` with the mean per image and channel."""
+    t = tensor_arg(images)
+    x = t._t if t._t.is_floating_point() else t._t.float()
+    f = contrast_factor._t if isinstance(contrast_factor, Tensor) else contrast_factor
+    mean = x.mean(dim=(-3, -2), keepdim=True)
+    y = (x - mean) * f + mean
+    return wrap(y.to(t._t.dtype) if not t._t.is_floating_point() else y, t._dtype)
+
+
+@public("torchflow.image")
+def convert_image_dtype(image, dtype, saturate=False, name=None) -> Tensor:
+    """Converts between image dtypes, scaling integers to ``[0, 1]`` floats and back."""
+    t = tensor_arg(image)
+    dtype = dtypes.as_dtype(dtype)
+    src = t._dtype
+    if src == dtype:
+        return t
+    x = t._t
+    if src.is_floating and dtype.is_floating:
+        return wrap(x.to(dtype._torch), dtype)
+    if src.is_integer and dtype.is_floating:
+        return wrap(x.to(dtype._torch) / float(src.max), dtype)
+    if src.is_floating and dtype.is_integer:
+        y = x * (float(dtype.max) + 0.5)
+        if saturate:
+            y = y.clamp(float(dtype.min), float(dtype.max))
+        return wrap(y.to(dtype._torch), dtype)
+    # integer to integer: TF scales by the ratio of (max + 1)
+    smax, dmax = int(src.max) + 1, int(dtype.max) + 1
+    y = x.to(torch.int64)
+    y = y // (smax // dmax) if smax > dmax else y * (dmax // smax)
+    return wrap(y.to(dtype._torch), dtype)
+
+
+# --- projective transform (Keras' random rotation / zoom / translation) -------
+def _fill_coord(c: torch.Tensor, n: int, mode: str) -> torch.Tensor:
+    # TF's map_coordinate, including its integer truncations
+    if mode == "constant" or n <= 1 and mode != "nearest":
+        return c if mode == "constant" else torch.zeros_like(c)
+    if mode == "reflect":
+        sz2 = 2.0 * n
+        lo = torch.where(c < -sz2, c + sz2 * torch.trunc(-c / sz2), c)
+        lo = torch.where(lo < -n, lo + sz2, -lo - 1)
+        hi = c - sz2 * torch.trunc(c / sz2)
+        hi = torch.where(hi >= n, sz2 - hi - 1, hi)
+        c = torch.where(c < 0, lo, torch.where(c > n - 1, hi, c))
+    elif mode == "wrap":
+        sz = float(n - 1)
+        lo = c + n * (torch.trunc(-c / sz) + 1)
+        hi = c - n * torch.trunc(c / sz)
+        c = torch.where(c < 0, lo, torch.where(c > n - 1, hi, c))
+    return c.clamp(0, n - 1)
+
+
+def transform(images, transforms, interpolation="bilinear", fill_mode="reflect",
+              fill_value=0.0) -> Tensor:
+    """TF's ``ImageProjectiveTransformV3``: output pixel ``(x, y)`` reads input point
+    ``((a0 x + a1 y + a2) / k, (b0 x + b1 y + b2) / k)``, ``k = c0 x + c1 y + 1``.
+
+    Args:
+      images: NHWC float images.
+      transforms: ``[batch or 1, 8]`` transform vectors.
+      interpolation: ``bilinear`` or ``nearest``.
+      fill_mode: ``reflect``, ``wrap``, ``constant`` or ``nearest``.
+      fill_value: Value outside the image in ``constant`` mode.
+    """
+    t = tensor_arg(images)
+    x = t._t
+    n, h, w, _ = x.shape
+    m = tensor_arg(transforms, dtypes.float32)._t.to(x.dtype)
+    m = m.expand(n, 8)
+    ys, xs = torch.meshgrid(torch.arange(h, dtype=x.dtype, device=x.device),
+                            torch.arange(w, dtype=x.dtype, device=x.device), indexing="ij")
+    a = m[:, :, None, None]
+    k = a[:, 6] * xs + a[:, 7] * ys + 1.0
+    sx = (a[:, 0] * xs + a[:, 1] * ys + a[:, 2]) / k
+    sy = (a[:, 3] * xs + a[:, 4] * ys + a[:, 5]) / k
+    sx, sy = _fill_coord(sx, w, fill_mode), _fill_coord(sy, h, fill_mode)
+    flat = x.reshape(n, h * w, -1)
+
+    def read(yi, xi):
+        inside = (yi >= 0) & (yi <= h - 1) & (xi >= 0) & (xi <= w - 1)
+        idx = (yi.clamp(0, h - 1).long() * w + xi.clamp(0, w - 1).long()).reshape(n, -1, 1)
+        v = torch.gather(flat, 1, idx.expand(-1, -1, flat.shape[-1])).reshape(n, h, w, -1)
+        return torch.where(inside[..., None], v, torch.full_like(v, float(fill_value)))
+
+    if interpolation == "nearest":
+        out = read(torch.round(sy), torch.round(sx))
+    else:
+        y0, x0 = torch.floor(sy), torch.floor(sx)
+        wy, wx = (sy - y0)[..., None], (sx - x0)[..., None]
+        out = ((1 - wy) * ((1 - wx) * read(y0, x0) + wx * read(y0, x0 + 1))
+               + wy * ((1 - wx) * read(y0 + 1, x0) + wx * read(y0 + 1, x0 + 1)))
+    return wrap(out, t._dtype)
+
+
+def check_interpolation(value: str) -> str:
+    if value not in ("bilinear", "nearest"):
+        raise NotImplementedError(f"Unknown `interpolation` {value}. Only `nearest` and "
+                                  f"`bilinear` are supported.")
+    return value
+
+
+def check_fill_mode(value: str) -> str:
+    if value not in ("reflect", "wrap", "constant", "nearest"):
+        raise NotImplementedError(f"Unknown `fill_mode` {value}. Only `reflect`, `wrap`, "
+                                  f"`constant` and `nearest` are supported.")
+    return value
+
