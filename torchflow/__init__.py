@@ -253,6 +253,7 @@ from torchflow import autodiff as autodiff
 from torchflow import autograph as autograph
 from torchflow import summary as summary
 from torchflow import keras as keras
+from torchflow import image as image
 from torchflow import experimental as experimental
 # --- end submodules ------------------------------------------------------------
 
