@@ -154,3 +154,52 @@ def test_bad_input_raises_tf_error():
 
     with pytest.raises(tf.errors.InvalidArgumentError):
         tnp.add(np.ones((2, 3)), np.ones((4,)))
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+from hypothesis.extra import numpy as hnp  # noqa: E402
+
+_HDTYPES = st.sampled_from([np.int8, np.int16, np.int32, np.int64, np.uint8, np.float16,
+                            np.float32, np.float64, np.bool_])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_binary_promotion_and_broadcast_property(data):
+    """add/multiply/maximum over random broadcastable shapes and dtype pairs: NumPy's
+    result dtype and values (bool add/multiply are logical in both)."""
+    shapes = data.draw(hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=3, max_side=4))
+    d1, d2 = data.draw(_HDTYPES), data.draw(_HDTYPES)
+    a = data.draw(hnp.arrays(d1, shapes.input_shapes[0], elements=_elements(d1)))
+    b = data.draw(hnp.arrays(d2, shapes.input_shapes[1], elements=_elements(d2)))
+    for name in ("add", "multiply", "maximum", "less"):
+        with np.errstate(all="ignore"):
+            ref = getattr(np, name)(a, b)
+        assert_close(getattr(tnp, name)(a, b), ref, rtol=1e-3)
+
+
+def _elements(d):
+    if np.dtype(d).kind == "b":
+        return st.booleans()
+    if np.dtype(d).kind == "u":
+        return st.integers(0, 10)
+    if np.dtype(d).kind == "i":
+        return st.integers(-10, 10)
+    return st.floats(-10, 10, width=np.dtype(d).itemsize * 8)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.reshape(m.ones((2, 3)), (4,)),
+    lambda m: m.matmul(m.ones((2, 3)), m.ones((2, 3))),
+    lambda m: m.concatenate([m.ones((2, 3)), m.ones((2, 4))]),
+    lambda m: m.add(m.ones((2, 3)), m.ones((4,))),
+])
+def test_error_types_match_real_tf(call):
+    from torchflow._src.testing import real_tf
+
+    rtnp = real_tf().experimental.numpy
+    with pytest.raises(Exception) as ref:
+        call(rtnp)
+    with pytest.raises(Exception) as got:
+        call(tnp)
+    assert type(got.value).__name__ == type(ref.value).__name__

@@ -172,6 +172,8 @@ class finfo:  # noqa: N801 - NumPy's name
             if dtype is dtypes.bfloat16:
                 return _bf16_finfo()
             dtype = dtype.as_numpy_dtype
+        if bfloat16 is not None and dtype is bfloat16:
+            return _bf16_finfo()
         return np.finfo(dtype)
 
 

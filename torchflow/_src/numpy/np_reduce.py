@@ -243,11 +243,15 @@ def matmul(x1, x2):
     """Matrix product with NumPy broadcasting (scalars are rejected).
 
     Raises:
-      ValueError: a 0-d operand.
+      ValueError: a 0-d operand, or inner dimensions that differ.
     """
     a, b = _as_float_ok(x1, x2)
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError("matmul: Input operand does not have enough dimensions")
+    ka, kb = a._t.shape[-1], b._t.shape[-2 if b.ndim > 1 else 0]
+    if ka != kb:  # TF checks static shapes and raises ValueError before running
+        raise ValueError(f"matmul: Dimensions must be equal, but are {ka} and {kb} for "
+                         f"shapes {list(a._t.shape)} and {list(b._t.shape)}")
     return _k.run("matmul", a, b)
 
 
