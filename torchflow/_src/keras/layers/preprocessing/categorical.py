@@ -1,0 +1,191 @@
+"""``CategoryEncoding``, ``Hashing`` and ``Discretization`` (TF 2.4)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from torchflow._src.core import dtypes
+from torchflow._src.core.convert import constant
+from torchflow._src.core.errors import InvalidArgumentError
+from torchflow._src.core.tensor_shape import TensorShape
+from torchflow._src.keras.engine.base_layer import Layer
+from torchflow._src.keras.layers.preprocessing.base import PreprocessingLayer, to_numpy
+from torchflow._src.ops import lookup_ops
+from torchflow._src.util.api import public
+
+_NS = "torchflow.keras.layers.experimental.preprocessing"
+BINARY, COUNT, TFIDF = "binary", "count", "tf-idf"
+
+
+def encode(idx: np.ndarray, depth: int, mode: str, idf=None) -> np.ndarray:
+    """Per-row multi-hot / count / tf-idf encoding of integer ``idx`` ``[batch, n]``."""
+    rows = idx.reshape(idx.shape[0], -1) if idx.ndim else idx.reshape(1, 1)
+    out = np.zeros((rows.shape[0], depth), np.float32)
+    r = np.repeat(np.arange(rows.shape[0]), rows.shape[1])
+    np.add.at(out, (r, rows.reshape(-1)), 1.0)
+    if mode == BINARY:
+        out = np.minimum(out, 1.0)
+    elif mode == TFIDF:
+        out = out * np.asarray(idf, np.float32)[:depth]
+    return out
+
+
+@public(_NS)
+class CategoryEncoding(PreprocessingLayer):
+    """Encodes integer categories as multi-hot (``binary``), ``count`` or ``tf-idf``
+    vectors of length ``max_tokens``.
+
+    Args:
+      max_tokens: Number of categories (found by ``adapt`` when None).
+      output_mode: ``binary`` (default), ``count`` or ``tf-idf``.
+      sparse: Must be False here (sparse outputs are not supported).
+
+    Raises:
+      InvalidArgumentError: For values outside ``[0, max_tokens)``.
+    """
+
+    def __init__(self, max_tokens=None, output_mode=BINARY, sparse=False, **kwargs):
+        super().__init__(**kwargs)
+        if output_mode not in (BINARY, COUNT, TFIDF):
+            raise ValueError(f"`output_mode` must be one of {(BINARY, COUNT, TFIDF)}, "
+                             f"got {output_mode}")
+        if max_tokens is not None and max_tokens < 1:
+            raise ValueError("max_tokens must be > 1.")
+        if sparse:
+            raise NotImplementedError("CategoryEncoding: sparse=True is not supported.")
+        self.max_tokens, self.output_mode, self.sparse = max_tokens, output_mode, sparse
+        self._idf = None
+
+    def set_num_elements(self, num_elements):
+        self.max_tokens = int(num_elements)
+
+    def set_tfidf_data(self, tfidf_data):
+        self._idf = np.asarray(to_numpy(tfidf_data), np.float32)
+
+    def _build_from_batch(self, batch):
+        self.built = True
+
+    def _reset_state(self):
+        self._max, self._docs, self._df = -1, 0, {}
+
+    def _update_state(self, batch):
+        a = np.asarray(batch, np.int64)
+        a = a.reshape(a.shape[0], -1) if a.ndim > 1 else a.reshape(-1, 1)
+        if a.size:
+            self._max = max(self._max, int(a.max()))
+        self._docs += a.shape[0]
+        for row in a:
+            for v in set(row.tolist()):
+                self._df[v] = self._df.get(v, 0) + 1
+
+    def _finalize_state(self):
+        if self.max_tokens is None:
+            self.max_tokens = self._max + 1
+        df = np.zeros(self.max_tokens, np.float64)
+        for k, v in self._df.items():
+            if 0 <= k < self.max_tokens:
+                df[k] = v
+        self._idf = np.log(1.0 + self._docs / (1.0 + df)).astype(np.float32)
+
+    def call(self, inputs):
+        a = np.asarray(to_numpy(inputs))
+        if a.ndim == 1:
+            a = a[:, None]
+        if self.max_tokens is None:
+            raise RuntimeError("CategoryEncoding: set `max_tokens` or call `adapt` first.")
+        if a.size and (a.min() < 0 or a.max() >= self.max_tokens):
+            raise InvalidArgumentError(
+                None, None, f"Input values must be in the range 0 <= values < max_tokens "
+                f"with max_tokens={self.max_tokens}")
+        if self.output_mode == TFIDF and self._idf is None:
+            raise RuntimeError("CategoryEncoding: tf-idf needs `adapt` or set_tfidf_data.")
+        out = encode(a.astype(np.int64), self.max_tokens, self.output_mode, self._idf)
+        return constant(out.astype(self.compute_dtype), dtype=self.compute_dtype)
+
+    def compute_output_shape(self, input_shape):
+        return TensorShape([TensorShape(input_shape)[0], self.max_tokens])
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({"max_tokens": self.max_tokens, "output_mode": self.output_mode,
+                       "sparse": self.sparse})
+        return config
+
+
+@public(_NS)
+class Hashing(Layer):
+    """Hashes strings or integers into ``num_bins`` bins with TF's farmhash
+    fingerprint (SipHash with ``salt``), so bins equal TensorFlow's.
+
+    Args:
+      num_bins: Number of bins (including the mask bin).
+      mask_value: Value hashed to bin 0 (other values use bins 1..num_bins-1).
+      salt: An int or a pair of ints keying a SipHash (``to_hash_bucket_strong``).
+
+    >>> Hashing(num_bins=3)(tf.constant([["A"], ["B"]])).shape
+    TensorShape([2, 1])
+    """
+
+    def __init__(self, num_bins, mask_value=None, salt=None, **kwargs):
+        if num_bins is None or num_bins <= 0:
+            raise ValueError(f"`num_bins` cannot be `None` or non-positive values. "
+                             f"Received: num_bins={num_bins}")
+        super().__init__(**kwargs)
+        self.num_bins, self.mask_value = num_bins, mask_value
+        if isinstance(salt, (tuple, list)):
+            if len(salt) != 2:
+                raise ValueError(f"`salt` must be an int or a pair of ints, got {salt}")
+            self.salt = list(salt)
+        elif salt is not None:
+            self.salt = [salt, salt]
+        else:
+            self.salt = None
+
+    def call(self, inputs):
+        a = to_numpy(inputs)
+        if a.dtype.kind == "f":
+            raise ValueError(f"Hashing expects string or integer inputs, got {a.dtype}")
+        keys = lookup_ops.as_key_array(a)
+        bins = self.num_bins - (0 if self.mask_value is None else 1)
+        out = lookup_ops.hash_bucket(keys, bins, self.salt)
+        if self.mask_value is not None:
+            mask = keys == (self.mask_value.encode() if isinstance(self.mask_value, str)
+                            else self.mask_value)
+            out = np.where(mask, 0, out + 1)
+        return constant(out.astype(np.int64), dtype=dtypes.int64)
+
+    def compute_output_shape(self, input_shape):
+        return input_shape
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({"num_bins": self.num_bins, "salt": self.salt,
+                       "mask_value": self.mask_value})
+        return config
+
+
+@public(_NS)
+class Discretization(Layer):
+    """Buckets values by ``bins`` boundaries: index ``i`` for
+    ``bins[i-1] <= x < bins[i]`` (int64 output).
+
+    Args:
+      bins: Sorted bucket boundaries.
+    """
+
+    def __init__(self, bins, **kwargs):
+        super().__init__(**kwargs)
+        self.bins = list(bins)
+
+    def call(self, inputs):
+        a = np.asarray(to_numpy(inputs), np.float64)
+        out = np.searchsorted(np.asarray(self.bins, np.float64), a, side="right")
+        return constant(out.astype(np.int64), dtype=dtypes.int64)
+
+    def compute_output_shape(self, input_shape):
+        return input_shape
+
+    def get_config(self):
+        config = super().get_config()
+        config["bins"] = self.bins
+        return config
