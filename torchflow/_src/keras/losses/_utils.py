@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from torchflow._src.core import dtypes
 from torchflow._src.core.convert import convert_to_tensor
+from torchflow._src.core.tensor import Tensor
 from torchflow._src.ops.array_ops import expand_dims, squeeze
 from torchflow._src.ops.creation_ops import cast
-from torchflow._src.ops.math_ops import divide_no_nan
 from torchflow._src.ops.reduction_ops import reduce_sum
 from torchflow._src.util.api import public
 
@@ -28,6 +28,9 @@ class Reduction:
     def validate(cls, key):
         if key not in cls.all():
             raise ValueError(f"Invalid Reduction Key {key}.")
+
+
+_VALID = frozenset(Reduction.all())
 
 
 def _rank(t) -> int:
@@ -72,15 +75,19 @@ def reduce_weighted_loss(weighted, reduction):
     total = reduce_sum(weighted)
     if reduction == Reduction.SUM:
         return total
-    return divide_no_nan(total, cast(_num_elements(weighted), total.dtype))
+    n = _num_elements(weighted)
+    # divide_no_nan(total, n) with n known on the host: one scalar division.
+    return total / float(n) if n else total * 0.0
 
 
 def compute_weighted_loss(losses, sample_weight=None, reduction=Reduction.SUM_OVER_BATCH_SIZE):
     """Weights ``losses`` by ``sample_weight`` (broadcast) and reduces them."""
-    Reduction.validate(reduction)
+    if reduction not in _VALID:
+        Reduction.validate(reduction)
     if reduction == Reduction.AUTO:
         reduction = Reduction.SUM_OVER_BATCH_SIZE
-    losses = convert_to_tensor(losses)
+    if not isinstance(losses, Tensor):
+        losses = convert_to_tensor(losses)
     in_dtype = losses.dtype
     # Half-precision sums lose too much; reduce in float32 as TF does.
     work = in_dtype if in_dtype in (dtypes.float32, dtypes.float64) else dtypes.float32
