@@ -28,11 +28,14 @@ from torchflow._src.keras.layers.convolutional.base_conv import Convolution3D as
 from torchflow._src.keras.layers.convolutional.conv_transpose import Conv1DTranspose as Conv1DTranspose
 from torchflow._src.keras.layers.convolutional.conv_transpose import Conv2DTranspose as Conv2DTranspose
 from torchflow._src.keras.layers.convolutional.conv_transpose import Conv3DTranspose as Conv3DTranspose
+from torchflow._src.keras.layers.convolutional.conv_transpose import Convolution1DTranspose as Convolution1DTranspose
 from torchflow._src.keras.layers.convolutional.conv_transpose import Convolution2DTranspose as Convolution2DTranspose
 from torchflow._src.keras.layers.convolutional.conv_transpose import Convolution3DTranspose as Convolution3DTranspose
 from torchflow._src.keras.layers.convolutional.separable_conv import SeparableConv1D as SeparableConv1D
 from torchflow._src.keras.layers.convolutional.separable_conv import SeparableConv2D as SeparableConv2D
 from torchflow._src.keras.layers.convolutional.separable_conv import DepthwiseConv2D as DepthwiseConv2D
+from torchflow._src.keras.layers.convolutional.separable_conv import SeparableConvolution1D as SeparableConvolution1D
+from torchflow._src.keras.layers.convolutional.separable_conv import SeparableConvolution2D as SeparableConvolution2D
 from torchflow._src.keras.layers.reshaping.up_sampling import UpSampling1D as UpSampling1D
 from torchflow._src.keras.layers.reshaping.up_sampling import UpSampling2D as UpSampling2D
 from torchflow._src.keras.layers.reshaping.up_sampling import UpSampling3D as UpSampling3D

@@ -111,5 +111,6 @@ class Conv3DTranspose(_ConvTranspose):
                          data_format, dilation_rate, **kwargs)
 
 
+Convolution1DTranspose = Conv1DTranspose
 Convolution2DTranspose = Conv2DTranspose
 Convolution3DTranspose = Conv3DTranspose

@@ -187,3 +187,7 @@ class DepthwiseConv2D(Conv):
             "depthwise_constraint": U.ser_con(self.depthwise_constraint),
         })
         return config
+
+
+SeparableConvolution1D = SeparableConv1D
+SeparableConvolution2D = SeparableConv2D
