@@ -320,7 +320,10 @@ def transform(images, transforms, interpolation="bilinear", fill_mode="reflect",
         return torch.where(inside[..., None], v, torch.full_like(v, float(fill_value)))
 
     if interpolation == "nearest":
-        out = read(torch.round(sy), torch.round(sx))
+        def rnd(c):  # std::round: halves away from zero
+            return torch.sign(c) * torch.floor(c.abs() + 0.5)
+
+        out = read(rnd(sy), rnd(sx))
     else:
         y0, x0 = torch.floor(sy), torch.floor(sx)
         wy, wx = (sy - y0)[..., None], (sx - x0)[..., None]
