@@ -1,0 +1,3 @@
+"""``tf.keras.layers.experimental``."""
+
+from torchflow.keras.layers.experimental import preprocessing as preprocessing
