@@ -117,4 +117,5 @@ from torchflow._src.keras.layers.attention.multi_head_attention import MultiHead
 # --- end LAYERSB ---
 
 # --- PREPROC ---
+from torchflow.keras.layers import experimental as experimental
 # --- end PREPROC ---
