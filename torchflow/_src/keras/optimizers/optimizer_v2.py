@@ -355,11 +355,10 @@ class Optimizer:
         for name, value in self._hyper.items():
             if isinstance(value, Variable):
                 deps.append((name, value))
+        slot_ids = {id(s) for d in self._slots.values() for s in d.values()}
         for w in self._weights:
-            n = _shared_name(w).split("/")[-1]
-            if w is not self._iterations and not any(w is s for d in self._slots.values()
-                                                     for s in d.values()):
-                deps.append((n, w))
+            if w is not self._iterations and id(w) not in slot_ids:
+                deps.append((_shared_name(w).split("/")[-1], w))
         return deps
 
     def _checkpoint_slots(self):
