@@ -42,16 +42,44 @@ def _unary(name, kernel=None, to_float_first=False, out_bool=False):
                   f"Args:\n  x: array-like.\n\nReturns:\n  A Tensor.")
 
 
+def _keeps_dtype(d, s) -> bool:
+    """True when NumPy 2 promotion of a ``d`` tensor with Python scalar ``s`` gives ``d``
+    (a weak scalar of a kind that fits); the operator fast path."""
+    k = d._kind
+    if k == "f" or k == "c":
+        if _d.CONFIG.prefer_float32 and type(s) is float and d._size < 4:
+            return False  # the float counts as a (strong) float32 then
+        return type(s) is not complex or k == "c"
+    if type(s) is int:
+        if k == "i":
+            return -128 <= s <= 127
+        if k == "u":
+            return 0 <= s <= 255
+    return False
+
+
+_PYNUM = (int, float)
+
+
 def _binary(name, kernel=None, to_float_first=False, bool_kernel=None):
     kernel = kernel or name
     kf = _k.binary_kernel(kernel)
+    ks = _k.scalar_kernel(kernel)
     kb = _k.binary_kernel(bool_kernel) if bool_kernel else None
 
     def f(x1, x2):
-        if type(x1) is Tensor and type(x2) is Tensor and x1._dtype is x2._dtype:
-            a, b = x1, x2
-        else:
-            a, b = promote(x1, x2)
+        if type(x1) is Tensor:
+            if type(x2) is Tensor and x1._dtype is x2._dtype:
+                a, b = x1, x2
+                if to_float_first:
+                    a, b = to_float(a), to_float(b)
+                elif a._dtype is _BOOL and kb is not None:
+                    return kb(a, b)
+                return kf(a, b)
+            if type(x2) in _PYNUM and _keeps_dtype(x1._dtype, x2) and (
+                    not to_float_first or x1._dtype._kind == "f"):
+                return ks(x1, x2)
+        a, b = promote(x1, x2)
         if to_float_first:
             a, b = to_float(a), to_float(b)
         elif a._dtype is _BOOL and kb is not None:
@@ -65,8 +93,11 @@ def _binary(name, kernel=None, to_float_first=False, bool_kernel=None):
 
 def _bool_binary(name, kernel):
     kf = _k.binary_kernel(kernel)
+    ks = _k.scalar_kernel(kernel)
 
     def f(x1, x2):
+        if type(x1) is Tensor and type(x2) in _PYNUM and _keeps_dtype(x1._dtype, x2):
+            return ks(x1, x2)
         a, b = promote(x1, x2)
         return kf(a, b)
 

@@ -67,6 +67,27 @@ def binary_kernel(name: str):
     return f
 
 
+def scalar_kernel(name: str):
+    """``f(x, s)``: Tensor ``x`` with a Python scalar ``s`` already known to keep x's dtype."""
+    fn = _KERNELS[name]
+    op = f"tnp.{name}"
+
+    def f(x, s):
+        t = x._t
+        try:
+            r = fn(t, s)
+        except TypeError:  # kernels without a scalar overload (maximum, atan2 ...)
+            try:
+                r = fn(t, torch.tensor(s, dtype=t.dtype, device=t.device))
+            except Exception as e:
+                raise translate(op, e) from None
+        except Exception as e:
+            raise translate(op, e) from None
+        return wrap(r, _BY_TORCH[r.dtype])
+
+    return f
+
+
 def unary_kernel(name: str):
     fn = _KERNELS[name]
     op = f"tnp.{name}"
