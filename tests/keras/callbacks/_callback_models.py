@@ -16,7 +16,7 @@ def sgd(lib, lr=0.1):
 
 def dense_model(lib, units=1, lr=0.1, **compile_kwargs):
     """``Sequential([Dense(units)])`` on 3 features, SGD, MSE; weights set to fixed values."""
-    model = lib.keras.Sequential([lib.keras.layers.Dense(units, input_shape=(3,))])
+    model = lib.keras.Sequential([lib.keras.layers.Dense(units, input_shape=(3,), name="dense")])
     model.compile(sgd(lib, lr), lib.keras.losses.MeanSquaredError(), **compile_kwargs)
     model.set_weights([np.full((3, units), 0.1, np.float32), np.zeros(units, np.float32)])
     return model

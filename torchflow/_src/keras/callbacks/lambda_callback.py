@@ -33,3 +33,9 @@ class LambdaCallback(Callback):
         self.on_batch_end = on_batch_end or _noop
         self.on_train_begin = on_train_begin or _noop
         self.on_train_end = on_train_end or _noop
+
+    def _implements_train_batch_hooks(self):
+        # The hooks are instance attributes here, which the class-level check cannot see.
+        return any(getattr(self, h, _noop) is not _noop and h in self.__dict__
+                   for h in ("on_batch_begin", "on_batch_end", "on_train_batch_begin",
+                             "on_train_batch_end")) or super()._implements_train_batch_hooks()

@@ -99,6 +99,9 @@ class ModelCheckpoint(Callback):
         if self.save_freq == "epoch":
             self._save_model(epoch=epoch, batch=None, logs=logs)
 
+    def _implements_train_batch_hooks(self):
+        return self.save_freq != "epoch"  # fit may skip batch hooks otherwise
+
     def _should_save_on_batch(self, batch) -> bool:
         if self.save_freq == "epoch":
             return False

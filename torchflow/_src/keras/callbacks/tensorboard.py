@@ -68,6 +68,7 @@ class TensorBoard(Callback):
         self._val_dir = os.path.join(self.log_dir, "validation")
         self._writers = {}
         self._train_step = 0
+        self._epoch_base = 0
         self._last_batch_seen = -1
         self._in_fit = False
 
@@ -111,8 +112,19 @@ class TensorBoard(Callback):
         self._in_fit = False
         self._close_writers()
 
+    def _implements_train_batch_hooks(self):
+        # Batch scalars need every batch; otherwise fit may skip the batch hooks and the
+        # number of training batches is counted per epoch (params["steps"]).
+        return self.update_freq != "epoch"
+
+    def _steps_now(self):
+        if self._last_batch_seen >= 0:
+            return self._train_step
+        return self._epoch_base + (self.params.get("steps") or 0)
+
     def on_epoch_begin(self, epoch, logs=None):
         self._last_batch_seen = -1
+        self._epoch_base = self._train_step
 
     def on_train_batch_end(self, batch, logs=None):
         # With steps_per_execution=N the hook sees every N-th batch: count them all.
@@ -130,9 +142,10 @@ class TensorBoard(Callback):
             return
         with self._writer("validation").as_default():
             for name, value in logs.items():
-                self._scalar(f"evaluation_{name}_vs_iterations", value, self._train_step)
+                self._scalar(f"evaluation_{name}_vs_iterations", value, self._steps_now())
 
     def on_epoch_end(self, epoch, logs=None):
+        self._train_step = self._steps_now()
         self._log_epoch_metrics(epoch, logs)
         if self.histogram_freq and epoch % self.histogram_freq == 0:
             self._log_weights(epoch)
