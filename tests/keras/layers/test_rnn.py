@@ -262,3 +262,24 @@ def test_invalid_arguments_raise_like_tf():
         real_tf().keras.layers.RNN(object())
     with pytest.raises(ValueError):
         L.LSTM(0)
+
+
+def test_weight_names_and_h5_weights_move_both_ways(tmp_path):
+    tfr = real_tf()
+
+    def build(K):
+        inp = K.Input((4, 3))
+        y = K.layers.Bidirectional(K.layers.LSTM(2, return_sequences=True, name="lstm"),
+                                   name="bi")(inp)
+        return K.Model(inp, K.layers.GRU(2, name="gru")(y))
+
+    m, r = build(tf.keras), build(tfr.keras)
+    assert [w.name for w in m.weights] == [w.name for w in r.weights]
+    x = _x()
+    m.save_weights(str(tmp_path / "a.h5"))
+    r.load_weights(str(tmp_path / "a.h5"))
+    _close(m(x), r(x))
+    r2 = build(tfr.keras)
+    r2.save_weights(str(tmp_path / "b.h5"))
+    m.load_weights(str(tmp_path / "b.h5"))
+    _close(m(x), r2(x))

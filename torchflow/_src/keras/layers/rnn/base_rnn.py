@@ -72,6 +72,7 @@ class StackedRNNCells(Layer):
         shape = TensorShape(input_shape)
         for cell in self.cells:
             if isinstance(cell, Layer) and not cell.built:
+                nest_scope(self, cell)
                 cell.build(shape)
                 cell.built = True
             out = getattr(cell, "output_size", _flat_sizes(cell.state_size)[0])
@@ -101,6 +102,12 @@ class StackedRNNCells(Layer):
         config = dict(config)
         cells = [deserialize_layer(c, custom_objects) for c in config.pop("cells")]
         return cls(cells, **config)
+
+
+def nest_scope(parent, child):
+    """Names ``child``'s weights under ``parent``'s scope (``lstm/lstm_cell/kernel:0``),
+    as tf.keras does for cells and wrapped layers."""
+    child._scope_name = parent._scope_name.rstrip("/") + "/" + child.name
 
 
 def _cell_step(cell, x, states, training):
@@ -215,6 +222,7 @@ class RNN(Layer):
         dims = shape.as_list()
         step = [dims[1]] + dims[2:] if self.time_major else [dims[0]] + dims[2:]
         if isinstance(self.cell, Layer) and not self.cell.built:
+            nest_scope(self, self.cell)
             self.cell.build(TensorShape(step))
             self.cell.built = True
         self.built = True

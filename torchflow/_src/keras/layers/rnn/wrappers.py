@@ -7,6 +7,7 @@ import copy
 from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.keras.engine.base_layer import Layer
 from torchflow._src.keras.engine.serialization import deserialize_layer, serialize_layer
+from torchflow._src.keras.layers.rnn.base_rnn import nest_scope
 from torchflow._src.ops.array_ops import concat, reshape, reverse
 from torchflow._src.util import nest
 from torchflow._src.util.api import public
@@ -127,6 +128,9 @@ class Bidirectional(Wrapper):
         self.supports_masking = True
 
     def build(self, input_shape):
+        for layer in (self.forward_layer, self.backward_layer):
+            if not layer.built:
+                nest_scope(self, layer)
         self.built = True
 
     def call(self, inputs, training=None, mask=None, initial_state=None, constants=None):
