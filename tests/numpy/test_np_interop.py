@@ -112,3 +112,10 @@ def test_random():
     assert tnp.random.poisson(3.0, (10,)).dtype == tf.int64
     with pytest.raises(ValueError):
         tnp.random.randint(5, 5)
+
+
+def test_gradient_to_variables_through_tnp():
+    v = tf.Variable([1.0, 2.0, 3.0])
+    with tf.GradientTape() as tape:
+        y = tnp.sum(tnp.square(v) * 2.0) + tnp.sum(tnp.take(v, [0, 0, 2]))
+    assert_close(tape.gradient(y, v), np.array([4.0 + 2.0, 8.0, 12.0 + 1.0], np.float32))
