@@ -11,7 +11,8 @@ from __future__ import annotations
 from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.core.variable_scope import name_scope
 from torchflow._src.core.variables import Variable, VariableAggregation
-from torchflow._src.keras.optimizers.optimizer_v2 import Optimizer
+from torchflow._src.keras.optimizers.optimizer_v2 import Optimizer, host_scope
+from torchflow._src.ops.array_ops import stack
 from torchflow._src.ops.creation_ops import cast
 from torchflow._src.ops.reduction_ops import reduce_all
 from torchflow._src.ops.unary_math_ops import is_finite
@@ -24,7 +25,7 @@ class _LossScaleState:
     """The checkpointed loss-scale state (``current_loss_scale``, ``good_steps``)."""
 
     def __init__(self, initial_scale, dynamic):
-        with name_scope("LossScaleOptimizer/"):
+        with name_scope("LossScaleOptimizer/"), host_scope():
             self.current_loss_scale = Variable(float(initial_scale), name="current_loss_scale",
                                                dtype="float32", trainable=False,
                                                aggregation=VariableAggregation.ONLY_FIRST_REPLICA)
@@ -208,8 +209,10 @@ class LossScaleOptimizer(Optimizer):
             pairs = present
         finite = True
         if self._dynamic:  # a fixed scale applies every step, as in TF
-            finite = all(bool(reduce_all(is_finite(convert_to_tensor(g))).numpy())
-                         for g, _ in pairs if g is not None)
+            # One host read for all gradients, not one per gradient.
+            flags = [reduce_all(is_finite(convert_to_tensor(g))) for g, _ in pairs
+                     if g is not None]
+            finite = bool(reduce_all(stack(flags)).numpy()) if flags else True
             self._update_scale(finite)
         if finite:
             return inner.apply_gradients(pairs, name=name,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from torchflow._src.core.variables import VariableAggregation
 from torchflow._src.keras import backend
 from torchflow._src.keras.optimizers._fast import FusedMixin, slots
-from torchflow._src.keras.optimizers.optimizer_v2 import Optimizer
+from torchflow._src.keras.optimizers.optimizer_v2 import Optimizer, host_scope
 from torchflow._src.keras.optimizers.schedules.learning_rate_schedule import (
     LearningRateSchedule,
 )
@@ -39,9 +39,10 @@ class Nadam(FusedMixin, Optimizer):
 
     def _create_slots(self, var_list):
         if self._m_cache is None:
-            self._m_cache = self.add_weight(
-                "momentum_cache", shape=[], dtype=var_list[0].dtype, initializer="ones",
-                trainable=False, aggregation=VariableAggregation.ONLY_FIRST_REPLICA)
+            with host_scope():
+                self._m_cache = self.add_weight(
+                    "momentum_cache", shape=[], dtype=var_list[0].dtype, initializer="ones",
+                    trainable=False, aggregation=VariableAggregation.ONLY_FIRST_REPLICA)
         for var in var_list:
             self.add_slot(var, "m")
         for var in var_list:

@@ -20,6 +20,7 @@ import warnings
 
 from torchflow._src.core import dtypes, tracking
 from torchflow._src.core.convert import convert_to_tensor
+from torchflow._src.core.device import device
 from torchflow._src.core.tape import GradientTape
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.variable_scope import name_scope
@@ -35,6 +36,16 @@ from torchflow._src.util.api import public
 
 _log = logging.getLogger("torchflow")
 _FAST_CACHE: dict = {}
+
+
+def host_scope():
+    """Where the optimizer's scalar state lives: the host, as TF keeps int64 state.
+
+    The optimizer reads ``iterations`` and its hyperparameters every step to
+    compute the update coefficients; on the host that read never waits for an
+    accelerator.
+    """
+    return device("/CPU:0")
 
 
 def _base_var(v):
@@ -164,7 +175,7 @@ class Optimizer:
     def _create_hypers(self):
         if self._hypers_created:
             return
-        with name_scope(self._name + "/"):
+        with name_scope(self._name + "/"), host_scope():
             for name, value in sorted(self._hyper.items()):
                 if isinstance(value, (Tensor, Variable, LearningRateSchedule)) or callable(value):
                     continue
@@ -230,7 +241,7 @@ class Optimizer:
     def iterations(self):
         """The number of training steps taken (an int64 variable)."""
         if self._iterations is None:
-            with name_scope(self._name + "/"):
+            with name_scope(self._name + "/"), host_scope():
                 self._iterations = Variable(0, name="iter", dtype="int64", trainable=False,
                                             aggregation=VariableAggregation.ONLY_FIRST_REPLICA)
             self._weights.insert(0, self._iterations)
