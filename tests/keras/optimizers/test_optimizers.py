@@ -215,3 +215,35 @@ def test_slots_restored_through_checkpoint_before_creation(tmp_path):
     opt2._create_all_weights([v2])  # slots made after the restore get the saved values
     np.testing.assert_array_equal(opt2.get_slot(v2, "m").numpy(), m_want)
     assert int(opt2.iterations.numpy()) == 1
+
+
+def test_custom_optimizer_written_against_tf_api():
+    """A subclass with _create_slots/_prepare_local/_resource_apply_dense runs per variable."""
+
+    class SignSGD(tf.keras.optimizers.Optimizer):
+        def __init__(self, learning_rate=0.1, name="SignSGD", **kwargs):
+            super().__init__(name, **kwargs)
+            self._set_hyper("learning_rate", learning_rate)
+
+        def _create_slots(self, var_list):
+            for v in var_list:
+                self.add_slot(v, "count")
+
+        def _resource_apply_dense(self, grad, var, apply_state=None):
+            coeff = apply_state[(var.device, var.dtype)]
+            self.get_slot(var, "count").assign_add(tf.ones_like(var))
+            var.assign_sub(coeff["lr_t"] * tf.sign(grad))
+
+    v = tf.Variable([1.0, -1.0, 0.5])
+    opt = SignSGD(0.25)
+    opt.apply_gradients([(tf.constant([2.0, -3.0, 0.0]), v)])
+    np.testing.assert_allclose(v.numpy(), [0.75, -0.75, 0.5])
+    np.testing.assert_array_equal(opt.get_slot(v, "count").numpy(), [1.0, 1.0, 1.0])
+
+    class MyAdam(tf.keras.optimizers.Adam):  # overrides the per-variable update: slow path
+        def _resource_apply_dense(self, grad, var, apply_state=None):
+            var.assign_sub(grad)
+
+    w = tf.Variable([1.0])
+    MyAdam().apply_gradients([(tf.constant([0.5]), w)])
+    assert float(w.numpy()[0]) == 0.5

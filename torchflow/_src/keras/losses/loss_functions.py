@@ -33,10 +33,6 @@ def _prep(y_true, y_pred):
     return y_true, y_pred
 
 
-def _eps(dtype):
-    return backend.epsilon()
-
-
 def _backend_bce(target, output, from_logits):
     if from_logits:
         return sigmoid_cross_entropy_with_logits(labels=target, logits=output)
