@@ -45,8 +45,54 @@ def _reset_torchflow_state():
     from torchflow._src.core import context
 
     context.reset()
+    _snapshot_real_tf_tensor()
     yield
     context.reset()
+    _undo_real_tf_numpy_behavior()
+
+
+_REAL_TF_TENSOR_DICT = {}
+
+
+def _snapshot_real_tf_tensor():
+    """Remembers real TF's Tensor class before any test turns on its NumPy mode."""
+    import sys
+
+    if _REAL_TF_TENSOR_DICT or "tensorflow" not in sys.modules:
+        return
+    from tensorflow.python.framework import ops, tensor
+
+    if not getattr(ops, "_numpy_style_slicing", False):
+        _REAL_TF_TENSOR_DICT.update(dict(vars(tensor.Tensor)))
+
+
+def _undo_real_tf_numpy_behavior():
+    """Real TF's experimental_enable_numpy_behavior is process-wide and has no
+    off switch; tests comparing against it would change real TF for every later
+    test in the worker. Put real TF back the way it was."""
+    import sys
+
+    if "tensorflow" not in sys.modules:
+        return
+    from tensorflow.python.framework import ops, tensor
+    from tensorflow.python.ops.numpy_ops import np_dtypes
+
+    if not getattr(ops, "_numpy_style_slicing", False):
+        return
+    ops._numpy_style_slicing = False
+    ops.set_dtype_conversion_mode("off")
+    np_dtypes.set_prefer_float32(False)
+    if _REAL_TF_TENSOR_DICT:
+        for name in list(vars(tensor.Tensor)):
+            if name not in _REAL_TF_TENSOR_DICT:
+                delattr(tensor.Tensor, name)
+        for name, value in _REAL_TF_TENSOR_DICT.items():
+            if vars(tensor.Tensor).get(name) is not value and name not in ("__dict__",
+                                                                               "__weakref__"):
+                try:
+                    setattr(tensor.Tensor, name, value)
+                except (AttributeError, TypeError):
+                    pass
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
