@@ -92,6 +92,8 @@ class TextVectorization(PreprocessingLayer):
             return [list(r) for r in (a if a.ndim == 2 else a.reshape(-1, 1))]
         if callable(self._split):
             out = self._split(x)
+            if isinstance(out, (list, tuple)):  # one token row per element
+                return [list(to_numpy(r).reshape(-1)) for r in out]
             if hasattr(out, "to_list"):
                 return [[t if isinstance(t, bytes) else str(t).encode() for t in r]
                         for r in out.to_list()]
@@ -163,6 +165,13 @@ class TextVectorization(PreprocessingLayer):
     def call(self, inputs):
         rows = self._token_rows(inputs)
         lk = self._lookup
+        if self._output_mode == INT and self._split is None:
+            # no split: one token per element, output shaped like the input
+            keys = lookup_ops.as_key_array(to_numpy(inputs))
+            if self._standardize is not None:
+                keys = np.asarray([r[0] for r in rows], dtype=object).reshape(keys.shape) \
+                    if keys.size else keys
+            return constant(lookup_ops.lookup(keys, lk._index, 1, 1, b""), dtype=dtypes.int64)
         if self._output_mode == INT:
             length = self._output_sequence_length or max([len(r) for r in rows] + [0])
             out = np.zeros((len(rows), length), np.int64)
