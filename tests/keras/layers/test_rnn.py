@@ -283,3 +283,44 @@ def test_weight_names_and_h5_weights_move_both_ways(tmp_path):
     r2.save_weights(str(tmp_path / "b.h5"))
     m.load_weights(str(tmp_path / "b.h5"))
     _close(m(x), r2(x))
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"filters": 2, "kernel_size": 3},
+    {"filters": 2, "kernel_size": (3, 2), "padding": "same", "strides": 2,
+     "return_sequences": True, "recurrent_activation": "sigmoid"},
+])
+def test_conv_lstm2d_contract(kwargs):
+    layer_test(L.ConvLSTM2D, kwargs, input_shape=(2, 3, 5, 5, 2))
+
+
+def test_conv_lstm2d_states_backwards_and_mask_match_tf():
+    ours, ref = _pair("ConvLSTM2D", 2, 2, return_state=True, go_backwards=True,
+                      return_sequences=True)
+    x = _x((2, 3, 4, 4, 1))
+    y, ty = _sync(ours, ref, x)
+    _close(y, ty)
+    mask = np.array([[1, 0, 1], [1, 1, 0]], bool)
+    _close(ours(x, mask=mask), ref(x, mask=mask))
+    with pytest.raises(ValueError):
+        L.ConvLSTM2D(2, 2)(_x((2, 3, 4)))
+
+
+def test_abstract_rnn_cell_subclass_matches_numpy():
+    class Acc(L.AbstractRNNCell):
+        @property
+        def state_size(self):
+            return 3
+
+        @property
+        def output_size(self):
+            return 3
+
+        def call(self, inputs, states):
+            out = inputs + states[0]
+            return out, [out]
+
+    x = _x((2, 4, 3))
+    np.testing.assert_allclose(L.RNN(Acc())(x).numpy(), x.sum(1), rtol=1e-5, atol=1e-6)
+    with pytest.raises(NotImplementedError):
+        L.AbstractRNNCell().state_size

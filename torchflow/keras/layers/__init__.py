@@ -114,6 +114,8 @@ from torchflow._src.keras.layers.rnn.wrappers import Wrapper as Wrapper
 from torchflow._src.keras.layers.attention.dense_attention import Attention as Attention
 from torchflow._src.keras.layers.attention.dense_attention import AdditiveAttention as AdditiveAttention
 from torchflow._src.keras.layers.attention.multi_head_attention import MultiHeadAttention as MultiHeadAttention
+from torchflow._src.keras.layers.rnn.cells import AbstractRNNCell as AbstractRNNCell
+from torchflow._src.keras.layers.rnn.conv_lstm import ConvLSTM2D as ConvLSTM2D
 # --- end LAYERSB ---
 
 # --- PREPROC ---

@@ -137,6 +137,9 @@ class RNN(Layer):
     TensorShape([2, 3, 4])
     """
 
+    # tf.keras names cell weights `rnn/lstm_cell/kernel`, but ConvLSTM2D's `conv_lstm2d/kernel`.
+    _cell_in_own_scope = True
+
     def __init__(self, cell, return_sequences=False, return_state=False, go_backwards=False,
                  stateful=False, unroll=False, time_major=False, **kwargs):
         if isinstance(cell, (list, tuple)):
@@ -222,7 +225,10 @@ class RNN(Layer):
         dims = shape.as_list()
         step = [dims[1]] + dims[2:] if self.time_major else [dims[0]] + dims[2:]
         if isinstance(self.cell, Layer) and not self.cell.built:
-            nest_scope(self, self.cell)
+            if self._cell_in_own_scope:
+                nest_scope(self, self.cell)
+            else:
+                self.cell._scope_name = self._scope_name
             self.cell.build(TensorShape(step))
             self.cell.built = True
         self.built = True

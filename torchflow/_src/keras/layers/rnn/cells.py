@@ -303,3 +303,26 @@ class GRUCell(_Cell):
         config = self._common_config()
         config.update({"implementation": self.implementation, "reset_after": self.reset_after})
         return config
+
+
+@public("torchflow.keras.layers")
+class AbstractRNNCell(Layer):
+    """Base for custom RNN cells: subclasses define ``state_size``, ``output_size`` and
+    ``call(inputs, states) -> (output, new_states)``."""
+
+    def call(self, inputs, states):
+        raise NotImplementedError("Abstract method")
+
+    @property
+    def state_size(self):
+        raise NotImplementedError("Abstract method")
+
+    @property
+    def output_size(self):
+        raise NotImplementedError("Abstract method")
+
+    def get_initial_state(self, inputs=None, batch_size=None, dtype=None):
+        """Zero states ``[batch_size, size]`` for each entry of ``state_size``."""
+        if inputs is not None:
+            batch_size, dtype = inputs.shape[0], inputs.dtype
+        return _zeros_state(self.state_size, batch_size, dtype or self.compute_dtype)
