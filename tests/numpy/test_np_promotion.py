@@ -15,13 +15,10 @@ SCALARS = [True, 3, 2.5, 1j]
 
 
 @pytest.fixture(params=[False, True], ids=["float64", "prefer_float32"])
-def both_tnps(request):
-    rtf = real_tf()
-    rtf.experimental.numpy.experimental_enable_numpy_behavior(prefer_float32=request.param)
+def both_tnps(request, real_tnp_behavior):
+    rtnp = real_tnp_behavior(prefer_float32=request.param)
     tnp.experimental_enable_numpy_behavior(prefer_float32=request.param)
-    yield rtf.experimental.numpy
-    rtf.experimental.numpy.experimental_enable_numpy_behavior(prefer_float32=False)
-    _disable_numpy_behavior()
+    yield rtnp
 
 
 def _arr(mod, d):
@@ -45,13 +42,11 @@ def test_binary_table(both_tnps):
 
 @pytest.mark.parametrize("name", ["sin", "sqrt", "true_divide", "sum", "mean", "prod",
                                   "cumsum", "argmax", "amax", "floor", "square"])
-def test_function_result_dtypes(name):
+def test_function_result_dtypes(name, real_tnp_behavior):
     # float64 mode only: under prefer_float32 TF 2.21 casts with result_type(float)
     # (float64) where TF 2.4 used default_float_type() (float32); 2.4 wins, see below.
-    rtf = real_tf()
-    rtf.experimental.numpy.experimental_enable_numpy_behavior()
+    rtnp = real_tnp_behavior()
     tnp.experimental_enable_numpy_behavior()
-    rtnp = rtf.experimental.numpy
     for d in DTYPES:
         if d.startswith("complex") and name in ("amax", "argmax", "floor"):
             continue
@@ -99,13 +94,13 @@ def test_result_type_and_promote_types(both_tnps):
     assert tnp.promote_types(np.int16, np.uint16) == rtnp.promote_types(np.int16, np.uint16)
 
 
-def test_operators_promote_only_with_numpy_behavior():
+def test_operators_promote_only_with_numpy_behavior(real_tnp_behavior):
     x = tf.constant([1, 2], tf.int32)
     with pytest.raises(TypeError):
         x + 1.5  # noqa: B018 - TF rule: a Python float does not fit an int32 tensor
     tnp.experimental_enable_numpy_behavior()
+    real_tnp_behavior()
     rtf = real_tf()
-    rtf.experimental.numpy.experimental_enable_numpy_behavior()
     rx = rtf.constant([1, 2], rtf.int32)
     for other in (1.5, 2, np.float32(1)):
         assert (x + other).dtype.name == (rx + other).dtype.name
@@ -122,3 +117,10 @@ def test_finfo_iinfo_issubdtype():
     assert tnp.iinfo(tf.int8).min == -128 and tnp.iinfo(np.uint16).max == 65535
     assert tnp.issubdtype(tnp.float32, tnp.inexact) and not tnp.issubdtype(tnp.int32, np.floating)
     assert tnp.ndarray is tf.Tensor and tnp.newaxis is None and tnp.float_ is np.float64
+
+
+def test_real_tf_behavior_is_restored_after_each_test():
+    rtf = real_tf()
+    with pytest.raises((TypeError, rtf.errors.InvalidArgumentError)):
+        rtf.constant([1, 2], rtf.int32) + rtf.constant([1.0, 2.0])
+    assert not hasattr(rtf.constant([1.0]), "T")
