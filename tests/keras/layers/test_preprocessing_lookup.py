@@ -176,3 +176,16 @@ def test_hashing_and_lookup_in_functional_model_with_string_input():
     data = np.array([["cat"], ["dog"], ["cat"]])
     bins = _ref().Hashing(num_bins=8)(data).numpy().ravel()
     np.testing.assert_array_equal(model.predict(data), np.eye(8, dtype="float32")[bins])
+
+
+def test_category_crossing_by_hand():
+    a = np.array([["a", "b"], ["c", "d"]])
+    b = np.array([[1], [2]])
+    got = P.CategoryCrossing()([a, b]).numpy()
+    np.testing.assert_array_equal(got, np.array([[b"a_X_1", b"b_X_1"], [b"c_X_2", b"d_X_2"]],
+                                                object))
+    got = P.CategoryCrossing(depth=2, separator="-")([a[:, :1], b]).numpy()
+    np.testing.assert_array_equal(got, np.array([[b"a", b"1", b"a-1"], [b"c", b"2", b"c-2"]],
+                                                object))
+    cfg = P.CategoryCrossing(depth=(1, 2)).get_config()
+    assert P.CategoryCrossing.from_config(cfg).depth == (1, 2)

@@ -189,3 +189,62 @@ class Discretization(Layer):
         config = super().get_config()
         config["bins"] = self.bins
         return config
+
+
+@public(_NS)
+class CategoryCrossing(Layer):
+    """Crosses categorical features: each output element joins one value from each
+    input (per row, all combinations) with ``separator`` (TF 2.4).
+
+    Args:
+      depth: None (cross all inputs), an int ``d`` (every combination of 1..d
+        inputs) or a tuple of combination sizes.
+      separator: Joining string (default ``_X_``).
+
+    >>> CategoryCrossing()([tf.constant([["a"]]), tf.constant([["x"], ])]).numpy()
+    array([[b'a_X_x']], dtype=object)
+    """
+
+    def __init__(self, depth=None, name=None, separator=None, **kwargs):
+        super().__init__(name=name, **kwargs)
+        self.depth = depth
+        self.separator = "_X_" if separator is None else separator
+
+    def _depths(self, n):
+        if self.depth is None:
+            return (n,)
+        if isinstance(self.depth, int):
+            return tuple(range(1, self.depth + 1))
+        return tuple(self.depth)
+
+    def call(self, inputs):
+        import itertools
+
+        cols = []
+        for x in inputs:
+            a = to_numpy(x)
+            a = a.reshape(a.shape[0], -1)
+            cols.append([[v if isinstance(v, bytes) else str(v.item() if isinstance(
+                v, np.generic) else v).encode() for v in row] for row in a])
+        sep = self.separator.encode()
+        batch = len(cols[0])
+        rows = []
+        for r in range(batch):
+            out = []
+            for d in self._depths(len(cols)):
+                for combo in itertools.combinations(range(len(cols)), d):
+                    for vals in itertools.product(*(cols[c][r] for c in combo)):
+                        out.append(sep.join(vals))
+            rows.append(out)
+        arr = np.empty((batch, len(rows[0]) if rows else 0), dtype=object)
+        for r, out in enumerate(rows):
+            arr[r, :] = out
+        return constant(arr, dtype=dtypes.string)
+
+    def compute_output_shape(self, input_shape):
+        return TensorShape([TensorShape(input_shape[0])[0], None])
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({"depth": self.depth, "separator": self.separator})
+        return config

@@ -19,3 +19,4 @@ from torchflow._src.keras.layers.preprocessing.categorical import CategoryEncodi
 from torchflow._src.keras.layers.preprocessing.categorical import Hashing as Hashing
 from torchflow._src.keras.layers.preprocessing.categorical import Discretization as Discretization
 from torchflow._src.keras.layers.preprocessing.text_vectorization import TextVectorization as TextVectorization
+from torchflow._src.keras.layers.preprocessing.categorical import CategoryCrossing as CategoryCrossing
