@@ -1,0 +1,1 @@
+"""tf.experimental.numpy implementation (above ops/, below distribute/ and keras/; no torch)."""
