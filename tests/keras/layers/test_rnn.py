@@ -324,3 +324,32 @@ def test_abstract_rnn_cell_subclass_matches_numpy():
     np.testing.assert_allclose(L.RNN(Acc())(x).numpy(), x.sum(1), rtol=1e-5, atol=1e-6)
     with pytest.raises(NotImplementedError):
         L.AbstractRNNCell().state_size
+
+
+@pytest.mark.parametrize("name", ["LSTM", "GRU"])
+def test_right_padded_mask_takes_fused_path_and_matches_loop_and_tf(name, monkeypatch):
+    from torchflow._src.ops import rnn_ops
+
+    x = _x((3, 5, 2))
+    mask = np.array([[1, 1, 1, 0, 0], [1, 1, 1, 1, 1], [1, 0, 0, 0, 0]], bool)
+    calls = []
+    fn = getattr(rnn_ops, name.lower() + "_masked")
+    monkeypatch.setattr(rnn_ops, name.lower() + "_masked",
+                        lambda *a, **k: calls.append(1) or fn(*a, **k))
+    for kw in ({"return_sequences": True, "return_state": True}, {}):
+        ours, ref = _pair(name, 3, **kw)
+        fused, ty = _sync(ours, ref, x, mask=mask)
+        _close(fused, ty)
+        ours._use_fused = False
+        _close(ours(x, mask=mask), fused)
+    assert len(calls) == 2
+    # zero outputs at padded steps inside Bidirectional (and time_major input)
+    b = L.Bidirectional(getattr(L, name)(2, return_sequences=True))
+    tb = real_tf().keras.layers.Bidirectional(
+        getattr(real_tf().keras.layers, name)(2, return_sequences=True))
+    y, ty = _sync(b, tb, x, mask=mask)
+    _close(y, ty)
+    tm = getattr(L, name)(3, time_major=True, return_sequences=True)
+    a = tm(np.transpose(x, (1, 0, 2)), mask=mask.T)
+    tm._use_fused = False
+    _close(a, tm(np.transpose(x, (1, 0, 2)), mask=mask.T))

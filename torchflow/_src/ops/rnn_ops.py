@@ -114,3 +114,72 @@ def gru(inputs, h, kernel, recurrent_kernel, bias, time_major=False, go_backward
         raise translate("CudnnRNN", e) from None
     d = x._dtype
     return wrap(_out(out, time_major), d), wrap(hn[0], d)
+
+
+def right_padded_lengths(mask, time_major=False):
+    """Per-row lengths (an int64 torch tensor) of a boolean ``[batch, time]`` mask when
+    every row is ``True..True False..False`` with at least one True; else None."""
+    m = tensor_arg(mask)._t.bool()
+    if time_major:
+        m = m.t()
+    lengths = m.sum(1)
+    steps = torch.arange(m.shape[1], device=m.device)
+    if bool((lengths > 0).all()) and bool((m == (steps < lengths.unsqueeze(1))).all()):
+        return lengths
+    return None
+
+
+def _packed(fn, x, hx, params, lengths, time_major, zero_output):
+    """Runs ``fn`` (``_VF.lstm``/``_VF.gru``) on a right-padded batch as a packed
+    sequence; padded steps repeat the last valid output (zeros with ``zero_output``)."""
+    from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
+
+    seq = x._t if time_major else x._t.transpose(0, 1)
+    packed = pack_padded_sequence(seq, lengths.cpu(), enforce_sorted=False)
+    order = packed.sorted_indices
+    hx = tuple(h.index_select(1, order) for h in hx)
+    res = fn(packed.data, packed.batch_sizes, hx if len(hx) > 1 else hx[0], params, True, 1,
+             0.0, False, False)
+    out = pad_packed_sequence(type(packed)(res[0], packed.batch_sizes, order,
+                                           packed.unsorted_indices),
+                              total_length=seq.shape[0])[0]
+    back = packed.unsorted_indices
+    states = [s.index_select(1, back)[0] for s in res[1:]]
+    valid = (torch.arange(seq.shape[0], device=seq.device).unsqueeze(1) <
+             lengths.to(seq.device).unsqueeze(0)).unsqueeze(-1)
+    fill = torch.zeros_like(out) if zero_output else states[0].unsqueeze(0).expand_as(out)
+    out = torch.where(valid, out, fill)
+    return _out(out, time_major), states
+
+
+def lstm_masked(inputs, h, c, kernel, recurrent_kernel, bias, lengths, time_major=False,
+                zero_output_for_mask=False):
+    """:func:`lstm` over a right-padded batch with per-row ``lengths``
+    (from :func:`right_padded_lengths`): Keras' masked-step semantics."""
+    x = tensor_arg(inputs)
+    k, rk, b = tensor_arg(kernel)._t, tensor_arg(recurrent_kernel)._t, tensor_arg(bias)._t
+    hx = (tensor_arg(h)._t.unsqueeze(0), tensor_arg(c)._t.unsqueeze(0))
+    try:
+        out, (hn, cn) = _packed(torch._VF.lstm, x, hx, [k.t(), rk.t(), b, torch.zeros_like(b)],
+                                lengths, time_major, zero_output_for_mask)
+    except Exception as e:  # noqa: BLE001 - translated to a TF error
+        raise translate("CudnnRNN", e) from None
+    d = x._dtype
+    return wrap(out, d), wrap(hn, d), wrap(cn, d)
+
+
+def gru_masked(inputs, h, kernel, recurrent_kernel, bias, lengths, time_major=False,
+               zero_output_for_mask=False):
+    """:func:`gru` over a right-padded batch with per-row ``lengths``."""
+    x = tensor_arg(inputs)
+    k, rk, b = tensor_arg(kernel)._t, tensor_arg(recurrent_kernel)._t, tensor_arg(bias)._t
+    u = rk.shape[0]
+    params = [_zr_to_rz(k.t(), u, 0), _zr_to_rz(rk.t(), u, 0), _zr_to_rz(b[0], u, 0),
+              _zr_to_rz(b[1], u, 0)]
+    try:
+        out, (hn,) = _packed(torch._VF.gru, x, (tensor_arg(h)._t.unsqueeze(0),), params,
+                             lengths, time_major, zero_output_for_mask)
+    except Exception as e:  # noqa: BLE001 - translated to a TF error
+        raise translate("CudnnRNN", e) from None
+    d = x._dtype
+    return wrap(out, d), wrap(hn, d)

@@ -268,9 +268,7 @@ class RNN(Layer):
             if hasattr(c, "reset_dropout_mask"):
                 c.reset_dropout_mask()
                 c.reset_recurrent_dropout_mask()
-        fused = None
-        if mask is None:
-            fused = self._fused_call(inputs, states, training)
+        fused = self._fused_call(inputs, states, training, mask)
         if fused is not None:
             outputs, last_output, new_states = fused
         else:
@@ -283,7 +281,7 @@ class RNN(Layer):
             return [output] + list(new_states)
         return output
 
-    def _fused_call(self, inputs, states, training):
+    def _fused_call(self, inputs, states, training, mask=None):
         return None
 
     def _step_loop(self, inputs, states, mask, training):

@@ -66,6 +66,18 @@ class _CellRNN(RNN):
                 and c.recurrent_dropout == 0 and not self.unroll and c.use_bias
                 and rnn_ops.can_fuse(inputs))
 
+    def _lengths(self, mask):
+        """Row lengths when the mask is right-padded and the fused kernel can take it
+        (not with go_backwards, as in TF 2.4's cuDNN path); else None."""
+        if self.go_backwards:
+            return None
+        return rnn_ops.right_padded_lengths(mask, self.time_major)
+
+    def _last(self, outputs, h):
+        if not self.zero_output_for_mask:
+            return h
+        return outputs[-1] if self.time_major else outputs[:, -1]
+
     def _fused_inputs(self, inputs, training):
         dp = self.cell.get_dropout_mask_for_cell(
             inputs[0] if self.time_major else inputs[:, 0], training)
@@ -152,11 +164,19 @@ class LSTM(_CellRNN):
         # Set to False to force the per-step loop (tests compare both paths).
         self._use_fused = True
 
-    def _fused_call(self, inputs, states, training):
+    def _fused_call(self, inputs, states, training, mask=None):
         if not (self._use_fused and self._fusable(inputs)):
             return None
         x = self._fused_inputs(inputs, training)
         c = self.cell
+        if mask is not None:
+            lengths = self._lengths(mask)
+            if lengths is None:
+                return None
+            out, h, cc = rnn_ops.lstm_masked(x, states[0], states[1], c.kernel,
+                                             c.recurrent_kernel, c.bias, lengths,
+                                             self.time_major, self.zero_output_for_mask)
+            return out, self._last(out, h), [h, cc]
         out, h, cc = rnn_ops.lstm(x, states[0], states[1], c.kernel, c.recurrent_kernel,
                                   c.bias, self.time_major, self.go_backwards)
         return out, h, [h, cc]
@@ -199,11 +219,18 @@ class GRU(_CellRNN):
         super().__init__(cell_kwargs, rnn, activity_regularizer, **kwargs)
         self._use_fused = True
 
-    def _fused_call(self, inputs, states, training):
+    def _fused_call(self, inputs, states, training, mask=None):
         if not (self._use_fused and self.cell.reset_after and self._fusable(inputs)):
             return None
         x = self._fused_inputs(inputs, training)
         c = self.cell
+        if mask is not None:
+            lengths = self._lengths(mask)
+            if lengths is None:
+                return None
+            out, h = rnn_ops.gru_masked(x, states[0], c.kernel, c.recurrent_kernel, c.bias,
+                                        lengths, self.time_major, self.zero_output_for_mask)
+            return out, self._last(out, h), [h]
         out, h = rnn_ops.gru(x, states[0], c.kernel, c.recurrent_kernel, c.bias,
                              self.time_major, self.go_backwards)
         return out, h, [h]
