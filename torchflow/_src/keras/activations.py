@@ -19,7 +19,7 @@ def relu(x, alpha=0.0, max_value=None, threshold=0):
         return nn_ops.relu(x)
     if threshold != 0:
         from torchflow._src.ops.comparison_ops import greater
-        from torchflow._src.ops.array_ops import where
+        from torchflow._src.ops.gather_ops import where
 
         y = where(greater(x, threshold), x, multiply(subtract(x, threshold), alpha)
                   if alpha else multiply(x, 0.0))
@@ -76,7 +76,7 @@ def elu(x, alpha=1.0):
     if alpha == 1.0:
         return y
     from torchflow._src.ops.comparison_ops import greater
-    from torchflow._src.ops.array_ops import where
+    from torchflow._src.ops.gather_ops import where
 
     return where(greater(x, 0), y, multiply(y, alpha))
 

@@ -176,7 +176,8 @@ class MetricsContainer:
         else:
             m = M.get(spec)
             if not isinstance(m, M.Metric):
-                fname = getattr(m, "__name__", str(spec))
+                # TF names a metric given as a string by that string ('mae').
+                fname = spec if isinstance(spec, str) else getattr(m, "__name__", str(spec))
                 m = M.MeanMetricWrapper(m, name=name_prefix + fname)
             elif name_prefix and not m.name.startswith(name_prefix):
                 m._name = name_prefix + m.name

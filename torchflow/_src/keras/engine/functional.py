@@ -253,13 +253,14 @@ class Functional(Model):
                 else [ref(self._nested_outputs)]}
 
     @classmethod
-    def from_config(cls, config, custom_objects=None):
+    def from_config(cls, config, custom_objects=None, _make_layer=None):
         """Rebuilds the graph from ``get_config()`` output."""
         created = {}
         outputs_by_layer: dict = {}
         pending = list(config["layers"])
         for lc in pending:
-            created[lc["name"]] = serialization.deserialize_layer(lc, custom_objects)
+            created[lc["name"]] = (_make_layer(lc) if _make_layer is not None else None) or \
+                serialization.deserialize_layer(lc, custom_objects)
             if isinstance(created[lc["name"]], InputLayer):
                 outputs_by_layer[lc["name"]] = [created[lc["name"]]._kt]
         progress = True

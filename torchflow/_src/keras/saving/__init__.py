@@ -151,20 +151,69 @@ def save_model(model, filepath, overwrite=True, include_optimizer=True, save_for
     return None
 
 
+def _optimizer_from_config(config, custom_objects):
+    """The optimizer of a training config, also as newer tf.keras writes it
+    (``Custom>Adam`` class names, extra keys such as ``weight_decay``)."""
+    import inspect
+
+    from torchflow._src.keras import optimizers
+
+    config = dict(config)
+    name = str(config.get("class_name", ""))
+    if name.startswith("Custom>"):
+        config["class_name"] = name = name[len("Custom>"):]
+    try:
+        return optimizers.deserialize(config, custom_objects=custom_objects)
+    except (TypeError, ValueError):
+        cls = type(optimizers.get(name.lower()))
+        params = inspect.signature(cls.__init__).parameters
+        kwargs = {k: v for k, v in config.get("config", {}).items() if k in params}
+        return cls(**kwargs)
+
+
+def _metrics_from_config(spec, model, custom_objects):
+    """Metrics of a training config: names as given; serialized metric objects
+    rebuilt (tf.keras writes ``[[{...}]]`` per output for one-output models)."""
+    if spec is None:
+        return None
+    from torchflow._src.keras import metrics as metrics_lib
+
+    def one(m):
+        if isinstance(m, dict) and "class_name" in m:
+            name = m.get("config", {}).get("name")
+            if name in ("accuracy", "acc", "crossentropy", "ce"):
+                return name
+            try:
+                return metrics_lib.deserialize(m, custom_objects=custom_objects)
+            except (TypeError, ValueError):
+                return name
+        if isinstance(m, list):
+            return [one(x) for x in m]
+        if isinstance(m, dict):
+            return {k: one(v) for k, v in m.items()}
+        return m
+
+    out = one(spec)
+    if isinstance(out, list) and len(out) == 1 and isinstance(out[0], list) and \
+            len(getattr(model, "outputs", [None]) or [None]) == 1:
+        out = out[0]
+    return out
+
+
 def _compile_from(model, training, custom_objects):
     if not training:
         return
     from torchflow._src.keras import optimizers
 
-    opt = optimizers.deserialize(training["optimizer_config"], custom_objects=custom_objects)
+    opt = _optimizer_from_config(training["optimizer_config"], custom_objects)
     loss = training.get("loss")
     if isinstance(loss, dict) and "class_name" in loss:
         from torchflow._src.keras import losses
 
         loss = losses.deserialize(loss, custom_objects=custom_objects)
-    metrics = training.get("metrics")
-    model.compile(optimizer=opt, loss=loss, metrics=metrics,
-                  weighted_metrics=training.get("weighted_metrics"),
+    metrics = _metrics_from_config(training.get("metrics"), model, custom_objects)
+    weighted = _metrics_from_config(training.get("weighted_metrics"), model, custom_objects)
+    model.compile(optimizer=opt, loss=loss, metrics=metrics, weighted_metrics=weighted,
                   loss_weights=training.get("loss_weights"))
 
 
