@@ -145,6 +145,12 @@ class TrainingMixin:
     # --- steps --------------------------------------------------------------
     def train_step(self, data):
         """One optimisation step on a batch; returns ``{metric name: value}``."""
+        self._train_step_updates(data)
+        return {m.name: m.result() for m in self.metrics}
+
+    def _train_step_updates(self, data):
+        # The default train_step without reading the metrics back: ``fit`` uses it
+        # when no callback reads batch logs, and reads the results once per epoch.
         x, y, sample_weight = data_adapter.unpack_x_y_sample_weight(data)
         with GradientTape() as tape:
             y_pred = self(x, training=True)
@@ -152,7 +158,6 @@ class TrainingMixin:
                                       regularization_losses=self.losses)
         self.optimizer.minimize(loss, self.trainable_variables, tape=tape)
         self.compiled_metrics.update_state(y, y_pred, sample_weight)
-        return {m.name: m.result() for m in self.metrics}
 
     def test_step(self, data):
         """One evaluation step on a batch; returns ``{metric name: value}``."""
@@ -178,6 +183,7 @@ class TrainingMixin:
                 logs = self.train_step(b)
             return logs
 
+        train_function._default_step = True
         self.train_function = train_function
         return train_function
 
@@ -249,17 +255,34 @@ class TrainingMixin:
                 initial_epoch)
         logs = {}
         epoch_logs = {}
+        # With no batch hooks to feed (e.g. verbose=0 and only History) and the
+        # default train step, batch hooks are skipped (they are no-ops) and the
+        # metrics are read once per epoch instead of after every batch.
+        quiet = (getattr(train_function, "_default_step", False)
+                 and type(self).train_step is TrainingMixin.train_step
+                 and not any(_reads_train_batches(c) for c in cbs))
+        step_updates = self._train_step_updates
         for epoch, iterator in handler.enumerate_epochs():
             self.reset_metrics()
             cbs.on_epoch_begin(epoch)
             logs = None
-            for step, group in handler.batches(iterator):
-                cbs.on_train_batch_begin(step)
-                logs = train_function(group)
-                logs = {k: _to_py(v) for k, v in logs.items()}
-                cbs.on_train_batch_end(step, logs)
-                if self.stop_training:
-                    break
+            if quiet:
+                for _, group in handler.batches(iterator):
+                    for b in group:
+                        step_updates(b)
+                    logs = True
+                    if self.stop_training:
+                        break
+                if logs is not None:
+                    logs = {m.name: _to_py(m.result()) for m in self.metrics}
+            else:
+                for step, group in handler.batches(iterator):
+                    cbs.on_train_batch_begin(step)
+                    logs = train_function(group)
+                    logs = {k: _to_py(v) for k, v in logs.items()}
+                    cbs.on_train_batch_end(step, logs)
+                    if self.stop_training:
+                        break
             if logs is None:
                 raise ValueError("Expect x to be a non-empty array or dataset.")
             epoch_logs = copy.copy(logs)
@@ -383,6 +406,11 @@ def _as_tensors(x):
 def _as_list(logs, names):
     values = [logs[n] for n in names if n in logs]
     return values[0] if len(values) == 1 else values
+
+
+def _reads_train_batches(callback) -> bool:
+    implements = getattr(callback, "_implements_train_batch_hooks", None)
+    return True if implements is None else bool(implements())
 
 
 def _should_validate(epoch, freq) -> bool:

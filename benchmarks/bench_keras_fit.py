@@ -1,0 +1,188 @@
+"""Keras ``fit``: torchflow vs real tf.keras 2.21 vs a hand-written raw torch loop.
+
+Cases (issue 7):
+
+* ``mlp``: 784-128-10 (ReLU) on MNIST-shaped random data, batch 64, Adam,
+  sparse categorical cross-entropy from logits, ``accuracy`` metric.
+  Target: torchflow no more than 15% below raw torch (steps/s).
+* ``cnn``: 28x28x1, Conv32(3x3,relu)-MaxPool-Conv64(3x3,relu)-MaxPool-Flatten-
+  Dense10, batch 128, same loss/optimizer/metric. Target: no more than 10%
+  below raw torch. The raw torch loop is run in NCHW (torch's default) and in
+  channels_last; tf.keras runs NHWC with oneDNN.
+
+One measurement = one ``fit`` call of ``--steps`` steps (``epochs=1``,
+``verbose=0``) on ``steps * batch`` samples, so ``fit``'s own set-up per call is
+included for both Keras contenders; the raw torch loop shuffles once per call
+too and accumulates loss/accuracy as tensors (read once at the end), as
+Keras' metrics do. Contenders are interleaved repeat by repeat (median and min
+reported) so machine load hits them alike.
+
+``python benchmarks/bench_keras_fit.py [--case mlp|cnn|all] [--steps N]
+[--repeat R] [--no-tf]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _common  # noqa: E402,F401  (sys.path for a source checkout)
+
+CASES = {
+    "mlp": dict(batch=64, steps=300, target=0.85),
+    "cnn": dict(batch=128, steps=20, target=0.90),
+}
+
+
+def _data(case, n):
+    rng = np.random.default_rng(0)
+    shape = (n, 784) if case == "mlp" else (n, 28, 28, 1)
+    x = rng.standard_normal(shape).astype(np.float32)
+    y = rng.integers(0, 10, size=(n,)).astype(np.int32)
+    return x, y
+
+
+def keras_model(keras, case):
+    L = keras.layers
+    if case == "mlp":
+        layers = [L.Dense(128, activation="relu", input_shape=(784,)), L.Dense(10)]
+    else:
+        layers = [L.Conv2D(32, 3, activation="relu", input_shape=(28, 28, 1)),
+                  L.MaxPooling2D(), L.Conv2D(64, 3, activation="relu"), L.MaxPooling2D(),
+                  L.Flatten(), L.Dense(10)]
+    model = keras.Sequential(layers)
+    model.compile(optimizer=keras.optimizers.Adam(1e-3),
+                  loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+                  metrics=["accuracy"])
+    return model
+
+
+def make_keras_fit(keras, case, x, y, batch, **fit_kwargs):
+    model = keras_model(keras, case)
+
+    def run():
+        model.fit(x, y, batch_size=batch, epochs=1, verbose=0, shuffle=True, **fit_kwargs)
+    return run
+
+
+def make_torch_fit(case, x, y, batch, channels_last=False):
+    import torch
+    import torch.nn.functional as F
+
+    torch.manual_seed(0)
+    nn = torch.nn
+    if case == "mlp":
+        model = nn.Sequential(nn.Linear(784, 128), nn.ReLU(), nn.Linear(128, 10))
+        xt = torch.from_numpy(x)
+    else:
+        model = nn.Sequential(nn.Conv2d(1, 32, 3), nn.ReLU(), nn.MaxPool2d(2),
+                              nn.Conv2d(32, 64, 3), nn.ReLU(), nn.MaxPool2d(2),
+                              nn.Flatten(), nn.Linear(64 * 5 * 5, 10))
+        xt = torch.from_numpy(x).permute(0, 3, 1, 2).contiguous()
+        if channels_last:
+            model = model.to(memory_format=torch.channels_last)
+            xt = xt.contiguous(memory_format=torch.channels_last)
+    yt = torch.from_numpy(y).long()
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3, eps=1e-7)
+    n = xt.shape[0]
+
+    def run():
+        perm = torch.randperm(n)
+        xs, ys = xt[perm], yt[perm]
+        loss_sum = torch.zeros(())
+        correct = torch.zeros((), dtype=torch.long)
+        for i in range(0, n, batch):
+            xb, yb = xs[i:i + batch], ys[i:i + batch]
+            with torch.enable_grad():
+                logits = model(xb)
+                loss = F.cross_entropy(logits, yb)
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            loss_sum += loss.detach() * xb.shape[0]
+            correct += (logits.detach().argmax(1) == yb).sum()
+        return float(loss_sum) / n, int(correct) / n
+    return run
+
+
+def interleaved(contenders, repeat):
+    """{name: [seconds per call]} with the contenders interleaved per repeat."""
+    live = {k: f for k, f in contenders.items() if f is not None}
+    for f in live.values():
+        f()
+    samples = {k: [] for k in live}
+    for _ in range(repeat):
+        for k, f in live.items():
+            start = time.perf_counter()
+            f()
+            samples[k].append(time.perf_counter() - start)
+    return samples
+
+
+def report(title, samples, steps, baseline, target=None, ours="torchflow"):
+    print(f"\n{title}  ({steps} steps per call; steps/s median [best])")
+    med = {k: steps / statistics.median(v) for k, v in samples.items()}
+    best = {k: steps / min(v) for k, v in samples.items()}
+    for k in samples:
+        r = f"  {med[k] / med[baseline]:.2f}x {baseline}" if baseline in med else ""
+        print(f"  {k:28s} {med[k]:8.1f} [{best[k]:8.1f}]{r}")
+    if target is not None and ours in med and baseline in med:
+        ratio = med[ours] / med[baseline]
+        print(f"  target {ours} >= {target:.2f}x {baseline}: "
+              f"{'OK' if ratio >= target else 'MISSED'} ({ratio:.2f}x median, "
+              f"{best[ours] / best[baseline]:.2f}x best)")
+    return med
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--case", default="all", choices=["mlp", "cnn", "all"])
+    p.add_argument("--steps", type=int, default=None)
+    p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--no-tf", action="store_true")
+    p.add_argument("--spe", action="store_true",
+                   help="also torchflow with steps_per_execution=10")
+    args = p.parse_args(argv)
+    tf_ref = None if args.no_tf else _common.real_tf()
+    import torch
+
+    import torchflow as tf
+
+    print(_common.describe_machine())
+    cases = ["mlp", "cnn"] if args.case == "all" else [args.case]
+    ok = True
+    for case in cases:
+        cfg = CASES[case]
+        steps = args.steps or cfg["steps"]
+        x, y = _data(case, steps * cfg["batch"])
+        contenders = {
+            "torch": make_torch_fit(case, x, y, cfg["batch"]),
+            "torchflow": make_keras_fit(tf.keras, case, x, y, cfg["batch"]),
+        }
+        if case == "cnn":
+            contenders["torch channels_last"] = make_torch_fit(case, x, y, cfg["batch"],
+                                                               channels_last=True)
+        if args.spe:
+            tf.keras.backend.clear_session()
+            m = keras_model(tf.keras, case)
+            m.compile(optimizer=tf.keras.optimizers.Adam(1e-3), loss=m.loss,
+                      metrics=["accuracy"], steps_per_execution=10)
+            contenders["torchflow spe=10"] = (
+                lambda m=m: m.fit(x, y, batch_size=cfg["batch"], epochs=1, verbose=0))
+        if tf_ref is not None:
+            contenders["tf.keras"] = make_keras_fit(tf_ref.keras, case, x, y, cfg["batch"])
+        samples = interleaved(contenders, args.repeat)
+        med = report(f"{case}: fit", samples, steps, "torch", cfg["target"])
+        ok &= med["torchflow"] / med["torch"] >= cfg["target"]
+    print(f"\ntorch threads: {torch.get_num_threads()}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
