@@ -345,3 +345,31 @@ def check_fill_mode(value: str) -> str:
                                   f"`constant` and `nearest` are supported.")
     return value
 
+
+
+@public("torchflow.image")
+class ResizeMethod:
+    """The ``method`` names ``tf.image.resize`` accepts."""
+    BILINEAR = "bilinear"
+    NEAREST_NEIGHBOR = "nearest"
+    BICUBIC = "bicubic"
+    AREA = "area"
+    LANCZOS3 = "lanczos3"
+    LANCZOS5 = "lanczos5"
+    GAUSSIAN = "gaussian"
+    MITCHELLCUBIC = "mitchellcubic"
+
+
+@public("torchflow.image")
+def resize_with_pad(image, target_height, target_width, method="bilinear",
+                    antialias=False) -> Tensor:
+    """Resizes keeping the aspect ratio, then zero-pads to the target size."""
+    t, single = _images("resize_with_pad", image)
+    h, w = t._t.shape[-3], t._t.shape[-2]
+    th, tw = int(target_height), int(target_width)
+    ratio = max(w / tw, h / th)
+    rh, rw = h / ratio, w / ratio
+    ph, pw = max(0, int(math.floor((th - rh) / 2))), max(0, int(math.floor((tw - rw) / 2)))
+    resized = resize(t, [int(math.floor(rh)), int(math.floor(rw))], method=method,
+                     antialias=antialias)
+    return pad_to_bounding_box(resized, ph, pw, th, tw)

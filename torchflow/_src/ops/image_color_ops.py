@@ -1,0 +1,412 @@
+"""``tf.image`` colour, statistics and random ops (TF 2.4 semantics): brightness,
+gamma, saturation, hue, colour spaces, standardization, gradients, PSNR, total
+variation, the ``random_*`` augmentations and non-max suppression."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import torch
+
+from torchflow._src.core import dtypes
+from torchflow._src.core.tensor import Tensor, wrap
+from torchflow._src.ops._dispatch import tensor_arg
+from torchflow._src.ops.image_ops import convert_image_dtype
+from torchflow._src.ops.random_ops import uniform
+from torchflow._src.util.api import public
+
+_RGB_TO_YIQ = [[0.299, 0.59590059, 0.2115], [0.587, -0.27455667, -0.52273617],
+               [0.114, -0.32134392, 0.31119955]]
+_YIQ_TO_RGB = [[1, 1, 1], [0.95598634, -0.27201283, -1.10674021],
+               [0.6208248, -0.64720424, 1.70423049]]
+_RGB_TO_YUV = [[0.299, -0.14714119, 0.61497538], [0.587, -0.28886916, -0.51496512],
+               [0.114, 0.43601035, -0.10001026]]
+_YUV_TO_RGB = [[1, 1, 1], [0, -0.394642334, 2.03206185], [1.13988303, -0.58062185, 0]]
+
+
+def _float_image(image):
+    t = tensor_arg(image)
+    if t._dtype.is_floating:
+        return t, t._dtype
+    return convert_image_dtype(t, dtypes.float32), t._dtype
+
+
+def _back(y: torch.Tensor, d, orig):
+    out = wrap(y, d)
+    return out if orig == d else convert_image_dtype(out, orig, saturate=True)
+
+
+@public("torchflow.image")
+def adjust_brightness(image, delta) -> Tensor:
+    """Adds ``delta`` to the image in [0, 1] float scale (integers saturate back)."""
+    t, orig = _float_image(image)
+    d = delta._t if isinstance(delta, Tensor) else delta
+    return _back(t._t + d, t._dtype, orig)
+
+
+@public("torchflow.image")
+def adjust_gamma(image, gamma=1, gain=1) -> Tensor:
+    """``gain * image ** gamma`` in float scale.
+
+    Raises:
+      ValueError: For a negative ``gamma``.
+    """
+    if not isinstance(gamma, Tensor) and gamma < 0:
+        raise ValueError("Gamma should be a non-negative real number.")
+    t, orig = _float_image(image)
+    return _back(gain * t._t ** gamma, t._dtype, orig)
+
+
+def _need_float(op, t):
+    from torchflow._src.core.errors import invalid_argument
+
+    if not t._dtype.is_floating:
+        raise invalid_argument(op, f"Value for attr 'T' of {t._dtype.name} is not in the "
+                                   f"list of allowed values: half, bfloat16, float, double")
+    return t
+
+
+def _kernel_apply(op, images, kernel):
+    t = tensor_arg(images)
+    if not t._dtype.is_floating:
+        raise TypeError(f"{op}: Cannot convert the kernel to {t._dtype.name}: images must "
+                        f"be floating point.")
+    k = torch.tensor(kernel, dtype=t._t.dtype, device=t._t.device)
+    return wrap(torch.tensordot(t._t, k, dims=([-1], [0])), t._dtype)
+
+
+@public("torchflow.image")
+def rgb_to_yiq(images) -> Tensor:
+    """RGB to YIQ (float images)."""
+    return _kernel_apply("rgb_to_yiq", images, _RGB_TO_YIQ)
+
+
+@public("torchflow.image")
+def yiq_to_rgb(images) -> Tensor:
+    """YIQ to RGB."""
+    return _kernel_apply("yiq_to_rgb", images, _YIQ_TO_RGB)
+
+
+@public("torchflow.image")
+def rgb_to_yuv(images) -> Tensor:
+    """RGB to YUV."""
+    return _kernel_apply("rgb_to_yuv", images, _RGB_TO_YUV)
+
+
+@public("torchflow.image")
+def yuv_to_rgb(images) -> Tensor:
+    """YUV to RGB."""
+    return _kernel_apply("yuv_to_rgb", images, _YUV_TO_RGB)
+
+
+@public("torchflow.image")
+def rgb_to_grayscale(images, name=None) -> Tensor:
+    """Luma ``0.2989 R + 0.587 G + 0.114 B`` with a trailing channel of size 1."""
+    t, orig = _float_image(images)
+    k = torch.tensor([0.2989, 0.5870, 0.1140], dtype=t._t.dtype, device=t._t.device)
+    g = torch.tensordot(t._t, k, dims=([-1], [0])).unsqueeze(-1)
+    out = wrap(g, t._dtype)
+    return out if orig == t._dtype else convert_image_dtype(out, orig)
+
+
+@public("torchflow.image")
+def grayscale_to_rgb(images, name=None) -> Tensor:
+    """Repeats the single channel three times.
+
+    Raises:
+      ValueError: If the last dimension is not 1.
+    """
+    t = tensor_arg(images)
+    if t._t.shape[-1] != 1:
+        raise ValueError(f"Last dimension of a grayscale image should be size 1, got "
+                         f"{t._t.shape[-1]}.")
+    return wrap(t._t.expand(*t._t.shape[:-1], 3).contiguous(), t._dtype)
+
+
+def _rgb_to_hsv(x: torch.Tensor) -> torch.Tensor:
+    r, g, b = x.unbind(-1)
+    v, _ = x.max(-1)
+    mn, _ = x.min(-1)
+    rng = v - mn
+    s = torch.where(v > 0, rng / torch.where(v > 0, v, torch.ones_like(v)), torch.zeros_like(v))
+    safe = torch.where(rng > 0, rng, torch.ones_like(rng))
+    h = torch.where(v == r, (g - b) / safe, torch.where(v == g, (b - r) / safe + 2.0,
+                                                          (r - g) / safe + 4.0))
+    h = torch.where(rng > 0, h / 6.0, torch.zeros_like(h))
+    h = torch.where(h < 0, h + 1.0, h)
+    return torch.stack([h, s, v], -1)
+
+
+def _hsv_to_rgb(x: torch.Tensor) -> torch.Tensor:
+    h, s, v = x.unbind(-1)
+    dh = h * 6.0
+    r = (torch.abs(dh - 3.0) - 1.0).clamp(0, 1)
+    g = (2.0 - torch.abs(dh - 2.0)).clamp(0, 1)
+    b = (2.0 - torch.abs(dh - 4.0)).clamp(0, 1)
+    rgb = torch.stack([r, g, b], -1)
+    return ((rgb - 1.0) * s.unsqueeze(-1) + 1.0) * v.unsqueeze(-1)
+
+
+@public("torchflow.image")
+def rgb_to_hsv(images, name=None) -> Tensor:
+    """RGB to HSV, all channels in [0, 1] (float images)."""
+    t = _need_float("RGBToHSV", tensor_arg(images))
+    return wrap(_rgb_to_hsv(t._t), t._dtype)
+
+
+@public("torchflow.image")
+def hsv_to_rgb(images, name=None) -> Tensor:
+    """HSV to RGB (float images)."""
+    t = _need_float("HSVToRGB", tensor_arg(images))
+    return wrap(_hsv_to_rgb(t._t), t._dtype)
+
+
+@public("torchflow.image")
+def adjust_saturation(image, saturation_factor, name=None) -> Tensor:
+    """Multiplies the HSV saturation by ``saturation_factor`` (clipped to [0, 1])."""
+    t, orig = _float_image(image)
+    hsv = _rgb_to_hsv(t._t.float())
+    f = saturation_factor._t if isinstance(saturation_factor, Tensor) else saturation_factor
+    hsv = torch.stack([hsv[..., 0], (hsv[..., 1] * f).clamp(0, 1), hsv[..., 2]], -1)
+    return _back(_hsv_to_rgb(hsv).to(t._t.dtype), t._dtype, orig)
+
+
+@public("torchflow.image")
+def adjust_hue(image, delta, name=None) -> Tensor:
+    """Rotates the HSV hue by ``delta`` (in [-1, 1])."""
+    t, orig = _float_image(image)
+    hsv = _rgb_to_hsv(t._t.float())
+    d = delta._t if isinstance(delta, Tensor) else delta
+    h = torch.remainder(hsv[..., 0] + d, 1.0)
+    hsv = torch.stack([h, hsv[..., 1], hsv[..., 2]], -1)
+    return _back(_hsv_to_rgb(hsv).to(t._t.dtype), t._dtype, orig)
+
+
+@public("torchflow.image")
+def per_image_standardization(image) -> Tensor:
+    """``(x - mean) / max(stddev, 1 / sqrt(num_elements))`` per image (float32 for
+    integer images)."""
+    t = tensor_arg(image)
+    x = t._t if t._dtype.is_floating else t._t.float()
+    d = t._dtype if t._dtype.is_floating else dtypes.float32
+    dims = (-3, -2, -1)
+    n = x.shape[-1] * x.shape[-2] * x.shape[-3]
+    mean = x.mean(dim=dims, keepdim=True)
+    std = ((x - mean) ** 2).mean(dim=dims, keepdim=True).sqrt()
+    return wrap((x - mean) / std.clamp_min(1.0 / math.sqrt(n)), d)
+
+
+@public("torchflow.image")
+def transpose(image, name=None) -> Tensor:
+    """Swaps the height and width axes."""
+    t = tensor_arg(image)
+    return wrap(t._t.transpose(-3, -2).contiguous(), t._dtype)
+
+
+@public("torchflow.image")
+def total_variation(images, name=None) -> Tensor:
+    """Sum of absolute differences of neighbouring pixels (per image for 4-D input)."""
+    t = tensor_arg(images)
+    x = t._t
+    dh = (x[..., 1:, :, :] - x[..., :-1, :, :]).abs().sum(dim=(-3, -2, -1))
+    dw = (x[..., :, 1:, :] - x[..., :, :-1, :]).abs().sum(dim=(-3, -2, -1))
+    return wrap(dh + dw, t._dtype)
+
+
+@public("torchflow.image")
+def image_gradients(image) -> tuple:
+    """``(dy, dx)`` forward differences of 4-D images, zero in the last row/column.
+
+    Raises:
+      ValueError: If the input is not 4-D.
+    """
+    t = tensor_arg(image)
+    x = t._t
+    if x.dim() != 4:
+        raise ValueError(f"image_gradients expects a 4D tensor [batch_size, h, w, d], "
+                         f"not {list(x.shape)}.")
+    dy = torch.nn.functional.pad(x[:, 1:] - x[:, :-1], (0, 0, 0, 0, 0, 1))
+    dx = torch.nn.functional.pad(x[:, :, 1:] - x[:, :, :-1], (0, 0, 0, 1))
+    return wrap(dy, t._dtype), wrap(dx, t._dtype)
+
+
+@public("torchflow.image")
+def sobel_edges(image) -> Tensor:
+    """Sobel ``[dy, dx]`` responses, shape ``[batch, h, w, channels, 2]`` (reflect
+    padding as TF)."""
+    t = _need_float("SobelEdges", tensor_arg(image))
+    x = t._t.permute(0, 3, 1, 2)
+    c = x.shape[1]
+    ky = torch.tensor([[-1, -2, -1], [0, 0, 0], [1, 2, 1]], dtype=x.dtype, device=x.device)
+    ks = torch.stack([ky, ky.t()]).unsqueeze(1).repeat(c, 1, 1, 1)
+    xp = torch.nn.functional.pad(x, (1, 1, 1, 1), mode="reflect")
+    y = torch.nn.functional.conv2d(xp, ks, groups=c)
+    n, _, h, w = y.shape
+    return wrap(y.reshape(n, c, 2, h, w).permute(0, 3, 4, 1, 2), t._dtype)
+
+
+@public("torchflow.image")
+def psnr(a, b, max_val, name=None) -> Tensor:
+    """Peak signal-to-noise ratio per image: ``20 log10(max_val) - 10 log10(mse)``."""
+    ta, tb = tensor_arg(a), tensor_arg(b)
+    fa = convert_image_dtype(ta, dtypes.float32)._t
+    fb = convert_image_dtype(tb, dtypes.float32)._t
+    mv = float(max_val)
+    if not ta._dtype.is_floating:
+        mv = mv / float(ta._dtype.max)
+    mse = ((fa - fb) ** 2).mean(dim=(-3, -2, -1))
+    out = 20.0 * math.log10(mv) - 10.0 * torch.log10(mse)
+    return wrap(out, dtypes.float32)
+
+
+# --- random augmentations -------------------------------------------------------
+def _u(shape, lo, hi, seed):
+    return uniform(shape, lo, hi, seed=seed)._t
+
+
+def _random_flip(image, seed, axis):
+    t = tensor_arg(image)
+    x = t._t
+    if x.dim() == 3:
+        return wrap(x.flip(axis - 1) if float(_u([], 0.0, 1.0, seed)) < 0.5 else x, t._dtype)
+    m = (_u([x.shape[0], 1, 1, 1], 0.0, 1.0, seed) < 0.5).to(x.device)
+    return wrap(torch.where(m, x.flip(axis), x), t._dtype)
+
+
+@public("torchflow.image")
+def random_flip_left_right(image, seed=None) -> Tensor:
+    """Flips each image horizontally with probability 1/2."""
+    return _random_flip(image, seed, 2)
+
+
+@public("torchflow.image")
+def random_flip_up_down(image, seed=None) -> Tensor:
+    """Flips each image vertically with probability 1/2."""
+    return _random_flip(image, seed, 1)
+
+
+@public("torchflow.image")
+def random_brightness(image, max_delta, seed=None) -> Tensor:
+    """``adjust_brightness`` by a delta drawn from ``[-max_delta, max_delta)``.
+
+    Raises:
+      ValueError: For a negative ``max_delta``.
+    """
+    if max_delta < 0:
+        raise ValueError("max_delta must be non-negative.")
+    return adjust_brightness(image, float(_u([], -max_delta, max_delta, seed)))
+
+
+@public("torchflow.image")
+def random_contrast(image, lower, upper, seed=None) -> Tensor:
+    """``adjust_contrast`` by a factor drawn from ``[lower, upper)``.
+
+    Raises:
+      ValueError: If ``upper <= lower`` or ``lower < 0``.
+    """
+    from torchflow._src.ops.image_ops import adjust_contrast
+
+    if upper <= lower:
+        raise ValueError("upper must be > lower.")
+    if lower < 0:
+        raise ValueError("lower must be non-negative.")
+    return adjust_contrast(image, float(_u([], lower, upper, seed)))
+
+
+@public("torchflow.image")
+def random_saturation(image, lower, upper, seed=None) -> Tensor:
+    """``adjust_saturation`` by a factor drawn from ``[lower, upper)``."""
+    if upper <= lower:
+        raise ValueError("upper must be > lower.")
+    if lower < 0:
+        raise ValueError("lower must be non-negative.")
+    return adjust_saturation(image, float(_u([], lower, upper, seed)))
+
+
+@public("torchflow.image")
+def random_hue(image, max_delta, seed=None) -> Tensor:
+    """``adjust_hue`` by a delta drawn from ``[-max_delta, max_delta)``."""
+    if max_delta > 0.5:
+        raise ValueError("max_delta must be <= 0.5.")
+    if max_delta < 0:
+        raise ValueError("max_delta must be non-negative.")
+    return adjust_hue(image, float(_u([], -max_delta, max_delta, seed)))
+
+
+@public("torchflow.image")
+def random_crop(value, size, seed=None, name=None) -> Tensor:
+    """A random ``size`` slice of ``value`` (any rank).
+
+    Raises:
+      InvalidArgumentError: If ``size`` does not fit in ``value``.
+    """
+    from torchflow._src.core.errors import invalid_argument
+
+    t = tensor_arg(value)
+    size = [int(s) for s in (size.numpy() if isinstance(size, Tensor) else size)]
+    shape = list(t._t.shape)
+    if len(size) != len(shape) or any(s > d for s, d in zip(size, shape)):
+        raise invalid_argument("RandomCrop", f"Need value.shape >= size, got {shape} and "
+                                             f"{size}")
+    r = _u([len(shape)], 0.0, 1.0, seed).tolist()
+    idx = tuple(slice(o, o + s) for o, s in
+                ((min(int(u * (d - s + 1)), d - s), s) for u, d, s in zip(r, shape, size)))
+    return wrap(t._t[idx], t._dtype)
+
+
+# --- non-max suppression -----------------------------------------------------------
+def _iou(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    def norm(b):
+        return (np.minimum(b[..., 0], b[..., 2]), np.minimum(b[..., 1], b[..., 3]),
+                np.maximum(b[..., 0], b[..., 2]), np.maximum(b[..., 1], b[..., 3]))
+    y1, x1, y2, x2 = norm(box)
+    ys1, xs1, ys2, xs2 = norm(boxes)
+    inter = (np.clip(np.minimum(y2, ys2) - np.maximum(y1, ys1), 0, None)
+             * np.clip(np.minimum(x2, xs2) - np.maximum(x1, xs1), 0, None))
+    union = (y2 - y1) * (x2 - x1) + (ys2 - ys1) * (xs2 - xs1) - inter
+    return np.where(union > 0, inter / np.where(union > 0, union, 1), 0.0)
+
+
+def _nms(boxes, scores, max_output_size, iou_threshold, score_threshold):
+    b = np.asarray(tensor_arg(boxes, dtypes.float32).numpy(), np.float64)
+    s = np.asarray(tensor_arg(scores, dtypes.float32).numpy(), np.float64)
+    order = np.argsort(-s, kind="stable")
+    order = order[s[order] > score_threshold]
+    keep = []
+    for i in order:
+        if len(keep) >= int(max_output_size):
+            break
+        if not keep or (_iou(b[i], b[keep]) <= iou_threshold).all():
+            keep.append(int(i))
+    return np.asarray(keep, np.int32), s
+
+
+@public("torchflow.image")
+def non_max_suppression(boxes, scores, max_output_size, iou_threshold=0.5,
+                        score_threshold=float("-inf"), name=None) -> Tensor:
+    """Greedy non-max suppression: indices of kept ``[y1, x1, y2, x2]`` boxes by
+    decreasing score (int32)."""
+    from torchflow._src.core.convert import constant
+
+    keep, _ = _nms(boxes, scores, max_output_size, iou_threshold, score_threshold)
+    return constant(keep, dtype=dtypes.int32)
+
+
+@public("torchflow.image")
+def non_max_suppression_with_scores(boxes, scores, max_output_size, iou_threshold=0.5,
+                                    score_threshold=float("-inf"), soft_nms_sigma=0.0,
+                                    name=None) -> tuple:
+    """Like ``non_max_suppression`` and also returns the kept scores (hard NMS only).
+
+    Raises:
+      NotImplementedError: For ``soft_nms_sigma > 0``.
+    """
+    from torchflow._src.core.convert import constant
+
+    if soft_nms_sigma:
+        raise NotImplementedError("non_max_suppression_with_scores: soft-NMS is not "
+                                  "supported.")
+    keep, s = _nms(boxes, scores, max_output_size, iou_threshold, score_threshold)
+    return (constant(keep, dtype=dtypes.int32),
+            constant(s[keep].astype(np.float32), dtype=dtypes.float32))
