@@ -235,6 +235,8 @@ class RNN(Layer):
 
     # --- call ---------------------------------------------------------------
     def call(self, inputs, mask=None, training=None, initial_state=None, constants=None):
+        if constants is not None:
+            raise NotImplementedError("RNN(constants=...) is not supported by torchflow.")
         if isinstance(inputs, (list, tuple)):
             if initial_state is None and len(inputs) > 1:
                 initial_state = list(inputs[1:])

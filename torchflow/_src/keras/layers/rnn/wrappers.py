@@ -134,6 +134,9 @@ class Bidirectional(Wrapper):
         self.built = True
 
     def call(self, inputs, training=None, mask=None, initial_state=None, constants=None):
+        if constants is not None:
+            raise NotImplementedError("Bidirectional(constants=...) is not supported by "
+                                      "torchflow.")
         if isinstance(inputs, (list, tuple)) and len(inputs) > 1 and initial_state is None:
             initial_state = list(inputs[1:])
             inputs = inputs[0]
