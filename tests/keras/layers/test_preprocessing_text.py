@@ -90,3 +90,18 @@ def test_functional_model_with_string_input_and_config():
     cfg = layer.get_config()
     assert cfg["max_tokens"] == 20 and cfg["output_sequence_length"] == 5
     assert P.TextVectorization.from_config(cfg).get_config() == cfg
+
+
+def test_saved_model_keeps_vocabularies(tmp_path):
+    inp = tf.keras.Input(shape=(1,), dtype=tf.string)
+    tv = P.TextVectorization(max_tokens=10, output_sequence_length=3)
+    tv.adapt(np.array(["a b c", "a b", "a"]))
+    tfidf = P.TextVectorization(output_mode="tf-idf")
+    tfidf.adapt(np.array(["a b c", "a b", "a"]))
+    model = tf.keras.Model(inp, [P.StringLookup(vocabulary=["a", "b"])(inp), tv(inp),
+                                 tfidf(inp)])
+    model.save(str(tmp_path / "m"))
+    loaded = tf.keras.models.load_model(str(tmp_path / "m"))
+    data = tf.constant([["b a"], ["a"], ["c zz"]])
+    for a, b in zip(loaded(data), model(data)):
+        np.testing.assert_allclose(a.numpy(), b.numpy())

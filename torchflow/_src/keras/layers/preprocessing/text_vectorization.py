@@ -49,6 +49,7 @@ class TextVectorization(PreprocessingLayer):
                  split=SPLIT_ON_WHITESPACE, ngrams=None, output_mode=INT,
                  output_sequence_length=None, pad_to_max_tokens=True, vocabulary=None,
                  **kwargs):
+        idf_weights = kwargs.pop("idf_weights", None)
         super().__init__(**kwargs)
         if standardize not in (LOWER_AND_STRIP_PUNCTUATION, None) and not callable(standardize):
             raise ValueError(f"Unknown value for `standardize`: {standardize}")
@@ -76,7 +77,10 @@ class TextVectorization(PreprocessingLayer):
             + str(id(self)))
         self._idf = None
         if vocabulary is not None:
-            self.set_vocabulary(vocabulary)
+            if idf_weights is not None and output_mode == TFIDF:
+                self.set_vocabulary(vocabulary, idf_weights[1:], idf_weights[0])
+            else:
+                self.set_vocabulary(vocabulary)
 
     def _standardize_split(self, inputs):
         x = inputs if isinstance(inputs, Tensor) else constant(to_numpy(inputs),
@@ -220,6 +224,13 @@ class TextVectorization(PreprocessingLayer):
                        "ngrams": self._ngrams_arg, "output_mode": self._output_mode,
                        "output_sequence_length": self._output_sequence_length,
                        "pad_to_max_tokens": self._pad_to_max})
+        # the vocabulary (and idf weights) travel in the config so that a saved model
+        # restores them (TF 2.4 kept them in SavedModel assets instead)
+        vocab = self._lookup._vocab_config()
+        if vocab:
+            config["vocabulary"] = vocab
+            if self._output_mode == TFIDF and self._idf is not None:
+                config["idf_weights"] = [float(v) for v in self._idf]
         return config
 
 
