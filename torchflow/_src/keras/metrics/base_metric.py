@@ -18,7 +18,8 @@ from torchflow._src.keras.engine.base_layer import Layer
 from torchflow._src.keras.engine.functional_utils import in_symbolic_pass
 from torchflow._src.keras.losses._utils import squeeze_or_expand_dimensions
 from torchflow._src.ops.creation_ops import cast, zeros
-from torchflow._src.ops.math_ops import divide_no_nan
+from torchflow._src.ops.comparison_ops import equal
+from torchflow._src.ops.gather_ops import where
 from torchflow._src.ops.reduction_ops import reduce_mean, reduce_sum
 from torchflow._src.ops.shape_ops import broadcast_to
 from torchflow._src.util.api import public
@@ -124,6 +125,7 @@ class Reduce(Metric):
     def __init__(self, reduction, name, dtype=None):
         super().__init__(name=name, dtype=dtype)
         self.reduction = reduction
+        self._n_cache = {}
         self.total = self.add_weight("total", initializer="zeros")
         if reduction in ("sum_over_batch_size", "weighted_mean"):
             self.count = self.add_weight("count", initializer="zeros")
@@ -147,15 +149,25 @@ class Reduce(Metric):
         if self.reduction == "sum":
             return
         if self.reduction == "sum_over_batch_size" or sample_weight is None:
-            n = float(_num_elements(values))
-            self.count.assign_add(convert_to_tensor(n, dtype=self._dtype))
+            n = _num_elements(values)
+            c = self._n_cache.get(n)
+            if c is None:  # a constant per batch size, made once
+                c = convert_to_tensor(float(n), dtype=self._dtype)
+                if len(self._n_cache) < 16:
+                    self._n_cache[n] = c
+            self.count.assign_add(c)
         else:
             self.count.assign_add(reduce_sum(sample_weight))
 
     def result(self):
         if self.reduction == "sum":
             return self.total.read_value()
-        return divide_no_nan(self.total.read_value(), self.count.read_value())
+        return safe_div(self.total.read_value(), self.count.read_value())
+
+
+def safe_div(num, den):
+    """``divide_no_nan`` in three cheap ops (0 where ``den`` is 0)."""
+    return where(equal(den, 0.0), num * 0.0, num / den)
 
 
 @public(_PUB)
