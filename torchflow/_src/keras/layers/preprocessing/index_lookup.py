@@ -27,8 +27,7 @@ def _tok(v, is_string):
 
 
 def _read_vocabulary(vocabulary, is_string):
-    if isinstance(vocabulary, str) and is_string or (
-            isinstance(vocabulary, str) and not is_string):
+    if isinstance(vocabulary, str):  # a vocabulary file, one token per line
         with open(vocabulary, "rb") as f:
             lines = [ln.rstrip(b"\r\n") for ln in f]
         return [ln if is_string else int(ln) for ln in lines]
