@@ -39,3 +39,5 @@ from torchflow._src.ops.image_color_ops import non_max_suppression as non_max_su
 from torchflow._src.ops.image_color_ops import non_max_suppression_with_scores as non_max_suppression_with_scores
 from torchflow._src.ops.image_ops import ResizeMethod as ResizeMethod
 from torchflow._src.ops.image_ops import resize_with_pad as resize_with_pad
+from torchflow._src.ops.image_patch_ops import crop_and_resize as crop_and_resize
+from torchflow._src.ops.image_patch_ops import extract_patches as extract_patches
