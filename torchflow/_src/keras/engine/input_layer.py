@@ -31,6 +31,8 @@ class InputLayer(Layer):
                              "sparse=False and ragged=False.")
         if name is None:
             name = backend.unique_object_name("input", zero_based=False)
+        batch_input_shape = batch_input_shape if batch_input_shape is not None else \
+            kwargs.pop("batch_shape", None)
         if batch_input_shape is not None:
             shape = tuple(batch_input_shape)
         else:
