@@ -10,6 +10,7 @@ applies both with one einsum, so the result stays differentiable.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -39,6 +40,7 @@ def _out(x: torch.Tensor, single: bool, dtype) -> Tensor:
     return wrap(x[0] if single else x, dtype)
 
 
+@functools.lru_cache(maxsize=64)
 def _linear_weights(n_in: int, n_out: int) -> np.ndarray:
     w = np.zeros((n_out, n_in), np.float64)
     scale = n_in / n_out
@@ -60,6 +62,7 @@ def _cubic(t: float, a: float = -0.5) -> float:
     return 0.0
 
 
+@functools.lru_cache(maxsize=64)
 def _cubic_weights(n_in: int, n_out: int) -> np.ndarray:
     # TF reads the Keys coefficients from a table sampled at 1/1024 steps
     w = np.zeros((n_out, n_in), np.float64)
@@ -77,6 +80,7 @@ def _cubic_weights(n_in: int, n_out: int) -> np.ndarray:
     return w
 
 
+@functools.lru_cache(maxsize=64)
 def _area_weights(n_in: int, n_out: int) -> np.ndarray:
     w = np.zeros((n_out, n_in), np.float64)
     scale = n_in / n_out
@@ -88,11 +92,13 @@ def _area_weights(n_in: int, n_out: int) -> np.ndarray:
     return w
 
 
+@functools.lru_cache(maxsize=64)
 def _nearest_index(n_in: int, n_out: int) -> list:
     scale = n_in / n_out
     return [min(int(math.floor((o + 0.5) * scale)), n_in - 1) for o in range(n_out)]
 
 
+# the matrices depend only on the sizes, so they are cached (read-only: shared)
 _WEIGHTS = {"bilinear": _linear_weights, "bicubic": _cubic_weights, "area": _area_weights}
 
 
