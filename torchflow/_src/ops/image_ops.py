@@ -109,6 +109,11 @@ def resize_torch(x: torch.Tensor, h: int, w: int, method: str) -> torch.Tensor:
         ih = torch.tensor(_nearest_index(n_h, h), device=x.device)
         iw = torch.tensor(_nearest_index(n_w, w), device=x.device)
         return x.index_select(1, ih).index_select(2, iw)
+    if method == "bilinear":
+        # torch's half-pixel bilinear clamps like TF's kernel; channels-last is its fast path
+        y = torch.nn.functional.interpolate(
+            x.permute(0, 3, 1, 2), size=(h, w), mode="bilinear", align_corners=False)
+        return y.permute(0, 2, 3, 1)
     wh = torch.as_tensor(_WEIGHTS[method](n_h, h), dtype=x.dtype, device=x.device)
     ww = torch.as_tensor(_WEIGHTS[method](n_w, w), dtype=x.dtype, device=x.device)
     return torch.einsum("oh,nhwc,pw->nopc", wh, x, ww)

@@ -15,7 +15,11 @@ from torchflow._src.ops.string_hash_ops import fingerprint64, siphash24
 def as_key_array(a) -> np.ndarray:
     """Keys as an object array of bytes (strings) or an int64 array."""
     a = np.asarray(a)
-    if a.dtype.kind in "OSU":
+    if a.dtype == object and (a.size == 0 or isinstance(a.flat[0], bytes)):
+        return a  # a string tensor's value: already bytes
+    if a.dtype.kind == "S":
+        return a.astype(object)
+    if a.dtype.kind in "OU":
         out = np.empty(a.shape, dtype=object)
         out.reshape(-1)[:] = [s.encode("utf-8") if isinstance(s, str) else bytes(s)
                               for s in a.reshape(-1)]
@@ -38,31 +42,40 @@ def hash_bucket(keys: np.ndarray, num_buckets: int, key=None) -> np.ndarray:
     return np.asarray(h, np.int64)[inv].reshape(keys.shape)
 
 
+def _miss_index(k, num_oov: int, oov_start: int, mask_key) -> int:
+    if mask_key is not None and k == mask_key:
+        return 0
+    if num_oov == 1:
+        return oov_start
+    if num_oov == 0:
+        return -1
+    if isinstance(k, bytes):
+        return oov_start + fingerprint64(k) % num_oov
+    return oov_start + int(k) % num_oov  # integer keys: TF's integer tables use modulo
+
+
 def lookup(keys: np.ndarray, table: dict, num_oov: int, oov_start: int,
            mask_key=None) -> np.ndarray:
-    """Indices of ``keys`` in ``table``; misses go to ``oov_start`` plus a hash
-    bucket among ``num_oov``; ``mask_key`` goes to 0."""
+    """Indices of ``keys`` in ``table``; misses go to ``oov_start`` plus a bucket
+    among ``num_oov`` (farmhash for strings, modulo for integers); ``mask_key``
+    goes to 0."""
     flat = keys.reshape(-1)
     if flat.size == 0:
         return np.zeros(keys.shape, np.int64)
+    if flat.dtype == object:
+        # bytes keys: one dict probe each (sorting objects for np.unique is slower)
+        get = table.get
+        out = np.fromiter((get(k, -2) for k in flat), np.int64, flat.size)
+        miss = np.nonzero(out == -2)[0]
+        if miss.size:
+            out[miss] = [_miss_index(flat[i], num_oov, oov_start, mask_key) for i in miss]
+        return out.reshape(keys.shape)
     u, inv = np.unique(flat, return_inverse=True)
-    out = np.empty(len(u), np.int64)
-    for i, k in enumerate(u):
-        k = k.item() if isinstance(k, np.generic) else k
+    vals = np.empty(len(u), np.int64)
+    for i, k in enumerate(u.tolist()):
         v = table.get(k)
-        if v is None:
-            if mask_key is not None and k == mask_key:
-                v = 0
-            elif num_oov == 1:
-                v = oov_start
-            elif num_oov == 0:
-                v = -1
-            elif isinstance(k, bytes):
-                v = oov_start + fingerprint64(k) % num_oov
-            else:  # integer keys: TF's integer tables bucket by value modulo
-                v = oov_start + int(k) % num_oov
-        out[i] = v
-    return out[inv].reshape(keys.shape)
+        vals[i] = _miss_index(k, num_oov, oov_start, mask_key) if v is None else v
+    return vals[inv].reshape(keys.shape)
 
 
 def invert(indices: np.ndarray, tokens: np.ndarray, default) -> np.ndarray:
