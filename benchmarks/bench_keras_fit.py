@@ -15,7 +15,9 @@ One measurement = one ``fit`` call of ``--steps`` steps (``epochs=1``,
 included for both Keras contenders; the raw torch loop shuffles once per call
 too and accumulates loss/accuracy as tensors (read once at the end), as
 Keras' metrics do. Contenders are interleaved repeat by repeat (median and min
-reported) so machine load hits them alike.
+reported) so machine load hits them alike. tf.keras runs in a child process
+(driven call by call, so still interleaved): with TF and torch in one process
+the two OpenMP/oneDNN runtimes slowed raw torch down several times.
 
 ``python benchmarks/bench_keras_fit.py [--case mlp|cnn|all] [--steps N]
 [--repeat R] [--no-tf]``
@@ -111,6 +113,49 @@ def make_torch_fit(case, x, y, batch, channels_last=False):
     return run
 
 
+def _tf_worker(conn, case, steps, batch, threads, variant):
+    """Child process: real tf.keras fit, timed on request (TF's and torch's
+    OpenMP/oneDNN runtimes in one process slow torch down several times)."""
+    tf_ref = _common.real_tf()
+    if threads:
+        tf_ref.config.threading.set_intra_op_parallelism_threads(threads)
+        tf_ref.config.threading.set_inter_op_parallelism_threads(threads)
+    x, y = _data(case, steps * batch)
+    policy, spe = variant
+    mp = tf_ref.keras.mixed_precision
+    mp.set_global_policy(policy)
+    model = keras_model(tf_ref.keras, case)
+    mp.set_global_policy("float32")
+    model.compile(optimizer=tf_ref.keras.optimizers.Adam(1e-3),
+                  loss=tf_ref.keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+                  metrics=["accuracy"], steps_per_execution=spe)
+    while conn.recv():
+        start = time.perf_counter()
+        model.fit(x, y, batch_size=batch, epochs=1, verbose=0, shuffle=True)
+        conn.send(time.perf_counter() - start)
+
+
+class TFKerasProcess:
+    """A callable timing one tf.keras fit call in its own process; returns seconds."""
+
+    def __init__(self, case, steps, batch, threads=None, variant=("float32", 1)):
+        import multiprocessing as mp
+
+        ctx = mp.get_context("spawn")
+        self.conn, child = ctx.Pipe()
+        self.proc = ctx.Process(target=_tf_worker, daemon=True,
+                                args=(child, case, steps, batch, threads, variant))
+        self.proc.start()
+
+    def __call__(self):
+        self.conn.send(True)
+        return self.conn.recv()
+
+    def close(self):
+        self.conn.send(False)
+        self.proc.join(10)
+
+
 def interleaved(contenders, repeat):
     """{name: [seconds per call]} with the contenders interleaved per repeat."""
     live = {k: f for k, f in contenders.items() if f is not None}
@@ -120,8 +165,10 @@ def interleaved(contenders, repeat):
     for _ in range(repeat):
         for k, f in live.items():
             start = time.perf_counter()
-            f()
-            samples[k].append(time.perf_counter() - start)
+            took = f()
+            # a TFKerasProcess reports its own time (the pipe's cost excluded)
+            samples[k].append(took if isinstance(took, float) and isinstance(
+                f, TFKerasProcess) else time.perf_counter() - start)
     return samples
 
 
@@ -148,13 +195,17 @@ def main(argv=None):
     p.add_argument("--no-tf", action="store_true")
     p.add_argument("--spe", action="store_true",
                    help="also torchflow with steps_per_execution=10")
+    p.add_argument("--threads", type=int, default=None,
+                   help="intra-op threads for torch and TF (e.g. 1 on a loaded machine)")
     args = p.parse_args(argv)
-    tf_ref = None if args.no_tf else _common.real_tf()
     import torch
 
     import torchflow as tf
 
-    print(_common.describe_machine())
+    if args.threads:
+        torch.set_num_threads(args.threads)
+
+    print(_common.describe_machine() + " (tf.keras runs in a child process)")
     cases = ["mlp", "cnn"] if args.case == "all" else [args.case]
     ok = True
     for case in cases:
@@ -175,9 +226,13 @@ def main(argv=None):
                       metrics=["accuracy"], steps_per_execution=10)
             contenders["torchflow spe=10"] = (
                 lambda m=m: m.fit(x, y, batch_size=cfg["batch"], epochs=1, verbose=0))
-        if tf_ref is not None:
-            contenders["tf.keras"] = make_keras_fit(tf_ref.keras, case, x, y, cfg["batch"])
+        procs = []
+        if not args.no_tf:
+            procs.append(TFKerasProcess(case, steps, cfg["batch"], args.threads))
+            contenders["tf.keras"] = procs[-1]
         samples = interleaved(contenders, args.repeat)
+        for proc in procs:
+            proc.close()
         med = report(f"{case}: fit", samples, steps, "torch", cfg["target"])
         ok &= med["torchflow"] / med["torch"] >= cfg["target"]
     print(f"\ntorch threads: {torch.get_num_threads()}")
