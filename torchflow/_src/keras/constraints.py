@@ -107,16 +107,9 @@ def deserialize(config, custom_objects=None):
     Raises:
       ValueError: For an unknown name.
     """
-    from torchflow._src.keras.engine.serialization import get_registered_object
+    from torchflow._src.keras.engine.serialization import deserialize_object
 
-    if isinstance(config, str):
-        name, cfg = config, {}
-    else:
-        name, cfg = config["class_name"], dict(config.get("config", {}))
-    cls = get_registered_object(name, custom_objects) or _CLASSES.get(name)
-    if cls is None:
-        raise ValueError(f"Unknown constraint: {name}")
-    return cls.from_config(cfg)
+    return deserialize_object(config, _CLASSES, custom_objects, "constraint")
 
 
 @public(_NS)
@@ -126,10 +119,6 @@ def get(identifier):
     Raises:
       ValueError: If ``identifier`` cannot be interpreted.
     """
-    if identifier is None:
-        return None
-    if isinstance(identifier, (str, dict)):
-        return deserialize(identifier)
-    if callable(identifier):
-        return identifier
-    raise ValueError(f"Could not interpret constraint identifier: {identifier}")
+    from torchflow._src.keras.engine.serialization import get_object
+
+    return get_object(identifier, deserialize, "constraint")

@@ -75,3 +75,35 @@ def _ensure_layers_loaded():
             importlib.import_module(mod)
         except ImportError:
             pass
+
+
+def deserialize_object(config, classes, custom_objects, kind: str):
+    """An object from ``{"class_name", "config"}`` or a bare name, looked up in
+    ``custom_objects``, the registered custom objects, then ``classes``.
+
+    Raises:
+      ValueError: For an unknown name (``Unknown <kind>: <name>``).
+    """
+    if isinstance(config, str):
+        name, cfg = config, {}
+    else:
+        name, cfg = config["class_name"], dict(config.get("config", {}))
+    cls = get_registered_object(name, custom_objects) or classes.get(name)
+    if cls is None:
+        raise ValueError(f"Unknown {kind}: {name}")
+    return cls.from_config(cfg) if hasattr(cls, "from_config") else cls(**cfg)
+
+
+def get_object(identifier, deserialize, kind: str):
+    """``get()`` of the Keras registries: None, a name, a config dict or a callable.
+
+    Raises:
+      ValueError: If ``identifier`` cannot be interpreted.
+    """
+    if identifier is None:
+        return None
+    if isinstance(identifier, (str, dict)):
+        return deserialize(identifier)
+    if callable(identifier):
+        return identifier
+    raise ValueError(f"Could not interpret {kind} identifier: {identifier}")
