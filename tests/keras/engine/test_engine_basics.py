@@ -131,6 +131,17 @@ def test_training_flag_propagates_to_nested_layers():
     o(np.ones((1, 2), np.float32))
     assert seen == [True, None]
 
+    class Explicit(tf.keras.layers.Layer):  # training=None passed on means "not set"
+        def __init__(self):
+            super().__init__()
+            self.p = Probe()
+
+        def call(self, x, training=None):
+            return self.p(x, training=None)
+
+    Explicit()(np.ones((1, 2), np.float32), training=True)
+    assert seen[-1] is True
+
 
 def test_input_spec_errors_like_tf():
     x = tf.keras.Input(shape=(4,))

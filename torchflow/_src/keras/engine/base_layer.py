@@ -546,8 +546,8 @@ class Layer(Module):
             elif context.GLOBAL.keras_learning_phase is not None:
                 training = bool(context.GLOBAL.keras_learning_phase)
             if spec.accepts_training and training is not None and \
-                    "training" not in kwargs and not (spec.training_index is not None and
-                                                      len(args) > spec.training_index - 1):
+                    kwargs.get("training") is None and not (spec.training_index is not None and
+                                                            len(args) > spec.training_index - 1):
                 if spec.training_index is not None or spec.accepts_kwargs:
                     kwargs["training"] = training
         elif hasattr(training, "numpy"):
