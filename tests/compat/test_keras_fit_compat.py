@@ -43,10 +43,8 @@ def test_fit_evaluate_predict_match_tf_keras(opt, spe):
         np.testing.assert_allclose(h_o.history[k], h_t.history[k], rtol=h_rtol, atol=a_atol,
                                    err_msg=k)
     for a, b in zip(ours.get_weights(), theirs.get_weights()):
-        if opt == "rmsprop":  # a few coordinates may drift by several lr-sized steps
-            assert np.linalg.norm(a - b) <= 1e-2 * np.linalg.norm(b) + 1e-6
-        else:
-            np.testing.assert_allclose(a, b, rtol=2e-4, atol=w_atol)
+        # RMSprop: a few coordinates may drift by several lr-sized (1e-3) steps
+        np.testing.assert_allclose(a, b, rtol=2e-4, atol=w_atol)
     np.testing.assert_allclose(ours.evaluate(X, Y, verbose=0), theirs.evaluate(X, Y, verbose=0),
                                rtol=2e-4, atol=2.0 / 96 if opt == "rmsprop" else 2e-5)
     np.testing.assert_allclose(ours.predict(X, batch_size=7), theirs.predict(X, batch_size=7),
