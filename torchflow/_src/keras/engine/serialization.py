@@ -107,3 +107,21 @@ def get_object(identifier, deserialize, kind: str):
     if callable(identifier):
         return identifier
     raise ValueError(f"Could not interpret {kind} identifier: {identifier}")
+
+
+def lookup_object(config, objects, custom_objects, kind: str):
+    """A loss or metric from ``serialize``'s output: a config dict becomes an
+    instance (``from_config``); a bare name gives the function, or an instance
+    of the class, of that name.
+
+    Raises:
+      ValueError: For an unknown name (``Unknown <kind>: <name>. ...``).
+    """
+    name = config["class_name"] if isinstance(config, dict) else config
+    obj = get_registered_object(name, custom_objects) or objects.get(name)
+    if obj is None:
+        raise ValueError(f"Unknown {kind}: {name}. Please ensure this object is passed to "
+                         f"the `custom_objects` argument.")
+    if isinstance(config, dict):
+        return obj.from_config(dict(config.get("config", {})))
+    return obj() if isinstance(obj, type) else obj

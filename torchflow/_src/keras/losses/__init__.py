@@ -55,20 +55,9 @@ def deserialize(name, custom_objects=None):
     Raises:
       ValueError: For an unknown name.
     """
-    from torchflow._src.keras.engine.serialization import get_registered_object
+    from torchflow._src.keras.engine.serialization import lookup_object
 
-    if isinstance(name, dict):
-        cls_name = name["class_name"]
-        cls = get_registered_object(cls_name, custom_objects) or _OBJECTS.get(cls_name)
-        if cls is None:
-            raise ValueError(f"Unknown loss function: {cls_name}. Please ensure this object is "
-                             f"passed to the `custom_objects` argument.")
-        return cls.from_config(dict(name.get("config", {})))
-    obj = get_registered_object(name, custom_objects) or _OBJECTS.get(name)
-    if obj is None:
-        raise ValueError(f"Unknown loss function: {name}. Please ensure this object is passed "
-                         f"to the `custom_objects` argument.")
-    return obj() if isinstance(obj, type) else obj
+    return lookup_object(name, _OBJECTS, custom_objects, "loss function")
 
 
 @public("torchflow.keras.losses")

@@ -72,21 +72,9 @@ def deserialize(config, custom_objects=None):
     Raises:
       ValueError: For an unknown name.
     """
-    from torchflow._src.keras.engine.serialization import get_registered_object
+    from torchflow._src.keras.engine.serialization import lookup_object
 
-    objects = _objects()
-    if isinstance(config, dict):
-        name = config["class_name"]
-        cls = get_registered_object(name, custom_objects) or objects.get(name)
-        if cls is None:
-            raise ValueError(f"Unknown metric function: {name}. Please ensure this object is "
-                             f"passed to the `custom_objects` argument.")
-        return cls.from_config(dict(config.get("config", {})))
-    obj = get_registered_object(config, custom_objects) or objects.get(config)
-    if obj is None:
-        raise ValueError(f"Unknown metric function: {config}. Please ensure this object is "
-                         f"passed to the `custom_objects` argument.")
-    return obj() if isinstance(obj, type) else obj
+    return lookup_object(config, _objects(), custom_objects, "metric function")
 
 
 @public("torchflow.keras.metrics")
