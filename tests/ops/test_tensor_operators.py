@@ -10,7 +10,7 @@ import pytest
 
 import torchflow as tf
 from torchflow._src.testing import real_tf
-from tests.ops._math_helpers import compare, rand
+from tests.ops._math_helpers import compare, make, rand, to_np
 
 OPS = {
     "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
@@ -124,3 +124,84 @@ def test_reflected_operator_of_foreign_object_is_tried():
 def test_unary_plus_is_not_defined():
     with pytest.raises(TypeError):
         +tf.constant([1])  # noqa: B018
+
+
+SCALAR_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
+              "**": operator.pow}
+
+
+@pytest.mark.parametrize("dt", ["float16", "bfloat16", "float32", "float64"])
+@pytest.mark.parametrize("sym", list(SCALAR_OPS))
+def test_python_float_scalar_is_rounded_to_the_tensor_dtype_first(sym, dt):
+    # TF converts the Python number to the tensor's dtype before the op; the fast
+    # operator paths (cached 0-d operands) must give TF's bits, on either side. (With
+    # the number kept in float32 the half-precision results differ in the last bit.)
+    rtf = real_tf()
+    op = SCALAR_OPS[sym]
+    x = rand((64,), "float32", seed=33, low=0.5, high=3.0)
+    for s in [0.1, 0.9, 1e-7, 3, 2.5, float("inf")]:
+        for ours, theirs in [(op(make(tf, x, dt), s), op(make(rtf, x, dt), s)),
+                             (op(s, make(tf, x, dt)), op(s, make(rtf, x, dt)))]:
+            assert ours.dtype.name == dt
+            if sym == "**":  # libm vs Eigen pow: within an ulp or two of the same operands
+                rtol = {"float16": 2e-3, "bfloat16": 1.6e-2, "float32": 3e-7, "float64": 1e-15}
+                np.testing.assert_allclose(to_np(ours), to_np(theirs), rtol=rtol[dt])
+            else:
+                np.testing.assert_array_equal(to_np(ours), to_np(theirs))
+
+
+def test_signed_zero_scalars_keep_their_sign():
+    x = tf.constant([1.0, -2.0])
+    np.testing.assert_array_equal(np.signbit((x * -0.0).numpy()), [True, False])
+    np.testing.assert_array_equal(np.signbit((-0.0 * x).numpy()), [True, False])
+    np.testing.assert_array_equal(np.signbit((x * 0.0).numpy()), [False, True])
+    np.testing.assert_array_equal((1.0 / (0.0 * x)).numpy(), [np.inf, -np.inf])
+
+
+def test_variables_on_either_side_of_an_operator():
+    rtf = real_tf()
+    a = rand((3, 2), "float32", seed=34, low=0.5, high=2.0)
+    b = rand((3, 2), "float32", seed=35, low=0.5, high=2.0)
+    for sym, op in SCALAR_OPS.items():
+        ours = [op(tf.constant(a), tf.Variable(b)), op(tf.Variable(a), tf.constant(b)),
+                op(tf.Variable(a), tf.Variable(b)), op(0.9, tf.Variable(b)),
+                op(tf.Variable(a), 0.9)]
+        theirs = [op(rtf.constant(a), rtf.Variable(b)), op(rtf.Variable(a), rtf.constant(b)),
+                  op(rtf.Variable(a), rtf.Variable(b)), op(0.9, rtf.Variable(b)),
+                  op(rtf.Variable(a), 0.9)]
+        for o, t in zip(ours, theirs):
+            np.testing.assert_allclose(o.numpy(), t.numpy(), rtol=1e-6, err_msg=sym)
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.constant([1.0]) + tf.Variable([1.0], dtype=tf.float64)
+
+
+def test_scalar_operators_differentiate_like_tf():
+    rtf = real_tf()
+    x0 = rand((5,), "float32", seed=36, low=0.5, high=2.0)
+    results = []
+    for lib in (tf, rtf):
+        v = lib.Variable(x0)
+        with lib.GradientTape() as tape:
+            y = lib.reduce_sum(0.9 ** v + 2.0 / v - (1.0 - v) * 3.0 + 0.5 * v * v + (-v))
+        results.append(tape.gradient(y, v).numpy())
+    np.testing.assert_allclose(results[0], results[1], rtol=1e-5)
+
+
+@pytest.mark.parametrize("dt", ["float16", "bfloat16"])
+def test_half_precision_pow_with_integer_exponent_rounds_once_as_tf(dt):
+    rtf = real_tf()
+    x = rand((64,), "float32", seed=37, low=0.5, high=3.0)
+    for e in [2, 3, -1, -2]:
+        np.testing.assert_array_equal(to_np(tf.pow(make(tf, x, dt), e)),
+                                      to_np(rtf.pow(make(rtf, x, dt), e)))
+
+
+@pytest.mark.parametrize("dt", ["float16", "bfloat16"])
+def test_half_precision_math_ops_round_python_scalars_first(dt):
+    rtf = real_tf()
+    x = rand((64,), "float32", seed=38, low=0.5, high=3.0)
+    for name in ["multiply", "add", "subtract", "truediv", "maximum", "squared_difference"]:
+        for s in [0.1, 1e-3, 2.7]:
+            ours = getattr(tf.math, name)(make(tf, x, dt), s)
+            theirs = getattr(rtf.math, name)(make(rtf, x, dt), s)
+            np.testing.assert_array_equal(to_np(ours), to_np(theirs), err_msg=name)

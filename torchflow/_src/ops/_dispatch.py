@@ -15,7 +15,7 @@ from torchflow._src.core.errors import InvalidArgumentError, translate
 from torchflow._src.core.tensor import Tensor, wrap
 
 __all__ = ["unwrap", "binary", "tensor_arg", "wrap", "translate", "tf_type_name", "Tensor",
-           "NARROW_UNSIGNED", "dtype_error"]
+           "NARROW_UNSIGNED", "dtype_error", "scalar_operand"]
 
 _PY_SCALARS = (float, int, bool)
 NARROW_UNSIGNED = frozenset((dtypes.uint16, dtypes.uint32, dtypes.uint64))
@@ -35,6 +35,34 @@ def dtype_error(op: str, index: int, expected: dtypes.DType, got: dtypes.DType):
         f"cannot compute {op} as input #{index}(zero-based) was expected to be a "
         f"{tf_type_name(expected)} tensor but is a {tf_type_name(got)} tensor [Op:{op}]",
     )
+
+
+_SCALAR_CACHE: dict = {}
+_HALF_TORCH = (torch.float16, torch.bfloat16)
+_is_compiling = torch.compiler.is_compiling
+
+
+def scalar_operand(value, t: torch.Tensor):
+    """``value`` (a Python number) as the second operand of a torch op with ``t``.
+
+    torch wraps a Python number into a fresh tensor on every call (~3 us on the
+    CPU); a cached 0-d tensor of ``t``'s dtype costs nothing and rounds the
+    number to that dtype first, as TF's conversion does. Zero (whose sign a
+    cache would lose), non-CPU tensors and code being traced by torch.compile
+    get the plain number (a fresh 0-d tensor for half precision, where the
+    rounding shows in the result).
+    """
+    if value == 0 or not t.is_cpu or _is_compiling():
+        if t.dtype in _HALF_TORCH:  # round to the dtype as TF does (0-d CPU: any device)
+            return torch.tensor(value, dtype=t.dtype)
+        return value
+    key = (value, type(value), t.dtype)
+    c = _SCALAR_CACHE.get(key)
+    if c is None:
+        if len(_SCALAR_CACHE) >= 1024:
+            _SCALAR_CACHE.clear()
+        c = _SCALAR_CACHE[key] = torch.tensor(value, dtype=t.dtype)
+    return c
 
 
 def tensor_arg(x, dtype=None) -> Tensor:
@@ -72,6 +100,8 @@ def binary(op: str, x, y):
         if ty in _PY_SCALARS:
             if not (ty is float and d._kind in "fc"):
                 check_python_scalar(y, d)
+            if d._torch in _HALF_TORCH:  # TF rounds the number to half precision first
+                return x._t, torch.tensor(y, dtype=d._torch), d
             return x._t, y, d
         y = to_tensor(y, d)
         if y._dtype is not d:

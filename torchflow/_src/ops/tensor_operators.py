@@ -17,10 +17,11 @@ import torch
 
 from torchflow._src.core import dtypes
 from torchflow._src.core.tensor import Tensor
+from torchflow._src.core.variables import Variable
 from torchflow._src.ops import comparison_ops as cmp
 from torchflow._src.ops import math_ops as m
 from torchflow._src.ops import unary_math_ops as um
-from torchflow._src.ops._dispatch import binary, wrap
+from torchflow._src.ops._dispatch import binary, scalar_operand, wrap
 
 _BOOL = dtypes.bool
 _PLAIN = (int, float, bool, complex, str, bytes, list, tuple, type(None))
@@ -49,23 +50,54 @@ _STRING = dtypes.string
 
 
 # A Python scalar on the left would need a tensor made for it (~2 us); commutative
-# ops swap their operands instead and ``s - t`` uses torch.rsub.
+# ops swap their operands instead and ``s - t`` uses torch.rsub. A Python number with
+# a floating tensor (the optimizer arithmetic ``0.9 * m``) goes straight to torch.
 def _radd(self, other):
-    if type(other) in _SCALARS and self._dtype is not _STRING:
+    to = type(other)
+    if (to is float or to is int) and self._dtype._kind in "fc":
+        return wrap(torch.add(self._t, scalar_operand(other, self._t)), self._dtype)
+    if to in _SCALARS and self._dtype is not _STRING:
         return m.add(self, other)
     return m.add(other, self)
 
 
 def _rmul(self, other):
-    if type(other) in _SCALARS:
+    to = type(other)
+    if (to is float or to is int) and self._dtype._kind in "fc":
+        return wrap(torch.mul(self._t, scalar_operand(other, self._t)), self._dtype)
+    if to in _SCALARS:
         return _mul(self, other)
     return _mul(other, self)
 
 
 def _rsub(self, other):
-    if type(other) in _SCALARS:
+    to = type(other)
+    if (to is float or to is int) and self._dtype._kind in "fc":
+        return wrap(torch.rsub(self._t, scalar_operand(other, self._t)), self._dtype)
+    if to in _SCALARS:
         return m.rsub_scalar(self, other)
     return m.subtract(other, self)
+
+
+def _rtruediv(self, other):
+    to = type(other)
+    if (to is float or to is int) and self._dtype._kind in "fc":
+        return wrap(torch.div(scalar_operand(other, self._t), self._t), self._dtype)
+    return m.truediv(other, self)
+
+
+def _rpow(self, other):
+    # ``0.9 ** t``: torch takes the Python base as a scalar (TF converts it to t's dtype).
+    to = type(other)
+    if (to is float or to is int) and self._dtype._kind == "f":
+        return wrap(torch.pow(scalar_operand(other, self._t), self._t), self._dtype)
+    return m.pow(other, self)
+
+
+def _neg(self):
+    if self._dtype._kind == "f":
+        return wrap(torch.neg(self._t), self._dtype)
+    return um.negative(self)
 
 
 def _reflected(fn):
@@ -145,15 +177,20 @@ def _np_ne(a, b):
 
 
 def _fast(torch_fn, kinds, slow):
-    """``self OP other`` with an inline path for the common cases (same-dtype tensors, or
-    a Python number with a floating tensor); everything else, errors included, takes
-    the full op (``slow``)."""
+    """``self OP other`` with an inline path for the common cases (same-dtype tensors or
+    variables, or a Python number with a floating tensor); everything else, errors
+    included, takes the full op (``slow``)."""
 
     def op(self, other):
         d = self._dtype
         k = d._kind
         if k in kinds:
             to = type(other)
+            if to is not Tensor and to is not float and to is not int:
+                if not isinstance(other, Variable):
+                    return slow(self, other)
+                other = other._tf_value(None)  # read once (AutoCastVariable casts here)
+                to = type(other)
             if to is Tensor:
                 if other._dtype is d:
                     try:
@@ -161,7 +198,7 @@ def _fast(torch_fn, kinds, slow):
                     except Exception:  # noqa: BLE001 - the full op raises TF's error
                         pass
             elif (to is float or to is int) and (k == "f" or k == "c"):
-                return wrap(torch_fn(self._t, other), d)
+                return wrap(torch_fn(self._t, scalar_operand(other, self._t)), d)
         return slow(self, other)
 
     return op
@@ -184,7 +221,7 @@ _BINARY = {
 
 
 _FAST = (("add", torch.add, "fiuc"), ("sub", torch.sub, "fiuc"), ("mul", torch.mul, "fiuc"),
-         ("truediv", torch.div, "fc"))
+         ("truediv", torch.div, "fc"), ("pow", torch.pow, "fc"))
 
 
 def install() -> None:
@@ -198,13 +235,16 @@ def install() -> None:
     Tensor.__radd__ = _radd
     Tensor.__rmul__ = _rmul
     Tensor.__rsub__ = _rsub
+    Tensor.__rtruediv__ = _rtruediv
+    Tensor.__rdiv__ = _rtruediv
+    Tensor.__rpow__ = _rpow
     Tensor.__lt__ = cmp.less
     Tensor.__le__ = cmp.less_equal
     Tensor.__gt__ = cmp.greater
     Tensor.__ge__ = cmp.greater_equal
     Tensor.__eq__ = _eq
     Tensor.__ne__ = _ne
-    Tensor.__neg__ = um.negative
+    Tensor.__neg__ = _neg
     Tensor.__abs__ = um.abs
     Tensor.__invert__ = _invert
 
