@@ -249,3 +249,32 @@ def test_bad_inputs_raise_tf_error_types(case, fn):
         fn(tf)
     assert type(got.value).__name__ == type(want.value).__name__, (got.value, want.value)
     assert isinstance(got.value, (ValueError, TypeError, tf.errors.OpError))
+
+
+@pytest.mark.parametrize("labels,dtype", [([0, -100], "int32"), ([0, -100], "int64"),
+                                          ([0, -(2 ** 63)], "int64"), ([0, 3], "int64"),
+                                          ([2 ** 40, 1], "int64")])
+def test_sparse_ce_rejects_every_out_of_range_label_as_tf(labels, dtype):
+    # -100 is torch's default ignore_index and int64's minimum torchflow's: neither may
+    # pass as an ignored example.
+    rtf = real_tf()
+    logits = np.ones((2, 3), np.float32)
+    with pytest.raises(rtf.errors.InvalidArgumentError) as want:
+        rtf.nn.sparse_softmax_cross_entropy_with_logits(rtf.constant(labels, dtype), logits)
+    with pytest.raises(tf.errors.InvalidArgumentError) as got:
+        tf.nn.sparse_softmax_cross_entropy_with_logits(tf.constant(labels, dtype), logits)
+    assert f"Received a label value of {[v for v in labels if not 0 <= v < 3][0]}" in str(
+        got.value)
+    assert "Received a label value of" in str(want.value)
+
+
+def test_sparse_ce_higher_rank_and_empty_batches_match_tf():
+    rtf = real_tf()
+    logits = rand((2, 4, 5), "float32", 25)
+    ids = np.random.default_rng(26).integers(0, 5, size=(2, 4))
+    assert_close(tf.nn.sparse_softmax_cross_entropy_with_logits(ids, logits),
+                 rtf.nn.sparse_softmax_cross_entropy_with_logits(rtf.constant(ids), logits),
+                 **TOL["float32"])
+    empty = tf.nn.sparse_softmax_cross_entropy_with_logits(tf.zeros([0, 2], tf.int32),
+                                                           tf.zeros([0, 2, 3]))
+    assert empty.shape == (0, 2) and empty.dtype == tf.float32

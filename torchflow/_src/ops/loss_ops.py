@@ -176,21 +176,35 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None) -> Tenso
         out = -lp.gather(-1, yt.long().clamp(0, max(n - 1, 0)).unsqueeze(-1)).squeeze(-1)
         out = torch.where(ok, out, torch.full_like(out, float("nan")))
         return wrap(out.to(xt.dtype), x._dtype)
+    # torch's fused kernel checks the label range itself (no extra pass over the
+    # labels); only int64's smallest value could pass as its ignore_index.
+    if yt.numel() and n and not (yt.dtype == torch.int64 and int(yt.min()) == _I64_MIN):
+        try:
+            out = torch.nn.functional.cross_entropy(
+                _precise(xt).reshape(-1, n), yt.reshape(-1).long(), reduction="none",
+                ignore_index=_I64_MIN)
+        except IndexError:
+            raise _label_range_error(op, yt, n) from None
+        except Exception as e:  # noqa: BLE001 - translated to a TF error
+            raise translate(op, e) from None
+        return wrap(out.reshape(yt.shape).to(xt.dtype), x._dtype)
     if yt.numel():
-        bad = (yt < 0) | (yt >= n)
-        if bool(bad.any()):
-            v = int(yt[bad].reshape(-1)[0])
-            vals = " ".join(str(int(a)) for a in yt.reshape(-1)[:10].tolist())
-            raise InvalidArgumentError(
-                None, None,
-                f"Received a label value of {v} which is outside the valid range of "
-                f"[0, {n}).  Label values: {vals} [Op:{op}]")
-    try:
-        lp = torch.log_softmax(_precise(xt), -1)
-        out = -lp.gather(-1, yt.long().unsqueeze(-1)).squeeze(-1)
-        return wrap(out.to(xt.dtype), x._dtype)
-    except Exception as e:  # noqa: BLE001 - translated to a TF error
-        raise translate(op, e) from None
+        raise _label_range_error(op, yt, n)
+    return wrap(torch.zeros(yt.shape, dtype=xt.dtype, device=xt.device)
+                + 0.0 * xt.sum(-1), x._dtype)
+
+
+_I64_MIN = -(2 ** 63)
+
+
+def _label_range_error(op: str, yt: torch.Tensor, n: int) -> InvalidArgumentError:
+    bad = (yt < 0) | (yt >= n)
+    v = int(yt[bad].reshape(-1)[0])
+    vals = " ".join(str(int(a)) for a in yt.reshape(-1)[:10].tolist())
+    return InvalidArgumentError(
+        None, None,
+        f"Received a label value of {v} which is outside the valid range of "
+        f"[0, {n}).  Label values: {vals} [Op:{op}]")
 
 
 @public("torchflow.nn")
