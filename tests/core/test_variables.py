@@ -243,3 +243,24 @@ def test_assign_adopts_buffers_without_aliasing():
     v.assign(v * 2.0)
     assert v._leaf is leaf and leaf.requires_grad
     np.testing.assert_array_equal(v.numpy(), [4.0, 6.0])
+
+
+def test_python_number_updates_of_a_scalar_variable():
+    rtf = real_tf()
+    for dtype in ["float32", "float64", "float16", "int32"]:
+        ours, theirs = tf.Variable(1, dtype=dtype), rtf.Variable(1, dtype=dtype)
+        before = ours.read_value()
+        for name, arg in [("assign_add", 2), ("assign_sub", 0.0 if "float" in dtype else 0),
+                          ("assign_add", 3)]:
+            assert getattr(ours, name)(arg) is ours
+            getattr(theirs, name)(arg)
+        assert ours.numpy() == theirs.numpy() and ours.dtype.name == dtype
+        assert before.numpy() == 1  # a read taken before is not changed (copy-on-write)
+    step = tf.Variable(0.0)
+    with tf.GradientTape() as tape:  # updates inside a recording tape are not recorded
+        step.assign_add(1.0)
+        y = step * 2.0
+    assert step.numpy() == 1.0
+    assert float(tape.gradient(y, step)) == 2.0
+    with pytest.raises(TypeError):
+        tf.Variable(1).assign_add(1.5)

@@ -80,6 +80,24 @@ def _differentiable(d: dtypes.DType) -> bool:
     return d.is_floating or d.is_complex
 
 
+# torch.autograd.grad re-validates its arguments in Python on every call (~20 us);
+# gradient() has already made them valid, so it calls the engine directly.
+_ENGINE = getattr(getattr(torch.autograd, "Variable", None), "_execution_engine", None)
+
+
+def _grad(outs, inputs, gouts, retain: bool, create: bool):
+    """``torch.autograd.grad(outs, inputs, gouts, allow_unused=True)``; the grad
+    outputs already match the outputs' shapes and dtypes."""
+    if _ENGINE is not None:
+        try:
+            return _ENGINE.run_backward(tuple(outs), tuple(gouts), retain, create,
+                                        tuple(inputs), True, False)
+        except TypeError:  # another engine signature: the public entry point below
+            pass
+    return torch.autograd.grad(outs, inputs, gouts, retain_graph=retain,
+                               create_graph=create, allow_unused=True)
+
+
 def _sync_grad_mode() -> None:
     rec = any(t._recording for t in _state.tapes)
     _state.recording = rec
@@ -307,9 +325,8 @@ class GradientTape:
             keys = list(uniq)
             try:
                 with torch.set_grad_enabled(create):
-                    res = torch.autograd.grad(outs, [uniq[k] for k in keys], gouts,
-                                              retain_graph=self._retain() or create,
-                                              create_graph=create, allow_unused=True)
+                    res = _grad(outs, [uniq[k] for k in keys], gouts,
+                                self._retain() or create, create)
             except RuntimeError as e:
                 raise RuntimeError(f"GradientTape.gradient: {e}") from None
             by_id = dict(zip(keys, res))

@@ -388,19 +388,25 @@ class Variable(metaclass=VariableMetaclass):
           ValueError: If the shape does not fit.
           TypeError: If ``value`` cannot become the variable's dtype.
         """
-        new = self._convert_value(value, "AssignVariableOp")
-        self._check_shape(new)
+        if type(value) is Tensor and value._dtype is self._dtype:
+            new = value._t
+        else:
+            new = self._convert_value(value, "AssignVariableOp")
         leaf = self._leaf
         if isinstance(leaf, np.ndarray):
+            self._check_shape(new)
             self._leaf = np.array(new, dtype=object)
             return self._finish(read_value)
+        if new.shape != leaf.shape:
+            self._check_shape(new)
         if (not new.requires_grad and new.dtype == leaf.dtype and new.device == leaf.device
                 and new.is_contiguous() and new.storage_offset() == 0
                 and new.untyped_storage().nbytes() == new.numel() * new.element_size()):
             # Adopt the value's buffer instead of copying it (optimizers assign fresh
             # temporaries). Whoever else holds that buffer is protected by the
-            # copy-on-write check of every later write.
-            _no_grad_write(lambda: setattr(leaf, "data", new))
+            # copy-on-write check of every later write. (Setting ``.data`` is not
+            # recorded by autograd, so it needs no no_grad block.)
+            leaf.data = new
         elif new.shape != leaf.shape or self._shared():
             fresh = new.detach().to(device=leaf.device, copy=True).contiguous()
             _no_grad_write(lambda: setattr(leaf, "data", fresh))
@@ -409,8 +415,22 @@ class Variable(metaclass=VariableMetaclass):
         return self._finish(read_value)
 
     def _update(self, op: str, delta, fn, read_value):
-        d = self._convert_value(delta, op)
         leaf = self._leaf
+        td = type(delta)
+        if td is Tensor and delta._dtype is self._dtype:
+            d = delta._t
+        elif ((td is float or td is int) and self._dtype._kind in "fc"
+              and not isinstance(leaf, np.ndarray) and leaf.dim() == 0):
+            # A Python number on a scalar variable (``step.assign_add(1.0)``): torch
+            # takes it as a scalar, no tensor is made for it.
+            if self._shared():
+                fresh = _no_grad_write(lambda: fn(leaf.detach(), delta, False))
+                leaf.data = fresh
+            else:
+                _no_grad_write(lambda: fn(leaf, delta, True))
+            return self._finish(read_value)
+        else:
+            d = self._convert_value(delta, op)
         if isinstance(leaf, np.ndarray):
             raise InvalidArgumentError(None, None, f"{op} is not defined for string variables")
         if d.shape != leaf.shape:
