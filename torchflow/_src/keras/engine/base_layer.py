@@ -37,7 +37,8 @@ _state = context.thread_state
 _NOT_TRACKED = frozenset((
     "_self_tracked_layers", "_trainable_weights", "_non_trainable_weights", "_inbound_nodes",
     "_outbound_nodes", "_eager_losses", "_callable_losses", "_metrics", "_input_spec",
-    "_dtype_policy", "_call_spec", "_layers_cache",
+    "_dtype_policy", "_call_spec", "_layers_cache", "_flat_cache", "_tw_cache", "_plan_cache",
+    "_spec_seen",
 ))
 
 
@@ -69,6 +70,49 @@ class CallContext:
         self.depth = depth
 
 
+# Bumped by every change that can alter a layer tree's flattened layers or weight
+# lists (a layer or weight tracked, a ``trainable`` flag set): layers cache their
+# flattened sublayers and trainable weights against it, so a training step does not
+# walk the tree again.
+_generation = [0]
+
+
+def _bump() -> None:
+    _generation[0] += 1
+
+
+class _TrackedList(list):
+    """A list that bumps the layer-tree generation whenever it is mutated."""
+
+    __slots__ = ()
+
+    def __reduce_ex__(self, protocol):
+        return (_TrackedList, (list(self),))
+
+
+def _mutator(name):
+    base = getattr(list, name)
+
+    def method(self, *args):
+        _generation[0] += 1
+        return base(self, *args)
+
+    method.__name__ = name
+    return method
+
+
+for _name in ("append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse",
+              "__setitem__", "__delitem__", "__iadd__", "__imul__"):
+    setattr(_TrackedList, _name, _mutator(_name))
+del _name
+
+_TREE_ATTRS = frozenset(("_self_tracked_layers", "_trainable_weights",
+                         "_non_trainable_weights"))
+
+
+_PLAIN_KWARG_TYPES = frozenset((bool, type(None), int, float, str))
+
+
 def _is_float(t) -> bool:
     return isinstance(t, Tensor) and t._dtype._kind == "f"
 
@@ -94,9 +138,11 @@ class Layer(Module):
         for k in kwargs:
             if k not in allowed:
                 raise TypeError(f"Keyword argument not understood: {k}")
-        object.__setattr__(self, "_self_tracked_layers", [])
-        object.__setattr__(self, "_trainable_weights", [])
-        object.__setattr__(self, "_non_trainable_weights", [])
+        object.__setattr__(self, "_self_tracked_layers", _TrackedList())
+        object.__setattr__(self, "_trainable_weights", _TrackedList())
+        object.__setattr__(self, "_non_trainable_weights", _TrackedList())
+        object.__setattr__(self, "_flat_cache", None)
+        object.__setattr__(self, "_tw_cache", None)
         if name is None:
             name = backend.unique_object_name(backend.to_snake_case(type(self).__name__),
                                               zero_based=True)
@@ -137,7 +183,13 @@ class Layer(Module):
     # --- attribute tracking -------------------------------------------------
     def __setattr__(self, name, value):
         if not name.startswith("__") and name not in _NOT_TRACKED:
+            if name == "_trainable":
+                _generation[0] += 1
             self._track(value)
+        elif name in _TREE_ATTRS:
+            _generation[0] += 1
+            if type(value) is not _TrackedList and isinstance(value, list):
+                value = _TrackedList(value)
         Module.__setattr__(self, name, value)
 
     def _track(self, value) -> None:
@@ -210,6 +262,7 @@ class Layer(Module):
     def trainable(self, value) -> None:
         for layer in self._flatten_layers():
             layer._trainable = bool(value)
+        _bump()
 
     @property
     def input_spec(self):
@@ -231,6 +284,21 @@ class Layer(Module):
         self._activity_regularizer = value
 
     def _flatten_layers(self, include_self=True, recursive=True):
+        if include_self and recursive:
+            return list(self._flat_layers())
+        return self._walk_layers(include_self, recursive)
+
+    def _flat_layers(self) -> list:
+        """``_flatten_layers()``, cached until the layer tree changes (do not mutate)."""
+        cache = self._flat_cache
+        # (the owner check keeps a copy.copy'd layer from using its original's list)
+        if cache is not None and cache[0] == _generation[0] and cache[1][0] is self:
+            return cache[1]
+        out = self._walk_layers(True, True)
+        object.__setattr__(self, "_flat_cache", (_generation[0], out))
+        return out
+
+    def _walk_layers(self, include_self, recursive):
         seen = set()
         stack = [self] if include_self else list(reversed(self._self_tracked_layers))
         out = []
@@ -250,12 +318,20 @@ class Layer(Module):
 
     @property
     def trainable_weights(self) -> list:
+        cache = self._tw_cache
+        if cache is not None and cache[0] == _generation[0] and cache[1] is self:
+            return list(cache[2])
         if not self._trainable:
             return []
         out = list(self._trainable_weights)
         for layer in self._self_tracked_layers:
             out.extend(layer.trainable_weights)
-        return _dedup(out)
+        out = _dedup(out)
+        # Only a tree of layers that all use this property can be cached: a
+        # subclass computing its own list may change it at any time.
+        if all(type(l).trainable_weights is _TRAINABLE_WEIGHTS for l in self._flat_layers()):
+            object.__setattr__(self, "_tw_cache", (_generation[0], self, out))
+        return list(out)
 
     @property
     def non_trainable_weights(self) -> list:
@@ -397,7 +473,7 @@ class Layer(Module):
     def losses(self) -> list:
         """Losses added by ``add_loss`` and weight regularizers, this layer's and its sublayers'."""
         out = []
-        for layer in self._flatten_layers():
+        for layer in self._flat_layers():
             out.extend(layer._eager_losses)
             for fn in layer._callable_losses:
                 v = fn()
@@ -406,7 +482,7 @@ class Layer(Module):
         return out
 
     def _clear_losses(self) -> None:
-        for layer in self._flatten_layers():
+        for layer in self._flat_layers():
             if layer._eager_losses:
                 layer._eager_losses = []
 
@@ -430,7 +506,7 @@ class Layer(Module):
     @property
     def metrics(self) -> list:
         out = []
-        for layer in self._flatten_layers():
+        for layer in self._flat_layers():
             out.extend(layer._metrics)
         return out
 
@@ -490,6 +566,13 @@ class Layer(Module):
         return inputs
 
     def __call__(self, *args, **kwargs):
+        if len(args) == 1 and type(args[0]) is Tensor:
+            # The common eager call: one Tensor and plain keyword flags (training=...).
+            for v in kwargs.values():
+                if type(v) not in _PLAIN_KWARG_TYPES:
+                    break
+            else:
+                return self._eager_call(args[0], args, kwargs)
         if not args:
             spec = self._call_spec
             if spec.arg_names and spec.arg_names[0] != "self" and spec.arg_names[0] in kwargs:
@@ -522,8 +605,9 @@ class Layer(Module):
             self._clear_losses()
         if not self.built:
             self._maybe_build(inputs)
-        if self._input_spec is not None:
-            input_spec_lib.assert_input_compatibility(self._input_spec, inputs, self.name)
+        ispec = self._input_spec
+        if ispec is not None:
+            self._check_input_spec(ispec, inputs)
         cd = self._compute_dtype_obj
         if self._autocast and cd is not None:
             if type(inputs) is Tensor:
@@ -532,9 +616,10 @@ class Layer(Module):
                     inputs = cast(inputs, cd)
                     if mask is not None:
                         inputs._keras_mask = mask
+                    args = (inputs,) + args[1:]
             elif isinstance(inputs, (list, tuple, dict)):
                 inputs = nest.map_structure(functools.partial(_cast_keep_mask, cd), inputs)
-            args = (inputs,) + args[1:]
+                args = (inputs,) + args[1:]
         # training: explicit > outer call's > learning phase
         training = kwargs.get("training", None)
         if spec.training_index is not None and len(args) > spec.training_index - 1 and \
@@ -579,6 +664,20 @@ class Layer(Module):
             if out_mask is not None:
                 _set_mask(outputs, out_mask)
         return outputs
+
+    def _check_input_spec(self, ispec, inputs) -> None:
+        if type(inputs) is Tensor and type(ispec) is input_spec_lib.InputSpec:
+            # One tensor against one spec: the answer depends only on the spec, the
+            # dtype and the shape, so the last one that passed is remembered.
+            dims = inputs.shape.as_list()
+            seen = self.__dict__.get("_spec_seen")
+            if seen is not None and seen[0] is ispec and seen[1] is inputs._dtype and \
+                    seen[2] == dims:
+                return
+            input_spec_lib.assert_input_compatibility(ispec, inputs, self.name)
+            object.__setattr__(self, "_spec_seen", (ispec, inputs._dtype, dims))
+            return
+        input_spec_lib.assert_input_compatibility(ispec, inputs, self.name)
 
     # --- config -------------------------------------------------------------
     def get_config(self) -> dict:
@@ -652,6 +751,9 @@ class Layer(Module):
 
     def __repr__(self):
         return f"<{type(self).__module__}.{type(self).__name__} object at {hex(id(self))}>"
+
+
+_TRAINABLE_WEIGHTS = Layer.trainable_weights
 
 
 def _as_dtype(d):

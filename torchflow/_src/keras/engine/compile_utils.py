@@ -9,6 +9,7 @@ last axis of 1 against several classes), categorical otherwise.
 from __future__ import annotations
 
 from torchflow._src.core.convert import convert_to_tensor
+from torchflow._src.core.tensor import Tensor
 from torchflow._src.ops.creation_ops import cast
 from torchflow._src.ops.math_ops import add, add_n, multiply
 from torchflow._src.util import nest
@@ -94,9 +95,13 @@ class LossesContainer:
 
     def __call__(self, y_true, y_pred, sample_weight=None, regularization_losses=None):
         """The total loss; updates the ``loss`` (and per-output loss) metrics."""
-        flat_pred = nest.flatten(y_pred)
         if self._losses is None:
             self._build(y_pred)
+        if type(y_pred) is Tensor and len(self._losses) == 1 and \
+                not isinstance(sample_weight, (list, tuple, dict)):
+            return self._single_output_loss(y_true, y_pred, sample_weight,
+                                            regularization_losses)
+        flat_pred = nest.flatten(y_pred)
         flat_true = _flatten_targets(y_true, self._output_names) if len(flat_pred) > 1 \
             else [y_true]
         flat_sw = nest.flatten(sample_weight) if isinstance(sample_weight, (list, tuple, dict)) \
@@ -126,6 +131,26 @@ class LossesContainer:
         # counts less).
         self._loss_metric.update_state(loss, sample_weight=batch if batch is not None else 1)
         return loss
+
+    def _single_output_loss(self, y_true, y_pred, sample_weight, regularization_losses):
+        # ``__call__`` for one output, without the per-output structure plumbing.
+        fn, w = self._losses[0], self._weights[0]
+        n = 1  # tf.keras averages the loss over samples (a short last batch counts less)
+        if fn is None or y_true is None:
+            value = None
+        else:
+            n = y_pred.shape[0] if len(y_pred.shape) else 1
+            value = fn(y_true, y_pred, sample_weight=sample_weight)
+            if w != 1.0:
+                value = multiply(value, cast(convert_to_tensor(w), value.dtype))
+        if regularization_losses:
+            reg = add_n([cast(r, value.dtype if value is not None else r.dtype)
+                         for r in regularization_losses])
+            value = reg if value is None else add_n([value, reg])
+        if value is None:
+            raise ValueError("The model cannot be compiled because it has no loss to optimize.")
+        self._loss_metric._update_weighted_scalar(value, n)
+        return value
 
     def reset_states(self):
         for m in self.metrics:

@@ -103,6 +103,12 @@ class _ArrayFeed:
             perm = random_ops.shuffle(tf_range(self.n))
             data = nest.map_structure(lambda a: None if a is None else gather(a, perm), data)
         bs = self.batch_size
+        if type(data) is tuple and all(a is None or type(a) is Tensor for a in data):
+            # (x, y, sample_weight) of plain tensors: slice them without nest.
+            for i in range(self.steps):
+                lo, hi = i * bs, (i + 1) * bs
+                yield tuple(None if a is None else a[lo:hi] for a in data)
+            return
         for i in range(self.steps):
             yield nest.map_structure(lambda a: None if a is None else a[i * bs:(i + 1) * bs],
                                      data)

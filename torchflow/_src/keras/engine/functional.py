@@ -193,20 +193,52 @@ class Functional(Model):
             for kt, m in zip(self._inputs_flat, nest.flatten(mask)):
                 if m is not None:
                     values[id(kt)]._keras_mask = m
-        for node in self._nodes:
-            if node.is_input:
-                continue
-            sub = lambda x: values[id(x)] if isinstance(x, KerasTensor) else x  # noqa: E731
-            args = nest.map_structure(sub, node.call_args)
-            kwargs = nest.map_structure(sub, node.call_kwargs)
-            if training is not None and "training" not in kwargs and \
-                    node.layer._call_spec.accepts_training:
-                kwargs["training"] = training
-            out = node.layer(*args, **kwargs)
+        for layer, in_id, const_kwargs, pass_training, out_id, node in self._call_plan():
+            if in_id is not None:  # one KerasTensor argument, constant keyword arguments
+                kwargs = dict(const_kwargs) if const_kwargs else {}
+                if training is not None and pass_training:
+                    kwargs["training"] = training
+                out = layer(values[in_id], **kwargs)
+                if out_id is not None and type(out) is Tensor:
+                    values[out_id] = out
+                    continue
+            else:
+                sub = lambda x: values[id(x)] if isinstance(x, KerasTensor) else x  # noqa: E731
+                args = nest.map_structure(sub, node.call_args)
+                kwargs = nest.map_structure(sub, node.call_kwargs)
+                if training is not None and pass_training:
+                    kwargs["training"] = training
+                out = layer(*args, **kwargs)
             for kt, v in zip(nest.flatten(node.outputs), nest.flatten(out)):
                 values[id(kt)] = v
         return nest.pack_sequence_as(self._nested_outputs,
                                      [values[id(x)] for x in self._outputs_flat])
+
+    def _call_plan(self):
+        """``(layer, input id, kwargs, pass training, output id, node)`` per non-input
+        node; the input id is set for the common call on one KerasTensor with constant
+        keyword arguments (no structure mapping needed), the output id for a single
+        KerasTensor output. Rebuilt when the node list changes."""
+        cached = self.__dict__.get("_plan_cache")
+        if cached is not None and cached[0] is self._nodes and cached[1] == len(self._nodes):
+            return cached[2]
+        plan = []
+        for node in self._nodes:
+            if node.is_input:
+                continue
+            layer = node.layer
+            kw = node.call_kwargs
+            pass_training = "training" not in kw and layer._call_spec.accepts_training
+            args = node.call_args
+            simple = (isinstance(args, tuple) and len(args) == 1 and
+                      isinstance(args[0], KerasTensor) and isinstance(kw, dict) and
+                      not any(isinstance(v, (KerasTensor, list, tuple, dict))
+                              for v in kw.values()))
+            out_id = id(node.outputs) if isinstance(node.outputs, KerasTensor) else None
+            plan.append((layer, id(args[0]) if simple else None, dict(kw) if simple else None,
+                         pass_training, out_id, node))
+        object.__setattr__(self, "_plan_cache", (self._nodes, len(self._nodes), plan))
+        return plan
 
     def compute_mask(self, inputs, mask=None):
         return None

@@ -34,7 +34,7 @@ _VALID = frozenset(Reduction.all())
 
 
 def _rank(t) -> int:
-    return len(t.shape)
+    return t.ndim if type(t) is Tensor else len(t.shape)
 
 
 def remove_squeezable_dimensions(labels, predictions):

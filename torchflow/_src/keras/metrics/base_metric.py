@@ -12,6 +12,7 @@ import functools
 
 from torchflow._src.core import dtypes
 from torchflow._src.core.convert import convert_to_tensor
+from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.variables import VariableAggregation, VariableSynchronization
 from torchflow._src.keras import backend
 from torchflow._src.keras.engine.base_layer import Layer
@@ -149,15 +150,31 @@ class Reduce(Metric):
         if self.reduction == "sum":
             return
         if self.reduction == "sum_over_batch_size" or sample_weight is None:
-            n = _num_elements(values)
-            c = self._n_cache.get(n)
-            if c is None:  # a constant per batch size, made once
-                c = convert_to_tensor(float(n), dtype=self._dtype)
-                if len(self._n_cache) < 16:
-                    self._n_cache[n] = c
-            self.count.assign_add(c)
+            self.count.assign_add(self._count_constant(_num_elements(values)))
         else:
             self.count.assign_add(reduce_sum(sample_weight))
+
+    def _count_constant(self, n):
+        c = self._n_cache.get(n)
+        if c is None:  # a constant per batch size, made once
+            c = convert_to_tensor(float(n), dtype=self._dtype)
+            if len(self._n_cache) < 16:
+                self._n_cache[n] = c
+        return c
+
+    @_guard_update
+    def _update_weighted_scalar(self, value, n: int):
+        """``update_state(value, sample_weight=n)`` for a scalar Tensor ``value`` and a
+        Python int ``n`` (the compiled loss's per-batch update), without building the
+        weight tensor each step."""
+        if type(value) is not Tensor or value.shape.rank != 0:
+            return self.update_state(value, sample_weight=n)
+        if value._dtype.name != self._dtype:
+            value = cast(value, self._dtype)
+        c = self._count_constant(n)
+        self.total.assign_add(value * c)
+        if self.reduction != "sum":
+            self.count.assign_add(c)
 
     def result(self):
         if self.reduction == "sum":

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import operator
 import warnings
 
 from torchflow._src.core import dtypes, tracking
@@ -61,6 +62,17 @@ def _var_key(v) -> int:
 def _shared_name(v) -> str:
     n = v.name
     return n[:-2] if n.endswith(":0") else n
+
+
+_is = operator.is_
+_ONE: list = []
+
+
+def _one_int64():
+    """The constant 1 that ``iterations`` is incremented by (made once, not per step)."""
+    if not _ONE:
+        _ONE.append(convert_to_tensor(1, dtype="int64"))
+    return _ONE[0]
 
 
 def _owner(cls, attr):
@@ -296,6 +308,7 @@ class Optimizer:
                 weight = Variable(value, name=f"{_shared_name(base)}/{slot_name}",
                                   dtype=base.dtype, trainable=False)
             slot_dict[slot_name] = weight
+            self.__dict__.pop("_slot_lists", None)
             self._slot_vars[key] = var
             tracking.restore_slot(self, slot_name, var, weight)
             self._weights.append(weight)
@@ -321,12 +334,16 @@ class Optimizer:
         pass
 
     def _create_all_weights(self, var_list):
+        last = self.__dict__.get("_created_last")
+        if last is not None and len(last) == len(var_list) and all(map(_is, last, var_list)):
+            return  # the same variables as last step: everything exists already
         _ = self.iterations
         self._create_hypers()
         new = [v for v in var_list if _var_key(v) not in self._created_for]
         if new:
             self._create_slots(new)
             self._created_for.update(_var_key(v) for v in new)
+        object.__setattr__(self, "_created_last", list(var_list))
 
     @property
     def weights(self) -> list:
@@ -491,7 +508,8 @@ class Optimizer:
         for v in variables:
             if getattr(v, "constraint", None) is not None:
                 v.assign(v.constraint(v))
-        self._iterations.assign_add(1)
+        it = self._iterations
+        it.assign_add(_one_int64() if it.dtype is dtypes.int64 else 1)
 
     def _prepare(self, var_list):
         keys = {}

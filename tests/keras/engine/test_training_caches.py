@@ -1,0 +1,200 @@
+"""The per-step caches of the training loop follow every change of the model.
+
+``fit`` caches a model's flattened layers, its trainable weights, the Functional
+call plan, the last input shape that passed ``input_spec`` and the optimizer's
+slot lists. Each test changes the model (or the variables) after a first
+training step and checks what the next step trains against NumPy.
+"""
+
+import copy
+
+import numpy as np
+import pytest
+
+import torchflow as tf
+
+L = tf.keras.layers
+
+
+def _data(n=32, d=4, seed=0):
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((n, d)).astype(np.float32)
+    y = rng.standard_normal((n, 1)).astype(np.float32)
+    return x, y
+
+
+def _sgd_model(model, lr=0.1):
+    model.compile(optimizer=tf.keras.optimizers.SGD(lr), loss="mse")
+    return model
+
+
+def _snapshot(layer):
+    return [w.numpy().copy() for w in layer.weights]
+
+
+def _changed(before, layer):
+    return [not np.array_equal(b, w.numpy()) for b, w in zip(before, layer.weights)]
+
+
+def test_trainable_flag_flipped_after_a_step_freezes_the_layer():
+    x, y = _data()
+    d1, d2 = L.Dense(3, input_shape=(4,)), L.Dense(1)
+    model = _sgd_model(tf.keras.Sequential([d1, d2]))
+    model.fit(x, y, batch_size=8, epochs=1, verbose=0)
+    assert len(model.trainable_weights) == 4
+    d1.trainable = False
+    assert len(model.trainable_weights) == 2
+    b1, b2 = _snapshot(d1), _snapshot(d2)
+    model.fit(x, y, batch_size=8, epochs=1, verbose=0)
+    assert _changed(b1, d1) == [False, False]
+    assert _changed(b2, d2) == [True, True]
+    d1.trainable = True
+    model.fit(x, y, batch_size=8, epochs=1, verbose=0)
+    assert _changed(b1, d1) == [True, True]
+
+
+class _Gated(tf.keras.Model):
+    """Uses ``self.extra`` once it is set (a layer added after training started)."""
+
+    def __init__(self):
+        super().__init__()
+        self.first = L.Dense(1, kernel_initializer="ones")
+        self.extra = None
+
+    def call(self, x):
+        y = self.first(x)
+        return y if self.extra is None else self.extra(y)
+
+
+class _Scale(L.Layer):
+    def build(self, input_shape):
+        self.s = self.add_weight("s", (), initializer="ones")
+
+    def call(self, x):
+        return x * self.s
+
+
+def test_layer_added_after_a_step_is_trained():
+    x, y = _data()
+    model = _sgd_model(_Gated())
+    model.fit(x, y, batch_size=32, epochs=1, verbose=0)
+    assert len(model.trainable_weights) == 2
+    model.extra = _Scale()
+    model.fit(x, y, batch_size=32, epochs=1, verbose=0)  # builds extra, then trains it
+    assert len(model.trainable_weights) == 3
+    s = model.extra.s.numpy()
+    # one SGD step on s by hand: loss = mean((s * f(x) - y)^2), s was 1
+    f = model.first(x).numpy()
+    before = float(model.extra.s.numpy())
+    model.fit(x, y, batch_size=32, epochs=1, verbose=0)
+    grad = np.mean(2.0 * (before * f - y) * f)
+    np.testing.assert_allclose(model.extra.s.numpy(), before - 0.1 * grad, rtol=1e-5)
+    assert s != 1.0
+
+
+def test_weight_added_to_a_built_layer_is_trained():
+    x, y = _data()
+    layer = _Scale()
+    model = _sgd_model(tf.keras.Sequential([L.Dense(1, input_shape=(4,)), layer]))
+    model.fit(x, y, batch_size=32, epochs=1, verbose=0)
+    extra = layer.add_weight("t", (), initializer="zeros")
+    assert any(w is extra for w in model.trainable_weights)
+    frozen = layer.add_weight("u", (), initializer="zeros", trainable=False)
+    assert not any(w is frozen for w in model.trainable_weights)
+    assert any(w is frozen for w in model.non_trainable_weights)
+
+
+def test_sequential_add_and_pop_after_a_step():
+    x, y = _data()
+    model = _sgd_model(tf.keras.Sequential([L.Dense(2, input_shape=(4,))]))
+    model.fit(x, np.zeros((32, 2), np.float32), batch_size=8, epochs=1, verbose=0)
+    top = L.Dense(1)
+    model.add(top)
+    _sgd_model(model)
+    model.fit(x, y, batch_size=8, epochs=1, verbose=0)
+    assert len(model.trainable_weights) == 4
+    assert any(w is top.kernel for w in model.trainable_weights)
+    model.pop()
+    assert len(model.trainable_weights) == 2
+    flat = model._flatten_layers()
+    assert len(flat) == 2 and flat[0] is model and flat[1] is model.layers[0]
+
+
+def test_loss_added_by_a_new_layer_after_a_step_counts():
+    class AddsLoss(L.Layer):
+        def call(self, x):
+            self.add_loss(100.0 * tf.reduce_mean(x * 0.0 + 1.0))
+            return x
+
+    x, y = _data()
+    model = _sgd_model(tf.keras.Sequential([L.Dense(1, input_shape=(4,))]), lr=0.0)
+    base = model.evaluate(x, y, verbose=0)
+    model.fit(x, y, batch_size=32, epochs=1, verbose=0)
+    model.add(AddsLoss())
+    _sgd_model(model, lr=0.0)
+    assert model.evaluate(x, y, verbose=0) == pytest.approx(base + 100.0, rel=1e-5)
+    assert len(model.losses) == 1
+
+
+def test_copied_layer_lists_itself():
+    d = L.Dense(2)
+    d(np.zeros((1, 3), np.float32))
+    assert d._flatten_layers()[0] is d
+    c = copy.copy(d)
+    assert c._flatten_layers()[0] is c
+
+
+def test_input_spec_still_checked_after_a_passing_call():
+    d = L.Dense(2)
+    d(np.zeros((3, 4), np.float32))
+    d(np.zeros((5, 4), np.float32))
+    with pytest.raises(ValueError, match="incompatible"):
+        d(np.zeros((3, 5), np.float32))
+    d.input_spec = tf.keras.layers.InputSpec(ndim=3)
+    with pytest.raises(ValueError, match="ndim"):
+        d(np.zeros((3, 4), np.float32))
+
+
+def test_adam_slots_follow_changing_variable_lists():
+    """Slots are looked up per variable even when the list changes between steps."""
+    opt = tf.keras.optimizers.Adam(0.1)
+    v1, v2 = tf.Variable([1.0, 2.0]), tf.Variable([3.0])
+    g1, g2 = tf.constant([0.5, -1.0]), tf.constant([2.0])
+    # NumPy Adam (TF's form); the step count t is the optimizer's, shared by all
+    ref = {id(v1): [np.array([1.0, 2.0]), np.zeros(2), np.zeros(2)],
+           id(v2): [np.array([3.0]), np.zeros(1), np.zeros(1)]}
+    steps = [[(g1, v1)], [(g2, v2)], [(g1, v1), (g2, v2)], [(g2, v2), (g1, v1)]]
+    for t, pairs in enumerate(steps, start=1):
+        opt.apply_gradients(pairs)
+        lr_t = 0.1 * np.sqrt(1 - 0.999 ** t) / (1 - 0.9 ** t)
+        for g, v in pairs:
+            p, m, vv = ref[id(v)]
+            g = g.numpy()
+            m = 0.9 * m + 0.1 * g
+            vv = 0.999 * vv + 0.001 * g * g
+            ref[id(v)] = [p - lr_t * m / (np.sqrt(vv) + 1e-7), m, vv]
+        np.testing.assert_allclose(v1.numpy(), ref[id(v1)][0], rtol=1e-5)
+        np.testing.assert_allclose(v2.numpy(), ref[id(v2)][0], rtol=1e-5)
+        for _, v in pairs:
+            np.testing.assert_allclose(opt.get_slot(v, "m").numpy(), ref[id(v)][1], rtol=1e-5)
+            np.testing.assert_allclose(opt.get_slot(v, "v").numpy(), ref[id(v)][2], rtol=1e-4)
+    assert int(opt.iterations.numpy()) == 4
+
+
+def test_loss_metric_averages_over_samples_with_a_short_last_batch():
+    x, y = _data(n=10)
+    model = _sgd_model(tf.keras.Sequential([L.Dense(1, input_shape=(4,))]))
+    pred = model.predict(x)
+    expected = float(np.mean((pred - y) ** 2))
+    # batches of 4, 4 and 2 samples: per-batch means weighted by batch size
+    assert model.evaluate(x, y, batch_size=4, verbose=0) == pytest.approx(expected, rel=1e-5)
+
+
+def test_iterations_of_another_integer_dtype_still_counts():
+    opt = tf.keras.optimizers.SGD(0.1)
+    opt.iterations = tf.Variable(0, dtype=tf.int32)
+    v = tf.Variable(1.0)
+    opt.apply_gradients([(tf.constant(1.0), v)])
+    opt.apply_gradients([(tf.constant(1.0), v)])
+    assert int(opt.iterations.numpy()) == 2
+    assert opt.iterations.dtype == tf.int32
