@@ -345,7 +345,8 @@ def _arg_extreme(op, input, axis, output_type, fn):
     if t.is_floating_point():
         # TF's comparisons never pick a NaN (unless nothing else is there); torch's do.
         fill = float("-inf") if fn is torch.argmax else float("inf")
-        t = torch.where(torch.isnan(t), torch.full_like(t, fill), t)
+        # one kernel (the infinities passed so that they stay infinite)
+        t = torch.nan_to_num(t, nan=fill, posinf=float("inf"), neginf=float("-inf"))
     elif d is _BOOL:
         t = t.to(torch.uint8)
     elif d._name in mc.NARROW:

@@ -7,7 +7,7 @@ from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.ops.array_ops import expand_dims, squeeze
 from torchflow._src.ops.creation_ops import cast
-from torchflow._src.ops.reduction_ops import reduce_sum
+from torchflow._src.ops.reduction_ops import reduce_mean, reduce_sum
 from torchflow._src.util.api import public
 
 
@@ -97,5 +97,9 @@ def compute_weighted_loss(losses, sample_weight=None, reduction=Reduction.SUM_OV
         sample_weight = cast(convert_to_tensor(sample_weight), work)
         losses, _, sample_weight = squeeze_or_expand_dimensions(losses, None, sample_weight)
         losses = losses * sample_weight
-    loss = reduce_weighted_loss(losses, reduction)
+    if reduction == Reduction.SUM_OVER_BATCH_SIZE and _num_elements(losses):
+        # the sum divided by the count in one op (torch's mean; bit for bit on the CPU)
+        loss = reduce_mean(losses)
+    else:
+        loss = reduce_weighted_loss(losses, reduction)
     return loss if in_dtype is work else cast(loss, in_dtype)

@@ -18,10 +18,14 @@ from torchflow._src.keras import backend
 from torchflow._src.keras.engine.base_layer import Layer
 from torchflow._src.keras.engine.functional_utils import in_symbolic_pass
 from torchflow._src.keras.losses._utils import squeeze_or_expand_dimensions
+from torchflow._src.keras.metrics.metric_functions import (
+    sparse_categorical_accuracy as _sparse_accuracy,
+)
 from torchflow._src.ops.creation_ops import cast, zeros
 from torchflow._src.ops.comparison_ops import equal
 from torchflow._src.ops.gather_ops import where
-from torchflow._src.ops.reduction_ops import reduce_mean, reduce_sum
+from torchflow._src.ops.array_ops import squeeze
+from torchflow._src.ops.reduction_ops import argmax, reduce_mean, reduce_sum
 from torchflow._src.ops.shape_ops import broadcast_to
 from torchflow._src.util.api import public
 
@@ -182,6 +186,30 @@ class Reduce(Metric):
         return safe_div(self.total.read_value(), self.count.read_value())
 
 
+def _sparse_accuracy_fast(metric, y_true, y_pred) -> bool:
+    """``sparse_categorical_accuracy`` into ``metric`` comparing integer labels with
+    the arg-max directly (TF casts both to float first: the same answer while the
+    class count stays below 2**24, where float32 holds every integer exactly).
+    False (nothing done) when the inputs are not the plain case."""
+    td, pd = y_true._dtype, y_pred._dtype
+    if not (td.is_integer and pd.is_floating):
+        return False
+    pr = y_pred.ndim
+    if pr < 1 or y_pred.shape[-1] is None or y_pred.shape[-1] >= 2 ** 24:
+        return False
+    tr = y_true.ndim
+    if tr == pr and y_true.shape[-1] == 1:
+        y_true = squeeze(y_true, [-1])
+    elif tr != pr - 1:
+        return False
+    pred = argmax(y_pred, -1, output_type=td) if td in (dtypes.int32, dtypes.int64) else \
+        cast(argmax(y_pred, -1), td)
+    matches = cast(equal(y_true, pred), metric._dtype)
+    metric.total.assign_add(reduce_sum(matches))
+    metric.count.assign_add(metric._count_constant(_num_elements(matches)))
+    return True
+
+
 def safe_div(num, den):
     """``divide_no_nan`` in three cheap ops (0 where ``den`` is 0)."""
     return where(equal(den, 0.0), num * 0.0, num / den)
@@ -236,6 +264,10 @@ class MeanMetricWrapper(Mean):
     def update_state(self, y_true, y_pred, sample_weight=None):
         y_true = convert_to_tensor(y_true)
         y_pred = convert_to_tensor(y_pred)
+        if self._fn is _sparse_accuracy and sample_weight is None and not self._fn_kwargs \
+                and self.reduction == "weighted_mean" and self._dtype == "float32" and \
+                _sparse_accuracy_fast(self, y_true, y_pred):
+            return None
         if y_true.dtype.name != self._dtype:
             y_true = cast(y_true, self._dtype)
         if y_pred.dtype.name != self._dtype:
