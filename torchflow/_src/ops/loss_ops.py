@@ -164,12 +164,12 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None) -> Tenso
     xt, yt = x._t, y._t
     if xt.ndim == 0:
         raise ValueError(f"`logits` cannot be a scalar. Received logits={x.numpy()!r}`")
-    if tuple(yt.shape) != tuple(xt.shape[:-1]):
+    if yt.shape != xt.shape[:-1]:
         raise ValueError(f"`labels.shape` must equal `logits.shape` except for the last "
                          f"dimension. Received: labels.shape={tuple(yt.shape)} and "
                          f"logits.shape={tuple(xt.shape)}")
     n = xt.shape[-1]
-    if xt.device.type != "cpu":
+    if not xt.is_cpu:
         # As TF's GPU kernel: NaN losses for out-of-range labels, no host sync.
         ok = (yt >= 0) & (yt < n)
         lp = torch.log_softmax(_precise(xt), -1)
@@ -178,16 +178,20 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None) -> Tenso
         return wrap(out.to(xt.dtype), x._dtype)
     # torch's fused kernel checks the label range itself (no extra pass over the
     # labels); only int64's smallest value could pass as its ignore_index.
-    if yt.numel() and n and not (yt.dtype == torch.int64 and int(yt.min()) == _I64_MIN):
+    if yt.numel() and n and (yt.dtype is not torch.int64 or int(yt.min()) != _I64_MIN):
+        flat = xt.ndim == 2
         try:
             out = torch.nn.functional.cross_entropy(
-                _precise(xt).reshape(-1, n), yt.reshape(-1).long(), reduction="none",
+                _precise(xt) if flat else _precise(xt).reshape(-1, n),
+                yt.long() if flat else yt.reshape(-1).long(), reduction="none",
                 ignore_index=_I64_MIN)
         except IndexError:
             raise _label_range_error(op, yt, n) from None
         except Exception as e:  # noqa: BLE001 - translated to a TF error
             raise translate(op, e) from None
-        return wrap(out.reshape(yt.shape).to(xt.dtype), x._dtype)
+        if not flat:
+            out = out.reshape(yt.shape)
+        return wrap(out if out.dtype is xt.dtype else out.to(xt.dtype), x._dtype)
     if yt.numel():
         raise _label_range_error(op, yt, n)
     return wrap(torch.zeros(yt.shape, dtype=xt.dtype, device=xt.device)
