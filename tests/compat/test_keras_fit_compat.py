@@ -21,6 +21,7 @@ def _build(k):
 @pytest.mark.parametrize("spe", [1, 4])
 def test_fit_evaluate_predict_match_tf_keras(opt, spe):
     ref = real_tf()
+    ref.keras.utils.set_random_seed(5)  # reproducible initial weights (shared below)
     theirs = _build(ref.keras)
     ours = _build(tf.keras)
     ours.set_weights(theirs.get_weights())
@@ -38,8 +39,10 @@ def test_fit_evaluate_predict_match_tf_keras(opt, spe):
     h_rtol = 2e-3 if opt == "rmsprop" else 2e-4
     assert sorted(h_o.history) == sorted(h_t.history)
     for k in h_t.history:
-        # accuracy counts samples: with RMSprop one borderline sample may flip
-        a_atol = 2.0 / 72 if (opt == "rmsprop" and "accuracy" in k) else 2e-5
+        # accuracy counts samples: with RMSprop up to two borderline samples may flip
+        # (72 training, 24 validation samples; seen with one seed in twelve)
+        n = 24 if k.startswith("val_") else 72
+        a_atol = 2.0 / n if (opt == "rmsprop" and "accuracy" in k) else 2e-5
         np.testing.assert_allclose(h_o.history[k], h_t.history[k], rtol=h_rtol, atol=a_atol,
                                    err_msg=k)
     for a, b in zip(ours.get_weights(), theirs.get_weights()):
