@@ -198,3 +198,43 @@ def test_iterations_of_another_integer_dtype_still_counts():
     opt.apply_gradients([(tf.constant(1.0), v)])
     assert int(opt.iterations.numpy()) == 2
     assert opt.iterations.dtype == tf.int32
+
+
+def _batch_logs(spe, train_step=None):
+    x, y = _data(n=40)
+    cls = tf.keras.Sequential
+    if train_step is not None:
+        cls = type("Counting", (tf.keras.Sequential,), {"train_step": train_step})
+    model = cls([L.Dense(1, input_shape=(4,), kernel_initializer="ones")])
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.05), loss="mse", metrics=["mae"],
+                  steps_per_execution=spe)
+    seen = {}
+    cb = tf.keras.callbacks.LambdaCallback(
+        on_train_batch_end=lambda batch, logs: seen.__setitem__(batch, dict(logs)))
+    model.fit(x, y, batch_size=4, epochs=1, verbose=0, shuffle=False, callbacks=[cb])
+    return seen, model
+
+
+def test_steps_per_execution_groups_report_the_same_running_metrics():
+    """With N steps per execution every step still trains and updates the metrics;
+    the batch logs of a group are those of its last step with N=1."""
+    one, m1 = _batch_logs(1)
+    four, m4 = _batch_logs(4)
+    assert sorted(four) == [3, 7, 9]  # 10 batches in groups of 4 (the last has 2)
+    for b in four:
+        for k in ("loss", "mae"):
+            assert four[b][k] == pytest.approx(one[b][k], rel=1e-6)
+    np.testing.assert_allclose(m4.get_weights()[0], m1.get_weights()[0], rtol=1e-6)
+    assert int(m4.optimizer.iterations.numpy()) == 10
+
+
+def test_overridden_train_step_runs_for_every_batch_of_a_group():
+    calls = []
+
+    def train_step(self, data):
+        calls.append(1)
+        return tf.keras.Sequential.train_step(self, data)
+
+    logs, model = _batch_logs(4, train_step)
+    assert len(calls) == 10
+    assert int(model.optimizer.iterations.numpy()) == 10

@@ -178,6 +178,12 @@ class TrainingMixin:
             return self.train_function
 
         def train_function(batches):
+            if type(self).train_step is TrainingMixin.train_step:
+                # Only the group's last logs are returned: the steps before it need
+                # not read the metrics back.
+                for b in batches[:-1]:
+                    self._train_step_updates(b)
+                return self.train_step(batches[-1]) if batches else None
             logs = None
             for b in batches:
                 logs = self.train_step(b)
