@@ -13,6 +13,7 @@ from torchflow._src.core import dtypes
 from torchflow._src.core.convert import check_python_scalar, to_tensor
 from torchflow._src.core.errors import InvalidArgumentError, translate
 from torchflow._src.core.tensor import Tensor, wrap
+from torchflow._src.core.variables import Variable
 
 __all__ = ["unwrap", "binary", "tensor_arg", "wrap", "translate", "tf_type_name", "Tensor",
            "NARROW_UNSIGNED", "dtype_error", "scalar_operand"]
@@ -69,6 +70,8 @@ def tensor_arg(x, dtype=None) -> Tensor:
     """Converts one op input to a Tensor (fast when it already is one)."""
     if type(x) is Tensor:
         return x
+    if isinstance(x, Variable):  # as to_tensor does, minus its other checks
+        return x._tf_value(None if dtype is None else dtypes.as_dtype(dtype))
     return to_tensor(x, dtype)
 
 
@@ -76,6 +79,8 @@ def unwrap(x, dtype=None):
     """The torch tensor behind an op input (converting Python/NumPy values)."""
     if type(x) is Tensor:
         return x._t
+    if isinstance(x, Variable):
+        return x._tf_value(None if dtype is None else dtypes.as_dtype(dtype))._t
     return to_tensor(x, dtype)._t
 
 
