@@ -19,13 +19,21 @@ reported) so machine load hits them alike. tf.keras runs in a child process
 (driven call by call, so still interleaved): with TF and torch in one process
 the two OpenMP/oneDNN runtimes slowed raw torch down several times.
 
+``--spe`` adds torchflow with ``steps_per_execution=10`` and both step counts
+at ``verbose=1`` (progress bar written to a string): with no callback reading
+batch logs ``fit`` already reads the metrics once per epoch, so grouping pays
+where the batch hooks read the logs.
+
 ``python benchmarks/bench_keras_fit.py [--case mlp|cnn|all] [--steps N]
-[--repeat R] [--no-tf]``
+[--repeat R] [--no-tf] [--spe]``
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import functools
+import io
 import os
 import statistics
 import sys
@@ -71,6 +79,12 @@ def make_keras_fit(keras, case, x, y, batch, **fit_kwargs):
     def run():
         model.fit(x, y, batch_size=batch, epochs=1, verbose=0, shuffle=True, **fit_kwargs)
     return run
+
+
+def _quiet_fit(model, x, y, batch, verbose):
+    """``fit`` with its progress bar (if any) written to a string, not the terminal."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        model.fit(x, y, batch_size=batch, epochs=1, verbose=verbose)
 
 
 def make_torch_fit(case, x, y, batch, channels_last=False):
@@ -194,7 +208,7 @@ def main(argv=None):
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--no-tf", action="store_true")
     p.add_argument("--spe", action="store_true",
-                   help="also torchflow with steps_per_execution=10")
+                   help="also torchflow with steps_per_execution=10, and both at verbose=1")
     p.add_argument("--threads", type=int, default=None,
                    help="intra-op threads for torch and TF (e.g. 1 on a loaded machine)")
     args = p.parse_args(argv)
@@ -220,12 +234,15 @@ def main(argv=None):
             contenders["torch channels_last"] = make_torch_fit(case, x, y, cfg["batch"],
                                                                channels_last=True)
         if args.spe:
-            tf.keras.backend.clear_session()
-            m = keras_model(tf.keras, case)
-            m.compile(optimizer=tf.keras.optimizers.Adam(1e-3), loss=m.loss,
-                      metrics=["accuracy"], steps_per_execution=10)
-            contenders["torchflow spe=10"] = (
-                lambda m=m: m.fit(x, y, batch_size=cfg["batch"], epochs=1, verbose=0))
+            # verbose=1 too: there the batch hooks read the logs, once per execution
+            for spe, verbose in ((10, 0), (1, 1), (10, 1)):
+                tf.keras.backend.clear_session()
+                m = keras_model(tf.keras, case)
+                m.compile(optimizer=tf.keras.optimizers.Adam(1e-3), loss=m.loss,
+                          metrics=["accuracy"], steps_per_execution=spe)
+                name = f"torchflow spe={spe}" + (" verbose=1" if verbose else "")
+                contenders[name] = functools.partial(_quiet_fit, m, x, y, cfg["batch"],
+                                                     verbose)
         procs = []
         if not args.no_tf:
             procs.append(TFKerasProcess(case, steps, cfg["batch"], args.threads))
