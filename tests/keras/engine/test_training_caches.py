@@ -200,14 +200,14 @@ def test_iterations_of_another_integer_dtype_still_counts():
     assert opt.iterations.dtype == tf.int32
 
 
-def _batch_logs(spe, train_step=None):
+def _batch_logs(spe, train_step=None, optimizer=None):
     x, y = _data(n=40)
     cls = tf.keras.Sequential
     if train_step is not None:
         cls = type("Counting", (tf.keras.Sequential,), {"train_step": train_step})
     model = cls([L.Dense(1, input_shape=(4,), kernel_initializer="ones")])
-    model.compile(optimizer=tf.keras.optimizers.SGD(0.05), loss="mse", metrics=["mae"],
-                  steps_per_execution=spe)
+    model.compile(optimizer=optimizer() if optimizer else tf.keras.optimizers.SGD(0.05),
+                  loss="mse", metrics=["mae"], steps_per_execution=spe)
     seen = {}
     cb = tf.keras.callbacks.LambdaCallback(
         on_train_batch_end=lambda batch, logs: seen.__setitem__(batch, dict(logs)))
@@ -238,3 +238,39 @@ def test_overridden_train_step_runs_for_every_batch_of_a_group():
     logs, model = _batch_logs(4, train_step)
     assert len(calls) == 10
     assert int(model.optimizer.iterations.numpy()) == 10
+
+
+@pytest.mark.parametrize("optimizer", [
+    lambda: tf.keras.optimizers.Adam(0.05),
+    lambda: tf.keras.optimizers.Adam(tf.keras.optimizers.schedules.ExponentialDecay(
+        0.05, decay_steps=2, decay_rate=0.5)),
+    lambda: tf.keras.optimizers.SGD(0.05, momentum=0.9, decay=0.3),
+], ids=["adam", "adam-schedule", "sgd-decay"])
+def test_grouped_steps_use_each_steps_count_and_hyperparameters(optimizer):
+    """A group reads the optimizer's scalars once and counts its steps on the host:
+    Adam's bias correction, schedules and ``decay`` still see every step's count."""
+    _, m1 = _batch_logs(1, optimizer=optimizer)
+    _, m4 = _batch_logs(4, optimizer=optimizer)
+    for a, b in zip(m4.get_weights(), m1.get_weights()):
+        np.testing.assert_allclose(a, b, rtol=1e-6)
+    assert int(m4.optimizer.iterations.numpy()) == 10
+
+
+def test_learning_rate_set_between_groups_is_used():
+    x, y = _data(n=16)
+
+    def run(spe):
+        model = tf.keras.Sequential([L.Dense(1, input_shape=(4,), kernel_initializer="ones")])
+        model.compile(optimizer=tf.keras.optimizers.SGD(0.05), loss="mse",
+                      steps_per_execution=spe)
+        cb = tf.keras.callbacks.LambdaCallback(
+            on_train_batch_end=lambda b, logs: model.optimizer.learning_rate.assign(0.0))
+        model.fit(x, y, batch_size=4, epochs=1, verbose=0, shuffle=False, callbacks=[cb])
+        return model.get_weights()[0]
+
+    # with groups of 2, the first group trains twice at 0.05, then nothing moves
+    x2 = x[:8]
+    ref = tf.keras.Sequential([L.Dense(1, input_shape=(4,), kernel_initializer="ones")])
+    ref.compile(optimizer=tf.keras.optimizers.SGD(0.05), loss="mse")
+    ref.fit(x2, y[:8], batch_size=4, epochs=1, verbose=0, shuffle=False)
+    np.testing.assert_allclose(run(2), ref.get_weights()[0], rtol=1e-6)

@@ -9,6 +9,7 @@ back once per group, which is where Python overhead per step is saved.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import logging
 import warnings
@@ -181,9 +182,10 @@ class TrainingMixin:
             if type(self).train_step is TrainingMixin.train_step:
                 # Only the group's last logs are returned: the steps before it need
                 # not read the metrics back.
-                for b in batches[:-1]:
-                    self._train_step_updates(b)
-                return self.train_step(batches[-1]) if batches else None
+                with _steps_as_one(self.optimizer, len(batches)):
+                    for b in batches[:-1]:
+                        self._train_step_updates(b)
+                    return self.train_step(batches[-1]) if batches else None
             logs = None
             for b in batches:
                 logs = self.train_step(b)
@@ -274,8 +276,9 @@ class TrainingMixin:
             logs = None
             if quiet:
                 for _, group in handler.batches(iterator):
-                    for b in group:
-                        step_updates(b)
+                    with _steps_as_one(self.optimizer, len(group)):
+                        for b in group:
+                            step_updates(b)
                     logs = True
                     if self.stop_training:
                         break
@@ -412,6 +415,12 @@ def _as_tensors(x):
 def _as_list(logs, names):
     values = [logs[n] for n in names if n in logs]
     return values[0] if len(values) == 1 else values
+
+
+def _steps_as_one(optimizer, n):
+    """The optimizer's group scope for a default train step over ``n`` > 1 batches."""
+    scope = getattr(optimizer, "_steps_as_one", None) if n > 1 else None
+    return scope() if scope is not None else contextlib.nullcontext()
 
 
 def _reads_train_batches(callback) -> bool:

@@ -14,6 +14,7 @@ called per variable as in TF.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import operator
@@ -159,6 +160,9 @@ class Optimizer:
 
     # --- hyperparameters ---------------------------------------------------
     def _set_hyper(self, name, value):
+        frozen = self.__dict__.get("_frozen")
+        if frozen:
+            frozen.clear()
         prev = self._hyper.get(name)
         if prev is None or not isinstance(prev, Variable) or \
                 isinstance(value, LearningRateSchedule) or callable(value):
@@ -179,6 +183,15 @@ class Optimizer:
         return value
 
     def _hyper_float(self, name) -> float:
+        frozen = self.__dict__.get("_frozen")
+        if frozen is not None:
+            value = frozen.get(name)
+            if value is None:
+                value = frozen[name] = self._read_hyper_float(name)
+            return value
+        return self._read_hyper_float(name)
+
+    def _read_hyper_float(self, name) -> float:
         value = self._hyper[name]
         if callable(value) and not isinstance(value, (Variable, LearningRateSchedule)):
             value = value()
@@ -500,7 +513,15 @@ class Optimizer:
         grads = [g for g, _ in grads_and_vars]
         variables = [v for _, v in grads_and_vars]
         if _uses_fast_path(type(self)):
-            self._apply_batch(grads, variables, int(self._iterations.numpy()))
+            frozen = self.__dict__.get("_frozen")
+            if frozen is None:
+                step = int(self._iterations.numpy())
+            else:  # counted here while a group of steps runs
+                step = frozen.get("iterations")
+                if step is None:
+                    step = int(self._iterations.numpy())
+                frozen["iterations"] = step + 1
+            self._apply_batch(grads, variables, step)
         else:
             apply_state = self._prepare(variables)
             for g, v in grads_and_vars:
@@ -510,6 +531,23 @@ class Optimizer:
                 v.assign(v.constraint(v))
         it = self._iterations
         it.assign_add(_one_int64() if it.dtype is dtypes.int64 else 1)
+
+    @contextlib.contextmanager
+    def _steps_as_one(self):
+        """Within it, the host scalars the fused update reads (hyperparameter values,
+        the step count) are read once and the step counted on the host: a group of
+        ``steps_per_execution`` steps reads them as one execution would. Nothing
+        outside the group's steps can change them meanwhile (``_set_hyper`` forgets
+        them). Only for optimizers whose step count nothing else moves."""
+        if not (_uses_fast_path(type(self)) and type(self)._apply is Optimizer._apply) or \
+                self.__dict__.get("_frozen") is not None:
+            yield
+            return
+        object.__setattr__(self, "_frozen", {})
+        try:
+            yield
+        finally:
+            object.__setattr__(self, "_frozen", None)
 
     def _prepare(self, var_list):
         keys = {}
