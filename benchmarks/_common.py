@@ -39,6 +39,13 @@ def real_tf():
     return tf
 
 
+def real_tf_available() -> bool:
+    """Whether real TensorFlow is installed (without importing it)."""
+    import importlib.util
+
+    return importlib.util.find_spec("tensorflow") is not None
+
+
 def _calls_for(fn: Callable[[], object], target_s: float) -> int:
     """How many calls of ``fn`` take about ``target_s`` seconds."""
     number = 1

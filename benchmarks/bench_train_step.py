@@ -13,13 +13,16 @@ tf.function; torchflow within 1.5x of raw torch.
 
 ``python benchmarks/bench_train_step.py [--quick] [--no-tf] [--strict] [--jit]``
 (``--jit`` adds torchflow ``tf.function(jit_compile=True)``, i.e. torch.compile).
+Real TF runs in a child process, timed call by call between the others.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import sys
+import time
 
 import numpy as np
 
@@ -105,7 +108,53 @@ def make_torch_step(torch, in_place: bool = False):
     return step, ws
 
 
-def check_same_training(tfw, torch, tf_real) -> None:
+def _tf_worker(conn, jit: bool = False) -> None:
+    """Child process: the same step in real TF, eager ("TF") and in tf.function
+    ("TF fn"); times ``n`` calls on request and reports seconds per call. (TF's
+    and torch's OpenMP/oneDNN runtimes in one process slowed raw torch down by
+    up to 100x here, and by different amounts from run to run.)"""
+    tf_real = _common.real_tf()
+    steps = {"TF": make_tf_step(tf_real, False)[0], "TF fn": make_tf_step(tf_real, True)[0]}
+    check, check_vars = make_tf_step(tf_real, use_function=False)
+    for _ in range(3):
+        check()
+    conn.send([v.numpy() for v in check_vars])
+    while True:
+        msg = conn.recv()
+        if msg is None:
+            return
+        name, n = msg
+        fn = steps[name]
+        start = time.perf_counter()
+        for _ in range(n):
+            fn()
+        conn.send((time.perf_counter() - start) / n)
+
+
+class RealTF:
+    """Real TensorFlow's contenders, run in a child process."""
+
+    def __init__(self):
+        import multiprocessing as mp
+
+        ctx = mp.get_context("spawn")
+        self.conn, child = ctx.Pipe()
+        self.proc = ctx.Process(target=_tf_worker, args=(child,), daemon=True)
+        self.proc.start()
+        self.checked_weights = self.conn.recv()
+
+    def per_call(self, name: str, n: int) -> float:
+        self.conn.send((name, n))
+        return self.conn.recv()
+
+    def close(self) -> None:
+        self.conn.send(None)
+        self.proc.join(30)
+        if self.proc.is_alive():
+            self.proc.kill()
+
+
+def check_same_training(tfw, torch, real) -> None:
     """The contenders compute the same thing: a few steps give the same weights."""
     ours, ours_vars = make_tf_step(tfw, use_function=False)
     theirs, ref_vars = make_torch_step(torch, in_place=True)
@@ -114,12 +163,33 @@ def check_same_training(tfw, torch, tf_real) -> None:
         theirs()
     np.testing.assert_allclose(ours_vars[0].numpy(), ref_vars[0].detach().numpy(),
                                rtol=1e-4, atol=1e-5)
-    if tf_real is not None:
-        real, real_vars = make_tf_step(tf_real, use_function=False)
-        for _ in range(3):
-            real()
-        np.testing.assert_allclose(ours_vars[2].numpy(), real_vars[2].numpy(),
+    if real is not None:
+        np.testing.assert_allclose(ours_vars[2].numpy(), real.checked_weights[2],
                                    rtol=1e-4, atol=1e-5)
+
+
+def _timed(contenders, real, repeat: int, target_s: float) -> dict:
+    """Median seconds per call; local and child-process contenders interleaved."""
+    def run(name, n):
+        if name in contenders:
+            fn = contenders[name]
+            start = time.perf_counter()
+            for _ in range(n):
+                fn()
+            return (time.perf_counter() - start) / n
+        return real.per_call(name, n)
+
+    names = list(contenders) + (["TF", "TF fn"] if real is not None else [])
+    numbers = {}
+    for name in names:
+        run(name, 2)  # warm-up
+        per = run(name, 5)
+        numbers[name] = max(1, int(target_s / max(per, 1e-9)))
+    samples = {name: [] for name in names}
+    for _ in range(repeat):
+        for name in names:
+            samples[name].append(run(name, numbers[name]))
+    return {k: statistics.median(v) for k, v in samples.items()}
 
 
 def main(argv=None) -> int:
@@ -133,25 +203,30 @@ def main(argv=None) -> int:
     repeat = args.repeat or (3 if args.quick else 9)
     target_s = 0.02 if args.quick else 0.3
 
-    tf_real = None if args.no_tf else _common.real_tf()
+    real = None
+    if not args.no_tf and _common.real_tf_available():
+        real = RealTF()
     import torch
 
     import torchflow as tfw
 
     print(f"bench_train_step: {_common.describe_machine()}")
-    if tf_real is not None:
-        print(f"real TensorFlow {tf_real.__version__} (CPU)")
-    check_same_training(tfw, torch, tf_real)
-    contenders = {
-        "torch": make_torch_step(torch)[0],
-        "torch in-place": make_torch_step(torch, in_place=True)[0],
-        "torchflow": make_tf_step(tfw, False)[0],
-        "torchflow fn": make_tf_step(tfw, True)[0],
-        "torchflow jit": make_tf_step(tfw, True, jit=True)[0] if args.jit else None,
-        "TF": make_tf_step(tf_real, False)[0] if tf_real is not None else None,
-        "TF fn": make_tf_step(tf_real, True)[0] if tf_real is not None else None,
-    }
-    times = _common.compare(contenders, repeat=repeat, target_s=target_s)
+    if real is not None:
+        print("real TensorFlow 2.x (CPU) runs in a child process")
+    try:
+        check_same_training(tfw, torch, real)
+        contenders = {
+            "torch": make_torch_step(torch)[0],
+            "torch in-place": make_torch_step(torch, in_place=True)[0],
+            "torchflow": make_tf_step(tfw, False)[0],
+            "torchflow fn": make_tf_step(tfw, True)[0],
+        }
+        if args.jit:
+            contenders["torchflow jit"] = make_tf_step(tfw, True, jit=True)[0]
+        times = _timed(contenders, real, repeat, target_s)
+    finally:
+        if real is not None:
+            real.close()
     for k, v in times.items():
         print(f"  {k:14s} {1.0 / v:9.1f} steps/s")
     row = _common.Row("train step", times, [
@@ -160,7 +235,7 @@ def main(argv=None) -> int:
         ("torchflow", "torch", 1.5, "max"),
         ("torchflow fn", "torch", 1.5, "max"),
     ])
-    columns = [c for c in contenders if contenders[c] is not None]
+    columns = list(times)
     ok = _common.print_table("784-128-10 MLP, batch 64, Adam (time per step)", [row], columns,
                              [("torchflow", "torch"), ("torchflow fn", "torch"),
                               ("TF", "torchflow"), ("TF fn", "torchflow fn")])
