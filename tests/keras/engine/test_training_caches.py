@@ -274,3 +274,38 @@ def test_learning_rate_set_between_groups_is_used():
     ref.compile(optimizer=tf.keras.optimizers.SGD(0.05), loss="mse")
     ref.fit(x2, y[:8], batch_size=4, epochs=1, verbose=0, shuffle=False)
     np.testing.assert_allclose(run(2), ref.get_weights()[0], rtol=1e-6)
+
+
+def _progbar_run(monkeypatch, extra_callbacks, spe=1):
+    import contextlib
+    import io
+    import re
+
+    from torchflow._src.keras.utils import progbar
+
+    # redraw at every batch, so that every batch's values are printed
+    monkeypatch.setattr(progbar.Progbar.__init__, "__defaults__", (30, 1, 0.0, None, "step"))
+    x, y = _data(n=48)
+    model = tf.keras.Sequential([L.Dense(1, input_shape=(4,), kernel_initializer="ones")])
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.05), loss="mse", metrics=["mae"],
+                  steps_per_execution=spe)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        hist = model.fit(x, y, batch_size=4, epochs=2, verbose=1, shuffle=False,
+                         callbacks=extra_callbacks)
+    rows = re.findall(r"(\d+)/12 \[[=>.]*\].*? - loss: ([\d.]+) - mae: ([\d.]+)",
+                      out.getvalue())
+    return rows, hist.history
+
+
+@pytest.mark.parametrize("spe", [1, 5])
+def test_progress_bar_shows_the_same_values_when_it_reads_the_metrics_lazily(monkeypatch, spe):
+    """With the progress bar as the only batch-log reader, fit reads the metrics only
+    when the bar redraws; every redraw shows what eager logs would have shown."""
+    lazy_rows, lazy_hist = _progbar_run(monkeypatch, [], spe)
+    reader = tf.keras.callbacks.LambdaCallback(on_train_batch_end=lambda b, logs: None)
+    eager_rows, eager_hist = _progbar_run(monkeypatch, [reader], spe)
+    per_epoch = 12 // spe + (12 % spe > 0) + 1  # one line per group, then the final one
+    assert len(lazy_rows) == 2 * per_epoch
+    assert lazy_rows == eager_rows
+    assert lazy_hist == eager_hist

@@ -16,6 +16,8 @@ class ProgbarLogger(Callback):
       stateful_metrics: Metric names shown as is rather than averaged.
     """
 
+    _reads_lazy_logs = True  # fit may pass logs that are read when looked at
+
     def __init__(self, count_mode="samples", stateful_metrics=None):
         super().__init__()
         if count_mode not in ("samples", "steps"):
@@ -69,9 +71,14 @@ class ProgbarLogger(Callback):
 
     def _batch_update(self, batch, logs):
         self.seen = batch + 1
-        self._bar()  # started at the first batch, as TF 2.4 (its clock shows in verbose=2)
+        bar = self._bar()  # started at the first batch, as TF 2.4 (its clock shows in verbose=2)
         if self.verbose == 1:
-            self._bar().update(self.seen, list((logs or {}).items()), finalize=False)
+            if logs is None or isinstance(logs, dict) or bar._will_draw(self.seen):
+                bar.update(self.seen, list((logs or {}).items()), finalize=False)
+            else:
+                # fit's lazy logs (the model's running metrics, shown as they are,
+                # not averaged) are read only when the bar redraws
+                bar._advance(self.seen)
 
     def on_train_batch_end(self, batch, logs=None):
         self._batch_update(batch, logs)

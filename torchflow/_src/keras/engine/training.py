@@ -13,6 +13,7 @@ import contextlib
 import copy
 import logging
 import warnings
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -266,9 +267,13 @@ class TrainingMixin:
         # With no batch hooks to feed (e.g. verbose=0 and only History) and the
         # default train step, batch hooks are skipped (they are no-ops) and the
         # metrics are read once per epoch instead of after every batch.
-        quiet = (getattr(train_function, "_default_step", False)
-                 and type(self).train_step is TrainingMixin.train_step
-                 and not any(_reads_train_batches(c) for c in cbs))
+        default_step = (getattr(train_function, "_default_step", False)
+                        and type(self).train_step is TrainingMixin.train_step)
+        quiet = default_step and not any(_reads_train_batches(c) for c in cbs)
+        # When the only batch-log reader is the progress bar, the logs are read
+        # from the metrics only when the bar redraws (at most every 50 ms).
+        lazy = default_step and all(getattr(c, "_reads_lazy_logs", False) or
+                                    not _reads_train_batches(c) for c in cbs)
         step_updates = self._train_step_updates
         for epoch, iterator in handler.enumerate_epochs():
             self.reset_metrics()
@@ -287,11 +292,19 @@ class TrainingMixin:
             else:
                 for step, group in handler.batches(iterator):
                     cbs.on_train_batch_begin(step)
-                    logs = train_function(group)
-                    logs = {k: _to_py(v) for k, v in logs.items()}
+                    if lazy:
+                        with _steps_as_one(self.optimizer, len(group)):
+                            for b in group:
+                                step_updates(b)
+                        logs = _MetricLogs(self)
+                    else:
+                        logs = train_function(group)
+                        logs = {k: _to_py(v) for k, v in logs.items()}
                     cbs.on_train_batch_end(step, logs)
                     if self.stop_training:
                         break
+                if isinstance(logs, _MetricLogs):
+                    logs = dict(logs)
             if logs is None:
                 raise ValueError("Expect x to be a non-empty array or dataset.")
             epoch_logs = copy.copy(logs)
@@ -415,6 +428,34 @@ def _as_tensors(x):
 def _as_list(logs, names):
     values = [logs[n] for n in names if n in logs]
     return values[0] if len(values) == 1 else values
+
+
+class _MetricLogs(Mapping):
+    """A batch's logs, read from the model's metrics when first looked at (the
+    values right after the batch: nothing runs in between that updates them)."""
+
+    __slots__ = ("_model", "_logs")
+
+    def __init__(self, model):
+        self._model = model
+        self._logs = None
+
+    def _read(self) -> dict:
+        if self._logs is None:
+            self._logs = {m.name: _to_py(m.result()) for m in self._model.metrics}
+        return self._logs
+
+    def __getitem__(self, key):
+        return self._read()[key]
+
+    def __iter__(self):
+        return iter(self._read())
+
+    def __len__(self) -> int:
+        return len(self._read())
+
+    def __repr__(self) -> str:
+        return repr(self._read())
 
 
 def _steps_as_one(optimizer, n):

@@ -41,6 +41,18 @@ class Progbar:
         self._last_update = 0.0
         self._time_after_first_step = None
 
+    def _will_draw(self, current, finalize=False) -> bool:
+        """Whether ``update(current, ..., finalize)`` would redraw the bar now."""
+        if self.verbose != 1:
+            return False
+        return finalize or time.time() - self._last_update >= self.interval
+
+    def _advance(self, current) -> None:
+        """``update(current)`` with no values where it would not redraw."""
+        if current == 1 and self._time_after_first_step is None:
+            self._time_after_first_step = time.time()
+        self._seen_so_far = current
+
     def update(self, current, values=None, finalize=None):
         """Moves the bar to step ``current`` and records ``values`` (name, value) pairs."""
         if finalize is None:
