@@ -309,3 +309,21 @@ def test_progress_bar_shows_the_same_values_when_it_reads_the_metrics_lazily(mon
     assert len(lazy_rows) == 2 * per_epoch
     assert lazy_rows == eager_rows
     assert lazy_hist == eager_hist
+
+
+def test_evaluate_reads_metrics_lazily_with_the_same_results(capsys):
+    x, y = _data(n=30)
+    model = tf.keras.Sequential([L.Dense(1, input_shape=(4,))])
+    model.compile(optimizer="sgd", loss="mse", metrics=["mae"])
+    pred = model.predict(x)
+    want = [float(np.mean((pred - y) ** 2)), float(np.mean(np.abs(pred - y)))]
+    seen = []
+    reader = tf.keras.callbacks.LambdaCallback(
+        on_test_batch_end=lambda b, logs: seen.append(dict(logs)))
+    for kwargs in ({"verbose": 1}, {"verbose": 0}, {"verbose": 1, "callbacks": [reader]}):
+        got = model.evaluate(x, y, batch_size=8, **kwargs)
+        np.testing.assert_allclose(got, want, rtol=1e-5)
+    assert "loss:" in capsys.readouterr().out
+    # the reader saw running values: the last batch's are the final ones
+    assert len(seen) == 4
+    np.testing.assert_allclose([seen[-1]["loss"], seen[-1]["mae"]], want, rtol=1e-5)

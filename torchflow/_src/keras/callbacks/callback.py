@@ -73,6 +73,10 @@ class Callback:
     def on_predict_end(self, logs=None):
         """Called at the end of ``predict``."""
 
+    def _implements_test_batch_hooks(self):
+        return (type(self).on_test_batch_begin is not Callback.on_test_batch_begin
+                or type(self).on_test_batch_end is not Callback.on_test_batch_end)
+
     def _implements_train_batch_hooks(self):
         return (type(self).on_batch_begin is not Callback.on_batch_begin
                 or type(self).on_batch_end is not Callback.on_batch_end

@@ -163,11 +163,15 @@ class TrainingMixin:
 
     def test_step(self, data):
         """One evaluation step on a batch; returns ``{metric name: value}``."""
+        self._test_step_updates(data)
+        return {m.name: m.result() for m in self.metrics}
+
+    def _test_step_updates(self, data):
+        # The default test_step without reading the metrics back (see evaluate).
         x, y, sample_weight = data_adapter.unpack_x_y_sample_weight(data)
         y_pred = self(x, training=False)
         self.compiled_loss(y, y_pred, sample_weight, regularization_losses=self.losses)
         self.compiled_metrics.update_state(y, y_pred, sample_weight)
-        return {m.name: m.result() for m in self.metrics}
 
     def predict_step(self, data):
         """The model's outputs for one batch."""
@@ -206,6 +210,7 @@ class TrainingMixin:
                 logs = self.test_step(b)
             return logs
 
+        test_function._default_step = True
         self.test_function = test_function
         return test_function
 
@@ -347,11 +352,24 @@ class TrainingMixin:
         self.reset_metrics()
         cbs.on_test_begin()
         logs = {}
+        # As in fit: with the default test step and no callback but the progress bar
+        # reading batch logs, the metrics are read only when something looks.
+        lazy = (getattr(test_function, "_default_step", False)
+                and type(self).test_step is TrainingMixin.test_step
+                and all(getattr(c, "_reads_lazy_logs", False) or not _reads_test_batches(c)
+                        for c in cbs))
         for _, iterator in handler.enumerate_epochs():
             for step, group in handler.batches(iterator):
                 cbs.on_test_batch_begin(step)
-                logs = {k: _to_py(v) for k, v in test_function(group).items()}
+                if lazy:
+                    for b in group:
+                        self._test_step_updates(b)
+                    logs = _MetricLogs(self)
+                else:
+                    logs = {k: _to_py(v) for k, v in test_function(group).items()}
                 cbs.on_test_batch_end(step, logs)
+        if isinstance(logs, _MetricLogs):
+            logs = dict(logs)
         cbs.on_test_end(logs)
         if not in_fit:
             pass
@@ -466,6 +484,11 @@ def _steps_as_one(optimizer, n):
 
 def _reads_train_batches(callback) -> bool:
     implements = getattr(callback, "_implements_train_batch_hooks", None)
+    return True if implements is None else bool(implements())
+
+
+def _reads_test_batches(callback) -> bool:
+    implements = getattr(callback, "_implements_test_batch_hooks", None)
     return True if implements is None else bool(implements())
 
 
