@@ -3,8 +3,17 @@
 Every step runs eagerly through torchflow ops (torch kernels); ``run_eagerly``
 is accepted and always effectively true. ``steps_per_execution=N`` runs N
 batches per execution: callbacks' batch hooks and the progress bar see the
-batches in groups of N (batch index = the group's last), and metrics are read
-back once per group, which is where Python overhead per step is saved.
+batches in groups of N (batch index = the group's last).
+
+What a step does not need is not done. With the default ``train_step``:
+
+* metrics are read back (``result()``, to Python) only for a group's last batch,
+  only when the progress bar redraws if it is the only batch-log reader, and
+  once per epoch when nothing reads batch logs (``verbose=0``);
+* the optimizer's host scalars (hyperparameter values, step count) are read
+  once per group and the group's steps counted on the host.
+
+``evaluate`` does the same with the default ``test_step``.
 """
 
 from __future__ import annotations
