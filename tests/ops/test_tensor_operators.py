@@ -205,3 +205,14 @@ def test_half_precision_math_ops_round_python_scalars_first(dt):
             ours = getattr(tf.math, name)(make(tf, x, dt), s)
             theirs = getattr(rtf.math, name)(make(rtf, x, dt), s)
             np.testing.assert_array_equal(to_np(ours), to_np(theirs), err_msg=name)
+
+
+def test_scalar_operands_first_seen_under_torch_inference_mode_still_differentiate():
+    import torch
+
+    with torch.inference_mode():
+        tf.constant([1.0, 2.0]) * 0.123456
+    v = tf.Variable([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(v * 0.123456)
+    np.testing.assert_allclose(tape.gradient(y, v).numpy(), [0.123456] * 2, rtol=1e-6)

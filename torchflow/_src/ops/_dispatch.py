@@ -62,7 +62,8 @@ def scalar_operand(value, t: torch.Tensor):
     if c is None:
         if len(_SCALAR_CACHE) >= 1024:
             _SCALAR_CACHE.clear()
-        c = _SCALAR_CACHE[key] = torch.tensor(value, dtype=t.dtype)
+        with torch.inference_mode(False):  # an inference tensor could not be saved for backward
+            c = _SCALAR_CACHE[key] = torch.tensor(value, dtype=t.dtype)
     return c
 
 
