@@ -14,6 +14,13 @@ tf.function; torchflow within 1.5x of raw torch.
 ``python benchmarks/bench_train_step.py [--quick] [--no-tf] [--strict] [--jit]``
 (``--jit`` adds torchflow ``tf.function(jit_compile=True)``, i.e. torch.compile).
 Real TF runs in a child process, timed call by call between the others.
+
+torch is imported before torchflow here, so torch and torchflow share torch's
+OpenMP default (waiting threads spin); ``import torchflow`` alone sets
+``OMP_WAIT_POLICY=PASSIVE`` instead (docs/threading.md), which is robust when
+other processes compete for the cores but makes this step about 2x slower on an
+otherwise idle machine. Run with ``OMP_WAIT_POLICY=PASSIVE`` to compare under
+torchflow's default.
 """
 
 from __future__ import annotations
