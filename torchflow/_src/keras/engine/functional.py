@@ -183,8 +183,8 @@ class Functional(Model):
                 v = cast(v, kt.dtype)
                 if m is not None:
                     v._keras_mask = m
-            if v.shape.rank is not None and kt.shape.rank is not None and \
-                    v.shape.rank == kt.shape.rank + 1 and v.shape[-1] == 1:
+            kt_rank = kt.shape.rank
+            if kt_rank is not None and v.ndim == kt_rank + 1 and v.shape[-1] == 1:
                 from torchflow._src.ops.array_ops import squeeze
 
                 v = squeeze(v, axis=-1)
