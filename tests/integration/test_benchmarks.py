@@ -47,3 +47,14 @@ def test_bench_eager_ops_runs():
                         "--repeat", "1"], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "4x4 f32 tf.add" in r.stdout and "256^2 f32 matmul" in r.stdout
+
+
+def test_bench_train_step_runs_against_tf_in_a_child_process():
+    # The script first checks that torchflow, raw torch and real TF (in its child
+    # process) reach the same weights after three steps; then it times them.
+    r = subprocess.run([sys.executable, str(BENCH / "bench_train_step.py"), "--quick",
+                        "--repeat", "1"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "runs in a child process" in r.stdout
+    for name in ("torch", "torchflow", "torchflow fn", "TF", "TF fn"):
+        assert f"  {name} " in r.stdout
