@@ -481,6 +481,9 @@ class _MetricLogs(Mapping):
     def __len__(self) -> int:
         return len(self._read())
 
+    def copy(self) -> dict:
+        return dict(self._read())
+
     def __repr__(self) -> str:
         return repr(self._read())
 
