@@ -266,6 +266,15 @@ class MetricsContainer:
                 seen.add(wm.name)
 
     def update_state(self, y_true, y_pred, sample_weight=None):
+        if self._built and type(y_pred) is Tensor and len(self._metrics) == 1 and \
+                not isinstance(sample_weight, (list, tuple, dict)):
+            # one output: no structure to spread over the metrics
+            if y_true is not None:
+                for m in self._metrics[0]:
+                    m.update_state(y_true, y_pred)
+                for m in self._weighted[0]:
+                    m.update_state(y_true, y_pred, sample_weight=sample_weight)
+            return
         flat_pred = nest.flatten(y_pred)
         if not self._built:
             yt = y_true
