@@ -25,6 +25,9 @@ from torchflow._src.core.variables import Variable, VariableAggregation, Variabl
 from torchflow._src.keras import backend
 from torchflow._src.keras.engine import input_spec as input_spec_lib
 from torchflow._src.keras.engine.keras_tensor import KerasTensor
+from torchflow._src.keras.engine.tree_generation import TrackedList as _TrackedList
+from torchflow._src.keras.engine.tree_generation import bump as _bump
+from torchflow._src.keras.engine.tree_generation import generation as _generation
 from torchflow._src.keras.mixed_precision import autocast_variable as acv
 from torchflow._src.keras.mixed_precision import policy as policy_lib
 from torchflow._src.ops.creation_ops import cast
@@ -69,42 +72,6 @@ class CallContext:
         self.training = training
         self.depth = depth
 
-
-# Bumped by every change that can alter a layer tree's flattened layers or weight
-# lists (a layer or weight tracked, a ``trainable`` flag set): layers cache their
-# flattened sublayers and trainable weights against it, so a training step does not
-# walk the tree again.
-_generation = [0]
-
-
-def _bump() -> None:
-    _generation[0] += 1
-
-
-class _TrackedList(list):
-    """A list that bumps the layer-tree generation whenever it is mutated."""
-
-    __slots__ = ()
-
-    def __reduce_ex__(self, protocol):
-        return (_TrackedList, (list(self),))
-
-
-def _mutator(name):
-    base = getattr(list, name)
-
-    def method(self, *args):
-        _generation[0] += 1
-        return base(self, *args)
-
-    method.__name__ = name
-    return method
-
-
-for _name in ("append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse",
-              "__setitem__", "__delitem__", "__iadd__", "__imul__"):
-    setattr(_TrackedList, _name, _mutator(_name))
-del _name
 
 _TREE_ATTRS = frozenset(("_self_tracked_layers", "_trainable_weights",
                          "_non_trainable_weights"))
