@@ -327,3 +327,34 @@ def test_evaluate_reads_metrics_lazily_with_the_same_results(capsys):
     # the reader saw running values: the last batch's are the final ones
     assert len(seen) == 4
     np.testing.assert_allclose([seen[-1]["loss"], seen[-1]["mae"]], want, rtol=1e-5)
+
+
+@pytest.mark.parametrize("optimizer", [
+    lambda: tf.keras.optimizers.Adam(tf.keras.optimizers.schedules.ExponentialDecay(
+        0.05, decay_steps=2, decay_rate=0.5)),
+    lambda: tf.keras.optimizers.SGD(0.05, decay=0.3),
+], ids=["adam-schedule", "sgd-decay"])
+def test_quiet_epochs_train_like_epochs_with_batch_callbacks(optimizer):
+    """verbose=0 with no batch hooks reads the optimizer's scalars once per epoch; a
+    learning rate set at an epoch's start still applies to that epoch."""
+    x, y = _data(n=24)
+
+    def run(batch_hook):
+        model = tf.keras.Sequential([L.Dense(1, input_shape=(4,), kernel_initializer="ones")])
+        model.compile(optimizer=optimizer(), loss="mse")
+
+        def set_lr(epoch, logs):  # assigned to the variable directly, as users do
+            lr = model.optimizer.learning_rate
+            if hasattr(lr, "assign"):
+                lr.assign(0.05 / (epoch + 1))
+
+        cbs = [tf.keras.callbacks.LambdaCallback(on_epoch_begin=set_lr)]
+        if batch_hook:  # makes fit feed batch hooks (step by step, nothing read ahead)
+            cbs.append(tf.keras.callbacks.LambdaCallback(on_train_batch_end=lambda b, l: None))
+        model.fit(x, y, batch_size=4, epochs=3, verbose=0, shuffle=False, callbacks=cbs)
+        return model
+
+    quiet, ref = run(False), run(True)
+    for a, b in zip(quiet.get_weights(), ref.get_weights()):
+        np.testing.assert_allclose(a, b, rtol=1e-6)
+    assert int(quiet.optimizer.iterations.numpy()) == 18

@@ -11,7 +11,8 @@ What a step does not need is not done. With the default ``train_step``:
   only when the progress bar redraws if it is the only batch-log reader, and
   once per epoch when nothing reads batch logs (``verbose=0``);
 * the optimizer's host scalars (hyperparameter values, step count) are read
-  once per group and the group's steps counted on the host.
+  once per group (once per epoch when no callback runs between batches) and the
+  steps counted on the host.
 
 ``evaluate`` does the same with the default ``test_step``.
 """
@@ -294,13 +295,15 @@ class TrainingMixin:
             cbs.on_epoch_begin(epoch)
             logs = None
             if quiet:
-                for _, group in handler.batches(iterator):
-                    with _steps_as_one(self.optimizer, len(group)):
+                # No callback runs between these steps: the whole epoch reads the
+                # optimizer's scalars as one group does.
+                with _steps_as_one(self.optimizer, 2):
+                    for _, group in handler.batches(iterator):
                         for b in group:
                             step_updates(b)
-                    logs = True
-                    if self.stop_training:
-                        break
+                        logs = True
+                        if self.stop_training:
+                            break
                 if logs is not None:
                     logs = {m.name: _to_py(m.result()) for m in self.metrics}
             else:
