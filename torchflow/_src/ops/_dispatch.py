@@ -44,7 +44,7 @@ _is_compiling = torch.compiler.is_compiling
 
 
 def scalar_operand(value, t: torch.Tensor):
-    """``value`` (a Python number) as the second operand of a torch op with ``t``.
+    """``value`` (a Python number) as an operand of a torch op with ``t``.
 
     torch wraps a Python number into a fresh tensor on every call (~3 us on the
     CPU); a cached 0-d tensor of ``t``'s dtype costs nothing and rounds the
@@ -107,7 +107,7 @@ def binary(op: str, x, y):
             if not (ty is float and d._kind in "fc"):
                 check_python_scalar(y, d)
             if d._torch in _HALF_TORCH:  # TF rounds the number to half precision first
-                return x._t, torch.tensor(y, dtype=d._torch), d
+                return x._t, scalar_operand(y, x._t), d
             return x._t, y, d
         y = to_tensor(y, d)
         if y._dtype is not d:

@@ -545,7 +545,6 @@ def divide_no_nan(x, y, name=None) -> Tensor:
 
 
 _POW_TYPES = mc.TypeSet(mc.FLOAT, mc.SINT, mc.COMPLEX)
-_HALF = frozenset(("float16", "bfloat16"))
 
 
 @public("torchflow.math")
@@ -578,10 +577,6 @@ def pow(x, y, name=None) -> Tensor:  # noqa: A001 - TF's name
                 None, None, "Integers to negative integer powers are not allowed [Op:Pow]"
             )
     try:
-        if d._kind == "f" and not isinstance(b, torch.Tensor) and d._name in _HALF:
-            # torch special-cases small integer exponents in half precision (rounding
-            # between multiplications); TF computes in float32 and rounds once.
-            b = torch.tensor(b, dtype=a.dtype, device=a.device)
         return wrap(torch.pow(a, b), d)
     except Exception as e:  # noqa: BLE001 - translated to a TF error
         raise mc.op_failure("Pow", e, a, b) from None
