@@ -49,49 +49,38 @@ _SCALARS = (int, float, bool)
 _STRING = dtypes.string
 
 
-# A Python scalar on the left would need a tensor made for it (~2 us); commutative
-# ops swap their operands instead and ``s - t`` uses torch.rsub. A Python number with
-# a floating tensor (the optimizer arithmetic ``0.9 * m``) goes straight to torch.
+# The full reflected ops. A Python scalar on the left would need a tensor made for it
+# (~2 us); commutative ops swap their operands instead and ``s - t`` uses torch.rsub.
 def _radd(self, other):
-    to = type(other)
-    if (to is float or to is int) and self._dtype._kind in "fc":
-        return wrap(torch.add(self._t, scalar_operand(other, self._t)), self._dtype)
-    if to in _SCALARS and self._dtype is not _STRING:
+    if type(other) in _SCALARS and self._dtype is not _STRING:
         return m.add(self, other)
     return m.add(other, self)
 
 
 def _rmul(self, other):
-    to = type(other)
-    if (to is float or to is int) and self._dtype._kind in "fc":
-        return wrap(torch.mul(self._t, scalar_operand(other, self._t)), self._dtype)
-    if to in _SCALARS:
+    if type(other) in _SCALARS:
         return _mul(self, other)
     return _mul(other, self)
 
 
 def _rsub(self, other):
-    to = type(other)
-    if (to is float or to is int) and self._dtype._kind in "fc":
-        return wrap(torch.rsub(self._t, scalar_operand(other, self._t)), self._dtype)
-    if to in _SCALARS:
+    if type(other) in _SCALARS:
         return m.rsub_scalar(self, other)
     return m.subtract(other, self)
 
 
-def _rtruediv(self, other):
-    to = type(other)
-    if (to is float or to is int) and self._dtype._kind in "fc":
-        return wrap(torch.div(scalar_operand(other, self._t), self._t), self._dtype)
-    return m.truediv(other, self)
+def _fast_reflected(torch_fn, kinds, slow):
+    """``other OP self`` with an inline path for a Python number and a tensor of
+    ``kinds`` (the optimizer arithmetic ``0.9 * m``, ``1 - b ** t``); everything
+    else takes the full reflected op (``slow``)."""
 
+    def rop(self, other):
+        to = type(other)
+        if (to is float or to is int) and self._dtype._kind in kinds:
+            return wrap(torch_fn(scalar_operand(other, self._t), self._t), self._dtype)
+        return slow(self, other)
 
-def _rpow(self, other):
-    # ``0.9 ** t``: torch takes the Python base as a scalar (TF converts it to t's dtype).
-    to = type(other)
-    if (to is float or to is int) and self._dtype._kind == "f":
-        return wrap(torch.pow(scalar_operand(other, self._t), self._t), self._dtype)
-    return m.pow(other, self)
+    return rop
 
 
 def _neg(self):
@@ -232,12 +221,12 @@ def install() -> None:
     for name, torch_fn, kinds in _FAST:
         slow = _forward(_BINARY[name], f"__r{name}__")
         setattr(Tensor, f"__{name}__", _fast(torch_fn, kinds, slow))
-    Tensor.__radd__ = _radd
-    Tensor.__rmul__ = _rmul
-    Tensor.__rsub__ = _rsub
-    Tensor.__rtruediv__ = _rtruediv
-    Tensor.__rdiv__ = _rtruediv
-    Tensor.__rpow__ = _rpow
+    Tensor.__radd__ = _fast_reflected(torch.add, "fc", _radd)
+    Tensor.__rmul__ = _fast_reflected(torch.mul, "fc", _rmul)
+    Tensor.__rsub__ = _fast_reflected(torch.sub, "fc", _rsub)
+    Tensor.__rtruediv__ = Tensor.__rdiv__ = _fast_reflected(torch.div, "fc",
+                                                            _reflected(m.truediv))
+    Tensor.__rpow__ = _fast_reflected(torch.pow, "f", _reflected(m.pow))
     Tensor.__lt__ = cmp.less
     Tensor.__le__ = cmp.less_equal
     Tensor.__gt__ = cmp.greater
