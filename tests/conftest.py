@@ -13,6 +13,10 @@ import pytest
 
 os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+# The reference runs TF's own kernels: on CPUs where TF 2.21 turns its oneDNN ops on by
+# default, invalid shapes abort the process or return uninitialised memory (an empty
+# VALID conv2d comes back as (1, 2, 2, 3)) instead of raising TF's InvalidArgumentError.
+os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
 _DEVICE = os.environ.get("DEVICE", "").lower()
 if _DEVICE == "cpu":
     os.environ["CUDA_VISIBLE_DEVICES"] = ""  # before torch initialises CUDA
