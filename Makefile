@@ -16,7 +16,10 @@ demo: $(STAMP)
 	$(BIN)/python examples/digits_softmax.py
 	$(BIN)/python examples/keras_digits_cnn.py
 
-test: $(STAMP)
+lint: $(STAMP)
+	$(BIN)/ruff check torchflow tests tools benchmarks examples
+
+test: lint
 	$(BIN)/python tools/check_size.py
 	TF_USE_LEGACY_KERAS=1 $(BIN)/python -m pytest -q -n 2 -p no:cacheprovider tests
 

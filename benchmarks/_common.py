@@ -26,7 +26,7 @@ def real_tf():
     os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
     try:
-        import tensorflow as tf  # noqa: PLC0415 - lazy on purpose: it takes seconds
+        import tensorflow as tf
     except ImportError:
         return None
     try:

@@ -20,9 +20,9 @@ import os
 import statistics
 import time
 
+import _common
 import numpy as np
 
-import _common  # noqa: F401 - puts the checkout on sys.path
 import torchflow as tf
 
 N, H, W, BATCH, SHUFFLE = 60000, 28, 28, 128, 10000
@@ -115,7 +115,7 @@ def main() -> None:
     ap.add_argument("--no-heavy", action="store_true")
     args = ap.parse_args()
     images, labels = data()
-    cont = {"torchflow": (lambda ds=make_pipeline(tf, images, labels): one_pass(ds))}
+    cont = {"torchflow": (lambda ds=make_pipeline(tf, images, labels): one_pass(ds))}  # noqa: B008 (evaluated once, on purpose)
     if not args.no_tf:
         real = _common.real_tf()
         if real is not None:

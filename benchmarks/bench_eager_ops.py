@@ -19,7 +19,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import _common  # noqa: E402
+import _common
 
 
 def _public(module, dotted: str):
@@ -113,8 +113,8 @@ def main(argv=None) -> int:
                 "torchflow": None if fn is None else
                 (lambda f=fn: f(wa)) if unary else (lambda f=fn: f(wa, wb)),
                 "TF": None if ra is None else
-                (lambda f=getattr(tf_real.math, tf_name): f(ra)) if unary else
-                (lambda f=getattr(tf_real.math, tf_name): f(ra, rb)),
+                (lambda f=getattr(tf_real.math, tf_name): f(ra)) if unary else  # noqa: B008 (evaluated once, on purpose)
+                (lambda f=getattr(tf_real.math, tf_name): f(ra, rb)),  # noqa: B008 (evaluated once, on purpose)
             }, repeat=repeat, target_s=target_s, sync=sync,
         stat=args.stat)
             rows.append(_common.Row(f"{n:.0e} f32 {label}", times,

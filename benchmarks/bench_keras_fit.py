@@ -42,7 +42,7 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import _common  # noqa: E402,F401  (sys.path for a source checkout)
+import _common
 
 CASES = {
     "mlp": dict(batch=64, steps=300, target=0.85),

@@ -17,9 +17,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import bench_keras_fit as fit_bench  # noqa: E402
-import _common  # noqa: E402
-
+import _common
+import bench_keras_fit as fit_bench
 
 VARIANTS = (("float32", 1), ("float32", 10), ("mixed_bfloat16", 1))
 

@@ -34,7 +34,7 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import _common  # noqa: E402
+import _common
 
 BATCH, IN, HIDDEN, OUT = 64, 784, 128, 10
 LR, B1, B2, EPS = 1e-3, 0.9, 0.999, 1e-7

@@ -14,7 +14,7 @@ def test_readme_example_prints_what_it_claims():
     code = next(b for b in blocks if "GradientTape" in b)
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        exec(compile(code, str(README), "exec"), {"__name__": "readme"})  # noqa: S102
+        exec(compile(code, str(README), "exec"), {"__name__": "readme"})
     printed = [ln.strip() for ln in out.getvalue().splitlines()]
     # Expected lines: the trailing "# ..." comment of each print, or a comment line
     # right after a print that has none.

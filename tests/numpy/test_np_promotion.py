@@ -97,7 +97,7 @@ def test_result_type_and_promote_types(both_tnps):
 def test_operators_promote_only_with_numpy_behavior(real_tnp_behavior):
     x = tf.constant([1, 2], tf.int32)
     with pytest.raises(TypeError):
-        x + 1.5  # noqa: B018 - TF rule: a Python float does not fit an int32 tensor
+        x + 1.5
     tnp.experimental_enable_numpy_behavior()
     real_tnp_behavior()
     rtf = real_tf()
@@ -107,7 +107,7 @@ def test_operators_promote_only_with_numpy_behavior(real_tnp_behavior):
     assert (x * tf.constant([1.0, 2.0])).dtype.name == (rx * rtf.constant([1.0, 2.0])).dtype.name
     _disable_numpy_behavior()
     with pytest.raises(TypeError):
-        x + 1.5  # noqa: B018
+        x + 1.5
 
 
 def test_finfo_iinfo_issubdtype():

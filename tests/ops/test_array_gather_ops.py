@@ -5,8 +5,8 @@ import pytest
 import torch
 
 import torchflow as tf
-from torchflow._src.testing import rand
 from tests.ops._array_diff import check, check_error
+from torchflow._src.testing import rand
 
 P = rand((3, 4, 5), "float32", seed=11)
 

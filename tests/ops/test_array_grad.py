@@ -1,6 +1,5 @@
 """Array ops stay differentiable: gradients through tf.GradientTape equal real TF's."""
 
-import numpy as np
 import pytest
 
 import torchflow as tf

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from torchflow._src.testing import rand
 from tests.ops._array_diff import check, check_error
+from torchflow._src.testing import rand
 
 
 @pytest.mark.parametrize("values,rng,nbins", [

@@ -6,8 +6,8 @@ import pytest
 import torch
 
 import torchflow as tf
-from torchflow._src.testing import assert_close, rand
 from tests.ops._array_diff import check, check_error
+from torchflow._src.testing import assert_close, rand
 
 DTYPES = ["float32", "float64", "float16", "int8", "int32", "int64", "uint8", "uint16",
           "uint32", "uint64", "bool", "complex64"]

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 import torchflow as tf
-from torchflow._src.testing import rand
 from tests.ops._array_diff import check, check_error
+from torchflow._src.testing import rand
 
 S = np.array([[b"a", b"b"]], dtype=object)
 

@@ -5,8 +5,8 @@ import pytest
 import torch
 
 import torchflow as tf
-from torchflow._src.testing import assert_close, rand
 from tests.ops._array_diff import check, check_error
+from torchflow._src.testing import assert_close, rand
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64", "int8", "float16",

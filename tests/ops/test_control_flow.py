@@ -1,6 +1,5 @@
 """Control flow, functional ops and TensorArray against real TensorFlow."""
 
-import numpy as np
 import pytest
 
 import torchflow as tf

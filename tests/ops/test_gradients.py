@@ -29,7 +29,7 @@ def _get(lib, dotted):
 
 
 class Case:
-    def __init__(self, id, fn, inputs, needs, second=False, rtol=1e-4, atol=1e-5,
+    def __init__(self, id, fn, inputs, needs, second=False, rtol=1e-4, atol=1e-5,  # noqa: A002 (TF's argument name)
                  dtype="float32"):
         self.id, self.fn, self.inputs, self.needs = id, fn, inputs, needs
         self.second, self.rtol, self.atol, self.dtype = second, rtol, atol, dtype

@@ -160,7 +160,7 @@ NORM_CASES = [
 
 @pytest.mark.parametrize("ord,axis", NORM_CASES)
 @pytest.mark.parametrize("keepdims", [False, True])
-def test_norm_matches_tf(ord, axis, keepdims):
+def test_norm_matches_tf(ord, axis, keepdims):  # noqa: A002 (TF's argument name)
     rtf = real_tf()
     x = rand((3, 4, 5), "float32", 16)
     if isinstance(axis, tuple) and max(axis) < 2 and ord != "euclidean":

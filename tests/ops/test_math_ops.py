@@ -8,8 +8,8 @@ import pytest
 import scipy.special as sps
 
 import torchflow as tf
-from torchflow._src.testing import assert_close
 from tests.ops._math_helpers import rand, run_both
+from torchflow._src.testing import assert_close
 
 FLOATS = ["float16", "float32", "float64"]
 SINTS = ["int8", "int16", "int32", "int64"]

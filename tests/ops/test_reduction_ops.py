@@ -8,8 +8,8 @@ import pytest
 from scipy.special import logsumexp
 
 import torchflow as tf
-from torchflow._src.testing import assert_close
 from tests.ops._math_helpers import rand, run_both
+from torchflow._src.testing import assert_close
 
 AXES = [None, 0, -1, [0, 1], (1,), [], [-1, 0]]
 

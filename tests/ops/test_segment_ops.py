@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import torchflow as tf
-from torchflow._src.testing import assert_close, real_tf
 from tests.ops._math_helpers import compare, rand
+from torchflow._src.testing import assert_close, real_tf
 
 SORTED = ["segment_sum", "segment_prod", "segment_max", "segment_min", "segment_mean"]
 UNSORTED = ["unsorted_segment_sum", "unsorted_segment_prod", "unsorted_segment_max",

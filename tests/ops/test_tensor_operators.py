@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import torchflow as tf
-from torchflow._src.testing import real_tf
 from tests.ops._math_helpers import compare, make, rand, to_np
+from torchflow._src.testing import real_tf
 
 OPS = {
     "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
@@ -123,7 +123,7 @@ def test_reflected_operator_of_foreign_object_is_tried():
 
 def test_unary_plus_is_not_defined():
     with pytest.raises(TypeError):
-        +tf.constant([1])  # noqa: B018
+        +tf.constant([1])
 
 
 SCALAR_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,

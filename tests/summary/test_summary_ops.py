@@ -5,7 +5,6 @@ NumPy for the values (histogram counts, image pixels decoded from the PNG).
 """
 
 import glob
-import io
 import zlib
 
 import numpy as np

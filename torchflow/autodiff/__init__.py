@@ -1,4 +1,4 @@
 """tf.autodiff."""
 
-from torchflow._src.core.tape import GradientTape as GradientTape
 from torchflow._src.core.forward_accumulator import ForwardAccumulator as ForwardAccumulator
+from torchflow._src.core.tape import GradientTape as GradientTape

@@ -1,5 +1,8 @@
 """``tf.strings``: ops on string tensors."""
 
+from torchflow._src.ops.string_hash_ops import to_hash_bucket as to_hash_bucket
+from torchflow._src.ops.string_hash_ops import to_hash_bucket_fast as to_hash_bucket_fast
+from torchflow._src.ops.string_hash_ops import to_hash_bucket_strong as to_hash_bucket_strong
 from torchflow._src.ops.string_ops import as_string as as_string
 from torchflow._src.ops.string_ops import bytes_split as bytes_split
 from torchflow._src.ops.string_ops import format as format
@@ -15,11 +18,10 @@ from torchflow._src.ops.string_ops import substr as substr
 from torchflow._src.ops.string_ops import to_number as to_number
 from torchflow._src.ops.string_ops import unicode_decode as unicode_decode
 from torchflow._src.ops.string_ops import upper as upper
-from torchflow._src.ops.string_hash_ops import to_hash_bucket as to_hash_bucket
-from torchflow._src.ops.string_hash_ops import to_hash_bucket_fast as to_hash_bucket_fast
-from torchflow._src.ops.string_hash_ops import to_hash_bucket_strong as to_hash_bucket_strong
 from torchflow._src.ops.unicode_ops import ngrams as ngrams
-from torchflow._src.ops.unicode_ops import unicode_decode_with_offsets as unicode_decode_with_offsets
+from torchflow._src.ops.unicode_ops import (
+    unicode_decode_with_offsets as unicode_decode_with_offsets,
+)
 from torchflow._src.ops.unicode_ops import unicode_encode as unicode_encode
 from torchflow._src.ops.unicode_ops import unicode_split as unicode_split
 from torchflow._src.ops.unicode_ops import unicode_split_with_offsets as unicode_split_with_offsets

@@ -9,7 +9,6 @@ from torchflow._src.ops.parsing_ops import Features as Features
 from torchflow._src.ops.parsing_ops import FloatList as FloatList
 from torchflow._src.ops.parsing_ops import Int64List as Int64List
 from torchflow._src.ops.parsing_ops import SequenceExample as SequenceExample
-
 from torchflow._src.train.checkpoint import Checkpoint as Checkpoint
 from torchflow._src.train.checkpoint import CheckpointLoadStatus as CheckpointLoadStatus
 from torchflow._src.train.checkpoint_management import CheckpointManager as CheckpointManager

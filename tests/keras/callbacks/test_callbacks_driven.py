@@ -9,11 +9,10 @@ import os
 
 import numpy as np
 import pytest
+from _callback_models import both, dense_model
 
 import torchflow as tf
 from torchflow._src.testing import real_tf
-
-from _callback_models import both, dense_model
 
 LOSSES = [1.0, 0.8, 0.85, 0.79, 0.9, 0.95, 0.99, 0.5, 0.97, 0.98, 0.99]
 ACCS = [0.5, 0.6, 0.58, 0.61, 0.6, 0.55, 0.7, 0.69, 0.68, 0.67, 0.66]

@@ -8,11 +8,10 @@ import re
 
 import numpy as np
 import pytest
+from _callback_models import both, data, dense_model
 
 import torchflow as tf
 from torchflow._src.testing import real_tf
-
-from _callback_models import both, data, dense_model
 
 HOOKS = ["on_train_begin", "on_train_end", "on_epoch_begin", "on_epoch_end",
          "on_train_batch_begin", "on_train_batch_end", "on_test_begin", "on_test_end",

@@ -6,11 +6,10 @@ import os
 
 import numpy as np
 import pytest
+from _callback_models import data, dense_model
 
 import torchflow as tf
 from torchflow._src.testing import real_tf
-
-from _callback_models import data, dense_model
 
 
 def _read(run_dir):

@@ -132,7 +132,7 @@ def _cast_ok(src: dtypes.DType, dst: dtypes.DType, value) -> None:
         raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dst.name}")
 
 
-def to_tensor(value, dtype=None, *, allow_cast_np: bool = True, name=None) -> Tensor:
+def to_tensor(value, dtype=None, *, allow_cast_np: bool = True, name=None) -> Tensor:  # noqa: C901 (one flat dispatch on the hot path)
     """Core conversion shared by ``constant`` and ``convert_to_tensor``."""
     if dtype is not None:
         dtype = dtypes.as_dtype(dtype)
@@ -181,7 +181,7 @@ def to_tensor(value, dtype=None, *, allow_cast_np: bool = True, name=None) -> Te
         if str(e) == _OUT_OF_RANGE:
             raise
         if "inhomogeneous" in str(e) or "sequence" in str(e):
-            raise ValueError(f"Can't convert non-rectangular Python sequence to Tensor.") from None
+            raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from None
         # TF's converter reports unsupported Python types as ValueError.
         raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
                          f"({type(value)}) to a Tensor.") from None

@@ -165,7 +165,7 @@ def _call_custom(f, args, kwargs):
 
 
 @public("torchflow")
-def stop_gradient(input, name=None) -> Tensor:  # noqa: A002 - TF's argument name
+def stop_gradient(input, name=None) -> Tensor:
     """Returns ``input`` with no gradient flowing back through it.
 
     >>> import torchflow as tf

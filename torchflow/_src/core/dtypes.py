@@ -219,7 +219,7 @@ def from_torch(td) -> DType:
 
 
 @public("torchflow.dtypes")
-def as_dtype(type_value) -> DType:
+def as_dtype(type_value) -> DType:  # noqa: C901 (one flat dispatch on the hot path)
     """Converts ``type_value`` to a ``DType``.
 
     Args:

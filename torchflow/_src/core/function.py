@@ -488,7 +488,7 @@ def inside_function() -> bool:
     return _state.function_depth > 0 or getattr(_state, "lifted_function_depth", 0) > 0
 
 
-class init_scope:  # noqa: N801 - TF's public name
+class init_scope:
     """A context manager that lifts code out of ``tf.function`` bodies.
 
     Inside it ``tf.executing_eagerly()`` is True again (Keras creates its
@@ -516,7 +516,7 @@ class init_scope:  # noqa: N801 - TF's public name
 public("torchflow")(init_scope)
 
 
-class control_dependencies:  # noqa: N801 - TF's public name
+class control_dependencies:
     """Eager no-op: operations run in program order, so the dependencies already ran.
 
     Args:

@@ -10,8 +10,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from torchflow._src.core import context, dtypes
-from torchflow._src.core import errors
+from torchflow._src.core import context, dtypes, errors
 from torchflow._src.core.tensor_shape import TensorShape, from_tuple
 from torchflow._src.util.api import public
 

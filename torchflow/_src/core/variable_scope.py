@@ -20,7 +20,7 @@ def current_name_scope() -> str:
 
 
 @public("torchflow")
-class name_scope:  # noqa: N801 - TF's public name
+class name_scope:
     """A context manager that prefixes the names of variables created inside it.
 
     Args:

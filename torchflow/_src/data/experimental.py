@@ -11,8 +11,13 @@ from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.data import _structure
 from torchflow._src.data._runtime import close_iter, op_seeds
 from torchflow._src.data.dataset_ops import INFINITE, UNKNOWN, DatasetV2
-from torchflow._src.data.transforms import (AssertCardinalityDataset, IgnoreErrorsDataset,
-                                            UnaryDataset, call_fn, normalize_output)
+from torchflow._src.data.transforms import (
+    AssertCardinalityDataset,
+    IgnoreErrorsDataset,
+    UnaryDataset,
+    call_fn,
+    normalize_output,
+)
 from torchflow._src.ops import data_ops
 from torchflow._src.util.api import public
 

@@ -68,7 +68,7 @@ class _CounterDataset(DatasetV2):
 
 
 @public("torchflow.data.experimental")
-def Counter(start=0, step=1, dtype=dtypes.int64):  # noqa: N802 - TF's name
+def Counter(start=0, step=1, dtype=dtypes.int64):
     """An infinite dataset counting ``start, start + step, ...``."""
     return _CounterDataset(start, step, dtype)
 

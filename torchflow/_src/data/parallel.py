@@ -202,7 +202,7 @@ class ParallelMapIterator:
         if not self._autotune or self._frozen:
             try:
                 return _apply(self._fn, element)
-            except BaseException as e:
+            except BaseException as e:  # noqa: BLE001 (re-raised as the TF error)
                 raise add_context(e, f"  raised by the function passed to Dataset.map() on "
                                      f"input element {self._consumed}") from None
             finally:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from torchflow._src.ops import nn_ops
 from torchflow._src.ops import unary_math_ops as um
 from torchflow._src.ops.clip_ops import clip_by_value
-from torchflow._src.ops.math_ops import add, maximum, minimum, multiply, subtract
 from torchflow._src.ops.creation_ops import cast
+from torchflow._src.ops.math_ops import add, minimum, multiply, subtract
 from torchflow._src.util.api import public
 
 _NS = "torchflow.keras.activations"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from torchflow._src.keras import backend
 from torchflow._src.ops.clip_ops import clip_by_value
-from torchflow._src.ops.creation_ops import cast
-from torchflow._src.ops.math_ops import add, divide, multiply, subtract
 from torchflow._src.ops.comparison_ops import greater_equal
+from torchflow._src.ops.creation_ops import cast
+from torchflow._src.ops.math_ops import add, divide, multiply
 from torchflow._src.ops.reduction_ops import reduce_sum
 from torchflow._src.ops.unary_math_ops import sqrt, square
 from torchflow._src.util.api import public

@@ -10,8 +10,8 @@ import numpy as np
 from torchflow._src.core import dtypes
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.numpy import np_dtypes as _d
-from torchflow._src.numpy.np_arrays import array, asarray, promote
 from torchflow._src.numpy import np_math as _m
+from torchflow._src.numpy.np_arrays import array, asarray, promote
 from torchflow._src.ops import numpy_ops as _k
 from torchflow._src.util.api import public
 
@@ -158,7 +158,7 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=float, axis=0):
 
 
 @public(_MOD)
-def eye(N, M=None, k=0, dtype=float):  # noqa: N803 - NumPy's names
+def eye(N, M=None, k=0, dtype=float):
     """2-D array with ones on diagonal ``k``."""
     return _run("eye", int(N), None if M is None else int(M), int(k), _dt(dtype)._torch)
 
@@ -170,7 +170,7 @@ def identity(n, dtype=float):
 
 
 @public(_MOD)
-def tri(N, M=None, k=0, dtype=None):  # noqa: N803
+def tri(N, M=None, k=0, dtype=None):
     """Ones at and below diagonal ``k``."""
     return _run("tri", int(N), int(N if M is None else M), int(k), _dt(dtype)._torch)
 
@@ -226,7 +226,7 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
 
 
 @public(_MOD)
-def vander(x, N=None, increasing=False):  # noqa: N803
+def vander(x, N=None, increasing=False):
     """Vandermonde matrix of the 1-d ``x``."""
     x = asarray(x)
     if x.ndim != 1:
@@ -361,7 +361,7 @@ def squeeze(a, axis=None):
 
 
 @public(_MOD)
-def broadcast_to(array, shape):  # noqa: A002 - NumPy's name
+def broadcast_to(array, shape):
     """``array`` broadcast to ``shape``."""
     return _run("broadcast_to", asarray(array), _shape(shape))
 
@@ -536,7 +536,7 @@ def repeat(a, repeats, axis=None):
 
 
 @public(_MOD)
-def pad(array, pad_width, mode="constant", constant_values=0):  # noqa: A002
+def pad(array, pad_width, mode="constant", constant_values=0):
     """Pads with NumPy's modes ``constant``, ``edge``, ``reflect``, ``symmetric``, ``wrap``.
 
     Raises:

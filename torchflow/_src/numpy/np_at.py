@@ -42,11 +42,11 @@ class _IndexUpdate:
         """``x`` with ``x[idx] *= values``."""
         return self._do(values, "multiply")
 
-    def min(self, values):  # noqa: A003
+    def min(self, values):
         """``x`` with ``x[idx] = minimum(x[idx], values)``."""
         return self._do(values, "min")
 
-    def max(self, values):  # noqa: A003
+    def max(self, values):
         """``x`` with ``x[idx] = maximum(x[idx], values)``."""
         return self._do(values, "max")
 
@@ -104,7 +104,7 @@ def put(a, ind, v, mode="raise"):
 @public(_MOD)
 def put_along_axis(arr, indices, values, axis):
     """Functional ``np.put_along_axis``: returns the updated copy of ``arr``."""
-    from torchflow._src.numpy import np_array_ops as ao  # noqa: PLC0415 - cycle
+    from torchflow._src.numpy import np_array_ops as ao
 
     arr = asarray(arr)
     idx = asarray(indices, np.int64)

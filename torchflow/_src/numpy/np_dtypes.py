@@ -162,7 +162,7 @@ def issubdtype(arg1, arg2) -> bool:
 
 
 @public("torchflow.experimental.numpy")
-class finfo:  # noqa: N801 - NumPy's name
+class finfo:
     """Machine limits for float types (``np.finfo``), including bfloat16."""
 
     def __new__(cls, dtype):
@@ -179,7 +179,7 @@ class finfo:  # noqa: N801 - NumPy's name
 
 def _bf16_finfo():
     try:
-        import ml_dtypes  # noqa: PLC0415 - optional; only for bfloat16
+        import ml_dtypes
 
         return ml_dtypes.finfo(ml_dtypes.bfloat16)
     except ImportError:  # pragma: no cover
@@ -187,7 +187,7 @@ def _bf16_finfo():
 
 
 @public("torchflow.experimental.numpy")
-class iinfo:  # noqa: N801 - NumPy's name
+class iinfo:
     """Machine limits for integer types (``np.iinfo``)."""
 
     def __new__(cls, int_type):

@@ -114,10 +114,30 @@ def _logical(name, kernel):
 
 
 # --- unary, floating-point results --------------------------------------------
-_FLOAT_UNARY = ("sqrt exp exp2 expm1 log log2 log10 log1p sin cos tan arcsin arccos arctan "
-                "sinh cosh tanh arcsinh arccosh arctanh deg2rad rad2deg sinc cbrt").split()
-for _n in _FLOAT_UNARY:
-    globals()[_n] = _unary(_n, to_float_first=True)
+sqrt = _unary("sqrt", to_float_first=True)
+exp = _unary("exp", to_float_first=True)
+exp2 = _unary("exp2", to_float_first=True)
+expm1 = _unary("expm1", to_float_first=True)
+log = _unary("log", to_float_first=True)
+log2 = _unary("log2", to_float_first=True)
+log10 = _unary("log10", to_float_first=True)
+log1p = _unary("log1p", to_float_first=True)
+sin = _unary("sin", to_float_first=True)
+cos = _unary("cos", to_float_first=True)
+tan = _unary("tan", to_float_first=True)
+arcsin = _unary("arcsin", to_float_first=True)
+arccos = _unary("arccos", to_float_first=True)
+arctan = _unary("arctan", to_float_first=True)
+sinh = _unary("sinh", to_float_first=True)
+cosh = _unary("cosh", to_float_first=True)
+tanh = _unary("tanh", to_float_first=True)
+arcsinh = _unary("arcsinh", to_float_first=True)
+arccosh = _unary("arccosh", to_float_first=True)
+arctanh = _unary("arctanh", to_float_first=True)
+deg2rad = _unary("deg2rad", to_float_first=True)
+rad2deg = _unary("rad2deg", to_float_first=True)
+sinc = _unary("sinc", to_float_first=True)
+cbrt = _unary("cbrt", to_float_first=True)
 ceil = _unary("ceil", to_float_first=True)
 floor = _unary("floor", to_float_first=True)
 fix = _unary("fix", "trunc", to_float_first=True)
@@ -322,7 +342,9 @@ for _f in (real, imag, angle, logical_not, around, clip, true_divide, divmod, fl
            isclose, allclose, array_equal, iscomplex, isreal, iscomplexobj, isrealobj):
     _f.__module__ = _MOD
 
-UFUNC_NAMES = tuple(_FLOAT_UNARY) + tuple(
+UFUNC_NAMES = tuple(
+    "sqrt exp exp2 expm1 log log2 log10 log1p sin cos tan arcsin arccos arctan sinh cosh tanh "
+    "arcsinh arccosh arctanh deg2rad rad2deg sinc cbrt "
     "ceil floor fix reciprocal fabs abs absolute negative positive square sign conj conjugate "
     "bitwise_not invert signbit isnan isinf isfinite isposinf isneginf real imag angle "
     "logical_not around round clip add subtract multiply maximum minimum power mod remainder "

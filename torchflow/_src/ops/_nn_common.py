@@ -15,7 +15,6 @@ from torchflow._src.core.errors import InvalidArgumentError, UnimplementedError
 from torchflow._src.ops._dispatch import Tensor, dtype_error, tensor_arg, tf_type_name
 
 
-
 class TypeSet(tuple):
     """An ordered tuple of DTypes (for TF's error messages) with a fast membership
     test on ``DType._enum`` (``DType.__eq__`` is a Python call per element)."""

@@ -14,8 +14,15 @@ from torchflow._src.core.convert import to_tensor
 from torchflow._src.core.errors import translate
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.ops._array_helpers import (
-    _NATIVE, gather_pool, int_list, int_value, is_str, op_error, tensor_list,
-    tensor_of, via_index,
+    _NATIVE,
+    gather_pool,
+    int_list,
+    int_value,
+    is_str,
+    op_error,
+    tensor_list,
+    tensor_of,
+    via_index,
 )
 from torchflow._src.util.api import public
 
@@ -430,7 +437,7 @@ def _mirror_index(n: int, before: int, after: int, symmetric: bool, device):
 
 
 @public("torchflow")
-def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None) -> Tensor:
+def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None) -> Tensor:  # noqa: C901 (one flat dispatch on the hot path)
     """Pads a tensor.
 
     Args:
@@ -560,7 +567,7 @@ def roll(input, shift, axis, name=None) -> Tensor:
     a = int_list(axis, "axis")
     rank = x._t.ndim
     if len(s) != len(a):
-        raise op_error("Roll", f"shift and axis must have the same size")
+        raise op_error("Roll", "shift and axis must have the same size")
     for v in a:
         if not -rank <= v < rank:
             raise op_error("Roll", f"axis {v} is out of range")

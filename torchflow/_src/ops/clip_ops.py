@@ -10,7 +10,7 @@ from torchflow._src.core import dtypes
 from torchflow._src.core.convert import to_tensor
 from torchflow._src.core.errors import translate
 from torchflow._src.core.tensor import Tensor, wrap
-from torchflow._src.ops._array_helpers import tfname, _NATIVE, int_list, op_error, tensor_of
+from torchflow._src.ops._array_helpers import _NATIVE, int_list, op_error, tensor_of, tfname
 from torchflow._src.util.api import public
 
 

@@ -52,7 +52,7 @@ def equal_op(op, fn, np_fn, x, y, incompatible_shape_error=True):
         if d is _STRING:
             return _string_compare(op, np_fn, a, b)
         return wrap(fn(a, b), _BOOL)
-    except Exception as e:  # noqa: BLE001 - translated to a TF error
+    except Exception as e:
         if not incompatible_shape_error and not _broadcastable(a, b):
             dev = a.device if isinstance(a, torch.Tensor) else None
             return wrap(torch.tensor(op == "NotEqual", device=dev), _BOOL)

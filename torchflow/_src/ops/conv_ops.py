@@ -284,7 +284,7 @@ def conv3d_transpose(input, filters, output_shape, strides, padding="SAME",
 def conv_transpose(input, filters, output_shape, strides, padding="SAME", data_format=None,
                    dilations=None, name=None) -> Tensor:
     """The transpose of ``convolution`` for N = 1, 2 or 3 (from ``input``'s rank)."""
-    input = tensor_arg(input)  # noqa: A001 - TF's argument name
+    input = tensor_arg(input)
     n = input._t.ndim - 2
     if n not in _FN:
         raise ValueError(f"tf.nn.conv_transpose: input must have rank 3, 4 or 5. "
@@ -325,7 +325,7 @@ def _depthwise(op, x, filt, strides, padding, data_format, dilations):
 
 
 @public("torchflow.nn")
-def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilations=None,
+def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilations=None,  # noqa: A002 (TF's argument name)
                      name=None) -> Tensor:
     """Depthwise 2-D convolution: each input channel is convolved with its own
     ``channel_multiplier`` filters.
@@ -429,7 +429,7 @@ def _depthwise_vjp(op, wrt, input_or_sizes, filter_or_sizes, out_backprop, strid
 
 
 @public("torchflow.nn")
-def depthwise_conv2d_backprop_input(input_sizes, filter, out_backprop, strides, padding,
+def depthwise_conv2d_backprop_input(input_sizes, filter, out_backprop, strides, padding,  # noqa: A002 (TF's argument name)
                                     data_format="NHWC", dilations=[1, 1, 1, 1],  # noqa: B006
                                     name=None) -> Tensor:
     """The gradient of ``depthwise_conv2d`` with respect to its input.

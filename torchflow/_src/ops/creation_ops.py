@@ -12,8 +12,12 @@ from torchflow._src.core.convert import to_tensor
 from torchflow._src.core.errors import InvalidArgumentError, UnimplementedError
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.ops._array_helpers import (
+    int_list,
+    int_value,
+    is_str,
+    op_error,
+    tensor_of,
     tfname,
-    int_list, int_value, is_str, op_error, tensor_of,
 )
 from torchflow._src.util.api import public
 

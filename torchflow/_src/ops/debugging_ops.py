@@ -221,7 +221,7 @@ def _summarize_eager(x: Tensor, summarize) -> str:
 
 
 @public("torchflow.debugging")
-def Assert(condition, data, summarize=None, name=None) -> None:  # noqa: N802 - TF's name
+def Assert(condition, data, summarize=None, name=None) -> None:
     """Asserts that ``condition`` is true; otherwise raises with ``data`` printed.
 
     Args:

@@ -44,7 +44,7 @@ def to_dlpack(tf_tensor):
         tf_tensor = conv(None)
     try:
         return torch.utils.dlpack.to_dlpack(_torch_of(tf_tensor))
-    except Exception as e:
+    except Exception as e:  # noqa: BLE001 (re-raised as the TF error)
         raise translate("tf.experimental.dlpack.to_dlpack", e) from None
 
 
@@ -58,7 +58,7 @@ def from_dlpack(dlcapsule):
     """
     try:
         t = torch.utils.dlpack.from_dlpack(dlcapsule)
-    except Exception as e:
+    except Exception as e:  # noqa: BLE001 (re-raised as the TF error)
         raise translate("tf.experimental.dlpack.from_dlpack", e) from None
     d = dtypes._BY_TORCH.get(t.dtype)
     if d is None:

@@ -298,7 +298,7 @@ def _call_with_outputs(op, func, args, Tout, as_numpy: bool):
 
 
 @public("torchflow")
-def py_function(func, inp, Tout, name=None):  # noqa: N803 - TF's argument name
+def py_function(func, inp, Tout, name=None):
     """Calls ``func`` on Tensors ``inp`` eagerly; gradients flow through the
     torchflow ops ``func`` uses.
 
@@ -318,7 +318,7 @@ def py_function(func, inp, Tout, name=None):  # noqa: N803 - TF's argument name
 
 
 @public("torchflow")
-def numpy_function(func, inp, Tout, name=None):  # noqa: N803 - TF's argument name
+def numpy_function(func, inp, Tout, name=None):
     """Calls ``func`` on NumPy arrays (not differentiable), as ``tf.numpy_function``.
 
     Returns:

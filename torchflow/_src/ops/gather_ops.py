@@ -16,7 +16,15 @@ from torchflow._src.core.convert import to_tensor
 from torchflow._src.core.errors import InvalidArgumentError, translate
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.ops._array_helpers import (
-    _NATIVE, gather_pool, int_list, int_value, is_str, op_error, positions_of, tensor_of, tfname,
+    _NATIVE,
+    gather_pool,
+    int_list,
+    int_value,
+    is_str,
+    op_error,
+    positions_of,
+    tensor_of,
+    tfname,
     via_index,
 )
 from torchflow._src.util.api import public

@@ -340,7 +340,7 @@ def _map_bytes(x, fn) -> Tensor:
 
 
 @public("torchflow.io")
-def encode_base64(input, pad=False, name=None) -> Tensor:  # noqa: A002 - TF's name
+def encode_base64(input, pad=False, name=None) -> Tensor:
     """Web-safe base64 (``-`` and ``_``), without ``=`` padding unless ``pad``."""
     import base64
 
@@ -351,7 +351,7 @@ def encode_base64(input, pad=False, name=None) -> Tensor:  # noqa: A002 - TF's n
 
 
 @public("torchflow.io")
-def decode_base64(input, name=None) -> Tensor:  # noqa: A002 - TF's name
+def decode_base64(input, name=None) -> Tensor:
     """Decodes web-safe base64 (padding optional)."""
     import base64
     import binascii

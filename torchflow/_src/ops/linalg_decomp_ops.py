@@ -364,7 +364,7 @@ def expm(input, name=None) -> Tensor:
 
 
 @public("torchflow.linalg")
-def normalize(tensor, ord="euclidean", axis=None, name=None):
+def normalize(tensor, ord="euclidean", axis=None, name=None):  # noqa: A002 (TF's argument name)
     """Normalizes ``tensor`` along ``axis`` by its norm.
 
     Returns:

@@ -295,8 +295,8 @@ def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,
                                                f"upper_diag_index: {lo} > {hi} [Op:MatrixDiagV3]")
     if lo != hi and (x.ndim < 2 or x.shape[-2] != hi - lo + 1):
         raise InvalidArgumentError(
-            None, None, f"The number of diagonals provided in the input does not match the "
-                        f"lower_diag_index and upper_diag_index range. [Op:MatrixDiagV3]")
+            None, None, "The number of diagonals provided in the input does not match the "
+                        "lower_diag_index and upper_diag_index range. [Op:MatrixDiagV3]")
     max_len = x.shape[-1]
     min_rows = max_len - min(hi, 0)
     min_cols = max_len + max(lo, 0)
@@ -390,7 +390,7 @@ _MATRIX_ORDS = ("euclidean", "fro", 1, 2, np.inf)
 
 
 @public("torchflow.linalg")
-def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None) -> Tensor:
+def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None) -> Tensor:  # noqa: A002 (TF's argument name)
     """Computes vector norms (``axis`` None or an int) or matrix norms (``axis`` a
     pair of ints).
 
@@ -454,7 +454,7 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None) -> Tensor
     return wrap(r.to(t.dtype), x._dtype)
 
 
-def _ord_eq(ord, o) -> bool:
+def _ord_eq(ord, o) -> bool:  # noqa: A002 (TF's argument name)
     if isinstance(ord, str) or isinstance(o, str):
         return ord == o
     try:
@@ -463,7 +463,7 @@ def _ord_eq(ord, o) -> bool:
         return False
 
 
-def _matrix_norm(a, t, ord, ax, keep):
+def _matrix_norm(a, t, ord, ax, keep):  # noqa: A002 (TF's argument name)
     nd = t.ndim
     r_ax, c_ax = ax[0] % nd, ax[1] % nd
     if ord in ("euclidean", "fro"):

@@ -12,8 +12,8 @@ import sys
 import numpy as np
 
 from torchflow._src.core import dtypes
-from torchflow._src.core.tensor import Tensor, is_tensor, to_numpy
 from torchflow._src.core.convert import to_tensor
+from torchflow._src.core.tensor import Tensor, is_tensor, to_numpy
 from torchflow._src.util import nest
 from torchflow._src.util.api import public
 

@@ -47,7 +47,7 @@ def run(name: str, *args, **kwargs):
         if isinstance(e, TypeError) and "argument" not in str(e):
             raise
         raise translate(f"tnp.{name}", RuntimeError(str(e))) from None
-    except Exception as e:  # torch kernel errors become TF errors
+    except Exception as e:  # torch kernel errors become TF errors  # noqa: BLE001 (re-raised as the TF error)
         raise translate(f"tnp.{name}", e) from None
     return _wrap_out(r)
 
@@ -60,7 +60,7 @@ def binary_kernel(name: str):
     def f(x, y):
         try:
             r = fn(x._t, y._t)
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001 (re-raised as the TF error)
             raise translate(op, e) from None
         return wrap(r, _BY_TORCH[r.dtype])
 
@@ -79,9 +79,9 @@ def scalar_kernel(name: str):
         except TypeError:  # kernels without a scalar overload (maximum, atan2 ...)
             try:
                 r = fn(t, torch.tensor(s, dtype=t.dtype, device=t.device))
-            except Exception as e:
+            except Exception as e:  # noqa: BLE001 (re-raised as the TF error)
                 raise translate(op, e) from None
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001 (re-raised as the TF error)
             raise translate(op, e) from None
         return wrap(r, _BY_TORCH[r.dtype])
 
@@ -95,7 +95,7 @@ def unary_kernel(name: str):
     def f(x):
         try:
             r = fn(x._t)
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001 (re-raised as the TF error)
             raise translate(op, e) from None
         return wrap(r, _BY_TORCH[r.dtype])
 
@@ -267,7 +267,7 @@ def getitem(x: Tensor, key) -> Tensor:
     try:
         t, k = _neg_steps(x._t, _key(key))
         r = t[k]
-    except Exception as e:
+    except Exception as e:  # noqa: BLE001 (re-raised as the TF error)
         raise translate("tnp.getitem", e) from None
     return wrap(r, x._dtype)
 
@@ -277,7 +277,7 @@ def index_update(x: Tensor, key, v, how: str) -> Tensor:
     vt = v._t if type(v) is Tensor else v
     try:
         r = _index_update(x._t, _key(key), vt, how)
-    except Exception as e:
+    except Exception as e:  # noqa: BLE001 (re-raised as the TF error)
         raise translate(f"tnp.at[].{how}", e) from None
     return wrap(r, x._dtype)
 

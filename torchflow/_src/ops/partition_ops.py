@@ -9,7 +9,13 @@ import torch
 from torchflow._src.core import dtypes
 from torchflow._src.core.tensor import Tensor, executing_eagerly, is_tensor, wrap
 from torchflow._src.ops._array_helpers import (
-    _NATIVE, int_value, is_str, op_error, tensor_list, tensor_of, tfname,
+    _NATIVE,
+    int_value,
+    is_str,
+    op_error,
+    tensor_list,
+    tensor_of,
+    tfname,
 )
 from torchflow._src.ops.array_ops import stack
 from torchflow._src.util.api import public
@@ -178,7 +184,7 @@ def invert_permutation(x, name=None) -> Tensor:
     p = _ints(x, "InvertPermutation")
     t = p._t
     if t.ndim != 1:
-        raise op_error("InvertPermutation", f"invert_permutation expects a 1D vector.")
+        raise op_error("InvertPermutation", "invert_permutation expects a 1D vector.")
     n = t.shape[0]
     t64 = t.to(torch.int64)
     if n and (int(t64.min()) < 0 or int(t64.max()) >= n or

@@ -75,7 +75,7 @@ def _avg(n, xc, k, s, p):
 
 
 def _rank_pool(kind, input, ksize, strides, padding, data_format, name):
-    input = tensor_arg(input)  # noqa: A001 - TF's argument name
+    input = tensor_arg(input)
     n = input._t.ndim - 2
     if n not in _MAX:
         raise ValueError(f"tf.nn.{kind}_pool: input must have rank 3, 4 or 5. "

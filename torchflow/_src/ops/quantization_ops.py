@@ -112,7 +112,7 @@ def _qdq_args(op, input, input_min, input_max, signed_input, num_bits, range_giv
 
 
 @public("torchflow.quantization")
-def quantize_and_dequantize_v2(input, input_min, input_max, signed_input=True,  # noqa: A002
+def quantize_and_dequantize_v2(input, input_min, input_max, signed_input=True,
                                num_bits=8, range_given=False, round_mode="HALF_TO_EVEN",
                                name=None, narrow_range=False, axis=None) -> Tensor:
     """Quantizes then dequantizes a tensor (simulated quantization).
@@ -164,7 +164,7 @@ def quantize_and_dequantize_v2(input, input_min, input_max, signed_input=True,  
 
 
 @public("torchflow.quantization")
-def quantize_and_dequantize(input, input_min, input_max, signed_input=True,  # noqa: A002
+def quantize_and_dequantize(input, input_min, input_max, signed_input=True,
                             num_bits=8, range_given=False, round_mode="HALF_TO_EVEN",
                             name=None, narrow_range=False, axis=None) -> Tensor:
     """Quantizes then dequantizes a tensor, with a straight-through gradient.
@@ -343,7 +343,7 @@ def fake_quant_with_min_max_vars_per_channel_gradient(gradients, inputs, min, ma
 
 
 @public("torchflow")
-def quantize_and_dequantize_v4(input, input_min, input_max, signed_input=True,  # noqa: A002
+def quantize_and_dequantize_v4(input, input_min, input_max, signed_input=True,
                                num_bits=8, range_given=False, round_mode="HALF_TO_EVEN",
                                narrow_range=False, axis=-1, name=None) -> Tensor:
     """TF's generated ``QuantizeAndDequantizeV4`` wrapper (``axis=-1``: per tensor).

@@ -25,7 +25,7 @@ from torchflow._src.core.errors import invalid_argument, translate
 from torchflow._src.ops import philox
 from torchflow._src.ops import random_ops as _r
 from torchflow._src.ops import stateless_random_ops as _sr
-from torchflow._src.ops._dispatch import Tensor, tensor_arg, wrap
+from torchflow._src.ops._dispatch import Tensor, wrap
 from torchflow._src.util.api import public
 
 _MASK64 = (1 << 64) - 1

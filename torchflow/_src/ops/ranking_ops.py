@@ -152,7 +152,7 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=dtypes.int
         wt = w._t
         if tuple(wt.shape) != tuple(t.shape) and wt.numel() != 0:
             raise InvalidArgumentError(
-                None, None, f"Input arr and weights must have the same shape [Op:DenseBincount]")
+                None, None, "Input arr and weights must have the same shape [Op:DenseBincount]")
     else:
         out_d = dtypes.as_dtype(dtype)
         wt = None
@@ -247,7 +247,7 @@ def invert_permutation(x, name=None) -> Tensor:
     t = p._t
     if t.ndim != 1:
         raise InvalidArgumentError(
-            None, None, f"invert_permutation expects a 1D vector. [Op:InvertPermutation]")
+            None, None, "invert_permutation expects a 1D vector. [Op:InvertPermutation]")
     n = t.shape[0]
     if n:
         bad = (t < 0) | (t >= n)

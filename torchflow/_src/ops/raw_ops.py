@@ -79,7 +79,7 @@ _NO_COMPLEX = ("float, double, int32, uint8, int16, int8, int64, bfloat16, uint1
 
 
 def _real_reduce(op: str, fn: str):
-    def impl(input, axis, keep_dims):  # noqa: A002 - TF's name
+    def impl(input, axis, keep_dims):
         t = tensor_arg(input)
         if t.dtype.is_complex or t.dtype is dtypes.string or t.dtype is dtypes.bool:
             raise InvalidArgumentError(
@@ -91,7 +91,7 @@ def _real_reduce(op: str, fn: str):
 
 
 def _reduce(fn: str):
-    def impl(input, axis, keep_dims):  # noqa: A002
+    def impl(input, axis, keep_dims):
         return getattr(_m("reduction_ops"), fn)(input, axis=axis, keepdims=keep_dims)
 
     return impl
@@ -124,11 +124,11 @@ def _softmax(fn: str):
     return impl
 
 
-def _cast(x, DstT, Truncate=False):  # noqa: N803 - TF's attribute names
+def _cast(x, DstT, Truncate=False):
     return _m("creation_ops").cast(x, DstT)
 
 
-def _qdq_v2(input, input_min, input_max, signed_input, num_bits,  # noqa: A002
+def _qdq_v2(input, input_min, input_max, signed_input, num_bits,
             range_given, round_mode, narrow_range, axis):
     return _m("quantization_ops").quantize_and_dequantize(
         input, input_min, input_max, signed_input=signed_input, num_bits=num_bits,
@@ -136,7 +136,7 @@ def _qdq_v2(input, input_min, input_max, signed_input, num_bits,  # noqa: A002
         axis=None if axis == -1 else axis)
 
 
-def _qdq_v4(input, input_min, input_max, signed_input, num_bits,  # noqa: A002
+def _qdq_v4(input, input_min, input_max, signed_input, num_bits,
             range_given, round_mode, narrow_range, axis):
     return _m("quantization_ops").quantize_and_dequantize_v2(
         input, input_min, input_max, signed_input=signed_input, num_bits=num_bits,
@@ -220,7 +220,7 @@ _OPS["Pack"] = _make("Pack", ["values", ("axis", 0)],
 _OPS["ExpandDims"] = _make("ExpandDims", ["input", "axis"],
                            _call("array_ops", "expand_dims", "input", "axis"), "tf.expand_dims")
 _OPS["Squeeze"] = _make("Squeeze", ["input", ("axis", [])],
-                        lambda input, axis: _m("array_ops").squeeze(  # noqa: A006
+                        lambda input, axis: _m("array_ops").squeeze(
                             input, axis=list(axis) or None), "tf.squeeze")
 _OPS["Tile"] = _make("Tile", ["input", "multiples"],
                      _call("array_ops", "tile", "input", "multiples"), "tf.tile")

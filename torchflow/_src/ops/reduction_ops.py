@@ -287,7 +287,7 @@ def reduce_std(input_tensor, axis=None, keepdims=False, name=None) -> Tensor:
 
 
 @public("torchflow.math")
-def count_nonzero(input, axis=None, keepdims=None, dtype=dtypes.int64, name=None) -> Tensor:  # noqa: A002
+def count_nonzero(input, axis=None, keepdims=None, dtype=dtypes.int64, name=None) -> Tensor:
     """Counts the non-zero elements (non-empty strings) across dimensions.
 
     Args:
@@ -356,7 +356,7 @@ def _arg_extreme(op, input, axis, output_type, fn):
 
 
 @public("torchflow.math")
-def argmax(input, axis=None, output_type=dtypes.int64, name=None) -> Tensor:  # noqa: A002
+def argmax(input, axis=None, output_type=dtypes.int64, name=None) -> Tensor:
     """Returns the index of the largest value across an axis (the first one on ties).
 
     Args:
@@ -380,7 +380,7 @@ def argmax(input, axis=None, output_type=dtypes.int64, name=None) -> Tensor:  # 
 
 
 @public("torchflow.math")
-def argmin(input, axis=None, output_type=dtypes.int64, name=None) -> Tensor:  # noqa: A002
+def argmin(input, axis=None, output_type=dtypes.int64, name=None) -> Tensor:
     """Returns the index of the smallest value across an axis (the first one on ties).
 
     Args:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import torch
 
 from torchflow._src.core import dtypes
-from torchflow._src.ops._dispatch import Tensor, tensor_arg, translate, wrap
+from torchflow._src.ops._dispatch import tensor_arg, translate, wrap
 
 _CPU_FUSED = (dtypes.float32, dtypes.float64)
 

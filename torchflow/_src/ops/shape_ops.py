@@ -10,8 +10,12 @@ from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.core.tensor_shape import TensorShape, as_shape
 from torchflow._src.ops._array_helpers import (
+    int_list,
+    int_value,
+    is_str,
+    op_error,
+    tensor_of,
     tfname,
-    int_list, int_value, is_str, op_error, tensor_of,
 )
 from torchflow._src.util.api import public
 

@@ -10,7 +10,14 @@ import torch
 from torchflow._src.core import dtypes
 from torchflow._src.core.errors import translate
 from torchflow._src.core.tensor import Tensor, wrap
-from torchflow._src.ops._array_helpers import tfname, _NATIVE, int_value, is_str, op_error, tensor_of
+from torchflow._src.ops._array_helpers import (
+    _NATIVE,
+    int_value,
+    is_str,
+    op_error,
+    tensor_of,
+    tfname,
+)
 from torchflow._src.util.api import public
 
 Unique = collections.namedtuple("Unique", ["y", "idx"])

@@ -158,7 +158,7 @@ def sobol_sample(dim, num_results, skip=0, dtype=dtypes.float32, name=None) -> T
                    for v in (dim, num_results, skip))
     if not 1 <= n_dim <= torch.quasirandom.SobolEngine.MAXDIM:
         raise InvalidArgumentError(
-            None, None, f"dim must be at least one and at most 21201 [Op:SobolSample]")
+            None, None, "dim must be at least one and at most 21201 [Op:SobolSample]")
     if n < 1:
         raise InvalidArgumentError(None, None, "num_results must be at least one [Op:SobolSample]")
     if s < 0:

@@ -221,7 +221,7 @@ def _buckets(op: str, num_buckets) -> int:
 
 
 @public("torchflow.strings")
-def to_hash_bucket_fast(input, num_buckets, name=None) -> Tensor:  # noqa: A002
+def to_hash_bucket_fast(input, num_buckets, name=None) -> Tensor:
     """Hashes each string to a bucket in ``[0, num_buckets)`` (FarmHash Fingerprint64).
 
     Args:
@@ -261,7 +261,7 @@ def to_hash_bucket(string_tensor, num_buckets, name=None) -> Tensor:
 
 
 @public("torchflow.strings")
-def to_hash_bucket_strong(input, num_buckets, key, name=None) -> Tensor:  # noqa: A002
+def to_hash_bucket_strong(input, num_buckets, key, name=None) -> Tensor:
     """Hashes each string to a bucket with keyed SipHash-2-4.
 
     Args:

@@ -66,7 +66,7 @@ def _unit(op: str, unit: str) -> str:
 
 # --- elementwise ---------------------------------------------------------------
 @public("torchflow.strings")
-def length(input, unit="BYTE", name=None) -> Tensor:  # noqa: A002 - TF's name
+def length(input, unit="BYTE", name=None) -> Tensor:
     """String lengths of ``input`` in bytes or UTF-8 characters.
 
     Args:
@@ -91,7 +91,7 @@ def length(input, unit="BYTE", name=None) -> Tensor:  # noqa: A002 - TF's name
 
 
 @public("torchflow.strings")
-def lower(input, encoding="", name=None) -> Tensor:  # noqa: A002
+def lower(input, encoding="", name=None) -> Tensor:
     """Lower-cases ``input`` (ASCII only, or all of Unicode with ``encoding="utf-8"``)."""
     a = str_arg("StringLower", input)
     if encoding:
@@ -100,7 +100,7 @@ def lower(input, encoding="", name=None) -> Tensor:  # noqa: A002
 
 
 @public("torchflow.strings")
-def upper(input, encoding="", name=None) -> Tensor:  # noqa: A002
+def upper(input, encoding="", name=None) -> Tensor:
     """Upper-cases ``input`` (ASCII only, or all of Unicode with ``encoding="utf-8"``)."""
     a = str_arg("StringUpper", input)
     if encoding:
@@ -109,7 +109,7 @@ def upper(input, encoding="", name=None) -> Tensor:  # noqa: A002
 
 
 @public("torchflow.strings")
-def strip(input, name=None) -> Tensor:  # noqa: A002
+def strip(input, name=None) -> Tensor:
     """Strips leading and trailing whitespace from each string."""
     return _sw(_map(str_arg("StringStrip", input), bytes.strip))
 
@@ -250,7 +250,7 @@ def _rows(a: np.ndarray, fn, make):
 
 
 @public("torchflow.strings")
-def split(input, sep=None, maxsplit=-1, name=None):  # noqa: A002
+def split(input, sep=None, maxsplit=-1, name=None):
     """Splits each string of ``input`` at ``sep`` (whitespace runs when None).
 
     Args:
@@ -289,7 +289,7 @@ def split(input, sep=None, maxsplit=-1, name=None):  # noqa: A002
 
 
 @public("torchflow.strings")
-def bytes_split(input, name=None):  # noqa: A002
+def bytes_split(input, name=None):
     """Splits each string into its bytes (same result layout as ``split``)."""
     a = str_arg("StringSplitV2", input)
 
@@ -302,7 +302,7 @@ def bytes_split(input, name=None):  # noqa: A002
 
 
 @public("torchflow.strings")
-def unicode_decode(input, input_encoding, errors="replace", replacement_char=65533,  # noqa: A002
+def unicode_decode(input, input_encoding, errors="replace", replacement_char=65533,
                    replace_control_characters=False, name=None):
     """Decodes each string into its Unicode code points (int32).
 
@@ -343,7 +343,7 @@ _INT_RE = re.compile(rb"\s*[+-]?\d+\s*")
 
 
 @public("torchflow.strings")
-def to_number(input, out_type=dtypes.float32, name=None) -> Tensor:  # noqa: A002
+def to_number(input, out_type=dtypes.float32, name=None) -> Tensor:
     """Converts each string to a number of ``out_type``.
 
     Args:
@@ -396,7 +396,7 @@ def to_number(input, out_type=dtypes.float32, name=None) -> Tensor:  # noqa: A00
 
 
 @public("torchflow.strings")
-def as_string(input, precision=-1, scientific=False, shortest=False, width=-1,  # noqa: A002
+def as_string(input, precision=-1, scientific=False, shortest=False, width=-1,
               fill="", name=None) -> Tensor:
     """Converts each element of a numeric or bool tensor to a string.
 
@@ -588,7 +588,7 @@ def _compile(op: str, pattern):
 
 
 @public("torchflow.strings")
-def regex_full_match(input, pattern, name=None) -> Tensor:  # noqa: A002
+def regex_full_match(input, pattern, name=None) -> Tensor:
     """True where the whole string matches the regular expression ``pattern``."""
     a = str_arg("RegexFullMatch", input)
     rx = _compile("RegexFullMatch", pattern)
@@ -600,7 +600,7 @@ _GROUP_RE = re.compile(rb"\\(\d)")
 
 
 @public("torchflow.strings")
-def regex_replace(input, pattern, rewrite, replace_global=True, name=None) -> Tensor:  # noqa: A002
+def regex_replace(input, pattern, rewrite, replace_global=True, name=None) -> Tensor:
     """Replaces matches of ``pattern`` with ``rewrite`` (``\\0``..``\\9`` are groups).
 
     Args:

@@ -315,7 +315,7 @@ is_finite = _make_is("is_finite", "IsFinite", torch.isfinite,
 
 
 @public("torchflow.math")
-def real(input, name=None) -> Tensor:  # noqa: A002 - TF's argument name
+def real(input, name=None) -> Tensor:
     """Returns the real part of a complex tensor (real tensors are returned as is).
 
     Args:
@@ -334,7 +334,7 @@ def real(input, name=None) -> Tensor:  # noqa: A002 - TF's argument name
 
 
 @public("torchflow.math")
-def imag(input, name=None) -> Tensor:  # noqa: A002 - TF's argument name
+def imag(input, name=None) -> Tensor:
     """Returns the imaginary part of a complex tensor (zeros for real tensors).
 
     Args:
@@ -351,7 +351,7 @@ def imag(input, name=None) -> Tensor:  # noqa: A002 - TF's argument name
 
 
 @public("torchflow.math")
-def angle(input, name=None) -> Tensor:  # noqa: A002 - TF's argument name
+def angle(input, name=None) -> Tensor:
     """Returns the argument (phase) of complex elements; pi for negative reals, else 0.
 
     Args:

@@ -64,7 +64,7 @@ def _strs(v):
 
 
 @public("torchflow.strings")
-def unicode_decode_with_offsets(input, input_encoding, errors="replace",  # noqa: A002
+def unicode_decode_with_offsets(input, input_encoding, errors="replace",
                                 replacement_char=65533, replace_control_characters=False,
                                 name=None):
     """Code points of each string and the byte offset where each starts.
@@ -93,14 +93,14 @@ def _map_rows(rows, fn):
 
 
 @public("torchflow.strings")
-def unicode_split(input, input_encoding, errors="replace", replacement_char=65533,  # noqa: A002
+def unicode_split(input, input_encoding, errors="replace", replacement_char=65533,
                   name=None):
     """Splits each string into its characters (as strings in ``input_encoding``)."""
     return unicode_split_with_offsets(input, input_encoding, errors, replacement_char)[0]
 
 
 @public("torchflow.strings")
-def unicode_split_with_offsets(input, input_encoding, errors="replace",  # noqa: A002
+def unicode_split_with_offsets(input, input_encoding, errors="replace",
                                replacement_char=65533, name=None):
     """Characters of each string and their byte offsets (row Tensors, see ``split``)."""
     a = str_arg("UnicodeSplitWithOffsets", input)
@@ -131,7 +131,7 @@ def _encode_cps(cps, enc, errors, repl) -> bytes:
 
 
 @public("torchflow.strings")
-def unicode_encode(input, output_encoding, errors="replace", replacement_char=65533,  # noqa: A002
+def unicode_encode(input, output_encoding, errors="replace", replacement_char=65533,
                    name=None) -> Tensor:
     """Encodes code points into strings.
 
@@ -169,7 +169,7 @@ def unicode_encode(input, output_encoding, errors="replace", replacement_char=65
 
 
 @public("torchflow.strings")
-def unicode_transcode(input, input_encoding, output_encoding, errors="replace",  # noqa: A002
+def unicode_transcode(input, input_encoding, output_encoding, errors="replace",
                       replacement_char=65533, replace_control_characters=False,
                       name=None) -> Tensor:
     """Re-encodes each string from ``input_encoding`` to ``output_encoding``."""

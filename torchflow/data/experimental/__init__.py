@@ -16,14 +16,6 @@ from torchflow._src.data.experimental import ignore_errors as ignore_errors
 from torchflow._src.data.experimental import sample_from_datasets as sample_from_datasets
 from torchflow._src.data.experimental import shuffle_and_repeat as shuffle_and_repeat
 from torchflow._src.data.experimental import unbatch as unbatch
-from torchflow._src.data.iterator_ops import Optional as Optional
-from torchflow._src.data.options import AutoShardPolicy as AutoShardPolicy
-from torchflow._src.data.options import DistributeOptions as DistributeOptions
-from torchflow._src.data.options import MapVectorizationOptions as MapVectorizationOptions
-from torchflow._src.data.options import OptimizationOptions as OptimizationOptions
-from torchflow._src.data.options import StatsOptions as StatsOptions
-from torchflow._src.data.options import ThreadingOptions as ThreadingOptions
-from torchflow._src.data.readers import TFRecordDataset as TFRecordDataset
 from torchflow._src.data.experimental_ops import Counter as Counter
 from torchflow._src.data.experimental_ops import RandomDataset as RandomDataset
 from torchflow._src.data.experimental_ops import Reducer as Reducer
@@ -42,3 +34,11 @@ from torchflow._src.data.experimental_ops import scan as scan
 from torchflow._src.data.experimental_ops import snapshot as snapshot
 from torchflow._src.data.experimental_ops import take_while as take_while
 from torchflow._src.data.experimental_ops import unique as unique
+from torchflow._src.data.iterator_ops import Optional as Optional
+from torchflow._src.data.options import AutoShardPolicy as AutoShardPolicy
+from torchflow._src.data.options import DistributeOptions as DistributeOptions
+from torchflow._src.data.options import MapVectorizationOptions as MapVectorizationOptions
+from torchflow._src.data.options import OptimizationOptions as OptimizationOptions
+from torchflow._src.data.options import StatsOptions as StatsOptions
+from torchflow._src.data.options import ThreadingOptions as ThreadingOptions
+from torchflow._src.data.readers import TFRecordDataset as TFRecordDataset

@@ -17,10 +17,10 @@ import numpy as np
 
 from torchflow._src.core import context, tracking
 from torchflow._src.core.convert import convert_to_tensor
+from torchflow._src.core.module import Module
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.core.variable_scope import name_scope
-from torchflow._src.core.module import Module
 from torchflow._src.core.variables import Variable, VariableAggregation, VariableSynchronization
 from torchflow._src.keras import backend
 from torchflow._src.keras.engine import input_spec as input_spec_lib
@@ -564,7 +564,7 @@ class Layer(Module):
             return functional_utils.symbolic_call(self, args, kwargs)
         return self._eager_call(inputs, args, kwargs)
 
-    def _eager_call(self, inputs, args, kwargs):
+    def _eager_call(self, inputs, args, kwargs):  # noqa: C901 (one flat dispatch on the hot path)
         st = _state()
         spec = self._call_spec
         outer = st.keras_call_context

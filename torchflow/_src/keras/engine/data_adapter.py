@@ -110,7 +110,8 @@ class _ArrayFeed:
                 yield tuple(None if a is None else a[lo:hi] for a in data)
             return
         for i in range(self.steps):
-            yield nest.map_structure(lambda a: None if a is None else a[i * bs:(i + 1) * bs],
+            lo, hi = i * bs, (i + 1) * bs
+            yield nest.map_structure(lambda a, lo=lo, hi=hi: None if a is None else a[lo:hi],
                                      data)
 
 

@@ -258,7 +258,7 @@ class Functional(Model):
                 if node not in self._nodes or node.is_input:
                     continue
                 data = []
-                for inb_layer, node_index, tensor_index, kt in node.iterate_inbound():
+                for inb_layer, node_index, tensor_index, _ in node.iterate_inbound():
                     n = inb_layer._inbound_nodes[node_index]
                     data.append([inb_layer.name, node_ids.get(id(n), 0), tensor_index,
                                  _plain_kwargs(node.call_kwargs)])

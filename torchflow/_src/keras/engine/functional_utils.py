@@ -47,9 +47,9 @@ def _placeholder(shape: TensorShape, dtype, variant: int):
     dims = [d if d is not None else (batch if i == 0 else other)
             for i, d in enumerate(shape.as_list())]
     if dtype is dtypes.string:
-        from torchflow._src.core.convert import constant
-
         import numpy as np
+
+        from torchflow._src.core.convert import constant
 
         return constant(np.full(dims, b"", dtype=object), dtype=dtypes.string)
     return zeros(dims, dtype=dtype)

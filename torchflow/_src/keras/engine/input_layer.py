@@ -57,7 +57,7 @@ class InputLayer(Layer):
 
 @public("torchflow.keras")
 def Input(shape=None, batch_size=None, name=None, dtype=None, sparse=False, tensor=None,
-          ragged=False, **kwargs):  # noqa: N802 - TF's public name
+          ragged=False, **kwargs):
     """Creates a symbolic input for the Functional API.
 
     Args:

@@ -115,8 +115,8 @@ class Sequential(Functional):
 
     def _eager_call(self, inputs, args, kwargs):
         if not self._is_graph_network:
-            from torchflow._src.core.tensor import Tensor
             from torchflow._src.core.convert import convert_to_tensor
+            from torchflow._src.core.tensor import Tensor
 
             t = inputs if isinstance(inputs, Tensor) else convert_to_tensor(inputs)
             dtype = t.dtype

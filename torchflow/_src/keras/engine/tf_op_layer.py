@@ -165,7 +165,7 @@ def _wrap(fn) -> None:
             f"    return {fn.__name__}\n")
     src = "def __tf_make__():\n" + "".join(f"    {v} = None\n" for v in free) + body
     ns: dict = {}
-    exec(compile(src, f"<dispatch {fn.__qualname__}>", "exec"), g, ns)  # noqa: S102
+    exec(compile(src, f"<dispatch {fn.__qualname__}>", "exec"), g, ns)
     tramp = ns["__tf_make__"]()
     try:
         sig = inspect.signature(original)

@@ -96,8 +96,7 @@ class TrainingMixin:
         opt = optimizers.get(optimizer)
         if policy_lib.global_policy().name == "mixed_float16" or \
                 self._dtype_policy.name == "mixed_float16":
-            from torchflow._src.keras.mixed_precision.loss_scale_optimizer import (
-                LossScaleOptimizer)
+            from torchflow._src.keras.mixed_precision.loss_scale_optimizer import LossScaleOptimizer
 
             if not isinstance(opt, LossScaleOptimizer):
                 opt = LossScaleOptimizer(opt)

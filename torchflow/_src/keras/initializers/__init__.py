@@ -3,9 +3,22 @@
 from __future__ import annotations
 
 from torchflow._src.keras.initializers.initializers_v2 import (
-    Constant, GlorotNormal, GlorotUniform, HeNormal, HeUniform, Identity, Initializer,
-    LecunNormal, LecunUniform, Ones, Orthogonal, RandomNormal, RandomUniform, TruncatedNormal,
-    VarianceScaling, Zeros,
+    Constant,
+    GlorotNormal,
+    GlorotUniform,
+    HeNormal,
+    HeUniform,
+    Identity,
+    Initializer,
+    LecunNormal,
+    LecunUniform,
+    Ones,
+    Orthogonal,
+    RandomNormal,
+    RandomUniform,
+    TruncatedNormal,
+    VarianceScaling,
+    Zeros,
 )
 from torchflow._src.util.api import public
 

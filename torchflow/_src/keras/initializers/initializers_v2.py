@@ -12,11 +12,11 @@ import math
 from torchflow._src.core import dtypes
 from torchflow._src.keras import backend
 from torchflow._src.ops import random_ops, stateless_random_ops
+from torchflow._src.ops.array_ops import reshape, transpose
 from torchflow._src.ops.creation_ops import eye, fill, ones, zeros
 from torchflow._src.ops.linalg_decomp_ops import qr
 from torchflow._src.ops.linalg_ops import diag_part
 from torchflow._src.ops.math_ops import multiply
-from torchflow._src.ops.array_ops import reshape, transpose
 from torchflow._src.util.api import public
 
 _NS = "torchflow.keras.initializers"

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from torchflow._src.keras import activations, constraints, initializers, regularizers
-from torchflow._src.keras import backend
+from torchflow._src.keras import activations, backend, constraints, initializers, regularizers
 
 
 def normalize_tuple(value, n: int, name: str) -> tuple:

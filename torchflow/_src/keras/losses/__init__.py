@@ -2,20 +2,55 @@
 
 from __future__ import annotations
 
-from torchflow._src.keras.losses._utils import Reduction, compute_weighted_loss  # noqa: F401
+from torchflow._src.keras.losses._utils import Reduction, compute_weighted_loss
 from torchflow._src.keras.losses.loss import Loss, LossFunctionWrapper
 from torchflow._src.keras.losses.loss_classes import (
-    BinaryCrossentropy, CategoricalCrossentropy, CategoricalHinge, CosineSimilarity, Hinge,
-    Huber, KLDivergence, LogCosh, MeanAbsoluteError, MeanAbsolutePercentageError,
-    MeanSquaredError, MeanSquaredLogarithmicError, Poisson, SparseCategoricalCrossentropy,
+    BinaryCrossentropy,
+    CategoricalCrossentropy,
+    CategoricalHinge,
+    CosineSimilarity,
+    Hinge,
+    Huber,
+    KLDivergence,
+    LogCosh,
+    MeanAbsoluteError,
+    MeanAbsolutePercentageError,
+    MeanSquaredError,
+    MeanSquaredLogarithmicError,
+    Poisson,
+    SparseCategoricalCrossentropy,
     SquaredHinge,
 )
-from torchflow._src.keras.losses.loss_functions import (  # noqa: F401
-    BCE, KLD, MAE, MAPE, MSE, MSLE, bce, binary_crossentropy, categorical_crossentropy,
-    categorical_hinge, cosine_similarity, hinge, huber, kl_divergence, kld,
-    kullback_leibler_divergence, log_cosh, logcosh, mae, mape, mean_absolute_error,
-    mean_absolute_percentage_error, mean_squared_error, mean_squared_logarithmic_error, mse,
-    msle, poisson, sparse_categorical_crossentropy, squared_hinge,
+from torchflow._src.keras.losses.loss_functions import (
+    BCE,
+    KLD,
+    MAE,
+    MAPE,
+    MSE,
+    MSLE,
+    bce,
+    binary_crossentropy,
+    categorical_crossentropy,
+    categorical_hinge,
+    cosine_similarity,
+    hinge,
+    huber,
+    kl_divergence,
+    kld,
+    kullback_leibler_divergence,
+    log_cosh,
+    logcosh,
+    mae,
+    mape,
+    mean_absolute_error,
+    mean_absolute_percentage_error,
+    mean_squared_error,
+    mean_squared_logarithmic_error,
+    mse,
+    msle,
+    poisson,
+    sparse_categorical_crossentropy,
+    squared_hinge,
 )
 from torchflow._src.util.api import public
 

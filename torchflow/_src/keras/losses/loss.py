@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from torchflow._src.core.convert import convert_to_tensor
-from torchflow._src.keras.losses._utils import Reduction, compute_weighted_loss, \
-    remove_squeezable_dimensions
+from torchflow._src.keras.losses._utils import (
+    Reduction,
+    compute_weighted_loss,
+    remove_squeezable_dimensions,
+)
 from torchflow._src.util.api import public
 
 

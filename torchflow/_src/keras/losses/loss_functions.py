@@ -12,12 +12,18 @@ from torchflow._src.ops.comparison_ops import equal, less_equal, logical_or
 from torchflow._src.ops.creation_ops import cast
 from torchflow._src.ops.gather_ops import where
 from torchflow._src.ops.loss_ops import (
-    sigmoid_cross_entropy_with_logits, softmax_cross_entropy_with_logits,
+    sigmoid_cross_entropy_with_logits,
+    softmax_cross_entropy_with_logits,
     sparse_softmax_cross_entropy_with_logits,
 )
 from torchflow._src.ops.math_ops import maximum
-from torchflow._src.ops.reduction_ops import l2_normalize, reduce_all, reduce_max, reduce_mean, \
-    reduce_sum
+from torchflow._src.ops.reduction_ops import (
+    l2_normalize,
+    reduce_all,
+    reduce_max,
+    reduce_mean,
+    reduce_sum,
+)
 from torchflow._src.ops.unary_math_ops import abs as _abs
 from torchflow._src.ops.unary_math_ops import log, softplus, square
 from torchflow._src.util.api import public

@@ -2,22 +2,34 @@
 
 from __future__ import annotations
 
-from torchflow._src.keras.losses.loss_functions import (  # noqa: F401
-    binary_crossentropy, categorical_crossentropy, categorical_hinge, hinge,
-    kl_divergence, log_cosh, mean_absolute_error, mean_absolute_percentage_error,
-    mean_squared_error, mean_squared_logarithmic_error, poisson,
-    sparse_categorical_crossentropy, squared_hinge,
+from torchflow._src.keras.losses.loss_functions import (
+    binary_crossentropy,
+    categorical_crossentropy,
+    categorical_hinge,
+    hinge,
+    kl_divergence,
+    log_cosh,
+    mean_absolute_error,
+    mean_absolute_percentage_error,
+    mean_squared_error,
+    mean_squared_logarithmic_error,
+    poisson,
+    sparse_categorical_crossentropy,
+    squared_hinge,
 )
+from torchflow._src.keras.metrics._all_classes import *  # noqa: F403
+from torchflow._src.keras.metrics._all_classes import CLASSES as _MORE
+from torchflow._src.keras.metrics._all_classes import cosine_similarity
 from torchflow._src.keras.metrics.base_metric import Mean, MeanMetricWrapper, Metric, Reduce, Sum
 from torchflow._src.keras.metrics.metric_functions import (
-    accuracy, binary_accuracy, categorical_accuracy, sparse_categorical_accuracy,
-    sparse_top_k_categorical_accuracy, top_k_categorical_accuracy,
+    accuracy,
+    binary_accuracy,
+    categorical_accuracy,
+    sparse_categorical_accuracy,
+    sparse_top_k_categorical_accuracy,
+    top_k_categorical_accuracy,
 )
 from torchflow._src.util.api import public
-
-from torchflow._src.keras.metrics._all_classes import *  # noqa: F401,F403,E402
-from torchflow._src.keras.metrics._all_classes import CLASSES as _MORE
-from torchflow._src.keras.metrics._all_classes import cosine_similarity  # noqa: F811
 
 acc = ACC = accuracy
 bce = BCE = binary_crossentropy

@@ -2,18 +2,45 @@
 
 from torchflow._src.keras.metrics.auc import AUC
 from torchflow._src.keras.metrics.confusion_metrics import (
-    FalseNegatives, FalsePositives, Precision, PrecisionAtRecall, Recall, RecallAtPrecision,
-    SensitivityAtSpecificity, SpecificityAtSensitivity, TrueNegatives, TruePositives,
+    FalseNegatives,
+    FalsePositives,
+    Precision,
+    PrecisionAtRecall,
+    Recall,
+    RecallAtPrecision,
+    SensitivityAtSpecificity,
+    SpecificityAtSensitivity,
+    TrueNegatives,
+    TruePositives,
 )
 from torchflow._src.keras.metrics.metric_classes import (
-    Accuracy, BinaryAccuracy, BinaryCrossentropy, CategoricalAccuracy, CategoricalCrossentropy,
-    CategoricalHinge, CosineSimilarity, Hinge, KLDivergence, LogCoshError, MeanAbsoluteError,
-    MeanAbsolutePercentageError, MeanSquaredError, MeanSquaredLogarithmicError, Poisson,
-    SparseCategoricalAccuracy, SparseCategoricalCrossentropy, SparseTopKCategoricalAccuracy,
-    SquaredHinge, TopKCategoricalAccuracy, cosine_similarity,
+    Accuracy,
+    BinaryAccuracy,
+    BinaryCrossentropy,
+    CategoricalAccuracy,
+    CategoricalCrossentropy,
+    CategoricalHinge,
+    CosineSimilarity,
+    Hinge,
+    KLDivergence,
+    LogCoshError,
+    MeanAbsoluteError,
+    MeanAbsolutePercentageError,
+    MeanSquaredError,
+    MeanSquaredLogarithmicError,
+    Poisson,
+    SparseCategoricalAccuracy,
+    SparseCategoricalCrossentropy,
+    SparseTopKCategoricalAccuracy,
+    SquaredHinge,
+    TopKCategoricalAccuracy,
+    cosine_similarity,
 )
 from torchflow._src.keras.metrics.other_metrics import (
-    MeanIoU, MeanRelativeError, MeanTensor, RootMeanSquaredError,
+    MeanIoU,
+    MeanRelativeError,
+    MeanTensor,
+    RootMeanSquaredError,
 )
 
 CLASSES = (

@@ -21,10 +21,10 @@ from torchflow._src.keras.losses._utils import squeeze_or_expand_dimensions
 from torchflow._src.keras.metrics.metric_functions import (
     sparse_categorical_accuracy as _sparse_accuracy,
 )
-from torchflow._src.ops.creation_ops import cast, zeros
-from torchflow._src.ops.comparison_ops import equal
-from torchflow._src.ops.gather_ops import where
 from torchflow._src.ops.array_ops import squeeze
+from torchflow._src.ops.comparison_ops import equal
+from torchflow._src.ops.creation_ops import cast, zeros
+from torchflow._src.ops.gather_ops import where
 from torchflow._src.ops.reduction_ops import argmax, reduce_mean, reduce_sum
 from torchflow._src.ops.shape_ops import broadcast_to
 from torchflow._src.util.api import public

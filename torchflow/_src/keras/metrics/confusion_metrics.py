@@ -5,7 +5,9 @@ from __future__ import annotations
 from torchflow._src.keras import backend
 from torchflow._src.keras.metrics.base_metric import Metric
 from torchflow._src.keras.metrics.confusion_utils import (
-    NEG_INF, parse_init_thresholds, update_confusion_matrix_variables,
+    NEG_INF,
+    parse_init_thresholds,
+    update_confusion_matrix_variables,
 )
 from torchflow._src.ops.comparison_ops import greater_equal
 from torchflow._src.ops.gather_ops import where

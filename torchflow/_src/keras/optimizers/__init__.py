@@ -9,7 +9,7 @@ from torchflow._src.keras.optimizers.adamax import Adamax
 from torchflow._src.keras.optimizers.ftrl import Ftrl
 from torchflow._src.keras.optimizers.gradient_descent import SGD
 from torchflow._src.keras.optimizers.nadam import Nadam
-from torchflow._src.keras.optimizers.optimizer_v2 import Optimizer, OptimizerV2  # noqa: F401
+from torchflow._src.keras.optimizers.optimizer_v2 import Optimizer, OptimizerV2
 from torchflow._src.keras.optimizers.rmsprop import RMSprop
 from torchflow._src.util.api import public
 

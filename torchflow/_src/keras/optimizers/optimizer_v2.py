@@ -27,10 +27,10 @@ from torchflow._src.core.tape import GradientTape
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.variable_scope import name_scope
 from torchflow._src.core.variables import Variable, VariableAggregation
+from torchflow._src.keras.optimizers.schedules import learning_rate_schedule as lrs
 from torchflow._src.keras.optimizers.schedules.learning_rate_schedule import (
     LearningRateSchedule,
 )
-from torchflow._src.keras.optimizers.schedules import learning_rate_schedule as lrs
 from torchflow._src.ops.clip_ops import clip_by_global_norm, clip_by_norm, clip_by_value
 from torchflow._src.ops.creation_ops import cast
 from torchflow._src.util import nest
@@ -98,8 +98,8 @@ def _to_dense(g):
     if g is None or isinstance(g, Tensor):
         return g
     if hasattr(g, "indices") and hasattr(g, "values") and hasattr(g, "dense_shape"):
-        from torchflow._src.ops.gather_ops import scatter_nd
         from torchflow._src.ops.array_ops import expand_dims
+        from torchflow._src.ops.gather_ops import scatter_nd
 
         return scatter_nd(expand_dims(g.indices, -1), g.values, g.dense_shape)
     return convert_to_tensor(g)
@@ -133,7 +133,8 @@ class Optimizer:
             if kwargs[k] is not None and not callable(kwargs[k]) and kwargs[k] < 0:
                 raise ValueError(f"Expected {k} >= 0, received: {kwargs[k]}")
             if k == "lr":
-                warnings.warn("The `lr` argument is deprecated, use `learning_rate` instead.")
+                warnings.warn("The `lr` argument is deprecated, use `learning_rate` instead.",
+                              stacklevel=2)
         object.__setattr__(self, "_hyper", {})
         self._use_locking = True
         self._name = name
@@ -555,9 +556,9 @@ class Optimizer:
             key = (v.device, _base_var(v).dtype)
             keys[key] = None
         apply_state = {}
-        for device, dtype in keys:
-            apply_state[(device, dtype)] = {}
-            self._prepare_local(device, dtype, apply_state)
+        for var_device, dtype in keys:
+            apply_state[(var_device, dtype)] = {}
+            self._prepare_local(var_device, dtype, apply_state)
         return apply_state
 
     def _prepare_local(self, var_device, var_dtype, apply_state):

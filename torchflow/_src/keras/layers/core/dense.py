@@ -6,9 +6,9 @@ from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.keras.engine.base_layer import Layer
 from torchflow._src.keras.engine.input_spec import InputSpec
 from torchflow._src.keras.layers import _utils as U
-from torchflow._src.ops.einsum_ops import tensordot
 from torchflow._src.ops import fused_layer_ops
 from torchflow._src.ops.creation_ops import cast
+from torchflow._src.ops.einsum_ops import tensordot
 from torchflow._src.ops.nn_ops import bias_add
 from torchflow._src.util.api import public
 

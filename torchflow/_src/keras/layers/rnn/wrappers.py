@@ -98,8 +98,8 @@ class Bidirectional(Wrapper):
             raise ValueError(f"`backward_layer` need to be a `tf.keras.layers.Layer` "
                              f"instance. You passed: {backward_layer}")
         if merge_mode not in ("sum", "mul", "ave", "concat", None):
-            raise ValueError(f"Invalid merge mode. Merge mode should be one of "
-                             f'{{"sum", "mul", "ave", "concat", None}}')
+            raise ValueError("Invalid merge mode. Merge mode should be one of "
+                             '{"sum", "mul", "ave", "concat", None}')
         if weights is not None:
             raise NotImplementedError("Bidirectional(weights=...) is not supported; call "
                                       "set_weights after the first call.")
