@@ -70,7 +70,9 @@ def _backend_scce(target, output, from_logits, axis=-1):
         perm = [i for i in range(rank) if i != axis] + [axis]
         output = transpose(output, perm)
     target = convert_to_tensor(target)
-    if target.dtype.is_floating:
+    if target.dtype.name not in ("int32", "int64"):
+        # TF's Keras casts the labels to int64: uint8 labels (keras.datasets'),
+        # other integer widths and float labels all work.
         target = cast(target, "int64")
     if len(target.shape) == rank:
         target = squeeze(target, [-1])
