@@ -166,6 +166,11 @@ from torchflow._src.ops.histogram_ops import (
 )
 from torchflow._src.ops.indexing import slice as slice
 from torchflow._src.ops.indexing import strided_slice as strided_slice
+from torchflow._src.ops.init_ops_v2 import constant_initializer as constant_initializer
+from torchflow._src.ops.init_ops_v2 import ones_initializer as ones_initializer
+from torchflow._src.ops.init_ops_v2 import random_normal_initializer as random_normal_initializer
+from torchflow._src.ops.init_ops_v2 import random_uniform_initializer as random_uniform_initializer
+from torchflow._src.ops.init_ops_v2 import zeros_initializer as zeros_initializer
 from torchflow._src.ops.linalg_decomp_ops import eig as eig
 from torchflow._src.ops.linalg_decomp_ops import eigvals as eigvals
 

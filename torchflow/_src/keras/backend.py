@@ -5,12 +5,21 @@ The settings live in ``core/context.py`` with the rest of torchflow's state.
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import re
 
+import numpy as np
+
 from torchflow._src.core import context, dtypes
+from torchflow._src.core.tensor import Tensor, is_tensor
+from torchflow._src.core.variable_scope import name_scope as _tf_name_scope
+from torchflow._src.keras.engine.keras_tensor import KerasTensor
+from torchflow._src.ops.creation_ops import cast
 from torchflow._src.util.api import public
 
 _G = context.GLOBAL
+_log = logging.getLogger("tensorflow")
 
 
 @public("torchflow.keras.backend")
@@ -40,6 +49,7 @@ def epsilon() -> float:
 
 @public("torchflow.keras.backend")
 def set_epsilon(value) -> None:
+    """Sets the fuzz factor returned by ``epsilon()``."""
     _G.keras_epsilon = float(value)
 
 
@@ -51,6 +61,11 @@ def image_data_format() -> str:
 
 @public("torchflow.keras.backend")
 def set_image_data_format(data_format) -> None:
+    """Sets the value of ``image_data_format()``.
+
+    Raises:
+      ValueError: Unless ``data_format`` is ``"channels_last"`` or ``"channels_first"``.
+    """
     if data_format not in ("channels_last", "channels_first"):
         raise ValueError(f"Unknown data_format: {data_format}")
     _G.keras_image_data_format = data_format
@@ -64,15 +79,171 @@ def learning_phase():
 
 @public("torchflow.keras.backend")
 def set_learning_phase(value) -> None:
+    """Sets the global learning phase (deprecated in TF 2.4).
+
+    Logs TF 2.4's deprecation warning; pass ``training=`` to the layer or model
+    call instead.
+
+    Raises:
+      ValueError: Unless ``value`` is 0 or 1.
+    """
+    _log.warning("set_learning_phase (from tensorflow.python.keras.backend) is deprecated "
+                 "and will be removed after 2020-10-11.\nInstructions for updating:\n"
+                 "Simply pass a True/False value to the `training` argument of the "
+                 "`__call__` method of your layer or model.")
     if value not in (0, 1, True, False):
         raise ValueError("Expected learning phase to be 0 or 1.")
     _G.keras_learning_phase = int(value)
 
 
 @public("torchflow.keras.backend")
+@contextlib.contextmanager
+def learning_phase_scope(value):
+    """A context in which ``learning_phase()`` is ``value`` (0 or 1).
+
+    Raises:
+      ValueError: Unless ``value`` is 0 or 1.
+    """
+    if value not in (0, 1, True, False):
+        raise ValueError("Expected learning phase to be 0 or 1.")
+    previous = _G.keras_learning_phase
+    _G.keras_learning_phase = int(value)
+    try:
+        yield
+    finally:
+        _G.keras_learning_phase = previous
+
+
+@public("torchflow.keras.backend")
 def clear_session() -> None:
-    """Resets Keras' global naming state (layer name counters) and policy."""
+    """Resets all state Keras generated: layer name counters and the learning phase."""
     _G.keras_name_uids = {}
+    _G.keras_learning_phase = None
+
+
+@public("torchflow.keras.backend")
+def get_uid(prefix="") -> int:
+    """A unique integer per ``prefix``, counting from 1 (``get_uid("dense")`` -> 1, 2...)."""
+    uids = _G.keras_name_uids
+    uids[prefix] = uids.get(prefix, 0) + 1
+    return uids[prefix]
+
+
+@public("torchflow.keras.backend")
+def reset_uids() -> None:
+    """Resets the counters ``get_uid`` and layer naming use."""
+    _G.keras_name_uids = {}
+
+
+@public("torchflow.keras.backend")
+def manual_variable_initialization(value) -> None:
+    """Accepted for TF 1 compatibility; variables are always initialised eagerly."""
+    _G.keras_manual_var_init = bool(value)
+
+
+@public("torchflow.keras.backend")
+def name_scope(name):
+    """``tf.name_scope(name)``: a context manager that prefixes op and variable names."""
+    return _tf_name_scope(name)
+
+
+@public("torchflow.keras.backend")
+def get_value(x):
+    """The value of a variable or tensor as a NumPy array (other values pass through)."""
+    if not is_tensor(x) and not hasattr(x, "numpy"):
+        return x
+    if isinstance(x, KerasTensor):
+        raise ValueError(f"Cannot get the value of a symbolic Keras tensor: {x}")
+    return x.numpy()
+
+
+@public("torchflow.keras.backend")
+def batch_get_value(tensors) -> list:
+    """``[get_value(x) for x in tensors]``."""
+    return [get_value(x) for x in tensors]
+
+
+@public("torchflow.keras.backend")
+def set_value(x, value) -> None:
+    """Assigns the NumPy-compatible ``value`` to the variable ``x``.
+
+    Raises:
+      ValueError: If the shapes are incompatible.
+    """
+    value = np.asarray(value, dtype=dtypes.as_dtype(x.dtype).as_numpy_dtype)
+    x.assign(value)
+
+
+@public("torchflow.keras.backend")
+def batch_set_value(tuples) -> None:
+    """Sets many variables at once: ``tuples`` is a list of ``(variable, value)``."""
+    for x, value in tuples:
+        set_value(x, value)
+
+
+@public("torchflow.keras.backend")
+def int_shape(x):
+    """The shape of a tensor, variable or array as a tuple of ints or None.
+
+    >>> import torchflow as tf
+    >>> tf.keras.backend.int_shape(tf.zeros([2, 3]))
+    (2, 3)
+    """
+    try:
+        shape = x.shape
+        if not isinstance(shape, tuple):
+            shape = tuple(shape.as_list())
+        return shape
+    except ValueError:
+        return None
+
+
+@public("torchflow.keras.backend")
+def ndim(x) -> int:
+    """The rank of ``x`` as a Python int (None if unknown)."""
+    shape = int_shape(x)
+    return None if shape is None else len(shape)
+
+
+@public("torchflow.keras.backend")
+def dtype(x) -> str:
+    """The dtype name of a tensor or variable (``"float32"``)."""
+    return dtypes.as_dtype(x.dtype).base_dtype.name
+
+
+@public("torchflow.keras.backend")
+def count_params(x) -> int:
+    """The number of scalars in the tensor or variable ``x``."""
+    return int(np.prod(x.shape.as_list()))
+
+
+@public("torchflow.keras.backend")
+def is_keras_tensor(x) -> bool:
+    """Whether ``x`` is a symbolic Keras tensor (a ``keras.Input`` or a layer's output).
+
+    Raises:
+      ValueError: If ``x`` is not a tensor at all.
+    """
+    if isinstance(x, KerasTensor):
+        return True
+    if not (isinstance(x, Tensor) or is_tensor(x)):
+        raise ValueError(f"Unexpectedly found an instance of type `{type(x)}`. "
+                         "Expected a symbolic tensor instance.")
+    return False
+
+
+@public("torchflow.keras.backend")
+def is_sparse(tensor) -> bool:
+    """Whether ``tensor`` is a ``tf.SparseTensor``."""
+    return type(tensor).__name__ == "SparseTensor"
+
+
+@public("torchflow.keras.backend")
+def cast_to_floatx(x):
+    """Casts ``x`` to ``floatx()``: a NumPy array for array-likes, a tensor for tensors."""
+    if is_tensor(x):
+        return cast(x, floatx())
+    return np.asarray(x, dtype=floatx())
 
 
 def standardize_dtype(dtype):

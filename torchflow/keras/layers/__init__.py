@@ -1,6 +1,7 @@
 """``tf.keras.layers``. Each family of layers has its own section below."""
 
 from torchflow._src.keras.engine.base_layer import Layer as Layer
+from torchflow._src.keras.engine.input_layer import Input as Input
 from torchflow._src.keras.engine.input_layer import InputLayer as InputLayer
 from torchflow._src.keras.engine.input_spec import InputSpec as InputSpec
 from torchflow._src.keras.engine.tf_op_layer import TFOpLambda as TFOpLambda
