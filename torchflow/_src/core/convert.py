@@ -15,6 +15,7 @@ import torch
 
 from torchflow._src.core import context, dtypes
 from torchflow._src.core.tensor import Tensor, wrap
+from torchflow._src.core.tensor_shape import as_shape
 from torchflow._src.util.api import public
 
 _INT32_MIN, _INT32_MAX = -(2**31), 2**31 - 1
@@ -289,8 +290,6 @@ def constant(value, dtype=None, shape=None, name="Const") -> Tensor:
         t = to_tensor(value, dtype)
     if shape is None:
         return t
-    from torchflow._src.core.tensor_shape import as_shape
-
     shape = as_shape(shape).as_list()
     n = 1
     for d in shape:

@@ -27,10 +27,10 @@ import weakref
 import numpy as np
 import torch
 
-from torchflow._src.core import context, dtypes
+from torchflow._src.core import context, dtypes, tape, variables
 from torchflow._src.core.convert import to_tensor
 from torchflow._src.core.errors import InvalidArgumentError
-from torchflow._src.core.tensor import Tensor
+from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.core.tensor_shape import TensorShape, from_tuple
 from torchflow._src.core.tensor_spec import TensorSpec
 from torchflow._src.core.variables import Variable
@@ -403,8 +403,6 @@ def _run_compiled(fn: Function, concrete: ConcreteFunction, args, kwargs):
             leaves = nest.flatten(out)
             return [x._t if isinstance(x, Tensor) else x for x in leaves]
 
-        from torchflow._src.core import tape, variables
-
         tape.install_compile_barriers()
         variables.install_compile_barriers()
         compiled = concrete._compiled = (torch.compile(flat, dynamic=False), structure)
@@ -424,8 +422,6 @@ def _run_compiled(fn: Function, concrete: ConcreteFunction, args, kwargs):
     out = []
     for t, leaf in zip(flat_t, leaves):
         if isinstance(t, Tensor) and isinstance(leaf, torch.Tensor):
-            from torchflow._src.core.tensor import wrap
-
             out.append(wrap(leaf, t._dtype))
         else:
             out.append(leaf)

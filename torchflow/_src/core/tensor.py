@@ -158,6 +158,7 @@ class Tensor:
                     self._dtype)
 
     def __reduce__(self):
+        # cycle: convert builds Tensors, so it imports tensor at its top.
         from torchflow._src.core.convert import constant
 
         return constant, (self.numpy(), self._dtype)

@@ -7,6 +7,7 @@ and Keras input specs.
 from __future__ import annotations
 
 from torchflow._src.core import dtypes
+from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.tensor_shape import TensorShape, as_shape
 from torchflow._src.util.api import public
 
@@ -46,8 +47,6 @@ class TensorSpec:
 
     @property
     def value_type(self):
-        from torchflow._src.core.tensor import Tensor
-
         return Tensor
 
     @classmethod

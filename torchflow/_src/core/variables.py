@@ -35,7 +35,7 @@ import torch
 from torchflow._src.core import context, dtypes
 from torchflow._src.core.convert import convert_to_tensor, to_tensor
 from torchflow._src.core.errors import InvalidArgumentError, translate
-from torchflow._src.core.tensor import Reference, Tensor, to_numpy, wrap
+from torchflow._src.core.tensor import Reference, Tensor, _numpy_repr, to_numpy, wrap
 from torchflow._src.core.tensor_shape import TensorShape, as_shape
 from torchflow._src.core.variable_scope import current_name_scope
 from torchflow._src.util.api import public
@@ -552,8 +552,6 @@ class Variable(metaclass=VariableMetaclass):
 
     # --- Python protocol ---------------------------------------------------
     def __repr__(self) -> str:
-        from torchflow._src.core.tensor import _numpy_repr
-
         return (f"<tf.Variable '{self._name}' shape={_shape_str(self._shape)} "
                 f"dtype={self._dtype.name}, numpy={_numpy_repr(self._read())}>")
 
