@@ -146,3 +146,22 @@ def test_top_k_metric_objects_with_rank1_labels_in_fit():
     _, got = _fit_logs(tf.keras, tf.keras.metrics.SparseTopKCategoricalAccuracy(k=3), y, weights)
     np.testing.assert_allclose(got["sparse_top_k_categorical_accuracy"],
                                expected["sparse_top_k_categorical_accuracy"], rtol=1e-5)
+
+
+@pytest.mark.parametrize("value", [np.array([1.7, -2.0, 2.0], np.float32),
+                                   np.array([1, 2, 0], np.int16),
+                                   np.array([1, 2, 0], np.uint16)])
+def test_one_hot_of_numpy_indices_converts_them_as_tf(value):
+    # TF converts a NumPy argument to the op's default index dtype, int64 (so the
+    # Keras guides' float32 labels work); a tensor of another dtype is rejected.
+    ref = real_tf()
+    np.testing.assert_array_equal(tf.one_hot(value, 3).numpy(), ref.one_hot(value, 3).numpy())
+
+
+@pytest.mark.parametrize("dtype", ["int16", "uint16", "float32"])
+def test_one_hot_rejects_tensors_of_other_index_dtypes(dtype):
+    ref = real_tf()
+    with pytest.raises(ref.errors.InvalidArgumentError):
+        ref.one_hot(ref.constant([1, 2], dtype), 3)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Value for attr 'TI'"):
+        tf.one_hot(tf.constant([1, 2], dtype), 3)

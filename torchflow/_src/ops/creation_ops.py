@@ -446,6 +446,9 @@ def bitcast(input, type, name=None) -> Tensor:  # noqa: A002 - TF's argument nam
     return wrap(t.contiguous().view(dst._torch).reshape(shape[:-1]), dst)
 
 
+_ONE_HOT_TI = frozenset(("uint8", "int8", "int32", "int64"))
+
+
 @public("torchflow")
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None,
             name=None) -> Tensor:
@@ -474,8 +477,12 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     array([[1., 0., 0.],
            [0., 0., 1.]], dtype=float32)
     """
+    if isinstance(indices, np.ndarray) and indices.dtype.name not in _ONE_HOT_TI:
+        # As TF's eager conversion does for a NumPy argument: cast to the op's
+        # default index dtype, int64 (float32 labels, as the Keras guides pass).
+        indices = indices.astype(np.int64)
     idx = tensor_of(indices)
-    if not idx._dtype.is_integer:
+    if idx._dtype.name not in _ONE_HOT_TI:
         raise op_error("OneHot", f"Value for attr 'TI' of {tfname(idx._dtype)} is not in the list "
                                  f"of allowed values: uint8, int8, int32, int64")
     if dtype is not None:
