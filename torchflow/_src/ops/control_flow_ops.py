@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from torchflow._src.core.convert import to_tensor
 from torchflow._src.core.errors import InvalidArgumentError
-from torchflow._src.core.tensor import Tensor
+from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.core.variables import Variable
 from torchflow._src.util import nest
 from torchflow._src.util.api import public
@@ -213,8 +213,6 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
 
 def _stop(x):
     if isinstance(x, Tensor) and getattr(x._t, "requires_grad", False):
-        from torchflow._src.core.tensor import wrap
-
         return wrap(x._t.detach(), x._dtype)
     return x
 

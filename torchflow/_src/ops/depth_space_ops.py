@@ -4,7 +4,9 @@ between the spatial and channel dimensions."""
 from __future__ import annotations
 
 from torchflow._src.core.errors import InvalidArgumentError
+from torchflow._src.ops import space_batch_ops as sb
 from torchflow._src.ops._dispatch import Tensor, tensor_arg, wrap
+from torchflow._src.ops._nn_common import int_list
 from torchflow._src.util.api import public
 
 
@@ -98,9 +100,6 @@ def with_space_to_batch(input, dilation_rate, padding, op, filter_shape=None, sp
       ValueError: on an unknown padding, a missing ``filter_shape`` for ``"SAME"``
         or unsupported ``spatial_dims``.
     """
-    from torchflow._src.ops import space_batch_ops as sb
-    from torchflow._src.ops._nn_common import int_list
-
     rate = int_list(dilation_rate, "dilation_rate")
     n = len(rate)
     dims = list(range(1, n + 1)) if spatial_dims is None else int_list(spatial_dims,

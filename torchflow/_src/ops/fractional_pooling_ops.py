@@ -10,6 +10,7 @@ import torch
 from torchflow._src.core import dtypes
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.ops import _nn_common as nc
+from torchflow._src.ops import random_ops
 from torchflow._src.ops._dispatch import translate, wrap
 from torchflow._src.util.api import public
 
@@ -64,8 +65,6 @@ def _fractional(kind, value, pooling_ratio, pseudo_random, overlapping, seed):
                                                f"got {pooling_ratio} [Op:{op}]")
     if min(ratio[1:3]) < 1.0:
         raise InvalidArgumentError(None, None, f"pooling_ratio must be >= 1.0 [Op:{op}]")
-    from torchflow._src.ops import random_ops
-
     gen = random_ops.stream(op, x._dtype, seed if seed else None, torch.device("cpu"))
     h, w = t.shape[1], t.shape[2]
     rows = _sequence(h, ratio[1], pseudo_random, gen, t.device)

@@ -10,9 +10,11 @@ import numpy as np
 import torch
 
 from torchflow._src.core import dtypes
+from torchflow._src.core.convert import constant
+from torchflow._src.core.errors import invalid_argument
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.ops._dispatch import tensor_arg
-from torchflow._src.ops.image_ops import convert_image_dtype
+from torchflow._src.ops.image_ops import adjust_contrast, convert_image_dtype
 from torchflow._src.ops.random_ops import uniform
 from torchflow._src.util.api import public
 
@@ -59,8 +61,6 @@ def adjust_gamma(image, gamma=1, gain=1) -> Tensor:
 
 
 def _need_float(op, t):
-    from torchflow._src.core.errors import invalid_argument
-
     if not t._dtype.is_floating:
         raise invalid_argument(op, f"Value for attr 'T' of {t._dtype.name} is not in the "
                                    f"list of allowed values: half, bfloat16, float, double")
@@ -305,8 +305,6 @@ def random_contrast(image, lower, upper, seed=None) -> Tensor:
     Raises:
       ValueError: If ``upper <= lower`` or ``lower < 0``.
     """
-    from torchflow._src.ops.image_ops import adjust_contrast
-
     if upper <= lower:
         raise ValueError("upper must be > lower.")
     if lower < 0:
@@ -341,8 +339,6 @@ def random_crop(value, size, seed=None, name=None) -> Tensor:
     Raises:
       InvalidArgumentError: If ``size`` does not fit in ``value``.
     """
-    from torchflow._src.core.errors import invalid_argument
-
     t = tensor_arg(value)
     size = [int(s) for s in (size.numpy() if isinstance(size, Tensor) else size)]
     shape = list(t._t.shape)
@@ -387,8 +383,6 @@ def non_max_suppression(boxes, scores, max_output_size, iou_threshold=0.5,
                         score_threshold=float("-inf"), name=None) -> Tensor:
     """Greedy non-max suppression: indices of kept ``[y1, x1, y2, x2]`` boxes by
     decreasing score (int32)."""
-    from torchflow._src.core.convert import constant
-
     keep, _ = _nms(boxes, scores, max_output_size, iou_threshold, score_threshold)
     return constant(keep, dtype=dtypes.int32)
 
@@ -402,8 +396,6 @@ def non_max_suppression_with_scores(boxes, scores, max_output_size, iou_threshol
     Raises:
       NotImplementedError: For ``soft_nms_sigma > 0``.
     """
-    from torchflow._src.core.convert import constant
-
     if soft_nms_sigma:
         raise NotImplementedError("non_max_suppression_with_scores: soft-NMS is not "
                                   "supported.")

@@ -23,6 +23,7 @@ import torch
 from torchflow._src.core import dtypes
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.ops._array_helpers import _NATIVE, int_list, op_error, tensor_of
+from torchflow._src.ops.gather_ops import boolean_mask
 from torchflow._src.util.api import public
 
 _INDEX_TYPES = (dtypes.int32, dtypes.int64)
@@ -176,8 +177,6 @@ def getitem(self: Tensor, key) -> Tensor:
         items = [_norm(k) for k in key]
     elif isinstance(key, Tensor) and key._dtype is dtypes.bool or (
             isinstance(key, np.ndarray) and key.dtype == np.bool_):
-        from torchflow._src.ops.gather_ops import boolean_mask
-
         return boolean_mask(self, key)
     else:
         items = [_norm(key)]

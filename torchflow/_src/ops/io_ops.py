@@ -9,6 +9,8 @@ ways between TensorFlow and torchflow. CRC32C comes from ``google-crc32c``.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import glob as _glob
 import gzip
 import io
@@ -18,9 +20,15 @@ import struct
 import zlib
 
 import google_crc32c
+import numpy as np
 
 from torchflow._src.core import dtypes
-from torchflow._src.core.errors import DataLossError, InvalidArgumentError, NotFoundError
+from torchflow._src.core.errors import (
+    AlreadyExistsError,
+    DataLossError,
+    InvalidArgumentError,
+    NotFoundError,
+)
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.ops import data_ops
 from torchflow._src.util.api import public
@@ -269,8 +277,6 @@ def rmtree(path) -> None:
 def rename(src, dst, overwrite=False) -> None:
     s, d = _path(src), _path(dst)
     if os.path.exists(d) and not overwrite:
-        from torchflow._src.core.errors import AlreadyExistsError
-
         raise AlreadyExistsError(None, None, f"file already exists: {d}")
     os.replace(s, d)
 
@@ -279,8 +285,6 @@ def rename(src, dst, overwrite=False) -> None:
 def copy(src, dst, overwrite=False) -> None:
     s, d = _path(src), _path(dst)
     if os.path.exists(d) and not overwrite:
-        from torchflow._src.core.errors import AlreadyExistsError
-
         raise AlreadyExistsError(None, None, f"file already exists: {d}")
     shutil.copyfile(s, d)
 
@@ -322,15 +326,11 @@ def matching_files(pattern, name=None) -> Tensor:
 
 
 def _bytes_array(x):
-    import numpy as np
-
     t = x if isinstance(x, Tensor) else data_ops.as_tensor(x)
     return np.asarray(t.numpy(), dtype=object)
 
 
 def _map_bytes(x, fn) -> Tensor:
-    import numpy as np
-
     arr = _bytes_array(x)
     out = np.empty(arr.shape, dtype=object)
     flat_in, flat_out = arr.reshape(-1), out.reshape(-1)
@@ -342,8 +342,6 @@ def _map_bytes(x, fn) -> Tensor:
 @public("torchflow.io")
 def encode_base64(input, pad=False, name=None) -> Tensor:
     """Web-safe base64 (``-`` and ``_``), without ``=`` padding unless ``pad``."""
-    import base64
-
     def enc(b):
         s = base64.urlsafe_b64encode(b)
         return s if pad else s.rstrip(b"=")
@@ -353,9 +351,6 @@ def encode_base64(input, pad=False, name=None) -> Tensor:
 @public("torchflow.io")
 def decode_base64(input, name=None) -> Tensor:
     """Decodes web-safe base64 (padding optional)."""
-    import base64
-    import binascii
-
     def dec(b):
         try:
             return base64.urlsafe_b64decode(b + b"=" * (-len(b) % 4))

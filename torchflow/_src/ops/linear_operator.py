@@ -273,6 +273,7 @@ class LinearOperator:
         if not (self.is_self_adjoint and self.is_positive_definite):
             raise ValueError("Cholesky decomposition only exists for self-adjoint positive "
                              "definite matrices.")
+        # cycle: the concrete operator types subclass LinearOperator from this module.
         from torchflow._src.ops.linear_operator_types import LinearOperatorLowerTriangular
 
         chol = torch.linalg.cholesky(_low(self._dense())).to(self._dense().dtype)

@@ -9,6 +9,7 @@ import torch.nn.functional as F
 from torchflow._src.core import dtypes
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.ops import _nn_common as nc
+from torchflow._src.ops import random_ops
 from torchflow._src.ops._dispatch import Tensor, tensor_arg, translate, wrap
 from torchflow._src.util.api import public
 
@@ -309,8 +310,6 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None) -> Tensor:
             raise ValueError(f"tf.nn.dropout: noise_shape {ns} must have the rank of x "
                              f"({t.ndim}).")
         shape = [t.shape[i] if d is None else int(d) for i, d in enumerate(ns)]
-    from torchflow._src.ops import random_ops
-
     gen = random_ops.stream("RandomUniform", x._dtype, seed, t.device)
     try:
         u = torch.rand(shape, dtype=t.dtype, device=t.device, generator=gen)

@@ -9,6 +9,7 @@ when the feature is absent), ``VarLenFeature`` -> a ``SparseValue``.
 from __future__ import annotations
 
 import collections
+import csv
 
 import numpy as np
 import torch
@@ -295,8 +296,6 @@ def decode_csv(records, record_defaults, field_delim=",", use_quote_delim=True, 
                na_value="", select_cols=None) -> list:
     """Parses CSV lines into one Tensor per column (``record_defaults``: a default
     value per column, or an empty list for a required column)."""
-    import csv
-
     t = records if isinstance(records, Tensor) else data_ops.as_tensor(records)
     arr = np.asarray(t.numpy(), dtype=object)
     defaults = []

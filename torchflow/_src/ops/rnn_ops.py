@@ -20,6 +20,7 @@ The functions are differentiable with torch autograd (used under GradientTape).
 from __future__ import annotations
 
 import torch
+from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from torchflow._src.core import dtypes
 from torchflow._src.ops._dispatch import tensor_arg, translate, wrap
@@ -132,8 +133,6 @@ def right_padded_lengths(mask, time_major=False):
 def _packed(fn, x, hx, params, lengths, time_major, zero_output):
     """Runs ``fn`` (``_VF.lstm``/``_VF.gru``) on a right-padded batch as a packed
     sequence; padded steps repeat the last valid output (zeros with ``zero_output``)."""
-    from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
-
     seq = x._t if time_major else x._t.transpose(0, 1)
     packed = pack_padded_sequence(seq, lengths.cpu(), enforce_sorted=False)
     order = packed.sorted_indices

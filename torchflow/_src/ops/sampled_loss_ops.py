@@ -8,6 +8,7 @@ import torch
 
 from torchflow._src.core import dtypes
 from torchflow._src.ops import _nn_common as nc
+from torchflow._src.ops import candidate_sampling_ops as cs
 from torchflow._src.ops._dispatch import Tensor, tensor_arg, translate, wrap
 from torchflow._src.ops.embedding_ops import embedding_lookup
 from torchflow._src.ops.loss_ops import (
@@ -62,8 +63,6 @@ def _sampled_logits(op, weights, biases, labels, inputs, num_sampled, num_classe
     lab = tensor_arg(labels)
     lab_t = lab._t.to(torch.int64).reshape(-1, int(num_true))
     if sampled_values is None:
-        from torchflow._src.ops import candidate_sampling_ops as cs
-
         sampled_values = cs.log_uniform_candidate_sampler(
             wrap(lab_t, dtypes.int64), int(num_true), int(num_sampled), True, int(num_classes),
             seed=seed)

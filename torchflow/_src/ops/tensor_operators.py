@@ -13,6 +13,7 @@ as TF does.
 
 from __future__ import annotations
 
+import numpy as np
 import torch
 
 from torchflow._src.core import dtypes
@@ -21,7 +22,8 @@ from torchflow._src.core.variables import Variable
 from torchflow._src.ops import comparison_ops as cmp
 from torchflow._src.ops import math_ops as m
 from torchflow._src.ops import unary_math_ops as um
-from torchflow._src.ops._dispatch import binary, scalar_operand, wrap
+from torchflow._src.ops._dispatch import scalar_operand, wrap
+from torchflow._src.ops.linalg_ops import matmul as linalg_matmul
 
 _BOOL = dtypes.bool
 _PLAIN = (int, float, bool, complex, str, bytes, list, tuple, type(None))
@@ -97,12 +99,7 @@ def _reflected(fn):
 
 
 def matmul(a, b):
-    """``a @ b`` through ``tf.linalg.matmul`` (looked up at call time: another op family)."""
-    try:
-        from torchflow._src.ops.linalg_ops import matmul as linalg_matmul
-    except ImportError:  # pragma: no cover - linalg not installed in this build
-        x, y, d = binary("MatMul", a, b)
-        return wrap(torch.matmul(x, y), d)
+    """``a @ b`` through ``tf.linalg.matmul``."""
     return linalg_matmul(a, b)
 
 
@@ -154,14 +151,10 @@ def _ne(self, other):
 
 
 def _np_eq(a, b):
-    import numpy as np
-
     return np.equal(a, b)
 
 
 def _np_ne(a, b):
-    import numpy as np
-
     return np.not_equal(a, b)
 
 
