@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from torchflow._src.core.tensor import Tensor
+from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.core.tensor_spec import TensorSpec
 from torchflow._src.ops import data_ops
 
@@ -116,8 +117,6 @@ def unbatched_spec(spec):
 
 
 def batched_spec(spec, dim):
-    from torchflow._src.core.tensor_shape import TensorShape
-
     return map_structure(lambda s: TensorSpec(TensorShape([dim]).concatenate(s.shape), s.dtype),
                          spec)
 

@@ -11,7 +11,15 @@ import numpy as np
 from torchflow._src.core import dtypes
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.core.tensor_spec import TensorSpec
-from torchflow._src.data.readers import TextLineDataset, _FileDataset, _open_text, io_ops
+from torchflow._src.data.dataset_ops import AUTOTUNE
+from torchflow._src.data.readers import (
+    TextLineDataset,
+    _FileDataset,
+    _open_text,
+    io_ops,
+    list_files,
+)
+from torchflow._src.data.transforms import IgnoreErrorsDataset
 from torchflow._src.ops import data_ops
 from torchflow._src.util.api import public
 
@@ -140,9 +148,6 @@ def make_csv_dataset(file_pattern, batch_size, column_names=None, column_default
     ``column_defaults`` or are inferred (int32, int64, float32, string) from the
     first ``num_rows_for_inference`` rows.
     """
-    from torchflow._src.data.dataset_ops import AUTOTUNE
-    from torchflow._src.data.readers import list_files
-
     files = list_files(file_pattern, shuffle=shuffle, seed=shuffle_seed)
     names = [data_ops.to_python(n).decode() for n in files]
     first = names[0] if names else None
@@ -170,8 +175,6 @@ def make_csv_dataset(file_pattern, batch_size, column_names=None, column_default
                     field_delim=field_delim, use_quote_delim=use_quote_delim, na_value=na_value,
                     select_cols=idx if select_columns is not None else None)
     if ignore_errors:
-        from torchflow._src.data.transforms import IgnoreErrorsDataset
-
         ds = IgnoreErrorsDataset(ds)
     if num_epochs != 1:
         ds = ds.repeat(num_epochs)

@@ -19,11 +19,10 @@ import copy
 from torchflow._src.core.errors import InvalidArgumentError, NotFoundError
 from torchflow._src.data.dataset_ops import DatasetV2
 from torchflow._src.data.options import AutoShardPolicy
+from torchflow._src.data.readers import _FileDataset
 
 
 def _readers(ds, found, seen):
-    from torchflow._src.data.readers import _FileDataset
-
     if id(ds) in seen:
         return
     seen.add(id(ds))

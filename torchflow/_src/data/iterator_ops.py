@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import weakref
 
-from torchflow._src.core.errors import OutOfRangeError
+from torchflow._src.core import dtypes
+from torchflow._src.core.errors import InvalidArgumentError, OutOfRangeError
 from torchflow._src.data import _structure
 from torchflow._src.data._runtime import IterContext, close_iter
+from torchflow._src.ops import data_ops
 from torchflow._src.util.api import public
 
 
@@ -95,19 +98,10 @@ class Iterator:
     # TF's Trackable protocol, for tf.train.Checkpoint(iterator=it).
     def _serialize_to_tensors(self) -> dict:
         """``{"ITERATOR_STATE": string Tensor}``: the position as JSON."""
-        import json
-
-        from torchflow._src.core import dtypes
-        from torchflow._src.ops import data_ops
-
         return {"ITERATOR_STATE": data_ops.scalar(json.dumps(self._save()).encode(),
                                                   dtypes.string)}
 
     def _restore_from_tensors(self, restored_tensors: dict) -> None:
-        import json
-
-        from torchflow._src.ops import data_ops
-
         raw = data_ops.to_python(restored_tensors["ITERATOR_STATE"])
         self._restore(json.loads(raw.decode() if isinstance(raw, bytes) else raw))
 
@@ -138,16 +132,11 @@ class Optional:
         return self._spec
 
     def has_value(self, name=None):
-        from torchflow._src.core import dtypes
-        from torchflow._src.ops import data_ops
-
         return data_ops.scalar(self._has, dtypes.bool)
 
     def get_value(self, name=None):
         """The value; raises ``InvalidArgumentError`` when empty."""
         if not self._has:
-            from torchflow._src.core.errors import InvalidArgumentError
-
             raise InvalidArgumentError(None, None, "The optional does not have a value. "
                                        "[Op:OptionalGetValue]")
         return self._value

@@ -8,6 +8,7 @@ Each reader keeps its file names as a dataset (``_files``) so the
 from __future__ import annotations
 
 import gzip
+import io
 import os
 import zlib
 
@@ -19,6 +20,8 @@ from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.tensor_spec import TensorSpec
 from torchflow._src.data._runtime import close_iter
 from torchflow._src.data.dataset_ops import UNKNOWN, DatasetV2
+from torchflow._src.data.interleave import InterleaveDataset
+from torchflow._src.data.sources import TensorSliceDataset
 from torchflow._src.ops import data_ops, io_ops
 from torchflow._src.util.api import public
 
@@ -33,8 +36,6 @@ def _as_str(x) -> str:
 
 def files_dataset(filenames) -> DatasetV2:
     """File names (str, list, string Tensor or dataset of strings) as a dataset."""
-    from torchflow._src.data.sources import TensorSliceDataset
-
     if isinstance(filenames, DatasetV2):
         spec = filenames.element_spec
         if not isinstance(spec, TensorSpec) or spec.dtype != _STRING or spec.shape.rank not in (
@@ -78,8 +79,6 @@ class _FileDataset(DatasetV2):
     def _make_iter(self, ctx):
         if self._parallel is None or self._parallel in (0, 1):
             return self._sequential(self._files._make_iter(ctx))
-        from torchflow._src.data.interleave import InterleaveDataset
-
         # TF's order: block_length 1 across num_parallel_reads files, each read ahead
         # on its own thread.
         cycle = ctx.pool_size if self._parallel < 0 else self._parallel
@@ -123,8 +122,6 @@ def _open_text(path, compression):
     if compression == "GZIP":
         return gzip.open(path, "rb")
     if compression == "ZLIB":
-        import io
-
         with open(path, "rb") as f:
             return io.BytesIO(zlib.decompress(f.read()))
     return open(path, "rb")
@@ -217,8 +214,6 @@ def list_files(file_pattern, shuffle=None, seed=None):
     Raises:
       InvalidArgumentError: If nothing matches.
     """
-    from torchflow._src.data.sources import TensorSliceDataset
-
     if isinstance(file_pattern, Tensor):
         patterns = np.asarray(file_pattern).reshape(-1).tolist()
     elif isinstance(file_pattern, (str, bytes, os.PathLike)):

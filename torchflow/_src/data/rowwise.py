@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import random
 
+from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.data import _structure, vectorize
+from torchflow._src.data.batching import stack_elements
 from torchflow._src.data.parallel import ParallelMapDataset
 from torchflow._src.data.sources import TensorSliceDataset
 from torchflow._src.data.transforms import MapDataset, ShuffleDataset
@@ -123,8 +125,6 @@ class _Arena:
             self.flat = [data_ops.arena_like(t, self.cap) for t in flat]
         elif len(flat) != len(self.flat) or not all(
                 data_ops.rows_fit(a, t) for a, t in zip(self.flat, flat)):
-            from torchflow._src.core.errors import InvalidArgumentError
-
             raise InvalidArgumentError(None, None, "Cannot batch tensors with different "
                                        "shapes in component 0.")
         free = self.free
@@ -178,8 +178,6 @@ def _source_len(src, ctx) -> int:
 
 
 def _batches(rows, size, drop):
-    from torchflow._src.data.batching import stack_elements
-
     buf = []
     for item in rows:
         buf.append(item)
