@@ -11,6 +11,12 @@ import contextlib
 import time
 
 import numpy as np
+from tensorboard.compat.proto import event_pb2, summary_pb2
+from tensorboard.plugins.histogram import metadata as hm
+from tensorboard.plugins.image import metadata as im
+from tensorboard.plugins.scalar import metadata as sm
+from tensorboard.plugins.text import metadata as tm
+from tensorboard.util import tensor_util
 
 from torchflow._src.core import context
 from torchflow._src.core.convert import convert_to_tensor
@@ -88,9 +94,6 @@ def _tag(name: str) -> str:
 
 
 def _write(name, array: np.ndarray, step, metadata) -> bool:
-    from tensorboard.compat.proto import event_pb2, summary_pb2
-    from tensorboard.util import tensor_util
-
     if not should_record_summaries():
         return False
     step = _resolve_step(step)
@@ -118,8 +121,6 @@ def scalar(name, data, step=None, description=None) -> bool:
     Raises:
       ValueError: If there is a writer but no step.
     """
-    from tensorboard.plugins.scalar import metadata as sm
-
     if not should_record_summaries():
         return False
     value = _to_numpy(data)
@@ -152,8 +153,6 @@ def histogram(name, data, step=None, buckets=None, description=None) -> bool:
     Returns:
       True if written, False otherwise.
     """
-    from tensorboard.plugins.histogram import metadata as hm
-
     if not should_record_summaries():
         return False
     md = hm.create_summary_metadata(display_name=None, description=description or "")
@@ -181,8 +180,6 @@ def image(name, data, step=None, max_outputs=3, description=None) -> bool:
     Raises:
       ValueError: If ``data`` is not a rank-4 image batch.
     """
-    from tensorboard.plugins.image import metadata as im
-
     if not should_record_summaries():
         return False
     arr = _to_numpy(data)
@@ -204,8 +201,6 @@ def text(name, data, step=None, description=None) -> bool:
     Returns:
       True if written, False otherwise.
     """
-    from tensorboard.plugins.text import metadata as tm
-
     if not should_record_summaries():
         return False
     arr = _to_numpy(data)
@@ -222,8 +217,6 @@ def write(tag, tensor, step=None, metadata=None, name=None) -> bool:
     Returns:
       True if written, False otherwise.
     """
-    from tensorboard.compat.proto import summary_pb2
-
     if not should_record_summaries():
         return False
     if metadata is None:

@@ -10,6 +10,8 @@ import contextlib
 import itertools
 import os
 
+from tensorboard.summary.writer.event_file_writer import EventFileWriter
+
 from torchflow._src.core import context
 from torchflow._src.util.api import public
 
@@ -25,8 +27,6 @@ class SummaryWriter:
     """
 
     def __init__(self, logdir, max_queue=None, flush_millis=None, filename_suffix=None):
-        from tensorboard.summary.writer.event_file_writer import EventFileWriter
-
         self._logdir = os.fspath(logdir)
         os.makedirs(self._logdir, exist_ok=True)
         suffix = filename_suffix if filename_suffix is not None else ".v2"

@@ -10,10 +10,12 @@ created) wait in ``core/tracking.py`` and are assigned when they appear.
 from __future__ import annotations
 
 import logging
+import os
 
 from torchflow._src.core import dtypes, tracking
 from torchflow._src.core.variables import Variable
 from torchflow._src.train import checkpoint_format as fmt
+from torchflow._src.train import checkpoint_management as cm
 from torchflow._src.train import object_graph as og
 from torchflow._src.util.api import public
 
@@ -318,8 +320,6 @@ class Checkpoint:
         Returns:
           The path of the new checkpoint.
         """
-        from torchflow._src.train import checkpoint_management as cm
-
         counter = self.save_counter
         counter.assign_add(1)
         path = f"{_path(file_prefix)}-{int(counter.numpy())}"
@@ -364,6 +364,4 @@ class Checkpoint:
 
 
 def _path(p) -> str:
-    import os
-
     return os.fspath(p)

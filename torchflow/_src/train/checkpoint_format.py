@@ -25,8 +25,10 @@ from __future__ import annotations
 
 import json
 import os
+import time
 import uuid
 
+import ml_dtypes
 import numpy as np
 
 from torchflow._src.core import errors
@@ -39,8 +41,6 @@ INDEX_SUFFIX = ".index"
 
 def _np_dtype(name: str):
     if name == "bfloat16":
-        import ml_dtypes
-
         return ml_dtypes.bfloat16
     return np.dtype(name)
 
@@ -170,8 +170,6 @@ def _before_index_rename_hook() -> None:
     """Test seam: a crash test slows the save here to kill the process mid-save."""
     delay = os.environ.get("TORCHFLOW_TEST_CKPT_SAVE_DELAY")
     if delay:
-        import time
-
         time.sleep(float(delay))
 
 

@@ -20,6 +20,7 @@ import re
 import time
 
 from torchflow._src.core import errors
+from torchflow._src.core.dtypes import as_dtype
 from torchflow._src.train import checkpoint_format as fmt
 from torchflow._src.util.api import public
 
@@ -324,8 +325,6 @@ class CheckpointReader:
         return {k: list(v["shape"]) for k, v in self._entries.items()}
 
     def get_variable_to_dtype_map(self) -> dict:
-        from torchflow._src.core.dtypes import as_dtype
-
         return {k: as_dtype(v["dtype"]) for k, v in self._entries.items()}
 
     def has_tensor(self, key: str) -> bool:

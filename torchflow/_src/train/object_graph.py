@@ -16,6 +16,7 @@ iterators), and containers holding any of these.
 
 from __future__ import annotations
 
+from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.core.module import Module
 from torchflow._src.core.variables import Variable
 
@@ -46,8 +47,6 @@ def get_state(obj):
 
 def set_state(obj, state) -> None:
     if isinstance(state, dict) and "__tensors__" in state and hasattr(obj, "_restore_from_tensors"):
-        from torchflow._src.core.convert import convert_to_tensor
-
         obj._restore_from_tensors({k: convert_to_tensor(v)
                                    for k, v in state["__tensors__"].items()})
     else:
