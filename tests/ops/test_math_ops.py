@@ -198,7 +198,8 @@ def test_unary_differential_vs_tf(name):
     (np.array([3, 4], np.int32), np.array([0, 1], np.int32)),  # integer division by zero
 ])
 @pytest.mark.parametrize("name", ["math.add", "math.floordiv", "math.floormod", "math.maximum",
-                                  "math.equal", "math.less", "math.pow"])
+                                  "math.equal", "math.less", "math.pow",
+                                  "math.squared_difference", "math.xdivy"])
 def test_binary_errors_match_tf(name, x, y):
     from torchflow._src.testing import real_tf
 
@@ -212,6 +213,26 @@ def test_binary_errors_match_tf(name, x, y):
             return type(e).__name__
 
     assert call(tf) == call(rtf)
+
+
+@pytest.mark.parametrize("name,x", [
+    ("math.floordiv", np.array([1 + 2j, 3j], np.complex64)),  # OpDef lists it, no kernel
+    ("realdiv", np.array([4, 6], np.int32)),  # no CPU kernel for integers
+    ("truncatediv", np.array([1 + 2j, 3j], np.complex64)),
+    ("math.maximum", np.array([1 + 2j, 3j], np.complex64)),  # not in the OpDef
+    ("math.pow", np.array([True, False])),
+])
+def test_same_dtype_tensor_errors_match_tf(name, x):
+    """Two tensors of one dtype take binary_op's fast path first: its dtype checks raise
+    TF's error types (NotFoundError for kernel-less dtypes), as the general path does."""
+    from tests.ops._math_helpers import lookup, outcome
+    from torchflow._src.testing import real_tf
+
+    rtf = real_tf()
+    ours = outcome(lookup(tf, name), tf.constant(x), tf.constant(x))
+    theirs = outcome(lookup(rtf, name), rtf.constant(x), rtf.constant(x))
+    assert ours[0] == theirs[0] == "err"
+    assert ours[1] == theirs[1]
 
 
 def test_broadcast_error_message():

@@ -1,4 +1,10 @@
-"""Shared pieces of the ``tf.math`` op family: dtype sets, TF errors, unsigned widening.
+"""Shared pieces of the ``tf.math`` op family: the binary-op helper, dtype sets, TF
+errors, unsigned widening.
+
+Every elementwise binary op of ``tf.math`` is a plain ``def`` that calls
+:func:`binary_op` with its TF op name, its torch function and the dtypes its TF
+kernel accepts; ``binary_op`` holds the one same-dtype fast path and the dtype
+checks (JAX's ``_src/numpy/ufuncs.py`` over ``lax`` is the model).
 
 Dtype checks compare ``DType._name`` against frozensets of names: a string hash
 is cached, so the check costs a few tens of nanoseconds on the hot path.
@@ -13,11 +19,13 @@ bit flipped and are exact too; division, modulo and mean of such values are not.
 
 from __future__ import annotations
 
+from typing import Callable
+
 import torch
 
 from torchflow._src.core import dtypes
 from torchflow._src.core.errors import InvalidArgumentError, NotFoundError, translate
-from torchflow._src.ops._dispatch import NARROW_UNSIGNED, tf_type_name
+from torchflow._src.ops._dispatch import NARROW_UNSIGNED, Tensor, binary, tf_type_name, wrap
 
 FLOAT = ("bfloat16", "float16", "float32", "float64")
 COMPLEX = ("complex64", "complex128")
@@ -130,3 +138,76 @@ def as_torch_scalar(b, like: torch.Tensor):
     if isinstance(b, torch.Tensor):
         return b
     return torch.tensor(b, dtype=like.dtype, device=like.device)
+
+
+def retry_wide(op: str, fn, a, b, d: dtypes.DType, e: BaseException, ordered: bool = False):
+    """Second chance for narrow unsigned dtypes torch has no kernel for, else TF's error.
+
+    ``ordered`` ops (maximum, minimum) compare the order keys of uint64 values.
+    """
+    if ordered and d._name in NARROW:
+        try:
+            return wrap(from_order_key(fn(order_key(a, d), order_key(b, d)), d), d)
+        except Exception as e2:  # noqa: BLE001 - translated to a TF error
+            raise op_failure(op, e2, a, b) from None
+    if d._name in NARROW:
+        try:
+            r = fn(widen(a), widen(b))
+        except Exception as e2:  # noqa: BLE001 - translated to a TF error
+            raise op_failure(op, e2, a, b) from None
+        if r.dtype == torch.bool:
+            return wrap(r, dtypes.bool)
+        return wrap(narrow(r, d), d)
+    raise op_failure(op, e, a, b) from None
+
+
+def binary_op(op: str, fn: Callable, allowed: TypeSet, x, y, *, ordered: bool = False,
+              listed: TypeSet | None = None, other: Callable | None = None) -> Tensor:
+    """Runs the torch function ``fn`` as TF's binary op ``op`` on ``x`` and ``y``.
+
+    The one path every elementwise binary ``tf.math`` op takes. Two Tensors of one
+    dtype in ``allowed`` go straight to ``fn`` (the hot path: no conversion, one
+    set lookup). Anything else goes through ``_dispatch.binary`` (Python numbers
+    and NumPy values take the tensor's dtype; TF's no-promotion rule) and TF's
+    dtype check. A torch failure is retried in int64 for narrow unsigned dtypes
+    and otherwise becomes TF's error.
+
+    Args:
+      op: TF's op name, used in error messages (``"AddV2"``).
+      fn: ``fn(a, b)`` on torch tensors (``b`` may be a Python number).
+      allowed: The dtypes the op computes.
+      x: The first input.
+      y: The second input.
+      ordered: ``fn`` orders its inputs (uint64 is compared by order keys).
+      listed: The dtypes TF's OpDef lists when wider than ``allowed``: those get
+        TF's ``NotFoundError`` (no kernel), the others an error listing ``listed``.
+      other: ``other(a, b, dtype)`` computes the op for a dtype outside
+        ``allowed`` (string concatenation, integer true division) or raises.
+
+    Returns:
+      The result Tensor (of the inputs' dtype unless ``fn`` or ``other`` decides).
+
+    Raises:
+      InvalidArgumentError: Different dtypes, a dtype the op does not accept, or
+        shapes that do not broadcast.
+      NotFoundError: A dtype in ``listed`` without a kernel.
+      TypeError: A Python value that does not fit the tensor's dtype.
+    """
+    if type(x) is Tensor and type(y) is Tensor:
+        d = x._dtype
+        if y._dtype is d and d._name in allowed:
+            try:
+                return wrap(fn(x._t, y._t), d)
+            except Exception:  # noqa: BLE001 - the general path below raises TF's error
+                pass
+    a, b, d = binary(op, x, y)
+    if d._name not in allowed:
+        if other is not None:
+            return other(a, b, d)
+        if listed is not None and d._name in listed:
+            raise no_kernel(op, d)
+        raise bad_type(op, d, allowed if listed is None else listed)
+    try:
+        return wrap(fn(a, b), d)
+    except Exception as e:  # noqa: BLE001 - translated to a TF error
+        return retry_wide(op, fn, a, b, d, e, ordered)
