@@ -163,6 +163,8 @@ from torchflow._src.keras.layers.rnn.recurrent import SimpleRNN as SimpleRNN
 from torchflow._src.keras.layers.rnn.wrappers import Bidirectional as Bidirectional
 from torchflow._src.keras.layers.rnn.wrappers import TimeDistributed as TimeDistributed
 from torchflow._src.keras.layers.rnn.wrappers import Wrapper as Wrapper
+from torchflow._src.keras.layers.serialization import deserialize as deserialize
+from torchflow._src.keras.layers.serialization import serialize as serialize
 
 # --- end LAYERSB ---
 # --- PREPROC ---

@@ -1,0 +1,28 @@
+"""``tf.keras.layers.serialize`` / ``deserialize``."""
+
+from __future__ import annotations
+
+from torchflow._src.keras.engine import serialization
+from torchflow._src.util.api import public
+
+
+@public("torchflow.keras.layers")
+def serialize(layer) -> dict:
+    """A layer's ``{"class_name": ..., "config": ...}`` dict.
+
+    >>> import torchflow as tf
+    >>> tf.keras.layers.serialize(tf.keras.layers.Dense(2))["class_name"]
+    'Dense'
+    """
+    return serialization.serialize_layer(layer)
+
+
+@public("torchflow.keras.layers")
+def deserialize(config, custom_objects=None):
+    """Builds a layer from ``serialize``'s dict (custom classes by ``custom_objects``
+    or ``tf.keras.utils.custom_object_scope``).
+
+    Raises:
+      ValueError: For an unknown class name.
+    """
+    return serialization.deserialize_layer(config, custom_objects)
