@@ -272,3 +272,22 @@ def test_docstring_examples_run(mod):
     assert runner.summarize(verbose=False).failed == 0
     if mod in ("random_ops", "string_ops", "quantization_ops"):
         assert ran > 0
+
+
+def test_raw_op_table_is_the_module_namespace():
+    """Every op of the raw-op table is an attribute of ``tf.raw_ops`` (through the engine
+    module's ``__getattr__``), listed by ``dir()``, named after itself; unknown names
+    raise AttributeError."""
+    import torchflow.raw_ops as public_raw
+    from torchflow._src.ops import raw_ops as engine_raw
+
+    table = engine_raw._OPS
+    assert len(table) > 150
+    listed = set(dir(engine_raw))
+    for name, fn in table.items():
+        assert getattr(engine_raw, name) is fn
+        assert getattr(public_raw, name) is fn, name
+        assert name in listed and name in dir(public_raw)
+        assert fn.__name__ == name and fn.__module__ == "torchflow.raw_ops"
+    with pytest.raises(AttributeError, match="NoSuchOp"):
+        engine_raw.NoSuchOp  # noqa: B018 - the attribute access is the test

@@ -531,5 +531,20 @@ _OPS["StatelessMultinomial"] = _make(
         "stateless_random_ops").stateless_categorical(logits, num_samples, seed, output_dtype),
     "tf.random.stateless_categorical")
 
-# The public module imports each raw op by name from here.
-globals().update(_OPS)
+
+def __getattr__(name: str):
+    """The raw op ``name`` (TF's op name, ``AddV2``) from the ``_OPS`` table.
+
+    The table is built above from the op specs; this module-level ``__getattr__``
+    (PEP 562) is how ``from torchflow._src.ops.raw_ops import AddV2 as AddV2`` in the
+    public ``torchflow.raw_ops`` finds an op, instead of copying the table into the
+    module namespace.
+    """
+    try:
+        return _OPS[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+
+
+def __dir__() -> list:
+    return sorted(set(globals()) | set(_OPS))
