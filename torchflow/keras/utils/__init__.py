@@ -1,5 +1,13 @@
 """``tf.keras.utils``."""
 
+# --- ENGINE DATA (keras-behaviour) ---
+from torchflow._src.keras.engine.data_adapter import (
+    pack_x_y_sample_weight as pack_x_y_sample_weight,
+)
+from torchflow._src.keras.engine.data_adapter import (
+    unpack_x_y_sample_weight as unpack_x_y_sample_weight,
+)
+
 # --- BASICS ---
 from torchflow._src.keras.utils.data_utils import get_file as get_file
 from torchflow._src.keras.utils.generic_utils import CustomObjectScope as CustomObjectScope
@@ -23,11 +31,3 @@ from torchflow._src.keras.utils.progbar import Progbar as Progbar
 from torchflow._src.keras.utils.vis_utils import model_to_dot as model_to_dot
 from torchflow._src.keras.utils.vis_utils import plot_model as plot_model
 # --- end BASICS ---
-# --- ENGINE DATA (keras-behaviour) ---
-from torchflow._src.keras.engine.data_adapter import (
-    pack_x_y_sample_weight as pack_x_y_sample_weight,
-)
-from torchflow._src.keras.engine.data_adapter import (
-    unpack_x_y_sample_weight as unpack_x_y_sample_weight,
-)
-# --- end ENGINE DATA ---

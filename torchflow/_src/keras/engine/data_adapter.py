@@ -18,10 +18,33 @@ from torchflow._src.ops import random_ops
 from torchflow._src.ops.creation_ops import range as tf_range
 from torchflow._src.ops.gather_ops import gather
 from torchflow._src.util import nest
+from torchflow._src.util.api import public
 
 
+@public("torchflow.keras.utils")
 def unpack_x_y_sample_weight(data):
-    """``(x, y, sample_weight)`` from a batch (``x``, ``(x,)``, ``(x, y)`` or ``(x, y, sw)``)."""
+    """Splits a batch into ``(x, y, sample_weight)``, filling the missing parts with None.
+
+    For custom ``Model.train_step``/``test_step``/``predict_step`` code: the
+    batch ``fit`` passes may be ``x`` alone (unlabeled data), ``(x,)``, ``(x, y)``
+    or ``(x, y, sample_weight)``; this returns all three in every case.
+
+    >>> import torchflow as tf
+    >>> x, y, sw = tf.keras.utils.unpack_x_y_sample_weight((tf.ones([2, 3]), tf.zeros([2])))
+    >>> sw is None
+    True
+
+    Args:
+      data: The batch: a tensor (or nested structure of them, taken as ``x``), or a
+        tuple (or list) of one, two or three elements.
+
+    Returns:
+      The tuple ``(x, y, sample_weight)``; ``y`` and ``sample_weight`` are None
+      where the batch does not have them.
+
+    Raises:
+      ValueError: If ``data`` is a tuple of more than three elements.
+    """
     if isinstance(data, list):
         data = tuple(data)
     if not isinstance(data, tuple):
@@ -36,12 +59,55 @@ def unpack_x_y_sample_weight(data):
                      f"`(x, y, sample_weight)`, found: {data}")
 
 
+@public("torchflow.keras.utils")
 def pack_x_y_sample_weight(x, y=None, sample_weight=None):
+    """Packs ``x``, ``y`` and ``sample_weight`` into the batch form ``fit`` uses.
+
+    The inverse of ``unpack_x_y_sample_weight``, and the form a custom
+    ``train_step`` receives: ``(x, y, sample_weight)``, ``(x, y)`` without sample
+    weights, and ``x`` alone without labels (``(x,)`` when ``x`` is itself a tuple,
+    list or dict, so that it is not mistaken for ``(x, y)``).
+
+    >>> import torchflow as tf
+    >>> data = tf.keras.utils.pack_x_y_sample_weight(tf.ones([2, 3]), tf.zeros([2]))
+    >>> len(data)
+    2
+
+    Args:
+      x: The model's inputs.
+      y: The targets, or None.
+      sample_weight: Per-sample weights, or None (ignored when ``y`` is None).
+
+    Returns:
+      ``x``, ``(x,)``, ``(x, y)`` or ``(x, y, sample_weight)``.
+    """
     if y is None:
-        return (x,) if not isinstance(x, tuple) else (x,)
+        # A structure of inputs is wrapped so that unpacking cannot read it as (x, y).
+        return (x,) if isinstance(x, (tuple, list, dict)) else x
     if sample_weight is None:
         return (x, y)
     return (x, y, sample_weight)
+
+
+def list_to_tuple(structure):
+    """``structure`` with every list turned into a tuple (TF's Keras does so for input
+    data, since a list is taken as one stacked array elsewhere)."""
+    if isinstance(structure, (list, tuple)):
+        return tuple(list_to_tuple(v) for v in structure)
+    if isinstance(structure, dict):
+        return {k: list_to_tuple(v) for k, v in structure.items()}
+    return structure
+
+
+def standardize_batch(data):
+    """A batch from a generator or ``Sequence`` as TF passes it to a step: Nones
+    dropped (``(x, y, None)`` -> ``(x, y)``), lists made tuples, arrays made tensors
+    (float64 arrays as float32, Keras' floatx)."""
+    x, y, sw = unpack_x_y_sample_weight(data)
+    data = list_to_tuple(pack_x_y_sample_weight(x, y, sw))
+    return nest.map_structure(lambda a: a if a is None or isinstance(a, Tensor) else
+                              _to_tensor(np.asarray(a)) if isinstance(a, (np.ndarray, list))
+                              or np.isscalar(a) else a, data)
 
 
 def _is_array(x) -> bool:
@@ -91,7 +157,10 @@ def train_validation_split(arrays, validation_split):
 
 class _ArrayFeed:
     def __init__(self, x, y, sw, batch_size, shuffle):
-        self.data = nest.map_structure(lambda a: None if a is None else _to_tensor(a), (x, y, sw))
+        self.data = nest.map_structure(lambda a: None if a is None else _to_tensor(a),
+                                       list_to_tuple((x, y, sw)))
+        # What a step receives (TF's pack_x_y_sample_weight): (x, y, sw), (x, y) or x.
+        self._width = 1 if self.data[1] is None else 2 if self.data[2] is None else 3
         self.n = _num_rows(self.data)
         self.batch_size = batch_size or 32
         self.shuffle = shuffle
@@ -103,16 +172,24 @@ class _ArrayFeed:
             perm = random_ops.shuffle(tf_range(self.n))
             data = nest.map_structure(lambda a: None if a is None else gather(a, perm), data)
         bs = self.batch_size
-        if type(data) is tuple and all(a is None or type(a) is Tensor for a in data):
+        width = self._width
+        if all(type(a) is Tensor for a in data[:width]):
             # (x, y, sample_weight) of plain tensors: slice them without nest.
+            data = data[:width]
+            if width == 1:
+                x = data[0]
+                for i in range(self.steps):
+                    yield x[i * bs:(i + 1) * bs]
+                return
             for i in range(self.steps):
                 lo, hi = i * bs, (i + 1) * bs
-                yield tuple(None if a is None else a[lo:hi] for a in data)
+                yield tuple(a[lo:hi] for a in data)
             return
         for i in range(self.steps):
             lo, hi = i * bs, (i + 1) * bs
-            yield nest.map_structure(lambda a, lo=lo, hi=hi: None if a is None else a[lo:hi],
-                                     data)
+            x, y, sw = nest.map_structure(
+                lambda a, lo=lo, hi=hi: None if a is None else a[lo:hi], data)
+            yield pack_x_y_sample_weight(x, y, sw)
 
 
 class DataHandler:
@@ -144,15 +221,12 @@ class DataHandler:
         if isinstance(x, DatasetV2):
             if y is not None:
                 raise ValueError("`y` argument is not supported when using dataset as input.")
-            if batch_size is not None:
-                raise ValueError("The `batch_size` argument must not be specified for the "
-                                 "given input type. Received input: " + repr(x)[:50])
             self._dataset = x
             self.inferred_steps = steps_per_epoch if steps_per_epoch is not None else \
                 self._dataset_steps(x)
         elif _is_sequence(x):
             self._sequence = x
-            self._iterator_factory = lambda: (x[i] for i in range(len(x)))
+            self._iterator_factory = lambda: (standardize_batch(x[i]) for i in range(len(x)))
             self.inferred_steps = steps_per_epoch if steps_per_epoch is not None else len(x)
         elif hasattr(x, "__next__") or (hasattr(x, "__iter__") and not _is_array(x)
                                         and not isinstance(x, (list, tuple, dict))):
@@ -188,7 +262,7 @@ class DataHandler:
             return iter(self._dataset)
         if self._iterator_factory is not None:
             return self._iterator_factory()
-        return self._generator
+        return map(standardize_batch, self._generator)
 
     def _cycle_arrays(self):
         if self._persistent_iter is None:
@@ -237,15 +311,21 @@ class DataHandler:
             self.inferred_steps = step
 
     def _apply_class_weight(self, batch):
-        if not self._class_weight:
-            return batch
-        x, y, sw = unpack_x_y_sample_weight(batch)
-        y_np = np.asarray(y.numpy() if hasattr(y, "numpy") else y)
-        if y_np.ndim > 1 and y_np.shape[-1] > 1:
-            cls = y_np.argmax(axis=-1)
-        else:
-            cls = y_np.reshape(y_np.shape[0], -1)[:, 0].astype(np.int64)
-        w = np.array([self._class_weight.get(int(c), 1.0) for c in cls], np.float32)
-        if sw is not None:
-            w = w * np.asarray(sw.numpy() if hasattr(sw, "numpy") else sw, np.float32)
-        return (x, y, convert_to_tensor(w))
+        return apply_class_weight(batch, self._class_weight)
+
+
+def apply_class_weight(batch, class_weight):
+    """``batch`` as ``(x, y, sample_weight)`` with ``class_weight[label]`` folded into
+    the sample weights (unchanged when ``class_weight`` is empty)."""
+    if not class_weight:
+        return batch
+    x, y, sw = unpack_x_y_sample_weight(batch)
+    y_np = np.asarray(y.numpy() if hasattr(y, "numpy") else y)
+    if y_np.ndim > 1 and y_np.shape[-1] > 1:
+        cls = y_np.argmax(axis=-1)
+    else:
+        cls = y_np.reshape(y_np.shape[0], -1)[:, 0].astype(np.int64)
+    w = np.array([class_weight.get(int(c), 1.0) for c in cls], np.float32)
+    if sw is not None:
+        w = w * np.asarray(sw.numpy() if hasattr(sw, "numpy") else sw, np.float32)
+    return (x, y, convert_to_tensor(w))

@@ -23,15 +23,31 @@ class Model(TrainingMixin, Layer):
     """
 
     def __new__(cls, *args, **kwargs):
-        if cls is Model and (args or "inputs" in kwargs or "outputs" in kwargs):
+        if cls is Model and _is_functional_init(args, kwargs):
             from torchflow._src.keras.engine.functional import Functional
 
             return Functional.__new__(Functional)
         return super().__new__(cls)
 
     def __init__(self, *args, **kwargs):
-        if args or "inputs" in kwargs:
-            raise TypeError("Model(inputs, outputs) must be created through tf.keras.Model.")
+        if _is_functional_init(args, kwargs):
+            # A subclass calling ``super().__init__(inputs, outputs)`` (the "Functional
+            # API in a subclass" pattern): as TF does, ``Functional`` takes the place of
+            # ``Model`` among the class's bases, and the graph network is built here.
+            from torchflow._src.keras.engine.functional import Functional
+
+            if not isinstance(self, Functional):
+                supported = ("inputs", "outputs", "name", "trainable", "dtype")
+                unknown = {k: v for k, v in kwargs.items() if k not in supported}
+                if unknown:
+                    raise TypeError(f"The following keyword arguments aren't supported: "
+                                    f"{unknown}")
+                _inject_functional(type(self), Functional)
+                Functional.__init__(self, *args, **kwargs)
+                return
+        if args:
+            raise TypeError(f"Model.__init__() takes no positional arguments but the "
+                            f"inputs and outputs of a Functional model. Received: {args}")
         trainable = kwargs.pop("trainable", True)
         name = kwargs.pop("name", None)
         dtype = kwargs.pop("dtype", None)
@@ -196,6 +212,23 @@ class Model(TrainingMixin, Layer):
     @input_spec.setter
     def input_spec(self, value):
         self._input_spec = value
+
+
+def _is_functional_init(args, kwargs) -> bool:
+    """TF's test for ``Model(inputs, outputs)`` arguments, positional or by keyword."""
+    return (len(args) == 2 or (len(args) == 1 and "outputs" in kwargs)
+            or ("inputs" in kwargs and "outputs" in kwargs))
+
+
+def _inject_functional(cls, functional):
+    """Replaces ``Model`` by ``functional`` in ``cls``'s bases, recursively (TF 2.4's
+    ``inject_functional_model_class``); classes outside the Keras hierarchy stay."""
+    if cls is Model:
+        return functional
+    if cls is object or not issubclass(cls, Model) or issubclass(cls, functional):
+        return cls
+    cls.__bases__ = tuple(_inject_functional(b, functional) for b in cls.__bases__)
+    return cls
 
 
 def _json_default(obj):

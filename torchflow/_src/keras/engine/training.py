@@ -424,10 +424,9 @@ class TrainingMixin:
         self._assert_compile_was_called()
         if reset_metrics:
             self.reset_metrics()
-        handler = data_adapter.DataHandler(x, y, sample_weight, batch_size=None,
-                                           class_weight=class_weight)
-        batch = next(iter(handler._array.epoch())) if handler._array is not None else (x, y)
-        batch = handler._apply_class_weight(batch)
+        # One batch of all the rows, as TF's single-batch iterator gives it.
+        batch = data_adapter.apply_class_weight(
+            data_adapter.standardize_batch((x, y, sample_weight)), class_weight)
         logs = {k: _to_py(v) for k, v in self.make_train_function()([batch]).items()}
         return logs if return_dict else _as_list(logs, self.metrics_names)
 
@@ -437,13 +436,14 @@ class TrainingMixin:
         self._assert_compile_was_called()
         if reset_metrics:
             self.reset_metrics()
-        logs = {k: _to_py(v) for k, v in
-                self.make_test_function()([(x, y, sample_weight)]).items()}
+        batch = data_adapter.standardize_batch((x, y, sample_weight))
+        logs = {k: _to_py(v) for k, v in self.make_test_function()([batch]).items()}
         return logs if return_dict else _as_list(logs, self.metrics_names)
 
     def predict_on_batch(self, x):
         """The model's outputs for one batch, as NumPy arrays."""
-        out = self.predict_step((_as_tensors(x),))
+        # TF passes the batch as ``(x,)`` here (its single-batch iterator).
+        out = self.predict_step((data_adapter.list_to_tuple(_as_tensors(x)),))
         return nest.map_structure(lambda t: t.numpy(), out)
 
 
