@@ -19,6 +19,7 @@ from torchflow import bitwise as bitwise
 from torchflow import config as config
 from torchflow import data as data
 from torchflow import debugging as debugging
+from torchflow import distribute as distribute
 from torchflow import dtypes as dtypes
 from torchflow import errors as errors
 from torchflow import experimental as experimental
@@ -88,6 +89,7 @@ from torchflow._src.core.variable_scope import variable_creator_scope as variabl
 
 # --- end config / device / debugging / nest / print -------------------------
 # --- variables / autodiff / function / control flow -------------------------
+from torchflow._src.core.indexed_slices import IndexedSlices as IndexedSlices
 from torchflow._src.core.variables import Variable as Variable
 from torchflow._src.core.variables import VariableAggregation as VariableAggregation
 from torchflow._src.core.variables import VariableSynchronization as VariableSynchronization

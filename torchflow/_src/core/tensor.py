@@ -133,22 +133,26 @@ class Tensor:
             )
         return int(self._t.item())
 
+    def __format__(self, format_spec: str) -> str:
+        # TF formats the NumPy value: f"{loss:.3f}" works on scalars; a non-scalar
+        # takes only the empty spec (NumPy's TypeError otherwise).
+        return self.numpy().__format__(format_spec)
+
+    def __round__(self, ndigits=None) -> "Tensor":
+        """``round(t)`` / ``round(t, n)``: a Tensor of the same dtype rounded half to
+        even, as TF's ``Tensor.__round__`` (``tnp.around``) returns."""
+        return _round(self, 0 if ndigits is None else ndigits)
+
     def __len__(self) -> int:
         if self._t.ndim == 0:
             raise TypeError("Scalar tensor has no `len()`")
         return self._t.shape[0]
 
     def __iter__(self):
+        # Not a generator itself: iter(scalar) raises at once, as in TF.
         if self._t.ndim == 0:
             raise TypeError("Cannot iterate over a scalar tensor.")
-        t = self._t
-        d = self._dtype
-        if isinstance(t, np.ndarray):  # string tensors: keep 0-d arrays, not bytes
-            for i in range(t.shape[0]):
-                yield wrap(t[i, ...], d)
-            return
-        for i in range(t.shape[0]):
-            yield wrap(t[i], d)
+        return _rows(self._t, self._dtype)
 
     def __copy__(self):
         return self
@@ -183,6 +187,32 @@ class Tensor:
 
     # Operators and __getitem__ are installed by ops/tensor_operators.py.
     __array_priority__ = 100
+
+
+def _rows(t, d):
+    if isinstance(t, np.ndarray):  # string tensors: keep 0-d arrays, not bytes
+        for i in range(t.shape[0]):
+            yield wrap(t[i, ...], d)
+        return
+    for i in range(t.shape[0]):
+        yield wrap(t[i], d)
+
+
+def _round(x: Tensor, ndigits) -> Tensor:
+    ndigits = int(ndigits)
+    t = x._t
+    if isinstance(t, np.ndarray) or x._dtype.is_bool or x._dtype.is_complex:
+        raise TypeError(f"type Tensor of dtype {x._dtype.name} doesn't define __round__ "
+                        f"method")
+    if t.is_floating_point():
+        if ndigits == 0:
+            return wrap(torch.round(t), x._dtype)
+        # NumPy's around scales in the value's own dtype (float32 2.35 -> 2.4).
+        return wrap(torch.round(t, decimals=ndigits), x._dtype)
+    if ndigits >= 0:
+        return x
+    factor = 10 ** -ndigits
+    return wrap((torch.round(t.double() / factor) * factor).to(t.dtype), x._dtype)
 
 
 def _numpy_repr(t: Tensor) -> str:

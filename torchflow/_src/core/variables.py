@@ -32,12 +32,14 @@ import itertools
 import numpy as np
 import torch
 
-from torchflow._src.core import context, dtypes
+from torchflow._src.core import context, dtypes, variable_updates
 from torchflow._src.core.convert import convert_to_tensor, to_tensor
 from torchflow._src.core.errors import InvalidArgumentError, translate
+from torchflow._src.core.indexed_slices import IndexedSlices
 from torchflow._src.core.tensor import Reference, Tensor, _numpy_repr, to_numpy, wrap
 from torchflow._src.core.tensor_shape import TensorShape, as_shape
 from torchflow._src.core.variable_scope import current_name_scope
+from torchflow._src.core.variable_updates import inplace_write
 from torchflow._src.util.api import public
 
 _state = context.thread_state()
@@ -315,7 +317,10 @@ class Variable(metaclass=VariableMetaclass):
                 for tape in tapes:
                     if tape._recording:
                         tape._on_variable_read(self)
-                return wrap(leaf, self._dtype)
+                # A view, not the leaf: what the graph saves keeps this value even if
+                # the variable is assigned before ``gradient()`` (the view makes the
+                # write copy-on-write), as TF's reads do.
+                return wrap(leaf.view_as(leaf), self._dtype)
         t = self._leaf
         return wrap(t.detach() if isinstance(t, torch.Tensor) else t, self._dtype)
 
@@ -411,7 +416,7 @@ class Variable(metaclass=VariableMetaclass):
             fresh = new.detach().to(device=leaf.device, copy=True).contiguous()
             _no_grad_write(lambda: setattr(leaf, "data", fresh))
         else:
-            _no_grad_write(lambda: leaf.copy_(new))
+            inplace_write(leaf, lambda: leaf.copy_(new))
         return self._finish(read_value)
 
     def _update(self, op: str, delta, fn, read_value):
@@ -427,7 +432,7 @@ class Variable(metaclass=VariableMetaclass):
                 fresh = _no_grad_write(lambda: fn(leaf.detach(), delta, False))
                 leaf.data = fresh
             else:
-                _no_grad_write(lambda: fn(leaf, delta, True))
+                inplace_write(leaf, lambda: fn(leaf, delta, True))
             return self._finish(read_value)
         else:
             d = self._convert_value(delta, op)
@@ -442,7 +447,7 @@ class Variable(metaclass=VariableMetaclass):
                 fresh = _no_grad_write(lambda: fn(leaf.detach(), d, False))
                 _no_grad_write(lambda: setattr(leaf, "data", fresh.contiguous()))
             else:
-                _no_grad_write(lambda: fn(leaf, d, True))
+                inplace_write(leaf, lambda: fn(leaf, d, True))
         except (ValueError, TypeError, InvalidArgumentError):
             raise
         except Exception as e:  # noqa: BLE001
@@ -460,95 +465,105 @@ class Variable(metaclass=VariableMetaclass):
                             lambda a, b, ip: a.sub_(b) if ip else a - b, read_value)
 
     # --- scatter -----------------------------------------------------------
-    def _scatter(self, op: str, indices, updates, mode: str, nd: bool):
-        leaf = self._leaf
-        idx = _index_tensor(indices).to(leaf.device)
-        upd = self._convert_value(updates, op)
-        try:
-            if nd:
-                if idx.ndim == 0 or idx.shape[-1] > leaf.ndim:
-                    raise InvalidArgumentError(
-                        None, None, f"indices.shape[-1] must be <= params.rank, got "
-                        f"{list(idx.shape)} for params of shape {list(leaf.shape)} [Op:{op}]")
-                key = tuple(idx.reshape(-1, idx.shape[-1]).unbind(-1))
-                upd = upd.reshape((-1,) + tuple(leaf.shape[idx.shape[-1]:]))
-            else:
-                key = idx.reshape(-1)
-                upd = upd.reshape((-1,) + tuple(leaf.shape[1:]))
-            _check_bounds(op, key, leaf.shape)
-
-            def write(target):
-                if mode == "update":
-                    target.index_put_(key if nd else (key,), upd)
-                elif mode == "add":
-                    target.index_put_(key if nd else (key,), upd, accumulate=True)
-                elif mode == "sub":
-                    target.index_put_(key if nd else (key,), -upd, accumulate=True)
-                else:
-                    cur = target[key if nd else (key,)]
-                    fns = {"mul": torch.mul, "div": torch.div, "max": torch.maximum,
-                           "min": torch.minimum}
-                    target[key if nd else (key,)] = fns[mode](cur, upd).to(target.dtype)
-                return target
-
-            if self._shared():
-                fresh = _no_grad_write(lambda: write(leaf.detach().clone()))
-                _no_grad_write(lambda: setattr(leaf, "data", fresh))
-            else:
-                _no_grad_write(lambda: write(leaf))
-        except (ValueError, TypeError, InvalidArgumentError):
-            raise
-        except Exception as e:  # noqa: BLE001
-            raise translate(op, e) from None
-        return self
+    def _sparse(self, sparse_delta, op: str, mode: str):
+        _check_slices(sparse_delta)
+        return variable_updates.scatter(self, op, sparse_delta.indices, sparse_delta.values,
+                                        mode)
 
     def scatter_update(self, sparse_delta, use_locking=False, name=None):
-        """Writes ``sparse_delta.values`` into rows ``sparse_delta.indices``."""
-        return self._scatter("ResourceScatterUpdate", sparse_delta.indices,
-                             sparse_delta.values, "update", False)
+        """Writes ``sparse_delta.values`` into rows ``sparse_delta.indices``.
+
+        Args:
+          sparse_delta: A ``tf.IndexedSlices``; its values have shape
+            ``indices.shape + variable.shape[1:]`` (or are a scalar).
+          use_locking: Unused.
+          name: Unused.
+
+        Returns:
+          The variable.
+
+        Raises:
+          TypeError: If ``sparse_delta`` is not a ``tf.IndexedSlices``.
+          InvalidArgumentError: For an index outside ``[0, shape[0])`` or values of
+            the wrong shape.
+        """
+        return self._sparse(sparse_delta, "ResourceScatterUpdate", "update")
 
     def scatter_add(self, sparse_delta, use_locking=False, name=None):
-        return self._scatter("ResourceScatterAdd", sparse_delta.indices, sparse_delta.values,
-                             "add", False)
+        """Adds ``sparse_delta.values`` to rows ``sparse_delta.indices`` (duplicates
+        accumulate). See ``scatter_update`` for the arguments."""
+        return self._sparse(sparse_delta, "ResourceScatterAdd", "add")
 
     def scatter_sub(self, sparse_delta, use_locking=False, name=None):
-        return self._scatter("ResourceScatterSub", sparse_delta.indices, sparse_delta.values,
-                             "sub", False)
+        """Subtracts ``sparse_delta.values`` from rows ``sparse_delta.indices``."""
+        return self._sparse(sparse_delta, "ResourceScatterSub", "sub")
 
     def scatter_mul(self, sparse_delta, use_locking=False, name=None):
-        return self._scatter("ResourceScatterMul", sparse_delta.indices, sparse_delta.values,
-                             "mul", False)
+        """Multiplies rows ``sparse_delta.indices`` by ``sparse_delta.values``."""
+        return self._sparse(sparse_delta, "ResourceScatterMul", "mul")
 
     def scatter_div(self, sparse_delta, use_locking=False, name=None):
-        return self._scatter("ResourceScatterDiv", sparse_delta.indices, sparse_delta.values,
-                             "div", False)
+        """Divides rows ``sparse_delta.indices`` by ``sparse_delta.values``."""
+        return self._sparse(sparse_delta, "ResourceScatterDiv", "div")
 
     def scatter_max(self, sparse_delta, use_locking=False, name=None):
-        return self._scatter("ResourceScatterMax", sparse_delta.indices, sparse_delta.values,
-                             "max", False)
+        """Rows ``sparse_delta.indices`` become the maximum of themselves and the values."""
+        return self._sparse(sparse_delta, "ResourceScatterMax", "max")
 
     def scatter_min(self, sparse_delta, use_locking=False, name=None):
-        return self._scatter("ResourceScatterMin", sparse_delta.indices, sparse_delta.values,
-                             "min", False)
+        """Rows ``sparse_delta.indices`` become the minimum of themselves and the values."""
+        return self._sparse(sparse_delta, "ResourceScatterMin", "min")
 
     def batch_scatter_update(self, sparse_delta, use_locking=False, name=None):
-        return self.scatter_update(sparse_delta, use_locking, name)
+        """``scatter_update`` per batch position: ``indices`` of shape
+        ``[B1, ..., Bk, N]`` pick rows of the variable's dimension ``k``."""
+        _check_slices(sparse_delta)
+        return variable_updates.batch_scatter_update(self, sparse_delta.indices,
+                                                     sparse_delta.values)
 
     def scatter_nd_update(self, indices, updates, name=None):
-        """Writes ``updates`` at the N-d ``indices`` (``tf.tensor_scatter_nd_update``)."""
-        return self._scatter("ResourceScatterNdUpdate", indices, updates, "update", True)
+        """Writes ``updates`` at the N-d ``indices`` (``tf.tensor_scatter_nd_update``).
+
+        Args:
+          indices: Integer Tensor of shape ``[..., K]``: positions in the first
+            ``K`` dimensions.
+          updates: Tensor of shape ``indices.shape[:-1] + shape[K:]``.
+          name: Unused.
+
+        Returns:
+          The variable.
+
+        Raises:
+          InvalidArgumentError: For an index outside the shape or updates of the
+            wrong shape.
+        """
+        return variable_updates.scatter_nd(self, "ResourceScatterNdUpdate", indices,
+                                           updates, "update")
 
     def scatter_nd_add(self, indices, updates, name=None):
-        return self._scatter("ResourceScatterNdAdd", indices, updates, "add", True)
+        """Adds ``updates`` at the N-d ``indices`` (duplicates accumulate)."""
+        return variable_updates.scatter_nd(self, "ResourceScatterNdAdd", indices, updates,
+                                           "add")
 
     def scatter_nd_sub(self, indices, updates, name=None):
-        return self._scatter("ResourceScatterNdSub", indices, updates, "sub", True)
+        """Subtracts ``updates`` at the N-d ``indices``."""
+        return variable_updates.scatter_nd(self, "ResourceScatterNdSub", indices, updates,
+                                           "sub")
 
     def scatter_nd_max(self, indices, updates, name=None):
-        return self._scatter("ResourceScatterNdMax", indices, updates, "max", True)
+        """The maximum of the variable and ``updates`` at the N-d ``indices``."""
+        return variable_updates.scatter_nd(self, "ResourceScatterNdMax", indices, updates,
+                                           "max")
 
     def scatter_nd_min(self, indices, updates, name=None):
-        return self._scatter("ResourceScatterNdMin", indices, updates, "min", True)
+        """The minimum of the variable and ``updates`` at the N-d ``indices``."""
+        return variable_updates.scatter_nd(self, "ResourceScatterNdMin", indices, updates,
+                                           "min")
+
+    def __getitem__(self, key):
+        """``v[key]``: the sliced value, which has ``.assign(value)`` (TF's sliced
+        assignment: ``v[0, 1:].assign(x)``)."""
+        return variable_updates.slice_of(self, key)
 
     # --- Python protocol ---------------------------------------------------
     def __repr__(self) -> str:
@@ -589,6 +604,13 @@ class Variable(metaclass=VariableMetaclass):
         return (_rebuild, (self.numpy(), self._trainable, self._name[:-2], self._dtype.name))
 
 
+def _check_slices(sparse_delta) -> None:
+    # tf.IndexedSlices, or an object shaped like one (TF's own, a distributed value's).
+    if not isinstance(sparse_delta, IndexedSlices) and not (
+            hasattr(sparse_delta, "indices") and hasattr(sparse_delta, "values")):
+        raise TypeError(f"sparse_delta is not IndexedSlices: {sparse_delta}")
+
+
 def _rebuild(value, trainable, name, dtype):
     return Variable(value, trainable=trainable, name=name, dtype=dtype)
 
@@ -607,16 +629,6 @@ def _index_tensor(indices) -> torch.Tensor:
     return t._t.long()
 
 
-def _check_bounds(op, key, shape):
-    keys = key if isinstance(key, tuple) else (key,)
-    for dim, k in enumerate(keys):
-        if k.numel() and (int(k.min()) < 0 or int(k.max()) >= shape[dim]):
-            bad = int(k.max()) if int(k.max()) >= shape[dim] else int(k.min())
-            raise InvalidArgumentError(
-                None, None, f"{op}: indices[{dim}] = {bad} is not in [0, {shape[dim]}) "
-                f"[Op:{op}]")
-
-
 # Every Tensor operator, delegated to the value (Tensor operators are installed by
 # ops/tensor_operators.py after this module loads, so look them up per call).
 _OPERATORS = (
@@ -624,7 +636,7 @@ _OPERATORS = (
     "__rtruediv__", "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__",
     "__rpow__", "__matmul__", "__rmatmul__", "__and__", "__rand__", "__or__", "__ror__",
     "__xor__", "__rxor__", "__invert__", "__neg__", "__abs__", "__lt__", "__le__",
-    "__gt__", "__ge__", "__eq__", "__ne__", "__getitem__", "__div__", "__rdiv__",
+    "__gt__", "__ge__", "__eq__", "__ne__", "__div__", "__rdiv__",
 )
 
 
@@ -656,5 +668,7 @@ def install_compile_barriers() -> None:
     if getattr(Variable, "_compile_barriers", False):
         return
     Variable._compile_barriers = True
-    for name in ("assign", "assign_add", "assign_sub", "_scatter"):
+    for name in ("assign", "assign_add", "assign_sub", "_sparse", "batch_scatter_update",
+                 "scatter_nd_update", "scatter_nd_add", "scatter_nd_sub", "scatter_nd_max",
+                 "scatter_nd_min"):
         setattr(Variable, name, torch.compiler.disable(getattr(Variable, name)))
