@@ -19,7 +19,6 @@ from torchflow import bitwise as bitwise
 from torchflow import config as config
 from torchflow import data as data
 from torchflow import debugging as debugging
-from torchflow import distribute as distribute
 from torchflow import dtypes as dtypes
 from torchflow import errors as errors
 from torchflow import experimental as experimental
