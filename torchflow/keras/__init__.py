@@ -16,5 +16,6 @@ from torchflow.keras import metrics as metrics
 from torchflow.keras import mixed_precision as mixed_precision
 from torchflow.keras import models as models
 from torchflow.keras import optimizers as optimizers
+from torchflow.keras import preprocessing as preprocessing
 from torchflow.keras import regularizers as regularizers
 from torchflow.keras import utils as utils

@@ -1,0 +1,1 @@
+"""``tf.keras.preprocessing``: the Keras 2 data utilities (sequence, text, image)."""

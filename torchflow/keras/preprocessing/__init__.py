@@ -1,0 +1,4 @@
+"""``tf.keras.preprocessing``: Keras 2's sequence, text and image data utilities."""
+
+from torchflow.keras.preprocessing import sequence as sequence
+from torchflow.keras.preprocessing import text as text
