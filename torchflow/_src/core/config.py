@@ -4,11 +4,15 @@ Devices are torch's: the CPU and each CUDA device torch sees. Visibility, soft
 placement and the eager-functions flag live in ``context.GLOBAL`` (the one home
 of global state); this module is their public face.
 
-Differences from TensorFlow 2.4: visible devices, thread counts and logical
-device configurations may be changed at any time (TF raises ``RuntimeError``
-once its runtime is initialized); tensors already created stay where they are.
-Memory growth is recorded only: torch's caching allocator always grows on
-demand.
+The runtime counts as initialized (``context.GLOBAL.runtime_started``) once the
+logical devices are listed or a ``tf.distribute`` strategy is built; after that,
+changing logical device configurations, visible devices or thread counts raises
+TF's ``RuntimeError``, as in TF.
+
+Differences from TensorFlow 2.4: creating tensors does not initialize the
+runtime (TF's first op does), so those settings may still change after tensors
+exist; tensors already created stay where they are. Memory growth is recorded
+only: torch's caching allocator always grows on demand.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import warnings
 import torch
 
 from torchflow._src.core import context
+from torchflow._src.core.tensor import wrap as _wrap
 from torchflow._src.util import omp_env
 from torchflow._src.util.api import public
 
@@ -152,6 +157,11 @@ def set_visible_devices(devices, device_type=None) -> None:
     devices = list(devices)
     for d in devices:
         _check_physical(d)
+    if context.GLOBAL.runtime_started:
+        current = get_visible_devices() if device_type is None else \
+            get_visible_devices(device_type)
+        if sorted(current) != sorted(devices):
+            raise RuntimeError("Visible devices cannot be modified after being initialized")
     if device_type is None:
         keep = []
     else:
@@ -179,6 +189,7 @@ def list_logical_devices(device_type=None) -> list:
     Args:
       device_type: Optional device type to keep ("CPU" or "GPU").
     """
+    context.mark_runtime_started()
     out = []
     counters = {"CPU": 0, "GPU": 0}
     for d in get_visible_devices():
@@ -200,6 +211,11 @@ def set_logical_device_configuration(device, logical_devices) -> None:
       logical_devices: A list of ``LogicalDeviceConfiguration``, or None to reset.
     """
     _check_physical(device)
+    if context.GLOBAL.runtime_started:
+        new = None if logical_devices is None else list(logical_devices)
+        if _STATE.logical_config.get(device) != new:
+            raise RuntimeError("Virtual devices cannot be modified after being initialized")
+        return
     if logical_devices is None:
         _STATE.logical_config.pop(device, None)
     else:
@@ -218,6 +234,28 @@ def _sync_logical_gpus() -> None:
         mapping += [g] * _logical_count(PhysicalDevice(f"/physical_device:GPU:{g}", "GPU"))
     context.GLOBAL.visible_gpus = mapping
     context.invalidate_device_cache()
+
+
+def logical_device_torch(name: str):
+    """The torch device behind a logical device name ('/device:CPU:1' -> cpu).
+
+    Logical devices carved out of one physical device share its torch device.
+    """
+    spec = str(name)
+    kind = "GPU" if "GPU" in spec.upper() else "CPU"
+    if kind == "CPU":
+        return context.parse_device("/CPU:0")
+    return context.parse_device(spec)
+
+
+def copy_to_device(value, device):
+    """``value`` (a Tensor) on torch ``device``: the same Tensor when it already
+    lives there, else a differentiable copy (tf.distribute moves per-replica
+    values and mirrored reads between devices with it)."""
+    t = value._t
+    if not isinstance(t, torch.Tensor) or t.device == device:
+        return value
+    return _wrap(t.to(device), value._dtype)
 
 
 @public("torchflow.config")
@@ -506,6 +544,8 @@ def set_intra_op_parallelism_threads(num_threads: int) -> None:
     num_threads = int(num_threads)
     if num_threads < 0:
         raise ValueError(f"num_threads must be >= 0, got {num_threads}")
+    if context.GLOBAL.runtime_started and num_threads != _Threads.intra:
+        raise RuntimeError("Intra op parallelism cannot be modified after initialization.")
     _Threads.intra = num_threads
     torch.set_num_threads(num_threads or _Threads.default_intra)
 
@@ -526,6 +566,8 @@ def set_inter_op_parallelism_threads(num_threads: int) -> None:
     num_threads = int(num_threads)
     if num_threads < 0:
         raise ValueError(f"num_threads must be >= 0, got {num_threads}")
+    if context.GLOBAL.runtime_started and num_threads != _Threads.inter:
+        raise RuntimeError("Inter op parallelism cannot be modified after initialization.")
     _Threads.inter = num_threads
     if num_threads == 0 or num_threads == torch.get_num_interop_threads():
         return

@@ -28,6 +28,9 @@ class _ThreadState(threading.local):
         self.tapes: list = []
         self.function_depth = 0
         self.variable_creator_stack: list = []
+        # tf.distribute: entries are distribute_lib's _ThreadMode records (strategy,
+        # cross-replica context, replica context); empty means the default strategy.
+        # A replica thread of MirroredStrategy starts with its own replica mode.
         self.strategy_stack: list = []
         self.recording = False
         self.summary_writer = None
@@ -68,9 +71,24 @@ class _Global:
         self.keras_image_data_format = "channels_last"
         self.keras_learning_phase = None
         self.keras_name_uids: dict = {}
+        # TF's "runtime initialized": set when logical devices are listed or a
+        # strategy is built; afterwards logical devices, visible devices and thread
+        # counts cannot change (RuntimeError, as in TF).  reset() clears it.
+        self.runtime_started = False
+        # tf.distribute.experimental_set_strategy's strategy scope, entered for good.
+        self.global_strategy_scope = None
 
 
 GLOBAL = _Global()
+
+
+def mark_runtime_started() -> None:
+    GLOBAL.runtime_started = True
+
+
+def strategy_stack() -> list:
+    """This thread's tf.distribute mode stack (see distribute_lib)."""
+    return _state.strategy_stack
 
 
 def gpu_count() -> int:

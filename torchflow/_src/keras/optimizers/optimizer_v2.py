@@ -27,6 +27,9 @@ from torchflow._src.core.tape import GradientTape
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.variable_scope import name_scope
 from torchflow._src.core.variables import Variable, VariableAggregation
+from torchflow._src.distribute import ds_context
+from torchflow._src.distribute.reduce_util import ReduceOp
+from torchflow._src.distribute.values import first_local_value
 from torchflow._src.keras.optimizers.schedules import learning_rate_schedule as lrs
 from torchflow._src.keras.optimizers.schedules.learning_rate_schedule import (
     LearningRateSchedule,
@@ -92,6 +95,35 @@ def _uses_fast_path(cls) -> bool:
         fast = batch is not None and issubclass(batch, dense) and issubclass(batch, slots)
         _FAST_CACHE[cls] = fast
     return fast
+
+
+def all_reduce_sum_gradients(grads_and_vars):
+    """TF's default ``gradient_aggregator``: sums each gradient across replicas
+    (``merge_call`` -> ``extended.batch_reduce_to(SUM, (grad, var) pairs)``)."""
+    grads_and_vars = list(grads_and_vars)
+    if not grads_and_vars:
+        return grads_and_vars
+    ctx = ds_context.get_replica_context()
+    if ctx is None:
+        return grads_and_vars
+
+    def all_reduce_sum(strategy, pairs):
+        return strategy.extended.batch_reduce_to(ReduceOp.SUM, pairs)
+
+    reduced = ctx.merge_call(all_reduce_sum, args=(grads_and_vars,))
+    return [(first_local_value(g), v) for g, (_, v) in zip(reduced, grads_and_vars)]
+
+
+def _check_slot_strategy(var):
+    """TF's error for a slot of a variable made outside the current strategy's scope."""
+    strategy = ds_context.get_strategy()
+    if not strategy.extended.variable_created_in_scope(var):
+        raise ValueError(
+            f"Trying to create optimizer slot variable under the scope for "
+            f"tf.distribute.Strategy ({strategy}), which is different from the scope used "
+            f"for the original variable ({var}). Make sure the slot variables are created "
+            f"under the same strategy scope. This may happen if you're restoring from a "
+            f"checkpoint outside the scope")
 
 
 def _to_dense(g):
@@ -312,6 +344,7 @@ class Optimizer:
         slot_dict = self._slots.setdefault(key, {})
         weight = slot_dict.get(slot_name)
         if weight is None:
+            _check_slot_strategy(var)  # tf.distribute (issue 12)
             base = _base_var(var)
             if isinstance(initializer, str) or callable(initializer):
                 init = initializers.get(initializer)
@@ -462,7 +495,11 @@ class Optimizer:
 
     def _aggregate_gradients(self, grads_and_vars):
         if self.gradient_aggregator is None:
-            return grads_and_vars
+            # tf.distribute (issue 12): TF's default aggregator all-reduces (sums)
+            # the gradients across replicas; with no strategy there is nothing to do.
+            if not ds_context.has_strategy():
+                return grads_and_vars
+            return all_reduce_sum_gradients(grads_and_vars)
         return self.gradient_aggregator(grads_and_vars)
 
     def _transform_gradients(self, grads_and_vars):
@@ -503,12 +540,27 @@ class Optimizer:
                          [v.name for g, v in pairs if g is None])
         var_list = [v for _, v in filtered]
         self._create_all_weights(var_list)
+        # tf.distribute (issue 12): in a replica context of a strategy, gradients are
+        # all-reduced (by gradient_aggregator) and applied once in cross-replica context.
+        distributed = ds_context.has_strategy()
+        if distributed and ds_context.in_cross_replica_context():
+            raise RuntimeError("`apply_gradients() cannot be called in cross-replica context. "
+                               "Use `tf.distribute.Strategy.run` to enter replica context.")
         if experimental_aggregate_gradients:
             filtered = self._transform_unaggregated_gradients(filtered)
             filtered = self._aggregate_gradients(filtered)
         filtered = self._transform_gradients(filtered)
+        if distributed:
+            ds_context.get_replica_context().merge_call(self._distributed_apply,
+                                                        args=(filtered,))
+            return self._iterations
         self._apply(filtered)
         return self._iterations
+
+    def _distributed_apply(self, strategy, grads_and_vars):
+        """Applies the (already all-reduced) gradients once, in cross-replica context:
+        a mirrored variable's replicas share its storage (tf.distribute, issue 12)."""
+        self._apply([(first_local_value(g), v) for g, v in grads_and_vars])
 
     def _apply(self, grads_and_vars):
         grads = [g for g, _ in grads_and_vars]

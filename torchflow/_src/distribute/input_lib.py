@@ -1,0 +1,204 @@
+"""``tf.distribute.DistributedDataset`` and ``DistributedIterator``.
+
+``experimental_distribute_dataset``: each global batch is split along its first
+dimension between this worker's replicas, TF's way: every replica takes
+``ceil(global_batch / num_replicas_in_sync)`` elements in turn, so a short last
+batch leaves the last replicas with fewer, possibly zero, elements (the
+per-replica size is fixed by the dataset's static batch size, else by its first
+batch). ``distribute_datasets_from_function``: replicas take consecutive
+elements of the dataset ``dataset_fn`` returned (already per-replica batches).
+"""
+
+from __future__ import annotations
+
+from torchflow._src.core.config import copy_to_device
+from torchflow._src.core.errors import OutOfRangeError
+from torchflow._src.core.tensor_shape import TensorShape
+from torchflow._src.core.tensor_spec import TensorSpec
+from torchflow._src.data.iterator_ops import Optional
+from torchflow._src.distribute import values
+from torchflow._src.ops.array_ops import split
+from torchflow._src.util import nest
+from torchflow._src.util.api import public
+
+
+class PerReplicaSpec:
+    """The ``element_spec`` of a distributed dataset with several replicas."""
+
+    def __init__(self, *specs):
+        self._value_specs = tuple(specs)
+
+    def __eq__(self, other):
+        return isinstance(other, PerReplicaSpec) and self._value_specs == other._value_specs
+
+    def __hash__(self):
+        return hash(self._value_specs)
+
+    def __repr__(self) -> str:
+        return f"PerReplicaSpec({', '.join(repr(s) for s in self._value_specs)})"
+
+
+def _split_spec(spec, n: int):
+    if not isinstance(spec, TensorSpec) or spec.shape.rank in (None, 0):
+        return spec
+    dims = spec.shape.as_list()
+    first = dims[0]
+    dims[0] = first // n if first is not None and first % n == 0 else None
+    return TensorSpec(TensorShape(dims), spec.dtype, spec.name)
+
+
+def _per_replica_spec(element_spec, n: int):
+    if n == 1:
+        return element_spec
+    per = nest.map_structure(lambda s: _split_spec(s, n), element_spec)
+    return nest.map_structure(lambda s: PerReplicaSpec(*([s] * n)), per)
+
+
+@public("torchflow.distribute")
+class DistributedIterator:
+    """An iterator over a ``tf.distribute.DistributedDataset``; each element is a
+    ``PerReplica`` value (the plain value with one replica)."""
+
+    def __init__(self, extended, source_iter, element_spec, mode, n_local, sizes_fn=None):
+        self._extended = extended
+        self._iter = source_iter
+        self._element_spec = element_spec
+        self._mode = mode  # "split" or "consecutive"
+        self._n = n_local
+        self._sizes_fn = sizes_fn
+        self._per_replica = None
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return self._next()
+
+    def get_next(self):
+        """The next element.
+
+        Raises:
+          OutOfRangeError: At the end of the data.
+        """
+        try:
+            return self._next()
+        except StopIteration:
+            raise OutOfRangeError(None, None, "End of sequence") from None
+
+    def get_next_as_optional(self):
+        """The next element as a ``tf.experimental.Optional`` (empty at the end)."""
+        try:
+            return Optional(self._next(), True, self._element_spec)
+        except StopIteration:
+            return Optional.empty(self._element_spec)
+
+    @property
+    def element_spec(self):
+        """The type specification of the elements (``PerReplicaSpec`` per component)."""
+        return self._element_spec
+
+    def _next(self):
+        devices = self._extended._input_devices()
+        if self._mode == "consecutive":
+            parts = []
+            for _ in range(self._n):
+                try:
+                    parts.append(next(self._iter))
+                except StopIteration:
+                    break
+            if not parts:
+                raise StopIteration
+            while len(parts) < self._n:
+                parts.append(nest.map_structure(_empty_like, parts[0]))
+        else:
+            element = next(self._iter)
+            if self._n == 1:
+                return _to_devices(element, devices[:1])[0]
+            parts = self._split(element)
+        return values.regroup(_to_devices_each(parts, devices), always_wrap=True)
+
+    def _split(self, element):
+        flat = nest.flatten(element)
+        for t in flat:
+            if t.shape.rank in (None, 0):
+                raise ValueError(
+                    "experimental_distribute_dataset with several replicas needs a batched "
+                    "dataset (each element's first dimension is split between the replicas); "
+                    f"received an element with shape {t.shape}. Batch the dataset with the "
+                    "global batch size.")
+        batch = int(flat[0].shape[0])
+        if self._per_replica is None:
+            self._per_replica = self._sizes_fn(batch)
+        per = self._per_replica
+        sizes, left = [], batch
+        for _ in range(self._n):
+            s = min(per, left)
+            sizes.append(s)
+            left -= s
+        if left:
+            sizes[-1] += left
+        pieces = [split(t, sizes, axis=0) for t in flat]
+        return [nest.pack_sequence_as(element, [p[i] for p in pieces]) for i in range(self._n)]
+
+
+def _empty_like(t):
+    return t[:0]
+
+
+def _to_devices(element, devices):
+    return [nest.map_structure(lambda t, d=d: _move(t, d), element) for d in devices]
+
+
+def _to_devices_each(parts, devices):
+    return [nest.map_structure(lambda t, d=d: _move(t, d), p) for p, d in zip(parts, devices)]
+
+
+def _move(t, device):
+    if device is None or not hasattr(t, "_t"):
+        return t
+    return copy_to_device(t, device)
+
+
+@public("torchflow.distribute")
+class DistributedDataset:
+    """A dataset whose elements are distributed over a strategy's replicas.
+
+    Iterate it (``for x in dist_dataset``) or call ``iter()``; pass the elements
+    to ``strategy.run``.
+    """
+
+    def __init__(self, extended, dataset, mode="split", dataset_fn=None):
+        self._extended = extended
+        self._dataset = dataset
+        self._mode = mode
+        n = extended._num_local_replicas()
+        self._n = n
+        spec = dataset.element_spec
+        if mode == "split":
+            self._element_spec = _per_replica_spec(spec, n)
+        else:
+            self._element_spec = spec if n == 1 else nest.map_structure(
+                lambda s: PerReplicaSpec(*([s] * n)), spec)
+
+    def __iter__(self):
+        return DistributedIterator(self._extended, iter(self._dataset), self._element_spec,
+                                   self._mode, self._n, self._sizes_fn)
+
+    def _sizes_fn(self, first_batch: int) -> int:
+        static = None
+        flat = nest.flatten(self._dataset.element_spec)
+        if flat and isinstance(flat[0], TensorSpec) and flat[0].shape.rank:
+            static = flat[0].shape.as_list()[0]
+        return self._extended._per_replica_batch_size(static or first_batch)
+
+    @property
+    def element_spec(self):
+        """The type specification of the elements."""
+        return self._element_spec
+
+    def reduce(self, initial_state, reduce_fn):
+        """Folds ``reduce_fn(state, element)`` over the distributed elements."""
+        state = initial_state
+        for x in self:
+            state = reduce_fn(state, x)
+        return state

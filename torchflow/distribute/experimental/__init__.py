@@ -1,0 +1,13 @@
+"""``tf.distribute.experimental``."""
+
+from torchflow._src.distribute.communication_options import (
+    CollectiveCommunication as CollectiveCommunication,
+)
+from torchflow._src.distribute.communication_options import CollectiveHints as CollectiveHints
+from torchflow._src.distribute.communication_options import (
+    CommunicationImplementation as CommunicationImplementation,
+)
+from torchflow._src.distribute.communication_options import (
+    CommunicationOptions as CommunicationOptions,
+)
+from torchflow._src.distribute.input_options import ValueContext as ValueContext
