@@ -244,28 +244,28 @@ from torchflow._src.ops.string_hash_ops import fingerprint as fingerprint
 # --- random / strings / quantization / raw_ops ------------------------------
 from torchflow._src.ops.string_ops import as_string as as_string
 from torchflow._src.ops.tensor_array import TensorArray as TensorArray
+from torchflow._src.ops.trig_ops import acos as acos
+from torchflow._src.ops.trig_ops import acosh as acosh
+from torchflow._src.ops.trig_ops import asin as asin
+from torchflow._src.ops.trig_ops import asinh as asinh
+from torchflow._src.ops.trig_ops import atan as atan
+from torchflow._src.ops.trig_ops import atanh as atanh
+from torchflow._src.ops.trig_ops import cos as cos
+from torchflow._src.ops.trig_ops import cosh as cosh
+from torchflow._src.ops.trig_ops import sin as sin
+from torchflow._src.ops.trig_ops import sinh as sinh
+from torchflow._src.ops.trig_ops import tan as tan
 
 # --- math_ops (tf.math aliases at top level) --------------------------------
 from torchflow._src.ops.unary_math_ops import abs as abs
-from torchflow._src.ops.unary_math_ops import acos as acos
-from torchflow._src.ops.unary_math_ops import acosh as acosh
-from torchflow._src.ops.unary_math_ops import asin as asin
-from torchflow._src.ops.unary_math_ops import asinh as asinh
-from torchflow._src.ops.unary_math_ops import atan as atan
-from torchflow._src.ops.unary_math_ops import atanh as atanh
-from torchflow._src.ops.unary_math_ops import cos as cos
-from torchflow._src.ops.unary_math_ops import cosh as cosh
 from torchflow._src.ops.unary_math_ops import exp as exp
 from torchflow._src.ops.unary_math_ops import floor as floor
 from torchflow._src.ops.unary_math_ops import negative as negative
 from torchflow._src.ops.unary_math_ops import round as round
 from torchflow._src.ops.unary_math_ops import sigmoid as sigmoid
 from torchflow._src.ops.unary_math_ops import sign as sign
-from torchflow._src.ops.unary_math_ops import sin as sin
-from torchflow._src.ops.unary_math_ops import sinh as sinh
 from torchflow._src.ops.unary_math_ops import sqrt as sqrt
 from torchflow._src.ops.unary_math_ops import square as square
-from torchflow._src.ops.unary_math_ops import tan as tan
 from torchflow._src.ops.unary_math_ops import tanh as tanh
 
 # --- end submodules ------------------------------------------------------------

@@ -1,9 +1,9 @@
 """Shared pieces of the ``tf.math`` op family: the binary-op helper, dtype sets, TF
 errors, unsigned widening.
 
-Every elementwise binary op of ``tf.math`` is a plain ``def`` that calls
-:func:`binary_op` with its TF op name, its torch function and the dtypes its TF
-kernel accepts; ``binary_op`` holds the one same-dtype fast path and the dtype
+Every elementwise op of ``tf.math`` is a plain ``def`` that calls
+:func:`binary_op` or :func:`unary_op` with its TF op name, its torch function and
+the dtypes its TF kernel accepts; those two hold the fast path and the dtype
 checks (JAX's ``_src/numpy/ufuncs.py`` over ``lax`` is the model).
 
 Dtype checks compare ``DType._name`` against frozensets of names: a string hash
@@ -25,7 +25,14 @@ import torch
 
 from torchflow._src.core import dtypes
 from torchflow._src.core.errors import InvalidArgumentError, NotFoundError, translate
-from torchflow._src.ops._dispatch import NARROW_UNSIGNED, Tensor, binary, tf_type_name, wrap
+from torchflow._src.ops._dispatch import (
+    NARROW_UNSIGNED,
+    Tensor,
+    binary,
+    tensor_arg,
+    tf_type_name,
+    wrap,
+)
 
 FLOAT = ("bfloat16", "float16", "float32", "float64")
 COMPLEX = ("complex64", "complex128")
@@ -211,3 +218,35 @@ def binary_op(op: str, fn: Callable, allowed: TypeSet, x, y, *, ordered: bool = 
         return wrap(fn(a, b), d)
     except Exception as e:  # noqa: BLE001 - translated to a TF error
         return retry_wide(op, fn, a, b, d, e, ordered)
+
+
+def unary_op(op: str, fn: Callable, allowed: TypeSet, x, out: dtypes.DType | None = None
+             ) -> Tensor:
+    """Runs the torch function ``fn`` as TF's unary op ``op`` on ``x``.
+
+    The one path every elementwise unary ``tf.math`` op takes: converts ``x``
+    (a Tensor passes as is), checks its dtype against ``allowed`` and turns a
+    torch failure into TF's error.
+
+    Args:
+      op: TF's op name, used in error messages (``"Exp"``).
+      fn: ``fn(t)`` on the torch tensor.
+      allowed: The dtypes the op accepts.
+      x: The input.
+      out: The result dtype when it is not ``x``'s (``bool`` for ``is_nan``).
+
+    Returns:
+      The result Tensor.
+
+    Raises:
+      InvalidArgumentError: A dtype the op does not accept.
+    """
+    if type(x) is not Tensor:
+        x = tensor_arg(x)
+    d = x._dtype
+    if d._name not in allowed:
+        raise bad_type(op, d, allowed)
+    try:
+        return wrap(fn(x._t), d if out is None else out)
+    except Exception as e:  # noqa: BLE001 - translated to a TF error
+        raise translate(op, e) from None

@@ -177,8 +177,8 @@ _BINARY = {
 }
 _UNARY = {
     "Abs": "abs", "Neg": "negative", "Exp": "exp", "Log": "log", "Sqrt": "sqrt",
-    "Rsqrt": "rsqrt", "Square": "square", "Tanh": "tanh", "Sigmoid": "sigmoid", "Sin": "sin",
-    "Cos": "cos", "Floor": "floor", "Ceil": "ceil", "Sign": "sign", "Reciprocal": "reciprocal",
+    "Rsqrt": "rsqrt", "Square": "square", "Tanh": "tanh", "Sigmoid": "sigmoid",
+    "Floor": "floor", "Ceil": "ceil", "Sign": "sign", "Reciprocal": "reciprocal",
 }
 
 _OPS: dict = {}
@@ -281,11 +281,14 @@ for _name, _fn in (("DivNoNan", "divide_no_nan"), ("TruncateDiv", "truncatediv")
     _OPS[_name] = _make(_name, ["x", "y"], _call("math_ops", _fn, "x", "y"), f"tf.math.{_fn}")
 _OPS["Atan2"] = _make("Atan2", ["y", "x"], _call("math_ops", "atan2", "y", "x"), "tf.math.atan2")
 for _name, _fn in (("Log1p", "log1p"), ("Expm1", "expm1"), ("Round", "round"), ("Rint", "rint"),
-                   ("Erf", "erf"), ("Lgamma", "lgamma"), ("Digamma", "digamma"),
-                   ("IsNan", "is_nan"), ("IsInf", "is_inf"), ("IsFinite", "is_finite"),
-                   ("Tan", "tan"), ("Asin", "asin"), ("Acos", "acos"), ("Atan", "atan"),
-                   ("Sinh", "sinh"), ("Cosh", "cosh"), ("Erfc", "erfc")):
+                   ("IsNan", "is_nan"), ("IsInf", "is_inf"), ("IsFinite", "is_finite")):
     _OPS[_name] = _make(_name, ["x"], _call("unary_math_ops", _fn, "x"), f"tf.math.{_fn}")
+for _name, _fn in (("Sin", "sin"), ("Cos", "cos"), ("Tan", "tan"), ("Asin", "asin"),
+                   ("Acos", "acos"), ("Atan", "atan"), ("Sinh", "sinh"), ("Cosh", "cosh")):
+    _OPS[_name] = _make(_name, ["x"], _call("trig_ops", _fn, "x"), f"tf.math.{_fn}")
+for _name, _fn in (("Erf", "erf"), ("Erfc", "erfc"), ("Lgamma", "lgamma"),
+                   ("Digamma", "digamma")):
+    _OPS[_name] = _make(_name, ["x"], _call("special_unary_ops", _fn, "x"), f"tf.math.{_fn}")
 for _name, _fn in (("Softplus", "softplus"), ("Softsign", "softsign")):
     _OPS[_name] = _make(_name, ["features"], _call("nn_ops", _fn, "features"), f"tf.nn.{_fn}")
 _OPS["LeakyRelu"] = _make("LeakyRelu", ["features", ("alpha", 0.2)],

@@ -1,9 +1,10 @@
-"""Elementwise unary ``tf.math`` ops (exp, sqrt, sigmoid, erf, real/imag, is_nan, ...).
+"""Elementwise unary ``tf.math`` ops (exp, sqrt, sigmoid, trigonometry, real/imag, is_nan, ...).
 
-Each op accepts exactly the dtypes of its TF kernel and keeps the input dtype
-(complex ``abs``/``real``/``imag``/``angle`` return the real dtype). Special
-functions that torch lacks for 16-bit floats on the CPU run in float32 and are
-cast back, which stays differentiable.
+Each op is a plain ``def`` over ``_math_common.unary_op``, accepts exactly the
+dtypes of its TF kernel and keeps the input dtype (complex ``abs``/``real``/
+``imag``/``angle`` return the real dtype). The trigonometric functions are in
+``trig_ops``, the error and gamma functions and the ``I`` Bessel functions in
+``special_unary_ops``.
 """
 
 from __future__ import annotations
@@ -15,13 +16,20 @@ import torch.nn.functional as F
 
 from torchflow._src.core import dtypes
 from torchflow._src.ops import _math_common as mc
-from torchflow._src.ops._dispatch import Tensor, tensor_arg, translate, wrap
+from torchflow._src.ops import gradient_kernels
+from torchflow._src.ops._dispatch import Tensor, tensor_arg, wrap
 from torchflow._src.util.api import public
 
 _HALF = (torch.float16, torch.bfloat16)
+_FC = mc.FLOATS_COMPLEX
+_F = mc.FLOATS
+_BOOL = dtypes.bool
+_unary_op = mc.unary_op
 
 
 def _in_f32(fn):
+    """``fn`` run in float32 for 16-bit floats that lack a torch CPU kernel (cast back)."""
+
     def g(t):
         if t.dtype in _HALF:
             return fn(t.float()).to(t.dtype)
@@ -30,9 +38,16 @@ def _in_f32(fn):
     return g
 
 
-def _unary_doc(summary, op, example=None):
-    ex = f"\n\n    >>> import torchflow as tf\n    {example}" if example else ""
-    return f"""{summary} (TF's ``{op}``).
+def _make_unary(pub, op, allowed, fn, summary, example=None, module="torchflow.math"):
+    """A public unary op made from a spec: kept only for ``special_math_ops``'s Bessel
+    functions, which are still written this way (their own module, not converted yet);
+    the ops of this module are plain ``def``s."""
+
+    def impl(x, name=None):
+        return _unary_op(op, fn, allowed, x)
+
+    impl.__name__ = impl.__qualname__ = pub
+    impl.__doc__ = f"""{summary} (TF's ``{op}``).
 
     Args:
       x: A Tensor (or value convertible to one).
@@ -42,105 +57,15 @@ def _unary_doc(summary, op, example=None):
       A Tensor of ``x``'s dtype and shape.
 
     Raises:
-      InvalidArgumentError: If the op does not support ``x``'s dtype.{ex}
+      InvalidArgumentError: If the op does not support ``x``'s dtype.
     """
-
-
-def _make_unary(pub, op, allowed, fn, summary, example=None, module="torchflow.math"):
-    def impl(x, name=None):
-        if type(x) is not Tensor:
-            x = tensor_arg(x)
-        d = x._dtype
-        if d._name not in allowed:
-            raise mc.bad_type(op, d, allowed)
-        try:
-            return wrap(fn(x._t), d)
-        except Exception as e:  # noqa: BLE001 - translated to a TF error
-            raise translate(op, e) from None
-
-    impl.__name__ = impl.__qualname__ = pub
-    impl.__doc__ = _unary_doc(summary, op, example)
     return public(module)(impl)
 
 
-_FC = mc.FLOATS_COMPLEX
-_F = mc.FLOATS
-
-exp = _make_unary("exp", "Exp", _FC, torch.exp, "Computes ``e ** x`` elementwise",
-                  ">>> tf.exp(tf.constant([0.])).numpy()\n    array([1.], dtype=float32)")
-expm1 = _make_unary("expm1", "Expm1", _FC, torch.expm1, "Computes ``exp(x) - 1`` elementwise")
-log = _make_unary("log", "Log", _FC, torch.log, "Computes the natural logarithm elementwise")
-log1p = _make_unary("log1p", "Log1p", _FC, torch.log1p, "Computes ``log(1 + x)`` elementwise")
-sqrt = _make_unary("sqrt", "Sqrt", _FC, torch.sqrt, "Computes the square root elementwise",
-                   ">>> tf.sqrt(tf.constant([4.])).numpy()\n    array([2.], dtype=float32)")
-rsqrt = _make_unary("rsqrt", "Rsqrt", _FC, torch.rsqrt, "Computes ``1 / sqrt(x)`` elementwise")
-sin = _make_unary("sin", "Sin", _FC, torch.sin, "Computes the sine elementwise")
-cos = _make_unary("cos", "Cos", _FC, torch.cos, "Computes the cosine elementwise")
-tan = _make_unary("tan", "Tan", _FC, torch.tan, "Computes the tangent elementwise")
-asin = _make_unary("asin", "Asin", _FC, torch.asin, "Computes the inverse sine elementwise")
-acos = _make_unary("acos", "Acos", _FC, torch.acos, "Computes the inverse cosine elementwise")
-atan = _make_unary("atan", "Atan", _FC, torch.atan, "Computes the inverse tangent elementwise")
-sinh = _make_unary("sinh", "Sinh", _FC, torch.sinh, "Computes the hyperbolic sine elementwise")
-cosh = _make_unary("cosh", "Cosh", _FC, torch.cosh, "Computes the hyperbolic cosine elementwise")
-tanh = _make_unary("tanh", "Tanh", _FC, torch.tanh, "Computes the hyperbolic tangent elementwise")
-asinh = _make_unary("asinh", "Asinh", _FC, torch.asinh, "Computes the inverse hyperbolic sine")
-acosh = _make_unary("acosh", "Acosh", _FC, torch.acosh, "Computes the inverse hyperbolic cosine")
-atanh = _make_unary("atanh", "Atanh", _FC, torch.atanh, "Computes the inverse hyperbolic tangent")
-sigmoid = _make_unary("sigmoid", "Sigmoid", _FC, torch.sigmoid,
-                      "Computes ``1 / (1 + exp(-x))`` elementwise")
-erf = _make_unary("erf", "Erf", _F, torch.erf, "Computes the Gauss error function elementwise")
-erfc = _make_unary("erfc", "Erfc", _F, torch.erfc, "Computes ``1 - erf(x)`` elementwise")
-erfinv = _make_unary("erfinv", "Erfinv", _F, torch.erfinv, "Computes the inverse error function")
-_erfcinv = _make_unary("erfcinv", "Ndtri", _F,
-                       _in_f32(lambda t: -torch.special.ndtri(t / 2) * (0.5 ** 0.5)),
-                       "Computes the inverse of ``erfc`` elementwise")
+def _softsign(t):
+    return t / (1 + torch.abs(t))
 
 
-@public("torchflow.math")
-def erfcinv(x, name=None) -> Tensor:
-    """Computes the inverse of ``erfc`` elementwise: ``-ndtri(x / 2) / sqrt(2)``.
-
-    Args:
-      x: A floating-point Tensor with values in [0, 2].
-      name: Unused (eager).
-
-    Returns:
-      A Tensor of ``x``'s dtype.
-
-    Raises:
-      TypeError: For integer or bool inputs (TF multiplies by 0.5 first).
-      InvalidArgumentError: For complex inputs.
-    """
-    x = tensor_arg(x)
-    if x._dtype._kind in "iub":
-        raise TypeError(f"Cannot convert 0.5 to EagerTensor of dtype {x._dtype.name}")
-    return _erfcinv(x)
-ndtri = _make_unary("ndtri", "Ndtri", _F, _in_f32(torch.special.ndtri),
-                    "Computes the inverse of the standard normal CDF")
-lgamma = _make_unary("lgamma", "Lgamma", _F, torch.lgamma,
-                     "Computes ``log(abs(Gamma(x)))`` elementwise")
-digamma = _make_unary("digamma", "Digamma", _F, torch.digamma,
-                      "Computes the derivative of ``lgamma`` elementwise")
-bessel_i0 = _make_unary("bessel_i0", "BesselI0", _F, _in_f32(torch.special.i0),
-                        "Computes the modified Bessel function of order 0")
-bessel_i0e = _make_unary("bessel_i0e", "BesselI0e", _F, _in_f32(torch.special.i0e),
-                         "Computes the exponentially scaled modified Bessel function of order 0")
-bessel_i1 = _make_unary("bessel_i1", "BesselI1", _F, _in_f32(torch.special.i1),
-                        "Computes the modified Bessel function of order 1")
-bessel_i1e = _make_unary("bessel_i1e", "BesselI1e", _F, _in_f32(torch.special.i1e),
-                         "Computes the exponentially scaled modified Bessel function of order 1")
-ceil = _make_unary("ceil", "Ceil", _F, torch.ceil, "Rounds up to the nearest integer value")
-floor = _make_unary("floor", "Floor", _F, torch.floor, "Rounds down to the nearest integer value")
-rint = _make_unary("rint", "Rint", _F, torch.round, "Rounds to the nearest integer, halves to even")
-softplus = _make_unary("softplus", "Softplus", _F, lambda t: F.softplus(t),
-                       "Computes ``log(exp(x) + 1)`` elementwise")
-softsign = _make_unary("softsign", "Softsign", _F, lambda t: t / (1 + torch.abs(t)),
-                       "Computes ``x / (abs(x) + 1)`` elementwise")
-log_sigmoid = _make_unary("log_sigmoid", "LogSigmoid", _F, F.logsigmoid,
-                          "Computes ``log(1 / (1 + exp(-x)))`` elementwise")
-negative = _make_unary("negative", "Neg", mc.SIGNED_NUM, torch.neg, "Computes ``-x`` elementwise",
-                       ">>> tf.negative(tf.constant([1, -2])).numpy()\n"
-                       "    array([-1,  2], dtype=int32)")
 def _sign(t):
     if t.is_complex():
         return torch.sgn(t)
@@ -149,22 +74,355 @@ def _sign(t):
     return torch.sign(t)
 
 
-sign = _make_unary("sign", "Sign", mc.SIGNED_NUM, _sign,
-                   "Returns -1, 0 or 1 by the sign of ``x`` (``x/|x|`` for complex)")
-
-
 def _square(t):
     if t.dtype in (torch.uint16, torch.uint32, torch.uint64):
         return mc.narrow(torch.square(t.to(torch.int64)), dtypes.from_torch(t.dtype))
     return t * t
 
 
-square = _make_unary("square", "Square", mc.ALL_NUM, _square, "Computes ``x * x`` elementwise",
-                     ">>> tf.square(tf.constant([3])).numpy()\n    array([9], dtype=int32)")
-
-
 def _round(t):
     return t if not t.is_floating_point() else torch.round(t)
+
+
+@public("torchflow.math")
+def exp(x, name=None) -> Tensor:
+    """Computes ``e ** x`` elementwise (TF's ``Exp``).
+
+    Args:
+      x: A floating-point or complex Tensor (or value convertible to one).
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of ``x``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: If ``x`` is not floating point or complex.
+
+    >>> import torchflow as tf
+    >>> tf.exp(tf.constant([0.])).numpy()
+    array([1.], dtype=float32)
+    """
+    return _unary_op("Exp", torch.exp, _FC, x)
+
+
+@public("torchflow.math")
+def expm1(x, name=None) -> Tensor:
+    """Computes ``exp(x) - 1`` elementwise (TF's ``Expm1``).
+
+    Args:
+      x: A floating-point or complex Tensor (or value convertible to one).
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of ``x``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: If ``x`` is not floating point or complex.
+
+    >>> import torchflow as tf
+    >>> tf.math.expm1(tf.constant([0.])).numpy()
+    array([0.], dtype=float32)
+    """
+    return _unary_op("Expm1", torch.expm1, _FC, x)
+
+
+@public("torchflow.math")
+def log(x, name=None) -> Tensor:
+    """Computes the natural logarithm elementwise (TF's ``Log``).
+
+    Args:
+      x: A floating-point or complex Tensor (or value convertible to one).
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of ``x``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: If ``x`` is not floating point or complex.
+
+    >>> import torchflow as tf
+    >>> tf.math.log(tf.constant([1.])).numpy()
+    array([0.], dtype=float32)
+    """
+    return _unary_op("Log", torch.log, _FC, x)
+
+
+@public("torchflow.math")
+def log1p(x, name=None) -> Tensor:
+    """Computes ``log(1 + x)`` elementwise (TF's ``Log1p``).
+
+    Args:
+      x: A floating-point or complex Tensor (or value convertible to one).
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of ``x``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: If ``x`` is not floating point or complex.
+    """
+    return _unary_op("Log1p", torch.log1p, _FC, x)
+
+
+@public("torchflow.math")
+def sqrt(x, name=None) -> Tensor:
+    """Computes the square root elementwise (TF's ``Sqrt``).
+
+    Args:
+      x: A floating-point or complex Tensor (or value convertible to one).
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of ``x``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: If ``x`` is not floating point or complex.
+
+    >>> import torchflow as tf
+    >>> tf.sqrt(tf.constant([4.])).numpy()
+    array([2.], dtype=float32)
+    """
+    return _unary_op("Sqrt", gradient_kernels.sqrt, _FC, x)
+
+
+@public("torchflow.math")
+def rsqrt(x, name=None) -> Tensor:
+    """Computes ``1 / sqrt(x)`` elementwise (TF's ``Rsqrt``).
+
+    Args:
+      x: A floating-point or complex Tensor (or value convertible to one).
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of ``x``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: If ``x`` is not floating point or complex.
+
+    >>> import torchflow as tf
+    >>> tf.math.rsqrt(tf.constant([4.])).numpy()
+    array([0.5], dtype=float32)
+    """
+    return _unary_op("Rsqrt", gradient_kernels.rsqrt, _FC, x)
+
+
+@public("torchflow.math")
+def tanh(x, name=None) -> Tensor:
+    """Computes the hyperbolic tangent elementwise (TF's ``Tanh``).
+
+    Args:
+      x: A floating-point or complex Tensor (or value convertible to one).
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of ``x``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: If ``x`` is not floating point or complex.
+
+    >>> import torchflow as tf
+    >>> tf.tanh(tf.constant([0.])).numpy()
+    array([0.], dtype=float32)
+    """
+    return _unary_op("Tanh", torch.tanh, _FC, x)
+
+
+@public("torchflow.math")
+def sigmoid(x, name=None) -> Tensor:
+    """Computes ``1 / (1 + exp(-x))`` elementwise (TF's ``Sigmoid``).
+
+    Args:
+      x: A floating-point or complex Tensor (or value convertible to one).
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of ``x``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: If ``x`` is not floating point or complex.
+
+    >>> import torchflow as tf
+    >>> tf.sigmoid(tf.constant([0.])).numpy()
+    array([0.5], dtype=float32)
+    """
+    return _unary_op("Sigmoid", torch.sigmoid, _FC, x)
+
+
+@public("torchflow.math")
+def ceil(x, name=None) -> Tensor:
+    """Rounds up to the nearest integer value elementwise (TF's ``Ceil``).
+
+    Args:
+      x: A floating-point Tensor (or value convertible to one).
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of ``x``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: If ``x`` is not floating point.
+
+    >>> import torchflow as tf
+    >>> tf.math.ceil(tf.constant([1.2, -1.2])).numpy()
+    array([ 2., -1.], dtype=float32)
+    """
+    return _unary_op("Ceil", torch.ceil, _F, x)
+
+
+@public("torchflow.math")
+def floor(x, name=None) -> Tensor:
+    """Rounds down to the nearest integer value elementwise (TF's ``Floor``).
+
+    Args:
+      x: A floating-point Tensor (or value convertible to one).
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of ``x``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: If ``x`` is not floating point.
+
+    >>> import torchflow as tf
+    >>> tf.floor(tf.constant([1.2, -1.2])).numpy()
+    array([ 1., -2.], dtype=float32)
+    """
+    return _unary_op("Floor", torch.floor, _F, x)
+
+
+@public("torchflow.math")
+def rint(x, name=None) -> Tensor:
+    """Rounds to the nearest integer elementwise, halves to even (TF's ``Rint``).
+
+    Args:
+      x: A floating-point Tensor (or value convertible to one).
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of ``x``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: If ``x`` is not floating point.
+
+    >>> import torchflow as tf
+    >>> tf.math.rint(tf.constant([0.5, 1.5])).numpy()
+    array([0., 2.], dtype=float32)
+    """
+    return _unary_op("Rint", torch.round, _F, x)
+
+
+@public("torchflow.math")
+def softplus(x, name=None) -> Tensor:
+    """Computes ``log(exp(x) + 1)`` elementwise (TF's ``Softplus``).
+
+    Args:
+      x: A floating-point Tensor (or value convertible to one).
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of ``x``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: If ``x`` is not floating point.
+    """
+    return _unary_op("Softplus", F.softplus, _F, x)
+
+
+@public("torchflow.math")
+def softsign(x, name=None) -> Tensor:
+    """Computes ``x / (abs(x) + 1)`` elementwise (TF's ``Softsign``).
+
+    Args:
+      x: A floating-point Tensor (or value convertible to one).
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of ``x``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: If ``x`` is not floating point.
+    """
+    return _unary_op("Softsign", _softsign, _F, x)
+
+
+@public("torchflow.math")
+def log_sigmoid(x, name=None) -> Tensor:
+    """Computes ``log(1 / (1 + exp(-x)))`` elementwise (TF's ``LogSigmoid``).
+
+    Args:
+      x: A floating-point Tensor (or value convertible to one).
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of ``x``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: If ``x`` is not floating point.
+    """
+    return _unary_op("LogSigmoid", F.logsigmoid, _F, x)
+
+
+@public("torchflow.math")
+def negative(x, name=None) -> Tensor:
+    """Computes ``-x`` elementwise (TF's ``Neg``).
+
+    Args:
+      x: A floating-point, signed integer or complex Tensor.
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of ``x``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: If ``x`` is unsigned, bool or string.
+
+    >>> import torchflow as tf
+    >>> tf.negative(tf.constant([1, -2])).numpy()
+    array([-1,  2], dtype=int32)
+    """
+    return _unary_op("Neg", torch.neg, mc.SIGNED_NUM, x)
+
+
+@public("torchflow.math")
+def sign(x, name=None) -> Tensor:
+    """Returns -1, 0 or 1 by the sign of ``x`` elementwise (``x / |x|`` for complex) (TF's ``Sign``).
+
+    Args:
+      x: A floating-point, signed integer or complex Tensor.
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of ``x``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: If ``x`` is unsigned, bool or string.
+
+    >>> import torchflow as tf
+    >>> tf.sign(tf.constant([-3., 0., 2.])).numpy()
+    array([-1.,  0.,  1.], dtype=float32)
+    """
+    return _unary_op("Sign", _sign, mc.SIGNED_NUM, x)
+
+
+@public("torchflow.math")
+def square(x, name=None) -> Tensor:
+    """Computes ``x * x`` elementwise (TF's ``Square``).
+
+    Args:
+      x: A numeric Tensor (or value convertible to one).
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of ``x``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: If ``x`` is bool or string.
+
+    >>> import torchflow as tf
+    >>> tf.square(tf.constant([3])).numpy()
+    array([9], dtype=int32)
+    """
+    return _unary_op("Square", _square, mc.ALL_NUM, x)
 
 
 _ROUND_TYPES = mc.TypeSet(mc.FLOAT, mc.SINT, mc.COMPLEX)
@@ -221,7 +479,7 @@ def reciprocal(x, name=None) -> Tensor:
         if d._kind == "i":
             raise mc.no_kernel("Reciprocal", d)
         raise mc.bad_type("Reciprocal", d, mc.SIGNED_NUM)
-    return wrap(torch.reciprocal(x._t), d)
+    return wrap(gradient_kernels.reciprocal(x._t), d)
 
 
 @public("torchflow.math")
@@ -281,22 +539,33 @@ def abs(x, name=None) -> Tensor:  # noqa: A001 - TF's name
     return wrap(torch.abs(x._t), d)
 
 
-def _nonfloat_check(op, d):
-    if d._kind not in "f":
-        raise mc.bad_type(op, d, mc.FLOATS)
-
-
-def _make_is(pub, op, fn, summary):
-    def impl(x, name=None):
-        x = tensor_arg(x)
-        _nonfloat_check(op, x._dtype)
-        return wrap(fn(x._t), dtypes.bool)
-
-    impl.__name__ = impl.__qualname__ = pub
-    impl.__doc__ = f"""{summary} (TF's ``{op}``).
+@public("torchflow.math")
+def is_nan(x, name=None) -> Tensor:
+    """Returns which elements of ``x`` are NaN (TF's ``IsNan``).
 
     Args:
-      x: A floating-point Tensor.
+      x: A floating-point Tensor (or value convertible to one).
+      name: Unused (eager).
+
+    Returns:
+      A bool Tensor of ``x``'s shape.
+
+    Raises:
+      InvalidArgumentError: If ``x`` is not floating point.
+
+    >>> import torchflow as tf
+    >>> tf.math.is_nan(tf.constant([1., float('nan')])).numpy()
+    array([False,  True])
+    """
+    return _unary_op("IsNan", torch.isnan, _F, x, out=_BOOL)
+
+
+@public("torchflow.math")
+def is_inf(x, name=None) -> Tensor:
+    """Returns which elements of ``x`` are +-inf (TF's ``IsInf``).
+
+    Args:
+      x: A floating-point Tensor (or value convertible to one).
       name: Unused (eager).
 
     Returns:
@@ -305,13 +574,24 @@ def _make_is(pub, op, fn, summary):
     Raises:
       InvalidArgumentError: If ``x`` is not floating point.
     """
-    return public("torchflow.math")(impl)
+    return _unary_op("IsInf", torch.isinf, _F, x, out=_BOOL)
 
 
-is_nan = _make_is("is_nan", "IsNan", torch.isnan, "Returns which elements of ``x`` are NaN")
-is_inf = _make_is("is_inf", "IsInf", torch.isinf, "Returns which elements of ``x`` are +-inf")
-is_finite = _make_is("is_finite", "IsFinite", torch.isfinite,
-                     "Returns which elements of ``x`` are finite")
+@public("torchflow.math")
+def is_finite(x, name=None) -> Tensor:
+    """Returns which elements of ``x`` are finite (TF's ``IsFinite``).
+
+    Args:
+      x: A floating-point Tensor (or value convertible to one).
+      name: Unused (eager).
+
+    Returns:
+      A bool Tensor of ``x``'s shape.
+
+    Raises:
+      InvalidArgumentError: If ``x`` is not floating point.
+    """
+    return _unary_op("IsFinite", torch.isfinite, _F, x, out=_BOOL)
 
 
 @public("torchflow.math")
@@ -391,25 +671,6 @@ def conj(x, name=None) -> Tensor:
     if x._dtype._kind in "fiu":
         return x
     raise TypeError(f"Expected numeric or variant tensor, got dtype {x._dtype!r}")
-
-
-@public("torchflow.math")
-def lbeta(x, name=None) -> Tensor:
-    """Computes ``log(|Beta(x)|)`` reducing along the last dimension.
-
-    Args:
-      x: A floating-point Tensor of rank >= 1.
-      name: Unused (eager).
-
-    Returns:
-      A Tensor of ``x``'s dtype with the last dimension removed.
-    """
-    x = tensor_arg(x)
-    _nonfloat_check("Lgamma", x._dtype)
-    t = x._t
-    if t.ndim == 0:
-        t = t.reshape(1)
-    return wrap(torch.lgamma(t).sum(-1) - torch.lgamma(t.sum(-1)), x._dtype)
 
 
 @public("torchflow.math")

@@ -13,7 +13,7 @@ from torchflow._src.ops.special_math_ops import expint as expint
 from torchflow._src.ops.special_math_ops import fresnel_cos as fresnel_cos
 from torchflow._src.ops.special_math_ops import fresnel_sin as fresnel_sin
 from torchflow._src.ops.special_math_ops import spence as spence
-from torchflow._src.ops.unary_math_ops import bessel_i0 as bessel_i0
-from torchflow._src.ops.unary_math_ops import bessel_i0e as bessel_i0e
-from torchflow._src.ops.unary_math_ops import bessel_i1 as bessel_i1
-from torchflow._src.ops.unary_math_ops import bessel_i1e as bessel_i1e
+from torchflow._src.ops.special_unary_ops import bessel_i0 as bessel_i0
+from torchflow._src.ops.special_unary_ops import bessel_i0e as bessel_i0e
+from torchflow._src.ops.special_unary_ops import bessel_i1 as bessel_i1
+from torchflow._src.ops.special_unary_ops import bessel_i1e as bessel_i1e
