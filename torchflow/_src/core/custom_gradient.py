@@ -206,7 +206,15 @@ def recompute_grad(f):
             new = list(flat)
             for i, t in zip(pos, ts):
                 new[i] = wrap(t, flat[i]._dtype)
-            out = f(*nest.pack_sequence_as(args, new), **kwargs)
+            # The recomputation inside backward (possibly after the tape exited, on a
+            # persistent tape) must read variables as the recorded forward did, or
+            # it saves other tensors than the forward and torch refuses it.
+            recording = _state.recording
+            _state.recording = True
+            try:
+                out = f(*nest.pack_sequence_as(args, new), **kwargs)
+            finally:
+                _state.recording = recording
             structure[:] = [out]
             return tuple(x._t if isinstance(x, Tensor) else x for x in nest.flatten(out))
 

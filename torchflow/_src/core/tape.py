@@ -137,6 +137,9 @@ class GradientTape:
 
     # --- recording ---------------------------------------------------------
     def __enter__(self) -> "GradientTape":
+        if self._recording:
+            raise ValueError("Tape is still recording, This can happen if you try to "
+                             "re-enter an already-active tape.")
         self._push()
         return self
 
@@ -185,6 +188,8 @@ class GradientTape:
             self._push()
 
     def _on_variable_read(self, var: Variable) -> None:
+        # Trainable variables of any dtype: TF lists an int variable read under a
+        # tape in watched_variables() (its gradient stays None).
         if self._watch_accessed and var._trainable:
             self._vars.setdefault(id(var), var)
 
@@ -199,6 +204,7 @@ class GradientTape:
                 if not _differentiable(t._dtype):
                     _log.warning("The dtype of the watched tensor must be floating (e.g. "
                                  "tf.float32), got %r", t._dtype)
+                    self._vars.setdefault(id(t), t)  # listed, as TF does; no gradient
                     continue
                 if not t._leaf.requires_grad:
                     t._leaf.requires_grad_(True)

@@ -313,7 +313,12 @@ class Variable(metaclass=VariableMetaclass):
         if _state.recording:
             tapes = _state.tapes
             leaf = self._leaf
-            if getattr(leaf, "requires_grad", False):
+            if not getattr(leaf, "requires_grad", False):
+                if self._trainable:  # int/bool: watched (listed) but never differentiated
+                    for tape in tapes:
+                        if tape._recording:
+                            tape._on_variable_read(self)
+            else:
                 for tape in tapes:
                     if tape._recording:
                         tape._on_variable_read(self)

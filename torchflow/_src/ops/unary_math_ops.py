@@ -16,6 +16,7 @@ import torch.nn.functional as F
 
 from torchflow._src.core import dtypes
 from torchflow._src.ops import _math_common as mc
+from torchflow._src.ops import gradient_kernels
 from torchflow._src.ops._dispatch import Tensor, tensor_arg, wrap
 from torchflow._src.util.api import public
 
@@ -181,7 +182,7 @@ def sqrt(x, name=None) -> Tensor:
     >>> tf.sqrt(tf.constant([4.])).numpy()
     array([2.], dtype=float32)
     """
-    return _unary_op("Sqrt", torch.sqrt, _FC, x)
+    return _unary_op("Sqrt", gradient_kernels.sqrt, _FC, x)
 
 
 @public("torchflow.math")
@@ -202,7 +203,7 @@ def rsqrt(x, name=None) -> Tensor:
     >>> tf.math.rsqrt(tf.constant([4.])).numpy()
     array([0.5], dtype=float32)
     """
-    return _unary_op("Rsqrt", torch.rsqrt, _FC, x)
+    return _unary_op("Rsqrt", gradient_kernels.rsqrt, _FC, x)
 
 
 @public("torchflow.math")
@@ -478,7 +479,7 @@ def reciprocal(x, name=None) -> Tensor:
         if d._kind == "i":
             raise mc.no_kernel("Reciprocal", d)
         raise mc.bad_type("Reciprocal", d, mc.SIGNED_NUM)
-    return wrap(torch.reciprocal(x._t), d)
+    return wrap(gradient_kernels.reciprocal(x._t), d)
 
 
 @public("torchflow.math")
