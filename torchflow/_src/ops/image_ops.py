@@ -135,7 +135,8 @@ def resize(images, size, method="bilinear", preserve_aspect_ratio=False, antiali
     Returns:
       float32 images (``nearest`` keeps the input dtype).
 
-    >>> resize(tf.ones([1, 2, 2, 1]), [4, 4]).shape
+    >>> import torchflow as tf
+    >>> tf.image.resize(tf.ones([1, 2, 2, 1]), [4, 4]).shape
     TensorShape([1, 4, 4, 1])
     """
     t, single = _images("resize", images)

@@ -23,7 +23,8 @@ class CSVLogger(Callback):
       separator: The field separator.
       append: Append to an existing file (no header if it is not empty).
 
-    >>> cb = CSVLogger("training.log")
+    >>> import torchflow as tf
+    >>> cb = tf.keras.callbacks.CSVLogger("training.log")
     """
 
     def __init__(self, filename, separator=",", append=False):

@@ -26,7 +26,8 @@ class EarlyStopping(Callback):
       baseline: A value the monitored quantity must beat.
       restore_best_weights: Restore the weights of the best epoch when stopping.
 
-    >>> cb = EarlyStopping(monitor="loss", patience=3)
+    >>> import torchflow as tf
+    >>> cb = tf.keras.callbacks.EarlyStopping(monitor="loss", patience=3)
     """
 
     def __init__(self, monitor="val_loss", min_delta=0, patience=0, verbose=0, mode="auto",

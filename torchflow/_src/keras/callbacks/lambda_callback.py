@@ -20,7 +20,8 @@ class LambdaCallback(Callback):
       on_train_begin, on_train_end: ``f(logs)``.
       **kwargs: Any other hook (e.g. ``on_test_batch_end``) or attribute.
 
-    >>> cb = LambdaCallback(on_epoch_end=lambda epoch, logs: print(epoch))
+    >>> import torchflow as tf
+    >>> cb = tf.keras.callbacks.LambdaCallback(on_epoch_end=lambda epoch, logs: print(epoch))
     """
 
     def __init__(self, on_epoch_begin=None, on_epoch_end=None, on_batch_begin=None,

@@ -21,7 +21,8 @@ class LearningRateScheduler(Callback):
     Raises:
       ValueError: If the optimizer has no ``lr`` or ``schedule`` returns a non-float.
 
-    >>> cb = LearningRateScheduler(lambda epoch, lr: lr if epoch < 10 else lr * 0.9)
+    >>> import torchflow as tf
+    >>> cb = tf.keras.callbacks.LearningRateScheduler(lambda epoch, lr: lr if epoch < 10 else lr * 0.9)
     """
 
     def __init__(self, schedule, verbose=0):

@@ -35,7 +35,8 @@ class ModelCheckpoint(Callback):
     Raises:
       ValueError: For an unrecognized ``save_freq``.
 
-    >>> cb = ModelCheckpoint("/tmp/ckpt-{epoch:02d}.h5", save_weights_only=True)
+    >>> import torchflow as tf
+    >>> cb = tf.keras.callbacks.ModelCheckpoint("/tmp/ckpt-{epoch:02d}.h5", save_weights_only=True)
     """
 
     def __init__(self, filepath, monitor="val_loss", verbose=0, save_best_only=False,

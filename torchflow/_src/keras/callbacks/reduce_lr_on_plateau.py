@@ -30,7 +30,8 @@ class ReduceLROnPlateau(Callback):
     Raises:
       ValueError: If ``factor >= 1``.
 
-    >>> cb = ReduceLROnPlateau(monitor="val_loss", factor=0.2, patience=5, min_lr=0.001)
+    >>> import torchflow as tf
+    >>> cb = tf.keras.callbacks.ReduceLROnPlateau(monitor="val_loss", factor=0.2, patience=5, min_lr=0.001)
     """
 
     def __init__(self, monitor="val_loss", factor=0.1, patience=10, verbose=0, mode="auto",

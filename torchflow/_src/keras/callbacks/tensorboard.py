@@ -43,7 +43,8 @@ class TensorBoard(Callback):
     Raises:
       ValueError: For an invalid ``profile_batch``.
 
-    >>> cb = TensorBoard(log_dir="./logs", histogram_freq=1)
+    >>> import torchflow as tf
+    >>> cb = tf.keras.callbacks.TensorBoard(log_dir="./logs", histogram_freq=1)
     """
 
     def __init__(self, log_dir="logs", histogram_freq=0, write_graph=True, write_images=False,

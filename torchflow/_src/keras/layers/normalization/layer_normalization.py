@@ -28,8 +28,8 @@ class LayerNormalization(Layer):
 
     >>> import torchflow as tf
     >>> y = tf.keras.layers.LayerNormalization()(tf.constant([[1.0, 3.0]]))
-    >>> [round(float(v), 3) for v in y[0]]
-    [-0.999, 0.999]
+    >>> [round(float(v), 4) for v in y[0]]  # (x - mean) / sqrt(variance + epsilon)
+    [-0.9995, 0.9995]
     """
 
     def __init__(self, axis=-1, epsilon=1e-3, center=True, scale=True,

@@ -122,7 +122,8 @@ class Hashing(Layer):
       mask_value: Value hashed to bin 0 (other values use bins 1..num_bins-1).
       salt: An int or a pair of ints keying a SipHash (``to_hash_bucket_strong``).
 
-    >>> Hashing(num_bins=3)(tf.constant([["A"], ["B"]])).shape
+    >>> import torchflow as tf
+    >>> tf.keras.layers.experimental.preprocessing.Hashing(num_bins=3)(tf.constant([["A"], ["B"]])).shape
     TensorShape([2, 1])
     """
 
@@ -201,7 +202,9 @@ class CategoryCrossing(Layer):
         inputs) or a tuple of combination sizes.
       separator: Joining string (default ``_X_``).
 
-    >>> CategoryCrossing()([tf.constant([["a"]]), tf.constant([["x"], ])]).numpy()
+    >>> import torchflow as tf
+    >>> cross = tf.keras.layers.experimental.preprocessing.CategoryCrossing()
+    >>> cross([tf.constant([["a"]]), tf.constant([["x"], ])]).numpy()
     array([[b'a_X_x']], dtype=object)
     """
 

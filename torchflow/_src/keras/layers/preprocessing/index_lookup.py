@@ -158,7 +158,9 @@ class StringLookup(IndexLookup):
       encoding: Text encoding (utf-8).
       invert: Map indices back to tokens.
 
-    >>> StringLookup(vocabulary=["a", "b"])(tf.constant([["a"], ["z"]])).numpy()
+    >>> import torchflow as tf
+    >>> lookup = tf.keras.layers.experimental.preprocessing.StringLookup(vocabulary=["a", "b"])
+    >>> lookup(tf.constant([["a"], ["z"]])).numpy()
     array([[2],
            [1]])
     """

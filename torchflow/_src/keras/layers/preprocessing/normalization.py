@@ -27,7 +27,9 @@ class Normalization(PreprocessingLayer):
     Weights (after build): ``mean``, ``variance`` (the kept axes' shape) and an
     int64 ``count``.
 
-    >>> layer = Normalization()
+    >>> import numpy as np
+    >>> import torchflow as tf
+    >>> layer = tf.keras.layers.experimental.preprocessing.Normalization()
     >>> layer.adapt(np.array([[0.], [2.]], "float32"))
     >>> layer(np.array([[4.]], "float32")).numpy()
     array([[3.]], dtype=float32)

@@ -40,7 +40,8 @@ class TextVectorization(PreprocessingLayer):
       pad_to_max_tokens: Bag-of-words outputs have ``max_tokens`` columns.
       vocabulary: Optional vocabulary list or file path.
 
-    >>> v = TextVectorization(vocabulary=["b", "a"])
+    >>> import torchflow as tf
+    >>> v = tf.keras.layers.experimental.preprocessing.TextVectorization(vocabulary=["b", "a"])
     >>> v(tf.constant(["a b c"])).numpy()
     array([[3, 2, 1]])
     """
