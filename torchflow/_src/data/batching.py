@@ -8,15 +8,16 @@ from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.core.tensor_spec import TensorSpec
 from torchflow._src.data import _structure
 from torchflow._src.data._runtime import close_iter
-from torchflow._src.data.dataset_ops import INFINITE, UNKNOWN
+from torchflow._src.data.dataset_ops import INFINITE, UNKNOWN, int64_arg
+from torchflow._src.data.sources import ListDataset
 from torchflow._src.data.transforms import UnaryDataset
 from torchflow._src.ops import data_ops
 
 
-def _batch_size(n, what="batch_size") -> int:
-    n = int(n)
+def _batch_size(n, what="batch_size", message="Batch size") -> int:
+    n = int64_arg(n, what)
     if n <= 0:
-        raise InvalidArgumentError(None, None, f"{what} must be greater than zero.")
+        raise InvalidArgumentError(None, None, f"{message} must be greater than zero.")
     return n
 
 
@@ -40,6 +41,7 @@ class BatchDataset(UnaryDataset):
         return _structure.batched_spec(self._input.element_spec, dim)
 
     def _make_iter(self, ctx):
+        # cycle: rowwise fuses map/shuffle/batch chains and stacks with this module.
         from torchflow._src.data import rowwise
 
         fused = rowwise.fused_batch_iter(self, ctx)
@@ -89,12 +91,17 @@ class PaddedBatchDataset(UnaryDataset):
         self._drop = bool(drop)
         spec = input_dataset.element_spec
         flat_spec = _structure.flatten(spec)
+        self._pad_given = padded_shapes is not None
         if padded_shapes is None:
             shapes = [s.shape for s in flat_spec]
             for s in shapes:
                 if s.rank is None:
                     raise ValueError("You must provide `padded_shapes` argument because "
                                      "component has unknown rank.")
+            if input_dataset._spec_inferred():
+                # The spec's dimensions are the first element's (no tracing): they may
+                # vary where TF's traced spec says None, so pad to each batch's longest.
+                shapes = [TensorShape([None] * s.rank) for s in shapes]
         else:
             shapes = [TensorShape(s) if not hasattr(s, "numpy") else
                       TensorShape([None if d < 0 else d for d in s.numpy().tolist()])
@@ -209,9 +216,10 @@ class WindowDataset(UnaryDataset):
 
     def __init__(self, input_dataset, size, shift, stride, drop_remainder):
         super().__init__(input_dataset)
-        self._size = _batch_size(size, "size")
-        self._shift = self._size if shift is None else _batch_size(shift, "shift")
-        self._stride = _batch_size(stride, "stride")
+        self._size = _batch_size(size, "size", "Window size")
+        self._shift = self._size if shift is None else _batch_size(shift, "shift",
+                                                                   "Window shift")
+        self._stride = _batch_size(stride, "stride", "Window stride")
         self._drop = bool(drop_remainder)
 
     def _cardinality(self):
@@ -224,19 +232,17 @@ class WindowDataset(UnaryDataset):
         return -(-n // self._shift)
 
     def _compute_spec(self):
-        from torchflow._src.data.sources import ListDataset
-
         spec = self._input.element_spec
-        return _structure.map_structure(lambda s: ListDataset([], s), spec)
+        inferred = self._input._spec_inferred()
+        return _structure.map_structure(lambda s: ListDataset([], s, inferred), spec)
 
     def _make_iter(self, ctx):
+        spec = self._input.element_spec  # first: its computation's iterator is reused
         return _window_iter(self._input._make_iter(ctx), self._size, self._shift,
-                            self._stride, self._drop, self._input.element_spec)
+                            self._stride, self._drop, spec, self._input._spec_inferred())
 
 
-def _window_iter(it, size, shift, stride, drop, spec):
-    from torchflow._src.data.sources import ListDataset
-
+def _window_iter(it, size, shift, stride, drop, spec, inferred=False):
     span = (size - 1) * stride + 1
     buf: list = []
     done = False
@@ -254,7 +260,7 @@ def _window_iter(it, size, shift, stride, drop, spec):
                 return
             flat_spec = _structure.flatten(spec)
             cols = list(zip(*[_structure.flatten(e) for e in window])) or [[]] * len(flat_spec)
-            yield _structure.pack_as(spec, [ListDataset(list(c), s)
+            yield _structure.pack_as(spec, [ListDataset(list(c), s, inferred)
                                             for c, s in zip(cols, flat_spec)])
             if len(buf) >= shift:
                 del buf[:shift]

@@ -13,11 +13,39 @@ import numpy as np
 
 from torchflow._src.core import dtypes
 from torchflow._src.data import _structure
+from torchflow._src.data.iterator_ops import OwnedIterator
+from torchflow._src.data.options import Options
+from torchflow._src.ops import data_ops
 from torchflow._src.util.api import public
 
 AUTOTUNE = -1
 INFINITE = -1
 UNKNOWN = -2
+
+
+def int64_arg(value, name: str) -> int:
+    """A scalar int64 argument (``batch_size``, ``count`` ...), converted TF's way.
+
+    Python ints, bools and integral NumPy values are accepted; a Python float or
+    a string raises ``TypeError`` and a Tensor of another dtype ``ValueError``,
+    with TF's messages (TF converts these with ``convert_to_tensor(dtype=int64)``).
+    """
+    from torchflow._src.core.tensor import Tensor
+
+    if isinstance(value, (bool, int, np.integer)):
+        return int(value)
+    if isinstance(value, Tensor):
+        if value.dtype != dtypes.int64:
+            raise ValueError(f"{name}: Tensor conversion requested dtype int64 for Tensor "
+                             f"with dtype {value.dtype.name}: {value!r}")
+        return int(value.numpy())
+    if value is None:
+        raise ValueError("Attempt to convert a value (None) with an unsupported type "
+                         "(<class 'NoneType'>) to a Tensor.")
+    if isinstance(value, (np.ndarray, np.generic)) and np.ndim(value) == 0 and \
+            np.asarray(value).dtype.kind in "iuf" and float(value) == int(value):
+        return int(value)
+    raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype int64")
 
 
 @public("torchflow.data")
@@ -33,17 +61,26 @@ class DatasetV2:
     [[0, 2, 4, 6], [8, 10]]
 
     Differences from TensorFlow 2.4: functions passed to ``map``/``filter``/...
-    run eagerly (Python side effects run when they are called, not once at
-    tracing), and the ``element_spec`` of a ``map`` is found by running the
-    function on the first input element. A ``map`` directly over
-    ``from_tensor_slices`` calls the function on chunks of rows when it is
-    verified to work row-wise (see ``_src/data/vectorize.py``; switch off with
-    ``options.experimental_optimization.map_vectorization.enabled = False``),
-    so its Python side effects run once per chunk.
+    run eagerly, exactly once per element (Python side effects run at each
+    call, not once at tracing). The ``element_spec`` of a ``map`` (``scan``,
+    ``interleave`` ...) is that of the function's output on the first element:
+    that output is kept and is what iteration yields first, so no call is
+    repeated; dimensions TF's tracing leaves unknown (because they depend on the
+    values) are the first element's there. ``padded_batch`` pads such
+    dimensions to the longest in each batch, so varying lengths still work.
+    Over an empty input the function is called once on zeros to find the spec.
+    ``options.experimental_optimization.map_vectorization.enabled = True``
+    calls a ``map`` over ``from_tensor_slices`` on chunks of rows (see
+    ``_src/data/vectorize.py``).
     """
 
     _spec_cache = None
     _options_value = None
+
+    # cycle: the methods below build the dataset classes of sources.py, transforms.py,
+    # batching.py, parallel.py, interleave.py and readers.py, which all subclass
+    # DatasetV2; so each method imports its class when called (the one cycle in _src/data,
+    # listed in tests/api/test_layering.py).
 
     # --- to be provided by subclasses --------------------------------------
     def _make_iter(self, ctx):
@@ -58,10 +95,13 @@ class DatasetV2:
     def _compute_spec(self):
         raise NotImplementedError
 
+    def _spec_inferred(self) -> bool:
+        """True when the spec was read off a function's output on one element (not
+        traced), so its dimensions may be more specific than TF's."""
+        return any(d._spec_inferred() for d in self._inputs())
+
     # --- iteration ---------------------------------------------------------
     def __iter__(self):
-        from torchflow._src.data.iterator_ops import OwnedIterator
-
         return OwnedIterator(self)
 
     def __bool__(self) -> bool:
@@ -104,14 +144,10 @@ class DatasetV2:
     def cardinality(self):
         """The number of elements as a scalar int64 Tensor; ``INFINITE`` (-1) or
         ``UNKNOWN`` (-2) when it is not a known finite number."""
-        from torchflow._src.ops import data_ops
-
         return data_ops.scalar(self._cardinality(), dtypes.int64)
 
     def options(self):
         """The ``tf.data.Options`` in effect for this dataset."""
-        from torchflow._src.data.options import Options
-
         if self._options_value is not None:
             return self._options_value
         merged = Options()

@@ -11,6 +11,7 @@ from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.data import _structure
 from torchflow._src.data._runtime import close_iter, op_seeds
 from torchflow._src.data.dataset_ops import INFINITE, UNKNOWN, DatasetV2
+from torchflow._src.data.sources import ListDataset
 from torchflow._src.data.transforms import (
     AssertCardinalityDataset,
     IgnoreErrorsDataset,
@@ -50,37 +51,43 @@ def _key_value(k) -> int:
 
 
 class GroupByWindowDataset(UnaryDataset):
-    def __init__(self, input_dataset, key_func, reduce_func, window_size_func):
+    def _spec_inferred(self) -> bool:
+        return True
+
+    def __init__(self, input_dataset, key_func, reduce_func, window_size_func,
+                 spec_reduce_func=None):
         super().__init__(input_dataset)
         self._key = key_func
         self._reduce = reduce_func
         self._size = window_size_func
+        # TF traces reduce_func with a symbolic key; where the output's shape depends on
+        # the key's value, spec_reduce_func gives the key-independent form.
+        self._spec_reduce = spec_reduce_func or reduce_func
 
     def _cardinality(self):
         n = self._input._cardinality()
         return INFINITE if n == INFINITE else UNKNOWN
 
     def _compute_spec(self):
-        from torchflow._src.data.sources import ListDataset
-
         spec = self._input.element_spec
-        ds = self._reduce(data_ops.scalar(0, dtypes.int64), ListDataset([], spec))
+        ds = self._spec_reduce(data_ops.scalar(0, dtypes.int64),
+                          ListDataset([], spec, self._input._spec_inferred()))
         return ds.element_spec
 
     def _make_iter(self, ctx):
+        self._input.element_spec  # noqa: B018 - first: its computation's iterator is reused
         return _group_iter(self, ctx, self._input._make_iter(ctx))
 
 
 def _group_iter(ds, ctx, it):
-    from torchflow._src.data.sources import ListDataset
-
     spec = ds._input.element_spec
+    inferred = ds._input._spec_inferred()
     groups: dict = {}
     sizes: dict = {}
 
     def flush(k):
         window = groups.pop(k)
-        out = ds._reduce(data_ops.scalar(k, dtypes.int64), ListDataset(window, spec))
+        out = ds._reduce(data_ops.scalar(k, dtypes.int64), ListDataset(window, spec, inferred))
         if not isinstance(out, DatasetV2):
             raise TypeError("`reduce_func` must return a `Dataset` object.")
         sub = out._make_iter(ctx)
@@ -155,12 +162,12 @@ def bucket_by_sequence_length(element_length_func, bucket_boundaries, bucket_bat
         n = int(call_fn(element_length_func, el))
         return data_ops.scalar(int(np.searchsorted(boundaries, n, side="right")), dtypes.int64)
 
-    def reduce(k, window):
+    def reduce(k, window, to_boundary=pad_to_bucket_boundary):
         b = int(k)
         if no_padding:
             return window.batch(sizes[b], drop_remainder=drop_remainder)
         shapes = padded_shapes
-        if pad_to_bucket_boundary:
+        if to_boundary:
             if b == len(boundaries):
                 raise InvalidArgumentError(None, None, "When pad_to_bucket_boundary=True, "
                                            "elements must have length < max(bucket_boundaries).")
@@ -172,8 +179,8 @@ def bucket_by_sequence_length(element_length_func, bucket_boundaries, bucket_bat
         return window.padded_batch(sizes[b], shapes, padding_values,
                                    drop_remainder=drop_remainder)
 
-    return lambda ds: GroupByWindowDataset(ds, key, reduce,
-                                           lambda k: sizes[int(k)])
+    return lambda ds: GroupByWindowDataset(ds, key, reduce, lambda k: sizes[int(k)],
+                                           lambda k, window: reduce(k, window, False))
 
 
 def _pad_none(shapes, bound):

@@ -15,8 +15,16 @@ from torchflow._src.core.tensor_spec import TensorSpec
 from torchflow._src.data import _structure
 from torchflow._src.data._runtime import close_iter, op_seeds
 from torchflow._src.data.dataset_ops import INFINITE, UNKNOWN, DatasetV2
-from torchflow._src.data.transforms import UnaryDataset, call_fn, normalize_output
-from torchflow._src.ops import data_ops
+from torchflow._src.data.sources import ListDataset
+from torchflow._src.data.transforms import (
+    _EMPTY,
+    UnaryDataset,
+    call_fn,
+    normalize_output,
+    prime,
+    take_primed,
+)
+from torchflow._src.ops import data_ops, io_ops, parsing_ops
 from torchflow._src.util.api import public
 
 
@@ -99,19 +107,24 @@ public("torchflow.data.experimental")(RandomDataset)
 
 
 class _ScanDataset(UnaryDataset):
+    def _spec_inferred(self) -> bool:
+        return True
+
     def __init__(self, input_dataset, initial_state, scan_func):
         super().__init__(input_dataset)
         self._init = normalize_output(initial_state, "scan()")
         self._fn = scan_func
 
     def _compute_spec(self):
-        it = iter(self)
-        try:
-            return _structure.spec_of(next(it))
-        except StopIteration:
-            raise ValueError("scan over an empty dataset: element_spec unknown.") from None
+        first = prime(self, self._fresh_iter)
+        if first is _EMPTY:
+            raise ValueError("scan over an empty dataset: element_spec unknown.")
+        return _structure.spec_of(first)
 
     def _make_iter(self, ctx):
+        return take_primed(self, ctx) or self._fresh_iter(ctx)
+
+    def _fresh_iter(self, ctx):
         def gen(it):
             state = self._init
             try:
@@ -143,6 +156,9 @@ class Reducer:
 
 
 class _GroupByReducerDataset(UnaryDataset):
+    def _spec_inferred(self) -> bool:
+        return True
+
     def __init__(self, input_dataset, key_func, reducer):
         super().__init__(input_dataset)
         self._key, self._reducer = key_func, reducer
@@ -151,12 +167,15 @@ class _GroupByReducerDataset(UnaryDataset):
         return UNKNOWN
 
     def _compute_spec(self):
-        it = iter(self)
-        for e in it:
-            return _structure.spec_of(e)
-        raise ValueError("group_by_reducer over an empty dataset: element_spec unknown.")
+        first = prime(self, self._fresh_iter)
+        if first is _EMPTY:
+            raise ValueError("group_by_reducer over an empty dataset: element_spec unknown.")
+        return _structure.spec_of(first)
 
     def _make_iter(self, ctx):
+        return take_primed(self, ctx) or self._fresh_iter(ctx)
+
+    def _fresh_iter(self, ctx):
         def gen(it):
             states: dict = {}
             r = self._reducer
@@ -245,8 +264,6 @@ class TFRecordWriter:
         self._compression = compression_type
 
     def write(self, dataset) -> None:
-        from torchflow._src.ops import io_ops
-
         spec = dataset.element_spec
         if not isinstance(spec, TensorSpec) or spec.dtype != dtypes.string or \
                 spec.shape.rank not in (0, None):
@@ -271,8 +288,6 @@ def save(dataset, path, compression=None, shard_func=None):
 @public("torchflow.data.experimental")
 def load(path, element_spec=None, compression=None, reader_func=None):
     """Loads a dataset written by ``save``."""
-    from torchflow._src.data.sources import ListDataset
-
     with open(os.path.join(os.fspath(path), "dataset.pkl"), "rb") as f:
         data = pickle.load(f)
     spec = data["spec"] if element_spec is None else element_spec
@@ -285,7 +300,5 @@ def load(path, element_spec=None, compression=None, reader_func=None):
 @public("torchflow.data.experimental")
 def parse_example_dataset(features, num_parallel_calls=1, deterministic=None):
     """Parses batches of serialized Examples with ``tf.io.parse_example``."""
-    from torchflow._src.ops import parsing_ops
-
     return lambda ds: ds.map(lambda s: parsing_ops.parse_example(s, features),
                              num_parallel_calls=num_parallel_calls)

@@ -10,13 +10,16 @@ which lets a slot whose data is not ready yet be passed over.
 
 from __future__ import annotations
 
-from torchflow._src.data._runtime import close_iter
+from torchflow._src.data._runtime import IterContext, close_iter
 from torchflow._src.data.dataset_ops import AUTOTUNE, INFINITE, UNKNOWN, DatasetV2
 from torchflow._src.data.parallel import PrefetchIterator
-from torchflow._src.data.transforms import UnaryDataset, call_fn
+from torchflow._src.data.transforms import PrimedIterator, UnaryDataset, call_fn, take_primed
 
 
 class InterleaveDataset(UnaryDataset):
+    def _spec_inferred(self) -> bool:
+        return True
+
     def __init__(self, input_dataset, fn, cycle_length, block_length, num_parallel_calls,
                  deterministic):
         super().__init__(input_dataset)
@@ -45,28 +48,46 @@ class InterleaveDataset(UnaryDataset):
         return ds
 
     def _compute_spec(self):
-        from torchflow._src.data._runtime import IterContext
-
+        # The spec is that of the dataset ``map_func`` returns for the first input
+        # element; that dataset is kept and is the one iteration opens first, so
+        # ``map_func`` runs once per input element.
         ctx = IterContext(self._input.options())
         it = self._input._make_iter(ctx)
         try:
-            for element in it:
-                return self._make_ds(element).element_spec
-        finally:
+            element = next(it)
+        except StopIteration:
             close_iter(it)
             ctx.close()
-        raise ValueError("The element_spec of an interleave over an empty dataset is unknown.")
+            raise ValueError("The element_spec of an interleave over an empty dataset is "
+                             "unknown.") from None
+        except BaseException:
+            close_iter(it)
+            ctx.close()
+            raise
+        made = _Made(self._make_ds(element))
+        self._primed = PrimedIterator([made], it, ctx)
+        return made.dataset.element_spec
 
     def _make_iter(self, ctx):
         cycle = self._cycle if self._cycle != AUTOTUNE else ctx.pool_size
         parallel = self._parallel is not None and self._parallel != 0
         det = ctx.deterministic if self._deterministic is None else bool(self._deterministic)
-        return _interleave_iter(self, ctx, self._input._make_iter(ctx), cycle, self._block,
-                                parallel, det)
+        input_it = take_primed(self, ctx) or self._input._make_iter(ctx)
+        return _interleave_iter(self, ctx, input_it, cycle, self._block, parallel, det)
+
+
+class _Made:
+    """An input element whose dataset was already made (by the spec computation)."""
+
+    __slots__ = ("dataset",)
+
+    def __init__(self, dataset):
+        self.dataset = dataset
 
 
 def _open(ds, element, ctx, parallel, block):
-    it = ds._make_ds(element)._make_iter(ctx)
+    made = element.dataset if type(element) is _Made else ds._make_ds(element)
+    it = made._make_iter(ctx)
     if parallel:
         it = PrefetchIterator(it, 2 * block)
         ctx.register(it)

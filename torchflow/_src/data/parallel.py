@@ -21,10 +21,16 @@ import collections
 import threading
 import time
 
-from torchflow._src.data import _structure
+from torchflow._src.core.errors import InvalidArgumentError
+from torchflow._src.data import _structure, vectorize
 from torchflow._src.data._runtime import add_context, close_iter, start_thread
-from torchflow._src.data.dataset_ops import AUTOTUNE
-from torchflow._src.data.transforms import UnaryDataset, first_element_spec, normalize_output
+from torchflow._src.data.dataset_ops import AUTOTUNE, int64_arg
+from torchflow._src.data.transforms import (
+    UnaryDataset,
+    function_output_spec,
+    normalize_output,
+    take_primed,
+)
 
 _PROBE = 64  # elements timed before AUTOTUNE chooses inline or threaded
 _WARMUP = 8  # first elements left out of the inline rate
@@ -34,6 +40,9 @@ _STOP = object()
 
 class ParallelMapDataset(UnaryDataset):
     _tuned = None  # (pool size, parallelism) AUTOTUNE settled on
+
+    def _spec_inferred(self) -> bool:
+        return True
 
     def __init__(self, input_dataset, fn, num_parallel_calls, deterministic):
         super().__init__(input_dataset)
@@ -47,11 +56,12 @@ class ParallelMapDataset(UnaryDataset):
         self._deterministic = deterministic
 
     def _compute_spec(self):
-        return first_element_spec(self._input, self._fn, "Dataset.map()")
+        return function_output_spec(self, self._fresh_iter, self._fn, "Dataset.map()")
 
     def _make_iter(self, ctx):
-        from torchflow._src.data import vectorize
+        return take_primed(self, ctx) or self._fresh_iter(ctx)
 
+    def _fresh_iter(self, ctx):
         if vectorize.enabled(self._input, ctx):
             # One call per chunk of rows: nothing left to spread over threads.
             return vectorize.vectorized_map_iter(vectorize.slices_source(self._input, ctx),
@@ -302,9 +312,10 @@ class ParallelMapIterator:
 class PrefetchDataset(UnaryDataset):
     def __init__(self, input_dataset, buffer_size):
         super().__init__(input_dataset)
-        buffer_size = int(buffer_size)
+        buffer_size = int64_arg(buffer_size, "buffer_size")
         if buffer_size < 0 and buffer_size != AUTOTUNE:
-            raise ValueError(f"buffer_size must be >= 0 or tf.data.AUTOTUNE, got {buffer_size}.")
+            raise InvalidArgumentError(None, None, "buffer_size must be >= 0 or set buffer_size "
+                                       "to be -1 for auto-tuning")
         self._size = buffer_size
 
     def _make_iter(self, ctx):

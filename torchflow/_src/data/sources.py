@@ -83,9 +83,13 @@ def _slice_iter(structure, flat, n, start):
 class ListDataset(DatasetV2):
     """A dataset over an in-memory list of elements (windows, groups)."""
 
-    def __init__(self, elements, spec):
+    def __init__(self, elements, spec, inferred=False):
         self._elements = elements
         self._spec = spec
+        self._inferred = inferred
+
+    def _spec_inferred(self) -> bool:
+        return self._inferred
 
     def _make_iter(self, ctx):
         return iter(self._elements)

@@ -3,6 +3,7 @@ shuffle, cache, shard, options, unique, reduce."""
 
 from __future__ import annotations
 
+import logging
 import os
 import pickle
 import random
@@ -10,11 +11,12 @@ import random
 import numpy as np
 
 from torchflow._src.core import dtypes
-from torchflow._src.core.errors import InvalidArgumentError
+from torchflow._src.core.errors import FailedPreconditionError, InvalidArgumentError, OpError
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.data import _structure
-from torchflow._src.data._runtime import close_iter, op_seeds
-from torchflow._src.data.dataset_ops import INFINITE, UNKNOWN, DatasetV2
+from torchflow._src.data._runtime import IterContext, close_iter, op_seeds
+from torchflow._src.data.dataset_ops import INFINITE, UNKNOWN, DatasetV2, int64_arg
+from torchflow._src.data.iterator_ops import OwnedIterator
 from torchflow._src.ops import data_ops
 
 
@@ -45,8 +47,7 @@ def predicate_value(value, what) -> bool:
     v = value if type(value) is Tensor else data_ops.as_tensor(value)
     if v.dtype != dtypes.bool or v.shape.rank != 0:
         raise ValueError(f"Invalid `predicate`. `predicate` must return a `tf.bool` scalar "
-                         f"tensor, but its return type is {v.dtype!r} with shape {v.shape} "
-                         f"({what}).")
+                         f"tensor, but its return type is {_structure.spec_of(v)!r}.")
     return bool(v)
 
 
@@ -68,20 +69,107 @@ class UnaryDataset(DatasetV2):
         return self._input.element_spec
 
 
-def first_element_spec(dataset, fn, what):
-    """Spec of ``fn``'s output, found by running it on the first input element."""
-    from torchflow._src.data._runtime import IterContext
+class _Failed:
+    """An error raised while producing one element, kept to be raised in its turn."""
 
-    ctx = IterContext(dataset.options())
-    it = dataset._make_iter(ctx)
-    try:
-        for element in it:
-            return _structure.spec_of(normalize_output(call_fn(fn, element), what))
-    finally:
-        close_iter(it)
-        ctx.close()
-    # An empty input: run the function on zeros of the input's spec.
-    spec = dataset.element_spec
+    __slots__ = ("error",)
+
+    def __init__(self, error):
+        self.error = error
+
+
+class PrimedIterator:
+    """An iterator started to learn a dataset's spec, with the elements it produced.
+
+    Finding an ``element_spec`` runs the pipeline up to its first element. Those
+    elements (and any errors met on the way) are kept, and the next iterator of
+    the dataset continues this one, so no user function runs twice for an element.
+    """
+
+    __slots__ = ("_done", "_it", "_ctx")
+
+    def __init__(self, done, it, ctx):
+        self._done = done
+        self._it = it
+        self._ctx = ctx
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self._done:
+            e = self._done.pop(0)
+            if type(e) is _Failed:
+                raise e.error
+            return e
+        return next(self._it)
+
+    def close(self):
+        self._done = []
+        close_iter(self._it)
+        self._ctx.close()
+
+    def join(self):
+        return None
+
+
+_EMPTY = object()
+_MAX_FAILED = 64  # elements that may raise before the spec computation gives up
+
+
+def prime(ds, fresh_iter):
+    """The first element ``fresh_iter`` produces for ``ds`` (``_EMPTY`` if none).
+
+    The iterator and what it produced are kept on ``ds`` for ``take_primed``.
+    Elements whose function raised are kept as errors (raised in their turn
+    later) and the search goes on; if every element raised, the first error is
+    raised here.
+    """
+    ctx = IterContext(ds.options())
+    it = fresh_iter(ctx)
+    done: list = []
+    while True:
+        try:
+            first = next(it)
+        except StopIteration:
+            close_iter(it)
+            ctx.close()
+            if done:
+                ds._primed = PrimedIterator(done, iter(()), ctx)
+                raise done[0].error from None
+            return _EMPTY
+        except Exception as e:
+            done.append(_Failed(e))
+            if len(done) < _MAX_FAILED:
+                continue
+            ds._primed = PrimedIterator(done, it, ctx)
+            raise
+        done.append(first)
+        ds._primed = PrimedIterator(done, it, ctx)
+        return first
+
+
+def take_primed(ds, ctx):
+    """The iterator a spec computation left on ``ds`` (once), or None."""
+    p = ds.__dict__.pop("_primed", None)
+    if p is not None:
+        ctx.seed_log.extend(p._ctx.seed_log)
+        ctx.register(p)
+    return p
+
+
+def function_output_spec(ds, fresh_iter, fn, what):
+    """Spec of a function's output: that of the first element ``ds`` produces.
+
+    The element is kept and is the one the next iteration yields (see
+    ``PrimedIterator``): the function runs once per element, as in TF. Over an
+    empty input the function runs once on zeros of the input's spec (TF traces it
+    symbolically instead).
+    """
+    first = prime(ds, fresh_iter)
+    if first is not _EMPTY:
+        return _structure.spec_of(first)
+    spec = ds._input.element_spec
     zeros = _structure.map_structure(
         lambda s: data_ops.from_numpy(
             np.zeros([1 if d is None else d for d in (s.shape.as_list() or [])]
@@ -92,6 +180,9 @@ def first_element_spec(dataset, fn, what):
 
 
 class MapDataset(UnaryDataset):
+    def _spec_inferred(self) -> bool:
+        return True
+
     def __init__(self, input_dataset, fn):
         super().__init__(input_dataset)
         if not callable(fn):
@@ -99,6 +190,10 @@ class MapDataset(UnaryDataset):
         self._fn = fn
 
     def _make_iter(self, ctx):
+        return take_primed(self, ctx) or self._fresh_iter(ctx)
+
+    def _fresh_iter(self, ctx):
+        # cycle: vectorize builds OptionsDataset and normalize_output of this module.
         from torchflow._src.data import vectorize
 
         if vectorize.enabled(self._input, ctx):
@@ -107,7 +202,7 @@ class MapDataset(UnaryDataset):
         return _map_iter(self._input._make_iter(ctx), self._fn)
 
     def _compute_spec(self):
-        return first_element_spec(self._input, self._fn, "Dataset.map()")
+        return function_output_spec(self, self._fresh_iter, self._fn, "Dataset.map()")
 
 
 class _MapIterator:
@@ -167,7 +262,7 @@ def _filter_iter(it, pred):
 class TakeDataset(UnaryDataset):
     def __init__(self, input_dataset, count):
         super().__init__(input_dataset)
-        self._count = int(count)
+        self._count = int64_arg(count, "count")
 
     def _make_iter(self, ctx):
         if self._count < 0:
@@ -198,7 +293,7 @@ def _take_iter(it, n):
 class SkipDataset(UnaryDataset):
     def __init__(self, input_dataset, count):
         super().__init__(input_dataset)
-        self._count = int(count)
+        self._count = int64_arg(count, "count")
 
     def _make_iter(self, ctx):
         return _skip_iter(self._input._make_iter(ctx), self._count)
@@ -250,7 +345,7 @@ def _take_while_iter(it, pred):
 class RepeatDataset(UnaryDataset):
     def __init__(self, input_dataset, count):
         super().__init__(input_dataset)
-        self._count = -1 if count is None else int(count)
+        self._count = -1 if count is None else int64_arg(count, "count")
 
     def _make_iter(self, ctx):
         return _repeat_iter(self._input, ctx, self._count)
@@ -283,7 +378,7 @@ def _repeat_iter(ds, ctx, count):
 class ShuffleDataset(UnaryDataset):
     def __init__(self, input_dataset, buffer_size, seed, reshuffle):
         super().__init__(input_dataset)
-        buffer_size = int(buffer_size)
+        buffer_size = int64_arg(buffer_size, "buffer_size")
         if buffer_size <= 0 and buffer_size != -1:
             raise InvalidArgumentError(None, None, "buffer_size must be greater than zero.")
         self._buffer = buffer_size
@@ -334,7 +429,14 @@ def _shuffle_iter(it, size, rng):
 
 
 class CacheDataset(UnaryDataset):
-    """``cache``: in memory, or in ``<filename>.data`` (pickled NumPy) files."""
+    """``cache``: in memory, or in a ``<filename>.tfcache`` file (NumPy arrays, pickled).
+
+    The file is written when the first pass over the input completes; a pass
+    that stops early leaves no file, so a later pass reads the input again (TF
+    discards a partial cache the same way). Once the file exists, iteration and
+    ``element_spec`` read it and never run the input pipeline. The file is
+    torchflow's own format, not TF's tensor-bundle ``.index``/``.data`` pair.
+    """
 
     def __init__(self, input_dataset, filename):
         super().__init__(input_dataset)
@@ -342,15 +444,26 @@ class CacheDataset(UnaryDataset):
             data_ops.to_python(filename).decode()
         self._memory = None
 
+    def _path(self):
+        return self._filename + ".tfcache"
+
+    def _compute_spec(self):
+        if self._filename and os.path.exists(self._path()):
+            return _load_file_cache(self._path())[0]
+        return self._input.element_spec
+
     def _make_iter(self, ctx):
         if not self._filename:
             if self._memory is not None:
                 return iter(self._memory)
             return self._fill_memory(self._input._make_iter(ctx))
-        path = self._filename + ".tfcache"
+        path = self._path()
         if os.path.exists(path):
-            return _read_file_cache(path, self.element_spec)
-        return self._fill_file(self._input._make_iter(ctx), path)
+            return _read_file_cache(path)
+        # The spec goes into the file. Found before iterating: a spec computation
+        # leaves its iterator for the _make_iter that follows, so nothing runs twice.
+        spec = self._input.element_spec
+        return self._fill_file(self._input._make_iter(ctx), path, spec)
 
     def _fill_memory(self, it):
         store = []
@@ -362,7 +475,7 @@ class CacheDataset(UnaryDataset):
             close_iter(it)
         self._memory = store  # only a complete pass is kept, as TF does
 
-    def _fill_file(self, it, path):
+    def _fill_file(self, it, path, spec):
         store = []
         try:
             for element in it:
@@ -370,16 +483,23 @@ class CacheDataset(UnaryDataset):
                 yield element
         finally:
             close_iter(it)
+        # Reached only when the input is exhausted: an abandoned pass writes nothing.
         tmp = f"{path}.tmp{os.getpid()}"
         with open(tmp, "wb") as f:
-            pickle.dump([[(t.numpy(), t.dtype.name) for t in e] for e in store], f,
-                        protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump({"spec": spec, "rows": [[(t.numpy(), t.dtype.name) for t in e]
+                                                for e in store]},
+                        f, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, path)
 
 
-def _read_file_cache(path, spec):
+def _load_file_cache(path):
     with open(path, "rb") as f:
-        rows = pickle.load(f)
+        data = pickle.load(f)
+    return data["spec"], data["rows"]
+
+
+def _read_file_cache(path):
+    spec, rows = _load_file_cache(path)
     for flat in rows:
         yield _structure.pack_as(spec, [data_ops.from_numpy(a, dtypes.as_dtype(d))
                                         for a, d in flat])
@@ -388,7 +508,8 @@ def _read_file_cache(path, spec):
 class ShardDataset(UnaryDataset):
     def __init__(self, input_dataset, num_shards, index):
         super().__init__(input_dataset)
-        num_shards, index = int(num_shards), int(index)
+        num_shards = int64_arg(num_shards, "num_shards")
+        index = int64_arg(index, "index")
         if num_shards < 1:
             raise InvalidArgumentError(None, None, "Number of shards must be greater than zero "
                                        f"(currently num_shards = {num_shards}).")
@@ -456,8 +577,6 @@ def _assert_card_iter(it, expected):
 
 
 def _card_error(expected, qual, n):
-    from torchflow._src.core.errors import FailedPreconditionError
-
     got = f"{qual} {n}".strip()
     unit = "element" if n == 1 and not qual else "elements"
     return FailedPreconditionError(
@@ -480,8 +599,6 @@ class IgnoreErrorsDataset(UnaryDataset):
 
 
 def _ignore_errors_iter(it, log):
-    from torchflow._src.core.errors import OpError
-
     try:
         while True:
             try:
@@ -490,8 +607,6 @@ def _ignore_errors_iter(it, log):
                 return
             except OpError as e:
                 if log:
-                    import logging
-
                     logging.getLogger("torchflow").warning("Error raised with error message %s",
                                                            e)
                 continue
@@ -530,8 +645,6 @@ def _unique_iter(it):
 
 
 def reduce_dataset(dataset, initial_state, reduce_func):
-    from torchflow._src.data.iterator_ops import OwnedIterator
-
     state = normalize_output(initial_state, "Dataset.reduce()")
     it = OwnedIterator(dataset)
     try:

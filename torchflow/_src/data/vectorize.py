@@ -13,10 +13,14 @@ value mismatch, e.g. a random op or a reduction over all axes) falls back to
 per-element calls for the whole pass. A chunk that raises later is redone
 element by element, so an error names the element as without vectorization.
 
-Differences from calling ``f`` per element: Python side effects in ``f`` (and
-``tf.Variable`` updates) run once per chunk rather than once per element (TF
-itself runs Python side effects once, when tracing). Switch this off with
-``options.experimental_optimization.map_vectorization.enabled = False``.
+This is off unless a program asks for it with
+``options.experimental_optimization.map_vectorization.enabled = True`` (off by
+default, as in TF 2.4). It changes what a function sees: ``f`` runs on chunks,
+and on two rows of the first chunk a second time to verify it, so a
+``tf.py_function`` or ``tf.Variable`` update inside ``f`` runs on chunks and more
+than once for those rows. Without the option, every function passed to a
+transformation runs exactly once per element, as in TF (TF vectorizes the traced
+graph, where Python side effects already ran once at tracing).
 """
 
 from __future__ import annotations
@@ -26,7 +30,8 @@ import numpy as np
 from torchflow._src.core import dtypes
 from torchflow._src.data import _structure
 from torchflow._src.data.dataset_ops import DatasetV2
-from torchflow._src.data.transforms import normalize_output
+from torchflow._src.data.sources import TensorSliceDataset
+from torchflow._src.data.transforms import OptionsDataset, normalize_output
 from torchflow._src.ops import data_ops
 
 _CHUNK = 1024
@@ -35,15 +40,12 @@ _CHUNK = 1024
 def slices_source(dataset, ctx):
     """The TensorSliceDataset under ``dataset`` (through ``with_options``) when
     vectorization applies, else None."""
-    from torchflow._src.data.sources import TensorSliceDataset
-    from torchflow._src.data.transforms import OptionsDataset
-
     while type(dataset) is OptionsDataset:
         dataset = dataset._input
     if type(dataset) is not TensorSliceDataset:
         return None
     flag = ctx.options.experimental_optimization.map_vectorization.enabled
-    return dataset if flag is None or bool(flag) else None
+    return dataset if flag is not None and bool(flag) else None
 
 
 def enabled(dataset, ctx) -> bool:
