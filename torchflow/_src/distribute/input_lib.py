@@ -141,6 +141,22 @@ class DistributedIterator:
         return [nest.pack_sequence_as(element, [p[i] for p in pieces]) for i in range(self._n)]
 
 
+def split_global_batch(extended, element, state: dict):
+    """One global batch (a nested structure of tensors) as a ``PerReplica`` value, split
+    as ``experimental_distribute_dataset`` splits it (Keras ``fit`` uses this on the
+    batches of its data handler). ``state`` remembers the per-replica size fixed by
+    the first batch."""
+    n = extended._num_local_replicas()
+    devices = extended._input_devices()
+    if n == 1:
+        return _to_devices(element, devices[:1])[0]
+    it = DistributedIterator(extended, iter(()), None, "split", n,
+                             lambda b: state.setdefault(
+                                 "per_replica", extended._per_replica_batch_size(b)))
+    parts = it._split(element)
+    return values.regroup(_to_devices_each(parts, devices), always_wrap=True)
+
+
 def _empty_like(t):
     return t[:0]
 

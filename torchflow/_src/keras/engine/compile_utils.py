@@ -10,9 +10,21 @@ from __future__ import annotations
 
 from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.core.tensor import Tensor
+from torchflow._src.distribute import ds_context
 from torchflow._src.ops.creation_ops import cast
 from torchflow._src.ops.math_ops import add, add_n, multiply
 from torchflow._src.util import nest
+
+
+def _scale_loss_for_distribution(loss):
+    """tf.distribute: in a replica of a strategy the returned loss is divided by the
+    number of replicas, so the all-reduced (summed) gradients are those of the
+    global batch's mean loss (TF's ``scale_loss_for_distribution``)."""
+    ctx = ds_context.current_replica()
+    if ctx is None:
+        return loss
+    n = ctx.num_replicas_in_sync
+    return loss if n == 1 else multiply(loss, cast(convert_to_tensor(1.0 / n), loss.dtype))
 
 
 def _losses():
@@ -130,7 +142,7 @@ class LossesContainer:
         # tf.keras averages the loss over samples, not batches (a short last batch
         # counts less).
         self._loss_metric.update_state(loss, sample_weight=batch if batch is not None else 1)
-        return loss
+        return _scale_loss_for_distribution(loss)
 
     def _single_output_loss(self, y_true, y_pred, sample_weight, regularization_losses):
         # ``__call__`` for one output, without the per-output structure plumbing.
@@ -150,7 +162,7 @@ class LossesContainer:
         if value is None:
             raise ValueError("The model cannot be compiled because it has no loss to optimize.")
         self._loss_metric._update_weighted_scalar(value, n)
-        return value
+        return _scale_loss_for_distribution(value)
 
     def reset_states(self):
         for m in self.metrics:

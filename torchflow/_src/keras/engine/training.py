@@ -27,11 +27,11 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from torchflow._src.core import context
 from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.core.tape import GradientTape
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.keras.engine import compile_utils, data_adapter
+from torchflow._src.keras.engine import distributed_training as _dist  # tf.distribute
 from torchflow._src.ops.array_ops import concat
 from torchflow._src.util import nest
 
@@ -111,6 +111,7 @@ class TrainingMixin:
         self._jit_compile = jit_compile
         self._is_compiled = True
         self.train_function = self.test_function = self.predict_function = None
+        _dist.check_compile_scope(self)  # tf.distribute: variables made in the scope
 
     @property
     def run_eagerly(self):
@@ -122,8 +123,8 @@ class TrainingMixin:
 
     @property
     def distribute_strategy(self):
-        strategies = context.thread_state().strategy_stack
-        return strategies[-1] if strategies else None
+        """The ``tf.distribute.Strategy`` the model's variables were created under."""
+        return _dist.model_strategy(self)
 
     @property
     def metrics(self):
@@ -191,6 +192,9 @@ class TrainingMixin:
         """The function ``fit`` calls on each group of ``steps_per_execution`` batches."""
         if self.train_function is not None:
             return self.train_function
+        if _dist.is_distributed(self):  # tf.distribute: steps through strategy.run
+            self.train_function = _dist.make_train_function(self)
+            return self.train_function
 
         def train_function(batches):
             if type(self).train_step is TrainingMixin.train_step:
@@ -212,6 +216,9 @@ class TrainingMixin:
     def make_test_function(self):
         if self.test_function is not None:
             return self.test_function
+        if _dist.is_distributed(self):  # tf.distribute: steps through strategy.run
+            self.test_function = _dist.make_test_function(self)
+            return self.test_function
 
         def test_function(batches):
             logs = None
@@ -226,6 +233,9 @@ class TrainingMixin:
     def make_predict_function(self):
         if self.predict_function is not None:
             return self.predict_function
+        if _dist.is_distributed(self):  # tf.distribute: steps through strategy.run
+            self.predict_function = _dist.make_predict_function(self)
+            return self.predict_function
 
         def predict_function(batches):
             return [self.predict_step(b) for b in batches]
@@ -234,6 +244,7 @@ class TrainingMixin:
         return predict_function
 
     # --- fit ----------------------------------------------------------------
+    @_dist.in_model_scope
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose=1, callbacks=None,
             validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,
             sample_weight=None, initial_epoch=0, steps_per_epoch=None, validation_steps=None,
@@ -340,6 +351,7 @@ class TrainingMixin:
         return self.history
 
     # --- evaluate -----------------------------------------------------------
+    @_dist.in_model_scope
     def evaluate(self, x=None, y=None, batch_size=None, verbose=1, sample_weight=None,
                  steps=None, callbacks=None, max_queue_size=10, workers=1,
                  use_multiprocessing=False, return_dict=False, **kwargs):
@@ -390,6 +402,7 @@ class TrainingMixin:
         return values[0] if len(values) == 1 else values
 
     # --- predict ------------------------------------------------------------
+    @_dist.in_model_scope
     def predict(self, x, batch_size=None, verbose=0, steps=None, callbacks=None,
                 max_queue_size=10, workers=1, use_multiprocessing=False):
         """The model's outputs on ``x``, batch by batch, as NumPy arrays."""

@@ -14,6 +14,7 @@ from torchflow._src.core import dtypes
 from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.variables import VariableAggregation, VariableSynchronization
+from torchflow._src.distribute import ds_context
 from torchflow._src.keras import backend
 from torchflow._src.keras.engine.base_layer import Layer
 from torchflow._src.keras.engine.functional_utils import in_symbolic_pass
@@ -30,6 +31,22 @@ from torchflow._src.ops.shape_ops import broadcast_to
 from torchflow._src.util.api import public
 
 _PUB = "torchflow.keras.metrics"
+
+
+def _cross_replica_result(fn):
+    """tf.distribute: ``result()`` called in a replica of a strategy runs once in
+    cross-replica context (``merge_call``), so it reads the state aggregated over
+    all replicas, as TF's ``result_wrapper`` does."""
+
+    @functools.wraps(fn)
+    def result(self):
+        ctx = ds_context.current_replica()
+        if ctx is None:
+            return fn(self)
+        return ctx.merge_call(lambda strategy: fn(self))
+
+    result._metric_cross_replica = True
+    return result
 
 
 def _guard_update(fn):
@@ -60,6 +77,9 @@ class Metric(Layer):
         fn = cls.__dict__.get("update_state")
         if fn is not None and not getattr(fn, "_metric_guarded", False):
             cls.update_state = _guard_update(fn)
+        fn = cls.__dict__.get("result")
+        if fn is not None and not getattr(fn, "_metric_cross_replica", False):
+            cls.result = _cross_replica_result(fn)
 
     def __init__(self, name=None, dtype=None, **kwargs):
         dt = backend.floatx() if dtype is None else dtypes.as_dtype(dtype).name

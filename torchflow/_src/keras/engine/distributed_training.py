@@ -1,0 +1,121 @@
+"""Keras ``compile/fit/evaluate/predict`` under a ``tf.distribute`` strategy.
+
+As in TF 2.4: the model belongs to the strategy its variables were created
+under (``model.distribute_strategy``); ``compile`` refuses variables created
+outside that scope; ``fit``/``evaluate``/``predict`` run inside the strategy's
+scope, split each global batch between the replicas, run ``train_step`` /
+``test_step`` / ``predict_step`` through ``strategy.run`` (so the optimizer
+all-reduces the gradients and metrics aggregate their replicas' states on
+read), and take the logs from the first replica (metric results are already
+cross-replica values) or concatenate the replicas' predictions.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from torchflow._src.distribute import ds_context, values
+from torchflow._src.distribute.input_lib import split_global_batch
+from torchflow._src.ops.array_ops import concat
+from torchflow._src.util import nest
+
+
+def model_strategy(model):
+    """The strategy ``model``'s variables were created under, else the current one."""
+    for v in _first_variables(model):
+        s = getattr(v, "_distribute_strategy", None)
+        if s is not None:
+            return s
+    return ds_context.get_strategy()
+
+
+def _first_variables(model):
+    try:
+        variables = model.weights
+    except (AttributeError, RuntimeError, ValueError):
+        return []
+    return variables[:1]
+
+
+def is_distributed(model) -> bool:
+    return model_strategy(model) is not ds_context.default_mode().strategy
+
+
+def check_compile_scope(model) -> None:
+    """TF's error when the model's variables were made outside the strategy's scope."""
+    if not ds_context.has_strategy():
+        return
+    strategy = ds_context.get_strategy()
+    for v in model.variables:
+        if not strategy.extended.variable_created_in_scope(v):
+            raise ValueError(
+                f"Variable ({v}) was not created in the distribution strategy scope of "
+                f"({strategy}). It is most likely due to not all layers or the model or "
+                f"optimizer being created outside the distribution strategy scope. Try to "
+                f"make sure your code looks similar to the following.\n"
+                f"with strategy.scope():\n  model=_create_model()\n  model.compile(...)")
+
+
+def in_model_scope(method):
+    """Runs a ``fit``/``evaluate``/``predict`` method inside the model's strategy scope."""
+
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        strategy = model_strategy(self)
+        if strategy is ds_context.default_mode().strategy:
+            return method(self, *args, **kwargs)
+        with strategy.scope():
+            return method(self, *args, **kwargs)
+
+    return wrapper
+
+
+def _first(value):
+    return nest.map_structure(values.first_local_value, value)
+
+
+def _run_step(strategy, step, batch, state):
+    dist = split_global_batch(strategy.extended, batch, state)
+    return strategy.run(step, args=(dist,))
+
+
+def make_train_function(model):
+    strategy = model_strategy(model)
+    state: dict = {}
+
+    def train_function(batches):
+        logs = None
+        for b in batches:
+            logs = _first(_run_step(strategy, model.train_step, b, state))
+        return logs
+
+    return train_function
+
+
+def make_test_function(model):
+    strategy = model_strategy(model)
+    state: dict = {}
+
+    def test_function(batches):
+        logs = None
+        for b in batches:
+            logs = _first(_run_step(strategy, model.test_step, b, state))
+        return logs
+
+    return test_function
+
+
+def make_predict_function(model):
+    strategy = model_strategy(model)
+    state: dict = {}
+
+    def join(v):
+        if isinstance(v, values.DistributedValues):
+            return concat(list(v.values), axis=0)
+        return v
+
+    def predict_function(batches):
+        return [nest.map_structure(join, _run_step(strategy, model.predict_step, b, state))
+                for b in batches]
+
+    return predict_function
