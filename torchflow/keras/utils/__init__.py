@@ -28,6 +28,10 @@ from torchflow._src.keras.utils.layer_utils import get_source_inputs as get_sour
 from torchflow._src.keras.utils.np_utils import normalize as normalize
 from torchflow._src.keras.utils.np_utils import to_categorical as to_categorical
 from torchflow._src.keras.utils.progbar import Progbar as Progbar
+from torchflow._src.keras.utils.sequence import GeneratorEnqueuer as GeneratorEnqueuer
+from torchflow._src.keras.utils.sequence import OrderedEnqueuer as OrderedEnqueuer
+from torchflow._src.keras.utils.sequence import Sequence as Sequence
+from torchflow._src.keras.utils.sequence import SequenceEnqueuer as SequenceEnqueuer
 from torchflow._src.keras.utils.vis_utils import model_to_dot as model_to_dot
 from torchflow._src.keras.utils.vis_utils import plot_model as plot_model
 # --- end BASICS ---

@@ -8,12 +8,14 @@ input rather than per-element work. Datasets are iterated as they are.
 from __future__ import annotations
 
 import math
+import random
 
 import numpy as np
 
 from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.data.dataset_ops import DatasetV2
+from torchflow._src.keras.utils.sequence import OrderedEnqueuer, Sequence
 from torchflow._src.ops import random_ops
 from torchflow._src.ops.creation_ops import range as tf_range
 from torchflow._src.ops.gather_ops import gather
@@ -116,7 +118,25 @@ def _is_array(x) -> bool:
         isinstance(x, dict) and x and all(_is_array(v) for v in x.values()))
 
 
+def _sequence_batches(seq, shuffle, workers, use_multiprocessing, max_queue_size, handler):
+    """One epoch of a ``Sequence``'s batches, as TF 2.4 reads them: in index order or
+    shuffled (Python's ``random``, as TF), on worker threads when ``workers > 1``
+    (or ``use_multiprocessing``)."""
+    if workers > 1 or (workers > 0 and use_multiprocessing):
+        enqueuer = OrderedEnqueuer(seq, use_multiprocessing=use_multiprocessing,
+                                   shuffle=shuffle)
+        enqueuer.start(workers=workers, max_queue_size=max_queue_size)
+        handler._enqueuer = enqueuer
+        return map(standardize_batch, enqueuer.get())
+    order = list(range(len(seq)))
+    if shuffle:
+        random.shuffle(order)
+    return (standardize_batch(seq[i]) for i in order)
+
+
 def _is_sequence(x) -> bool:
+    if isinstance(x, Sequence):
+        return True
     return hasattr(x, "__getitem__") and hasattr(x, "__len__") and hasattr(
         x, "on_epoch_end") and not isinstance(x, (np.ndarray, Tensor, list, tuple, dict))
 
@@ -208,7 +228,8 @@ class DataHandler:
 
     def __init__(self, x, y=None, sample_weight=None, batch_size=None, steps_per_epoch=None,
                  initial_epoch=0, epochs=1, shuffle=False, class_weight=None,
-                 steps_per_execution=1):
+                 steps_per_execution=1, workers=1, use_multiprocessing=False,
+                 max_queue_size=10):
         self._initial_epoch = initial_epoch
         self._epochs = epochs
         self._steps_per_execution = max(1, int(steps_per_execution or 1))
@@ -225,8 +246,18 @@ class DataHandler:
             self.inferred_steps = steps_per_epoch if steps_per_epoch is not None else \
                 self._dataset_steps(x)
         elif _is_sequence(x):
+            if y is not None:
+                raise ValueError("`y` argument is not supported when using "
+                                 "`keras.utils.Sequence` as input.")
+            if sample_weight is not None:
+                raise ValueError("`sample_weight` argument is not supported when using "
+                                 "`keras.utils.Sequence` as input.")
             self._sequence = x
-            self._iterator_factory = lambda: (standardize_batch(x[i]) for i in range(len(x)))
+            # TF reads the first batch once when it takes the Sequence (to learn the
+            # structure of its batches); user code counting reads sees the same.
+            x[0]
+            self._iterator_factory = lambda: _sequence_batches(
+                x, shuffle, workers, use_multiprocessing, max_queue_size, self)
             self.inferred_steps = steps_per_epoch if steps_per_epoch is not None else len(x)
         elif hasattr(x, "__next__") or (hasattr(x, "__iter__") and not _is_array(x)
                                         and not isinstance(x, (list, tuple, dict))):
@@ -279,6 +310,9 @@ class DataHandler:
             yield epoch, self._epoch_iterator()
             seq = getattr(self, "_sequence", None)
             if seq is not None:
+                enqueuer, self._enqueuer = getattr(self, "_enqueuer", None), None
+                if enqueuer is not None:
+                    enqueuer.stop()
                 seq.on_epoch_end()
 
     def batches(self, iterator):

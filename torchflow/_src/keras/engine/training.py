@@ -3,7 +3,8 @@
 Every step runs eagerly through torchflow ops (torch kernels); ``run_eagerly``
 is accepted and always effectively true. ``steps_per_execution=N`` runs N
 batches per execution: callbacks' batch hooks and the progress bar see the
-batches in groups of N (batch index = the group's last).
+batches in groups of N, as in TF 2.4: ``on_*_batch_begin`` gets the index of the
+group's first batch, ``on_*_batch_end`` its last (a final partial group too).
 
 What a step does not need is not done. With the default ``train_step``:
 
@@ -267,16 +268,14 @@ class TrainingMixin:
 
         self._assert_compile_was_called()
         if validation_split and validation_data is None:
-            if not data_adapter._is_array(x):
-                raise ValueError("`validation_split` is only supported for Tensors or NumPy "
-                                 "arrays, found following types in the input: "
-                                 f"{[type(v) for v in nest.flatten(x)]}")
-            (x, y, sample_weight), validation_data = data_adapter.train_validation_split(
-                (x, y, sample_weight), validation_split)
+            (x, y, sample_weight), validation_data = _split_validation(
+                x, y, sample_weight, validation_split)
         handler = data_adapter.DataHandler(
             x, y, sample_weight, batch_size=batch_size, steps_per_epoch=steps_per_epoch,
             initial_epoch=initial_epoch, epochs=epochs, shuffle=shuffle,
-            class_weight=class_weight, steps_per_execution=self._steps_per_execution)
+            class_weight=class_weight, steps_per_execution=self._steps_per_execution,
+            workers=workers, use_multiprocessing=use_multiprocessing,
+            max_queue_size=max_queue_size)
         cbs = callbacks if isinstance(callbacks, CallbackList) else CallbackList(
             callbacks, add_history=True, add_progbar=verbose != 0, model=self, verbose=verbose,
             epochs=epochs, steps=handler.inferred_steps)
@@ -289,6 +288,7 @@ class TrainingMixin:
                 initial_epoch)
         logs = {}
         epoch_logs = {}
+        eval_handler = None
         # With no batch hooks to feed (e.g. verbose=0 and only History) and the
         # default train step, batch hooks are skipped (they are no-ops) and the
         # metrics are read once per epoch instead of after every batch.
@@ -318,7 +318,7 @@ class TrainingMixin:
                     logs = {m.name: _to_py(m.result()) for m in self.metrics}
             else:
                 for step, group in handler.batches(iterator):
-                    cbs.on_train_batch_begin(step)
+                    cbs.on_train_batch_begin(step - len(group) + 1)
                     if lazy:
                         with _steps_as_one(self.optimizer, len(group)):
                             for b in group:
@@ -336,19 +336,29 @@ class TrainingMixin:
                 raise ValueError("Expect x to be a non-empty array or dataset.")
             epoch_logs = copy.copy(logs)
             if validation_data is not None and _should_validate(epoch, validation_freq):
-                vx, vy, vsw = data_adapter.unpack_x_y_sample_weight(validation_data) \
-                    if isinstance(validation_data, (tuple, list)) else (validation_data, None,
-                                                                        None)
-                val_logs = self.evaluate(vx, vy, sample_weight=vsw,
-                                         batch_size=validation_batch_size or batch_size,
-                                         steps=validation_steps, callbacks=cbs,
-                                         return_dict=True, _use_cached_eval=True, verbose=0)
+                if eval_handler is None:
+                    # Made once per fit, as TF's (a Sequence's first batch is read once).
+                    eval_handler = self._eval_data_handler(
+                        validation_data, batch_size=validation_batch_size or batch_size,
+                        steps_per_epoch=validation_steps, workers=workers,
+                        use_multiprocessing=use_multiprocessing,
+                        max_queue_size=max_queue_size)
+                val_logs = self.evaluate(callbacks=cbs, return_dict=True,
+                                         _use_cached_eval=True, _data_handler=eval_handler,
+                                         verbose=0)
                 epoch_logs.update({"val_" + k: v for k, v in val_logs.items()})
             cbs.on_epoch_end(epoch, epoch_logs)
             if self.stop_training:
                 break
         cbs.on_train_end(logs=epoch_logs)
         return self.history
+
+    def _eval_data_handler(self, validation_data, **kwargs):
+        vx, vy, vsw = data_adapter.unpack_x_y_sample_weight(validation_data) \
+            if isinstance(validation_data, (tuple, list)) else (validation_data, None, None)
+        return data_adapter.DataHandler(vx, vy, vsw, epochs=1, shuffle=False,
+                                        steps_per_execution=self._steps_per_execution,
+                                        **kwargs)
 
     # --- evaluate -----------------------------------------------------------
     @_dist.in_model_scope
@@ -365,9 +375,17 @@ class TrainingMixin:
 
         self._assert_compile_was_called()
         in_fit = kwargs.pop("_use_cached_eval", False)
-        handler = data_adapter.DataHandler(x, y, sample_weight, batch_size=batch_size,
-                                           steps_per_epoch=steps, epochs=1, shuffle=False,
-                                           steps_per_execution=self._steps_per_execution)
+        handler = kwargs.pop("_data_handler", None)
+        if kwargs:
+            raise TypeError(f"Invalid keyword arguments: {sorted(kwargs)}")
+        if handler is None:
+            handler = data_adapter.DataHandler(x, y, sample_weight, batch_size=batch_size,
+                                               steps_per_epoch=steps, epochs=1,
+                                               shuffle=False,
+                                               steps_per_execution=self._steps_per_execution,
+                                               workers=workers,
+                                               max_queue_size=max_queue_size,
+                                               use_multiprocessing=use_multiprocessing)
         cbs = callbacks if isinstance(callbacks, CallbackList) else CallbackList(
             callbacks, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=1,
             steps=handler.inferred_steps)
@@ -383,7 +401,7 @@ class TrainingMixin:
                         for c in cbs))
         for _, iterator in handler.enumerate_epochs():
             for step, group in handler.batches(iterator):
-                cbs.on_test_batch_begin(step)
+                cbs.on_test_batch_begin(step - len(group) + 1)
                 if lazy:
                     for b in group:
                         self._test_step_updates(b)
@@ -410,7 +428,9 @@ class TrainingMixin:
 
         handler = data_adapter.DataHandler(x, batch_size=batch_size, steps_per_epoch=steps,
                                            epochs=1, shuffle=False,
-                                           steps_per_execution=self._steps_per_execution)
+                                           steps_per_execution=self._steps_per_execution,
+                                           workers=workers, max_queue_size=max_queue_size,
+                                           use_multiprocessing=use_multiprocessing)
         cbs = callbacks if isinstance(callbacks, CallbackList) else CallbackList(
             callbacks, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=1,
             steps=handler.inferred_steps)
@@ -419,10 +439,11 @@ class TrainingMixin:
         cbs.on_predict_begin()
         for _, iterator in handler.enumerate_epochs():
             for step, group in handler.batches(iterator):
-                cbs.on_predict_batch_begin(step)
+                cbs.on_predict_batch_begin(step - len(group) + 1)
                 batch_out = predict_function(group)
                 outputs.extend(batch_out)
-                cbs.on_predict_batch_end(step, {"outputs": batch_out[-1]})
+                # TF hands the group's outputs, concatenated, to the batch end.
+                cbs.on_predict_batch_end(step, {"outputs": _concat_outputs(batch_out)})
         cbs.on_predict_end()
         if not outputs:
             raise ValueError("Expect x to be a non-empty array or dataset.")
@@ -458,6 +479,22 @@ class TrainingMixin:
         # TF passes the batch as ``(x,)`` here (its single-batch iterator).
         out = self.predict_step((data_adapter.list_to_tuple(_as_tensors(x)),))
         return nest.map_structure(lambda t: t.numpy(), out)
+
+
+def _split_validation(x, y, sample_weight, validation_split):
+    if not data_adapter._is_array(x):
+        raise ValueError("`validation_split` is only supported for Tensors or NumPy "
+                         "arrays, found following types in the input: "
+                         f"{[type(v) for v in nest.flatten(x)]}")
+    return data_adapter.train_validation_split((x, y, sample_weight), validation_split)
+
+
+def _concat_outputs(outputs):
+    if len(outputs) == 1:
+        return outputs[0]
+    flat = [nest.flatten(o) for o in outputs]
+    return nest.pack_sequence_as(outputs[0], [concat([f[i] for f in flat], axis=0)
+                                              for i in range(len(flat[0]))])
 
 
 def _as_tensors(x):
