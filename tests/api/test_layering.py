@@ -251,3 +251,78 @@ def test_planted_public_module_violation_is_caught(tmp_path, text):
     root = _tree(tmp_path, {**CLEAN, "math/__init__.py": text})
     problems = public_module_violations(root)
     assert any("math/__init__.py" in p for p in problems), problems
+
+
+# --- a tensor's torch internals stay in the engine ---------------------------------------
+# ``Tensor._t`` (the torch tensor), ``DType._torch`` (the torch dtype) and ``_leaf``
+# belong to the engine; layers above call named engine functions (``numpy_ops.reshape``,
+# ``numpy_ops.shape_tuple``) instead.
+ENGINE_PRIVATE = {"_t", "_torch", "_leaf"}
+# Known uses above the engine, each with its reason; a new one fails the test, and an
+# entry that no longer matches fails too (remove it once its owner switches).
+KNOWN_PRIVATE_ACCESS = {
+    ("_src/distribute/cross_device_ops.py", "_t"): "reads the device of a reduced value; "
+    "needs an engine function for a tensor's device",
+    ("_src/distribute/input_lib.py", "_t"): "hasattr(t, '_t') tells tensors from other "
+    "values before copy_to_device; use isinstance(t, Tensor)",
+    ("_src/keras/optimizers/optimizer_v2.py", "_leaf"): "hasattr(v, '_leaf') finds the base "
+    "Variable under wrappers; needs a core helper",
+}
+
+
+def private_attribute_violations(root: Path) -> list[str]:
+    """Every ``x._t`` / ``x._torch`` / ``x._leaf`` (or ``getattr(x, "_t")``) outside
+    ``_src/core`` and ``_src/ops``."""
+    out = []
+    for path in sorted(root.rglob("*.py")):
+        if _src_area(_module_name(root, path)) in TORCH_OK:
+            continue
+        rel = path.relative_to(root.parent)
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            name = None
+            if isinstance(node, ast.Attribute) and node.attr in ENGINE_PRIVATE:
+                name = node.attr
+            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                  and node.func.id in ("getattr", "setattr", "hasattr") and len(node.args) >= 2
+                  and isinstance(node.args[1], ast.Constant)
+                  and node.args[1].value in ENGINE_PRIVATE):
+                name = node.args[1].value
+            if name is not None:
+                out.append(f"{rel}:{node.lineno}: reaches into the engine's private '{name}'; "
+                           "only _src/core and _src/ops may: call a named engine function")
+    return out
+
+
+def _known(problem: str) -> tuple | None:
+    for (rel, name) in KNOWN_PRIVATE_ACCESS:
+        if problem.startswith(f"torchflow/{rel}:") and f"private '{name}'" in problem:
+            return rel, name
+    return None
+
+
+def test_engine_private_attributes_stay_in_engine():
+    problems = private_attribute_violations(ROOT)
+    new = [p for p in problems if _known(p) is None]
+    assert not new, "\n".join(new)
+    stale = set(KNOWN_PRIVATE_ACCESS) - {_known(p) for p in problems}
+    assert not stale, f"KNOWN_PRIVATE_ACCESS entries that no longer match: {sorted(stale)}"
+
+
+def test_clean_tree_has_no_private_attribute_access(tmp_path):
+    root = _tree(tmp_path, {**CLEAN, "_src/ops/numpy_ops.py": "def f(x):\n    return x._t\n",
+                            "_src/core/dtypes.py": "T = float32._torch\n"})
+    assert private_attribute_violations(root) == []
+
+
+@pytest.mark.parametrize("rel,text", [
+    ("_src/numpy/np_math.py", "def f(x):\n    return x._t.shape\n"),
+    ("_src/numpy/np_math.py", "d = x._dtype._torch\n"),
+    ("_src/keras/layer.py", "x._leaf = True\n"),
+    ("_src/data/dataset.py", "t = getattr(x, '_t')\n"),
+    ("math/__init__.py", "n = x._t\n"),
+])
+def test_planted_private_attribute_access_is_caught(tmp_path, rel, text):
+    root = _tree(tmp_path, {**CLEAN, rel: text})
+    problems = private_attribute_violations(root)
+    assert any(rel.split("/")[-1] in p and "private" in p for p in problems), problems

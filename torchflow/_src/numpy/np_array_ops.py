@@ -12,11 +12,11 @@ from torchflow._src.core.tensor import Tensor
 from torchflow._src.numpy import np_dtypes as _d
 from torchflow._src.numpy import np_math as _m
 from torchflow._src.numpy.np_arrays import array, asarray, promote
+from torchflow._src.ops import numpy_math_ops as _e
 from torchflow._src.ops import numpy_ops as _k
 from torchflow._src.util.api import public
 
 _MOD = "torchflow.experimental.numpy"
-_run = _k.run
 
 
 def _shape(shape) -> tuple:
@@ -38,14 +38,14 @@ def _dt(dtype, default=None) -> dtypes.DType:
 def zeros(shape, dtype=float):
     """Array of zeros (float64 by default, float32 under ``prefer_float32``)."""
     d = _dt(dtype)
-    return _run("full", _shape(shape), False if d is dtypes.bool else 0, d._torch)
+    return _k.full(_shape(shape), False if d is dtypes.bool else 0, d)
 
 
 @public(_MOD)
 def ones(shape, dtype=float):
     """Array of ones."""
     d = _dt(dtype)
-    return _run("full", _shape(shape), True if d is dtypes.bool else 1, d._torch)
+    return _k.full(_shape(shape), True if d is dtypes.bool else 1, d)
 
 
 @public(_MOD)
@@ -58,12 +58,12 @@ def empty(shape, dtype=float):
 def full(shape, fill_value, dtype=None):
     """Array of ``shape`` filled with ``fill_value`` (its dtype unless ``dtype``)."""
     v = asarray(fill_value, dtype)
-    return _run("broadcast_to", v, _shape(shape))
+    return _k.broadcast_to(v, _shape(shape))
 
 
 def _like(a, dtype):
     a = asarray(a)
-    return tuple(a._t.shape), (a._dtype if dtype is None else _dt(dtype))
+    return _k.shape_tuple(a), (a._dtype if dtype is None else _dt(dtype))
 
 
 @public(_MOD)
@@ -105,7 +105,7 @@ def arange(start, stop=None, step=1, dtype=None):
     d = _dt(dtype) if dtype is not None else _d.to_tf(_d.result_type(*vals))
     if d is dtypes.bool or d.is_complex:
         return asarray(np.arange(*vals), d)
-    return _run("arange", *vals, d._torch)
+    return _k.arange(*vals, d)
 
 
 @public(_MOD)
@@ -119,7 +119,7 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=float, axi
         raise ValueError(f"Number of samples {num} must be non-negative.")
     s0, s1 = asarray(start), asarray(stop)
     if s0.ndim == 0 and s1.ndim == 0 and d.is_floating:
-        r = _run("linspace", float(s0), float(s1), int(num), bool(endpoint), d._torch)
+        r = _k.linspace(float(s0), float(s1), int(num), bool(endpoint), d)
     else:
         r = asarray(np.linspace(s0.numpy(), s1.numpy(), num, endpoint, axis=0), d)
         if axis != 0:
@@ -160,7 +160,7 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=float, axis=0):
 @public(_MOD)
 def eye(N, M=None, k=0, dtype=float):
     """2-D array with ones on diagonal ``k``."""
-    return _run("eye", int(N), None if M is None else int(M), int(k), _dt(dtype)._torch)
+    return _k.eye(int(N), None if M is None else int(M), int(k), _dt(dtype))
 
 
 @public(_MOD)
@@ -172,14 +172,14 @@ def identity(n, dtype=float):
 @public(_MOD)
 def tri(N, M=None, k=0, dtype=None):
     """Ones at and below diagonal ``k``."""
-    return _run("tri", int(N), int(N if M is None else M), int(k), _dt(dtype)._torch)
+    return _k.tri(int(N), int(N if M is None else M), int(k), _dt(dtype))
 
 
 def _tri_mask(m, k, lower):
     m = asarray(m)
     if m.ndim < 2:
         raise ValueError("Argument to tril/triu must have rank at least 2")
-    return _run("tril" if lower else "triu", m, int(k))
+    return (_k.tril if lower else _k.triu)(m, int(k))
 
 
 @public(_MOD)
@@ -210,19 +210,19 @@ def diag(v, k=0):
     v = asarray(v)
     if v.ndim not in (1, 2):
         raise ValueError(f"Input to diag must be 1-d or 2-d only. Received {v.ndim}-d")
-    return _run("diag", v, int(k))
+    return _k.diag(v, int(k))
 
 
 @public(_MOD)
 def diagflat(v, k=0):
     """2-d array with the flattened ``v`` on diagonal ``k``."""
-    return _run("diag", _run("reshape", asarray(v), (-1,)), int(k))
+    return _k.diag(_k.reshape(asarray(v), (-1,)), int(k))
 
 
 @public(_MOD)
 def diagonal(a, offset=0, axis1=0, axis2=1):
     """The diagonal of ``a`` over ``axis1``/``axis2`` (appended as the last axis)."""
-    return _run("diagonal", asarray(a), int(offset), int(axis1), int(axis2))
+    return _k.diagonal(asarray(a), int(offset), int(axis1), int(axis2))
 
 
 @public(_MOD)
@@ -244,7 +244,7 @@ def meshgrid(*xi, **kwargs):
     indexing = kwargs.get("indexing", "xy")
     if indexing not in ("xy", "ij"):
         raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
-    xs = [_run("reshape", asarray(x), (-1,)) for x in xi]
+    xs = [_k.reshape(asarray(x), (-1,)) for x in xi]
     shape = [x.shape[0] for x in xs]
     if indexing == "xy" and len(xs) > 1:
         shape[0], shape[1] = shape[1], shape[0]
@@ -255,7 +255,7 @@ def meshgrid(*xi, **kwargs):
             ax = 1 - i
         s = [1] * len(xs)
         s[ax] = -1
-        out.append(_run("broadcast_to", _run("reshape", x, tuple(s)), tuple(shape)))
+        out.append(_k.broadcast_to(_k.reshape(x, tuple(s)), tuple(shape)))
     return out
 
 
@@ -266,7 +266,7 @@ def indices(dimensions, dtype=int, sparse=False):
     grids = meshgrid(*[arange(n, dtype=d) for n in dimensions], indexing="ij")
     if sparse:
         n = len(dimensions)
-        return tuple(_run("reshape", arange(s, dtype=d), tuple(s if i == j else 1 for j in range(
+        return tuple(_k.reshape(arange(s, dtype=d), tuple(s if i == j else 1 for j in range(
             n))) for i, s in enumerate(dimensions))
     return stack(grids) if grids else zeros((0,), d)
 
@@ -280,7 +280,7 @@ def ix_(*args):
         a = asarray(a)
         if a._dtype is dtypes.bool:
             a = nonzero(a)[0]
-        out.append(_run("reshape", a, tuple(-1 if j == i else 1 for j in range(n))))
+        out.append(_k.reshape(a, tuple(-1 if j == i else 1 for j in range(n))))
     return out
 
 
@@ -290,13 +290,13 @@ def reshape(a, newshape, order="C"):
     """``a`` with a new shape (one ``-1`` is inferred). Only order 'C' is supported."""
     if order != "C":
         raise ValueError("tnp.reshape: only order='C' is supported")
-    return _run("reshape", asarray(a), _shape(newshape))
+    return _k.reshape(asarray(a), _shape(newshape))
 
 
 @public(_MOD)
 def ravel(a):
     """The flattened array."""
-    return _run("reshape", asarray(a), (-1,))
+    return _k.reshape(asarray(a), (-1,))
 
 
 @public(_MOD)
@@ -311,7 +311,7 @@ def transpose(a, axes=None):
     a = asarray(a)
     if axes is None:
         axes = tuple(range(a.ndim - 1, -1, -1))
-    return _run("permute", a, _shape(axes))
+    return _k.transpose(a, _shape(axes))
 
 
 @public(_MOD)
@@ -320,13 +320,13 @@ def swapaxes(a, axis1, axis2):
     a = asarray(a)
     p = list(range(a.ndim))
     p[axis1], p[axis2] = p[axis2], p[axis1]
-    return _run("permute", a, tuple(p))
+    return _k.transpose(a, tuple(p))
 
 
 @public(_MOD)
 def moveaxis(a, source, destination):
     """Moves axes to new positions."""
-    return _run("movedim", asarray(a), source if isinstance(source, int) else tuple(source),
+    return _k.moveaxis(asarray(a), source if isinstance(source, int) else tuple(source),
                 destination if isinstance(destination, int) else tuple(destination))
 
 
@@ -338,7 +338,7 @@ def expand_dims(a, axis):
     n = a.ndim + len(axes)
     axes = sorted(x % n for x in axes)
     for x in axes:
-        a = _run("unsqueeze", a, x)
+        a = _k.expand_dims(a, x)
     return a
 
 
@@ -351,27 +351,27 @@ def squeeze(a, axis=None):
     """
     a = asarray(a)
     if axis is None:
-        return _run("reshape", a, tuple(s for s in a._t.shape if s != 1))
+        return _k.reshape(a, tuple(s for s in _k.shape_tuple(a) if s != 1))
     axes = (axis,) if isinstance(axis, int) else tuple(axis)
     for x in axes:
-        if a._t.shape[x] != 1:
+        if _k.shape_tuple(a)[x] != 1:
             raise ValueError("cannot select an axis to squeeze out which has size not equal "
                              "to one")
-    return _run("squeeze", a, tuple(x % a.ndim for x in axes))
+    return _k.squeeze(a, tuple(x % a.ndim for x in axes))
 
 
 @public(_MOD)
 def broadcast_to(array, shape):
     """``array`` broadcast to ``shape``."""
-    return _run("broadcast_to", asarray(array), _shape(shape))
+    return _k.broadcast_to(asarray(array), _shape(shape))
 
 
 @public(_MOD)
 def broadcast_arrays(*args, **kwargs):
     """Broadcasts the arrays against each other."""
     xs = [asarray(a) for a in args]
-    shape = np.broadcast_shapes(*[tuple(x._t.shape) for x in xs])
-    return [_run("broadcast_to", x, shape) for x in xs]
+    shape = np.broadcast_shapes(*[_k.shape_tuple(x) for x in xs])
+    return [_k.broadcast_to(x, shape) for x in xs]
 
 
 def _atleast(n, arys):
@@ -380,11 +380,11 @@ def _atleast(n, arys):
         a = asarray(a)
         if a.ndim < n:
             if n == 3 and a.ndim == 2:
-                a = _run("reshape", a, tuple(a._t.shape) + (1,))
+                a = _k.reshape(a, _k.shape_tuple(a) + (1,))
             elif n == 3 and a.ndim == 1:
-                a = _run("reshape", a, (1, a._t.shape[0], 1))
+                a = _k.reshape(a, (1, _k.shape_tuple(a)[0], 1))
             else:
-                a = _run("reshape", a, (1,) * (n - a.ndim) + tuple(a._t.shape))
+                a = _k.reshape(a, (1,) * (n - a.ndim) + _k.shape_tuple(a))
         out.append(a)
     return out[0] if len(out) == 1 else out
 
@@ -419,7 +419,7 @@ def concatenate(arys, axis=0):
     xs = promote(*arys)
     if axis is None:
         xs, axis = [ravel(x) for x in xs], 0
-    return _run("cat", xs, axis)
+    return _k.concatenate(xs, axis)
 
 
 @public(_MOD)
@@ -429,7 +429,7 @@ def stack(arrays, axis=0):
         arrays = list(arrays)
     if not arrays:
         raise ValueError("need at least one array to stack")
-    return _run("stack", promote(*arrays), axis)
+    return _k.stack(promote(*arrays), axis)
 
 
 @public(_MOD)
@@ -455,7 +455,7 @@ def dstack(tup):
 def column_stack(tup):
     """Stacks 1-d arrays as columns of a 2-d array."""
     xs = [asarray(a) for a in tup]
-    xs = [_run("reshape", x, (-1, 1)) if x.ndim < 2 else x for x in xs]
+    xs = [_k.reshape(x, (-1, 1)) if x.ndim < 2 else x for x in xs]
     return concatenate(xs, 1)
 
 
@@ -489,15 +489,15 @@ def split(ary, indices_or_sections, axis=0):
       ValueError: an integer number of sections that does not divide the axis.
     """
     a = asarray(ary)
-    sizes = _split_sizes(a._t.shape[axis], indices_or_sections, True)
-    return _run("split", a, sizes, axis)
+    sizes = _split_sizes(_k.shape_tuple(a)[axis], indices_or_sections, True)
+    return _k.split(a, sizes, axis)
 
 
 @public(_MOD)
 def array_split(ary, indices_or_sections, axis=0):
     """Like ``split`` but allows unequal sections."""
     a = asarray(ary)
-    return _run("split", a, _split_sizes(a._t.shape[axis], indices_or_sections, False), axis)
+    return _k.split(a, _split_sizes(_k.shape_tuple(a)[axis], indices_or_sections, False), axis)
 
 
 @public(_MOD)
@@ -522,7 +522,7 @@ def dsplit(ary, indices_or_sections):
 @public(_MOD)
 def tile(a, reps):
     """``a`` repeated ``reps`` times per axis."""
-    return _run("tile", asarray(a), _shape(reps))
+    return _k.tile(asarray(a), _shape(reps))
 
 
 @public(_MOD)
@@ -532,7 +532,7 @@ def repeat(a, repeats, axis=None):
     if axis is None:
         a, axis = ravel(a), 0
     r = repeats if isinstance(repeats, (int, np.integer)) else asarray(repeats, np.int64)
-    return _run("repeat", a, int(r) if isinstance(r, (int, np.integer)) else r, axis)
+    return _k.repeat(a, int(r) if isinstance(r, (int, np.integer)) else r, axis)
 
 
 @public(_MOD)
@@ -546,21 +546,21 @@ def pad(array, pad_width, mode="constant", constant_values=0):
     pw = np.broadcast_to(np.asarray(pad_width, dtype=np.int64), (a.ndim, 2)).tolist()
     if mode not in ("constant", "edge", "reflect", "symmetric", "wrap"):
         raise ValueError(f"Unsupported padding mode: {mode}")
-    return _run("pad", a, pw, mode, constant_values)
+    return _k.pad(a, pw, mode, constant_values)
 
 
 @public(_MOD)
 def roll(a, shift, axis=None):
     """Rolls elements along ``axis`` (the flattened array when None)."""
     a = asarray(a)
-    return _run("roll", a, shift if isinstance(shift, int) else tuple(shift),
+    return _k.roll(a, shift if isinstance(shift, int) else tuple(shift),
                 axis if axis is None or isinstance(axis, int) else tuple(axis))
 
 
 @public(_MOD)
 def rot90(m, k=1, axes=(0, 1)):
     """Rotates by 90 degrees ``k`` times in the plane of ``axes``."""
-    return _run("rot90", asarray(m), int(k), list(axes))
+    return _k.rot90(asarray(m), int(k), list(axes))
 
 
 @public(_MOD)
@@ -569,7 +569,7 @@ def flip(m, axis=None):
     m = asarray(m)
     axes = tuple(range(m.ndim)) if axis is None else (
         (axis,) if isinstance(axis, int) else tuple(axis))
-    return _run("flip", m, axes)
+    return _k.flip(m, axes)
 
 
 @public(_MOD)
@@ -591,7 +591,7 @@ def sort(a, axis=-1, kind="quicksort", order=None):
     a = asarray(a)
     if axis is None:
         a, axis = ravel(a), 0
-    return _run("sort", a, axis, False, kind == "stable")
+    return _k.sort(a, axis, False, kind == "stable")
 
 
 @public(_MOD)
@@ -600,7 +600,7 @@ def argsort(a, axis=-1, kind="quicksort", order=None):
     a = asarray(a)
     if axis is None:
         a, axis = ravel(a), 0
-    return _run("argsort", a, axis, kind in ("stable", "mergesort"))
+    return _k.argsort(a, axis, kind in ("stable", "mergesort"))
 
 
 @public(_MOD)
@@ -609,7 +609,7 @@ def searchsorted(a, v, side="left", sorter=None):
     a, v = promote(a, v)
     if sorter is not None:
         a = take(a, sorter)
-    return _run("searchsorted", a, v, side)
+    return _k.searchsorted(a, v, side)
 
 
 @public(_MOD)
@@ -625,13 +625,13 @@ def where(condition, x=None, y=None):
     if x is None or y is None:
         raise ValueError("Both x and y must be ndarrays, or both must be None.")
     x, y = promote(x, y)
-    return _run("where", c, x, y)
+    return _k.where(c, x, y)
 
 
 @public(_MOD)
 def nonzero(a):
     """Tuple of index arrays (int64), one per axis, of the nonzero elements."""
-    return tuple(_run("nonzero", asarray(a)))
+    return tuple(_k.nonzero(asarray(a)))
 
 
 @public(_MOD)
@@ -655,7 +655,7 @@ def select(condlist, choicelist, default=0):
     choices = promote(*choicelist, default)
     out = choices[-1]
     for c, v in zip(reversed(condlist), reversed(choices[:-1])):
-        out = _run("where", asarray(c, np.bool_), v, out)
+        out = _k.where(asarray(c, np.bool_), v, out)
     return out
 
 
@@ -671,13 +671,13 @@ def take(a, indices, axis=None, out=None, mode="clip"):
         raise ValueError("out argument is not supported in take.")
     if mode not in ("raise", "clip", "wrap"):
         raise ValueError(f"Invalid mode '{mode}' for take")
-    return _run("take", asarray(a), asarray(indices, np.int64), axis, mode)
+    return _k.take(asarray(a), asarray(indices, np.int64), axis, mode)
 
 
 @public(_MOD)
 def take_along_axis(arr, indices, axis):
     """Elements of ``arr`` at the matching ``indices`` along ``axis``."""
-    return _run("take_along_axis", asarray(arr), asarray(indices, np.int64), axis)
+    return _k.take_along_axis(asarray(arr), asarray(indices, np.int64), axis)
 
 
 @public(_MOD)
@@ -688,9 +688,9 @@ def compress(condition, a, axis=None):
     if axis is None:
         a, axis = ravel(a), 0
     idx = nonzero(c)[0]
-    n = a._t.shape[axis]
-    idx = _run("getitem", idx, _run("lt", idx, asarray(n, np.int64)))
-    return _run("take", a, idx, axis, "clip")
+    n = _k.shape_tuple(a)[axis]
+    idx = _k.getitem(idx, _e.less(idx, asarray(n, np.int64)))
+    return _k.take(a, idx, axis, "clip")
 
 
 @public(_MOD)
@@ -728,7 +728,7 @@ def ndim(a) -> int:
 @public(_MOD)
 def shape(a) -> tuple:
     """Shape as a tuple of ints."""
-    return tuple(asarray(a)._t.shape)
+    return _k.shape_tuple(asarray(a))
 
 
 @public(_MOD)

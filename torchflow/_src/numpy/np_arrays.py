@@ -65,7 +65,7 @@ def asarray(a, dtype=None) -> Tensor:
         parts = [asarray(x) for x in a]
         if dtype is None:
             d = _d.result_type(*parts)
-        return _k.run("stack", [asarray(p, d) for p in parts], 0)
+        return _k.stack([asarray(p, d) for p in parts], 0)
     if dtype is None:
         d = _np_value_dtype(a)
     if isinstance(a, (str, bytes)) or d.kind in "SUO":
@@ -92,9 +92,9 @@ def array(val, dtype=None, copy=True, ndmin=0) -> Tensor:
         val = val.copy()
     r = asarray(val, dtype)
     if copy and r is val:
-        r = _k.run("clone", r)
+        r = _k.clone(r)
     if ndmin > r.ndim:
-        r = _k.run("reshape", r, (1,) * (ndmin - r.ndim) + tuple(r._t.shape))
+        r = _k.reshape(r, (1,) * (ndmin - r.ndim) + _k.shape_tuple(r))
     return r
 
 

@@ -85,20 +85,21 @@ def put(a, ind, v, mode="raise"):
     """
     a = asarray(a)
     ind = asarray(ind, np.int64)
-    n = a._t.numel()
+    n = _k.num_elements(a)
     if mode == "wrap":
         ind = asarray(ind.numpy() % n)
     elif mode == "clip":
         ind = asarray(np.clip(ind.numpy(), 0, n - 1))
-    flat = _k.run("reshape", a, (-1,))
+    flat = _k.reshape(a, (-1,))
     vals = asarray(v, a._dtype)
-    nind = ind._t.numel()
-    vals = _k.run("reshape", vals, (-1,))
-    if vals._t.numel() != nind and vals._t.numel():
-        reps = -(-nind // vals._t.numel())
-        vals = _k.run("getitem", _k.run("tile", vals, (reps,)), slice(0, nind))
-    out = _k.index_update(flat, _k.run("reshape", ind, (-1,)), vals, "set")
-    return _k.run("reshape", out, tuple(a._t.shape))
+    nind = _k.num_elements(ind)
+    vals = _k.reshape(vals, (-1,))
+    nvals = _k.num_elements(vals)
+    if nvals != nind and nvals:
+        reps = -(-nind // nvals)
+        vals = _k.getitem(_k.tile(vals, (reps,)), slice(0, nind))
+    out = _k.index_update(flat, _k.reshape(ind, (-1,)), vals, "set")
+    return _k.reshape(out, _k.shape_tuple(a))
 
 
 @public(_MOD)
@@ -108,9 +109,9 @@ def put_along_axis(arr, indices, values, axis):
 
     arr = asarray(arr)
     idx = asarray(indices, np.int64)
-    grids = list(ao.indices(tuple(idx._t.shape), sparse=True))
+    grids = list(ao.indices(_k.shape_tuple(idx), sparse=True))
     grids[axis] = idx
-    vals = ao.broadcast_to(asarray(values, arr._dtype), tuple(idx._t.shape))
+    vals = ao.broadcast_to(asarray(values, arr._dtype), _k.shape_tuple(idx))
     return _k.index_update(arr, tuple(grids), vals, "set")
 
 

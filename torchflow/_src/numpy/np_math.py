@@ -14,6 +14,7 @@ from torchflow._src.core import dtypes
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.numpy import np_dtypes as _d
 from torchflow._src.numpy.np_arrays import asarray, promote, to_float
+from torchflow._src.ops import numpy_math_ops as _e
 from torchflow._src.ops import numpy_ops as _k
 
 _MOD = "torchflow.experimental.numpy"
@@ -27,8 +28,7 @@ def _named(f, name, doc):
     return f
 
 
-def _unary(name, kernel=None, to_float_first=False, out_bool=False):
-    kf = _k.unary_kernel(kernel or name)
+def _unary(name, kf, to_float_first=False, out_bool=False):
 
     def f(x):
         x = asarray(x)
@@ -61,11 +61,7 @@ def _keeps_dtype(d, s) -> bool:
 _PYNUM = (int, float)
 
 
-def _binary(name, kernel=None, to_float_first=False, bool_kernel=None):
-    kernel = kernel or name
-    kf = _k.binary_kernel(kernel)
-    ks = _k.scalar_kernel(kernel)
-    kb = _k.binary_kernel(bool_kernel) if bool_kernel else None
+def _binary(name, kf, to_float_first=False, kb=None):
 
     def f(x1, x2):
         if type(x1) is Tensor:
@@ -78,7 +74,7 @@ def _binary(name, kernel=None, to_float_first=False, bool_kernel=None):
                 return kf(a, b)
             if type(x2) in _PYNUM and _keeps_dtype(x1._dtype, x2) and (
                     not to_float_first or x1._dtype._kind == "f"):
-                return ks(x1, x2)
+                return kf(x1, x2)
         a, b = promote(x1, x2)
         if to_float_first:
             a, b = to_float(a), to_float(b)
@@ -91,22 +87,17 @@ def _binary(name, kernel=None, to_float_first=False, bool_kernel=None):
                   f"Returns:\n  A Tensor.")
 
 
-def _bool_binary(name, kernel):
-    kf = _k.binary_kernel(kernel)
-    ks = _k.scalar_kernel(kernel)
-
+def _bool_binary(name, kf):
     def f(x1, x2):
         if type(x1) is Tensor and type(x2) in _PYNUM and _keeps_dtype(x1._dtype, x2):
-            return ks(x1, x2)
+            return kf(x1, x2)
         a, b = promote(x1, x2)
         return kf(a, b)
 
     return _named(f, name, f"NumPy ``{name}``: elementwise comparison, bool result.")
 
 
-def _logical(name, kernel):
-    kf = _k.binary_kernel(kernel)
-
+def _logical(name, kf):
     def f(x1, x2):
         return kf(asarray(x1, np.bool_), asarray(x2, np.bool_))
 
@@ -114,82 +105,79 @@ def _logical(name, kernel):
 
 
 # --- unary, floating-point results --------------------------------------------
-sqrt = _unary("sqrt", to_float_first=True)
-exp = _unary("exp", to_float_first=True)
-exp2 = _unary("exp2", to_float_first=True)
-expm1 = _unary("expm1", to_float_first=True)
-log = _unary("log", to_float_first=True)
-log2 = _unary("log2", to_float_first=True)
-log10 = _unary("log10", to_float_first=True)
-log1p = _unary("log1p", to_float_first=True)
-sin = _unary("sin", to_float_first=True)
-cos = _unary("cos", to_float_first=True)
-tan = _unary("tan", to_float_first=True)
-arcsin = _unary("arcsin", to_float_first=True)
-arccos = _unary("arccos", to_float_first=True)
-arctan = _unary("arctan", to_float_first=True)
-sinh = _unary("sinh", to_float_first=True)
-cosh = _unary("cosh", to_float_first=True)
-tanh = _unary("tanh", to_float_first=True)
-arcsinh = _unary("arcsinh", to_float_first=True)
-arccosh = _unary("arccosh", to_float_first=True)
-arctanh = _unary("arctanh", to_float_first=True)
-deg2rad = _unary("deg2rad", to_float_first=True)
-rad2deg = _unary("rad2deg", to_float_first=True)
-sinc = _unary("sinc", to_float_first=True)
-cbrt = _unary("cbrt", to_float_first=True)
-ceil = _unary("ceil", to_float_first=True)
-floor = _unary("floor", to_float_first=True)
-fix = _unary("fix", "trunc", to_float_first=True)
-reciprocal = _unary("reciprocal", to_float_first=True)
-fabs = _unary("fabs", "abs", to_float_first=True)
+sqrt = _unary("sqrt", _e.sqrt, to_float_first=True)
+exp = _unary("exp", _e.exp, to_float_first=True)
+exp2 = _unary("exp2", _e.exp2, to_float_first=True)
+expm1 = _unary("expm1", _e.expm1, to_float_first=True)
+log = _unary("log", _e.log, to_float_first=True)
+log2 = _unary("log2", _e.log2, to_float_first=True)
+log10 = _unary("log10", _e.log10, to_float_first=True)
+log1p = _unary("log1p", _e.log1p, to_float_first=True)
+sin = _unary("sin", _e.sin, to_float_first=True)
+cos = _unary("cos", _e.cos, to_float_first=True)
+tan = _unary("tan", _e.tan, to_float_first=True)
+arcsin = _unary("arcsin", _e.arcsin, to_float_first=True)
+arccos = _unary("arccos", _e.arccos, to_float_first=True)
+arctan = _unary("arctan", _e.arctan, to_float_first=True)
+sinh = _unary("sinh", _e.sinh, to_float_first=True)
+cosh = _unary("cosh", _e.cosh, to_float_first=True)
+tanh = _unary("tanh", _e.tanh, to_float_first=True)
+arcsinh = _unary("arcsinh", _e.arcsinh, to_float_first=True)
+arccosh = _unary("arccosh", _e.arccosh, to_float_first=True)
+arctanh = _unary("arctanh", _e.arctanh, to_float_first=True)
+deg2rad = _unary("deg2rad", _e.deg2rad, to_float_first=True)
+rad2deg = _unary("rad2deg", _e.rad2deg, to_float_first=True)
+sinc = _unary("sinc", _e.sinc, to_float_first=True)
+cbrt = _unary("cbrt", _e.cbrt, to_float_first=True)
+ceil = _unary("ceil", _e.ceil, to_float_first=True)
+floor = _unary("floor", _e.floor, to_float_first=True)
+fix = _unary("fix", _e.trunc, to_float_first=True)
+reciprocal = _unary("reciprocal", _e.reciprocal, to_float_first=True)
+fabs = _unary("fabs", _e.abs, to_float_first=True)
 
 # --- unary, dtype kept ----------------------------------------------------------
-abs = _unary("abs")  # noqa: A001
-absolute = _unary("absolute", "abs")
-negative = _unary("negative")
-positive = _unary("positive")
-square = _unary("square")
-sign = _unary("sign")
-conj = _unary("conj")
-conjugate = _unary("conjugate", "conj")
-bitwise_not = _unary("bitwise_not")
-invert = _unary("invert", "bitwise_not")
-signbit = _unary("signbit", out_bool=True)
-isnan = _unary("isnan", out_bool=True)
-isinf = _unary("isinf", out_bool=True)
-isfinite = _unary("isfinite", out_bool=True)
-isposinf = _unary("isposinf", out_bool=True)
-isneginf = _unary("isneginf", out_bool=True)
-_conj_k = _k.unary_kernel("conj")
-_real_k = _k.unary_kernel("real")
-_imag_k = _k.unary_kernel("imag")
+abs = _unary("abs", _e.abs)  # noqa: A001
+absolute = _unary("absolute", _e.abs)
+negative = _unary("negative", _e.negative)
+positive = _unary("positive", _e.positive)
+square = _unary("square", _e.square)
+sign = _unary("sign", _e.sign)
+conj = _unary("conj", _e.conj)
+conjugate = _unary("conjugate", _e.conj)
+bitwise_not = _unary("bitwise_not", _e.bitwise_not)
+invert = _unary("invert", _e.bitwise_not)
+signbit = _unary("signbit", _e.signbit, out_bool=True)
+isnan = _unary("isnan", _e.isnan, out_bool=True)
+isinf = _unary("isinf", _e.isinf, out_bool=True)
+isfinite = _unary("isfinite", _e.isfinite, out_bool=True)
+isposinf = _unary("isposinf", _e.isposinf, out_bool=True)
+isneginf = _unary("isneginf", _e.isneginf, out_bool=True)
 
 
 def real(val):
     """Real part of ``val`` (the value itself for real dtypes)."""
     val = asarray(val)
-    return _real_k(val) if val._dtype.is_complex else val
+    return _e.real(val) if val._dtype.is_complex else val
 
 
 def imag(val):
     """Imaginary part of ``val`` (zeros for real dtypes)."""
     val = asarray(val)
     if val._dtype.is_complex:
-        return _imag_k(val)
-    return _k.run("multiply", val, 0) if val._dtype is not _BOOL else logical_and(val, False)
+        return _e.imag(val)
+    return _e.multiply(val, 0) if val._dtype is not _BOOL else logical_and(val, False)
 
 
 def angle(z, deg=False):
     """Angle of complex ``z`` in radians (degrees with ``deg=True``)."""
     z = to_float(asarray(z))
-    r = _k.run("angle", z)
+    r = _e.angle(z)
     return rad2deg(r) if deg else r
 
 
 def logical_not(x):
     """Elementwise NOT of the truth value of ``x``."""
-    return _k.run("logical_not", asarray(x, np.bool_))
+    return _e.logical_not(asarray(x, np.bool_))
 
 
 def around(a, decimals=0):
@@ -199,7 +187,7 @@ def around(a, decimals=0):
         if decimals >= 0:
             return a
         a = to_float(a)
-    return _k.run("round", a, decimals)
+    return _k.round(a, decimals)
 
 
 round = _named(lambda a, decimals=0: around(a, decimals), "round",  # noqa: A001
@@ -219,48 +207,47 @@ def clip(a, a_min, a_max):
     if a_max is None:
         return maximum(a, a_min)
     a, lo, hi = promote(a, a_min, a_max)
-    return _k.run("minimum", _k.run("maximum", a, lo), hi)
+    return _e.minimum(_e.maximum(a, lo), hi)
 
 
 # --- binary ----------------------------------------------------------------------
-add = _binary("add", bool_kernel="logical_or")
-subtract = _binary("subtract")
-multiply = _binary("multiply", bool_kernel="logical_and")
-maximum = _binary("maximum", bool_kernel="logical_or")
-minimum = _binary("minimum", bool_kernel="logical_and")
-power = _binary("power", "pow")
-mod = _binary("mod", "remainder")
-remainder = _binary("remainder")
-fmod = _binary("fmod")
-floor_divide = _binary("floor_divide")
-arctan2 = _binary("arctan2", "atan2", to_float_first=True)
-hypot = _binary("hypot", to_float_first=True)
-logaddexp = _binary("logaddexp", to_float_first=True)
-logaddexp2 = _binary("logaddexp2", to_float_first=True)
-nextafter = _binary("nextafter", to_float_first=True)
-copysign = _binary("copysign", to_float_first=True)
-heaviside = _binary("heaviside", to_float_first=True)
-gcd = _binary("gcd")
-lcm = _binary("lcm")
-bitwise_and = _binary("bitwise_and")
-bitwise_or = _binary("bitwise_or")
-bitwise_xor = _binary("bitwise_xor")
-bitwise_left_shift = _binary("bitwise_left_shift")
-bitwise_right_shift = _binary("bitwise_right_shift")
-left_shift = _binary("left_shift", "bitwise_left_shift")
-right_shift = _binary("right_shift", "bitwise_right_shift")
-equal = _bool_binary("equal", "eq")
-not_equal = _bool_binary("not_equal", "ne")
-less = _bool_binary("less", "lt")
-less_equal = _bool_binary("less_equal", "le")
-greater = _bool_binary("greater", "gt")
-greater_equal = _bool_binary("greater_equal", "ge")
-logical_and = _logical("logical_and", "logical_and")
-logical_or = _logical("logical_or", "logical_or")
-logical_xor = _logical("logical_xor", "logical_xor")
+add = _binary("add", _e.add, kb=_e.logical_or)
+subtract = _binary("subtract", _e.subtract)
+multiply = _binary("multiply", _e.multiply, kb=_e.logical_and)
+maximum = _binary("maximum", _e.maximum, kb=_e.logical_or)
+minimum = _binary("minimum", _e.minimum, kb=_e.logical_and)
+power = _binary("power", _e.power)
+mod = _binary("mod", _e.remainder)
+remainder = _binary("remainder", _e.remainder)
+fmod = _binary("fmod", _e.fmod)
+floor_divide = _binary("floor_divide", _e.floor_divide)
+arctan2 = _binary("arctan2", _e.arctan2, to_float_first=True)
+hypot = _binary("hypot", _e.hypot, to_float_first=True)
+logaddexp = _binary("logaddexp", _e.logaddexp, to_float_first=True)
+logaddexp2 = _binary("logaddexp2", _e.logaddexp2, to_float_first=True)
+nextafter = _binary("nextafter", _e.nextafter, to_float_first=True)
+copysign = _binary("copysign", _e.copysign, to_float_first=True)
+heaviside = _binary("heaviside", _e.heaviside, to_float_first=True)
+gcd = _binary("gcd", _e.gcd)
+lcm = _binary("lcm", _e.lcm)
+bitwise_and = _binary("bitwise_and", _e.bitwise_and)
+bitwise_or = _binary("bitwise_or", _e.bitwise_or)
+bitwise_xor = _binary("bitwise_xor", _e.bitwise_xor)
+bitwise_left_shift = _binary("bitwise_left_shift", _e.left_shift)
+bitwise_right_shift = _binary("bitwise_right_shift", _e.right_shift)
+left_shift = _binary("left_shift", _e.left_shift)
+right_shift = _binary("right_shift", _e.right_shift)
+equal = _bool_binary("equal", _e.equal)
+not_equal = _bool_binary("not_equal", _e.not_equal)
+less = _bool_binary("less", _e.less)
+less_equal = _bool_binary("less_equal", _e.less_equal)
+greater = _bool_binary("greater", _e.greater)
+greater_equal = _bool_binary("greater_equal", _e.greater_equal)
+logical_and = _logical("logical_and", _e.logical_and)
+logical_or = _logical("logical_or", _e.logical_or)
+logical_xor = _logical("logical_xor", _e.logical_xor)
 
 _INT_TO_FLOAT32 = frozenset((dtypes.int8, dtypes.int16, dtypes.uint8, dtypes.uint16))
-_truediv = _k.binary_kernel("true_divide")
 
 
 def true_divide(x1, x2):
@@ -279,7 +266,7 @@ def true_divide(x1, x2):
         else:
             f = dtypes.float64
         a, b = _k.cast(a, f), _k.cast(b, f)
-    return _truediv(a, b)
+    return _e.true_divide(a, b)
 
 
 divide = _named(lambda x1, x2: true_divide(x1, x2), "divide", "Same as ``true_divide``.")
@@ -302,20 +289,20 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     a, b = promote(a, b)
     if not (a._dtype.is_floating or a._dtype.is_complex):
         a, b = to_float(a), to_float(b)
-    return _k.run("isclose", a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
+    return _k.isclose(a, b, rtol, atol, equal_nan)
 
 
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """True when ``isclose`` holds everywhere (a bool Tensor, as in tnp)."""
-    return _k.run("all", isclose(a, b, rtol, atol, equal_nan), None, False)
+    return _k.all(isclose(a, b, rtol, atol, equal_nan), None, False)
 
 
 def array_equal(a1, a2):
     """True when ``a1`` and ``a2`` have the same shape and elements."""
     a1, a2 = asarray(a1), asarray(a2)
-    if tuple(a1._t.shape) != tuple(a2._t.shape):
+    if _k.shape_tuple(a1) != _k.shape_tuple(a2):
         return asarray(False)
-    return _k.run("all", equal(a1, a2), None, False)
+    return _k.all(equal(a1, a2), None, False)
 
 
 def iscomplex(x):

@@ -56,19 +56,19 @@ def sum(a, axis=None, dtype=None, keepdims=False):  # noqa: A001
     >>> int(tnp.sum([[1, 2], [3, 4]]))
     10
     """
-    return _k.run("sum", _to_int(asarray(a), dtype), _axis(axis), bool(keepdims))
+    return _k.sum(_to_int(asarray(a), dtype), _axis(axis), bool(keepdims))
 
 
 @public(_MOD)
 def prod(a, axis=None, dtype=None, keepdims=False):
     """Product over ``axis``; bool/narrow ints multiply in int64."""
-    return _k.run("prod", _to_int(asarray(a), dtype), _axis(axis), bool(keepdims))
+    return _k.prod(_to_int(asarray(a), dtype), _axis(axis), bool(keepdims))
 
 
 @public(_MOD)
 def mean(a, axis=None, dtype=None, keepdims=False):
     """Arithmetic mean over ``axis`` (integers in the default float type)."""
-    return _k.run("mean", _to_float_dtype(asarray(a), dtype), _axis(axis), bool(keepdims))
+    return _k.mean(_to_float_dtype(asarray(a), dtype), _axis(axis), bool(keepdims))
 
 
 @public(_MOD)
@@ -81,16 +81,16 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         m = mean(a, axis, keepdims=True)
         d = _m.subtract(a, m)
         sq = _m.real(_m.multiply(d, _m.conj(d)))
-        n = a._t.numel() if axis is None else int(np.prod([a.shape[i] for i in np.atleast_1d(
+        n = _k.num_elements(a) if axis is None else int(np.prod([a.shape[i] for i in np.atleast_1d(
             _axis(axis))]))
         return _m.true_divide(sum(sq, axis, keepdims=keepdims), max(n - ddof, 0))
-    return _k.run("var", a, _axis(axis), bool(keepdims), ddof)
+    return _k.var(a, _axis(axis), bool(keepdims), ddof)
 
 
 @public(_MOD)
 def std(a, axis=None, keepdims=None, ddof=0):
     """Standard deviation over ``axis``."""
-    return _k.run("std", to_float(asarray(a)), _axis(axis), bool(keepdims), ddof)
+    return _k.std(to_float(asarray(a)), _axis(axis), bool(keepdims), ddof)
 
 
 @public(_MOD)
@@ -99,7 +99,7 @@ def amax(a, axis=None, out=None, keepdims=None):
     a = asarray(a)
     if a._dtype is dtypes.bool:
         return any(a, axis, keepdims=keepdims)
-    return _k.run("amax", a, _axis(axis), bool(keepdims))
+    return _k.amax(a, _axis(axis), bool(keepdims))
 
 
 @public(_MOD)
@@ -108,7 +108,7 @@ def amin(a, axis=None, out=None, keepdims=None):
     a = asarray(a)
     if a._dtype is dtypes.bool:
         return all(a, axis, keepdims=keepdims)
-    return _k.run("amin", a, _axis(axis), bool(keepdims))
+    return _k.amin(a, _axis(axis), bool(keepdims))
 
 
 max = amax  # noqa: A001
@@ -119,14 +119,13 @@ min = amin  # noqa: A001
 def all(a, axis=None, keepdims=None):  # noqa: A001
     """True where all elements along ``axis`` are truthy."""
     a = asarray(a, np.bool_)
-    return _k.run("all", a, _axis(axis), bool(keepdims)) if axis is not None else _k.run(
-        "all", a, None, bool(keepdims))
+    return _k.all(a, _axis(axis), bool(keepdims))
 
 
 @public(_MOD)
 def any(a, axis=None, keepdims=None):  # noqa: A001
     """True where any element along ``axis`` is truthy."""
-    return _k.run("any", asarray(a, np.bool_), _axis(axis), bool(keepdims))
+    return _k.any(asarray(a, np.bool_), _axis(axis), bool(keepdims))
 
 
 @public(_MOD)
@@ -135,7 +134,7 @@ def argmax(a, axis=None):
     a = asarray(a)
     if a._dtype is dtypes.bool:
         a = _k.cast(a, dtypes.int8)
-    return _k.run("argmax", a, _axis(axis))
+    return _k.argmax(a, _axis(axis))
 
 
 @public(_MOD)
@@ -144,7 +143,7 @@ def argmin(a, axis=None):
     a = asarray(a)
     if a._dtype is dtypes.bool:
         a = _k.cast(a, dtypes.int8)
-    return _k.run("argmin", a, _axis(axis))
+    return _k.argmin(a, _axis(axis))
 
 
 def _cum_dtype(a: Tensor, dtype):
@@ -162,13 +161,13 @@ def _cum_dtype(a: Tensor, dtype):
 @public(_MOD)
 def cumsum(a, axis=None, dtype=None):
     """Cumulative sum along ``axis`` (flattened when None)."""
-    return _k.run("cumsum_ax", _cum_dtype(asarray(a), dtype), _axis(axis))
+    return _k.cumsum(_cum_dtype(asarray(a), dtype), _axis(axis))
 
 
 @public(_MOD)
 def cumprod(a, axis=None, dtype=None):
     """Cumulative product along ``axis`` (flattened when None)."""
-    return _k.run("cumprod_ax", _cum_dtype(asarray(a), dtype), _axis(axis))
+    return _k.cumprod(_cum_dtype(asarray(a), dtype), _axis(axis))
 
 
 @public(_MOD)
@@ -177,7 +176,7 @@ def nansum(a, axis=None, dtype=None, keepdims=False):
     a = asarray(a)
     if not a._dtype.is_floating:
         return sum(a, axis, dtype, keepdims)
-    return _k.run("nansum", _to_int(a, dtype), _axis(axis), bool(keepdims))
+    return _k.nansum(_to_int(a, dtype), _axis(axis), bool(keepdims))
 
 
 @public(_MOD)
@@ -186,20 +185,20 @@ def nanprod(a, axis=None, dtype=None, keepdims=False):
     a = asarray(a)
     if not a._dtype.is_floating:
         return prod(a, axis, dtype, keepdims)
-    return _k.run("nanprod", _to_int(a, dtype), _axis(axis), bool(keepdims))
+    return _k.nanprod(_to_int(a, dtype), _axis(axis), bool(keepdims))
 
 
 @public(_MOD)
 def nanmean(a, axis=None, dtype=None, keepdims=None):
     """``mean`` ignoring NaNs."""
     a = _to_float_dtype(asarray(a), dtype)
-    return _k.run("nanmean", a, _axis(axis), bool(keepdims))
+    return _k.nanmean(a, _axis(axis), bool(keepdims))
 
 
 @public(_MOD)
 def count_nonzero(a, axis=None):
     """Number of nonzero elements along ``axis``, int64."""
-    return _k.run("count_nonzero", asarray(a), _axis(axis))
+    return _k.count_nonzero(asarray(a), _axis(axis))
 
 
 @public(_MOD)
@@ -208,18 +207,18 @@ def average(a, axis=None, weights=None, returned=False):
     a = to_float(asarray(a))
     if weights is None:
         avg = mean(a, axis)
-        n = a._t.numel() if axis is None else a.shape[_axis(axis)]
+        n = _k.num_elements(a) if axis is None else a.shape[_axis(axis)]
         wsum = asarray(n, a.dtype.as_numpy_dtype)
     else:
         a, w = promote(a, weights)
         if w.ndim != a.ndim:
             shape = [1] * a.ndim
             shape[_axis(axis)] = -1
-            w = _k.run("reshape", w, tuple(shape))
-        wsum = sum(_k.run("broadcast_to", w, tuple(a._t.shape)), axis)
+            w = _k.reshape(w, tuple(shape))
+        wsum = sum(_k.broadcast_to(w, _k.shape_tuple(a)), axis)
         avg = _m.true_divide(sum(_m.multiply(a, w), axis), wsum)
     if returned:
-        return avg, _k.run("broadcast_to", wsum, tuple(avg._t.shape))
+        return avg, _k.broadcast_to(wsum, _k.shape_tuple(avg))
     return avg
 
 
@@ -248,11 +247,11 @@ def matmul(x1, x2):
     a, b = _as_float_ok(x1, x2)
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError("matmul: Input operand does not have enough dimensions")
-    ka, kb = a._t.shape[-1], b._t.shape[-2 if b.ndim > 1 else 0]
+    ka, kb = _k.shape_tuple(a)[-1], _k.shape_tuple(b)[-2 if b.ndim > 1 else 0]
     if ka != kb:  # TF checks static shapes and raises ValueError before running
         raise ValueError(f"matmul: Dimensions must be equal, but are {ka} and {kb} for "
-                         f"shapes {list(a._t.shape)} and {list(b._t.shape)}")
-    return _k.run("matmul", a, b)
+                         f"shapes {list(_k.shape_tuple(a))} and {list(_k.shape_tuple(b))}")
+    return _k.matmul(a, b)
 
 
 @public(_MOD)
@@ -263,8 +262,8 @@ def dot(a, b):
     if a.ndim == 0 or b.ndim == 0:
         return _m.multiply(a, b)
     if b.ndim <= 2:
-        return _k.run("matmul", a, b)
-    return _k.run("tensordot", a, b, ([a.ndim - 1], [b.ndim - 2]))
+        return _k.matmul(a, b)
+    return _k.tensordot(a, b, ([a.ndim - 1], [b.ndim - 2]))
 
 
 @public(_MOD)
@@ -272,8 +271,7 @@ def vdot(a, b):
     """Dot product of the flattened inputs, conjugating ``a``."""
     a, b = _as_float_ok(a, b)
     a = _m.conj(a) if a._dtype.is_complex else a
-    return _k.run("sum", _m.multiply(_k.run("reshape", a, (-1,)), _k.run("reshape", b, (-1,))),
-                  None, False)
+    return _k.sum(_m.multiply(_k.reshape(a, (-1,)), _k.reshape(b, (-1,))), None, False)
 
 
 @public(_MOD)
@@ -282,14 +280,14 @@ def inner(a, b):
     a, b = _as_float_ok(a, b)
     if a.ndim == 0 or b.ndim == 0:
         return _m.multiply(a, b)
-    return _k.run("tensordot", a, b, ([a.ndim - 1], [b.ndim - 1]))
+    return _k.tensordot(a, b, ([a.ndim - 1], [b.ndim - 1]))
 
 
 @public(_MOD)
 def outer(a, b):
     """Outer product of the flattened inputs."""
     a, b = _as_float_ok(a, b)
-    return _k.run("outer", _k.run("reshape", a, (-1,)), _k.run("reshape", b, (-1,)))
+    return _k.outer(_k.reshape(a, (-1,)), _k.reshape(b, (-1,)))
 
 
 @public(_MOD)
@@ -298,14 +296,14 @@ def tensordot(a, b, axes=2):
     a, b = _as_float_ok(a, b)
     if not isinstance(axes, int):
         axes = [list(np.atleast_1d(axes[0])), list(np.atleast_1d(axes[1]))]
-    return _k.run("tensordot", a, b, axes)
+    return _k.tensordot(a, b, axes)
 
 
 @public(_MOD)
 def kron(a, b):
     """Kronecker product."""
     a, b = _as_float_ok(a, b)
-    return _k.run("kron", a, b)
+    return _k.kron(a, b)
 
 
 @public(_MOD)
@@ -323,7 +321,7 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     if b.shape[-1] == 2:
         b = pad(b, [(0, 0)] * (b.ndim - 1) + [(0, 1)])
     shape = np.broadcast_shapes(tuple(a.shape), tuple(b.shape))
-    r = _k.run("cross", _k.run("broadcast_to", a, shape), _k.run("broadcast_to", b, shape), -1)
+    r = _k.cross(_k.broadcast_to(a, shape), _k.broadcast_to(b, shape), -1)
     if two:
         return r[..., 2]
     return moveaxis(r, -1, axisc)
@@ -332,7 +330,7 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
 @public(_MOD)
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None):
     """Sum along a diagonal."""
-    d = _k.run("diagonal", asarray(a), offset, axis1, axis2)
+    d = _k.diagonal(asarray(a), offset, axis1, axis2)
     return sum(d, -1, dtype)
 
 
@@ -340,7 +338,7 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None):
 def einsum(subscripts, *operands, **kwargs):
     """Einstein summation (NumPy promotion across the operands)."""
     ops = promote(*operands)
-    return _k.run("einsum", subscripts, *ops)
+    return _k.einsum(subscripts, *ops)
 
 
 @public(_MOD)
@@ -362,6 +360,6 @@ def diff(a, n=1, axis=-1):
         ax = axis % nd
         lo = tuple(slice(1, None) if i == ax else slice(None) for i in range(nd))
         hi = tuple(slice(None, -1) if i == ax else slice(None) for i in range(nd))
-        x1, x0 = _k.run("getitem", a, lo), _k.run("getitem", a, hi)
+        x1, x0 = _k.getitem(a, lo), _k.getitem(a, hi)
         a = _m.not_equal(x1, x0) if a._dtype is dtypes.bool else _m.subtract(x1, x0)
     return a

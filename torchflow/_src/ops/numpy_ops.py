@@ -1,13 +1,17 @@
-"""Engine kernels for ``tf.experimental.numpy`` (the only torch the NumPy layer reaches).
+"""Engine functions for ``tf.experimental.numpy`` (the only torch the NumPy layer reaches).
 
 ``_src/numpy`` decides dtypes (NumPy promotion) and argument handling without
-importing torch; it then calls :func:`run` with a kernel name from the table below
-and tensors already cast to the result dtype. Kernels are torch functions (or tiny
-adapters around them), so they are differentiable under ``GradientTape`` and
-traceable by ``torch.compile``.
+importing torch or touching a tensor's internals; it then calls the named, typed
+functions below (and the elementwise kernels of ``numpy_math_ops``) with tensors
+already cast to the result dtype. Each is a torch function or a small adapter,
+so it is differentiable under ``GradientTape`` and traceable by ``torch.compile``;
+torch failures become TF errors naming ``tnp.<function>``.
 """
 
 from __future__ import annotations
+
+import builtins
+from typing import Callable, Optional, Sequence, Union
 
 import numpy as np
 import torch
@@ -16,6 +20,8 @@ from torchflow._src.core import context, dtypes
 from torchflow._src.core.errors import translate
 from torchflow._src.core.tensor import Tensor, wrap
 
+Axis = Optional[Union[int, Sequence[int]]]
+Shape = Sequence[int]
 _BY_TORCH = dtypes._BY_TORCH
 
 
@@ -38,68 +44,28 @@ def _wrap_out(r):
     return r
 
 
-def run(name: str, *args, **kwargs):
-    """Runs kernel ``name`` on unwrapped ``args``; wraps tensor results."""
-    fn = _KERNELS[name]
+def _run(op: str, fn: Callable, *args, **kwargs):
+    """``fn`` on the torch tensors behind ``args``; wraps tensor results, TF errors."""
     try:
         r = fn(*[_unwrap(a) for a in args], **kwargs)
     except (TypeError, ValueError) as e:
         if isinstance(e, TypeError) and "argument" not in str(e):
             raise
-        raise translate(f"tnp.{name}", RuntimeError(str(e))) from None
+        raise translate(op, RuntimeError(str(e))) from None
     except Exception as e:  # torch kernel errors become TF errors  # noqa: BLE001 (re-raised as the TF error)
-        raise translate(f"tnp.{name}", e) from None
+        raise translate(op, e) from None
     return _wrap_out(r)
 
 
-def binary_kernel(name: str):
-    """A fast two-tensor kernel: ``f(x, y)`` with x, y Tensors of one dtype."""
-    fn = _KERNELS[name]
-    op = f"tnp.{name}"
-
-    def f(x, y):
-        try:
-            r = fn(x._t, y._t)
-        except Exception as e:  # noqa: BLE001 (re-raised as the TF error)
-            raise translate(op, e) from None
-        return wrap(r, _BY_TORCH[r.dtype])
-
-    return f
+# --- tensor facts -------------------------------------------------------------------------
+def shape_tuple(x: Tensor) -> tuple:
+    """``x``'s shape as a tuple of ints."""
+    return tuple(x._t.shape)
 
 
-def scalar_kernel(name: str):
-    """``f(x, s)``: Tensor ``x`` with a Python scalar ``s`` already known to keep x's dtype."""
-    fn = _KERNELS[name]
-    op = f"tnp.{name}"
-
-    def f(x, s):
-        t = x._t
-        try:
-            r = fn(t, s)
-        except TypeError:  # kernels without a scalar overload (maximum, atan2 ...)
-            try:
-                r = fn(t, torch.tensor(s, dtype=t.dtype, device=t.device))
-            except Exception as e:  # noqa: BLE001 (re-raised as the TF error)
-                raise translate(op, e) from None
-        except Exception as e:  # noqa: BLE001 (re-raised as the TF error)
-            raise translate(op, e) from None
-        return wrap(r, _BY_TORCH[r.dtype])
-
-    return f
-
-
-def unary_kernel(name: str):
-    fn = _KERNELS[name]
-    op = f"tnp.{name}"
-
-    def f(x):
-        try:
-            r = fn(x._t)
-        except Exception as e:  # noqa: BLE001 (re-raised as the TF error)
-            raise translate(op, e) from None
-        return wrap(r, _BY_TORCH[r.dtype])
-
-    return f
+def num_elements(x: Tensor) -> int:
+    """The number of elements of ``x``."""
+    return x._t.numel()
 
 
 def cast(x: Tensor, dtype: dtypes.DType) -> Tensor:
@@ -215,10 +181,6 @@ def _take_along_axis(x, idx, axis):
     return torch.gather(x.expand(xs), axis, idx.expand(ins))
 
 
-def _getitem(x, key):
-    return x[key]
-
-
 def _key(k):
     tk = type(k)
     if tk is Tensor:
@@ -238,9 +200,9 @@ def _key(k):
 def _neg_steps(t, key):
     """torch slices need positive steps: flip the axes that NumPy walks backwards."""
     ks = key if type(key) is tuple else (key,)
-    if not any(type(k) is slice and k.step is not None and k.step < 0 for k in ks):
+    if not builtins.any(type(k) is slice and k.step is not None and k.step < 0 for k in ks):
         return t, key
-    used = sum(k.ndim if isinstance(k, torch.Tensor) and k.dtype == torch.bool else (
+    used = builtins.sum(k.ndim if isinstance(k, torch.Tensor) and k.dtype == torch.bool else (
         0 if k is None or k is Ellipsis else 1) for k in ks)
     out, dim = [], 0
     for k in ks:
@@ -260,26 +222,6 @@ def _neg_steps(t, key):
             dim += 1
         out.append(k)
     return t, tuple(out)
-
-
-def getitem(x: Tensor, key) -> Tensor:
-    """NumPy indexing: ints, slices, None, ..., int arrays and bool masks."""
-    try:
-        t, k = _neg_steps(x._t, _key(key))
-        r = t[k]
-    except Exception as e:  # noqa: BLE001 (re-raised as the TF error)
-        raise translate("tnp.getitem", e) from None
-    return wrap(r, x._dtype)
-
-
-def index_update(x: Tensor, key, v, how: str) -> Tensor:
-    """Functional ``x[key] = v`` / ``+= v`` ...: a new tensor, ``x`` unchanged."""
-    vt = v._t if type(v) is Tensor else v
-    try:
-        r = _index_update(x._t, _key(key), vt, how)
-    except Exception as e:  # noqa: BLE001 (re-raised as the TF error)
-        raise translate(f"tnp.at[].{how}", e) from None
-    return wrap(r, x._dtype)
 
 
 def _index_update(x, key, v, how):
@@ -309,12 +251,12 @@ def _index_update(x, key, v, how):
 
 def _advanced(key):
     ks = key if isinstance(key, tuple) else (key,)
-    return any(isinstance(k, torch.Tensor) and k.dtype != torch.bool and k.ndim > 0 for k in ks)
+    return builtins.any(isinstance(k, torch.Tensor) and k.dtype != torch.bool and k.ndim > 0 for k in ks)
 
 
 def _as_index_tuple(x, key):
     ks = key if isinstance(key, tuple) else (key,)
-    if all(isinstance(k, torch.Tensor) for k in ks) and len(ks) <= x.ndim:
+    if builtins.all(isinstance(k, torch.Tensor) for k in ks) and len(ks) <= x.ndim:
         return tuple(ks)
     raise ValueError(".at[...].add with mixed advanced/basic indices is not supported")
 
@@ -381,26 +323,6 @@ def _std(x, axis, keepdims, ddof):
     if axis is None:
         axis = tuple(range(x.ndim))
     return torch.std(x, dim=axis, keepdim=keepdims, correction=ddof)
-
-
-def _rng(seed):
-    return None
-
-
-def _float_power(a, b):
-    return torch.pow(a, b)
-
-
-def _divmod(a, b):
-    return [torch.floor_divide(a, b), torch.remainder(a, b)]
-
-
-def _heaviside(a, b):
-    return torch.where(a == 0, b, (a > 0).to(a.dtype))
-
-
-def _to_bool_nonzero(a):
-    return a != 0
 
 
 def _tensordot(a, b, axes):
@@ -476,77 +398,16 @@ def _via_int64(fn):
     return f
 
 
-_T = torch
-_KERNELS = {
-    # elementwise
-    **{n: getattr(_T, n) for n in (
-        "abs sin cos tan arcsin arccos arctan sinh cosh tanh arcsinh arccosh arctanh exp exp2 "
-        "expm1 log log2 log10 log1p sqrt square reciprocal sign ceil floor trunc negative "
-        "positive conj real imag angle isnan isinf isfinite isposinf isneginf signbit "
-        "logical_not bitwise_not deg2rad rad2deg sinc add subtract multiply true_divide "
-        "floor_divide remainder fmod maximum minimum atan2 hypot logaddexp logaddexp2 nextafter "
-        "bitwise_and bitwise_or bitwise_xor bitwise_left_shift bitwise_right_shift gcd lcm "
-        "logical_and logical_or logical_xor eq ne lt le gt ge pow copysign "
-        "reshape permute broadcast_to squeeze unsqueeze movedim flip tril triu kron "
-        "outer inner vdot einsum stack cat tile rot90 cumsum cumprod diagflat isclose "
-        "real_if_complex").split() if hasattr(_T, n)},
-    "cbrt": lambda x: torch.sign(x) * torch.abs(x).pow(1.0 / 3),
-    "float_power": _float_power,
-    "divmod": _divmod,
-    "heaviside": _heaviside,
-    "nonzero_mask": _to_bool_nonzero,
-    "where": _where,
-    "clip": _clip,
-    "round": _round,
-    "cast": None,  # handled by cast()
-    # creation
-    "full": _full,
-    "arange": _arange,
-    "linspace": _linspace,
-    "eye": _eye,
-    "tri": _tri,
-    # shape / indexing
-    "pad": _pad,
-    "take": _take,
-    "take_along_axis": _take_along_axis,
-    "getitem": _getitem,
-    "index_update": _index_update,
-    "split": _split,
-    "sort": _sort,
-    "argsort": _argsort,
-    "nonzero": _nonzero,
-    "roll": _roll,
-    "repeat": _repeat,
-    "diag": _diag,
-    "diagonal": _diagonal,
-    "cross": _cross,
-    "matmul": _matmul,
-    "tensordot": _tensordot,
-    "vander": _vander,
-    "searchsorted": _searchsorted,
-    "contiguous": lambda x: x.contiguous(),
-    "clone": lambda x: x.clone(),
-    # reductions
-    "sum": _via_int64(_reduce(torch.sum, True)),
-    "prod": _via_int64(lambda x, axis, keepdims: _prod(x, axis, keepdims)),
-    "mean": _reduce(torch.mean),
-    "amax": _amax,
-    "amin": _amin,
-    "all": _reduce(torch.all),
-    "any": _reduce(torch.any),
-    "argmax": _arg(torch.argmax),
-    "argmin": _arg(torch.argmin),
-    "cumsum_ax": _via_int64(_cum(torch.cumsum)),
-    "cumprod_ax": _via_int64(_cum(torch.cumprod)),
-    "var": _var,
-    "std": _std,
-    "nansum": _nan_reduce(torch.sum, 0.0),
-    "nanprod": lambda x, axis, keepdims: _prod(
-        torch.where(torch.isnan(x), torch.ones((), dtype=x.dtype, device=x.device), x),
-        axis, keepdims),
-    "nanmean": _nanmean,
-    "count_nonzero": _count_nonzero,
-}
+_WIDE_U = (torch.uint16, torch.uint32, torch.uint64)
+
+
+def _via_int64(fn):
+    """torch lacks CPU sums/products for wide unsigned ints: compute modulo 2**64."""
+    def f(x, *a, **k):
+        if x.dtype in _WIDE_U:
+            return fn(x.to(torch.int64), *a, **k).to(x.dtype)
+        return fn(x, *a, **k)
+    return f
 
 
 def _prod(x, axis, keepdims):
@@ -560,7 +421,332 @@ def _prod(x, axis, keepdims):
     return x
 
 
-_KERNELS["amax_r"] = _KERNELS["amax"]
+def _nanprod(x, axis, keepdims):
+    return _prod(torch.where(torch.isnan(x), torch.ones((), dtype=x.dtype, device=x.device), x),
+                 axis, keepdims)
+
+
+_sum = _via_int64(_reduce(torch.sum, True))
+_prod_wide = _via_int64(_prod)
+_mean = _reduce(torch.mean)
+_all = _reduce(torch.all)
+_any = _reduce(torch.any)
+_argmax = _arg(torch.argmax)
+_argmin = _arg(torch.argmin)
+_cumsum = _via_int64(_cum(torch.cumsum))
+_cumprod = _via_int64(_cum(torch.cumprod))
+_nansum = _nan_reduce(torch.sum, 0.0)
+
+
+# --- creation -----------------------------------------------------------------------------
+def full(shape: Shape, value, dtype: dtypes.DType) -> Tensor:
+    """A ``dtype`` tensor of ``shape`` filled with the Python number ``value``."""
+    return _run("tnp.full", _full, shape, value, dtype._torch)
+
+
+def arange(start, stop, step, dtype: dtypes.DType) -> Tensor:
+    """``[start, stop)`` in steps of ``step`` (Python numbers) as ``dtype``."""
+    return _run("tnp.arange", _arange, start, stop, step, dtype._torch)
+
+
+def linspace(start: float, stop: float, num: int, endpoint: bool, dtype: dtypes.DType) -> Tensor:
+    """``num`` evenly spaced floats over ``[start, stop]`` (computed in float64)."""
+    return _run("tnp.linspace", _linspace, start, stop, num, endpoint, dtype._torch)
+
+
+def eye(n: int, m: Optional[int], k: int, dtype: dtypes.DType) -> Tensor:
+    """``n x m`` (``n x n`` when ``m`` is None) with ones on diagonal ``k``."""
+    return _run("tnp.eye", _eye, n, m, k, dtype._torch)
+
+
+def tri(n: int, m: int, k: int, dtype: dtypes.DType) -> Tensor:
+    """``n x m`` with ones at and below diagonal ``k``."""
+    return _run("tnp.tri", _tri, n, m, k, dtype._torch)
+
+
+def clone(x: Tensor) -> Tensor:
+    """A copy of ``x`` (its own memory)."""
+    return _run("tnp.clone", torch.clone, x)
+
+
+# --- shape and order ----------------------------------------------------------------------
+def reshape(x: Tensor, shape: Shape) -> Tensor:
+    """``x`` with a new shape (one ``-1`` is inferred)."""
+    return _run("tnp.reshape", torch.reshape, x, shape)
+
+
+def broadcast_to(x: Tensor, shape: Shape) -> Tensor:
+    """``x`` broadcast to ``shape``."""
+    return _run("tnp.broadcast_to", torch.broadcast_to, x, shape)
+
+
+def transpose(x: Tensor, axes: Shape) -> Tensor:
+    """``x`` with its axes permuted to ``axes``."""
+    return _run("tnp.permute", torch.permute, x, axes)
+
+
+def moveaxis(x: Tensor, source: Union[int, Shape], destination: Union[int, Shape]) -> Tensor:
+    """``x`` with axes ``source`` moved to ``destination``."""
+    return _run("tnp.movedim", torch.movedim, x, source, destination)
+
+
+def expand_dims(x: Tensor, axis: int) -> Tensor:
+    """``x`` with a length-1 axis inserted at ``axis``."""
+    return _run("tnp.unsqueeze", torch.unsqueeze, x, axis)
+
+
+def squeeze(x: Tensor, axes: Shape) -> Tensor:
+    """``x`` without the length-1 axes ``axes``."""
+    return _run("tnp.squeeze", torch.squeeze, x, axes)
+
+
+def flip(x: Tensor, axes: Shape) -> Tensor:
+    """``x`` reversed along ``axes``."""
+    return _run("tnp.flip", torch.flip, x, axes)
+
+
+def rot90(x: Tensor, k: int, axes: Sequence[int]) -> Tensor:
+    """``x`` rotated by 90 degrees ``k`` times in the plane of ``axes``."""
+    return _run("tnp.rot90", torch.rot90, x, k, axes)
+
+
+def roll(x: Tensor, shift: Union[int, Shape], axis: Axis) -> Tensor:
+    """``x`` rolled by ``shift`` along ``axis`` (the flattened tensor when None)."""
+    return _run("tnp.roll", _roll, x, shift, axis)
+
+
+def tril(x: Tensor, k: int) -> Tensor:
+    """The lower triangle (at and below diagonal ``k``) of the last two axes."""
+    return _run("tnp.tril", torch.tril, x, k)
+
+
+def triu(x: Tensor, k: int) -> Tensor:
+    """The upper triangle (at and above diagonal ``k``) of the last two axes."""
+    return _run("tnp.triu", torch.triu, x, k)
+
+
+def concatenate(xs: Sequence[Tensor], axis: int) -> Tensor:
+    """The tensors ``xs`` (one dtype) joined along ``axis``."""
+    return _run("tnp.cat", torch.cat, list(xs), axis)
+
+
+def stack(xs: Sequence[Tensor], axis: int) -> Tensor:
+    """The tensors ``xs`` (one dtype and shape) joined along a new axis ``axis``."""
+    return _run("tnp.stack", torch.stack, list(xs), axis)
+
+
+def split(x: Tensor, sizes: Sequence[int], axis: int) -> list:
+    """``x`` cut along ``axis`` into pieces of ``sizes``."""
+    return _run("tnp.split", _split, x, sizes, axis)
+
+
+def tile(x: Tensor, reps: Shape) -> Tensor:
+    """``x`` repeated ``reps`` times per axis."""
+    return _run("tnp.tile", torch.tile, x, reps)
+
+
+def repeat(x: Tensor, repeats: Union[int, Tensor], axis: int) -> Tensor:
+    """Each element of ``x`` repeated ``repeats`` times along ``axis``."""
+    return _run("tnp.repeat", _repeat, x, repeats, axis)
+
+
+def pad(x: Tensor, pads: Sequence[Sequence[int]], mode: str, value) -> Tensor:
+    """``x`` padded by ``pads`` (per axis ``[before, after]``) in NumPy's ``mode``."""
+    return _run("tnp.pad", _pad, x, pads, mode, value)
+
+
+def diag(x: Tensor, k: int) -> Tensor:
+    """Diagonal ``k`` of a matrix, or a matrix with the 1-d ``x`` on diagonal ``k``."""
+    return _run("tnp.diag", torch.diag, x, k)
+
+
+def diagonal(x: Tensor, offset: int, axis1: int, axis2: int) -> Tensor:
+    """The diagonal over ``axis1``/``axis2``, appended as the last axis."""
+    return _run("tnp.diagonal", torch.diagonal, x, offset, axis1, axis2)
+
+
+# --- sorting, searching, selecting --------------------------------------------------------
+def sort(x: Tensor, axis: int, descending: bool, stable: bool) -> Tensor:
+    """``x`` sorted along ``axis``."""
+    return _run("tnp.sort", _sort, x, axis, descending, stable)
+
+
+def argsort(x: Tensor, axis: int, stable: bool) -> Tensor:
+    """The int64 indices that sort ``x`` along ``axis``."""
+    return _run("tnp.argsort", _argsort, x, axis, stable)
+
+
+def searchsorted(a: Tensor, v: Tensor, side: str) -> Tensor:
+    """Insertion indices of ``v`` into the sorted 1-d ``a``."""
+    return _run("tnp.searchsorted", _searchsorted, a, v, side)
+
+
+def where(condition: Tensor, x: Tensor, y: Tensor) -> Tensor:
+    """``x`` where the bool ``condition`` holds, else ``y`` (``x``, ``y`` of one dtype)."""
+    return _run("tnp.where", torch.where, condition, x, y)
+
+
+def nonzero(x: Tensor) -> list:
+    """One int64 index tensor per axis of ``x``'s nonzero elements."""
+    return _run("tnp.nonzero", _nonzero, x)
+
+
+def take(x: Tensor, indices: Tensor, axis: Optional[int], mode: str) -> Tensor:
+    """Elements of ``x`` at the int64 ``indices`` along ``axis`` (clipped or wrapped)."""
+    return _run("tnp.take", _take, x, indices, axis, mode)
+
+
+def take_along_axis(x: Tensor, indices: Tensor, axis: Optional[int]) -> Tensor:
+    """Elements of ``x`` at the matching int64 ``indices`` along ``axis``."""
+    return _run("tnp.take_along_axis", _take_along_axis, x, indices, axis)
+
+
+# --- reductions ---------------------------------------------------------------------------
+def sum(x: Tensor, axis: Axis, keepdims: bool) -> Tensor:  # noqa: A001 - NumPy's name
+    """Sum over ``axis`` (all axes when None) in ``x``'s dtype."""
+    return _run("tnp.sum", _sum, x, axis, keepdims)
+
+
+def prod(x: Tensor, axis: Axis, keepdims: bool) -> Tensor:
+    """Product over ``axis`` in ``x``'s dtype."""
+    return _run("tnp.prod", _prod_wide, x, axis, keepdims)
+
+
+def mean(x: Tensor, axis: Axis, keepdims: bool) -> Tensor:
+    """Mean over ``axis`` of a floating-point ``x``."""
+    return _run("tnp.mean", _mean, x, axis, keepdims)
+
+
+def var(x: Tensor, axis: Axis, keepdims: bool, ddof: int) -> Tensor:
+    """Variance over ``axis`` with ``ddof`` degrees of freedom removed."""
+    return _run("tnp.var", _var, x, axis, keepdims, ddof)
+
+
+def std(x: Tensor, axis: Axis, keepdims: bool, ddof: int) -> Tensor:
+    """Standard deviation over ``axis`` with ``ddof`` degrees of freedom removed."""
+    return _run("tnp.std", _std, x, axis, keepdims, ddof)
+
+
+def amax(x: Tensor, axis: Axis, keepdims: bool) -> Tensor:
+    """Maximum over ``axis`` (NaN propagates)."""
+    return _run("tnp.amax", _amax, x, axis, keepdims)
+
+
+def amin(x: Tensor, axis: Axis, keepdims: bool) -> Tensor:
+    """Minimum over ``axis`` (NaN propagates)."""
+    return _run("tnp.amin", _amin, x, axis, keepdims)
+
+
+def all(x: Tensor, axis: Axis, keepdims: bool) -> Tensor:  # noqa: A001 - NumPy's name
+    """Logical AND over ``axis`` of a bool ``x``."""
+    return _run("tnp.all", _all, x, axis, keepdims)
+
+
+def any(x: Tensor, axis: Axis, keepdims: bool) -> Tensor:  # noqa: A001 - NumPy's name
+    """Logical OR over ``axis`` of a bool ``x``."""
+    return _run("tnp.any", _any, x, axis, keepdims)
+
+
+def argmax(x: Tensor, axis: Optional[int]) -> Tensor:
+    """Index of the first maximum along ``axis`` (of the flattened ``x`` when None)."""
+    return _run("tnp.argmax", _argmax, x, axis)
+
+
+def argmin(x: Tensor, axis: Optional[int]) -> Tensor:
+    """Index of the first minimum along ``axis`` (of the flattened ``x`` when None)."""
+    return _run("tnp.argmin", _argmin, x, axis)
+
+
+def cumsum(x: Tensor, axis: Optional[int]) -> Tensor:
+    """Cumulative sum along ``axis`` (the flattened ``x`` when None) in ``x``'s dtype."""
+    return _run("tnp.cumsum_ax", _cumsum, x, axis)
+
+
+def cumprod(x: Tensor, axis: Optional[int]) -> Tensor:
+    """Cumulative product along ``axis`` (the flattened ``x`` when None)."""
+    return _run("tnp.cumprod_ax", _cumprod, x, axis)
+
+
+def nansum(x: Tensor, axis: Axis, keepdims: bool) -> Tensor:
+    """Sum over ``axis`` counting NaN as zero."""
+    return _run("tnp.nansum", _nansum, x, axis, keepdims)
+
+
+def nanprod(x: Tensor, axis: Axis, keepdims: bool) -> Tensor:
+    """Product over ``axis`` counting NaN as one."""
+    return _run("tnp.nanprod", _nanprod, x, axis, keepdims)
+
+
+def nanmean(x: Tensor, axis: Axis, keepdims: bool) -> Tensor:
+    """Mean over ``axis`` ignoring NaN."""
+    return _run("tnp.nanmean", _nanmean, x, axis, keepdims)
+
+
+def count_nonzero(x: Tensor, axis: Axis) -> Tensor:
+    """The number of nonzero elements over ``axis`` (int64)."""
+    return _run("tnp.count_nonzero", _count_nonzero, x, axis)
+
+
+# --- products and other ---------------------------------------------------------------
+def matmul(a: Tensor, b: Tensor) -> Tensor:
+    """The matrix product, broadcasting batch axes."""
+    return _run("tnp.matmul", torch.matmul, a, b)
+
+
+def tensordot(a: Tensor, b: Tensor, axes) -> Tensor:
+    """The sum of products over the axis pairs ``axes`` (an int or two lists)."""
+    return _run("tnp.tensordot", _tensordot, a, b, axes)
+
+
+def outer(a: Tensor, b: Tensor) -> Tensor:
+    """The outer product of two 1-d tensors."""
+    return _run("tnp.outer", torch.outer, a, b)
+
+
+def kron(a: Tensor, b: Tensor) -> Tensor:
+    """The Kronecker product."""
+    return _run("tnp.kron", torch.kron, a, b)
+
+
+def cross(a: Tensor, b: Tensor, axis: int) -> Tensor:
+    """The cross product of 3-vectors along ``axis`` (shapes already broadcast)."""
+    return _run("tnp.cross", _cross, a, b, axis)
+
+
+def einsum(subscripts: str, *operands: Tensor) -> Tensor:
+    """Einstein summation over ``operands`` (one dtype)."""
+    return _run("tnp.einsum", torch.einsum, subscripts, *operands)
+
+
+def isclose(a: Tensor, b: Tensor, rtol: float, atol: float, equal_nan: bool) -> Tensor:
+    """Elementwise ``|a - b| <= atol + rtol * |b|`` (bool)."""
+    return _run("tnp.isclose", torch.isclose, a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
+
+
+def round(x: Tensor, decimals: int) -> Tensor:  # noqa: A001 - NumPy's name
+    """Rounds half to even to ``decimals`` digits."""
+    return _run("tnp.round", _round, x, decimals)
+
+
+def getitem(x: Tensor, key) -> Tensor:
+    """NumPy indexing: ints, slices, None, ..., int arrays and bool masks."""
+    try:
+        t, k = _neg_steps(x._t, _key(key))
+        r = t[k]
+    except Exception as e:  # noqa: BLE001 (re-raised as the TF error)
+        raise translate("tnp.getitem", e) from None
+    return wrap(r, x._dtype)
+
+
+def index_update(x: Tensor, key, v, how: str) -> Tensor:
+    """Functional ``x[key] = v`` / ``+= v`` ...: a new tensor, ``x`` unchanged."""
+    vt = v._t if type(v) is Tensor else v
+    try:
+        r = _index_update(x._t, _key(key), vt, how)
+    except Exception as e:  # noqa: BLE001 (re-raised as the TF error)
+        raise translate(f"tnp.at[].{how}", e) from None
+    return wrap(r, x._dtype)
+
 
 
 def shares_memory(a: Tensor, b) -> bool:
