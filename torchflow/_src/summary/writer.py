@@ -1,7 +1,9 @@
 """Summary writers: ``tf.summary.create_file_writer`` and the default-writer stack.
 
-Event files are written with the ``tensorboard`` package's own ``EventFileWriter``
-and protos, so TensorBoard reads them as it reads TensorFlow's.
+Event files are TFRecord files of ``Event`` protos (``tensorboard.compat.proto``),
+written here: TensorBoard reads them as it reads TensorFlow's. The ``tensorboard``
+package's own ``EventFileWriter`` is not used: it opens files through
+``tensorboard.compat.tf``, which imports TensorFlow where it is installed.
 """
 
 from __future__ import annotations
@@ -9,13 +11,67 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import socket
+import struct
+import threading
+import time
 
-from tensorboard.summary.writer.event_file_writer import EventFileWriter
+from tensorboard.compat.proto import event_pb2
 
 from torchflow._src.core import context
+from torchflow._src.ops.io_ops import masked_crc32c
 from torchflow._src.util.api import public
 
 _counter = itertools.count()
+
+
+class EventFile:
+    """Appends ``Event`` records to one ``events.out.tfevents.*`` file.
+
+    Events are queued and written when ``max_queue`` are waiting, when
+    ``flush_secs`` have passed since the last write, and on ``flush``/``close``
+    (TF's writer does the same from a thread; here the check runs at each event).
+    """
+
+    def __init__(self, logdir, max_queue, flush_secs, filename_suffix):
+        now = time.time()
+        name = (f"events.out.tfevents.{int(now):010d}.{socket.gethostname()}."
+                f"{os.getpid()}.{next(_counter)}{filename_suffix}")
+        self.path = os.path.join(logdir, name)
+        self._f = open(self.path, "wb")
+        self._queue: list = []
+        self._max = max_queue
+        self._secs = flush_secs
+        self._last = now
+        self._lock = threading.Lock()
+        self.add_event(event_pb2.Event(wall_time=now, file_version="brain.Event:2"))
+        self.flush()
+
+    def add_event(self, event) -> None:
+        data = event.SerializeToString()
+        n = struct.pack("<Q", len(data))
+        record = (n + struct.pack("<I", masked_crc32c(n)) + data +
+                  struct.pack("<I", masked_crc32c(data)))
+        with self._lock:
+            self._queue.append(record)
+            due = len(self._queue) >= self._max or time.time() - self._last >= self._secs
+        if due:
+            self.flush()
+
+    def flush(self) -> None:
+        with self._lock:
+            if self._f.closed:
+                return
+            if self._queue:
+                self._f.write(b"".join(self._queue))
+                self._queue.clear()
+            self._f.flush()
+            self._last = time.time()
+
+    def close(self) -> None:
+        self.flush()
+        with self._lock:
+            self._f.close()
 
 
 @public("torchflow.summary")
@@ -30,11 +86,11 @@ class SummaryWriter:
         self._logdir = os.fspath(logdir)
         os.makedirs(self._logdir, exist_ok=True)
         suffix = filename_suffix if filename_suffix is not None else ".v2"
-        self._writer = EventFileWriter(
+        self._writer = EventFile(
             self._logdir,
-            max_queue_size=10 if max_queue is None else max(1, int(max_queue)),
+            max_queue=10 if max_queue is None else max(1, int(max_queue)),
             flush_secs=120 if flush_millis is None else max(0.001, flush_millis / 1000.0),
-            filename_suffix=f".{os.getpid()}.{next(_counter)}{suffix}")
+            filename_suffix=suffix)
         self._closed = False
 
     @property
