@@ -177,8 +177,8 @@ class MirroredExtended(StrategyExtended):
 
     def _update(self, var, fn, args, kwargs, group):
         if isinstance(var, values.SyncOnReadVariable):
-            out = [fn(var._component(i), *values.select_replica(i, args),
-                      **values.select_replica(i, kwargs)) for i in range(len(var.values))]
+            out = [fn(c, *values.select_replica(i, args), **values.select_replica(i, kwargs))
+                   for i, c in enumerate(var.values)]
             return var if group else tuple(out)
         return super()._update(var, fn, args, kwargs, group)
 

@@ -225,8 +225,50 @@ class MirroredVariable(DistributedVariable):
         return self._replica_write("assign_sub", delta, {"read_value": read_value})
 
 
+class _PrimaryComponent:
+    """Replica 0's copy of a ``SyncOnReadVariable`` (whose own storage it is), as
+    ``experimental_local_results`` lists it: reads and writes skip the aggregation."""
+
+    def __init__(self, var):
+        self._var = var
+
+    name = property(lambda self: self._var.name)
+    shape = property(lambda self: self._var.shape)
+    dtype = property(lambda self: self._var.dtype)
+    device = property(lambda self: self._var.device)
+
+    def read_value(self):
+        return Variable._read(self._var)
+
+    value = read_value
+
+    def _tf_value(self, dtype=None):
+        return Variable._read(self._var)
+
+    def numpy(self):
+        return Variable.numpy(self._var)
+
+    def assign(self, value, use_locking=None, name=None, read_value=True):
+        return Variable.assign(self._var, value, read_value=read_value)
+
+    def assign_add(self, delta, use_locking=None, name=None, read_value=True):
+        return Variable.assign_add(self._var, delta, read_value=read_value)
+
+    def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
+        return Variable.assign_sub(self._var, delta, read_value=read_value)
+
+    def __repr__(self) -> str:
+        v = self._var
+        return (f"<tf.Variable '{v._name}' shape={_shape_str(v._shape)} "
+                f"dtype={v._dtype.name}, numpy={_numpy_repr(Variable._read(v))}>")
+
+
 class SyncOnReadVariable(DistributedVariable):
     """One storage per replica; a cross-replica read aggregates (ON_READ)."""
+
+    @property
+    def values(self) -> tuple:
+        return (_PrimaryComponent(self),) + tuple(self._values[1:])
 
     def _component(self, replica_id: int):
         return self if replica_id == 0 else self._values[replica_id]
