@@ -28,6 +28,10 @@ from torchflow._src.distribute.input_options import InputReplicationMode as Inpu
 from torchflow._src.distribute.input_options import RunOptions as RunOptions
 from torchflow._src.distribute.mirrored_strategy import MirroredStrategy as MirroredStrategy
 from torchflow._src.distribute.mirrored_strategy import OneDeviceStrategy as OneDeviceStrategy
+from torchflow._src.distribute.multi_worker_mirrored import (
+    MultiWorkerMirroredStrategy as MultiWorkerMirroredStrategy,
+)
 from torchflow._src.distribute.reduce_util import ReduceOp as ReduceOp
 from torchflow._src.distribute.values import DistributedValues as DistributedValues
+from torchflow.distribute import cluster_resolver as cluster_resolver
 from torchflow.distribute import experimental as experimental

@@ -1,5 +1,6 @@
 """``tf.train``: Example protos (checkpointing adds its names here)."""
 
+from torchflow._src.distribute.cluster_spec import ClusterSpec as ClusterSpec
 from torchflow._src.ops.parsing_ops import BytesList as BytesList
 from torchflow._src.ops.parsing_ops import Example as Example
 from torchflow._src.ops.parsing_ops import Feature as Feature

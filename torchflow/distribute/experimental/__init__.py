@@ -11,3 +11,6 @@ from torchflow._src.distribute.communication_options import (
     CommunicationOptions as CommunicationOptions,
 )
 from torchflow._src.distribute.input_options import ValueContext as ValueContext
+from torchflow._src.distribute.multi_worker_mirrored import (
+    _ExperimentalMultiWorkerMirroredStrategy as MultiWorkerMirroredStrategy,
+)
