@@ -2,7 +2,7 @@
 
 ``run_cluster(script, n)`` writes ``script`` to a file, starts ``n`` Python
 processes on it with ``TF_CONFIG`` set for a cluster of ``n`` workers on free
-ports (``extra_env`` and per-task ``env_fn`` add variables), waits at most
+ports (``extra_env`` and per-task ``env_fn(index, ports)`` add variables), waits at most
 ``timeout`` seconds for all of them, and ends every one still running by its
 PID. Each process's last stdout line that starts with ``RESULT `` is parsed as
 JSON and returned with its exit code and output.
@@ -86,7 +86,7 @@ def run_cluster(tmp_path):
             for i in range(n):
                 env = child_env({"TF_CONFIG": tf_config(n, i, ports), **(extra_env or {})})
                 if env_fn is not None:
-                    env.update(env_fn(i))
+                    env.update(env_fn(i, ports))
                 procs.append(subprocess.Popen(
                     [sys.executable, str(path), *map(str, args)], env=env, cwd=str(tmp_path),
                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))

@@ -148,7 +148,7 @@ except tf.errors.OpError as e:
 def test_worker_that_never_starts_is_named_at_the_rendezvous_timeout(run_cluster):
     # Two tasks in TF_CONFIG, one process started: rank 0 waits for task 1.
     outs = run_cluster(MISSING, 1, timeout=60,
-                       env_fn=lambda i: {"TF_CONFIG": '{"cluster": {"worker": ['
+                       env_fn=lambda i, ports: {"TF_CONFIG": '{"cluster": {"worker": ['
                                          f'"127.0.0.1:{_port()}", "127.0.0.1:1"]}}, '
                                          '"task": {"type": "worker", "index": 0}}'})
     r = outs[0]["result"]

@@ -157,3 +157,43 @@ def test_auto_shard_policies(run_cluster):
                     assert "1 file(s) but 2 workers" in r["msg"]
             else:
                 assert r.get("seen") == want[k], (policy, nfiles, r)
+
+
+FIT = """
+import json, os, sys
+import numpy as np
+import torchflow as tf
+strategy = tf.distribute.MultiWorkerMirroredStrategy()
+tf.random.set_seed(0)
+x = (np.arange(48 * 3).reshape(48, 3) % 7 / 7).astype(np.float32)
+y = (x @ np.array([1., 2., 3.], np.float32) + 0.5).astype(np.float32)[:, None]
+with strategy.scope():
+    model = tf.keras.Sequential([tf.keras.layers.Dense(4, activation="relu", input_shape=(3,)),
+                                 tf.keras.layers.Dense(1)])
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse", metrics=["mae"])
+ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(8)
+hist = model.fit(ds, epochs=2, verbose=1)
+ev = model.evaluate(ds, verbose=0)
+print("RESULT " + json.dumps({"w": [w.tolist() for w in model.get_weights()],
+                              "hist": hist.history, "ev": ev,
+                              "nrep": strategy.num_replicas_in_sync}))
+"""
+
+
+def test_keras_fit_two_workers_equals_one_process(run_cluster):
+    from conftest import tf_config
+
+    # Tasks 0 and 1 form the cluster; task 2 trains alone on the same global batches.
+    outs = run_cluster(FIT, 3, timeout=120, env_fn=lambda i, ports: {
+        "TF_CONFIG": tf_config(2, i, ports) if i < 2 else ""})
+    for o in outs:
+        assert o["rc"] == 0, o["err"][-3000:]
+    w0, w1, ref = (o["result"] for o in outs)
+    assert (w0["nrep"], w1["nrep"], ref["nrep"]) == (2, 2, 1)
+    assert w0["w"] == w1["w"]  # bit-identical across workers
+    for a, b in zip(w0["w"], ref["w"]):
+        np.testing.assert_allclose(np.array(a), np.array(b), rtol=1e-5, atol=1e-6)
+    for k in ("loss", "mae"):  # metrics aggregated across the workers
+        np.testing.assert_allclose(w0["hist"][k], ref["hist"][k], rtol=1e-5)
+        assert w0["hist"][k] == w1["hist"][k]
+    np.testing.assert_allclose(w0["ev"], ref["ev"], rtol=1e-5)

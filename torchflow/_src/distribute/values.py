@@ -57,7 +57,7 @@ class DistributedValues:
         ctx = ds_context.current_replica()
         if ctx is None:
             return self._values[0]
-        return self._values[ctx.replica_id_in_sync_group_py]
+        return self._values[_local_replica_id(ctx)]
 
     @property
     def _primary(self):
@@ -120,6 +120,13 @@ def regroup(values: list, wrap_class=PerReplica, always_wrap=False):
                 continue
         out.append(wrap_class(comps))
     return nest.pack_sequence_as(v0, out)
+
+
+def _local_replica_id(ctx) -> int:
+    """The index of ``ctx``'s replica among this worker's replicas (the replica id
+    is global across workers under MultiWorkerMirroredStrategy)."""
+    first = getattr(ctx._strategy.extended, "_first_replica_id", 0)
+    return ctx.replica_id_in_sync_group_py - first
 
 
 def _is_value(x) -> bool:
@@ -248,6 +255,10 @@ class _PrimaryComponent:
     def numpy(self):
         return Variable.numpy(self._var)
 
+    def __array__(self, dtype=None, copy=None):
+        a = self.numpy()
+        return a if dtype is None else a.astype(dtype)
+
     def assign(self, value, use_locking=None, name=None, read_value=True):
         return Variable.assign(self._var, value, read_value=read_value)
 
@@ -276,7 +287,7 @@ class SyncOnReadVariable(DistributedVariable):
     def _read(self):
         ctx = self._replica_ctx()
         if ctx is not None:
-            rid = ctx.replica_id_in_sync_group_py
+            rid = _local_replica_id(ctx)
             return Variable._read(self) if rid == 0 else self._values[rid]._read()
         return self._cross_replica_value()
 
@@ -297,7 +308,7 @@ class SyncOnReadVariable(DistributedVariable):
     def _replica_or_all(self, method, value, kwargs):
         ctx = self._replica_ctx()
         if ctx is not None:
-            rid = ctx.replica_id_in_sync_group_py
+            rid = _local_replica_id(ctx)
             target = self._component(rid)
             getattr(Variable, method)(target, value, **kwargs)
             return self if kwargs.get("read_value", True) else None
