@@ -648,7 +648,21 @@ class Layer(Module):
 
     # --- config -------------------------------------------------------------
     def get_config(self) -> dict:
-        """The layer's constructor arguments (JSON-serializable)."""
+        """The layer's constructor arguments, as a JSON-serializable dict.
+
+        ``from_config(get_config())`` must rebuild an equivalent layer (without
+        its weights); saving a model to HDF5, ``model.get_config()``/``to_json()``
+        and ``clone_model`` use it. The base version returns ``name``,
+        ``trainable``, ``dtype`` (and ``batch_input_shape`` when set); a subclass
+        whose ``__init__`` takes other arguments must override it.
+
+        Returns:
+          A dict of the layer's configuration.
+
+        Raises:
+          NotImplementedError: If the subclass's ``__init__`` takes arguments
+            and it does not override ``get_config`` (as TF 2.4).
+        """
         config = {"name": self.name, "trainable": self.trainable}
         if hasattr(self, "_batch_input_shape"):
             config["batch_input_shape"] = self._batch_input_shape
@@ -657,6 +671,18 @@ class Layer(Module):
             config["dtype"] = {"class_name": "Policy", "config": {"name": p.name}}
         else:
             config["dtype"] = p.name
+        if getattr(self, "dynamic", False):
+            config["dynamic"] = True
+        if type(self).get_config is Layer.get_config:
+            # TF 2.4: arguments of __init__ that the base config does not hold mean
+            # the config cannot rebuild the layer. (TF 2.21 no longer raises here.)
+            args = inspect.getfullargspec(type(self).__init__).args[1:]
+            if "dynamic" in args:
+                args.remove("dynamic")
+            if [a for a in args if a not in config]:
+                raise NotImplementedError(f"Layer {type(self).__name__} has arguments in "
+                                          f"`__init__` and therefore must override "
+                                          f"`get_config`.")
         return config
 
     @classmethod

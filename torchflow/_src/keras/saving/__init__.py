@@ -9,7 +9,11 @@
   ``keras_metadata.json`` (the same two JSON documents) and a checkpoint
   ``variables/variables`` of the model and its optimizer.
   Differences from TensorFlow 2.4: the directory is not a TF SavedModel (no
-  graphs); it reloads in torchflow only.
+  graphs); it reloads in torchflow only. A model without a config (a subclassed
+  model or a layer that does not implement ``get_config``) saves, as in TF, but
+  ``load_model`` cannot revive it without graphs and says so;
+  ``model.load_weights(directory)`` restores its variables into a model built in
+  Python.
 """
 
 from __future__ import annotations
@@ -59,6 +63,11 @@ def load_weights(model, filepath, by_name=False, skip_mismatch=False):
     from torchflow._src.train.checkpoint import Checkpoint
 
     if os.path.isdir(filepath):
+        if os.path.exists(os.path.join(filepath, "keras_metadata.json")):
+            # A directory written by model.save: its variables, as TF reads a
+            # SavedModel directory's variables/variables.
+            return Checkpoint(model=model).read(
+                os.path.join(filepath, "variables", "variables")).expect_partial()
         from torchflow._src.train.checkpoint_management import latest_checkpoint
 
         filepath = latest_checkpoint(filepath) or filepath
@@ -106,12 +115,28 @@ def _model_config(model):
 def save_model(model, filepath, overwrite=True, include_optimizer=True, save_format=None):
     """Saves config, weights and optimizer state (see the module docstring)."""
     from torchflow._src.keras.engine.model import _json_default
+    from torchflow._src.keras.engine.sequential import Sequential
 
     filepath = os.fspath(filepath)
-    config = json.dumps(_model_config(model), default=_json_default)
+    h5 = _is_h5(filepath, save_format)
+    if h5 and not (model._is_graph_network or isinstance(model, Sequential)):
+        raise NotImplementedError(
+            "Saving the model to HDF5 format requires the model to be a Functional model or "
+            "a Sequential model. It does not work for subclassed models, because such models "
+            "are defined via the body of a Python method, which isn't safely serializable. "
+            "Consider saving to the Tensorflow SavedModel format (by setting "
+            "save_format=\"tf\") or using `save_weights`.")
+    try:
+        config = json.dumps(_model_config(model), default=_json_default)
+    except NotImplementedError:
+        if h5:
+            raise
+        # As TF's SavedModel: a model (or layer) without a config still saves; only
+        # loading it back into a model needs the config (see load_model).
+        config = "null"
     training = _training_config(model) if include_optimizer else None
     training_json = json.dumps(training, default=_json_default) if training else None
-    if _is_h5(filepath, save_format):
+    if h5:
         h5py = hdf5_format._h5py()
         with h5py.File(filepath, "w") as f:
             f.attrs["keras_version"] = b"2.4.0"
@@ -260,6 +285,13 @@ def load_model(filepath, custom_objects=None, compile=True, options=None):  # no
         raise IOError(f"No file or directory found at {filepath}")
     with open(meta_path, encoding="utf8") as f:
         meta = json.load(f)
+    if meta.get("model_config") is None:
+        raise NotImplementedError(
+            f"The model saved at {filepath} has no config (a subclassed model, or a layer, "
+            f"that does not implement `get_config`), so it cannot be rebuilt from the saved "
+            f"directory: torchflow does not write TF SavedModel graphs to revive it from. "
+            f"Create the model in Python and restore its variables with "
+            f"`model.load_weights({filepath!r})`.")
     model = deserialize_layer(meta["model_config"], custom_objects)
     from torchflow._src.train.checkpoint import Checkpoint
 
