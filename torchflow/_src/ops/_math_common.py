@@ -46,14 +46,23 @@ NUMERIC = REAL + COMPLEX
 
 
 class TypeSet(frozenset):
-    """Allowed dtype names for an op attr, keeping TF's order for messages."""
+    """Allowed dtype names for an op attr, keeping TF's order for messages.
+
+    ``ordered``: the op orders its inputs (maximum, minimum), so uint64 values are
+    compared by order keys. ``listed``: the dtypes TF's OpDef lists when wider than
+    these (the rest have no kernel: TF raises ``NotFoundError`` for them).
+    """
 
     order: tuple
+    ordered: bool
+    listed: TypeSet | None
 
-    def __new__(cls, *groups):
+    def __new__(cls, *groups, ordered: bool = False, listed: TypeSet | None = None):
         names = tuple(n for g in groups for n in ((g,) if isinstance(g, str) else g))
         self = super().__new__(cls, names)
         self.order = names
+        self.ordered = ordered
+        self.listed = listed
         return self
 
 
@@ -147,7 +156,7 @@ def as_torch_scalar(b, like: torch.Tensor):
     return torch.tensor(b, dtype=like.dtype, device=like.device)
 
 
-def retry_wide(op: str, fn, a, b, d: dtypes.DType, e: BaseException, ordered: bool = False):
+def retry_wide(op: str, fn, a, b, d: dtypes.DType, e: BaseException, ordered: bool):
     """Second chance for narrow unsigned dtypes torch has no kernel for, else TF's error.
 
     ``ordered`` ops (maximum, minimum) compare the order keys of uint64 values.
@@ -168,8 +177,8 @@ def retry_wide(op: str, fn, a, b, d: dtypes.DType, e: BaseException, ordered: bo
     raise op_failure(op, e, a, b) from None
 
 
-def binary_op(op: str, fn: Callable, allowed: TypeSet, x, y, *, ordered: bool = False,
-              listed: TypeSet | None = None, other: Callable | None = None) -> Tensor:
+def binary_op(op: str, fn: Callable, allowed: TypeSet, x, y, other: Callable | None = None
+              ) -> Tensor:
     """Runs the torch function ``fn`` as TF's binary op ``op`` on ``x`` and ``y``.
 
     The one path every elementwise binary ``tf.math`` op takes. Two Tensors of one
@@ -182,12 +191,10 @@ def binary_op(op: str, fn: Callable, allowed: TypeSet, x, y, *, ordered: bool = 
     Args:
       op: TF's op name, used in error messages (``"AddV2"``).
       fn: ``fn(a, b)`` on torch tensors (``b`` may be a Python number).
-      allowed: The dtypes the op computes.
+      allowed: The dtypes the op computes (see ``TypeSet`` for ``ordered`` and
+        ``listed``).
       x: The first input.
       y: The second input.
-      ordered: ``fn`` orders its inputs (uint64 is compared by order keys).
-      listed: The dtypes TF's OpDef lists when wider than ``allowed``: those get
-        TF's ``NotFoundError`` (no kernel), the others an error listing ``listed``.
       other: ``other(a, b, dtype)`` computes the op for a dtype outside
         ``allowed`` (string concatenation, integer true division) or raises.
 
@@ -197,9 +204,10 @@ def binary_op(op: str, fn: Callable, allowed: TypeSet, x, y, *, ordered: bool = 
     Raises:
       InvalidArgumentError: Different dtypes, a dtype the op does not accept, or
         shapes that do not broadcast.
-      NotFoundError: A dtype in ``listed`` without a kernel.
+      NotFoundError: A dtype TF's OpDef lists but has no kernel for.
       TypeError: A Python value that does not fit the tensor's dtype.
     """
+    # Positional parameters only: keyword-only ones cost ~30 ns a call here.
     if type(x) is Tensor and type(y) is Tensor:
         d = x._dtype
         if y._dtype is d and d._name in allowed:
@@ -211,13 +219,14 @@ def binary_op(op: str, fn: Callable, allowed: TypeSet, x, y, *, ordered: bool = 
     if d._name not in allowed:
         if other is not None:
             return other(a, b, d)
+        listed = allowed.listed
         if listed is not None and d._name in listed:
             raise no_kernel(op, d)
         raise bad_type(op, d, allowed if listed is None else listed)
     try:
         return wrap(fn(a, b), d)
     except Exception as e:  # noqa: BLE001 - translated to a TF error
-        return retry_wide(op, fn, a, b, d, e, ordered)
+        return retry_wide(op, fn, a, b, d, e, allowed.ordered)
 
 
 def unary_op(op: str, fn: Callable, allowed: TypeSet, x, out: dtypes.DType | None = None

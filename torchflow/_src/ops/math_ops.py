@@ -29,6 +29,9 @@ _STRING = dtypes.string
 _SQUARED_DIFFERENCE_TYPES = mc.TypeSet(mc.FLOAT, "int32", "int64", mc.COMPLEX)
 _TRUNCATEMOD_TYPES = mc.TypeSet("int32", "int64", mc.FLOAT)
 _POW_TYPES = mc.TypeSet(mc.FLOAT, mc.SINT, mc.COMPLEX)
+_ORDERED_REAL = mc.TypeSet(mc.FLOAT, mc.INT, ordered=True)  # uint64 compared by order keys
+_REAL_OF_NUM = mc.TypeSet(mc.FLOAT, mc.INT, listed=mc.ALL_NUM)  # complex: no kernel
+_FC_OF_NUM = mc.TypeSet(mc.FLOAT, mc.COMPLEX, listed=mc.ALL_NUM)  # integers: no CPU kernel
 
 
 # --- torch functions behind the ops (``b`` may be a Python number) -------------------------
@@ -170,7 +173,7 @@ def add(x, y, name=None) -> Tensor:
     >>> tf.add(tf.constant([1, 2]), 3).numpy()
     array([4, 5], dtype=int32)
     """
-    return _binary_op("AddV2", torch.add, _ADD_TYPES, x, y, other=_string_add)
+    return _binary_op("AddV2", torch.add, _ADD_TYPES, x, y, _string_add)
 
 
 @public("torchflow.math")
@@ -247,7 +250,7 @@ def maximum(x, y, name=None) -> Tensor:
     >>> tf.maximum(tf.constant([1, 5]), 3).numpy()
     array([3, 5], dtype=int32)
     """
-    return _binary_op("Maximum", _maximum, mc.ALL_REAL, x, y, ordered=True)
+    return _binary_op("Maximum", _maximum, _ORDERED_REAL, x, y)
 
 
 @public("torchflow.math")
@@ -271,7 +274,7 @@ def minimum(x, y, name=None) -> Tensor:
     >>> tf.minimum(tf.constant([1, 5]), 3).numpy()
     array([1, 3], dtype=int32)
     """
-    return _binary_op("Minimum", _minimum, mc.ALL_REAL, x, y, ordered=True)
+    return _binary_op("Minimum", _minimum, _ORDERED_REAL, x, y)
 
 
 @public("torchflow.math")
@@ -319,7 +322,7 @@ def floordiv(x, y, name=None) -> Tensor:
     >>> tf.math.floordiv(tf.constant([-3, 3]), 2).numpy()
     array([-2,  1], dtype=int32)
     """
-    return _binary_op("FloorDiv", _floordiv, mc.ALL_REAL, x, y, listed=mc.ALL_NUM)
+    return _binary_op("FloorDiv", _floordiv, _REAL_OF_NUM, x, y)
 
 
 @public("torchflow.math")
@@ -397,7 +400,7 @@ def truncatediv(x, y, name=None) -> Tensor:
     >>> tf.truncatediv(tf.constant([-3, 3]), 2).numpy()
     array([-1,  1], dtype=int32)
     """
-    return _binary_op("TruncateDiv", _trunc_div, mc.ALL_REAL, x, y, listed=mc.ALL_NUM)
+    return _binary_op("TruncateDiv", _trunc_div, _REAL_OF_NUM, x, y)
 
 
 @public("torchflow.math")
@@ -423,7 +426,7 @@ def truediv(x, y, name=None) -> Tensor:
     >>> tf.math.truediv(tf.constant([1, 2]), 2).dtype
     tf.float64
     """
-    return _binary_op("RealDiv", torch.div, mc.FLOATS_COMPLEX, x, y, other=_int_truediv)
+    return _binary_op("RealDiv", torch.div, mc.FLOATS_COMPLEX, x, y, _int_truediv)
 
 
 @public("torchflow.math")
@@ -446,7 +449,7 @@ def divide(x, y, name=None) -> Tensor:
     >>> tf.math.divide(tf.constant([1., 3.]), 2.).numpy()
     array([0.5, 1.5], dtype=float32)
     """
-    return _binary_op("RealDiv", torch.div, mc.FLOATS_COMPLEX, x, y, other=_int_truediv)
+    return _binary_op("RealDiv", torch.div, mc.FLOATS_COMPLEX, x, y, _int_truediv)
 
 
 @public("torchflow")
@@ -469,7 +472,7 @@ def realdiv(x, y, name=None) -> Tensor:
     >>> tf.realdiv(tf.constant([1., 3.]), 2.).numpy()
     array([0.5, 1.5], dtype=float32)
     """
-    return _binary_op("RealDiv", torch.div, mc.FLOATS_COMPLEX, x, y, listed=mc.ALL_NUM)
+    return _binary_op("RealDiv", torch.div, _FC_OF_NUM, x, y)
 
 
 @public("torchflow.math")
@@ -494,7 +497,7 @@ def divide_no_nan(x, y, name=None) -> Tensor:
     >>> tf.math.divide_no_nan(tf.constant([3., 4.]), tf.constant([0., 2.])).numpy()
     array([0., 2.], dtype=float32)
     """
-    return _binary_op("DivNoNan", _div_no_nan, mc.FLOATS_COMPLEX, x, y, other=_int_div_no_nan)
+    return _binary_op("DivNoNan", _div_no_nan, mc.FLOATS_COMPLEX, x, y, _int_div_no_nan)
 
 
 @public("torchflow.math")
