@@ -1,5 +1,16 @@
 """Public API for tf.image (TF 2.4 subset)."""
 
+from torchflow._src.ops.image_codec_ops import adjust_jpeg_quality as adjust_jpeg_quality
+from torchflow._src.ops.image_codec_ops import decode_and_crop_jpeg as decode_and_crop_jpeg
+from torchflow._src.ops.image_codec_ops import decode_bmp as decode_bmp
+from torchflow._src.ops.image_codec_ops import decode_gif as decode_gif
+from torchflow._src.ops.image_codec_ops import decode_image as decode_image
+from torchflow._src.ops.image_codec_ops import decode_jpeg as decode_jpeg
+from torchflow._src.ops.image_codec_ops import decode_png as decode_png
+from torchflow._src.ops.image_codec_ops import encode_jpeg as encode_jpeg
+from torchflow._src.ops.image_codec_ops import encode_png as encode_png
+from torchflow._src.ops.image_codec_ops import extract_jpeg_shape as extract_jpeg_shape
+from torchflow._src.ops.image_codec_ops import is_jpeg as is_jpeg
 from torchflow._src.ops.image_color_ops import adjust_brightness as adjust_brightness
 from torchflow._src.ops.image_color_ops import adjust_gamma as adjust_gamma
 from torchflow._src.ops.image_color_ops import adjust_hue as adjust_hue

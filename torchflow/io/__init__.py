@@ -1,5 +1,15 @@
 """``tf.io``: files, TFRecords and ``tf.train.Example`` parsing."""
 
+from torchflow._src.ops.image_codec_ops import decode_and_crop_jpeg as decode_and_crop_jpeg
+from torchflow._src.ops.image_codec_ops import decode_bmp as decode_bmp
+from torchflow._src.ops.image_codec_ops import decode_gif as decode_gif
+from torchflow._src.ops.image_codec_ops import decode_image as decode_image
+from torchflow._src.ops.image_codec_ops import decode_jpeg as decode_jpeg
+from torchflow._src.ops.image_codec_ops import decode_png as decode_png
+from torchflow._src.ops.image_codec_ops import encode_jpeg as encode_jpeg
+from torchflow._src.ops.image_codec_ops import encode_png as encode_png
+from torchflow._src.ops.image_codec_ops import extract_jpeg_shape as extract_jpeg_shape
+from torchflow._src.ops.image_codec_ops import is_jpeg as is_jpeg
 from torchflow._src.ops.io_ops import TFRecordOptions as TFRecordOptions
 from torchflow._src.ops.io_ops import TFRecordWriter as TFRecordWriter
 from torchflow._src.ops.io_ops import decode_base64 as decode_base64
@@ -15,4 +25,6 @@ from torchflow._src.ops.parsing_ops import decode_csv as decode_csv
 from torchflow._src.ops.parsing_ops import decode_raw as decode_raw
 from torchflow._src.ops.parsing_ops import parse_example as parse_example
 from torchflow._src.ops.parsing_ops import parse_single_example as parse_single_example
+from torchflow._src.ops.tensor_proto_ops import parse_tensor as parse_tensor
+from torchflow._src.ops.tensor_proto_ops import serialize_tensor as serialize_tensor
 from torchflow.io import gfile as gfile

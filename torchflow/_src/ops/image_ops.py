@@ -266,7 +266,8 @@ def convert_image_dtype(image, dtype, saturate=False, name=None) -> Tensor:
     if src.is_floating and dtype.is_floating:
         return wrap(x.to(dtype._torch), dtype)
     if src.is_integer and dtype.is_floating:
-        return wrap(x.to(dtype._torch) / float(src.max), dtype)
+        # TF multiplies by the rounded reciprocal (not a division): same bits as TF.
+        return wrap(x.to(dtype._torch) * (1.0 / float(src.max)), dtype)
     if src.is_floating and dtype.is_integer:
         y = x * (float(dtype.max) + 0.5)
         if saturate:
