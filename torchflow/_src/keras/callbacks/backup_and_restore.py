@@ -26,11 +26,24 @@ from torchflow._src.util.api import public
 _UNUSED_EPOCH = -1
 
 
+def _write_dir(model, backup_dir):
+    """Where this process writes its backup: ``backup_dir`` on the chief (or alone),
+    ``backup_dir/workertemp_<task id>`` on the other workers of a multi-worker
+    strategy (TF's rule); every worker restores from ``backup_dir``."""
+    strategy = getattr(model, "distribute_strategy", None)
+    extended = getattr(strategy, "extended", None)
+    in_multi_worker = getattr(extended, "_in_multi_worker_mode", None)
+    if in_multi_worker is None or not in_multi_worker() or extended.should_checkpoint:
+        return backup_dir
+    return os.path.join(backup_dir, f"workertemp_{strategy.cluster_resolver.task_id}")
+
+
 class TrainingState:
     """The checkpointed state of one ``fit``: model, optimizer and last completed epoch."""
 
     def __init__(self, model, backup_dir):
         self._backup_dir = backup_dir
+        self._write_dir = _write_dir(model, backup_dir)
         self._epoch = Variable(np.int64(_UNUSED_EPOCH), trainable=False,
                                dtype=dtypes.int64, name="ckpt_saved_epoch")
         deps = {"model": model, "ckpt_saved_epoch": self._epoch}
@@ -39,6 +52,8 @@ class TrainingState:
         self._checkpoint = Checkpoint(**deps)
         self._manager = CheckpointManager(self._checkpoint, directory=backup_dir,
                                           max_to_keep=1)
+        self._write_manager = self._manager if self._write_dir == backup_dir else \
+            CheckpointManager(self._checkpoint, directory=self._write_dir, max_to_keep=1)
 
     def restore(self) -> bool:
         """Restores the last backup, if any; returns whether there was one."""
@@ -50,10 +65,10 @@ class TrainingState:
 
     def back_up(self, epoch) -> None:
         self._epoch.assign(np.int64(epoch))
-        self._manager.save()
+        self._write_manager.save()
 
     def delete_backup(self) -> None:
-        shutil.rmtree(self._backup_dir, ignore_errors=True)
+        shutil.rmtree(self._write_dir, ignore_errors=True)
 
     def maybe_load_initial_epoch_from_ckpt(self, initial_epoch) -> int:
         """The epoch ``fit`` should start at: one past the backed-up epoch, if any."""

@@ -1,0 +1,1 @@
+"""``python -m torchflow.launch``: the ``torchflow launch`` command (see ``__main__``)."""
