@@ -29,10 +29,10 @@ def _named(f, name, doc):
 
 
 def _unary(name, kf, to_float_first=False, out_bool=False):
-
     def f(x):
-        x = asarray(x)
-        if to_float_first:
+        if type(x) is not Tensor:  # a Tensor needs no conversion: skip the call
+            x = asarray(x)
+        if to_float_first and x._dtype._kind not in "fc":
             x = to_float(x)
         return kf(x)
 
