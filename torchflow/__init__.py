@@ -35,7 +35,9 @@ from torchflow import random as random
 from torchflow import raw_ops as raw_ops
 from torchflow import strings as strings
 from torchflow import summary as summary
+from torchflow import test as test
 from torchflow import train as train
+from torchflow import version as version
 from torchflow._src.core.convert import constant as constant
 from torchflow._src.core.convert import convert_to_tensor as convert_to_tensor
 from torchflow._src.core.custom_gradient import custom_gradient as custom_gradient
@@ -73,6 +75,7 @@ from torchflow._src.core.function import control_dependencies as control_depende
 from torchflow._src.core.function import function as function
 from torchflow._src.core.function import init_scope as init_scope
 from torchflow._src.core.function import inside_function as inside_function
+from torchflow._src.core.indexed_slices import IndexedSlices as IndexedSlices
 from torchflow._src.core.module import Module as Module
 from torchflow._src.core.tape import AggregationMethod as AggregationMethod
 from torchflow._src.core.tape import GradientTape as GradientTape
@@ -89,7 +92,6 @@ from torchflow._src.core.variable_scope import variable_creator_scope as variabl
 
 # --- end config / device / debugging / nest / print -------------------------
 # --- variables / autodiff / function / control flow -------------------------
-from torchflow._src.core.indexed_slices import IndexedSlices as IndexedSlices
 from torchflow._src.core.variables import Variable as Variable
 from torchflow._src.core.variables import VariableAggregation as VariableAggregation
 from torchflow._src.core.variables import VariableSynchronization as VariableSynchronization

@@ -206,6 +206,7 @@ def test_compatibility_switches_are_accepted():
     f.set_device_filters("worker", 0, ["/job:ps"])
     with pytest.raises(TypeError):
         f.set_device_filters("worker", 0, [1])
-    assert tf.debugging.experimental.enable_dump_debug_info("/tmp/unused") is None
+    with pytest.raises(NotImplementedError):  # unsupported, with a clear error (issue 19)
+        tf.debugging.experimental.enable_dump_debug_info("/tmp/unused")
     tf.debugging.experimental.disable_dump_debug_info()
     assert tf.dtypes.cast(tf.constant([1.5]), tf.int32).numpy().tolist() == [1]

@@ -1,7 +1,6 @@
 """``tf.debugging``: assertions, numeric checks and debugging switches."""
 
 from torchflow._src.core.config import get_log_device_placement as get_log_device_placement
-from torchflow._src.core.config import set_log_device_placement as set_log_device_placement
 from torchflow._src.ops.debugging_ops import Assert as Assert
 from torchflow._src.ops.debugging_ops import assert_all_finite as assert_all_finite
 from torchflow._src.ops.debugging_ops import assert_equal as assert_equal
@@ -28,4 +27,5 @@ from torchflow._src.ops.debugging_ops import check_numerics as check_numerics
 from torchflow._src.ops.debugging_ops import disable_check_numerics as disable_check_numerics
 from torchflow._src.ops.debugging_ops import enable_check_numerics as enable_check_numerics
 from torchflow._src.ops.debugging_ops import is_numeric_tensor as is_numeric_tensor
+from torchflow._src.ops.debugging_ops import set_log_device_placement as set_log_device_placement
 from torchflow.debugging import experimental as experimental

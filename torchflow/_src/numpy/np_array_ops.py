@@ -8,6 +8,7 @@ import numbers
 import numpy as np
 
 from torchflow._src.core import dtypes
+from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.numpy import np_dtypes as _d
 from torchflow._src.numpy import np_math as _m
@@ -336,6 +337,11 @@ def expand_dims(a, axis):
     a = asarray(a)
     axes = (axis,) if isinstance(axis, int) else tuple(axis)
     n = a.ndim + len(axes)
+    for x in axes:  # TF's ExpandDims range, not Python's modulo wrap-around
+        if not -n <= x < n:
+            raise InvalidArgumentError(
+                None, None, f"Tried to expand dim index {x} for tensor with {a.ndim} "
+                            f"dimensions. [Op:ExpandDims]")
     axes = sorted(x % n for x in axes)
     for x in axes:
         a = _k.expand_dims(a, x)

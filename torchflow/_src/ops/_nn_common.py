@@ -19,6 +19,8 @@ class TypeSet(tuple):
     """An ordered tuple of DTypes (for TF's error messages) with a fast membership
     test on ``DType._enum`` (``DType.__eq__`` is a Python call per element)."""
 
+    enums: frozenset
+
     def __new__(cls, types):
         self = super().__new__(cls, types)
         self.enums = frozenset(d._enum for d in types)
@@ -43,7 +45,7 @@ def attr_error(op: str, dtype: dtypes.DType, allowed, attr: str = "T") -> Invali
     )
 
 
-def typed_arg(op: str, x, allowed=FLOATS, attr: str = "T") -> Tensor:
+def typed_arg(op: str, x, allowed: tuple = FLOATS, attr: str = "T") -> Tensor:
     """``x`` as a Tensor whose dtype is one of ``allowed`` (TF's attr check)."""
     t = tensor_arg(x)
     if not isinstance(allowed, TypeSet):
@@ -145,6 +147,32 @@ def pads(padding, n: int, chan_last: bool, in_sizes, ksize, strides, dilations,
                          f"Received: padding={padding}")
     inner = pairs[1:-1] if chan_last else pairs[2:]
     return [(p[0], p[1]) for p in inner]
+
+
+def check_output_sizes(op: str, in_sizes, p, ksize, strides, dilations) -> list[int]:
+    """TF's windowed output-size rule: ``(in + pads - effective_k + stride) / stride``
+    (C division), where 0 is allowed (an empty output) and a negative size raises.
+
+    Returns:
+      The output size of each spatial dimension.
+
+    Raises:
+      InvalidArgumentError: A stride below 1, or a negative output size.
+    """
+    outs = []
+    for size, (a, b), k, st, d in zip(in_sizes, p, ksize, strides, dilations):
+        if st < 1:
+            raise InvalidArgumentError(
+                None, None, f"Row and column strides should be larger than 0. [Op:{op}]")
+        eff = (k - 1) * d + 1
+        num = size + a + b - eff + st
+        out = num // st if num >= 0 else -((-num) // st)
+        if out < 0:
+            raise InvalidArgumentError(
+                None, None, f"Computed output size would be negative: {out} [input_size: "
+                            f"{size}, effective_filter_size: {eff}, stride: {st}] [Op:{op}]")
+        outs.append(out)
+    return outs
 
 
 def apply_pads(x: torch.Tensor, p: list[tuple[int, int]], value: float = 0.0):

@@ -61,9 +61,11 @@ def _conv(op, n, input, filters, strides, padding, data_format, dilations):
             f"input depth must be evenly divisible by filter depth: {cin} vs {fin} [Op:{op}]")
     ksize = list(wt.shape[:n])
     p = nc.pads(padding, n, cl, list(xc.shape[2:]), ksize, s, d, op)
+    nc.check_output_sizes(op, list(xc.shape[2:]), p, ksize, s, d)
     try:
         xc, tp = nc.apply_pads(xc, p)
-        # Fully padded spatial size smaller than the kernel: TF returns an empty output.
+        # Output size 0 (padded input shorter than the kernel, not negative): TF
+        # returns an empty output.
         if any(xc.shape[2 + i] + 2 * tp[i] < (ksize[i] - 1) * d[i] + 1 for i in range(n)):
             out_sp = [0] * n
             out = xc.new_zeros((xc.shape[0], wt.shape[-1], *out_sp))
@@ -311,6 +313,10 @@ def _depthwise(op, x, filt, strides, padding, data_format, dilations):
             f"input and filter must have the same depth: {cin} vs {wt.shape[2]} [Op:{op}]")
     kh, kw, _, mult = wt.shape
     p = nc.pads(padding, 2, cl, list(xc.shape[2:]), [kh, kw], s, d, op)
+    outs = nc.check_output_sizes(op, list(xc.shape[2:]), p, [kh, kw], s, d)
+    if 0 in outs:  # an empty output, as TF gives
+        out = xc.new_zeros((xc.shape[0], cin * mult, *outs))
+        return wrap(nc.from_nc(out, cl), x._dtype)
     # Output channel c * multiplier + m, as TF orders them.
     weight = wt.reshape(kh, kw, 1, cin * mult).permute(3, 2, 0, 1)
     try:

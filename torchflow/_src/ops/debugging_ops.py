@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from torchflow._src.core import dtypes
+from torchflow._src.core import config, dtypes, result_hooks
 from torchflow._src.core.convert import convert_to_tensor, to_tensor
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.core.tensor import Tensor, is_tensor, to_numpy, wrap
@@ -238,7 +238,7 @@ def Assert(condition, data, summarize=None, name=None) -> None:
     """
     if not condition:
         parts = [_summarize_eager(_t(d), summarize) for d in data]
-        raise _fail(f"Expected '{condition}' to be true. Summarized data: " + "\n".join(parts))
+        raise _fail(f"Expected '{condition!s}' to be true. Summarized data: " + "\n".join(parts))
 
 
 @public("torchflow.debugging")
@@ -279,7 +279,7 @@ def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=N
         return
     data = [
         _prefix(message),
-        f"x and y not equal to tolerance rtol = {rtol}, atol = {atol}",
+        f"x and y not equal to tolerance rtol = {rtol!s}, atol = {atol!s}",
         f"x ({_desc(x)}) = ", x,
         f"y ({_desc(y)}) = ", y,
     ]
@@ -416,8 +416,8 @@ def assert_same_float_dtype(tensors=None, dtype=None):
                 dtype, first = t.dtype, t
             elif t.dtype != dtype:
                 other = first if first is not None else dtype
-                raise ValueError(f"{t}, type={t.dtype}, must be of the same type ({dtype}) as "
-                                 f"{other}.")
+                raise ValueError(f"{t!s}, type={t.dtype}, must be of the same type ({dtype}) as "
+                                 f"{other!s}.")
     if dtype is None:
         return dtypes.float32
     dtype = dtypes.as_dtype(dtype)
@@ -532,38 +532,81 @@ def is_numeric_tensor(tensor) -> bool:
     return isinstance(tensor, Tensor) and tensor.dtype._kind in "fiuc"
 
 
-class _CheckNumerics:
-    enabled = False
-
-
 @public("torchflow.debugging")
 def enable_check_numerics(stack_height_limit=30, path_length_limit=50) -> None:
-    """Records that numeric checking is requested (torchflow ops do not check
-    each result; use ``check_numerics`` on the tensors of interest)."""
-    _CheckNumerics.enabled = True
+    """Makes every op check its floating-point results for Infinity and NaN.
+
+    While enabled, the first op whose output holds an Inf or a NaN raises
+    ``InvalidArgumentError`` naming the op, with TF's message (``Detected Infinity
+    or NaN in output 0 of eagerly-executing op "Log" ...``). Integer results are
+    not checked. Calling it again has no further effect.
+
+    Args:
+      stack_height_limit: Unused (TF's limit on the stack trace it prints).
+      path_length_limit: Unused (TF's limit on the file paths it prints).
+
+    Differences from TensorFlow 2.4: the message omits the op's inputs and the
+    stack trace; gradients computed by ``GradientTape.gradient`` are not checked
+    per backward op.
+
+    >>> import torchflow as tf
+    >>> tf.debugging.enable_check_numerics()
+    >>> try:
+    ...     _ = tf.math.log(tf.constant([0.0]))
+    ... except tf.errors.InvalidArgumentError as e:
+    ...     print('op "Log"' in str(e))
+    True
+    >>> tf.debugging.disable_check_numerics()
+    """
+    result_hooks.set_check_numerics(True)
 
 
 @public("torchflow.debugging")
 def disable_check_numerics() -> None:
-    """Turns ``enable_check_numerics`` off."""
-    _CheckNumerics.enabled = False
+    """Turns ``enable_check_numerics`` off (no effect when it is off)."""
+    result_hooks.set_check_numerics(False)
 
 
-class _DumpDebugInfo:
-    dump_root = None
+@public("torchflow.debugging")
+def set_log_device_placement(enabled) -> None:
+    """Turns logging of op placements on or off.
+
+    While on, every op prints ``Executing op MatMul in device
+    /job:localhost/replica:0/task:0/device:CPU:0`` (TF's eager format) to stderr.
+
+    Args:
+      enabled: Whether to log.
+    """
+    config.set_log_device_placement(enabled)
+    result_hooks.refresh()
 
 
 @public("torchflow.debugging.experimental")
 def enable_dump_debug_info(dump_root, tensor_debug_mode="NO_TENSOR", circular_buffer_size=1000,
                            op_regex=None, tensor_dtypes=None):
-    """Records a debugger dump request (torchflow writes no Debugger V2 dumps).
+    """TF's Debugger V2 dump (``tfdbg2``) for TensorBoard's Debugger plugin.
 
-    Differences from TensorFlow 2.4: nothing is written; returns None.
+    Not supported by torchflow: its ops do not run through TF's runtime, whose
+    execution and graph events the dump records.
+
+    Args:
+      dump_root: The directory TF would write to.
+      tensor_debug_mode: TF's tensor summary mode.
+      circular_buffer_size: TF's buffer size.
+      op_regex: TF's op filter.
+      tensor_dtypes: TF's dtype filter.
+
+    Raises:
+      NotImplementedError: Always. For NaN/Inf hunting use
+        ``tf.debugging.enable_check_numerics()``.
     """
-    _DumpDebugInfo.dump_root = dump_root
+    raise NotImplementedError(
+        "tf.debugging.experimental.enable_dump_debug_info is not supported by torchflow: "
+        "it writes TF runtime (Debugger V2) events that torchflow ops do not produce. Use "
+        "tf.debugging.enable_check_numerics() to find the first op that produces NaN or "
+        f"Infinity. Received: dump_root={dump_root!r}")
 
 
 @public("torchflow.debugging.experimental")
 def disable_dump_debug_info() -> None:
-    """Turns ``enable_dump_debug_info`` off."""
-    _DumpDebugInfo.dump_root = None
+    """Turns ``enable_dump_debug_info`` off (a no-op: it cannot be turned on)."""

@@ -426,6 +426,14 @@ def where(condition, x=None, y=None, name=None) -> Tensor:
                         a._dtype)
         return wrap(torch.where(ct, a._t, b._t), a._dtype)
     except Exception as e:  # noqa: BLE001
+        shapes = [list(t._t.shape) for t in (c, a, b)]
+        try:
+            torch.broadcast_shapes(*[tuple(s) for s in shapes])
+        except RuntimeError:
+            dims = ["[" + ",".join(str(d) for d in s) + "]" for s in shapes]
+            raise InvalidArgumentError(
+                None, None, f"condition {dims[0]}, then {dims[1]}, and else {dims[2]} must be "
+                            f"broadcastable [Op:SelectV2]") from None
         raise translate("SelectV2", e) from None
 
 

@@ -17,6 +17,7 @@ import numpy as np
 import torch
 
 from torchflow._src.core import dtypes
+from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.ops._dispatch import tensor_arg
 from torchflow._src.util.api import public
@@ -147,6 +148,11 @@ def resize(images, size, method="bilinear", preserve_aspect_ratio=False, antiali
     size = [int(v) for v in (size.numpy() if isinstance(size, Tensor) else size)]
     x = _batched(t._t, single)
     h, w = size
+    if h <= 0 or w <= 0:
+        op = {"bilinear": "ResizeBilinear", "nearest": "ResizeNearestNeighbor",
+              "bicubic": "ResizeBicubic", "area": "ResizeArea"}.get(method, "ScaleAndTranslate")
+        raise InvalidArgumentError(None, None,
+                                   f"output dimensions must be positive [Op:{op}]")
     if preserve_aspect_ratio:
         s = min(h / x.shape[1], w / x.shape[2])
         h, w = max(int(round(x.shape[1] * s)), 1), max(int(round(x.shape[2] * s)), 1)

@@ -37,6 +37,9 @@ def _pool(kind, op, n, input, ksize, strides, padding, data_format):
     if any(v <= 0 for v in k + s):
         raise InvalidArgumentError(
             None, None, f"Sliding window ksize and strides must be positive: {k} {s} [Op:{op}]")
+    outs = nc.check_output_sizes(op, list(xc.shape[2:]), p, k, s, [1] * n)
+    if 0 in outs:  # TF allows an empty output (a window larger than the input)
+        return wrap(nc.from_nc(xc.new_zeros(tuple(xc.shape[:2]) + tuple(outs)), cl), x._dtype)
     try:
         if kind == "max":
             out = _max(n, xc, k, s, p)
@@ -221,6 +224,7 @@ def max_pool_with_argmax(input, ksize, strides, padding, data_format="NHWC",
     xc = nc.to_nc(xt, True)
     n_, c_, h, w = xc.shape
     p = nc.pads(padding, 2, True, [h, w], k, s, [1, 1], op)
+    nc.check_output_sizes(op, [h, w], p, k, s, [1, 1])
     work = xc if xc.dtype.is_floating_point else xc.double()
     padded = F.pad(work, [p[1][0], p[1][1], p[0][0], p[0][1]], value=float("-inf"))
     try:

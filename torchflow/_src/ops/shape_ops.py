@@ -205,7 +205,9 @@ def sequence_mask(lengths, maxlen=None, dtype=dtypes.bool, name=None) -> Tensor:
         m = int(t.max().item()) if t.numel() else 0
     else:
         m = int_value(maxlen, "maxlen") if not isinstance(maxlen, float) else int(maxlen)
-    m = max(m, 0)
+        if m < 0:  # TF builds the mask with tf.range(maxlen)
+            raise InvalidArgumentError(
+                None, None, f"Requires start <= limit when delta > 0: 0/{m} [Op:Range]")
     mask = torch.arange(m, device=t.device) < t.unsqueeze(-1)
     d = dtypes.as_dtype(dtype)
     return wrap(mask if d is dtypes.bool else mask.to(d._torch), d)

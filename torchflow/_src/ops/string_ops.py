@@ -340,6 +340,11 @@ def unicode_decode(input, input_encoding, errors="replace", replacement_char=655
 
 # --- numbers <-> strings ------------------------------------------------------------
 _INT_RE = re.compile(rb"\s*[+-]?\d+\s*")
+# What strtod reads besides Python's float(): hex floats (only with their 0x prefix:
+# "abc" is not a number) and nan(chars).
+_HEX_FLOAT_RE = re.compile(rb"\s*[+-]?0[xX]([0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)"
+                           rb"([pP][+-]?\d+)?\s*")
+_NAN_CHARS_RE = re.compile(rb"\s*[+-]?nan\([0-9A-Za-z_]*\)\s*", re.IGNORECASE)
 
 
 @public("torchflow.strings")
@@ -384,7 +389,12 @@ def to_number(input, out_type=dtypes.float32, name=None) -> Tensor:
                 try:
                     v = float(s)
                 except ValueError:
-                    v = float.fromhex(s.decode("ascii"))  # strtod reads hex floats
+                    if _HEX_FLOAT_RE.fullmatch(s):
+                        v = float.fromhex(s.decode("ascii"))
+                    elif _NAN_CHARS_RE.fullmatch(s):
+                        v = float("nan")
+                    else:
+                        raise
         except (ValueError, UnicodeDecodeError):
             raise invalid_argument(
                 "StringToNumber",
