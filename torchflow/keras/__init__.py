@@ -6,6 +6,7 @@ from torchflow._src.keras.engine.keras_tensor import KerasTensor as KerasTensor
 from torchflow._src.keras.engine.model import Model as Model
 from torchflow._src.keras.engine.sequential import Sequential as Sequential
 from torchflow.keras import activations as activations
+from torchflow.keras import applications as applications
 from torchflow.keras import backend as backend
 from torchflow.keras import callbacks as callbacks
 from torchflow.keras import constraints as constraints

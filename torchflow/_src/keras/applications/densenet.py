@@ -1,0 +1,191 @@
+"""``tf.keras.applications.densenet``: DenseNet121/169/201 (Huang et al., CVPR 2017)."""
+
+from __future__ import annotations
+
+from torchflow._src.keras import backend
+from torchflow._src.keras.applications import imagenet_utils
+from torchflow._src.keras.engine.model import Model
+from torchflow._src.keras.layers.convolutional.base_conv import Conv2D
+from torchflow._src.keras.layers.core.activation import Activation
+from torchflow._src.keras.layers.core.dense import Dense
+from torchflow._src.keras.layers.merging.merging import Concatenate
+from torchflow._src.keras.layers.normalization.batch_normalization import BatchNormalization
+from torchflow._src.keras.layers.pooling.global_pooling import GlobalAveragePooling2D
+from torchflow._src.keras.layers.pooling.pooling import AveragePooling2D, MaxPooling2D
+from torchflow._src.keras.layers.reshaping.padding_cropping import ZeroPadding2D
+from torchflow._src.util.api import public
+
+_NS = "torchflow.keras.applications.densenet"
+_BASE = "https://storage.googleapis.com/tensorflow/keras-applications/densenet/"
+_HASHES = {
+    "densenet121": ("9d60b8095a5708f2dcce2bca79d332c7", "30ee3e1110167f948a6b9946edeeb738"),
+    "densenet169": ("d699b8f76981ab1b30698df4c175e90b", "b8c4d4c20dd625c148057b9ff1c1176b"),
+    "densenet201": ("1ceb130c1ea1b78c3bf6114dbdfd8807", "c13680b51ded0fb44dff2d8f86ac8bb1"),
+}
+
+
+def _axis():
+    return 3 if backend.image_data_format() == "channels_last" else 1
+
+
+def _bn(name):
+    return BatchNormalization(axis=_axis(), epsilon=1.001e-5, name=name)
+
+
+def _conv_block(x, growth_rate, name):
+    x1 = _bn(name + "_0_bn")(x)
+    x1 = Activation("relu", name=name + "_0_relu")(x1)
+    x1 = Conv2D(4 * growth_rate, 1, use_bias=False, name=name + "_1_conv")(x1)
+    x1 = _bn(name + "_1_bn")(x1)
+    x1 = Activation("relu", name=name + "_1_relu")(x1)
+    x1 = Conv2D(growth_rate, 3, padding="same", use_bias=False, name=name + "_2_conv")(x1)
+    return Concatenate(axis=_axis(), name=name + "_concat")([x, x1])
+
+
+def _transition_block(x, reduction, name):
+    x = _bn(name + "_bn")(x)
+    x = Activation("relu", name=name + "_relu")(x)
+    x = Conv2D(int(backend.int_shape(x)[_axis()] * reduction), 1, use_bias=False,
+               name=name + "_conv")(x)
+    return AveragePooling2D(2, strides=2, name=name + "_pool")(x)
+
+
+def _densenet(blocks, include_top, weights, input_tensor, input_shape, pooling, classes,
+              classifier_activation):
+    imagenet_utils.check_weights(weights, include_top, classes)
+    input_shape = imagenet_utils.obtain_input_shape(
+        input_shape, default_size=224, min_size=32, data_format=backend.image_data_format(),
+        require_flatten=include_top, weights=weights)
+    img_input, inputs = imagenet_utils.model_input(input_tensor, input_shape)
+    x = ZeroPadding2D(padding=((3, 3), (3, 3)))(img_input)
+    x = Conv2D(64, 7, strides=2, use_bias=False, name="conv1/conv")(x)
+    x = _bn("conv1/bn")(x)
+    x = Activation("relu", name="conv1/relu")(x)
+    x = ZeroPadding2D(padding=((1, 1), (1, 1)))(x)
+    x = MaxPooling2D(3, strides=2, name="pool1")(x)
+    for stage, n in enumerate(blocks, start=2):
+        for i in range(1, n + 1):
+            x = _conv_block(x, 32, name=f"conv{stage}_block{i}")
+        if stage < 5:
+            x = _transition_block(x, 0.5, name=f"pool{stage}")
+    x = _bn("bn")(x)
+    x = Activation("relu", name="relu")(x)
+    if include_top:
+        x = GlobalAveragePooling2D(name="avg_pool")(x)
+        imagenet_utils.validate_activation(classifier_activation, weights)
+        x = Dense(classes, activation=classifier_activation, name="predictions")(x)
+    else:
+        x = imagenet_utils.pool(x, pooling, name_avg="avg_pool", name_max="max_pool")
+    name = {(6, 12, 24, 16): "densenet121", (6, 12, 32, 32): "densenet169",
+            (6, 12, 48, 32): "densenet201"}.get(tuple(blocks), "densenet")
+    model = Model(inputs, x, name=name)
+    if weights == "imagenet" and name == "densenet":
+        weights = None
+    suffix = "" if include_top else "_notop"
+    url = f"{_BASE}{name}_weights_tf_dim_ordering_tf_kernels{suffix}.h5"
+    file_hash = _HASHES.get(name, (None, None))[0 if include_top else 1]
+    return imagenet_utils.load_weights(model, weights, url, file_hash)
+
+
+@public(_NS)
+def DenseNet121(include_top=True, weights="imagenet", input_tensor=None, input_shape=None,
+                pooling=None, classes=1000, classifier_activation="softmax"):
+    """Instantiates the DenseNet121 architecture.
+
+    Args:
+      include_top: Whether to include the fully-connected layer at the top.
+      weights: None (random initialization), ``"imagenet"`` (fetched with
+        ``get_file``), or the path to a weights file to load.
+      input_tensor: Optional Keras tensor to use as the model's input.
+      input_shape: Optional shape tuple (at least 32x32; ``(224, 224, 3)`` with
+        ``include_top`` and ImageNet weights).
+      pooling: With ``include_top=False``: None (4-D output), ``"avg"`` or ``"max"``.
+      classes: Number of classes (1000 with ImageNet weights and the top).
+      classifier_activation: The top layer's activation.
+
+    Returns:
+      A ``keras.Model``.
+
+    Raises:
+      ValueError: For invalid ``weights``, ``classes`` or ``input_shape``.
+      Exception: ``URL fetch failure on ...`` when ImageNet weights cannot be fetched.
+    """
+    return _densenet([6, 12, 24, 16], include_top, weights, input_tensor, input_shape, pooling,
+                     classes, classifier_activation)
+
+
+@public(_NS)
+def DenseNet169(include_top=True, weights="imagenet", input_tensor=None, input_shape=None,
+                pooling=None, classes=1000, classifier_activation="softmax"):
+    """Instantiates the DenseNet169 architecture.
+
+    Args:
+      include_top: Whether to include the fully-connected layer at the top.
+      weights: None (random initialization), ``"imagenet"`` (fetched with
+        ``get_file``), or the path to a weights file to load.
+      input_tensor: Optional Keras tensor to use as the model's input.
+      input_shape: Optional shape tuple (at least 32x32; ``(224, 224, 3)`` with
+        ``include_top`` and ImageNet weights).
+      pooling: With ``include_top=False``: None (4-D output), ``"avg"`` or ``"max"``.
+      classes: Number of classes (1000 with ImageNet weights and the top).
+      classifier_activation: The top layer's activation.
+
+    Returns:
+      A ``keras.Model``.
+
+    Raises:
+      ValueError: For invalid ``weights``, ``classes`` or ``input_shape``.
+      Exception: ``URL fetch failure on ...`` when ImageNet weights cannot be fetched.
+    """
+    return _densenet([6, 12, 32, 32], include_top, weights, input_tensor, input_shape, pooling,
+                     classes, classifier_activation)
+
+
+@public(_NS)
+def DenseNet201(include_top=True, weights="imagenet", input_tensor=None, input_shape=None,
+                pooling=None, classes=1000, classifier_activation="softmax"):
+    """Instantiates the DenseNet201 architecture.
+
+    Args:
+      include_top: Whether to include the fully-connected layer at the top.
+      weights: None (random initialization), ``"imagenet"`` (fetched with
+        ``get_file``), or the path to a weights file to load.
+      input_tensor: Optional Keras tensor to use as the model's input.
+      input_shape: Optional shape tuple (at least 32x32; ``(224, 224, 3)`` with
+        ``include_top`` and ImageNet weights).
+      pooling: With ``include_top=False``: None (4-D output), ``"avg"`` or ``"max"``.
+      classes: Number of classes (1000 with ImageNet weights and the top).
+      classifier_activation: The top layer's activation.
+
+    Returns:
+      A ``keras.Model``.
+
+    Raises:
+      ValueError: For invalid ``weights``, ``classes`` or ``input_shape``.
+      Exception: ``URL fetch failure on ...`` when ImageNet weights cannot be fetched.
+    """
+    return _densenet([6, 12, 48, 32], include_top, weights, input_tensor, input_shape, pooling,
+                     classes, classifier_activation)
+
+
+@public(_NS)
+def preprocess_input(x, data_format=None):
+    """DenseNet's preprocessing: pixels scaled to [0, 1], then normalized by the
+    ImageNet mean and standard deviation per channel ("torch").
+
+    Args:
+      x: A NumPy array (a float one is changed in place) or tensor of RGB images in
+        [0, 255], 3-D or 4-D.
+      data_format: ``"channels_last"`` or ``"channels_first"`` (the default format if None).
+
+    Returns:
+      The preprocessed images.
+    """
+    return imagenet_utils.preprocess(x, data_format, "torch")
+
+
+@public(_NS)
+def decode_predictions(preds, top=5):
+    """ImageNet predictions as ``(class_id, class_name, score)`` lists (see
+    ``tf.keras.applications.imagenet_utils.decode_predictions``)."""
+    return imagenet_utils.decode_predictions(preds, top=top)

@@ -1,0 +1,158 @@
+"""``tf.keras.applications.inception_v3``: Inception v3 (Szegedy et al., CVPR 2016)."""
+
+from __future__ import annotations
+
+from torchflow._src.keras import backend
+from torchflow._src.keras.applications import imagenet_utils
+from torchflow._src.keras.engine.model import Model
+from torchflow._src.keras.layers.convolutional.base_conv import Conv2D
+from torchflow._src.keras.layers.core.activation import Activation
+from torchflow._src.keras.layers.core.dense import Dense
+from torchflow._src.keras.layers.merging.merging import concatenate
+from torchflow._src.keras.layers.normalization.batch_normalization import BatchNormalization
+from torchflow._src.keras.layers.pooling.global_pooling import GlobalAveragePooling2D
+from torchflow._src.keras.layers.pooling.pooling import AveragePooling2D, MaxPooling2D
+from torchflow._src.util.api import public
+
+_NS = "torchflow.keras.applications.inception_v3"
+_BASE = "https://storage.googleapis.com/tensorflow/keras-applications/inception_v3/"
+
+
+def _axis():
+    return 1 if backend.image_data_format() == "channels_first" else 3
+
+
+def _conv_bn(x, filters, rows, cols, padding="same", strides=(1, 1), name=None):
+    """Conv2D (no bias) + BatchNormalization (no scale) + ReLU."""
+    conv_name, bn_name = (name + "_conv", name + "_bn") if name else (None, None)
+    x = Conv2D(filters, (rows, cols), strides=strides, padding=padding, use_bias=False,
+               name=conv_name)(x)
+    x = BatchNormalization(axis=_axis(), scale=False, name=bn_name)(x)
+    return Activation("relu", name=name)(x)
+
+
+def _avg_branch(x, filters):
+    x = AveragePooling2D((3, 3), strides=(1, 1), padding="same")(x)
+    return _conv_bn(x, filters, 1, 1)
+
+
+def _mixed_35(x, pool_filters, name):
+    b1 = _conv_bn(x, 64, 1, 1)
+    b5 = _conv_bn(_conv_bn(x, 48, 1, 1), 64, 5, 5)
+    b3 = _conv_bn(_conv_bn(_conv_bn(x, 64, 1, 1), 96, 3, 3), 96, 3, 3)
+    return concatenate([b1, b5, b3, _avg_branch(x, pool_filters)], axis=_axis(), name=name)
+
+
+def _mixed_17(x, c, name):
+    b1 = _conv_bn(x, 192, 1, 1)
+    b7 = _conv_bn(_conv_bn(_conv_bn(x, c, 1, 1), c, 1, 7), 192, 7, 1)
+    d = _conv_bn(x, c, 1, 1)
+    d = _conv_bn(d, c, 7, 1)
+    d = _conv_bn(d, c, 1, 7)
+    d = _conv_bn(d, c, 7, 1)
+    d = _conv_bn(d, 192, 1, 7)
+    return concatenate([b1, b7, d, _avg_branch(x, 192)], axis=_axis(), name=name)
+
+
+def _mixed_8(x, i):
+    b1 = _conv_bn(x, 320, 1, 1)
+    b3 = _conv_bn(x, 384, 1, 1)
+    b3 = concatenate([_conv_bn(b3, 384, 1, 3), _conv_bn(b3, 384, 3, 1)], axis=_axis(),
+                     name=f"mixed9_{i}")
+    d = _conv_bn(_conv_bn(x, 448, 1, 1), 384, 3, 3)
+    d = concatenate([_conv_bn(d, 384, 1, 3), _conv_bn(d, 384, 3, 1)], axis=_axis())
+    return concatenate([b1, b3, d, _avg_branch(x, 192)], axis=_axis(), name=f"mixed{9 + i}")
+
+
+@public(_NS)
+def InceptionV3(include_top=True, weights="imagenet", input_tensor=None, input_shape=None,
+                pooling=None, classes=1000, classifier_activation="softmax"):
+    """Instantiates the Inception v3 architecture.
+
+    Args:
+      include_top: Whether to include the fully-connected layer at the top.
+      weights: None (random initialization), ``"imagenet"`` (fetched with
+        ``get_file``), or the path to a weights file to load.
+      input_tensor: Optional Keras tensor to use as the model's input.
+      input_shape: Optional shape tuple (at least 75x75; ``(299, 299, 3)`` with
+        ``include_top`` and ImageNet weights).
+      pooling: With ``include_top=False``: None (4-D output), ``"avg"`` or ``"max"``.
+      classes: Number of classes (1000 with ImageNet weights and the top).
+      classifier_activation: The top layer's activation.
+
+    Returns:
+      A ``keras.Model``.
+
+    Raises:
+      ValueError: For invalid ``weights``, ``classes`` or ``input_shape``.
+      Exception: ``URL fetch failure on ...`` when ImageNet weights cannot be fetched.
+    """
+    imagenet_utils.check_weights(weights, include_top, classes)
+    input_shape = imagenet_utils.obtain_input_shape(
+        input_shape, default_size=299, min_size=75, data_format=backend.image_data_format(),
+        require_flatten=include_top, weights=weights)
+    img_input, inputs = imagenet_utils.model_input(input_tensor, input_shape)
+    x = _conv_bn(img_input, 32, 3, 3, strides=(2, 2), padding="valid")
+    x = _conv_bn(x, 32, 3, 3, padding="valid")
+    x = _conv_bn(x, 64, 3, 3)
+    x = MaxPooling2D((3, 3), strides=(2, 2))(x)
+    x = _conv_bn(x, 80, 1, 1, padding="valid")
+    x = _conv_bn(x, 192, 3, 3, padding="valid")
+    x = MaxPooling2D((3, 3), strides=(2, 2))(x)
+    x = _mixed_35(x, 32, "mixed0")
+    x = _mixed_35(x, 64, "mixed1")
+    x = _mixed_35(x, 64, "mixed2")
+    b3 = _conv_bn(x, 384, 3, 3, strides=(2, 2), padding="valid")
+    d = _conv_bn(_conv_bn(_conv_bn(x, 64, 1, 1), 96, 3, 3), 96, 3, 3, strides=(2, 2),
+                 padding="valid")
+    x = concatenate([b3, d, MaxPooling2D((3, 3), strides=(2, 2))(x)], axis=_axis(),
+                    name="mixed3")
+    x = _mixed_17(x, 128, "mixed4")
+    x = _mixed_17(x, 160, "mixed5")
+    x = _mixed_17(x, 160, "mixed6")
+    x = _mixed_17(x, 192, "mixed7")
+    b3 = _conv_bn(_conv_bn(x, 192, 1, 1), 320, 3, 3, strides=(2, 2), padding="valid")
+    b7 = _conv_bn(x, 192, 1, 1)
+    b7 = _conv_bn(b7, 192, 1, 7)
+    b7 = _conv_bn(b7, 192, 7, 1)
+    b7 = _conv_bn(b7, 192, 3, 3, strides=(2, 2), padding="valid")
+    x = concatenate([b3, b7, MaxPooling2D((3, 3), strides=(2, 2))(x)], axis=_axis(),
+                    name="mixed8")
+    x = _mixed_8(x, 0)
+    x = _mixed_8(x, 1)
+    if include_top:
+        x = GlobalAveragePooling2D(name="avg_pool")(x)
+        imagenet_utils.validate_activation(classifier_activation, weights)
+        x = Dense(classes, activation=classifier_activation, name="predictions")(x)
+    else:
+        x = imagenet_utils.pool(x, pooling)
+    model = Model(inputs, x, name="inception_v3")
+    if include_top:
+        url, file_hash = (_BASE + "inception_v3_weights_tf_dim_ordering_tf_kernels.h5",
+                          "9a0d58056eeedaa3f26cb7ebd46da564")
+    else:
+        url, file_hash = (_BASE + "inception_v3_weights_tf_dim_ordering_tf_kernels_notop.h5",
+                          "bcbd6486424b2319ff4ef7d526e38f63")
+    return imagenet_utils.load_weights(model, weights, url, file_hash)
+
+
+@public(_NS)
+def preprocess_input(x, data_format=None):
+    """Inception v3's preprocessing: pixels scaled to [-1, 1] ("tf").
+
+    Args:
+      x: A NumPy array (a float one is changed in place) or tensor of RGB images in
+        [0, 255], 3-D or 4-D.
+      data_format: ``"channels_last"`` or ``"channels_first"`` (the default format if None).
+
+    Returns:
+      The preprocessed images.
+    """
+    return imagenet_utils.preprocess(x, data_format, "tf")
+
+
+@public(_NS)
+def decode_predictions(preds, top=5):
+    """ImageNet predictions as ``(class_id, class_name, score)`` lists (see
+    ``tf.keras.applications.imagenet_utils.decode_predictions``)."""
+    return imagenet_utils.decode_predictions(preds, top=top)

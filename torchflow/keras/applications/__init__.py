@@ -1,0 +1,29 @@
+"""``tf.keras.applications``: Keras 2's image-classification models (built with
+``weights=None`` here; ``"imagenet"`` fetches TF's weight files)."""
+
+from torchflow._src.keras.applications.densenet import DenseNet121 as DenseNet121
+from torchflow._src.keras.applications.densenet import DenseNet169 as DenseNet169
+from torchflow._src.keras.applications.densenet import DenseNet201 as DenseNet201
+from torchflow._src.keras.applications.inception_v3 import InceptionV3 as InceptionV3
+from torchflow._src.keras.applications.mobilenet import MobileNet as MobileNet
+from torchflow._src.keras.applications.mobilenet_v2 import MobileNetV2 as MobileNetV2
+from torchflow._src.keras.applications.resnet import ResNet50 as ResNet50
+from torchflow._src.keras.applications.resnet import ResNet101 as ResNet101
+from torchflow._src.keras.applications.resnet import ResNet152 as ResNet152
+from torchflow._src.keras.applications.resnet_v2 import ResNet50V2 as ResNet50V2
+from torchflow._src.keras.applications.resnet_v2 import ResNet101V2 as ResNet101V2
+from torchflow._src.keras.applications.resnet_v2 import ResNet152V2 as ResNet152V2
+from torchflow._src.keras.applications.vgg16 import VGG16 as VGG16
+from torchflow._src.keras.applications.vgg19 import VGG19 as VGG19
+from torchflow._src.keras.applications.xception import Xception as Xception
+from torchflow.keras.applications import densenet as densenet
+from torchflow.keras.applications import imagenet_utils as imagenet_utils
+from torchflow.keras.applications import inception_v3 as inception_v3
+from torchflow.keras.applications import mobilenet as mobilenet
+from torchflow.keras.applications import mobilenet_v2 as mobilenet_v2
+from torchflow.keras.applications import resnet as resnet
+from torchflow.keras.applications import resnet50 as resnet50
+from torchflow.keras.applications import resnet_v2 as resnet_v2
+from torchflow.keras.applications import vgg16 as vgg16
+from torchflow.keras.applications import vgg19 as vgg19
+from torchflow.keras.applications import xception as xception

@@ -1,0 +1,7 @@
+"""``tf.keras.applications.resnet``."""
+
+from torchflow._src.keras.applications.resnet import ResNet50 as ResNet50
+from torchflow._src.keras.applications.resnet import ResNet101 as ResNet101
+from torchflow._src.keras.applications.resnet import ResNet152 as ResNet152
+from torchflow._src.keras.applications.resnet import decode_predictions as decode_predictions
+from torchflow._src.keras.applications.resnet import preprocess_input as preprocess_input
