@@ -80,17 +80,13 @@ class Functional(Model):
                                      f"at layer \"{node.layer.name}\".")
             for kt in nest.flatten(node.outputs):
                 available.add(id(kt))
-        layers = []
-        seen = set()
-        for node in self._nodes:
-            if id(node.layer) not in seen:
-                seen.add(id(node.layer))
-                layers.append(node.layer)
-        # Inputs first, in the order the model was given them.
+        # tf.keras' layer order (by decreasing depth, ties by traversal order), so
+        # that `layers` and `weights`/`get_weights()` line up with tf.keras'.
+        self._nodes_by_depth, layers = _map_graph_network(self._inputs_flat,
+                                                          self._outputs_flat)
         in_layers = [x._keras_history[0] for x in self._inputs_flat]
-        rest = [l for l in layers if all(l is not i for i in in_layers)]
         self._self_tracked_layers[:] = []
-        for l in in_layers + rest:
+        for l in layers:
             self._track(l)
         self._input_layers = in_layers
         self._output_layers = [x._keras_history[0] for x in self._outputs_flat]
@@ -424,6 +420,48 @@ def _pick(out, index):
 def _plain_kwargs(kwargs):
     return {k: v for k, v in kwargs.items() if not isinstance(v, KerasTensor)
             and isinstance(v, (int, float, str, bool, type(None)))}
+
+
+def _map_graph_network(inputs, outputs):
+    """``({depth: [nodes]}, layers)`` as tf.keras orders them: a node's depth is one
+    more than the deepest node it feeds (outputs at 0), a layer's the largest of its
+    nodes'; layers by decreasing depth, ties in order of first visit walking back
+    from the outputs; inputs not connected to the outputs at depth 0."""
+    order, layer_index, finished = [], {}, set()
+
+    def visit(node):
+        if id(node) in finished:
+            return
+        layer_index.setdefault(id(node.layer), (len(layer_index), node.layer))
+        if not node.is_input:
+            for parent in node.parent_nodes:
+                visit(parent)
+        finished.add(id(node))
+        order.append(node)
+
+    for kt in outputs:
+        layer, idx, _ = kt._keras_history
+        visit(layer._inbound_nodes[idx])
+    node_depth, layer_depth = {}, {}
+    for node in reversed(order):
+        depth = max(node_depth.setdefault(id(node), 0), layer_depth.get(id(node.layer), 0))
+        layer_depth[id(node.layer)] = node_depth[id(node)] = depth
+        for parent in node.parent_nodes:
+            node_depth[id(parent)] = max(depth + 1, node_depth.get(id(parent), 0))
+    nodes = {id(n): n for n in order}
+    for kt in inputs:
+        layer = kt._keras_history[0]
+        if id(layer) not in layer_depth:
+            layer_depth[id(layer)] = 0
+            layer_index[id(layer)] = (-1, layer)
+            node_depth[id(layer._inbound_nodes[0])] = 0
+            nodes[id(layer._inbound_nodes[0])] = layer._inbound_nodes[0]
+    by_depth = {}
+    for key, depth in node_depth.items():
+        by_depth.setdefault(depth, []).append(nodes[key])
+    layers = sorted(layer_index.values(),
+                    key=lambda il: (-layer_depth[id(il[1])], il[0]))
+    return by_depth, [l for _, l in layers]
 
 
 def _topological_nodes(outputs):

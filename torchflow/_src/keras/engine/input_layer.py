@@ -50,6 +50,12 @@ class InputLayer(Layer):
         Node(self, (), {}, kt)
         self._kt = kt
 
+    @property
+    def output_shape(self):
+        """``[shape]``: tf.keras gives an input layer's output shape as a one-element
+        list (``[(None, 8)]``), as ``summary()`` shows it."""
+        return [tuple(self.output.shape.as_list())]
+
     def get_config(self):
         return {"batch_input_shape": self._batch_input_shape, "dtype": self.dtype,
                 "sparse": False, "ragged": False, "name": self.name}
