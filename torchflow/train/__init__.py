@@ -19,3 +19,10 @@ from torchflow._src.train.checkpoint_management import latest_checkpoint as late
 from torchflow._src.train.checkpoint_management import list_variables as list_variables
 from torchflow._src.train.checkpoint_management import load_checkpoint as load_checkpoint
 from torchflow._src.train.checkpoint_management import load_variable as load_variable
+from torchflow._src.train.coordinator import Coordinator as Coordinator
+from torchflow._src.train.training_utils import CheckpointOptions as CheckpointOptions
+from torchflow._src.train.training_utils import (
+    ExponentialMovingAverage as ExponentialMovingAverage,
+)
+from torchflow._src.train.training_utils import get_checkpoint_state as get_checkpoint_state
+from torchflow.train import experimental as experimental

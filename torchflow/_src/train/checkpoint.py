@@ -13,7 +13,9 @@ import logging
 import os
 
 from torchflow._src.core import dtypes, tracking
+from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.core.variables import Variable
+from torchflow._src.ops.tensor_proto_ops import tf_type_name
 from torchflow._src.train import checkpoint_format as fmt
 from torchflow._src.train import checkpoint_management as cm
 from torchflow._src.train import object_graph as og
@@ -28,7 +30,20 @@ def _variable_numpy(var):
     return v() if callable(v) else var.numpy()
 
 
-def _assign(var, value):
+def _shape_str(shape) -> str:
+    return "(" + ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def _assign(var, value, key=None):
+    """Restores ``value`` (a NumPy array) into ``var`` with TF's dtype and shape checks."""
+    dtype = getattr(var, "true_dtype", None) or getattr(var, "dtype", None)  # AutoCast: stored
+    if dtype is not None and value.dtype.kind != "O":
+        saved = dtypes.as_dtype(value.dtype)
+        if saved != dtype.base_dtype:
+            raise InvalidArgumentError(
+                None, None, f"tensor_name = {key or var.name}; expected dtype "
+                f"{tf_type_name(dtype.base_dtype)} does not equal original dtype "
+                f"{tf_type_name(saved)} [Op:RestoreV2]")
     assign = getattr(var, "_checkpoint_assign", None)
     if callable(assign):
         assign(value)
@@ -36,8 +51,9 @@ def _assign(var, value):
     if tuple(var.shape.as_list() if var.shape.rank is not None else ()) != value.shape \
             and var.shape.is_fully_defined():
         raise ValueError(
-            f"tf.train.Checkpoint: shape mismatch restoring {var.name}: the checkpoint has "
-            f"shape {list(value.shape)} but the variable has shape {var.shape}")
+            f"Received incompatible tensor with shape {_shape_str(value.shape)} when "
+            f"attempting to restore variable with shape {_shape_str(var.shape.as_list())} "
+            f"and name {var.name}.")
     var.assign(value)
 
 
@@ -93,7 +109,7 @@ class _Restore:
         kind = node["kind"]
         if kind == "variable":
             if og.is_variable(obj):
-                _assign(obj, self.reader.array(node["value"]))
+                _assign(obj, self.reader.array(node["value"]), node["value"].get("key"))
         elif kind == "state":
             if og.has_state(obj):
                 og.set_state(obj, self.reader.decode_state(node["state"]))

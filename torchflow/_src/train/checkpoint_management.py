@@ -88,16 +88,14 @@ def write_state(directory: str, st: _State, latest_filename: str | None = None) 
 
 
 def record_saved(path: str) -> None:
-    """Adds a just-written checkpoint to its directory's state file (Checkpoint.save)."""
+    """Points its directory's state file at a just-written checkpoint (Checkpoint.save).
+
+    As TF's ``Checkpoint.save``, the state names only this checkpoint (a
+    ``CheckpointManager`` keeps the list of the ones it retains).
+    """
     directory = os.path.dirname(os.path.abspath(path))
-    st = read_state(directory) or _State()
     path = os.path.abspath(path)
-    st.paths = [p for p in st.paths if os.path.abspath(p) != path]
-    st.timestamps = st.timestamps[-len(st.paths):] if st.paths else []
-    st.paths.append(path)
-    st.timestamps.append(time.time())
-    st.latest = path
-    write_state(directory, st)
+    write_state(directory, _State(latest=path, paths=[path]))
 
 
 @public("torchflow.train")

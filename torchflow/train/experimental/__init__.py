@@ -1,0 +1,6 @@
+"""``tf.train.experimental``: TF 2.4's loss-scale objects and ``PythonState``."""
+
+from torchflow._src.train.loss_scale import DynamicLossScale as DynamicLossScale
+from torchflow._src.train.loss_scale import FixedLossScale as FixedLossScale
+from torchflow._src.train.loss_scale import LossScale as LossScale
+from torchflow._src.train.training_utils import PythonState as PythonState
