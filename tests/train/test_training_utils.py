@@ -156,3 +156,20 @@ def test_loss_scales_follow_tf_2_4():
     assert tf.train.experimental.DynamicLossScale.from_config(ls.get_config()).multiplier == 2.0
     assert tf.train.CheckpointOptions(experimental_io_device="/job:localhost") \
         .experimental_io_device == "/job:localhost"
+
+
+def test_list_attribute_restores_elements_appended_later(tmp_path):
+    rtf = real_tf()
+    for m in (tf, rtf):
+        save = m.train.Checkpoint()
+        save.listed = [m.Variable(1.0)]
+        save.listed.append(m.Variable(2.0))
+        path = save.save(str(tmp_path / m.__name__ / "c"))
+        restore = m.train.Checkpoint()
+        restore.listed = []
+        assert repr(restore.listed) == "ListWrapper([])"
+        restore.restore(path)
+        v1, v2 = m.Variable(0.0), m.Variable(0.0)
+        restore.listed.append(v1)
+        restore.listed.extend([v2])
+        assert (float(v1.numpy()), float(v2.numpy())) == (1.0, 2.0)

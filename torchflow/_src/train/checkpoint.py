@@ -118,7 +118,7 @@ class _Restore:
             child = live.get(name)
             if child is not None:
                 self.match(child_id, child)
-            elif not isinstance(obj, (list, tuple, dict)):
+            elif type(obj) not in (list, tuple, dict):
                 tracking.defer(obj, name, _Deferred(self, child_id))
         self._slots_for(node_id)
 
@@ -149,6 +149,35 @@ class _Restore:
     def unmatched_nodes(self) -> list[int]:
         return [i for i, n in enumerate(self.nodes)
                 if i not in self.matched and (n["kind"] in ("variable", "state"))]
+
+
+class ListWrapper(list):
+    """A list assigned to a ``Checkpoint`` attribute: tracked even while empty, and an
+    element appended later is restored from a pending ``restore``, as in TF."""
+
+    def _checkpoint_dependencies(self):
+        return [(str(i), v) for i, v in enumerate(self)]
+
+    def _added(self, start: int) -> None:
+        if tracking._pending:
+            for i in range(start, len(self)):
+                tracking.notify(self, str(i), self[i])
+
+    def append(self, value) -> None:
+        super().append(value)
+        self._added(len(self) - 1)
+
+    def extend(self, values) -> None:
+        n = len(self)
+        super().extend(values)
+        self._added(n)
+
+    def __iadd__(self, values):
+        self.extend(values)
+        return self
+
+    def __repr__(self) -> str:
+        return f"ListWrapper({list.__repr__(self)})"
 
 
 class _Deferred:
@@ -287,6 +316,8 @@ class Checkpoint:
             self._deps[name] = value
 
     def __setattr__(self, name, value):
+        if type(value) is list:
+            value = ListWrapper(value)
         if og.is_trackable(value):
             self._deps[name] = value
             if tracking._pending:
