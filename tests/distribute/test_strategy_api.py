@@ -190,12 +190,21 @@ def test_error_logical_devices_after_start():
         tf.config.threading.set_inter_op_parallelism_threads(1)
 
 
-def test_error_unknown_or_duplicate_devices():
+def test_duplicate_devices_refused_and_missing_gpus_soft_placed():
     logical_cpus(2)
-    with pytest.raises(ValueError, match="does not exist"):
-        tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:5"])
     with pytest.raises(ValueError, match="No duplicates"):
         tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:0"])
+    if tf.config.list_physical_devices("GPU"):
+        return
+    # As TF's guide does on a machine without GPUs: the replicas run on the CPU.
+    s = tf.distribute.MirroredStrategy(["/gpu:0", "/gpu:1"])
+    assert s.num_replicas_in_sync == 2
+    assert s.extended.worker_devices == ("/job:localhost/replica:0/task:0/device:GPU:0",
+                                         "/job:localhost/replica:0/task:0/device:GPU:1")
+    with s.scope():
+        v = tf.Variable(1.0)
+    out = s.run(lambda: v + 1.0)
+    assert [float(t) for t in s.experimental_local_results(out)] == [2.0, 2.0]
 
 
 def test_error_mismatched_replica_structures(strategy2):
@@ -294,3 +303,21 @@ def test_no_warnings_on_plain_use(strategy2):
         with strategy2.scope():
             tf.Variable(1.0)
         strategy2.run(lambda: tf.constant(1.0))
+
+
+def test_central_storage_strategy():
+    names = logical_cpus(2)
+    s = tf.distribute.experimental.CentralStorageStrategy(names, parameter_device="/cpu:0")
+    assert s.num_replicas_in_sync == 2
+    assert s.extended.parameter_devices == ("/job:localhost/replica:0/task:0/device:CPU:0",)
+    with s.scope():
+        v = tf.Variable(2.0)
+        opt = tf.keras.optimizers.SGD(0.5)
+
+    def step():
+        with tf.GradientTape() as tape:
+            loss = v * v / 2.0  # each replica: d/dv = v, halved by the replica count
+        opt.apply_gradients([(tape.gradient(loss, v) / 2.0, v)])
+
+    s.run(step)
+    assert float(v.numpy()) == 2.0 - 0.5 * 2.0  # the all-reduced gradient is v

@@ -29,18 +29,14 @@ _state = context.thread_state()
 def canonicalize_device(name, job="localhost", task=0) -> str:
     """``"/cpu:1"`` -> ``"/job:localhost/replica:0/task:0/device:CPU:1"``.
 
-    Raises:
-      ValueError: If no such logical device exists.
+    A device that does not exist is kept (as TF keeps it): with soft placement its
+    replica runs on the CPU.
     """
     if not isinstance(name, str):
         name = getattr(name, "name", name)
     spec = DeviceSpec.from_string(str(name))
     kind = (spec.device_type or "CPU").upper()
     index = spec.device_index or 0
-    logical = [d for d in config.list_logical_devices(kind)]
-    if index >= len(logical):
-        raise ValueError(f"Device {name!r} does not exist: the logical {kind} devices are "
-                         f"{[d.name for d in logical]}.")
     return f"/job:{job}/replica:0/task:{task}/device:{kind}:{index}"
 
 
@@ -273,3 +269,37 @@ class OneDeviceStrategy(Strategy):
 
     def __init__(self, device):
         super().__init__(MirroredExtended(self, [device]))
+
+
+class _CentralStorageExtended(MirroredExtended):
+    def __init__(self, container_strategy, compute_devices=None, parameter_device=None):
+        super().__init__(container_strategy, compute_devices)
+        if parameter_device is None:
+            parameter_device = self._devices[0] if len(self._devices) == 1 else "/device:CPU:0"
+        self._parameter_device = canonicalize_device(parameter_device)
+
+    def _create_distributed_variable(self, next_creator, **kwargs):
+        with device(self._parameter_device):
+            return super()._create_distributed_variable(next_creator, **kwargs)
+
+    @property
+    def parameter_devices(self) -> tuple:
+        return (self._parameter_device,)
+
+
+@public("torchflow.distribute.experimental")
+class CentralStorageStrategy(Strategy):
+    """Synchronous training with the variables on one device (the parameter device)
+    and the computation replicated on the compute devices.
+
+    Args:
+      compute_devices: Device names of the replicas (default: every GPU, else the CPU).
+      parameter_device: Where variables live (default: the CPU, or the one compute device).
+
+    >>> import torchflow as tf
+    >>> tf.distribute.experimental.CentralStorageStrategy().num_replicas_in_sync
+    1
+    """
+
+    def __init__(self, compute_devices=None, parameter_device=None):
+        super().__init__(_CentralStorageExtended(self, compute_devices, parameter_device))

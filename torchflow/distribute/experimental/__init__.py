@@ -11,6 +11,9 @@ from torchflow._src.distribute.communication_options import (
     CommunicationOptions as CommunicationOptions,
 )
 from torchflow._src.distribute.input_options import ValueContext as ValueContext
+from torchflow._src.distribute.mirrored_strategy import (
+    CentralStorageStrategy as CentralStorageStrategy,
+)
 from torchflow._src.distribute.multi_worker_mirrored import (
     _ExperimentalMultiWorkerMirroredStrategy as MultiWorkerMirroredStrategy,
 )
