@@ -11,7 +11,7 @@ torch failures become TF errors naming ``tnp.<function>``.
 from __future__ import annotations
 
 import builtins
-from typing import Callable, Optional, Sequence, Union
+from typing import Any, Callable, Optional, Sequence, Union
 
 import numpy as np
 import torch
@@ -44,7 +44,7 @@ def _wrap_out(r):
     return r
 
 
-def _run(op: str, fn: Callable, *args, **kwargs):
+def _run(op: str, fn: Callable, *args, **kwargs) -> Any:
     """``fn`` on the torch tensors behind ``args``; wraps tensor results, TF errors."""
     try:
         r = fn(*[_unwrap(a) for a in args], **kwargs)
@@ -200,7 +200,8 @@ def _key(k):
 def _neg_steps(t, key):
     """torch slices need positive steps: flip the axes that NumPy walks backwards."""
     ks = key if type(key) is tuple else (key,)
-    if not builtins.any(type(k) is slice and k.step is not None and k.step < 0 for k in ks):
+    if not builtins.any(type(k) is slice and k.step is not None and k.step < 0  # pyright: ignore[reportOperatorIssue] - slice steps are untyped
+                        for k in ks):
         return t, key
     used = builtins.sum(k.ndim if isinstance(k, torch.Tensor) and k.dtype == torch.bool else (
         0 if k is None or k is Ellipsis else 1) for k in ks)
@@ -384,18 +385,6 @@ def _vander(x, n, increasing):
 
 def _searchsorted(a, v, side):
     return torch.searchsorted(a, v, side=side)
-
-
-_WIDE_U = (torch.uint16, torch.uint32, torch.uint64)
-
-
-def _via_int64(fn):
-    """torch lacks CPU sums/products for wide unsigned ints: compute modulo 2**64."""
-    def f(x, *a, **k):
-        if x.dtype in _WIDE_U:
-            return fn(x.to(torch.int64), *a, **k).to(x.dtype)
-        return fn(x, *a, **k)
-    return f
 
 
 _WIDE_U = (torch.uint16, torch.uint32, torch.uint64)
