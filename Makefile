@@ -18,6 +18,7 @@ demo: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check torchflow tests tools benchmarks examples
+	$(BIN)/pyright  # _src/core and _src/ops, basic mode: [tool.pyright] in pyproject.toml
 
 test: lint
 	$(BIN)/python tools/check_size.py

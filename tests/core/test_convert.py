@@ -162,3 +162,13 @@ def test_tensor_shape_converts_to_int32():
     rtf = real_tf()
     _same(tf.convert_to_tensor(tf.TensorShape([2, 3])),
           rtf.convert_to_tensor(rtf.TensorShape([2, 3])))
+
+
+def test_constant_shape_with_unknown_dimension_is_value_error():
+    # Found by pyright: n *= None raised a raw TypeError.
+    rtf = real_tf()
+    with pytest.raises(ValueError) as want:
+        rtf.constant(1.0, shape=[None])
+    with pytest.raises(ValueError) as got:
+        tf.constant(1.0, shape=[None])
+    assert str(got.value) == str(want.value)

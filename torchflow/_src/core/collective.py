@@ -24,6 +24,7 @@ import os
 import socket
 import threading
 import weakref
+from typing import Any
 
 import torch
 import torch.distributed as dist
@@ -154,7 +155,7 @@ class CollectiveGroup:
         my_host = host or master_addr
         self._store.set(f"health/{self.rank}", f"{my_host}:{self._health.port}")
         self._peers = self._wait_for_peers()
-        opts = dist.ProcessGroupGloo._Options()
+        opts = dist.ProcessGroupGloo._Options()  # pyright: ignore[reportAttributeAccessIssue] - private torch API, no stub
         opts._timeout = td
         opts._devices = [dist.ProcessGroupGloo.create_device(hostname=my_host)]
         try:
@@ -255,7 +256,8 @@ class CollectiveGroup:
         _LIVE_GROUPS.discard(self)
 
     # --- collectives --------------------------------------------------------
-    def _pg_for(self, t: torch.Tensor, implementation: str):
+    def _pg_for(self, t: torch.Tensor, implementation: str) -> Any:
+        # Any: torch's stubs declare no collective methods on ProcessGroupGloo/NCCL.
         if t.is_cuda and self._nccl is not None and implementation != "ring":
             return self._nccl
         return self._gloo
@@ -289,7 +291,7 @@ class CollectiveGroup:
             packs.extend((dtype, p) for p in _packs(idx, ts, int(bytes_per_pack or 0)))
         works, bufs = [], []
         opts = dist.AllreduceOptions()
-        opts.reduceOp = _REDUCE_OPS[op]
+        opts.reduceOp = _REDUCE_OPS[op]  # pyright: ignore[reportAttributeAccessIssue] - settable; stub says read-only
         opts.timeout = datetime.timedelta(seconds=timeout)
         for dtype, idx in packs:
             flat = torch.cat([ts[i].reshape(-1) for i in idx]) if len(idx) > 1 \

@@ -65,7 +65,7 @@ def check_python_scalar(value, dtype: dtypes.DType):
     if isinstance(value, numbers.Integral):
         if kind in "iu":
             info = np.iinfo(dtype.as_numpy_dtype)
-            if not info.min <= value <= info.max:
+            if not info.min <= int(value) <= info.max:
                 raise _scalar_error(value, dtype)
         elif kind not in "fc":
             raise _scalar_error(value, dtype)
@@ -293,6 +293,9 @@ def constant(value, dtype=None, shape=None, name="Const") -> Tensor:
     shape = as_shape(shape).as_list()
     n = 1
     for d in shape:
+        if d is None:  # TF converts the shape to a tensor, which None cannot be
+            raise ValueError("Attempt to convert a value (None) with an unsupported type "
+                             "(<class 'NoneType'>) to a Tensor.")
         n *= d
     size = int(np.prod(t._t.shape)) if t._t.ndim else 1
     if size == n:

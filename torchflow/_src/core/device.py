@@ -112,7 +112,7 @@ class DeviceSpec:
     def replace(self, **kwargs) -> DeviceSpec:
         """Returns a copy with the given fields replaced."""
         names = ("job", "replica", "task", "device_type", "device_index")
-        vals = dict(zip(names, self._fields()))
+        vals: dict = dict(zip(names, self._fields()))
         vals.update(kwargs)
         return DeviceSpec(**vals)
 
@@ -240,7 +240,7 @@ class _DeviceScope:
             dev = _to_torch(spec, outer_dev)
         self._saved.append((outer_spec, len(stack)))
         stack.append(dev)
-        _current.spec = spec
+        _current.spec = spec  # pyright: ignore[reportAttributeAccessIssue] - a threading.local attribute
         return None
 
     def __exit__(self, *exc):

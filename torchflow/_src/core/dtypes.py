@@ -53,7 +53,7 @@ class DType:
     def __str__(self) -> str:
         return f"<dtype: '{self._name}'>"
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other) -> builtins.bool:
         if other is self:
             return True
         if other is None:
@@ -63,7 +63,7 @@ class DType:
         except (TypeError, ValueError):
             return False
 
-    def __ne__(self, other) -> bool:
+    def __ne__(self, other) -> builtins.bool:
         return not self.__eq__(other)
 
     def __hash__(self) -> int:
@@ -74,31 +74,31 @@ class DType:
 
     # --- properties ---------------------------------------------------------
     @property
-    def is_floating(self) -> bool:
+    def is_floating(self) -> builtins.bool:
         return self._kind == "f"
 
     @property
-    def is_integer(self) -> bool:
+    def is_integer(self) -> builtins.bool:
         return self._kind in "iu"
 
     @property
-    def is_unsigned(self) -> bool:
+    def is_unsigned(self) -> builtins.bool:
         return self._kind == "u"
 
     @property
-    def is_complex(self) -> bool:
+    def is_complex(self) -> builtins.bool:
         return self._kind == "c"
 
     @property
-    def is_bool(self) -> bool:
+    def is_bool(self) -> builtins.bool:
         return self._kind == "b"
 
     @property
-    def is_numpy_compatible(self) -> bool:
+    def is_numpy_compatible(self) -> builtins.bool:
         return self._np is not None
 
     @property
-    def is_quantized(self) -> bool:
+    def is_quantized(self) -> builtins.bool:
         return False
 
     @property
@@ -157,7 +157,7 @@ class DType:
             return (0, True)
         raise ValueError(f"{self} does not have defined limits.")
 
-    def is_compatible_with(self, other) -> bool:
+    def is_compatible_with(self, other) -> builtins.bool:
         return self == as_dtype(other)
 
 
@@ -263,7 +263,7 @@ def as_dtype(type_value) -> DType:  # noqa: C901 (one flat dispatch on the hot p
     if isinstance(dt, DType):
         return dt
     try:
-        npd = np.dtype(type_value)
+        npd = np.dtype(type_value)  # pyright: ignore[reportCallIssue, reportArgumentType] - raises for what it cannot read
     except (TypeError, ValueError):
         npd = None
     if npd is not None:

@@ -80,7 +80,7 @@ class ForwardAccumulator:
     def _make_dual(self, p, t) -> None:
         if isinstance(p, Variable):
             leaf = p._leaf
-            p._forward_dual = fwad.make_dual(leaf, t._t.to(leaf.dtype).expand(leaf.shape))
+            p._forward_dual = fwad.make_dual(leaf, t._t.to(leaf.dtype).expand(leaf.shape))  # pyright: ignore[reportAttributeAccessIssue] - per-variable dual, set here
             self._swapped.append((p, "_forward_dual", None))
         else:
             old = p._t

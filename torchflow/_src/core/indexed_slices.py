@@ -84,7 +84,7 @@ class IndexedSlices:
         return wrap(out, self._values.dtype)
 
     def __neg__(self) -> IndexedSlices:
-        return IndexedSlices(-self._values, self._indices, self._dense_shape)
+        return IndexedSlices(-self._values, self._indices, self._dense_shape)  # pyright: ignore[reportOperatorIssue] - ops/tensor_operators installs Tensor's operators
 
     def __repr__(self) -> str:
         return (f"IndexedSlices(indices={self._indices!r}, values={self._values!r}"

@@ -77,8 +77,8 @@ class TensorShape:
         if not self.is_fully_defined():
             return None
         n = 1
-        for d in self._dims:
-            n *= d
+        for d in self._dims:  # pyright: ignore[reportOptionalIterable] - fully defined, checked above
+            n *= d  # pyright: ignore[reportOperatorIssue] - fully defined, checked above
         return n
 
     def is_fully_defined(self) -> bool:

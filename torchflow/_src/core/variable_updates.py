@@ -19,7 +19,7 @@ from torchflow._src.core.convert import to_tensor
 from torchflow._src.core.errors import InvalidArgumentError, translate
 from torchflow._src.core.tensor import Tensor, wrap
 
-_set_version = torch._C._autograd._unsafe_set_version_counter
+_set_version = torch._C._autograd._unsafe_set_version_counter  # pyright: ignore[reportAttributeAccessIssue] - private torch API, no stub
 
 
 def inplace_write(leaf, fn):
@@ -90,7 +90,7 @@ def _positions(var, key) -> torch.Tensor:
     """Flat positions (into the variable's buffer) that ``var[key]`` selects."""
     leaf = var._leaf
     flat = torch.arange(leaf.numel(), device=leaf.device).reshape(leaf.shape)
-    return wrap(flat)[key]._t  # Tensor.__getitem__: TF's slicing rules and errors
+    return wrap(flat)[key]._t  # pyright: ignore[reportIndexIssue] - ops/indexing installs Tensor.__getitem__; Tensor.__getitem__: TF's slicing rules and errors
 
 
 def assign_slice(var, key, value):

@@ -473,7 +473,7 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None) -> Tens
     if isinstance(paddings, (Tensor, np.ndarray)):
         p = p.reshape(np.shape(paddings) if not isinstance(paddings, Tensor)
                       else tuple(paddings.shape))
-    if p.ndim != 2 or p.shape[0] != rank or p.shape[1] != 2:
+    if p.ndim != 2 or p.shape[0] != rank or p.shape[1] != 2:  # pyright: ignore[reportGeneralTypeIssues] - numpy's stub types reshape(()) as 0-d
         raise op_error(op, f"The first dimension of paddings must be the rank of inputs"
                            f"{_shape_str(p.shape)} {_shape_str(shape)}")
     for r in range(rank):

@@ -117,7 +117,7 @@ def global_norm(t_list, name=None) -> Tensor:
         _float_only(x, "L2Loss")
         s = (x._t * x._t).sum()
         total = s if total is None else total + s.to(total.device)
-    return wrap(torch.sqrt(total), d)
+    return wrap(torch.sqrt(total), d)  # pyright: ignore[reportArgumentType] - ts is not empty
 
 
 @public("torchflow")

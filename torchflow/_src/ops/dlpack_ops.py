@@ -75,5 +75,5 @@ def _dlpack_device(self):
     return _torch_of(self).__dlpack_device__()
 
 
-Tensor.__dlpack__ = _dlpack
-Tensor.__dlpack_device__ = _dlpack_device
+Tensor.__dlpack__ = _dlpack  # pyright: ignore[reportAttributeAccessIssue] - installed on Tensor here
+Tensor.__dlpack_device__ = _dlpack_device  # pyright: ignore[reportAttributeAccessIssue] - installed on Tensor here

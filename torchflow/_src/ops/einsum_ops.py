@@ -76,8 +76,8 @@ def tensordot(a, b, axes, name=None) -> Tensor:
     try:
         xt, yt = x._t, y._t
         if d.is_integer and xt.device.type == "cuda":
-            return wrap(torch.tensordot(xt.double(), yt.double(), ax).round().to(d._torch), d)
-        return wrap(torch.tensordot(xt, yt, ax), d)
+            return wrap(torch.tensordot(xt.double(), yt.double(), ax).round().to(d._torch), d)  # pyright: ignore[reportArgumentType] - torch's stub types dims as int; pairs of lists work
+        return wrap(torch.tensordot(xt, yt, ax), d)  # pyright: ignore[reportArgumentType] - torch's stub types dims as int; pairs of lists work
     except Exception as e:  # noqa: BLE001
         raise translate("MatMul", e) from None
 

@@ -73,7 +73,7 @@ def _kernel_apply(op, images, kernel):
         raise TypeError(f"{op}: Cannot convert the kernel to {t._dtype.name}: images must "
                         f"be floating point.")
     k = torch.tensor(kernel, dtype=t._t.dtype, device=t._t.device)
-    return wrap(torch.tensordot(t._t, k, dims=([-1], [0])), t._dtype)
+    return wrap(torch.tensordot(t._t, k, dims=([-1], [0])), t._dtype)  # pyright: ignore[reportArgumentType] - torch's stub types dims as int; pairs of lists work
 
 
 @public("torchflow.image")
@@ -105,7 +105,7 @@ def rgb_to_grayscale(images, name=None) -> Tensor:
     """Luma ``0.2989 R + 0.587 G + 0.114 B`` with a trailing channel of size 1."""
     t, orig = _float_image(images)
     k = torch.tensor([0.2989, 0.5870, 0.1140], dtype=t._t.dtype, device=t._t.device)
-    g = torch.tensordot(t._t, k, dims=([-1], [0])).unsqueeze(-1)
+    g = torch.tensordot(t._t, k, dims=([-1], [0])).unsqueeze(-1)  # pyright: ignore[reportArgumentType] - torch's stub types dims as int; pairs of lists work
     out = wrap(g, t._dtype)
     return out if orig == t._dtype else convert_image_dtype(out, orig)
 

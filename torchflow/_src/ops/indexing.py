@@ -183,7 +183,7 @@ def getitem(self: Tensor, key) -> Tensor:
     return _apply(self, items)
 
 
-Tensor.__getitem__ = getitem
+Tensor.__getitem__ = getitem  # pyright: ignore[reportAttributeAccessIssue] - installed on Tensor here
 
 
 @public("torchflow")

@@ -28,7 +28,7 @@ LogMatrixDeterminant = collections.namedtuple("LogMatrixDeterminant",
 Qr = collections.namedtuple("Qr", ["q", "r"])
 
 
-def _arg(op: str, x, square: bool = True, allowed=_LA):
+def _arg(op: str, x, square: bool = True, allowed: tuple = _LA):
     t = nc.typed_arg(op, x, allowed)
     m = t._t
     if m.ndim < 2:

@@ -25,7 +25,7 @@ def _dilate(op, x, f, strides, padding, dilations):
     padded = F.pad(xc, [p[1][0], p[1][1], p[0][0], p[0][1]], value=float("-inf"))
     oh = (padded.shape[2] - (kh - 1) * d[0] - 1) // s[0] + 1
     ow = (padded.shape[3] - (kw - 1) * d[1] - 1) // s[1] + 1
-    cols = F.unfold(padded, (kh, kw), dilation=d, stride=s)  # [n, c*kh*kw, L]
+    cols = F.unfold(padded, (kh, kw), dilation=d, stride=s)  # pyright: ignore[reportArgumentType] - torch's stub wants tuples; lists work; [n, c*kh*kw, L]
     cols = cols.reshape(n, c, kh * kw, oh * ow)
     out = (cols + ft.permute(2, 0, 1).reshape(1, c, kh * kw, 1)).amax(2)
     return nc.from_nc(out.reshape(n, c, oh, ow), True)

@@ -395,7 +395,8 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=No
 
 
 @public("torchflow.random")
-def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None) -> Tensor:
+def uniform(shape, minval: float | Tensor = 0, maxval=None, dtype=dtypes.float32, seed=None,
+            name=None) -> Tensor:
     """Outputs random values from a uniform distribution in ``[minval, maxval)``.
 
     For floats the default range is ``[0, 1)``. For integers ``maxval`` is

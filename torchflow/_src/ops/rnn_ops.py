@@ -137,7 +137,7 @@ def _packed(fn, x, hx, params, lengths, time_major, zero_output):
     packed = pack_padded_sequence(seq, lengths.cpu(), enforce_sorted=False)
     order = packed.sorted_indices
     hx = tuple(h.index_select(1, order) for h in hx)
-    res = fn(packed.data, packed.batch_sizes, hx if len(hx) > 1 else hx[0], params, True, 1,
+    res = fn(packed.data, packed.batch_sizes, hx if len(hx) > 1 else hx[0], params, True, 1,  # pyright: ignore[reportGeneralTypeIssues] - hx is a non-empty tuple
              0.0, False, False)
     out = pad_packed_sequence(type(packed)(res[0], packed.batch_sizes, order,
                                            packed.unsorted_indices),

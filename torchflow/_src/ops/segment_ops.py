@@ -53,7 +53,7 @@ def _reduce(t, d, ids, num, kind, fill):
         rows = [t[ids == s].prod(0) for s in range(num)]
         out = torch.stack(rows) if rows else torch.zeros(shape, dtype=t.dtype, device=t.device)
     else:
-        init = torch.full(shape, fill, dtype=t.dtype, device=t.device)
+        init = torch.full(shape, fill, dtype=t.dtype, device=t.device)  # pyright: ignore[reportCallIssue, reportArgumentType] - torch.full takes a 0-d tensor fill
         with warnings.catch_warnings():  # torch flags index_reduce's API as beta; it works
             warnings.simplefilter("ignore", UserWarning)
             out = init.index_reduce(0, ids, t, kind, include_self=False)

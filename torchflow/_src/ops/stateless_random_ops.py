@@ -96,7 +96,7 @@ def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32,
 
 
 @public("torchflow.random")
-def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32,
+def stateless_uniform(shape, seed, minval: float | Tensor = 0, maxval=None, dtype=dtypes.float32,
                       name=None, alg="auto_select") -> Tensor:
     """Outputs deterministic pseudorandom values from a uniform distribution.
 
@@ -152,7 +152,7 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32,
             x = philox.uniform(sp, n, d._torch, dev).reshape(dims)
             if not (isinstance(lo, (int, float)) and isinstance(hi, (int, float))
                     and lo == 0 and hi == 1):
-                x = x * (hi - lo) + lo
+                x = x * (hi - lo) + lo  # pyright: ignore[reportOperatorIssue] - params are numbers or tensors, never None here
             return wrap(x, d)
         return wrap(_r.sample_uniform(op, dims, d, dev, _gen(op, seed, dev), lo, hi), d)
     except Exception as e:  # noqa: BLE001

@@ -10,6 +10,9 @@ dtype. When the other operand cannot be converted and defines the reflected
 operator (a tensor-like object of another library), that operator is tried,
 as TF does.
 """
+# This module assigns Tensor's operator methods (install()); the checker sees only the
+# class body, where they are not declared.
+# pyright: reportAttributeAccessIssue=false
 
 from __future__ import annotations
 

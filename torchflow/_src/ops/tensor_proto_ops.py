@@ -23,7 +23,7 @@ _TF_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
 
 
 def tf_type_name(dtype) -> str:
-    return _TF_NAMES.get(dtype.name, dtype.name)
+    return _TF_NAMES.get(dtype.name, dtype.name)  # pyright: ignore[reportReturnType] - a DType's name is never None
 
 
 def _le(np_dtype) -> np.dtype:
@@ -33,7 +33,7 @@ def _le(np_dtype) -> np.dtype:
 
 def to_proto(t: Tensor):
     """The ``TensorProto`` of ``t``."""
-    proto = tensor_pb2.TensorProto(dtype=t.dtype.as_datatype_enum)
+    proto = tensor_pb2.TensorProto(dtype=t.dtype.as_datatype_enum)  # pyright: ignore[reportAttributeAccessIssue] - generated protobuf class, no stub
     proto.tensor_shape.SetInParent()
     for d in t.shape.as_list():
         proto.tensor_shape.dim.add(size=d)
@@ -129,7 +129,7 @@ def parse_tensor(serialized, out_type, name=None) -> Tensor:
                                    f"shape: {t.shape} [Op:ParseTensor]")
     data = data_ops.to_python(t)
     data = data.encode() if isinstance(data, str) else bytes(data)
-    proto = tensor_pb2.TensorProto()
+    proto = tensor_pb2.TensorProto()  # pyright: ignore[reportAttributeAccessIssue] - generated protobuf class, no stub
     try:
         proto.ParseFromString(data)
     except Exception:  # noqa: BLE001 - protobuf's DecodeError and friends

@@ -261,7 +261,7 @@ class TestCase(unittest.TestCase):
         """A context manager: the body must raise ``exception_type`` whose message
         matches the regex (``re.search``) or satisfies the predicate."""
         if callable(expected_err_re_or_predicate):
-            predicate = expected_err_re_or_predicate
+            predicate = expected_err_re_or_predicate  # pyright: ignore[reportAssignmentType] - a user predicate may return any truthy value
         else:
             def predicate(e):
                 text = e.message if isinstance(e, OpError) else str(e)
@@ -429,7 +429,7 @@ def compute_gradient(f, x, delta=None):
         with GradientTape(persistent=True) as tape:
             tape.watch(xs[i])
             y = convert_to_tensor(f(*xs))
-        y_size = int(np.prod(y.shape.as_list()))
+        y_size = int(np.prod(y.shape.as_list()))  # pyright: ignore[reportCallIssue, reportArgumentType] - an eager result's shape is fully defined
         jac_t = np.zeros((y_size, base.size), dtype=base.dtype)
         for j in range(y_size):
             onehot = np.zeros(y_size, dtype=y.dtype.as_numpy_dtype)

@@ -10,6 +10,7 @@ fresh buffer first, so earlier reads keep their values (TF tensors are immutable
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import torch
 
@@ -49,7 +50,7 @@ def _grads(grads, leaves):
     return out
 
 
-def _prep(variables, grads, *slot_lists):
+def _prep(variables, grads, *slot_lists) -> tuple[Any, ...]:
     p = _leaves(variables)
     return (p, _grads(grads, p)) + tuple(_leaves(s) if s else None for s in slot_lists)
 

@@ -226,7 +226,7 @@ def unsorted_segment_join(inputs, segment_ids, num_segments, separator="",
             cols = stacked.reshape(len(groups[k]), -1)
             joined = [sep.join(cols[:, j]) for j in range(cols.shape[1])]
             if inner:
-                res[:] = joined
+                res[:] = joined  # pyright: ignore[reportOptionalSubscript] - res is set when inner
             else:
                 out[k] = joined[0]
         else:
