@@ -25,6 +25,7 @@ from torchflow._src.core.variables import Variable, VariableAggregation, Variabl
 from torchflow._src.keras import backend
 from torchflow._src.keras.engine import input_spec as input_spec_lib
 from torchflow._src.keras.engine.keras_tensor import KerasTensor
+from torchflow._src.keras.engine.layer_compat import LayerCompatMixin
 from torchflow._src.keras.engine.tree_generation import TrackedList as _TrackedList
 from torchflow._src.keras.engine.tree_generation import bump as _bump
 from torchflow._src.keras.engine.tree_generation import generation as _generation
@@ -85,7 +86,7 @@ def _is_float(t) -> bool:
 
 
 @public("torchflow.keras.layers")
-class Layer(Module):
+class Layer(LayerCompatMixin, Module):
     """The base class of all Keras layers.
 
     Args:

@@ -95,6 +95,7 @@ class Functional(Model):
         self.input_names = [l.name for l in in_layers]
         self.output_names = [l.name for l in self._output_layers]
         self._input_spec = self._make_input_spec()
+        self.supports_masking = True  # masks flow through the graph, as in tf.keras
         self.built = True
 
     def _make_input_spec(self):
@@ -294,28 +295,31 @@ class Functional(Model):
         progress = True
         done = {n for n in outputs_by_layer}
         while progress:
+            # Node by node, as tf.keras: a layer's later call may take the output of
+            # its own earlier one (a shared layer applied to itself).
             progress = False
             for lc in pending:
                 name = lc["name"]
                 if name in done:
                     continue
-                ready = all(all(d[0] in outputs_by_layer and len(outputs_by_layer[d[0]]) > d[1]
-                                for d in node) and _call_refs_ready(node, outputs_by_layer)
-                            for node in lc["inbound_nodes"])
-                if not ready:
+                made = len(outputs_by_layer.get(name, []))
+                if made == len(lc["inbound_nodes"]):
+                    done.add(name)
+                    continue
+                node = lc["inbound_nodes"][made]
+                if not (all(d[0] in outputs_by_layer and len(outputs_by_layer[d[0]]) > d[1]
+                            for d in node) and _call_refs_ready(node, outputs_by_layer)):
                     continue
                 layer = created[name]
-                for node in lc["inbound_nodes"]:
-                    ins = [_pick(outputs_by_layer[d[0]][d[1]], d[2]) for d in node]
-                    kwargs = dict(node[0][3]) if node and len(node[0]) > 3 else {}
-                    call = kwargs.pop("__call__", None)
-                    if call is not None:
-                        args, kwargs = _deser_call(call, outputs_by_layer)
-                        out = layer(*args, **kwargs)
-                    else:
-                        out = layer(ins[0] if len(ins) == 1 else ins, **kwargs)
-                    outputs_by_layer.setdefault(name, []).append(out)
-                done.add(name)
+                ins = [_pick(outputs_by_layer[d[0]][d[1]], d[2]) for d in node]
+                kwargs = dict(node[0][3]) if node and len(node[0]) > 3 else {}
+                call = kwargs.pop("__call__", None)
+                if call is not None:
+                    args, kwargs = _deser_call(call, outputs_by_layer)
+                    out = layer(*args, **kwargs)
+                else:
+                    out = layer(ins[0] if len(ins) == 1 else ins, **kwargs)
+                outputs_by_layer.setdefault(name, []).append(out)
                 progress = True
 
         def resolve(ref):

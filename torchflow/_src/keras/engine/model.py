@@ -7,6 +7,8 @@ and writing ``call`` gives a subclassed model. Training methods come from
 
 from __future__ import annotations
 
+import warnings
+
 from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.keras.engine.base_layer import Layer
 from torchflow._src.keras.engine.training import TrainingMixin
@@ -203,7 +205,75 @@ class Model(TrainingMixin, Layer):
 
     @property
     def state_updates(self):
+        """``[]``: TF 2 runs stateful layers' updates as they happen."""
         return []
+
+    @property
+    def stateful(self) -> bool:
+        """Whether any of the model's layers is stateful (e.g. ``RNN(stateful=True)``)."""
+        return any(getattr(layer, "stateful", False) for layer in self.layers)
+
+    def reset_states(self):
+        """Resets the state of every stateful layer (``layer.reset_states()``)."""
+        for layer in self.layers:
+            if hasattr(layer, "reset_states") and getattr(layer, "stateful", False):
+                layer.reset_states()
+
+    def to_yaml(self, **kwargs) -> str:
+        """The model's architecture (``to_json``'s document) as YAML.
+
+        Args:
+          **kwargs: Passed to ``yaml.dump``.
+
+        Returns:
+          A YAML string; ``tf.keras.models.model_from_yaml`` reads it back.
+
+        Raises:
+          ImportError: If PyYAML is not installed.
+          NotImplementedError: For a subclassed model without ``get_config``.
+        """
+        import json
+
+        try:
+            import yaml
+        except ImportError:
+            raise ImportError("Requires yaml module installed (`pip install pyyaml`).") from None
+        return yaml.dump(json.loads(self.to_json()), **kwargs)
+
+    def fit_generator(self, generator, steps_per_epoch=None, epochs=1, verbose=1,
+                      callbacks=None, validation_data=None, validation_steps=None,
+                      validation_freq=1, class_weight=None, max_queue_size=10, workers=1,
+                      use_multiprocessing=False, shuffle=True, initial_epoch=0):
+        """Deprecated: ``fit`` takes generators (TF 2.4 warns the same and calls it)."""
+        warnings.warn("`Model.fit_generator` is deprecated and will be removed in a future "
+                      "version. Please use `Model.fit`, which supports generators.",
+                      stacklevel=2)
+        return self.fit(generator, steps_per_epoch=steps_per_epoch, epochs=epochs,
+                        verbose=verbose, callbacks=callbacks, validation_data=validation_data,
+                        validation_steps=validation_steps, validation_freq=validation_freq,
+                        class_weight=class_weight, max_queue_size=max_queue_size,
+                        workers=workers, use_multiprocessing=use_multiprocessing,
+                        shuffle=shuffle, initial_epoch=initial_epoch)
+
+    def evaluate_generator(self, generator, steps=None, callbacks=None, max_queue_size=10,
+                           workers=1, use_multiprocessing=False, verbose=0):
+        """Deprecated: ``evaluate`` takes generators (TF 2.4 warns and calls it)."""
+        warnings.warn("`Model.evaluate_generator` is deprecated and will be removed in a "
+                      "future version. Please use `Model.evaluate`, which supports "
+                      "generators.", stacklevel=2)
+        return self.evaluate(generator, steps=steps, callbacks=callbacks, verbose=verbose,
+                             max_queue_size=max_queue_size, workers=workers,
+                             use_multiprocessing=use_multiprocessing)
+
+    def predict_generator(self, generator, steps=None, callbacks=None, max_queue_size=10,
+                          workers=1, use_multiprocessing=False, verbose=0):
+        """Deprecated: ``predict`` takes generators (TF 2.4 warns and calls it)."""
+        warnings.warn("`Model.predict_generator` is deprecated and will be removed in a "
+                      "future version. Please use `Model.predict`, which supports "
+                      "generators.", stacklevel=2)
+        return self.predict(generator, steps=steps, callbacks=callbacks, verbose=verbose,
+                            max_queue_size=max_queue_size, workers=workers,
+                            use_multiprocessing=use_multiprocessing)
 
     @property
     def input_spec(self):
