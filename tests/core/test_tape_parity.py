@@ -138,3 +138,19 @@ def test_integer_variables_listed_in_watched_variables_like_tf():
         with m.GradientTape(watch_accessed_variables=False) as t:
             _ = vi * 2
         assert t.watched_variables() == ()
+
+
+def test_op_without_gradient_raises_lookup_error_like_tf():
+    rtf = real_tf()
+    for m in (rtf, tf):
+        image = m.Variable([[[0.5, 0.0, 0.0]]])
+        delta = m.Variable(0.1)
+        with m.GradientTape() as tape:
+            new_image = m.image.adjust_contrast(image, delta)
+        with pytest.raises(LookupError, match="gradient registry has no entry for: "
+                                              "AdjustContrastv2"):
+            tape.gradient(new_image, [image, delta])
+        x = m.constant([[[0.5, 0.0, 0.0]]])
+        with m.GradientTape() as tape:
+            y = m.image.adjust_contrast(x, 0.1)
+        assert tape.gradient(y, x) is None  # never watched: no error, as in TF

@@ -73,3 +73,26 @@ def rsqrt(t: torch.Tensor) -> torch.Tensor:
 def reciprocal(t: torch.Tensor) -> torch.Tensor:
     """``torch.reciprocal`` with TF's ``ReciprocalGrad``."""
     return _Reciprocal.apply(t) if t.requires_grad else torch.reciprocal(t)
+
+
+class _NoGradient(torch.autograd.Function):
+    """Marks a result as coming from a TF op without a registered gradient."""
+
+    @staticmethod
+    def forward(ctx, op, y, *inputs):
+        ctx.op = op
+        return y.clone()
+
+    @staticmethod
+    def backward(ctx, dy):
+        raise LookupError(f"gradient registry has no entry for: {ctx.op}")
+
+
+def no_gradient(op: str, fn, *inputs: torch.Tensor) -> torch.Tensor:
+    """``fn(*inputs)`` as TF's op ``op``, which has no gradient: differentiating
+    through it raises TF's ``LookupError`` (a value never recorded gives None)."""
+    if not any(getattr(t, "requires_grad", False) for t in inputs):
+        return fn(*inputs)
+    with torch.no_grad():
+        y = fn(*inputs)
+    return _NoGradient.apply(op, y, *[t for t in inputs if isinstance(t, torch.Tensor)])

@@ -19,6 +19,7 @@ import torch
 from torchflow._src.core import dtypes
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.core.tensor import Tensor, wrap
+from torchflow._src.ops import gradient_kernels
 from torchflow._src.ops._dispatch import tensor_arg
 from torchflow._src.util.api import public
 
@@ -254,9 +255,14 @@ def adjust_contrast(images, contrast_factor) -> Tensor:
     """``(x - mean) * contrast_factor + mean`` with the mean per image and channel."""
     t = tensor_arg(images)
     x = t._t if t._t.is_floating_point() else t._t.float()
-    f = contrast_factor._t if isinstance(contrast_factor, Tensor) else contrast_factor
-    mean = x.mean(dim=(-3, -2), keepdim=True)
-    y = (x - mean) * f + mean
+    f = tensor_arg(contrast_factor)._t
+
+    def contrast(x, f):
+        mean = x.mean(dim=(-3, -2), keepdim=True)
+        return (x - mean) * f.to(x.dtype) + mean
+
+    # TF registers no gradient for AdjustContrastv2: a tape through it raises.
+    y = gradient_kernels.no_gradient("AdjustContrastv2", contrast, x, f)
     return wrap(y.to(t._t.dtype) if not t._t.is_floating_point() else y, t._dtype)
 
 
