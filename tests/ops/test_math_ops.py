@@ -461,3 +461,34 @@ def test_series_special_functions_match_scipy(name, ref, lo, hi):
     np.testing.assert_allclose(out[ok], expected[ok], rtol=1e-12, atol=1e-12)
     run_both(f"math.special.{name}", [np.array([-2.5, -0.5, 0.25, 1.0, 3.0, 7.5])], "float32",
              rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("module", ["math_ops", "special_binary_ops", "unary_math_ops", "trig_ops",
+                                    "special_unary_ops"])
+def test_each_op_is_a_plain_def_with_its_own_docstring(module):
+    """One way to define an op (issue 11): a module-level ``def`` per op (no factory-made
+    closures) with its own Google-style docstring (no shared template)."""
+    import importlib
+    import inspect
+
+    m = importlib.import_module(f"torchflow._src.ops.{module}")
+    ops = [f for f in vars(m).values() if inspect.isfunction(f)  # @public: a public path
+           and f.__module__.startswith("torchflow") and not f.__module__.startswith("torchflow._")
+           and getattr(f, "__tf_original__", f).__code__.co_filename == m.__file__]
+    assert len(ops) >= 5
+    docs = {}
+    for f in ops:
+        code = getattr(f, "__tf_original__", f).__code__  # under Keras's dispatch trampoline
+        assert code.co_name == f.__name__ and "<locals>" not in f.__qualname__, (
+            f"{f.__name__} is made by a factory ({code.co_name})")
+        doc = inspect.getdoc(f) or ""
+        for section in ("Args:", "Returns:"):
+            assert section in doc, f"{module}.{f.__name__}: no {section}"
+        docs.setdefault(doc.splitlines()[0], []).append(f.__name__)
+    shared = {k: v for k, v in docs.items() if len(v) > 1 and not _aliases(m, v)}
+    assert not shared, f"ops sharing one summary line: {shared}"
+
+
+def _aliases(m, names):
+    """``mod = floormod``: one function under two names."""
+    return len({id(getattr(m, n)) for n in names}) == 1
