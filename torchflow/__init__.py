@@ -269,6 +269,10 @@ from torchflow._src.ops.unary_math_ops import sign as sign
 from torchflow._src.ops.unary_math_ops import sqrt as sqrt
 from torchflow._src.ops.unary_math_ops import square as square
 from torchflow._src.ops.unary_math_ops import tanh as tanh
+from torchflow.keras import initializers as initializers
+from torchflow.keras import losses as losses
+from torchflow.keras import metrics as metrics
+from torchflow.keras import optimizers as optimizers
 
 # --- end submodules ------------------------------------------------------------
 
