@@ -309,3 +309,25 @@ def test_extended_update_of_a_sync_on_read_variable_updates_each_copy(strategy2)
         strategy2.extended.update(s, lambda var, x: var.assign_add(x), args=(2.0,))
     assert [float(c.numpy()) for c in strategy2.experimental_local_results(s)] == [3.0, 3.0]
     assert float(s.numpy()) == 6.0
+
+
+def test_replica_threads_are_reused_and_end_with_the_strategy():
+    import gc
+    import threading
+
+    from distribute_testing import logical_cpus
+
+    s = tf.distribute.MirroredStrategy(logical_cpus(2))
+    with s.scope():
+        holder = [tf.Variable(1.0)]
+    seen = set()
+    for _ in range(3):
+        s.run(lambda: seen.add(threading.get_ident()) or holder[0] * 2.0)
+    workers = list(s.extended._worker_pool.workers)
+    assert len(seen) == 2 and {w.ident for w in workers} == seen  # one per replica, reused
+    del s
+    holder.clear()
+    gc.collect()
+    for w in workers:
+        w.join(timeout=5)
+    assert not any(w.is_alive() for w in workers)

@@ -22,6 +22,7 @@ variable of the same name, in creation order (TF's shared variable creator).
 from __future__ import annotations
 
 import threading
+import weakref
 
 from torchflow._src.core import context
 from torchflow._src.core.device import device
@@ -39,16 +40,24 @@ class _Abort(BaseException):
     """Unwinds a replica whose peers failed (never reaches user code's ``except Exception``)."""
 
 
-class _ReplicaThread(threading.Thread):
-    def __init__(self, runner, ctx, device_name, fn, args, kwargs, inherited):
-        super().__init__(name=f"replica_{ctx.replica_id_in_sync_group_py}", daemon=True)
-        self.runner = runner
-        self.ctx = ctx
-        self.device_name = device_name
-        self.fn, self.args, self.kwargs = fn, args, kwargs
-        self.inherited = inherited
+class _Worker(threading.Thread):
+    """A persistent thread that runs one replica's ``fn`` per ``strategy.run``.
+
+    Kept by the strategy's extended object (``worker_pool``) so a step does not pay
+    for starting threads; it ends when that object is garbage collected.
+    """
+
+    def __init__(self, index: int):
+        super().__init__(name=f"tf.distribute replica {index}", daemon=True)
         self.should_run = threading.Event()
         self.has_paused = threading.Event()
+        self.exit = False
+        self.reset(None, None, None, None, (), {}, {})
+
+    def reset(self, runner, ctx, device_name, fn, args, kwargs, inherited):
+        self.runner, self.ctx, self.device_name = runner, ctx, device_name
+        self.fn, self.args, self.kwargs = fn, args, kwargs
+        self.inherited = inherited
         self.done = False
         self.result = None
         self.error = None
@@ -58,13 +67,20 @@ class _ReplicaThread(threading.Thread):
         self.merge_result = None
 
     def run(self):
-        self.should_run.wait()
-        self.should_run.clear()
+        while True:
+            self.should_run.wait()
+            self.should_run.clear()
+            if self.exit:
+                return
+            self._run_task()
+
+    def _run_task(self):
         try:
             if self.runner.stopped:
                 return
             for name, value in self.inherited.items():
                 setattr(_state, name, list(value) if isinstance(value, list) else value)
+            _state.device_stack = []
             self.ctx._merge_hook = self.merge
             with device(self.device_name), self.ctx:
                 self.result = self.fn(*self.args, **self.kwargs)
@@ -74,6 +90,8 @@ class _ReplicaThread(threading.Thread):
             self.error = e
         finally:
             self.ctx._merge_hook = None
+            _state.__init__()  # nothing of this run (creators, scopes) stays in the thread
+            self.fn = self.args = self.kwargs = self.inherited = None
             self.done = True
             self.has_paused.set()
 
@@ -88,16 +106,34 @@ class _ReplicaThread(threading.Thread):
         return result
 
 
+def _stop_workers(workers):
+    for w in workers:
+        w.exit = True
+        w.should_run.set()
+
+
+class WorkerPool:
+    """The replica threads of one strategy, started on first use."""
+
+    def __init__(self, owner, n: int):
+        self.lock = threading.Lock()
+        self.workers = [_Worker(i) for i in range(n)]
+        for w in self.workers:
+            w.start()
+        weakref.finalize(owner, _stop_workers, self.workers)
+
+
 class _Runner:
     def __init__(self):
         self.stopped = False
 
 
-def call_for_each_replica(strategy, contexts, device_names, fn, args, kwargs):
+def call_for_each_replica(strategy, pool, contexts, device_names, fn, args, kwargs):
     """Runs ``fn`` in one thread per entry of ``contexts`` (``ReplicaContext`` objects).
 
     Args:
       strategy: The strategy (the caller is in its cross-replica context).
+      pool: The strategy's ``WorkerPool``.
       contexts: One ``ReplicaContext`` per local replica.
       device_names: The TF device name of each replica.
       fn, args, kwargs: What to run; ``PerReplica`` arguments give each replica
@@ -108,13 +144,15 @@ def call_for_each_replica(strategy, contexts, device_names, fn, args, kwargs):
     """
     runner = _Runner()
     inherited = {name: getattr(_state, name) for name in _INHERITED}
-    threads = []
-    for i, (ctx, dev) in enumerate(zip(contexts, device_names)):
-        t = _ReplicaThread(runner, ctx, dev, fn, values.select_replica(i, args),
-                           values.select_replica(i, kwargs), inherited)
-        threads.append(t)
-    for t in threads:
-        t.start()
+    with pool.lock:
+        threads = pool.workers[:len(contexts)]
+        for i, (t, ctx, dev) in enumerate(zip(threads, contexts, device_names)):
+            t.reset(runner, ctx, dev, fn, values.select_replica(i, args),
+                    values.select_replica(i, kwargs), inherited)
+        return _drive(strategy, contexts, threads, runner)
+
+
+def _drive(strategy, contexts, threads, runner):
     store: dict = {}
     for ctx in contexts:
         ctx._shared_variables = store
@@ -149,12 +187,13 @@ def call_for_each_replica(strategy, contexts, device_names, fn, args, kwargs):
         for t in threads:
             if not t.done:
                 t.should_run.set()
-        for t in threads:
-            t.join()
+                t.has_paused.wait()
+                t.has_paused.clear()
         raise
     finally:
         for ctx in contexts:
             ctx._shared_variables = None
-    for t in threads:
-        t.join()
-    return values.regroup([t.result for t in threads])
+        results = [t.result for t in threads]
+        for t in threads:  # drop every reference to this run (and to the strategy)
+            t.reset(None, None, None, None, (), {}, {})
+    return values.regroup(results)

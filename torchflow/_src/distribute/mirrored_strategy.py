@@ -193,7 +193,10 @@ class MirroredExtended(StrategyExtended):
         if len(contexts) == 1:
             with device(self._devices[0]), contexts[0]:
                 return fn(*values.select_replica(0, args), **values.select_replica(0, kwargs))
-        return mirrored_run.call_for_each_replica(self._container_strategy(), contexts,
+        pool = self.__dict__.get("_worker_pool")
+        if pool is None or len(pool.workers) < len(contexts):
+            pool = self._worker_pool = mirrored_run.WorkerPool(self, len(contexts))
+        return mirrored_run.call_for_each_replica(self._container_strategy(), pool, contexts,
                                                   self._devices, fn, args, kwargs)
 
     # --- input ----------------------------------------------------------------------------
