@@ -192,3 +192,30 @@ def test_filter_predicate_must_be_a_scalar_bool(pred):
     with pytest.raises(ValueError, match=r"`predicate` must return a `tf.bool` scalar tensor, "
                                          r"but its return type is TensorSpec"):
         list(tf.data.Dataset.range(3).filter(pred))
+
+
+@pytest.mark.parametrize("initial", [None, [0.9, 0.1]])
+def test_rejection_resample_balances_classes_as_tf(initial):
+    rtf = real_tf()
+    labels = (np.random.default_rng(1).random(4000) < 0.1).astype(np.int64)
+    fractions = {}
+    for m in (tf, rtf):
+        seen = collections.Counter()
+
+        def cls(x, seen=seen, m=m):
+            if m is tf:  # eager here: a Python counter sees each call
+                seen[int(x)] += 1
+            return x
+
+        ds = m.data.Dataset.from_tensor_slices(labels).apply(
+            m.data.experimental.rejection_resample(cls, [0.5, 0.5], initial_dist=initial,
+                                                   seed=3))
+        out = [(int(c), int(x)) for c, x in ds]
+        assert all(c == x for c, x in out)
+        fractions[m] = (np.mean([x for _, x in out]), len(out))
+        if m is tf:
+            assert sum(seen.values()) == len(labels) and set(seen) == {0, 1}
+    # Both balance the classes (TF mixes in some unfiltered elements early when it
+    # estimates the distribution itself, so only the balance is compared).
+    for frac, n in fractions.values():
+        assert 0.4 < frac < 0.6 and n > 500
