@@ -36,6 +36,10 @@ from torchflow._src.core.tensor import Tensor, wrap
 # torch.distributed's own default process-group timeout; TF 2.4 waits forever.
 DEFAULT_TIMEOUT_SECONDS = float(os.environ.get("TORCHFLOW_COLLECTIVE_TIMEOUT", "1800"))
 _PROBE_SECONDS = 2.0
+# A pooled buffer is free when only the pool's tensor (and the query's storage
+# handle) refer to its storage.
+_FREE_USE_COUNT = 2
+_POOL_PER_SIZE = 2
 
 _REDUCE_OPS = {"sum": dist.ReduceOp.SUM, "max": dist.ReduceOp.MAX,
                "min": dist.ReduceOp.MIN, "prod": dist.ReduceOp.PRODUCT}
@@ -135,6 +139,7 @@ class CollectiveGroup:
         self.task_names = list(task_names)
         self.timeout = float(timeout_seconds or DEFAULT_TIMEOUT_SECONDS)
         self._broken: str | None = None
+        self._pool: dict = {}
         self._health = None
         self._gloo = self._nccl = None
         td = datetime.timedelta(seconds=self.timeout)
@@ -256,6 +261,23 @@ class CollectiveGroup:
         _LIVE_GROUPS.discard(self)
 
     # --- collectives --------------------------------------------------------
+    def _buffer(self, dtype, device, numel: int) -> torch.Tensor:
+        """A flat buffer for one pack: a previous one nothing refers to any more, or new.
+
+        Results are views of their pack's buffer; once the caller drops them (as
+        an optimizer drops last step's gradients) the buffer is reused, which
+        saves allocating, and page-faulting, fresh memory on every call.
+        """
+        key = (dtype, device, numel)
+        pool = self._pool.setdefault(key, [])
+        for buf in pool:
+            if torch._C._storage_Use_Count(buf.untyped_storage()._cdata) <= _FREE_USE_COUNT:
+                return buf
+        buf = torch.empty(numel, dtype=dtype, device=device)
+        if len(pool) < _POOL_PER_SIZE:
+            pool.append(buf)
+        return buf
+
     def _pg_for(self, t: torch.Tensor, implementation: str) -> Any:
         # Any: torch's stubs declare no collective methods on ProcessGroupGloo/NCCL.
         if t.is_cuda and self._nccl is not None and implementation != "ring":
@@ -294,8 +316,12 @@ class CollectiveGroup:
         opts.reduceOp = _REDUCE_OPS[op]  # pyright: ignore[reportAttributeAccessIssue] - settable; stub says read-only
         opts.timeout = datetime.timedelta(seconds=timeout)
         for dtype, idx in packs:
-            flat = torch.cat([ts[i].reshape(-1) for i in idx]) if len(idx) > 1 \
-                else ts[idx[0]].reshape(-1).clone()
+            pieces = [ts[i].reshape(-1) for i in idx]
+            flat = self._buffer(dtype, pieces[0].device, sum(p.numel() for p in pieces))
+            if len(pieces) > 1:
+                torch.cat(pieces, out=flat)
+            else:
+                flat.copy_(pieces[0])
             pg = self._pg_for(flat, implementation)
             send = flat.to(_GLOO_CAST[dtype]) if pg is self._gloo and dtype in _GLOO_CAST \
                 else flat

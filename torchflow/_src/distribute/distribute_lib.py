@@ -208,6 +208,10 @@ class ReplicaContext:
                 reduce_op, [(v, v) for v in per_replica], options=options)
 
         reduced = self.merge_call(batch_all_reduce, args=tuple(flat))
+        if not context.thread_state().recording:
+            # No tape records here: nothing to route a gradient through (and two
+            # full-size passes saved per tensor).
+            return nest.pack_sequence_as(value, list(reduced))
         n = self.num_replicas_in_sync
         out = []
         for x, y in zip(flat, reduced):
