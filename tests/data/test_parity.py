@@ -219,3 +219,36 @@ def test_rejection_resample_balances_classes_as_tf(initial):
     # estimates the distribution itself, so only the balance is compared).
     for frac, n in fractions.values():
         assert 0.4 < frac < 0.6 and n > 500
+
+
+METHODS = {
+    "group_by_window": lambda m: m.data.Dataset.range(10).group_by_window(
+        lambda x: x % 3, lambda k, w: w.batch(2), window_size=2),
+    "bucket": lambda m: m.data.Dataset.range(1, 8).map(
+        lambda x: m.fill([m.cast(x, m.int32)], x)).bucket_by_sequence_length(
+        lambda x: m.shape(x)[0], [3, 5], [2, 2, 2]),
+    "scan": lambda m: m.data.Dataset.range(5).scan(m.constant(0, m.int64),
+                                                   lambda s, x: (s + x, s)),
+    "ignore_errors": lambda m: m.data.Dataset.from_tensor_slices([1.0, 0.0, 2.0]).map(
+        lambda x: m.debugging.check_numerics(1.0 / x, "x")).ignore_errors(),
+    "choose": lambda m: m.data.Dataset.choose_from_datasets(
+        [m.data.Dataset.range(3), m.data.Dataset.range(10, 13)],
+        m.data.Dataset.from_tensor_slices(np.array([0, 1, 1, 0, 0, 0], np.int64))),
+    "counter": lambda m: m.data.Dataset.counter(2, 3).take(3),
+}
+
+
+@pytest.mark.parametrize("name", sorted(METHODS))
+def test_newer_method_spellings_match_tf(name):
+    rtf = real_tf()
+    got = [[np.asarray(e.numpy()).tolist() for e in METHODS[name](m)] for m in (tf, rtf)]
+    assert got[0] == got[1]
+
+
+def test_get_single_element_and_save_load_methods(tmp_path):
+    rtf = real_tf()
+    for m in (tf, rtf):
+        assert int(m.data.Dataset.from_tensors(7).get_single_element()) == 7
+    ds = tf.data.Dataset.range(4).map(lambda x: x * 2)
+    ds.save(str(tmp_path / "s"))
+    assert [int(x) for x in tf.data.Dataset.load(str(tmp_path / "s"))] == [0, 2, 4, 6]

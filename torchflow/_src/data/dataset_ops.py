@@ -431,6 +431,103 @@ class DatasetV2:
         return UniqueDataset(self)
 
 
+    # --- newer spellings of tf.data.experimental transformations ------------------
+    # (TF 2.6+ methods; TF 2.4 programs use the experimental functions, which these call.)
+    def group_by_window(self, key_func, reduce_func, window_size=None, window_size_func=None,
+                        name=None):
+        """``tf.data.experimental.group_by_window`` as a method."""
+        from torchflow._src.data.experimental import group_by_window
+
+        return self.apply(group_by_window(key_func, reduce_func, window_size,
+                                          window_size_func))
+
+    def bucket_by_sequence_length(self, element_length_func, bucket_boundaries,
+                                  bucket_batch_sizes, padded_shapes=None, padding_values=None,
+                                  pad_to_bucket_boundary=False, no_padding=False,
+                                  drop_remainder=False, name=None):
+        """``tf.data.experimental.bucket_by_sequence_length`` as a method."""
+        from torchflow._src.data.experimental import bucket_by_sequence_length
+
+        return self.apply(bucket_by_sequence_length(
+            element_length_func, bucket_boundaries, bucket_batch_sizes, padded_shapes,
+            padding_values, pad_to_bucket_boundary, no_padding, drop_remainder))
+
+    def scan(self, initial_state, scan_func, name=None):
+        """``tf.data.experimental.scan`` as a method."""
+        from torchflow._src.data.experimental_ops import scan
+
+        return self.apply(scan(initial_state, scan_func))
+
+    def ignore_errors(self, log_warning=False, name=None):
+        """``tf.data.experimental.ignore_errors`` as a method."""
+        from torchflow._src.data.experimental import ignore_errors
+
+        return self.apply(ignore_errors(log_warning))
+
+    def get_single_element(self, name=None):
+        """``tf.data.experimental.get_single_element`` as a method."""
+        from torchflow._src.data.experimental import get_single_element
+
+        return get_single_element(self)
+
+    def rejection_resample(self, class_func, target_dist, initial_dist=None, seed=None,
+                           name=None):
+        """``tf.data.experimental.rejection_resample`` as a method."""
+        from torchflow._src.data.resampling import rejection_resample
+
+        return self.apply(rejection_resample(class_func, target_dist, initial_dist, seed))
+
+    def snapshot(self, path, compression="AUTO", reader_func=None, shard_func=None,
+                 name=None):
+        """``tf.data.experimental.snapshot`` as a method."""
+        from torchflow._src.data.experimental_ops import snapshot
+
+        return self.apply(snapshot(path, compression, reader_func, shard_func))
+
+    def save(self, path, compression=None, shard_func=None, checkpoint_args=None):
+        """``tf.data.experimental.save`` as a method."""
+        from torchflow._src.data.experimental_ops import save
+
+        return save(self, path, compression, shard_func)
+
+    @staticmethod
+    def load(path, element_spec=None, compression=None, reader_func=None):
+        """``tf.data.experimental.load`` as a static method."""
+        from torchflow._src.data.experimental_ops import load
+
+        return load(path, element_spec, compression, reader_func)
+
+    @staticmethod
+    def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
+        """``tf.data.experimental.choose_from_datasets`` (default
+        ``stop_on_empty_dataset=True``, as TF's method)."""
+        from torchflow._src.data.experimental import choose_from_datasets
+
+        return choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset)
+
+    @staticmethod
+    def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False,
+                             rerandomize_each_iteration=None):
+        """``tf.data.experimental.sample_from_datasets`` as a static method."""
+        from torchflow._src.data.experimental import sample_from_datasets
+
+        return sample_from_datasets(datasets, weights, seed, stop_on_empty_dataset)
+
+    @staticmethod
+    def counter(start=0, step=1, dtype=dtypes.int64, name=None):
+        """``tf.data.experimental.Counter`` as a static method."""
+        from torchflow._src.data.experimental_ops import Counter
+
+        return Counter(start, step, dtype)
+
+    @staticmethod
+    def random(seed=None, rerandomize_each_iteration=None, name=None):
+        """``tf.data.experimental.RandomDataset`` as a static method."""
+        from torchflow._src.data.experimental_ops import RandomDataset
+
+        return RandomDataset(seed)
+
+
 class _NumpyIterator:
     __slots__ = ("_it",)
 
