@@ -48,11 +48,14 @@ def test_mirrored_variable_replica_writes_aggregate(strategy2, aggregation, expe
 
 def test_mirrored_variable_without_aggregation_writes_locally(strategy2):
     """TF 2.4: a replica-context write with aggregation NONE updates the replica's
-    copy without synchronization (both replicas write the same value here)."""
+    own copy, unsynchronized: every replica adding 1 leaves each copy 1 higher."""
     with strategy2.scope():
         v = tf.Variable(0.0)
     strategy2.run(lambda: v.assign(5.0))
     assert float(v.numpy()) == 5.0
+    out = strategy2.run(lambda: v.assign_add(1.0).read_value())
+    assert [float(x) for x in _local(strategy2, out)] == [6.0, 6.0]
+    assert [float(c.numpy()) for c in strategy2.experimental_local_results(v)] == [6.0, 6.0]
 
 
 def test_sync_on_read_variable(strategy2):

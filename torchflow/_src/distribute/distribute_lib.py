@@ -129,6 +129,7 @@ class ReplicaContext:
         self._strategy = strategy
         self.replica_id_in_sync_group_py = int(replica_id_in_sync_group)
         self._torch_device = None
+        self._local_replica_id = 0  # the index among this worker's replicas
         self._merge_hook = None  # set by the multi-threaded runner
 
     def __enter__(self):

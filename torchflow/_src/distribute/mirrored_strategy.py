@@ -185,6 +185,7 @@ class MirroredExtended(StrategyExtended):
         for i, dev in enumerate(self._local_torch_devices):
             ctx = ReplicaContext(strategy, self._first_replica_id + i)
             ctx._torch_device = dev
+            ctx._local_replica_id = i
             out.append(ctx)
         return out
 

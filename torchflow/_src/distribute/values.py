@@ -207,9 +207,16 @@ class MirroredVariable(DistributedVariable):
 
     def _replica_write(self, method, value, kwargs):
         ctx = self._replica_ctx()
-        if ctx is None or self._aggregation is VariableAggregation.NONE or \
-                ctx.num_replicas_in_sync == 1:
+        if ctx is None or ctx.num_replicas_in_sync == 1:
             return getattr(Variable, method)(self, value, **kwargs)
+        if self._aggregation is VariableAggregation.NONE:
+            # TF 2.4 writes each replica's own copy, unsynchronized. The local replicas
+            # share one storage here, so the first one's write stands for all of them
+            # (the same result when they write the same value; writing twice would
+            # compound an assign_add).
+            if ctx._local_replica_id == 0:
+                getattr(Variable, method)(self, value, read_value=False)
+            return self if kwargs.get("read_value", True) else None
 
         def merge(strategy, var, per_replica):
             if var._aggregation is VariableAggregation.ONLY_FIRST_REPLICA:
