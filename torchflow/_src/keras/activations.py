@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from torchflow._src.keras.engine.serialization import get_registered_object
 from torchflow._src.ops import nn_ops
 from torchflow._src.ops import unary_math_ops as um
 from torchflow._src.ops.clip_ops import clip_by_value
+from torchflow._src.ops.comparison_ops import greater
 from torchflow._src.ops.creation_ops import cast
+from torchflow._src.ops.gather_ops import where
 from torchflow._src.ops.math_ops import add, minimum, multiply, subtract
 from torchflow._src.util.api import public
 
@@ -18,9 +21,6 @@ def relu(x, alpha=0.0, max_value=None, threshold=0):
     if alpha == 0 and max_value is None and threshold == 0:
         return nn_ops.relu(x)
     if threshold != 0:
-        from torchflow._src.ops.comparison_ops import greater
-        from torchflow._src.ops.gather_ops import where
-
         y = where(greater(x, threshold), x, multiply(subtract(x, threshold), alpha)
                   if alpha else multiply(x, 0.0))
     elif alpha != 0:
@@ -75,9 +75,6 @@ def elu(x, alpha=1.0):
     y = nn_ops.elu(x)
     if alpha == 1.0:
         return y
-    from torchflow._src.ops.comparison_ops import greater
-    from torchflow._src.ops.gather_ops import where
-
     return where(greater(x, 0), y, multiply(y, alpha))
 
 
@@ -148,8 +145,6 @@ def deserialize(name, custom_objects=None):
     """
     if custom_objects and name in custom_objects:
         return custom_objects[name]
-    from torchflow._src.keras.engine.serialization import get_registered_object
-
     fn = _BY_NAME.get(name) or get_registered_object(name)
     if fn is None:
         raise ValueError(f"Unknown activation function: {name}. Please ensure this object is "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from torchflow._src.keras import backend
+from torchflow._src.keras.engine.serialization import deserialize_object, get_object
 from torchflow._src.ops.clip_ops import clip_by_value
 from torchflow._src.ops.comparison_ops import greater_equal
 from torchflow._src.ops.creation_ops import cast
@@ -107,8 +108,6 @@ def deserialize(config, custom_objects=None):
     Raises:
       ValueError: For an unknown name.
     """
-    from torchflow._src.keras.engine.serialization import deserialize_object
-
     return deserialize_object(config, _CLASSES, custom_objects, "constraint")
 
 
@@ -119,6 +118,4 @@ def get(identifier):
     Raises:
       ValueError: If ``identifier`` cannot be interpreted.
     """
-    from torchflow._src.keras.engine.serialization import get_object
-
     return get_object(identifier, deserialize, "constraint")

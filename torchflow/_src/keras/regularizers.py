@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from torchflow._src.core.convert import constant
+from torchflow._src.keras.engine.serialization import deserialize_object, get_object
 from torchflow._src.ops.math_ops import add, multiply
 from torchflow._src.ops.reduction_ops import reduce_sum
 from torchflow._src.ops.unary_math_ops import abs as _abs
@@ -42,8 +44,6 @@ class L1L2(Regularizer):
             t = multiply(reduce_sum(square(x)), self.l2)
             total = t if total is None else add(total, t)
         if total is None:
-            from torchflow._src.core.convert import constant
-
             return constant(0.0, dtype=x.dtype)
         return total
 
@@ -95,8 +95,6 @@ def deserialize(config, custom_objects=None):
     Raises:
       ValueError: For an unknown name.
     """
-    from torchflow._src.keras.engine.serialization import deserialize_object
-
     return deserialize_object(config, _CLASSES, custom_objects, "regularizer")
 
 
@@ -107,6 +105,4 @@ def get(identifier):
     Raises:
       ValueError: If ``identifier`` cannot be interpreted.
     """
-    from torchflow._src.keras.engine.serialization import get_object
-
     return get_object(identifier, deserialize, "regularizer")

@@ -12,6 +12,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from torchflow._src.core.convert import convert_to_tensor
+from torchflow._src.keras.engine.functional import Functional
+from torchflow._src.keras.engine.input_layer import Input
+from torchflow._src.keras.engine.serialization import deserialize_layer, serialize_layer
+from torchflow._src.keras.mixed_precision import policy as policy_lib
+from torchflow._src.testing import real_tf
+
 POLICIES = ("float32", "mixed_float16", "mixed_bfloat16", "float64")
 _TOL = {"float32": (1e-4, 1e-5), "float64": (1e-4, 1e-5), "mixed_float16": (3e-2, 3e-2),
         "mixed_bfloat16": (8e-2, 8e-2)}
@@ -64,12 +71,6 @@ def layer_test(layer_cls, kwargs=None, input_shape=None, input_dtype="float32",
       call_kwargs: Extra call arguments (e.g. ``training``).
       tf_layer_name: The tf.keras class name if it differs from ``layer_cls.__name__``.
     """
-    from torchflow._src.core.convert import convert_to_tensor
-    from torchflow._src.keras.engine.functional import Functional
-    from torchflow._src.keras.engine.input_layer import Input
-    from torchflow._src.keras.engine.serialization import deserialize_layer, serialize_layer
-    from torchflow._src.keras.mixed_precision import policy as policy_lib
-
     kwargs = dict(kwargs or {})
     call_kwargs = dict(call_kwargs or {})
     if input_data is None:
@@ -108,8 +109,6 @@ def layer_test(layer_cls, kwargs=None, input_shape=None, input_dtype="float32",
 
     # real tf.keras with the same weights
     if compare_tf:
-        from torchflow._src.testing import real_tf
-
         tf_ref = real_tf()
         tcls = getattr(tf_ref.keras.layers, tf_layer_name or layer_cls.__name__)
         tlayer = tcls(**(tf_kwargs if tf_kwargs is not None else kwargs))

@@ -98,6 +98,7 @@ class CallbackList:
 
     def __init__(self, callbacks=None, add_history=False, add_progbar=False, model=None,
                  **params):
+        # cycle: History and ProgbarLogger subclass Callback, defined here.
         from torchflow._src.keras.callbacks.history import History
         from torchflow._src.keras.callbacks.progbar_logger import ProgbarLogger
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 
 import numpy as np
 
@@ -159,8 +160,6 @@ class ModelCheckpoint(Callback):
 
     def _latest_existing(self):
         """The most recently modified file matching ``filepath`` (for load_weights_on_restart)."""
-        import re
-
         dirname, base = os.path.split(self.filepath)
         dirname = dirname or "."
         pattern = re.sub(r"{.*?}", r".*", re.escape(base).replace(r"\{", "{").replace(r"\}", "}"))

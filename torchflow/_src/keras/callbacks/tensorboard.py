@@ -16,6 +16,7 @@ import logging
 import os
 
 import numpy as np
+from tensorboard.compat.proto import summary_pb2
 
 from torchflow._src.keras.callbacks import _utils
 from torchflow._src.keras.callbacks.callback import Callback
@@ -203,8 +204,6 @@ class TensorBoard(Callback):
         summary_ops.image(name + "/image", img, step=epoch, max_outputs=img.shape[0])
 
     def _write_keras_model_summary(self):
-        from tensorboard.compat.proto import summary_pb2
-
         try:
             config = self.model.to_json()
         except Exception as e:  # noqa: BLE001  (subclassed models have no config, as in TF)

@@ -15,14 +15,17 @@ import inspect
 
 import numpy as np
 
-from torchflow._src.core import context, tracking
+from torchflow._src.core import context, dtypes, tracking
 from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.core.module import Module
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.tensor_shape import TensorShape
+from torchflow._src.core.tensor_spec import TensorSpec
 from torchflow._src.core.variable_scope import name_scope
 from torchflow._src.core.variables import Variable, VariableAggregation, VariableSynchronization
-from torchflow._src.keras import backend
+from torchflow._src.keras import backend, constraints, regularizers
+from torchflow._src.keras import initializers as init_lib
+from torchflow._src.keras.engine import functional_utils
 from torchflow._src.keras.engine import input_spec as input_spec_lib
 from torchflow._src.keras.engine.keras_tensor import KerasTensor
 from torchflow._src.keras.engine.layer_compat import LayerCompatMixin
@@ -136,8 +139,6 @@ class Layer(LayerCompatMixin, Module):
         self._initial_weights = kwargs.get("weights")
         self._activity_regularizer = None
         if kwargs.get("activity_regularizer") is not None:
-            from torchflow._src.keras import regularizers
-
             self._activity_regularizer = regularizers.get(kwargs["activity_regularizer"])
         if "input_shape" in kwargs or "batch_input_shape" in kwargs or "input_dim" in kwargs:
             if "batch_input_shape" in kwargs:
@@ -349,8 +350,6 @@ class Layer(LayerCompatMixin, Module):
                 f"You called `set_weights(weights)` on layer \"{self.name}\" with a weight list "
                 f"of length {len(weights)}, but the layer was expecting {len(params)} weights. "
                 f"Provided weights: {str(weights)[:50]}...")
-        import numpy as np
-
         for p, w in zip(params, weights):
             w = np.asarray(w)
             if not p.shape.is_compatible_with(w.shape):
@@ -379,8 +378,6 @@ class Layer(LayerCompatMixin, Module):
         Raises:
           ValueError: For a trainable ON_READ variable.
         """
-        from torchflow._src.keras import initializers as init_lib
-
         for k in kwargs:
             if k not in ("getter", "collections", "experimental_autocast", "caching_device"):
                 raise TypeError(f"Unknown keyword argument: {k}")
@@ -403,8 +400,6 @@ class Layer(LayerCompatMixin, Module):
         init = init_lib.get(initializer)
         shape_t = TensorShape(shape)
         if constraint is not None:
-            from torchflow._src.keras import constraints
-
             constraint = constraints.get(constraint)
         with name_scope(self._scope_name + "/" if not self._scope_name.endswith("/")
                         else self._scope_name):
@@ -415,8 +410,6 @@ class Layer(LayerCompatMixin, Module):
                 and self._dtype_policy.should_cast_variables):
             var = acv.create_autocast_variable(var)
         if regularizer is not None:
-            from torchflow._src.keras import regularizers
-
             reg = regularizers.get(regularizer)
             self._callable_losses.append(functools.partial(_reg_loss, reg, var))
         (self._trainable_weights if trainable else self._non_trainable_weights).append(var)
@@ -458,6 +451,7 @@ class Layer(LayerCompatMixin, Module):
         """Tracks ``value`` as a metric (a running mean unless already a Metric result)."""
         if isinstance(value, KerasTensor):
             return
+        # cycle: metrics are Layers (base_metric imports this module).
         from torchflow._src.keras.metrics import Mean
 
         if name is None:
@@ -506,13 +500,9 @@ class Layer(LayerCompatMixin, Module):
 
     def compute_output_shape(self, input_shape):
         """Infers the output shape by running the layer on placeholder values."""
-        from torchflow._src.keras.engine import functional_utils
-
         return functional_utils.infer_output_shape(self, input_shape)
 
     def compute_output_signature(self, input_signature):
-        from torchflow._src.core.tensor_spec import TensorSpec
-
         shape = self.compute_output_shape(nest.map_structure(lambda s: s.shape, input_signature))
         return nest.map_structure(lambda s: TensorSpec(s, self.compute_dtype), shape)
 
@@ -560,8 +550,6 @@ class Layer(LayerCompatMixin, Module):
                 lambda x: convert_to_tensor(x) if isinstance(x, np.ndarray) else x, inputs)
             args = (inputs,) + args[1:]
         if _has_symbolic(args, kwargs):
-            from torchflow._src.keras.engine import functional_utils
-
             return functional_utils.symbolic_call(self, args, kwargs)
         return self._eager_call(inputs, args, kwargs)
 
@@ -751,8 +739,6 @@ _TRAINABLE_WEIGHTS = Layer.trainable_weights
 
 
 def _as_dtype(d):
-    from torchflow._src.core import dtypes
-
     return dtypes.as_dtype(d)
 
 
@@ -790,8 +776,6 @@ def _shape_of(x):
         return None
     s = getattr(x, "shape", None)
     if s is None:
-        from torchflow._src.core.convert import convert_to_tensor
-
         s = convert_to_tensor(x).shape
     return TensorShape(s)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.distribute import ds_context
+from torchflow._src.keras import losses, metrics
 from torchflow._src.ops.creation_ops import cast
 from torchflow._src.ops.math_ops import add, add_n, multiply
 from torchflow._src.util import nest
@@ -28,14 +29,10 @@ def _scale_loss_for_distribution(loss):
 
 
 def _losses():
-    from torchflow._src.keras import losses
-
     return losses
 
 
 def _metrics():
-    from torchflow._src.keras import metrics
-
     return metrics
 
 

@@ -7,6 +7,7 @@ input rather than per-element work. Datasets are iterated as they are.
 
 from __future__ import annotations
 
+import logging
 import math
 import random
 
@@ -326,8 +327,6 @@ class DataHandler:
                 batch = next(iterator)
             except StopIteration:
                 if limit is not None and self._steps_per_epoch is not None:
-                    import logging
-
                     logging.getLogger("torchflow").warning(
                         "Your input ran out of data; interrupting training. Make sure that "
                         "your dataset or generator can generate at least `steps_per_epoch * "

@@ -5,12 +5,14 @@ from __future__ import annotations
 from torchflow._src.core import dtypes
 from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.core.tensor import Tensor
+from torchflow._src.keras import backend
 from torchflow._src.keras.engine import input_spec as input_spec_lib
 from torchflow._src.keras.engine import serialization
 from torchflow._src.keras.engine.base_layer import Layer
 from torchflow._src.keras.engine.input_layer import InputLayer
 from torchflow._src.keras.engine.keras_tensor import KerasTensor
 from torchflow._src.keras.engine.model import Model
+from torchflow._src.ops.array_ops import squeeze
 from torchflow._src.ops.creation_ops import cast
 from torchflow._src.util import nest
 from torchflow._src.util.api import public
@@ -31,8 +33,6 @@ class Functional(Model):
     """
 
     def __init__(self, inputs=None, outputs=None, name=None, trainable=True, **kwargs):
-        from torchflow._src.keras import backend
-
         if name is None:
             name = backend.unique_object_name("model", zero_based=True)
         Layer.__init__(self, trainable=trainable, name=name, dtype=kwargs.pop("dtype", None))
@@ -182,8 +182,6 @@ class Functional(Model):
                     v._keras_mask = m
             kt_rank = kt.shape.rank
             if kt_rank is not None and v.ndim == kt_rank + 1 and v.shape[-1] == 1:
-                from torchflow._src.ops.array_ops import squeeze
-
                 v = squeeze(v, axis=-1)
             values[id(kt)] = v
         if mask is not None:
@@ -395,8 +393,6 @@ def _ser_call(node, node_ids):
 
 
 def _deser_call(call, outputs_by_layer):
-    from torchflow._src.core import dtypes
-
     def de(x):
         if isinstance(x, dict):
             if "__keras_tensor__" in x:

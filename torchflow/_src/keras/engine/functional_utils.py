@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import contextlib
 
+import numpy as np
+
 from torchflow._src.core import context, dtypes
+from torchflow._src.core.convert import constant
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.keras.engine.keras_tensor import KerasTensor
@@ -47,10 +50,6 @@ def _placeholder(shape: TensorShape, dtype, variant: int):
     dims = [d if d is not None else (batch if i == 0 else other)
             for i, d in enumerate(shape.as_list())]
     if dtype is dtypes.string:
-        import numpy as np
-
-        from torchflow._src.core.convert import constant
-
         return constant(np.full(dims, b"", dtype=object), dtype=dtypes.string)
     return zeros(dims, dtype=dtype)
 

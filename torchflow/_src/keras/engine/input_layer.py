@@ -5,6 +5,7 @@ from __future__ import annotations
 from torchflow._src.core import dtypes
 from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.keras import backend
+from torchflow._src.keras.engine import tf_op_layer
 from torchflow._src.keras.engine.base_layer import Layer
 from torchflow._src.keras.engine.keras_tensor import KerasTensor
 from torchflow._src.keras.engine.node import Node
@@ -82,8 +83,6 @@ def Input(shape=None, batch_size=None, name=None, dtype=None, sparse=False, tens
     """
     if shape is not None and not isinstance(shape, (list, tuple, TensorShape)):
         shape = (shape,)
-    from torchflow._src.keras.engine import tf_op_layer
-
     tf_op_layer.install()
     layer = InputLayer(input_shape=shape, batch_size=batch_size, name=name, dtype=dtype,
                        sparse=sparse, ragged=ragged, **kwargs)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import operator
 
 from torchflow._src.core import dtypes
+from torchflow._src.core.tensor import Reference
 from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.util.api import public
 
@@ -86,8 +87,6 @@ class KerasTensor:
     __hash__ = object.__hash__
 
     def ref(self):
-        from torchflow._src.core.tensor import Reference
-
         return Reference(self)
 
     def __repr__(self):
@@ -102,6 +101,7 @@ class KerasTensor:
 
 def _op_layer(fn, name):
     def method(self, *args):
+        # cycle: tf_op_layer builds KerasTensors.
         from torchflow._src.keras.engine.tf_op_layer import call_symbolic
 
         return call_symbolic(fn, (self,) + args, {}, name)

@@ -7,10 +7,15 @@ and writing ``call`` gives a subclassed model. Training methods come from
 
 from __future__ import annotations
 
+import json
 import warnings
 
 from torchflow._src.core.tensor_shape import TensorShape
+from torchflow._src.keras.engine import functional_utils
 from torchflow._src.keras.engine.base_layer import Layer
+from torchflow._src.keras.engine.keras_tensor import KerasTensor
+from torchflow._src.keras.engine.layer_utils import print_summary
+from torchflow._src.keras.engine.serialization import serialize_layer
 from torchflow._src.keras.engine.training import TrainingMixin
 from torchflow._src.util import nest
 from torchflow._src.util.api import public
@@ -26,6 +31,7 @@ class Model(TrainingMixin, Layer):
 
     def __new__(cls, *args, **kwargs):
         if cls is Model and _is_functional_init(args, kwargs):
+            # cycle: Functional subclasses Model.
             from torchflow._src.keras.engine.functional import Functional
 
             return Functional.__new__(Functional)
@@ -36,6 +42,7 @@ class Model(TrainingMixin, Layer):
             # A subclass calling ``super().__init__(inputs, outputs)`` (the "Functional
             # API in a subclass" pattern): as TF does, ``Functional`` takes the place of
             # ``Model`` among the class's bases, and the graph network is built here.
+            # cycle: Functional subclasses Model.
             from torchflow._src.keras.engine.functional import Functional
 
             if not isinstance(self, Functional):
@@ -117,8 +124,6 @@ class Model(TrainingMixin, Layer):
         if input_shape is None:
             raise ValueError("Input shape must be defined when calling build on a "
                              "model subclass network.")
-        from torchflow._src.keras.engine.keras_tensor import KerasTensor
-
         if isinstance(input_shape, dict):
             x = {k: KerasTensor(TensorShape(v), self.compute_dtype or "float32")
                  for k, v in input_shape.items()}
@@ -128,8 +133,6 @@ class Model(TrainingMixin, Layer):
                  for s in input_shape]
         else:
             x = KerasTensor(TensorShape(input_shape), self.compute_dtype or "float32")
-        from torchflow._src.keras.engine import functional_utils
-
         Layer.build(self, input_shape)
         functional_utils._run(self, (x,), {}, 0)
         self._build_input_shape = input_shape
@@ -153,19 +156,19 @@ class Model(TrainingMixin, Layer):
                              "calling `build()` or calling `fit()` with some data, or specify "
                              "an `input_shape` argument in the first layer(s) for automatic "
                              "build.")
-        from torchflow._src.keras.engine.layer_utils import print_summary
-
         print_summary(self, line_length=line_length, positions=positions, print_fn=print_fn)
 
     # --- saving (see keras/saving/) -------------------------------------------
     def save_weights(self, filepath, overwrite=True, save_format=None, options=None):
         """Saves weights: HDF5 (``.h5``, tf.keras layout) or a torchflow checkpoint."""
+        # cycle: saving imports engine.model to save and rebuild models.
         from torchflow._src.keras.saving import save_weights
 
         return save_weights(self, filepath, overwrite=overwrite, save_format=save_format)
 
     def load_weights(self, filepath, by_name=False, skip_mismatch=False, options=None):
         """Loads weights saved by ``save_weights`` (or by tf.keras, for HDF5)."""
+        # cycle: saving imports engine.model to save and rebuild models.
         from torchflow._src.keras.saving import load_weights
 
         return load_weights(self, filepath, by_name=by_name, skip_mismatch=skip_mismatch)
@@ -173,16 +176,13 @@ class Model(TrainingMixin, Layer):
     def save(self, filepath, overwrite=True, include_optimizer=True, save_format=None,
              signatures=None, options=None, save_traces=True):
         """Saves the model (config, weights, optimizer state); see ``load_model``."""
+        # cycle: saving imports engine.model to save and rebuild models.
         from torchflow._src.keras.saving import save_model
 
         return save_model(self, filepath, overwrite=overwrite,
                           include_optimizer=include_optimizer, save_format=save_format)
 
     def to_json(self, **kwargs) -> str:
-        import json
-
-        from torchflow._src.keras.engine.serialization import serialize_layer
-
         cfg = serialize_layer(self)
         cfg["keras_version"] = "2.4.0"
         cfg["backend"] = "tensorflow"
@@ -197,6 +197,7 @@ class Model(TrainingMixin, Layer):
     def from_config(cls, config, custom_objects=None):
         """A model from ``get_config()``: Functional graphs are rebuilt layer by layer."""
         if "layers" in config and "input_layers" in config:
+            # cycle: Functional subclasses Model.
             from torchflow._src.keras.engine.functional import Functional
 
             target = cls if issubclass(cls, Functional) else Functional
@@ -232,8 +233,6 @@ class Model(TrainingMixin, Layer):
           ImportError: If PyYAML is not installed.
           NotImplementedError: For a subclassed model without ``get_config``.
         """
-        import json
-
         try:
             import yaml
         except ImportError:

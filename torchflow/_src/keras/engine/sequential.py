@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from torchflow._src.core.convert import convert_to_tensor
+from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.keras import backend
 from torchflow._src.keras.engine import serialization
@@ -115,9 +117,6 @@ class Sequential(Functional):
 
     def _eager_call(self, inputs, args, kwargs):
         if not self._is_graph_network:
-            from torchflow._src.core.convert import convert_to_tensor
-            from torchflow._src.core.tensor import Tensor
-
             t = inputs if isinstance(inputs, Tensor) else convert_to_tensor(inputs)
             dtype = t.dtype
             self._input_kt = Input(shape=t.shape.as_list()[1:],

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
+import inspect
+
 from torchflow._src.core import context
 
 _custom_objects_stack: list = []
@@ -42,6 +45,7 @@ def deserialize_layer(config, custom_objects=None):
     Raises:
       ValueError: For an unknown class name.
     """
+    # cycle: base_layer uses initializers, regularizers and constraints, which deserialize through this module.
     from torchflow._src.keras.engine.base_layer import Layer
 
     if isinstance(config, Layer):
@@ -58,8 +62,6 @@ def deserialize_layer(config, custom_objects=None):
                          f"#registering_the_custom_object for details.")
     cfg = config.get("config", {})
     if hasattr(cls, "from_config"):
-        import inspect
-
         if "custom_objects" in inspect.signature(cls.from_config).parameters:
             return cls.from_config(cfg, custom_objects=custom_objects)
         return cls.from_config(cfg)
@@ -67,8 +69,6 @@ def deserialize_layer(config, custom_objects=None):
 
 
 def _ensure_layers_loaded():
-    import importlib
-
     for mod in ("torchflow._src.keras.layers", "torchflow._src.keras.engine.sequential",
                 "torchflow._src.keras.engine.functional"):
         try:

@@ -15,6 +15,7 @@ import operator
 import sys
 import types
 
+from torchflow._src.keras import backend
 from torchflow._src.keras.engine.base_layer import Layer, _CallSpec
 from torchflow._src.keras.engine.keras_tensor import SymbolicValueError
 from torchflow._src.util import api
@@ -74,8 +75,6 @@ class TFOpLambda(Layer):
         self.function = getattr(function, "__tf_original__", function)
         self.symbol = _public_path(function)
         if kwargs.get("name") is None:
-            from torchflow._src.keras import backend
-
             kwargs["name"] = backend.unique_object_name("tf." + self.symbol, zero_based=True)
         kwargs.setdefault("autocast", False)
         super().__init__(**kwargs)

@@ -31,8 +31,12 @@ import numpy as np
 from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.core.tape import GradientTape
 from torchflow._src.core.tensor import Tensor
+from torchflow._src.keras import optimizers
+from torchflow._src.keras.callbacks.callback import CallbackList
 from torchflow._src.keras.engine import compile_utils, data_adapter
 from torchflow._src.keras.engine import distributed_training as _dist  # tf.distribute
+from torchflow._src.keras.mixed_precision import policy as policy_lib
+from torchflow._src.keras.mixed_precision.loss_scale_optimizer import LossScaleOptimizer
 from torchflow._src.ops.array_ops import concat
 from torchflow._src.util import nest
 
@@ -84,9 +88,6 @@ class TrainingMixin:
         Raises:
           TypeError: For unknown keyword arguments.
         """
-        from torchflow._src.keras import optimizers
-        from torchflow._src.keras.mixed_precision import policy as policy_lib
-
         if "experimental_steps_per_execution" in kwargs:
             warnings.warn("The argument `experimental_steps_per_execution` is no longer "
                           "experimental. Pass `steps_per_execution` instead.", stacklevel=2)
@@ -97,8 +98,6 @@ class TrainingMixin:
         opt = optimizers.get(optimizer)
         if policy_lib.global_policy().name == "mixed_float16" or \
                 self._dtype_policy.name == "mixed_float16":
-            from torchflow._src.keras.mixed_precision.loss_scale_optimizer import LossScaleOptimizer
-
             if not isinstance(opt, LossScaleOptimizer):
                 opt = LossScaleOptimizer(opt)
         self.optimizer = opt
@@ -264,8 +263,6 @@ class TrainingMixin:
           RuntimeError: If the model was not compiled.
           ValueError: For inconsistent arguments (e.g. ``validation_split`` with a Dataset).
         """
-        from torchflow._src.keras.callbacks.callback import CallbackList
-
         self._assert_compile_was_called()
         if validation_split and validation_data is None:
             (x, y, sample_weight), validation_data = _split_validation(
@@ -371,8 +368,6 @@ class TrainingMixin:
           A scalar (loss only), a list ``[loss, metric...]`` in ``metrics_names``
           order, or a dict with ``return_dict=True``.
         """
-        from torchflow._src.keras.callbacks.callback import CallbackList
-
         self._assert_compile_was_called()
         in_fit = kwargs.pop("_use_cached_eval", False)
         handler = kwargs.pop("_data_handler", None)
@@ -424,8 +419,6 @@ class TrainingMixin:
     def predict(self, x, batch_size=None, verbose=0, steps=None, callbacks=None,
                 max_queue_size=10, workers=1, use_multiprocessing=False):
         """The model's outputs on ``x``, batch by batch, as NumPy arrays."""
-        from torchflow._src.keras.callbacks.callback import CallbackList
-
         handler = data_adapter.DataHandler(x, batch_size=batch_size, steps_per_epoch=steps,
                                            epochs=1, shuffle=False,
                                            steps_per_execution=self._steps_per_execution,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from torchflow._src.keras.engine.serialization import get_registered_object
 from torchflow._src.keras.initializers.initializers_v2 import (
     Constant,
     GlorotNormal,
@@ -49,8 +50,6 @@ def deserialize(config, custom_objects=None):
     Raises:
       ValueError: For an unknown class name.
     """
-    from torchflow._src.keras.engine.serialization import get_registered_object
-
     if isinstance(config, str):
         return get(config)
     name = config["class_name"]
@@ -76,8 +75,6 @@ def get(identifier):
     if isinstance(identifier, str):
         cls = _ALIASES.get(identifier) or _CLASSES.get(identifier)
         if cls is None:
-            from torchflow._src.keras.engine.serialization import get_registered_object
-
             cls = get_registered_object(identifier)
         if cls is None:
             raise ValueError(f"Unknown initializer: {identifier}. Please ensure this object is "

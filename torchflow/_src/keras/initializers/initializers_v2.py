@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from torchflow._src.core import dtypes
+from torchflow._src.core.convert import constant
 from torchflow._src.keras import backend
 from torchflow._src.ops import random_ops, stateless_random_ops
 from torchflow._src.ops.array_ops import reshape, transpose
@@ -17,6 +20,7 @@ from torchflow._src.ops.creation_ops import eye, fill, ones, zeros
 from torchflow._src.ops.linalg_decomp_ops import qr
 from torchflow._src.ops.linalg_ops import diag_part
 from torchflow._src.ops.math_ops import multiply
+from torchflow._src.ops.unary_math_ops import sign
 from torchflow._src.util.api import public
 
 _NS = "torchflow.keras.initializers"
@@ -73,11 +77,7 @@ class Constant(Initializer):
         self.value = value
 
     def __call__(self, shape, dtype=None, **kwargs):
-        from torchflow._src.core.convert import constant
-
         d = _dtype(dtype, "any")
-        import numpy as np
-
         v = np.asarray(self.value)
         if v.ndim == 0:
             return fill(_dims(shape), constant(v.item(), dtype=d))
@@ -260,8 +260,6 @@ class Orthogonal(Initializer):
         flat = [max(rows, cols), min(rows, cols)]
         a = _sample("normal", flat, d, self.seed, mean=0.0, stddev=1.0)
         q, r = qr(a, full_matrices=False)
-        from torchflow._src.ops.unary_math_ops import sign
-
         q = multiply(q, sign(diag_part(r)))
         if rows < cols:
             q = transpose(q)

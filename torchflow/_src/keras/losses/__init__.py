@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from torchflow._src.keras.engine.serialization import lookup_object
 from torchflow._src.keras.losses._utils import Reduction, compute_weighted_loss
 from torchflow._src.keras.losses.loss import Loss, LossFunctionWrapper
 from torchflow._src.keras.losses.loss_classes import (
@@ -90,8 +91,6 @@ def deserialize(name, custom_objects=None):
     Raises:
       ValueError: For an unknown name.
     """
-    from torchflow._src.keras.engine.serialization import lookup_object
-
     return lookup_object(name, _OBJECTS, custom_objects, "loss function")
 
 

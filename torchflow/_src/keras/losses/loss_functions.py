@@ -6,7 +6,7 @@ import math
 
 from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.keras import backend
-from torchflow._src.ops.array_ops import reshape, squeeze
+from torchflow._src.ops.array_ops import reshape, squeeze, transpose
 from torchflow._src.ops.clip_ops import clip_by_value
 from torchflow._src.ops.comparison_ops import equal, less_equal, logical_or
 from torchflow._src.ops.creation_ops import cast
@@ -64,8 +64,6 @@ def _backend_scce(target, output, from_logits, axis=-1):
         output = log(clip_by_value(output, eps, 1.0 - eps))
     rank = len(output.shape)
     if axis not in (-1, rank - 1):
-        from torchflow._src.ops.array_ops import transpose
-
         axis = axis % rank
         perm = [i for i in range(rank) if i != axis] + [axis]
         output = transpose(output, perm)

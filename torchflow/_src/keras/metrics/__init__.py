@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from torchflow._src.keras.engine.serialization import lookup_object
 from torchflow._src.keras.losses.loss_functions import (
     binary_crossentropy,
     categorical_crossentropy,
@@ -84,8 +85,6 @@ def deserialize(config, custom_objects=None):
     Raises:
       ValueError: For an unknown name.
     """
-    from torchflow._src.keras.engine.serialization import lookup_object
-
     return lookup_object(config, _objects(), custom_objects, "metric function")
 
 

@@ -11,7 +11,7 @@ from torchflow._src.ops.creation_ops import ones_like
 from torchflow._src.ops.gather_ops import where
 from torchflow._src.ops.math_ops import divide_no_nan, maximum, minimum
 from torchflow._src.ops.reduction_ops import reduce_mean, reduce_sum
-from torchflow._src.ops.unary_math_ops import log
+from torchflow._src.ops.unary_math_ops import log, sigmoid
 from torchflow._src.util.api import public
 
 _CURVES = {"roc": "ROC", "pr": "PR"}
@@ -87,8 +87,6 @@ class AUC(Metric):
         if not self._built:
             self._build(int(y_pred.shape[-1]))
         if self._from_logits:
-            from torchflow._src.ops.unary_math_ops import sigmoid
-
             y_pred = sigmoid(y_pred)
         update_confusion_matrix_variables(
             {"tp": self.true_positives, "tn": self.true_negatives,

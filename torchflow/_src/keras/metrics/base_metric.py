@@ -306,6 +306,7 @@ class MeanMetricWrapper(Mean):
     def from_config(cls, config):
         config = dict(config)
         if cls is MeanMetricWrapper:
+            # cycle: the metrics package imports this module.
             from torchflow._src.keras.metrics import get
 
             fn = get(config.pop("fn"))

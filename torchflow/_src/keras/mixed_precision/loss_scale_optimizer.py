@@ -11,6 +11,7 @@ from __future__ import annotations
 from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.core.variable_scope import name_scope
 from torchflow._src.core.variables import Variable, VariableAggregation
+from torchflow._src.keras.optimizers import deserialize, serialize
 from torchflow._src.keras.optimizers.optimizer_v2 import Optimizer, host_scope
 from torchflow._src.ops.array_ops import stack
 from torchflow._src.ops.creation_ops import cast
@@ -239,16 +240,12 @@ class LossScaleOptimizer(Optimizer):
 
     # --- config ------------------------------------------------------------
     def get_config(self):
-        from torchflow._src.keras.optimizers import serialize
-
         return {"inner_optimizer": serialize(self._optimizer), "dynamic": self._dynamic,
                 "initial_scale": self._initial_scale,
                 "dynamic_growth_steps": self._growth_steps}
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        from torchflow._src.keras.optimizers import deserialize
-
         config = dict(config)
         if "loss_scale" in config:  # TF 2.3 experimental configs
             raise ValueError("Configs of the experimental LossScaleOptimizer are not supported")

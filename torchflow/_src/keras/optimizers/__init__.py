@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from torchflow._src.keras.engine.serialization import get_registered_object
 from torchflow._src.keras.optimizers.adadelta import Adadelta
 from torchflow._src.keras.optimizers.adagrad import Adagrad
 from torchflow._src.keras.optimizers.adam import Adam
@@ -18,6 +19,7 @@ _CLASSES = {c.__name__.lower(): c for c in (Adadelta, Adagrad, Adam, Adamax, Ftr
 
 
 def _lso():
+    # cycle: LossScaleOptimizer serializes its inner optimizer through this package.
     from torchflow._src.keras.mixed_precision.loss_scale_optimizer import LossScaleOptimizer
 
     return LossScaleOptimizer
@@ -36,8 +38,6 @@ def deserialize(config, custom_objects=None):
     Raises:
       ValueError: For an unknown class name.
     """
-    from torchflow._src.keras.engine.serialization import get_registered_object
-
     name = config["class_name"]
     cls = get_registered_object(name, custom_objects)
     if cls is None:

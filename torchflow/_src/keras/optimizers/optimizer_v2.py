@@ -30,12 +30,15 @@ from torchflow._src.core.variables import Variable, VariableAggregation
 from torchflow._src.distribute import ds_context
 from torchflow._src.distribute.reduce_util import ReduceOp
 from torchflow._src.distribute.values import first_local_value
+from torchflow._src.keras import initializers
 from torchflow._src.keras.optimizers.schedules import learning_rate_schedule as lrs
 from torchflow._src.keras.optimizers.schedules.learning_rate_schedule import (
     LearningRateSchedule,
 )
+from torchflow._src.ops.array_ops import expand_dims
 from torchflow._src.ops.clip_ops import clip_by_global_norm, clip_by_norm, clip_by_value
 from torchflow._src.ops.creation_ops import cast
+from torchflow._src.ops.gather_ops import scatter_nd
 from torchflow._src.util import nest
 from torchflow._src.util.api import public
 
@@ -130,9 +133,6 @@ def _to_dense(g):
     if g is None or isinstance(g, Tensor):
         return g
     if hasattr(g, "indices") and hasattr(g, "values") and hasattr(g, "dense_shape"):
-        from torchflow._src.ops.array_ops import expand_dims
-        from torchflow._src.ops.gather_ops import scatter_nd
-
         return scatter_nd(expand_dims(g.indices, -1), g.values, g.dense_shape)
     return convert_to_tensor(g)
 
@@ -318,8 +318,6 @@ class Optimizer:
     def add_weight(self, name, shape, dtype=None, initializer="zeros", trainable=None,
                    synchronization=None, aggregation=VariableAggregation.NONE):
         """Adds a non-slot variable to the optimizer (listed in ``weights``)."""
-        from torchflow._src.keras import initializers
-
         dtype = dtypes.as_dtype(dtype or "float32")
         if isinstance(initializer, (str, dict)) or callable(initializer):
             init = initializers.get(initializer)
@@ -336,8 +334,6 @@ class Optimizer:
 
     def add_slot(self, var, slot_name, initializer="zeros"):
         """Creates (once) the slot ``slot_name`` of ``var``, restoring a checkpointed value."""
-        from torchflow._src.keras import initializers
-
         if slot_name not in self._slot_names:
             self._slot_names.append(slot_name)
         key = _var_key(var)

@@ -18,10 +18,19 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 
+from torchflow._src.keras import losses, metrics, optimizers
+from torchflow._src.keras import metrics as metrics_lib
+from torchflow._src.keras.engine.model import _json_default
+from torchflow._src.keras.engine.sequential import Sequential
+from torchflow._src.keras.engine.serialization import deserialize_layer, serialize_layer
 from torchflow._src.keras.saving import hdf5_format
+from torchflow._src.train import checkpoint_management as cm
+from torchflow._src.train.checkpoint import Checkpoint
+from torchflow._src.train.checkpoint_management import latest_checkpoint
 from torchflow._src.util.api import public
 
 _H5_EXT = (".h5", ".hdf5", ".keras")
@@ -44,11 +53,7 @@ def save_weights(model, filepath, overwrite=True, save_format=None):
     if _is_h5(filepath, save_format):
         hdf5_format.save_weights_h5(model, filepath)
         return None
-    from torchflow._src.train.checkpoint import Checkpoint
-
     Checkpoint(model=model).write(filepath)
-    from torchflow._src.train import checkpoint_management as cm
-
     cm.write_state(os.path.dirname(os.path.abspath(filepath)),
                    cm._State(os.path.abspath(filepath), [os.path.abspath(filepath)]))
     return None
@@ -60,16 +65,12 @@ def load_weights(model, filepath, by_name=False, skip_mismatch=False):
         hdf5_format.load_weights_h5(model, filepath, by_name=by_name,
                                     skip_mismatch=skip_mismatch)
         return None
-    from torchflow._src.train.checkpoint import Checkpoint
-
     if os.path.isdir(filepath):
         if os.path.exists(os.path.join(filepath, "keras_metadata.json")):
             # A directory written by model.save: its variables, as TF reads a
             # SavedModel directory's variables/variables.
             return Checkpoint(model=model).read(
                 os.path.join(filepath, "variables", "variables")).expect_partial()
-        from torchflow._src.train.checkpoint_management import latest_checkpoint
-
         filepath = latest_checkpoint(filepath) or filepath
     return Checkpoint(model=model).read(filepath)
 
@@ -77,8 +78,6 @@ def load_weights(model, filepath, by_name=False, skip_mismatch=False):
 def _training_config(model):
     if not getattr(model, "_is_compiled", False) or model.optimizer is None:
         return None
-    from torchflow._src.keras import losses, metrics, optimizers
-
     def ser_loss(l):
         if l is None or isinstance(l, str):
             return l
@@ -106,17 +105,12 @@ def _training_config(model):
 
 
 def _model_config(model):
-    from torchflow._src.keras.engine.serialization import serialize_layer
-
     return serialize_layer(model)
 
 
 @public("torchflow.keras.models")
 def save_model(model, filepath, overwrite=True, include_optimizer=True, save_format=None):
     """Saves config, weights and optimizer state (see the module docstring)."""
-    from torchflow._src.keras.engine.model import _json_default
-    from torchflow._src.keras.engine.sequential import Sequential
-
     filepath = os.fspath(filepath)
     h5 = _is_h5(filepath, save_format)
     if h5 and not (model._is_graph_network or isinstance(model, Sequential)):
@@ -167,8 +161,6 @@ def save_model(model, filepath, overwrite=True, include_optimizer=True, save_for
     with open(tmp, "w", encoding="utf8") as f:
         json.dump(meta, f)
     os.replace(tmp, os.path.join(filepath, "keras_metadata.json"))
-    from torchflow._src.train.checkpoint import Checkpoint
-
     deps = {"model": model}
     if training_json is not None and model.optimizer is not None:
         deps["optimizer"] = model.optimizer
@@ -179,10 +171,6 @@ def save_model(model, filepath, overwrite=True, include_optimizer=True, save_for
 def _optimizer_from_config(config, custom_objects):
     """The optimizer of a training config, also as newer tf.keras writes it
     (``Custom>Adam`` class names, extra keys such as ``weight_decay``)."""
-    import inspect
-
-    from torchflow._src.keras import optimizers
-
     config = dict(config)
     name = str(config.get("class_name", ""))
     if name.startswith("Custom>"):
@@ -201,8 +189,6 @@ def _metrics_from_config(spec, model, custom_objects):
     rebuilt (tf.keras writes ``[[{...}]]`` per output for one-output models)."""
     if spec is None:
         return None
-    from torchflow._src.keras import metrics as metrics_lib
-
     def one(m):
         if isinstance(m, dict) and "class_name" in m:
             name = m.get("config", {}).get("name")
@@ -228,13 +214,9 @@ def _metrics_from_config(spec, model, custom_objects):
 def _compile_from(model, training, custom_objects):
     if not training:
         return
-    from torchflow._src.keras import optimizers
-
     opt = _optimizer_from_config(training["optimizer_config"], custom_objects)
     loss = training.get("loss")
     if isinstance(loss, dict) and "class_name" in loss:
-        from torchflow._src.keras import losses
-
         loss = losses.deserialize(loss, custom_objects=custom_objects)
     metrics = _metrics_from_config(training.get("metrics"), model, custom_objects)
     weighted = _metrics_from_config(training.get("weighted_metrics"), model, custom_objects)
@@ -258,8 +240,6 @@ def load_model(filepath, custom_objects=None, compile=True, options=None):  # no
       IOError: If ``filepath`` holds no saved model.
       ValueError: If a class in the config is unknown.
     """
-    from torchflow._src.keras.engine.serialization import deserialize_layer
-
     filepath = os.fspath(filepath)
     if os.path.isfile(filepath) and _is_h5(filepath, None) or (
             os.path.isfile(filepath) and not os.path.isdir(filepath)):
@@ -293,8 +273,6 @@ def load_model(filepath, custom_objects=None, compile=True, options=None):  # no
             f"Create the model in Python and restore its variables with "
             f"`model.load_weights({filepath!r})`.")
     model = deserialize_layer(meta["model_config"], custom_objects)
-    from torchflow._src.train.checkpoint import Checkpoint
-
     if compile and meta.get("training_config"):
         _compile_from(model, meta["training_config"], custom_objects)
         Checkpoint(model=model, optimizer=model.optimizer).read(

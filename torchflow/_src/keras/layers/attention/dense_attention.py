@@ -13,6 +13,7 @@ from torchflow._src.keras.engine.base_layer import Layer
 from torchflow._src.ops.array_ops import expand_dims
 from torchflow._src.ops.comparison_ops import greater_equal, logical_and, logical_not
 from torchflow._src.ops.creation_ops import cast
+from torchflow._src.ops.creation_ops import range as range_op
 from torchflow._src.ops.linalg_ops import matmul
 from torchflow._src.ops.nn_ops import dropout as dropout_op
 from torchflow._src.ops.nn_ops import softmax
@@ -88,8 +89,6 @@ class BaseDenseAttention(Layer):
 
 
 def _range(n):
-    from torchflow._src.ops.creation_ops import range as range_op
-
     return range_op(n)
 
 

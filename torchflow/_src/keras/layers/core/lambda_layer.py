@@ -9,7 +9,9 @@ import marshal
 import types
 
 from torchflow._src.core.tensor_shape import TensorShape
+from torchflow._src.keras import activations
 from torchflow._src.keras.engine.base_layer import Layer
+from torchflow._src.keras.engine.serialization import get_registered_object
 from torchflow._src.util import nest
 from torchflow._src.util.api import public
 
@@ -25,8 +27,6 @@ def _dump(fn):
 
 
 def _load(value, ftype, module, custom_objects=None):
-    from torchflow._src.keras.engine.serialization import get_registered_object
-
     if ftype == "lambda":
         code, defaults, _ = value if isinstance(value, (list, tuple)) else (value, None, None)
         code_obj = marshal.loads(base64.b64decode(code))
@@ -44,8 +44,6 @@ def _load(value, ftype, module, custom_objects=None):
             return getattr(importlib.import_module(module), value)
         except (ImportError, AttributeError):
             pass
-    from torchflow._src.keras import activations
-
     try:
         return activations.get(value)
     except ValueError:

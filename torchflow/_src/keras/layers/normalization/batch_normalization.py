@@ -18,7 +18,7 @@ from torchflow._src.keras.engine.functional_utils import in_symbolic_pass
 from torchflow._src.keras.engine.input_spec import InputSpec
 from torchflow._src.keras.layers import _utils as U
 from torchflow._src.ops.array_ops import reshape
-from torchflow._src.ops.creation_ops import cast
+from torchflow._src.ops.creation_ops import cast, ones, zeros
 from torchflow._src.ops.normalization_ops import fused_batch_norm, moments
 from torchflow._src.ops.unary_math_ops import rsqrt
 from torchflow._src.util.api import public
@@ -207,12 +207,8 @@ class BatchNormalization(Layer):
 
 
 def _ones(n, dt):
-    from torchflow._src.ops.creation_ops import ones
-
     return ones([n], dtype=dt)
 
 
 def _zeros(n, dt):
-    from torchflow._src.ops.creation_ops import zeros
-
     return zeros([n], dtype=dt)

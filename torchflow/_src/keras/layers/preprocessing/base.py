@@ -6,6 +6,8 @@ import numpy as np
 
 from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.core.tensor import Tensor
+from torchflow._src.core.tensor_shape import TensorShape
+from torchflow._src.data.dataset_ops import DatasetV2
 from torchflow._src.keras.engine.base_layer import Layer
 from torchflow._src.util.api import public
 
@@ -25,8 +27,6 @@ def as_tensor(x) -> Tensor:
 
 def iter_batches(data, batch_size=None, steps=None):
     """Yields NumPy batches of ``data`` (a ``tf.data.Dataset``, array, tensor or list)."""
-    from torchflow._src.data.dataset_ops import DatasetV2
-
     if isinstance(data, DatasetV2):
         for i, elem in enumerate(data):
             if steps is not None and i >= steps:
@@ -72,8 +72,6 @@ class PreprocessingLayer(Layer):
         self._adapted = True
 
     def _build_from_batch(self, batch):
-        from torchflow._src.core.tensor_shape import TensorShape
-
         self.build(TensorShape(batch.shape))
         self.built = True
 

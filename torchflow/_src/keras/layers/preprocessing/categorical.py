@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from torchflow._src.core import dtypes
@@ -221,8 +223,6 @@ class CategoryCrossing(Layer):
         return tuple(self.depth)
 
     def call(self, inputs):
-        import itertools
-
         cols = []
         for x in inputs:
             a = to_numpy(x)

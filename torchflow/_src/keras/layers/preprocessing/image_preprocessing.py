@@ -9,7 +9,9 @@ import numpy as np
 
 from torchflow._src.core import dtypes
 from torchflow._src.core.convert import convert_to_tensor
+from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.core.tensor_shape import TensorShape
+from torchflow._src.keras import backend
 from torchflow._src.keras.engine.base_layer import Layer
 from torchflow._src.keras.layers.preprocessing.base import as_tensor
 from torchflow._src.ops import image_ops
@@ -119,8 +121,6 @@ class CenterCrop(Layer):
         self.target_height, self.target_width = int(height), int(width)
 
     def call(self, inputs):
-        from torchflow._src.core.errors import InvalidArgumentError
-
         x = as_tensor(inputs)
         h, w = _hw(x)
         if h < self.target_height or w < self.target_width:
@@ -150,8 +150,6 @@ class _RandomLayer(Layer):
 
     def call(self, inputs, training=True):
         if training is None:
-            from torchflow._src.keras import backend
-
             training = backend.learning_phase()
         x = as_tensor(inputs)
         if not training:
@@ -351,8 +349,6 @@ class RandomCrop(_RandomLayer):
     def _augment(self, x):
         h, w = _hw(x)
         if h < self.height or w < self.width:
-            from torchflow._src.core.errors import InvalidArgumentError
-
             raise InvalidArgumentError(None, None, "RandomCrop: the image is smaller than "
                                                    "the crop size.")
         r = self._uniform([2], 0.0, 1.0).numpy()

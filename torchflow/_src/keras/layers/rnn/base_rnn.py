@@ -9,13 +9,14 @@ one kernel when TF 2.4's cuDNN conditions hold.
 
 from __future__ import annotations
 
+from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.core.variables import Variable
 from torchflow._src.keras.engine.base_layer import Layer
 from torchflow._src.keras.engine.functional_utils import in_symbolic_pass
 from torchflow._src.keras.engine.serialization import deserialize_layer, serialize_layer
 from torchflow._src.keras.layers.rnn.cells import _zeros_state
-from torchflow._src.ops.array_ops import expand_dims, stack, unstack
+from torchflow._src.ops.array_ops import expand_dims, reshape, stack, unstack
 from torchflow._src.ops.creation_ops import cast, zeros_like
 from torchflow._src.ops.gather_ops import where
 from torchflow._src.util import nest
@@ -349,8 +350,6 @@ class RNN(Layer):
 
 def _bmask(m, x):
     if x.shape.rank is not None and x.shape.rank > 2:
-        from torchflow._src.ops.array_ops import reshape
-
         return reshape(m, [-1] + [1] * (x.shape.rank - 1))
     return m
 
@@ -362,7 +361,5 @@ def _all_cells(cell):
 
 
 def _to_tensor(x):
-    from torchflow._src.core.convert import convert_to_tensor
-
     return convert_to_tensor(x)
 

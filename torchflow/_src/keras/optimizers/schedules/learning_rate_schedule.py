@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 from torchflow._src.core.convert import convert_to_tensor
+from torchflow._src.keras.engine.serialization import get_registered_object
 from torchflow._src.util.api import public
 
 _PUB = "torchflow.keras.optimizers.schedules"
@@ -229,8 +230,6 @@ def deserialize(config, custom_objects=None):
     Raises:
       ValueError: For an unknown class name.
     """
-    from torchflow._src.keras.engine.serialization import get_registered_object
-
     name = config["class_name"]
     cls = get_registered_object(name, custom_objects) or _CLASSES.get(name)
     if cls is None:
