@@ -362,21 +362,41 @@ class Layer(LayerCompatMixin, Module):
                    trainable=None, constraint=None, partitioner=None, use_resource=None,
                    synchronization=VariableSynchronization.AUTO,
                    aggregation=VariableAggregation.NONE, **kwargs):
-        """Creates a weight variable of this layer.
+        """Creates a weight variable of this layer and tracks it.
 
         Args:
-          name: Weight name. shape: Its shape. dtype: Its dtype (default: the
-            policy's variable dtype). initializer: Initializer (object, name or
-            callable; default ``glorot_uniform`` for floats, ``zeros`` otherwise).
-          regularizer: Adds ``regularizer(weight)`` to the layer's losses.
-          trainable: Default True (must be False for ON_READ synchronization).
-          constraint: Projection applied after optimizer updates.
+          name: The variable's name (scoped under the layer's name).
+          shape: Its shape (default ``()``, a scalar).
+          dtype: Its dtype (default: the layer's variable dtype, from its dtype
+            policy, else ``floatx()``).
+          initializer: How to fill it: an initializer object, its name or a
+            callable ``(shape, dtype)``. Default ``glorot_uniform`` for floating
+            dtypes, ``zeros`` for integers and booleans.
+          regularizer: A regularizer (object, name or callable); its value on
+            the weight is added to the layer's ``losses``.
+          trainable: Whether the optimizer updates it (it is then listed in
+            ``trainable_weights``); default True.
+          constraint: A projection applied to the weight after each optimizer
+            update (e.g. ``tf.keras.constraints.NonNeg()``).
+          partitioner: TF 1 variable partitioning (accepted and unused).
+          use_resource: TF 1 resource-variable switch (accepted; all variables
+            are resource variables).
+          synchronization: When a distributed variable's copies are
+            synchronised (``tf.VariableSynchronization``); ``ON_READ`` requires
+            ``trainable=False``.
+          aggregation: How a distributed variable's copies are combined
+            (``tf.VariableAggregation``).
+          **kwargs: ``getter``, ``collections``, ``caching_device`` (accepted
+            for TF's signature) and ``experimental_autocast`` (False keeps the
+            variable out of mixed-precision auto-casting).
 
         Returns:
-          The variable (an AutoCastVariable under a mixed policy).
+          The variable (an ``AutoCastVariable`` under a mixed precision policy).
 
         Raises:
-          ValueError: For a trainable ON_READ variable.
+          TypeError: For another keyword argument.
+          ValueError: For a trainable variable with ``ON_READ`` synchronization,
+            or a dtype with no default initializer and none given.
         """
         for k in kwargs:
             if k not in ("getter", "collections", "experimental_autocast", "caching_device"):
@@ -524,6 +544,34 @@ class Layer(LayerCompatMixin, Module):
         return inputs
 
     def __call__(self, *args, **kwargs):
+        """Calls the layer on inputs: builds it on first use, then runs ``call``.
+
+        On the first call the layer is built (``build(input_shape)`` creates its
+        weights); each call checks the inputs against ``input_spec``, casts
+        floating inputs to the layer's compute dtype (mixed precision), passes
+        ``training`` and ``mask`` to ``call`` when it takes them, adds activity
+        regularization to ``losses`` and attaches the output mask. On
+        ``tf.keras.Input`` tensors it records the call in a Functional graph
+        instead of computing values.
+
+        Args:
+          *args: Positional arguments of ``call``; the first is the inputs: a
+            tensor, an array, or a (nested) list/tuple/dict of them.
+          **kwargs: Keyword arguments of ``call``, notably ``training`` (a bool:
+            training or inference behaviour, e.g. for Dropout and
+            BatchNormalization; inherited from an outer layer's call when not
+            given) and ``mask`` (a boolean tensor of valid timesteps).
+
+        Returns:
+          The output of ``call``: tensors (or KerasTensors when called on
+          ``tf.keras.Input`` values).
+
+        Raises:
+          ValueError: If the inputs do not match the layer's ``input_spec``
+            (rank, shape or dtype), or ``call`` needs arguments not given.
+          RuntimeError: If the subclass's ``__init__`` did not call
+            ``super().__init__()``.
+        """
         if len(args) == 1 and type(args[0]) is Tensor:
             # The common eager call: one Tensor and plain keyword flags (training=...).
             for v in kwargs.values():

@@ -9,6 +9,11 @@ from torchflow._src.keras.engine.keras_tensor import KerasTensor
 from torchflow._src.util import nest
 
 
+_INIT_ATTRS = frozenset(("_self_tracked_layers", "_trainable_weights", "_non_trainable_weights",
+                         "_call_spec", "_inbound_nodes", "_outbound_nodes", "_dtype_policy",
+                         "_name", "_built", "built", "_trainable", "_flat_cache", "_tw_cache"))
+
+
 def _shape(t):
     return tuple(t.shape.as_list())
 
@@ -18,6 +23,21 @@ class LayerCompatMixin:
 
     #: Whether the layer keeps state between batches (RNNs with ``stateful=True``).
     stateful = False
+
+    def __getattr__(self, name):
+        # Reached only when normal lookup fails: an attribute Layer.__init__ sets is
+        # missing when a subclass forgot super().__init__() (TF's RuntimeError).
+        if name in _INIT_ATTRS and "_self_tracked_layers" not in self.__dict__:
+            if any(c.__name__ == "Model" for c in type(self).__mro__):
+                raise RuntimeError("It looks like you are subclassing `Model` and you forgot "
+                                   "to call `super().__init__()`. Always start with this "
+                                   "line.")
+            raise RuntimeError("You must call `super().__init__()` in the layer constructor.")
+        prop = getattr(type(self), name, None)
+        if isinstance(prop, property):
+            # A property that raised AttributeError: raise its own error, not ours.
+            return prop.fget(self)
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def _node_attribute_at(self, node_index, attr, what):
         nodes = self._inbound_nodes

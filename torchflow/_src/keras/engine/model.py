@@ -146,10 +146,24 @@ class Model(TrainingMixin, Layer):
 
     # --- summary ------------------------------------------------------------
     def summary(self, line_length=None, positions=None, print_fn=None):
-        """Prints a table of the layers, their output shapes and parameter counts.
+        """Prints a table of the model's layers: output shapes and parameter counts.
+
+        A Functional model whose graph branches (several layers at one depth, a
+        layer with several inputs, or a shared layer) gets a fourth column,
+        "Connected to", listing each layer's inputs as ``layer[node][tensor]``.
+
+        Args:
+          line_length: Width of the table in characters (default 65, or 98 with
+            the "Connected to" column).
+          positions: Where each column ends: fractions of ``line_length`` (all at
+            most 1) or absolute positions (default ``[.45, .85, 1.]``, or
+            ``[.33, .55, .67, 1.]`` with the fourth column).
+          print_fn: Called with each line of the table (default ``print``); pass
+            e.g. ``lines.append`` to capture it.
 
         Raises:
-          ValueError: If the model is not built.
+          ValueError: If the model is not built yet (a subclassed model that was
+            never called, nor built with ``build(input_shape)``).
         """
         if not self.built:
             raise ValueError("This model has not yet been built. Build the model first by "
@@ -160,14 +174,54 @@ class Model(TrainingMixin, Layer):
 
     # --- saving (see keras/saving/) -------------------------------------------
     def save_weights(self, filepath, overwrite=True, save_format=None, options=None):
-        """Saves weights: HDF5 (``.h5``, tf.keras layout) or a torchflow checkpoint."""
+        """Saves all of the model's weights (not its architecture) to a file.
+
+        Args:
+          filepath: Where to write: a path ending in ``.h5``/``.hdf5``/``.keras``
+            gives one HDF5 file in tf.keras' layout; any other path is the prefix
+            of a checkpoint (``tf.train.Checkpoint`` of the model: ``PATH.index``,
+            ``PATH.data-00000-of-00001`` and a ``checkpoint`` file beside them).
+          overwrite: Replace an existing file without asking (accepted; files
+            are always replaced).
+          save_format: ``"tf"`` or ``"h5"``, overriding the choice made from the
+            file name.
+          options: A ``tf.train.CheckpointOptions`` (accepted and unused).
+
+        Raises:
+          ImportError: If HDF5 is asked for and ``h5py`` is not installed.
+          ValueError: For an unknown ``save_format``.
+        """
         # cycle: saving imports engine.model to save and rebuild models.
         from torchflow._src.keras.saving import save_weights
 
         return save_weights(self, filepath, overwrite=overwrite, save_format=save_format)
 
     def load_weights(self, filepath, by_name=False, skip_mismatch=False, options=None):
-        """Loads weights saved by ``save_weights`` (or by tf.keras, for HDF5)."""
+        """Loads weights written by ``save_weights`` (or by tf.keras, for HDF5).
+
+        HDF5 weights are matched to the layers in order (weights of layers
+        without weights skipped), or by layer name with ``by_name=True``; a
+        checkpoint is matched through the objects' attribute names, so the model
+        must have the same structure (its variables are restored as they are
+        created, for a model not built yet).
+
+        Args:
+          filepath: A ``.h5`` file, a checkpoint prefix, a directory holding
+            checkpoints (the latest is read), or a directory written by
+            ``model.save`` (its variables are read).
+          by_name: HDF5 only: match the file's layers to the model's by name.
+          skip_mismatch: HDF5 with ``by_name=True`` only: skip layers whose weight
+            count or shapes differ, with a warning, instead of raising.
+          options: A ``tf.train.CheckpointOptions`` (accepted and unused).
+
+        Returns:
+          For a checkpoint, a load status (``assert_consumed()``,
+          ``expect_partial()``, ...); None for HDF5.
+
+        Raises:
+          ImportError: If the file is HDF5 and ``h5py`` is not installed.
+          ValueError: If the weights do not fit the model's layers.
+        """
         # cycle: saving imports engine.model to save and rebuild models.
         from torchflow._src.keras.saving import load_weights
 
@@ -175,7 +229,35 @@ class Model(TrainingMixin, Layer):
 
     def save(self, filepath, overwrite=True, include_optimizer=True, save_format=None,
              signatures=None, options=None, save_traces=True):
-        """Saves the model (config, weights, optimizer state); see ``load_model``."""
+        """Saves the model: architecture, weights and (optionally) optimizer state.
+
+        Args:
+          filepath: Where to write. A path ending in ``.h5``/``.hdf5``/``.keras``
+            gives one HDF5 file in tf.keras' whole-model layout (it loads in
+            tf.keras too); any other path gives a directory (see below).
+          overwrite: Replace existing files (accepted; they are always replaced).
+          include_optimizer: Also save the compile configuration and the
+            optimizer's state, so a loaded model can resume training.
+          save_format: ``"tf"`` or ``"h5"``, overriding the choice made from the
+            path.
+          signatures: SavedModel serving signatures (accepted and unused).
+          options: A ``tf.saved_model.SaveOptions`` (accepted and unused).
+          save_traces: Whether SavedModel stores traced call functions
+            (accepted and unused).
+
+        Differences from TensorFlow 2.4: the directory format holds the
+        model's config as JSON and a checkpoint of its variables, not a TF
+        SavedModel's graphs, so it loads in torchflow only; a model without a
+        config (a subclassed model that does not implement ``get_config``)
+        saves, but ``load_model`` cannot revive it (``load_weights`` on the
+        directory restores its variables into a model built in Python).
+
+        Raises:
+          NotImplementedError: For HDF5 and a subclassed model (TF's message), or
+            a layer whose ``get_config`` is missing.
+          ImportError: If HDF5 is asked for and ``h5py`` is not installed.
+          ValueError: For an unknown ``save_format``.
+        """
         # cycle: saving imports engine.model to save and rebuild models.
         from torchflow._src.keras.saving import save_model
 

@@ -72,21 +72,44 @@ class TrainingMixin:
     def compile(self, optimizer="rmsprop", loss=None, metrics=None, loss_weights=None,
                 weighted_metrics=None, run_eagerly=None, steps_per_execution=None,
                 jit_compile=None, **kwargs):
-        """Configures the model for training.
+        """Configures the model for training: optimizer, loss, metrics.
 
         Args:
-          optimizer: Name or optimizer instance.
-          loss: Loss name, function or ``Loss``; a list/dict per output.
-          metrics: Metrics (names, functions, ``Metric``\\ s); a list or a
-            list/dict per output. ``'accuracy'`` resolves as TF 2.4 does.
-          loss_weights: Scalars weighting each output's loss.
-          weighted_metrics: Metrics that use ``sample_weight``.
-          run_eagerly: Accepted (torchflow always runs eagerly).
-          steps_per_execution: Batches per execution (default 1).
-          jit_compile: Accepted; see DESIGN.md.
+          optimizer: An optimizer instance, or the name of one (``"sgd"``,
+            ``"adam"``, ``"rmsprop"``, ...) built with its default settings.
+          loss: The objective: a loss name (``"mse"``,
+            ``"sparse_categorical_crossentropy"``, ...), a ``tf.keras.losses.Loss``
+            instance, or a function ``fn(y_true, y_pred)`` returning one loss per
+            sample. For a model with several outputs, a list (one per output, in
+            output order) or a dict keyed by output name; a single loss is then
+            used for every output. The loss minimised is the sum of the outputs'
+            losses (weighted by ``loss_weights``) plus the model's ``losses``.
+          metrics: What to report during training and testing: metric names,
+            ``tf.keras.metrics.Metric`` instances or functions. ``"accuracy"`` (or
+            ``"acc"``) picks binary, categorical or sparse categorical accuracy from
+            the loss and the output shape, as TF 2.4 does. For several outputs, a
+            list of lists or a dict keyed by output name gives each output its own.
+          loss_weights: Scalars weighting each output's loss in the total: a list
+            (one per output) or a dict keyed by output name.
+          weighted_metrics: Metrics computed with ``sample_weight`` (or
+            ``class_weight``) applied, reported beside ``metrics``.
+          run_eagerly: Whether ``fit`` and friends run the steps eagerly.
+            Differences from TensorFlow 2.4: accepted and recorded; steps always
+            run eagerly on torch kernels.
+          steps_per_execution: How many batches one execution of the training
+            (or test/predict) function runs, default 1. Callbacks' batch hooks and
+            the progress bar see the batches in groups of this size:
+            ``on_*_batch_begin`` gets the group's first batch index,
+            ``on_*_batch_end`` its last.
+          jit_compile: Accepted (a later TF argument); see DESIGN.md.
+          **kwargs: ``experimental_steps_per_execution`` (the older spelling of
+            ``steps_per_execution``, with TF's warning), and the TF 1 arguments
+            ``sample_weight_mode``, ``target_tensors`` and ``distribute``,
+            accepted and ignored.
 
         Raises:
-          TypeError: For unknown keyword arguments.
+          TypeError: For any other keyword argument.
+          ValueError: For an unknown optimizer, loss or metric name.
         """
         if "experimental_steps_per_execution" in kwargs:
             warnings.warn("The argument `experimental_steps_per_execution` is no longer "
@@ -250,18 +273,78 @@ class TrainingMixin:
             sample_weight=None, initial_epoch=0, steps_per_epoch=None, validation_steps=None,
             validation_batch_size=None, validation_freq=1, max_queue_size=10, workers=1,
             use_multiprocessing=False):
-        """Trains the model for a fixed number of epochs.
+        """Trains the model for a fixed number of epochs (passes over the data).
 
-        Accepts NumPy arrays/tensors (``x``, ``y``, ``sample_weight``), a
-        ``tf.data.Dataset`` of ``(x, y[, sample_weight])``, a Python generator or
-        a ``keras.utils.Sequence``.
+        Args:
+          x: The inputs: a NumPy array or tensor (or a list of them, or a dict
+            keyed by input name, for several inputs); a ``tf.data.Dataset`` of
+            ``(inputs, targets)`` or ``(inputs, targets, sample_weights)``
+            elements; a Python generator (or iterator) yielding such tuples; or a
+            ``tf.keras.utils.Sequence`` returning them. The batches a custom
+            ``train_step`` receives are described below.
+          y: The targets, like ``x`` for arrays (one per output). Must not be
+            given when ``x`` is a Dataset, generator or Sequence (they carry
+            their own targets).
+          batch_size: Samples per gradient update, default 32. Only for array
+            inputs: Datasets, generators and Sequences yield whole batches.
+          epochs: Index of the epoch to stop at: the model trains from
+            ``initial_epoch`` up to (not including) ``epochs``.
+          verbose: 0 silent, 1 a progress bar, 2 one line per epoch.
+          callbacks: A list of ``tf.keras.callbacks.Callback`` instances called
+            during training (a ``History`` and, unless ``verbose=0``, a
+            ``ProgbarLogger`` are added).
+          validation_split: A fraction (0 to 1) of the array data to hold out
+            for validation: the last samples of ``x`` and ``y``, taken before any
+            shuffling. Only for array inputs; ignored when ``validation_data`` is
+            given.
+          validation_data: Data to evaluate the loss and metrics on at the end
+            of each epoch (not trained on): a tuple ``(x_val, y_val)`` or
+            ``(x_val, y_val, val_sample_weights)`` of arrays, a Dataset, a
+            generator or a Sequence.
+          shuffle: Shuffle array data before each epoch (a Sequence: the order
+            of its batch indices, with Python's ``random``). Ignored for Datasets
+            and generators, which are read in their own order.
+          class_weight: ``{class index: weight}``, scaling each sample's loss by
+            the weight of its class (the argmax of a one-hot target), e.g. to
+            pay more attention to an under-represented class.
+          sample_weight: Per-sample weights for the loss, a 1-D array as long as
+            ``x`` (or 2-D ``(samples, timesteps)`` for per-timestep weights).
+            Only for array inputs; a Dataset, generator or Sequence yields them
+            as the third element of each batch.
+          initial_epoch: The epoch to start at (to resume a previous run).
+          steps_per_epoch: Batches per epoch. Default: one pass over the data
+            (for arrays, ``ceil(samples / batch_size)``; for a Dataset, its
+            cardinality). Required for an infinitely repeating Dataset; for a
+            generator, training runs until it is exhausted when unset.
+          validation_steps: Batches to validate on at the end of each epoch,
+            when ``validation_data`` is a Dataset, generator or Sequence
+            (default: all of it).
+          validation_batch_size: Samples per validation batch for array
+            ``validation_data`` (default: ``batch_size``).
+          validation_freq: Validate every ``validation_freq`` epochs (an int), or
+            after the epochs listed (a collection, 1-based: ``[1, 5, 10]``).
+          max_queue_size: For a generator or Sequence read by workers: the most
+            batches read ahead (default 10).
+          workers: For a Sequence: how many threads read batches ahead (default
+            1, meaning the batches are read in the training thread).
+          use_multiprocessing: For a Sequence: read with processes in TF.
+            Differences from TensorFlow 2.4: accepted, the workers are threads.
+
+        Unpacking of each batch: the step receives what
+        ``tf.keras.utils.pack_x_y_sample_weight`` makes, ``(x, y)`` when there are
+        no sample weights, ``(x, y, sample_weight)`` when there are, and ``x``
+        alone for unlabeled data, so a custom ``train_step`` can write
+        ``x, y = data`` (or use ``tf.keras.utils.unpack_x_y_sample_weight``).
 
         Returns:
-          A ``History`` whose ``history`` maps metric names to per-epoch values.
+          A ``History`` whose ``history`` attribute maps each metric name (and
+          ``val_`` names for validation) to its value after every epoch.
 
         Raises:
           RuntimeError: If the model was not compiled.
-          ValueError: For inconsistent arguments (e.g. ``validation_split`` with a Dataset).
+          ValueError: For inputs that do not fit the model or each other (e.g.
+            ``validation_split`` with a Dataset, arrays of different lengths,
+            ``y`` with a Dataset) and for empty input data.
         """
         self._assert_compile_was_called()
         if validation_split and validation_data is None:
@@ -362,11 +445,35 @@ class TrainingMixin:
     def evaluate(self, x=None, y=None, batch_size=None, verbose=1, sample_weight=None,
                  steps=None, callbacks=None, max_queue_size=10, workers=1,
                  use_multiprocessing=False, return_dict=False, **kwargs):
-        """Returns the loss and metric values of the model on the data.
+        """Returns the loss and metric values of the model on the data, in batches.
+
+        Args:
+          x: The inputs, as for ``fit``: arrays or tensors (a list or dict of them
+            for several inputs), a Dataset, a generator or a Sequence.
+          y: The targets, as for ``fit``; not given with a Dataset, generator or
+            Sequence.
+          batch_size: Samples per batch for array inputs (default 32).
+          verbose: 0 silent, 1 a progress bar.
+          sample_weight: Per-sample weights for the loss and weighted metrics
+            (array inputs only; other inputs yield them in their batches).
+          steps: Batches to evaluate before stopping (default: all of the data;
+            required for an infinitely repeating Dataset).
+          callbacks: Callbacks called during evaluation (their ``on_test_*``
+            hooks).
+          max_queue_size: As for ``fit``: batches read ahead by workers.
+          workers: As for ``fit``: threads reading a Sequence.
+          use_multiprocessing: As for ``fit`` (threads in torchflow).
+          return_dict: Return ``{metric name: value}`` instead of a list.
+          **kwargs: Internal to ``fit``; anything else is a TypeError.
 
         Returns:
-          A scalar (loss only), a list ``[loss, metric...]`` in ``metrics_names``
-          order, or a dict with ``return_dict=True``.
+          The loss alone (a scalar) when the model has no metrics; otherwise a
+          list ``[loss, metric...]`` in ``metrics_names`` order, or a dict with
+          ``return_dict=True``.
+
+        Raises:
+          RuntimeError: If the model was not compiled.
+          ValueError: For inputs that do not fit the model or each other.
         """
         self._assert_compile_was_called()
         in_fit = kwargs.pop("_use_cached_eval", False)
@@ -418,7 +525,33 @@ class TrainingMixin:
     @_dist.in_model_scope
     def predict(self, x, batch_size=None, verbose=0, steps=None, callbacks=None,
                 max_queue_size=10, workers=1, use_multiprocessing=False):
-        """The model's outputs on ``x``, batch by batch, as NumPy arrays."""
+        """The model's outputs for the inputs, computed batch by batch, as NumPy arrays.
+
+        Made for large inputs: the batches run one after the other and the
+        outputs are concatenated. For a small input that fits in one batch,
+        calling the model (``model(x)``) is faster and returns tensors.
+
+        Args:
+          x: The inputs: arrays or tensors (a list or dict of them for several
+            inputs), a Dataset, a generator or a Sequence. Targets in the
+            batches of a Dataset or generator are ignored.
+          batch_size: Samples per batch for array inputs (default 32).
+          verbose: 0 silent, 1 a progress bar.
+          steps: Batches to predict before stopping (default: all of the data;
+            required for an infinitely repeating Dataset).
+          callbacks: Callbacks called during prediction (their
+            ``on_predict_*`` hooks; the batch end hook gets
+            ``{"outputs": ...}``).
+          max_queue_size: As for ``fit``: batches read ahead by workers.
+          workers: As for ``fit``: threads reading a Sequence.
+          use_multiprocessing: As for ``fit`` (threads in torchflow).
+
+        Returns:
+          A NumPy array, or a structure of them like the model's outputs.
+
+        Raises:
+          ValueError: For inputs that do not fit the model, or no input data.
+        """
         handler = data_adapter.DataHandler(x, batch_size=batch_size, steps_per_epoch=steps,
                                            epochs=1, shuffle=False,
                                            steps_per_execution=self._steps_per_execution,
@@ -447,7 +580,30 @@ class TrainingMixin:
     # --- single batches -------------------------------------------------------
     def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None,
                        reset_metrics=True, return_dict=False):
-        """One gradient update on one batch; returns the metrics like ``evaluate``."""
+        """Runs one gradient update on a single batch of data.
+
+        Args:
+          x: The batch's inputs: an array or tensor, a list of them or a dict
+            keyed by input name.
+          y: The batch's targets, like ``x``.
+          sample_weight: Per-sample weights for this batch's loss (1-D, one per
+            sample).
+          class_weight: ``{class index: weight}`` scaling each sample's loss by
+            its class's weight.
+          reset_metrics: Reset the metrics first (True, the default), so the
+            values returned are this batch's alone; False accumulates them
+            across calls.
+          return_dict: Return ``{metric name: value}`` instead of a list.
+
+        Returns:
+          The loss (a scalar) when the model has no metrics; otherwise a list
+          ``[loss, metric...]`` in ``metrics_names`` order, or a dict with
+          ``return_dict=True``.
+
+        Raises:
+          RuntimeError: If the model was not compiled.
+          ValueError: For inputs that do not fit the model.
+        """
         self._assert_compile_was_called()
         if reset_metrics:
             self.reset_metrics()
@@ -459,7 +615,26 @@ class TrainingMixin:
 
     def test_on_batch(self, x, y=None, sample_weight=None, reset_metrics=True,
                       return_dict=False):
-        """Evaluates one batch; returns the metrics like ``evaluate``."""
+        """Computes the loss and metrics of the model on a single batch of data.
+
+        Args:
+          x: The batch's inputs: an array or tensor, a list of them or a dict
+            keyed by input name.
+          y: The batch's targets, like ``x``.
+          sample_weight: Per-sample weights for this batch's loss and weighted
+            metrics.
+          reset_metrics: Reset the metrics first (True, the default), so the
+            values returned are this batch's alone; False accumulates them.
+          return_dict: Return ``{metric name: value}`` instead of a list.
+
+        Returns:
+          As ``train_on_batch``: a scalar, a list in ``metrics_names`` order, or
+          a dict with ``return_dict=True``.
+
+        Raises:
+          RuntimeError: If the model was not compiled.
+          ValueError: For inputs that do not fit the model.
+        """
         self._assert_compile_was_called()
         if reset_metrics:
             self.reset_metrics()
@@ -468,7 +643,18 @@ class TrainingMixin:
         return logs if return_dict else _as_list(logs, self.metrics_names)
 
     def predict_on_batch(self, x):
-        """The model's outputs for one batch, as NumPy arrays."""
+        """The model's outputs for a single batch of inputs, as NumPy arrays.
+
+        Args:
+          x: The batch's inputs: an array or tensor, a list of them or a dict
+            keyed by input name.
+
+        Returns:
+          A NumPy array, or a structure of them like the model's outputs.
+
+        Raises:
+          ValueError: For inputs that do not fit the model.
+        """
         # TF passes the batch as ``(x,)`` here (its single-batch iterator).
         out = self.predict_step((data_adapter.list_to_tuple(_as_tensors(x)),))
         return nest.map_structure(lambda t: t.numpy(), out)
