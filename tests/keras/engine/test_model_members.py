@@ -148,3 +148,25 @@ def test_yaml_round_trip_or_tf_import_error():
         return
     clone = tf.keras.models.model_from_yaml(model.to_yaml())
     assert [l.name for l in clone.layers] == [l.name for l in model.layers]
+
+
+def test_forgotten_super_init_raises_tf_runtime_error():
+    ref = real_tf()
+    for mod in (tf, ref):
+        class L(mod.keras.layers.Layer):
+            def __init__(self):
+                pass
+
+            def call(self, x):
+                return x
+
+        class M(mod.keras.Model):
+            def __init__(self):
+                self.d = mod.keras.layers.Dense(1)
+
+        with pytest.raises(RuntimeError, match=r"You must call `super\(\).__init__\(\)` in the "
+                                               "layer constructor."):
+            L()(mod.ones([1]))
+        with pytest.raises(RuntimeError, match="It looks like you are subclassing `Model` and "
+                                               "you forgot to call"):
+            M()

@@ -8,7 +8,6 @@ import warnings
 from torchflow._src.keras.engine.keras_tensor import KerasTensor
 from torchflow._src.util import nest
 
-
 _INIT_ATTRS = frozenset(("_self_tracked_layers", "_trainable_weights", "_non_trainable_weights",
                          "_call_spec", "_inbound_nodes", "_outbound_nodes", "_dtype_policy",
                          "_name", "_built", "built", "_trainable", "_flat_cache", "_tw_cache"))
