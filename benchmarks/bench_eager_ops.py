@@ -91,6 +91,23 @@ def main(argv=None) -> int:
         stat=args.stat)
     rows.append(_common.Row("4x4 f32 a + b", times, [
         ("torchflow", "torch", 2.5, "max"), ("TF", "torchflow", 3.0, "min")]))
+    # One row per op helper: binary_op (maximum: the ordered TypeSet), unary_op (exp),
+    # and a tf.experimental.numpy ufunc over the numpy engine kernels.
+    tnp = _public(tfw, "experimental.numpy")
+    for label, path, tfn, tf_path, unary in (
+            ("tf.math.maximum", "math.maximum", torch.maximum, "math.maximum", False),
+            ("tf.exp", "math.exp", torch.exp, "math.exp", True),
+            ("tnp.multiply", None, torch.mul, "experimental.numpy.multiply", False)):
+        fn = _public(tfw, path) if path else (tnp.multiply if tnp is not None else None)
+        rf = _public(tf_real, tf_path) if ra is not None else None
+        times = _common.compare({
+            "torch": (lambda f=tfn: f(ta)) if unary else (lambda f=tfn: f(ta, tb)),
+            "torchflow": None if fn is None else
+            (lambda f=fn: f(wa)) if unary else (lambda f=fn: f(wa, wb)),
+            "TF": None if rf is None else (lambda f=rf: f(ra)) if unary else (lambda f=rf: f(ra, rb)),
+        }, repeat=repeat, target_s=target_s, sync=sync, stat=args.stat)
+        rows.append(_common.Row(f"4x4 f32 {label}", times, [
+            ("torchflow", "torch", 2.5, "max"), ("TF", "torchflow", 3.0, "min")]))
     small_ok = _common.print_table(f"Eager dispatch ({args.stat} per op)", rows,
                                    ["torch", "torchflow", "TF"],
                                    [("torchflow", "torch"), ("TF", "torchflow")])
