@@ -150,3 +150,44 @@ def test_torchflow_cli_runs_launch():
                          env=child_env(), cwd=str(REPO), capture_output=True, text=True,
                          timeout=60)
     assert out.returncode == 0 and "--max-restarts" in out.stdout
+
+
+TORCHRUN = """
+import json, os
+import torchflow as tf
+strategy = tf.distribute.MultiWorkerMirroredStrategy()
+r = strategy.cluster_resolver
+tf.random.set_seed(r.task_id + 1)
+with strategy.scope():
+    v = tf.Variable(tf.random.normal([3]))
+s = strategy.run(lambda: tf.distribute.get_replica_context().all_reduce(
+    "SUM", tf.constant(float(r.task_id + 1))))
+print("RESULT " + json.dumps({"task": [r.task_type, r.task_id], "v": v.numpy().tolist(),
+                              "sum": float(s), "nrep": strategy.num_replicas_in_sync,
+                              "workers": r.cluster_spec().num_tasks("worker")}), flush=True)
+"""
+
+
+def test_plain_torchrun_without_tf_config(tmp_path):
+    from conftest import free_ports
+
+    (tmp_path / "tr.py").write_text(TORCHRUN)
+    cmd = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2",
+           "--rdzv-backend", "c10d", "--rdzv-endpoint", f"127.0.0.1:{free_ports(1)[0]}",
+           "--tee", "3", "tr.py"]
+    proc = subprocess.Popen(cmd, cwd=str(tmp_path), env=child_env(), stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        out, _ = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+    assert proc.returncode == 0, out[-3000:]
+    res = [json.loads(line.partition("RESULT ")[2]) for line in out.splitlines()
+           if "RESULT " in line]
+    assert sorted(r["task"][1] for r in res) == [0, 1], out[-3000:]
+    for r in res:
+        assert r["task"][0] == "worker" and r["workers"] == 2 and r["nrep"] == 2
+        assert r["sum"] == 3.0
+        assert r["v"] == res[0]["v"]  # rank 0's initial value, broadcast

@@ -156,8 +156,8 @@ class CollectiveGroup:
                 None, None, f"Could not reach the collective rendezvous at {master_addr}:"
                 f"{master_port} (hosted by {self.task_names[0]}) within {self.timeout:g} s: "
                 f"{_first_line(e)}") from None
-        self._health = _HealthServer(host or master_addr)
-        my_host = host or master_addr
+        my_host = host or _default_host(master_addr)
+        self._health = _HealthServer(my_host)
         self._store.set(f"health/{self.rank}", f"{my_host}:{self._health.port}")
         self._peers = self._wait_for_peers()
         opts = dist.ProcessGroupGloo._Options()  # pyright: ignore[reportAttributeAccessIssue] - private torch API, no stub
@@ -381,6 +381,17 @@ class CollectiveGroup:
         self._check()
         timeout = float(timeout_seconds or self.timeout)
         self.all_reduce([wrap(torch.zeros(1))], timeout_seconds=timeout)
+
+
+def _default_host(master_addr: str) -> str:
+    """This machine's address for peers: loopback for a local cluster, else the
+    address its host name resolves to."""
+    if master_addr in ("127.0.0.1", "localhost"):
+        return "127.0.0.1"
+    try:
+        return socket.gethostbyname(socket.gethostname())
+    except OSError:
+        return "127.0.0.1"
 
 
 def _first_line(e) -> str:

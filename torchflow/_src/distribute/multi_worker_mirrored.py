@@ -265,7 +265,8 @@ def _make_group(resolver, names, rank, options, torchrun):
     leader_job, _, rest = names[0][len("/job:"):].partition("/replica:0/task:")
     leader = spec.task_address(leader_job, int(rest))
     mine = spec.task_address(resolver.task_type, resolver.task_id)
-    host = mine.rpartition(":")[0] or "127.0.0.1"
+    # torchrun does not publish other ranks' addresses (placeholders): found locally.
+    host = None if mine.startswith("torchrun-rank-") else mine.rpartition(":")[0] or None
     use_nccl = options.implementation is not CommunicationImplementation.RING and \
         collective.cuda_available()
     if torchrun is not None and torchrun["world_size"] == len(names):
@@ -275,7 +276,7 @@ def _make_group(resolver, names, rank, options, torchrun):
         return collective.CollectiveGroup(
             rank, len(names), names, master_addr=torchrun["master_addr"],
             master_port=torchrun["master_port"], timeout_seconds=options.timeout_seconds,
-            host=host if "torchrun-rank" not in host else None,
+            host=host,
             agent_store=os.environ.get("TORCHELASTIC_USE_AGENT_STORE") == "True",
             use_nccl=use_nccl)
     addr, _, port = leader.rpartition(":")
