@@ -15,6 +15,7 @@ from torchflow._src.ops.io_ops import TFRecordWriter as TFRecordWriter
 from torchflow._src.ops.io_ops import decode_base64 as decode_base64
 from torchflow._src.ops.io_ops import decode_compressed as decode_compressed
 from torchflow._src.ops.io_ops import encode_base64 as encode_base64
+from torchflow._src.ops.io_ops import match_filenames_once as match_filenames_once
 from torchflow._src.ops.io_ops import matching_files as matching_files
 from torchflow._src.ops.io_ops import read_file as read_file
 from torchflow._src.ops.io_ops import write_file as write_file
@@ -25,6 +26,11 @@ from torchflow._src.ops.parsing_ops import decode_csv as decode_csv
 from torchflow._src.ops.parsing_ops import decode_raw as decode_raw
 from torchflow._src.ops.parsing_ops import parse_example as parse_example
 from torchflow._src.ops.parsing_ops import parse_single_example as parse_single_example
+from torchflow._src.ops.sequence_example_ops import decode_json_example as decode_json_example
+from torchflow._src.ops.sequence_example_ops import parse_sequence_example as parse_sequence_example
+from torchflow._src.ops.sequence_example_ops import (
+    parse_single_sequence_example as parse_single_sequence_example,
+)
 from torchflow._src.ops.tensor_proto_ops import parse_tensor as parse_tensor
 from torchflow._src.ops.tensor_proto_ops import serialize_tensor as serialize_tensor
 from torchflow.io import gfile as gfile

@@ -30,6 +30,7 @@ from torchflow._src.core.errors import (
     NotFoundError,
 )
 from torchflow._src.core.tensor import Tensor
+from torchflow._src.core.variables import Variable
 from torchflow._src.ops import data_ops
 from torchflow._src.util.api import public
 
@@ -394,3 +395,11 @@ def stat(path):
     s = _FileStat(st)
     s.is_directory = os.path.isdir(p)
     return s
+
+
+@public("torchflow.io")
+def match_filenames_once(pattern, name=None):
+    """A non-trainable string Variable holding the files matching ``pattern`` when it is
+    made (``matching_files`` evaluated once)."""
+    return Variable(matching_files(pattern), trainable=False,
+                    name=name or "matching_filenames", shape=None)
