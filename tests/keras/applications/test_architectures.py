@@ -25,6 +25,8 @@ CASES = [
     ("DenseNet121", {"include_top": False, "input_shape": (32, 32, 3)}),
     ("InceptionV3", {"include_top": False, "input_shape": (75, 75, 3)}),
     ("Xception", {"include_top": True, "input_shape": (71, 71, 3), "classes": 2}),
+    ("EfficientNetB0", {"include_top": False, "input_shape": (32, 32, 3)}),
+    ("EfficientNetB3", {"include_top": True, "input_shape": (32, 32, 3), "classes": 5}),
 ]
 
 

@@ -90,3 +90,11 @@ def test_decode_predictions_without_the_index_file_raises_tfs_fetch_error(monkey
     with pytest.raises(Exception, match="URL fetch failure on https://storage.googleapis.com/"
                        "download.tensorflow.org/data/imagenet_class_index.json"):
         tf.keras.applications.imagenet_utils.decode_predictions(np.zeros((1, 1000)))
+
+
+@pytest.mark.parametrize("family", ["efficientnet", "mobilenet_v3"])
+def test_preprocess_input_is_the_identity_where_the_model_rescales(family):
+    x = _images()
+    assert getattr(tf.keras.applications, family).preprocess_input(x) is x
+    np.testing.assert_array_equal(
+        getattr(real_tf().keras.applications, family).preprocess_input(x), x)
