@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from torchflow._src.core import dtypes
+from torchflow._src.core.tensor import Tensor
 from torchflow._src.data import _structure
 from torchflow._src.data.iterator_ops import OwnedIterator
 from torchflow._src.data.options import Options
@@ -30,8 +31,6 @@ def int64_arg(value, name: str) -> int:
     a string raises ``TypeError`` and a Tensor of another dtype ``ValueError``,
     with TF's messages (TF converts these with ``convert_to_tensor(dtype=int64)``).
     """
-    from torchflow._src.core.tensor import Tensor
-
     if isinstance(value, (bool, int, np.integer)):
         return int(value)
     if isinstance(value, Tensor):

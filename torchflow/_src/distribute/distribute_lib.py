@@ -11,7 +11,7 @@ import contextlib
 import warnings
 
 from torchflow._src.core import context
-from torchflow._src.core.convert import convert_to_tensor
+from torchflow._src.core.convert import constant, convert_to_tensor
 from torchflow._src.core.custom_gradient import stop_gradient
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.variables import Variable
@@ -148,8 +148,6 @@ class ReplicaContext:
     @property
     def replica_id_in_sync_group(self):
         """This replica's index, an int32 scalar Tensor."""
-        from torchflow._src.core.convert import constant
-
         return constant(self.replica_id_in_sync_group_py, dtype="int32")
 
     @property
