@@ -334,3 +334,25 @@ def test_replica_threads_are_reused_and_end_with_the_strategy():
     for w in workers:
         w.join(timeout=5)
     assert not any(w.is_alive() for w in workers)
+
+
+def test_loss_scale_optimizer_updates_its_scale_once_per_step(strategy2):
+    with strategy2.scope():
+        v = tf.Variable([1.0, 2.0])
+        opt = tf.keras.mixed_precision.LossScaleOptimizer(tf.keras.optimizers.SGD(0.1),
+                                                          dynamic_growth_steps=2)
+
+    def step(bad):
+        with tf.GradientTape() as tape:
+            loss = opt.get_scaled_loss(tf.reduce_sum(v * v) * bad)
+        grads = opt.get_unscaled_gradients(tape.gradient(loss, [v]))
+        opt.apply_gradients(zip(grads, [v]))
+
+    scale0 = float(opt.loss_scale)
+    strategy2.run(step, args=(tf.constant(1.0),))
+    assert int(opt.dynamic_counter) == 1 and float(opt.loss_scale) == scale0
+    strategy2.run(step, args=(tf.constant(1.0),))  # the second good step doubles it
+    assert int(opt.dynamic_counter) == 0 and float(opt.loss_scale) == 2 * scale0
+    strategy2.run(step, args=(tf.constant(float("inf")),))  # halved once, step skipped
+    assert float(opt.loss_scale) == scale0
+    assert int(opt.iterations.numpy()) == 3

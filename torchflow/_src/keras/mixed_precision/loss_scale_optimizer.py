@@ -11,6 +11,7 @@ from __future__ import annotations
 from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.core.variable_scope import name_scope
 from torchflow._src.core.variables import Variable, VariableAggregation
+from torchflow._src.distribute import ds_context
 from torchflow._src.keras.optimizers import deserialize, serialize
 from torchflow._src.keras.optimizers.optimizer_v2 import Optimizer, host_scope
 from torchflow._src.ops.array_ops import stack
@@ -210,17 +211,29 @@ class LossScaleOptimizer(Optimizer):
             pairs = present
         finite = True
         if self._dynamic:  # a fixed scale applies every step, as in TF
-            # One host read for all gradients, not one per gradient.
-            flags = [reduce_all(is_finite(convert_to_tensor(g))) for g, _ in pairs
-                     if g is not None]
-            finite = bool(reduce_all(stack(flags)).numpy()) if flags else True
-            self._update_scale(finite)
+            ctx = ds_context.current_replica()
+            grads = [g for g, _ in pairs if g is not None]
+            if ctx is None:
+                finite = self._finite_and_update(grads)
+            else:
+                # tf.distribute: the scale is checked over every replica's gradients
+                # and updated once per step, in cross-replica context (as TF does).
+                finite = ctx.merge_call(lambda strategy, *per_replica: self._finite_and_update(
+                    [t for g in per_replica for t in strategy.experimental_local_results(g)]),
+                    args=tuple(grads))
         if finite:
             return inner.apply_gradients(pairs, name=name,
                                          experimental_aggregate_gradients=False)
         inner._create_all_weights([v for g, v in pairs if g is not None])
         inner.iterations.assign_add(1)
         return inner.iterations
+
+    def _finite_and_update(self, grads) -> bool:
+        # One host read for all gradients, not one per gradient.
+        flags = [reduce_all(is_finite(convert_to_tensor(g))) for g in grads]
+        finite = bool(reduce_all(stack(flags)).numpy()) if flags else True
+        self._update_scale(finite)
+        return finite
 
     def _update_scale(self, finite: bool) -> None:
         scale = self._state.current_loss_scale

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from torchflow._src.core import dtypes
 from torchflow._src.core.tensor_shape import TensorShape
+from torchflow._src.core.variables import VariableAggregation, VariableSynchronization
 from torchflow._src.keras.engine.base_layer import Layer
 from torchflow._src.keras.engine.functional_utils import in_symbolic_pass
 from torchflow._src.keras.engine.input_spec import InputSpec
@@ -120,12 +121,16 @@ class BatchNormalization(Layer):
                                     regularizer=self.beta_regularizer,
                                     constraint=self.beta_constraint, trainable=True,
                                     **kw) if self.center else None
+        # tf.distribute: each replica keeps its own statistics; a cross-replica read
+        # (get_weights, checkpoints) averages them, as in TF.
+        on_read = {"synchronization": VariableSynchronization.ON_READ,
+                   "aggregation": VariableAggregation.MEAN}
         self.moving_mean = self.add_weight("moving_mean", shape=pshape,
                                            initializer=self.moving_mean_initializer,
-                                           trainable=False, **kw)
+                                           trainable=False, **on_read, **kw)
         self.moving_variance = self.add_weight("moving_variance", shape=pshape,
                                                initializer=self.moving_variance_initializer,
-                                               trainable=False, **kw)
+                                               trainable=False, **on_read, **kw)
         self.built = True
 
     def _param(self, v, like):
