@@ -27,6 +27,31 @@ from torchflow._src.keras.backend import set_floatx as set_floatx
 from torchflow._src.keras.backend import set_image_data_format as set_image_data_format
 from torchflow._src.keras.backend import set_learning_phase as set_learning_phase
 from torchflow._src.keras.backend import set_value as set_value
+from torchflow._src.keras.backend_nn import backend_name as backend
+from torchflow._src.keras.backend_nn import batch_normalization as batch_normalization
+from torchflow._src.keras.backend_nn import conv1d as conv1d
+from torchflow._src.keras.backend_nn import conv2d as conv2d
+from torchflow._src.keras.backend_nn import conv2d_transpose as conv2d_transpose
+from torchflow._src.keras.backend_nn import conv3d as conv3d
+from torchflow._src.keras.backend_nn import depthwise_conv2d as depthwise_conv2d
+from torchflow._src.keras.backend_nn import foldl as foldl
+from torchflow._src.keras.backend_nn import foldr as foldr
+from torchflow._src.keras.backend_nn import gradients as gradients
+from torchflow._src.keras.backend_nn import in_top_k as in_top_k
+from torchflow._src.keras.backend_nn import map_fn as map_fn
+from torchflow._src.keras.backend_nn import (
+    normalize_batch_in_training as normalize_batch_in_training,
+)
+from torchflow._src.keras.backend_nn import pool2d as pool2d
+from torchflow._src.keras.backend_nn import pool3d as pool3d
+from torchflow._src.keras.backend_nn import random_normal_variable as random_normal_variable
+from torchflow._src.keras.backend_nn import random_uniform_variable as random_uniform_variable
+from torchflow._src.keras.backend_nn import resize_images as resize_images
+from torchflow._src.keras.backend_nn import separable_conv2d as separable_conv2d
+from torchflow._src.keras.backend_nn import spatial_2d_padding as spatial_2d_padding
+from torchflow._src.keras.backend_nn import spatial_3d_padding as spatial_3d_padding
+from torchflow._src.keras.backend_nn import temporal_padding as temporal_padding
+from torchflow._src.keras.backend_nn import to_dense as to_dense
 from torchflow._src.keras.backend_ops import abs as abs
 from torchflow._src.keras.backend_ops import all as all
 from torchflow._src.keras.backend_ops import any as any
