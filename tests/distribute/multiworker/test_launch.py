@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 import pytest
-from conftest import REPO, child_env
+from conftest import child_env
 
 pytestmark = pytest.mark.multiprocess
 
@@ -145,12 +145,13 @@ def test_max_restarts_survives_a_killed_worker_with_backup_and_restore(tmp_path)
     assert not (tmp_path / "backup").exists()  # the chief deleted the backup at the end
 
 
-def test_torchflow_cli_runs_launch():
-    out = subprocess.run([sys.executable, "-m", "torchflow._src.cli", "launch", "--help"],
-                         env=child_env(), cwd=str(REPO), capture_output=True, text=True,
-                         timeout=60)
-    assert out.returncode == 0 and "--max-restarts" in out.stdout
+def test_torchflow_cli_runs_launch(capsys):
+    from torchflow._src import cli
 
+    with pytest.raises(SystemExit) as e:
+        cli.main(["launch", "--help"])
+    assert e.value.code == 0 and "--max-restarts" in capsys.readouterr().out
+    assert cli.main(["nope"]) == 2
 
 TORCHRUN = """
 import json, os
