@@ -173,6 +173,18 @@ _section("keras", 4, """
     out["weights"] = [w.tolist() for w in model.get_weights()]
     out["evaluate"] = model.evaluate(X, Y, batch_size=9, verbose=0)
     out["predict"] = model.predict(X[:11], batch_size=4, verbose=0).tolist()
+    # BatchNormalization: per-replica batch statistics, moving statistics averaged.
+    with strategy.scope():
+        bn = tf.keras.Sequential([tf.keras.layers.Dense(8, activation="relu", input_shape=(5,)),
+                                  tf.keras.layers.BatchNormalization(),
+                                  tf.keras.layers.Dense(1)])
+        bn.set_weights([rng.rand(*w.shape).astype("float32") for w in bn.get_weights()])
+        bn.compile(tf.keras.optimizers.SGD(0.05), "mse")
+    h = bn.fit(X[:32], Y[:32, None].astype("float32"), batch_size=8, epochs=2, verbose=0,
+               shuffle=False)
+    out["bn_history"] = list(h.history["loss"])
+    out["bn_weights"] = [w.tolist() for w in bn.get_weights()]
+    out["bn_predict"] = bn.predict(X[:5], verbose=0).tolist()
     """)
 
 
