@@ -252,3 +252,34 @@ def test_get_single_element_and_save_load_methods(tmp_path):
     ds = tf.data.Dataset.range(4).map(lambda x: x * 2)
     ds.save(str(tmp_path / "s"))
     assert [int(x) for x in tf.data.Dataset.load(str(tmp_path / "s"))] == [0, 2, 4, 6]
+
+
+def test_iterator_spec_matches_tf():
+    rtf = real_tf()
+    for m in (tf, rtf):
+        ds = m.data.Dataset.range(3).map(lambda x: (x, m.strings.as_string(x)))
+        spec = m.data.IteratorSpec(ds.element_spec)
+        assert iter(ds)._type_spec == spec
+        assert spec.is_compatible_with(iter(ds))
+        assert not spec.is_compatible_with(iter(m.data.Dataset.range(3)))
+        assert repr(spec).startswith("IteratorSpec((TensorSpec(shape=(), dtype=tf.int64")
+
+
+def test_sql_dataset_matches_tf(tmp_path):
+    import sqlite3
+
+    rtf = real_tf()
+    db = str(tmp_path / "people.db")
+    with sqlite3.connect(db) as c:
+        c.execute("CREATE TABLE p (name TEXT, age INTEGER, score REAL)")
+        c.executemany("INSERT INTO p VALUES (?, ?, ?)",
+                      [("ann", 31, 1.5), ("bob", 27, -2.0), ("cy", 40, 0.25)])
+    got = []
+    for m in (tf, rtf):
+        ds = m.data.experimental.SqlDataset("sqlite", db, "SELECT name, age, score FROM p "
+                                            "ORDER BY age", (m.string, m.int32, m.float64))
+        got.append(([tuple(np.asarray(v.numpy()).tolist() for v in row) for row in ds],
+                    [(s.dtype.name, s.shape.as_list()) for s in ds.element_spec]))
+        with pytest.raises(m.errors.InvalidArgumentError, match="not supported by SqlDataset"):
+            list(m.data.experimental.SqlDataset("mysql", db, "SELECT 1", (m.int32,)))
+    assert got[0] == got[1]

@@ -47,6 +47,10 @@ class Iterator:
     def element_spec(self):
         return self._dataset.element_spec
 
+    @property
+    def _type_spec(self):
+        return IteratorSpec(self._dataset.element_spec)
+
     def __iter__(self):
         return self
 
@@ -107,6 +111,40 @@ class Iterator:
 
 
 OwnedIterator = Iterator
+
+
+@public("torchflow.data")
+class IteratorSpec:
+    """The type of a ``tf.data.Iterator``: its element spec.
+
+    Args:
+      element_spec: The nested ``tf.TensorSpec`` of the iterator's elements.
+    """
+
+    def __init__(self, element_spec):
+        self._element_spec = element_spec
+
+    @property
+    def value_type(self):
+        return Iterator
+
+    def is_compatible_with(self, spec_or_value) -> bool:
+        other = getattr(spec_or_value, "_element_spec", None)
+        if other is None and isinstance(spec_or_value, Iterator):
+            other = spec_or_value.element_spec
+        if other is None or not _structure.same_structure(self._element_spec, other):
+            return False
+        return all(a.is_compatible_with(b) for a, b in zip(
+            _structure.flatten(self._element_spec), _structure.flatten(other)))
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, IteratorSpec) and self._element_spec == other._element_spec
+
+    def __hash__(self) -> int:
+        return hash(repr(self._element_spec))
+
+    def __repr__(self) -> str:
+        return f"IteratorSpec({self._element_spec!r},)"
 
 
 @public("torchflow.experimental")
