@@ -321,3 +321,14 @@ def test_central_storage_strategy():
 
     s.run(step)
     assert float(v.numpy()) == 2.0 - 0.5 * 2.0  # the all-reduced gradient is v
+
+
+def test_local_results_of_non_distributed_values(strategy2):
+    rtf = real_tf()
+    t = tf.constant(1.0)
+    assert strategy2.experimental_local_results(t)[0] is t
+    nested = (tf.constant(1.0), tf.constant(2.0))
+    out = strategy2.experimental_local_results(nested)
+    ref = rtf.distribute.get_strategy().experimental_local_results(
+        (rtf.constant(1.0), rtf.constant(2.0)))
+    assert len(out) == len(ref) == 1 and out[0] is nested

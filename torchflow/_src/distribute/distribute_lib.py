@@ -548,10 +548,10 @@ class Strategy:
         return truediv(numer, cast(denom, numer.dtype))
 
     def experimental_local_results(self, value) -> tuple:
-        """The components of ``value`` on this worker's replicas (a tuple)."""
-        return nest.map_structure(lambda v: values.local_results(v), value) \
-            if not isinstance(value, values.DistributedValues) and nest.is_nested(value) \
-            else values.local_results(value)
+        """The components of ``value`` on this worker's replicas: a tuple of one per
+        replica for a distributed value, ``(value,)`` for anything else (a nested
+        structure too, as in TF)."""
+        return values.local_results(value)
 
     def gather(self, value, axis):
         """Concatenates each replica's ``value`` along ``axis`` (cross-replica context).
