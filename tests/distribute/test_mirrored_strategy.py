@@ -356,3 +356,19 @@ def test_loss_scale_optimizer_updates_its_scale_once_per_step(strategy2):
     strategy2.run(step, args=(tf.constant(float("inf")),))  # halved once, step skipped
     assert float(opt.loss_scale) == scale0
     assert int(opt.iterations.numpy()) == 3
+
+
+def test_keras_fit_takes_a_distributed_dataset(strategy2):
+    rng = np.random.RandomState(2)
+    x = rng.randn(24, 4).astype("float32")
+    y = rng.randint(0, 3, 24).astype("int64")
+    with strategy2.scope():
+        a = _keras_model()
+        b = _keras_model()
+    b.set_weights(a.get_weights())
+    ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(8)
+    h1 = a.fit(strategy2.experimental_distribute_dataset(ds), epochs=2, verbose=0)
+    h2 = b.fit(ds, epochs=2, verbose=0)
+    np.testing.assert_allclose(h1.history["loss"], h2.history["loss"], rtol=1e-6)
+    for u, w in zip(a.get_weights(), b.get_weights()):
+        np.testing.assert_allclose(u, w, rtol=1e-6)

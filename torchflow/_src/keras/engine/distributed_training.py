@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 
 from torchflow._src.distribute import ds_context, values
-from torchflow._src.distribute.input_lib import split_global_batch
+from torchflow._src.distribute.input_lib import DistributedDataset, split_global_batch
 from torchflow._src.ops.array_ops import concat
 from torchflow._src.util import nest
 
@@ -64,10 +64,24 @@ def in_model_scope(method):
         strategy = model_strategy(self)
         if strategy is ds_context.default_mode().strategy:
             return method(self, *args, **kwargs)
+        # A dataset already distributed by this strategy: fit on its global batches,
+        # which the steps split between the replicas the same way.
+        if args and isinstance(args[0], DistributedDataset):
+            args = (_global_batches(args[0]),) + args[1:]
+        elif isinstance(kwargs.get("x"), DistributedDataset):
+            kwargs["x"] = _global_batches(kwargs["x"])
         with strategy.scope():
             return method(self, *args, **kwargs)
 
     return wrapper
+
+
+def _global_batches(dist):
+    if dist._mode != "split":
+        raise ValueError("Keras fit/evaluate/predict take a dataset of global batches or one "
+                         "from experimental_distribute_dataset; a dataset from "
+                         "distribute_datasets_from_function is not supported here.")
+    return dist._dataset
 
 
 def _first(value):
