@@ -283,3 +283,23 @@ def test_sql_dataset_matches_tf(tmp_path):
         with pytest.raises(m.errors.InvalidArgumentError, match="not supported by SqlDataset"):
             list(m.data.experimental.SqlDataset("mysql", db, "SELECT 1", (m.int32,)))
     assert got[0] == got[1]
+
+
+def test_make_batched_features_dataset_matches_tf(tmp_path):
+    rtf = real_tf()
+    for f in range(2):
+        with rtf.io.TFRecordWriter(str(tmp_path / f"d{f}.tfrecord")) as w:
+            for i in range(5):
+                ex = rtf.train.Example()
+                ex.features.feature["x"].float_list.value.extend([i + 10 * f, 0.5])
+                ex.features.feature["y"].int64_list.value.append(i % 2)
+                w.write(ex.SerializeToString())
+    got = []
+    for m in (tf, rtf):
+        feats = {"x": m.io.FixedLenFeature([2], m.float32),
+                 "y": m.io.FixedLenFeature([], m.int64)}
+        ds = m.data.experimental.make_batched_features_dataset(
+            str(tmp_path / "*.tfrecord"), 3, feats, label_key="y", num_epochs=1,
+            shuffle=False)
+        got.append([(x["x"].numpy().tolist(), y.numpy().tolist()) for x, y in ds])
+    assert got[0] == got[1]

@@ -34,6 +34,9 @@ from torchflow._src.data.experimental_ops import scan as scan
 from torchflow._src.data.experimental_ops import snapshot as snapshot
 from torchflow._src.data.experimental_ops import take_while as take_while
 from torchflow._src.data.experimental_ops import unique as unique
+from torchflow._src.data.features_dataset import (
+    make_batched_features_dataset as make_batched_features_dataset,
+)
 from torchflow._src.data.iterator_ops import Optional as Optional
 from torchflow._src.data.options import AutoShardPolicy as AutoShardPolicy
 from torchflow._src.data.options import DistributeOptions as DistributeOptions
