@@ -127,6 +127,12 @@ for policy, nfiles in json.loads(sys.argv[1]):
         out.append({"seen": [x.numpy().tolist() for x in dist]})
     except (tf.errors.OpError, ValueError) as e:
         out.append({"error": type(e).__name__, "msg": str(e)})
+def dataset_fn(ctx):
+    d = tf.data.Dataset.range(8).shard(ctx.num_input_pipelines, ctx.input_pipeline_id)
+    return d.batch(ctx.get_per_replica_batch_size(4))
+fn_ds = strategy.distribute_datasets_from_function(dataset_fn)
+out.append({"seen": [strategy.experimental_local_results(x)[0].numpy().tolist()
+                     for x in fn_ds]})
 print("RESULT " + json.dumps(out))
 """
 
@@ -152,6 +158,9 @@ def test_auto_shard_policies(run_cluster):
     outs = run_cluster(SHARD, 2, timeout=90, args=(cases,))
     for k, o in enumerate(outs):
         assert o["result"] is not None, o["err"][-3000:]
+        # distribute_datasets_from_function: the InputContext shards by worker and
+        # gives the per-replica batch size (4 / 2 replicas).
+        assert o["result"][-1]["seen"] == [[[0, 2], [4, 6]], [[1, 3], [5, 7]]][k]
         for (policy, nfiles, want), r in zip(SHARD_CASES, o["result"]):
             if isinstance(want, str):
                 assert r.get("error") == want, (policy, nfiles, r)
