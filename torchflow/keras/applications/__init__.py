@@ -12,6 +12,9 @@ from torchflow._src.keras.applications.efficientnet import EfficientNetB4 as Eff
 from torchflow._src.keras.applications.efficientnet import EfficientNetB5 as EfficientNetB5
 from torchflow._src.keras.applications.efficientnet import EfficientNetB6 as EfficientNetB6
 from torchflow._src.keras.applications.efficientnet import EfficientNetB7 as EfficientNetB7
+from torchflow._src.keras.applications.inception_resnet_v2 import (
+    InceptionResNetV2 as InceptionResNetV2,
+)
 from torchflow._src.keras.applications.inception_v3 import InceptionV3 as InceptionV3
 from torchflow._src.keras.applications.mobilenet import MobileNet as MobileNet
 from torchflow._src.keras.applications.mobilenet_v2 import MobileNetV2 as MobileNetV2
@@ -27,6 +30,7 @@ from torchflow._src.keras.applications.xception import Xception as Xception
 from torchflow.keras.applications import densenet as densenet
 from torchflow.keras.applications import efficientnet as efficientnet
 from torchflow.keras.applications import imagenet_utils as imagenet_utils
+from torchflow.keras.applications import inception_resnet_v2 as inception_resnet_v2
 from torchflow.keras.applications import inception_v3 as inception_v3
 from torchflow.keras.applications import mobilenet as mobilenet
 from torchflow.keras.applications import mobilenet_v2 as mobilenet_v2

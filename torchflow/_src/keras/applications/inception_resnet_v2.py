@@ -1,0 +1,163 @@
+"""``tf.keras.applications.inception_resnet_v2``: Inception-ResNet v2 (Szegedy et al., 2017)."""
+
+from __future__ import annotations
+
+from torchflow._src.keras import backend
+from torchflow._src.keras.applications import imagenet_utils
+from torchflow._src.keras.engine.model import Model
+from torchflow._src.keras.layers.convolutional.base_conv import Conv2D
+from torchflow._src.keras.layers.core.activation import Activation
+from torchflow._src.keras.layers.core.dense import Dense
+from torchflow._src.keras.layers.core.lambda_layer import Lambda
+from torchflow._src.keras.layers.merging.merging import Concatenate
+from torchflow._src.keras.layers.normalization.batch_normalization import BatchNormalization
+from torchflow._src.keras.layers.pooling.global_pooling import GlobalAveragePooling2D
+from torchflow._src.keras.layers.pooling.pooling import AveragePooling2D, MaxPooling2D
+from torchflow._src.util.api import public
+
+_NS = "torchflow.keras.applications.inception_resnet_v2"
+_BASE = "https://storage.googleapis.com/tensorflow/keras-applications/inception_resnet_v2/"
+
+
+def _axis():
+    return 1 if backend.image_data_format() == "channels_first" else 3
+
+
+def _conv_bn(x, filters, kernel_size, strides=1, padding="same", activation="relu",
+             use_bias=False, name=None):
+    x = Conv2D(filters, kernel_size, strides=strides, padding=padding, use_bias=use_bias,
+               name=name)(x)
+    if not use_bias:
+        x = BatchNormalization(axis=_axis(), scale=False,
+                               name=None if name is None else name + "_bn")(x)
+    if activation is not None:
+        x = Activation(activation, name=None if name is None else name + "_ac")(x)
+    return x
+
+
+def _scaled_sum(inputs, scale):
+    return inputs[0] + inputs[1] * scale
+
+
+def inception_resnet_block(x, scale, block_type, block_idx, activation="relu"):
+    """One residual Inception block: ``x + scale * conv(concat(branches))``.
+
+    Raises:
+      ValueError: For a ``block_type`` other than block35, block17 or block8.
+    """
+    if block_type == "block35":
+        branches = [_conv_bn(x, 32, 1), _conv_bn(_conv_bn(x, 32, 1), 32, 3),
+                    _conv_bn(_conv_bn(_conv_bn(x, 32, 1), 48, 3), 64, 3)]
+    elif block_type == "block17":
+        branches = [_conv_bn(x, 192, 1),
+                    _conv_bn(_conv_bn(_conv_bn(x, 128, 1), 160, [1, 7]), 192, [7, 1])]
+    elif block_type == "block8":
+        branches = [_conv_bn(x, 192, 1),
+                    _conv_bn(_conv_bn(_conv_bn(x, 192, 1), 224, [1, 3]), 256, [3, 1])]
+    else:
+        raise ValueError('Unknown Inception-ResNet block type. Expects "block35", "block17" or '
+                         f'"block8", but got: {block_type}')
+    name = f"{block_type}_{block_idx}"
+    mixed = Concatenate(axis=_axis(), name=name + "_mixed")(branches)
+    up = _conv_bn(mixed, backend.int_shape(x)[_axis()], 1, activation=None, use_bias=True,
+                  name=name + "_conv")
+    x = Lambda(_scaled_sum, output_shape=backend.int_shape(x)[1:], arguments={"scale": scale},
+               name=name)([x, up])
+    if activation is not None:
+        x = Activation(activation, name=name + "_ac")(x)
+    return x
+
+
+@public(_NS)
+def InceptionResNetV2(include_top=True, weights="imagenet", input_tensor=None, input_shape=None,
+                      pooling=None, classes=1000, classifier_activation="softmax", **kwargs):
+    """Instantiates the Inception-ResNet v2 architecture.
+
+    Args:
+      include_top: Whether to include the fully-connected layer at the top.
+      weights: None (random initialization), ``"imagenet"`` (fetched with ``get_file``),
+        or the path to a weights file to load.
+      input_tensor: Optional Keras tensor to use as the model's input.
+      input_shape: Optional shape tuple (at least 75x75; ``(299, 299, 3)`` with
+        ``include_top`` and ImageNet weights).
+      pooling: With ``include_top=False``: None (4-D output), ``"avg"`` or ``"max"``.
+      classes: Number of classes (1000 with ImageNet weights and the top).
+      classifier_activation: The top layer's activation.
+      **kwargs: Accepted for TF's signature.
+
+    Returns:
+      A ``keras.Model``.
+
+    Raises:
+      ValueError: For invalid ``weights``, ``classes`` or ``input_shape``.
+      Exception: ``URL fetch failure on ...`` when ImageNet weights cannot be fetched.
+    """
+    imagenet_utils.check_weights(weights, include_top, classes)
+    input_shape = imagenet_utils.obtain_input_shape(
+        input_shape, default_size=299, min_size=75, data_format=backend.image_data_format(),
+        require_flatten=include_top, weights=weights)
+    img_input, inputs = imagenet_utils.model_input(input_tensor, input_shape)
+    x = _conv_bn(img_input, 32, 3, strides=2, padding="valid")
+    x = _conv_bn(x, 32, 3, padding="valid")
+    x = _conv_bn(x, 64, 3)
+    x = MaxPooling2D(3, strides=2)(x)
+    x = _conv_bn(x, 80, 1, padding="valid")
+    x = _conv_bn(x, 192, 3, padding="valid")
+    x = MaxPooling2D(3, strides=2)(x)
+    x = Concatenate(axis=_axis(), name="mixed_5b")(
+        [_conv_bn(x, 96, 1), _conv_bn(_conv_bn(x, 48, 1), 64, 5),
+         _conv_bn(_conv_bn(_conv_bn(x, 64, 1), 96, 3), 96, 3),
+         _conv_bn(AveragePooling2D(3, strides=1, padding="same")(x), 64, 1)])
+    for i in range(1, 11):
+        x = inception_resnet_block(x, scale=0.17, block_type="block35", block_idx=i)
+    x = Concatenate(axis=_axis(), name="mixed_6a")(
+        [_conv_bn(x, 384, 3, strides=2, padding="valid"),
+         _conv_bn(_conv_bn(_conv_bn(x, 256, 1), 256, 3), 384, 3, strides=2, padding="valid"),
+         MaxPooling2D(3, strides=2, padding="valid")(x)])
+    for i in range(1, 21):
+        x = inception_resnet_block(x, scale=0.1, block_type="block17", block_idx=i)
+    x = Concatenate(axis=_axis(), name="mixed_7a")(
+        [_conv_bn(_conv_bn(x, 256, 1), 384, 3, strides=2, padding="valid"),
+         _conv_bn(_conv_bn(x, 256, 1), 288, 3, strides=2, padding="valid"),
+         _conv_bn(_conv_bn(_conv_bn(x, 256, 1), 288, 3), 320, 3, strides=2, padding="valid"),
+         MaxPooling2D(3, strides=2, padding="valid")(x)])
+    for i in range(1, 10):
+        x = inception_resnet_block(x, scale=0.2, block_type="block8", block_idx=i)
+    x = inception_resnet_block(x, scale=1.0, activation=None, block_type="block8", block_idx=10)
+    x = _conv_bn(x, 1536, 1, name="conv_7b")
+    if include_top:
+        x = GlobalAveragePooling2D(name="avg_pool")(x)
+        imagenet_utils.validate_activation(classifier_activation, weights)
+        x = Dense(classes, activation=classifier_activation, name="predictions")(x)
+    else:
+        x = imagenet_utils.pool(x, pooling)
+    model = Model(inputs, x, name="inception_resnet_v2")
+    if include_top:
+        url, file_hash = (_BASE + "inception_resnet_v2_weights_tf_dim_ordering_tf_kernels.h5",
+                          "e693bd0210a403b3192acc6073ad2e96")
+    else:
+        url, file_hash = (_BASE + "inception_resnet_v2_weights_tf_dim_ordering_tf_kernels_"
+                          "notop.h5", "d19885ff4a710c122648d3b5c3b684e4")
+    return imagenet_utils.load_weights(model, weights, url, file_hash)
+
+
+@public(_NS)
+def preprocess_input(x, data_format=None):
+    """Inception-ResNet v2's preprocessing: pixels scaled to [-1, 1] ("tf").
+
+    Args:
+      x: A NumPy array (a float one is changed in place) or tensor of RGB images in
+        [0, 255], 3-D or 4-D.
+      data_format: ``"channels_last"`` or ``"channels_first"`` (the default format if None).
+
+    Returns:
+      The preprocessed images.
+    """
+    return imagenet_utils.preprocess(x, data_format, "tf")
+
+
+@public(_NS)
+def decode_predictions(preds, top=5):
+    """ImageNet predictions as ``(class_id, class_name, score)`` lists (see
+    ``tf.keras.applications.imagenet_utils.decode_predictions``)."""
+    return imagenet_utils.decode_predictions(preds, top=top)
