@@ -1,5 +1,22 @@
 """Public API for tf.image (TF 2.4 subset)."""
 
+from torchflow._src.ops.image_box_ops import (
+    combined_non_max_suppression as combined_non_max_suppression,
+)
+from torchflow._src.ops.image_box_ops import draw_bounding_boxes as draw_bounding_boxes
+from torchflow._src.ops.image_box_ops import extract_glimpse as extract_glimpse
+from torchflow._src.ops.image_box_ops import (
+    non_max_suppression_overlaps as non_max_suppression_overlaps,
+)
+from torchflow._src.ops.image_box_ops import (
+    non_max_suppression_padded as non_max_suppression_padded,
+)
+from torchflow._src.ops.image_box_ops import (
+    sample_distorted_bounding_box as sample_distorted_bounding_box,
+)
+from torchflow._src.ops.image_box_ops import (
+    stateless_sample_distorted_bounding_box as stateless_sample_distorted_bounding_box,
+)
 from torchflow._src.ops.image_codec_ops import adjust_jpeg_quality as adjust_jpeg_quality
 from torchflow._src.ops.image_codec_ops import decode_and_crop_jpeg as decode_and_crop_jpeg
 from torchflow._src.ops.image_codec_ops import decode_bmp as decode_bmp
@@ -56,3 +73,26 @@ from torchflow._src.ops.image_ops import resize_with_pad as resize_with_pad
 from torchflow._src.ops.image_ops import rot90 as rot90
 from torchflow._src.ops.image_patch_ops import crop_and_resize as crop_and_resize
 from torchflow._src.ops.image_patch_ops import extract_patches as extract_patches
+from torchflow._src.ops.image_quality_ops import ssim as ssim
+from torchflow._src.ops.image_quality_ops import ssim_multiscale as ssim_multiscale
+from torchflow._src.ops.image_stateless_ops import random_jpeg_quality as random_jpeg_quality
+from torchflow._src.ops.image_stateless_ops import (
+    stateless_random_brightness as stateless_random_brightness,
+)
+from torchflow._src.ops.image_stateless_ops import (
+    stateless_random_contrast as stateless_random_contrast,
+)
+from torchflow._src.ops.image_stateless_ops import stateless_random_crop as stateless_random_crop
+from torchflow._src.ops.image_stateless_ops import (
+    stateless_random_flip_left_right as stateless_random_flip_left_right,
+)
+from torchflow._src.ops.image_stateless_ops import (
+    stateless_random_flip_up_down as stateless_random_flip_up_down,
+)
+from torchflow._src.ops.image_stateless_ops import stateless_random_hue as stateless_random_hue
+from torchflow._src.ops.image_stateless_ops import (
+    stateless_random_jpeg_quality as stateless_random_jpeg_quality,
+)
+from torchflow._src.ops.image_stateless_ops import (
+    stateless_random_saturation as stateless_random_saturation,
+)
