@@ -111,7 +111,10 @@ class MapVectorizationOptions(_OptionsBase):
 @public("torchflow.data.experimental")
 class OptimizationOptions(_OptionsBase):
     """Static optimization switches; accepted (torchflow runs pipelines as written,
-    except that ``autotune`` switches AUTOTUNE's tuning on or off)."""
+    except that ``autotune`` switches AUTOTUNE's tuning on or off, and
+    ``map_vectorization.enabled = True`` runs a ``map`` over ``from_tensor_slices`` on
+    chunks of rows: off by default, since the function then sees chunks and runs more
+    than once for some rows; see ``_src/data/vectorize.py``)."""
 
     _fields = {
         "apply_default_optimizations": None, "autotune": None, "autotune_buffers": None,
