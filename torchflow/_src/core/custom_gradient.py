@@ -183,7 +183,7 @@ def stop_gradient(input, name=None) -> Tensor:
         v = input.value()
         return wrap(v._t.detach(), v._dtype)
     if nest.is_nested(input):
-        return nest.map_structure(stop_gradient, input)
+        return nest.map_structure(stop_gradient, input)  # pyright: ignore[reportReturnType] - a nested input gives the same structure
     t = to_tensor(input)
     return wrap(t._t.detach(), t._dtype) if isinstance(t._t, torch.Tensor) else t
 

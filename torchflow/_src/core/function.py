@@ -23,6 +23,7 @@ import functools
 import inspect
 import logging
 import weakref
+from typing import Any
 
 import numpy as np
 import torch
@@ -105,7 +106,7 @@ class ConcreteFunction:
         self._shapes = shapes  # list of TensorShape, one per tensor input
         self.structured_input_signature = (args_spec, kwargs_spec)
         self.structured_outputs = None
-        self._compiled = None
+        self._compiled: tuple | None = None  # (torch.compile(...), output structure)
         self._compile_failed = False
 
     def _matches(self, shapes) -> bool:
@@ -257,7 +258,7 @@ class Function:
 
     def _check_signature(self, args, kwargs):
         sig = self._input_signature
-        n = len(sig)
+        n = len(sig)  # pyright: ignore[reportArgumentType] - called only with an input_signature
         if len(args) < n:
             raise _SignatureError(
                 f"Binding inputs to tf.function failed due to `missing a required argument`. "
@@ -272,7 +273,7 @@ class Function:
                         f"Literal[{p.default!r}]`. Received args: {args} and kwargs: "
                         f"{kwargs} for signature: {sig}.")
         converted = []
-        for a, spec in zip(args[:n], sig):
+        for a, spec in zip(args[:n], sig):  # pyright: ignore[reportArgumentType] - called only with an input_signature
             converted.append(self._conform(a, spec, args, kwargs))
         return tuple(converted) + tuple(args[n:])
 
@@ -307,7 +308,8 @@ class Function:
             return out[0]
         return nest.pack_sequence_as(spec, out)
 
-    def _lookup(self, args, kwargs, trace: bool, report_numpy: bool = False):
+    def _lookup(self, args, kwargs, trace: bool, report_numpy: bool = False) -> Any:
+        # The ConcreteFunction, or (it, saw_numpy) with report_numpy.
         concrete, saw_numpy = self._lookup2(args, kwargs)
         return (concrete, saw_numpy) if report_numpy else concrete
 
@@ -412,7 +414,7 @@ def _run_compiled(fn: Function, concrete: ConcreteFunction, args, kwargs):
     try:
         with torch._dynamo.config.patch(suppress_errors=True):
             leaves = cfn(args, kwargs)
-    except torch._dynamo.exc.TorchDynamoException:
+    except torch._dynamo.exc.TorchDynamoException:  # pyright: ignore[reportAttributeAccessIssue] - torch._dynamo.exc has no stub
         concrete._compile_failed = True  # later calls run eagerly
         _log.warning("tf.function(jit_compile=True): torch.compile failed for %s; later "
                      "calls run eagerly.", fn.__name__)

@@ -327,7 +327,7 @@ class GradientTape:
             # A source listed twice must get its gradient twice: dedupe for torch.
             uniq: dict[int, torch.Tensor] = {}
             for i in live:
-                uniq.setdefault(id(srcs[i]), srcs[i])
+                uniq.setdefault(id(srcs[i]), srcs[i])  # pyright: ignore[reportArgumentType] - live sources are not None
             keys = list(uniq)
             try:
                 with torch.set_grad_enabled(create):
@@ -392,7 +392,7 @@ class GradientTape:
                                       experimental_use_pfor)
             for i, g in zip(live, res):
                 if g is not None:
-                    results[i] = g.reshape(tshape + tuple(srcs[i].shape))
+                    results[i] = g.reshape(tshape + tuple(srcs[i].shape))  # pyright: ignore[reportOptionalMemberAccess] - live sources are not None
         if not self._persistent:
             self._used = True
         out = []

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import enum
 import itertools
+from typing import Any
 
 import numpy as np
 import torch
@@ -167,6 +168,11 @@ class Variable(metaclass=VariableMetaclass):
 
     _is_tf_tensor_like = True
     __array_priority__ = 100
+    # A torch.Tensor, or a NumPy object array of bytes for a tf.string variable (never
+    # on the differentiable paths): Any, so the checker does not ask every torch use to
+    # rule the string case out again.
+    _leaf: Any
+    _compile_barriers = False
 
     def __init__(self, initial_value=None, trainable=None, validate_shape=True,
                  caching_device=None, name=None, variable_def=None, dtype=None,
