@@ -26,6 +26,8 @@ from torchflow._src.ops.parsing_ops import decode_csv as decode_csv
 from torchflow._src.ops.parsing_ops import decode_raw as decode_raw
 from torchflow._src.ops.parsing_ops import parse_example as parse_example
 from torchflow._src.ops.parsing_ops import parse_single_example as parse_single_example
+from torchflow._src.ops.proto_ops import decode_proto as decode_proto
+from torchflow._src.ops.proto_ops import encode_proto as encode_proto
 from torchflow._src.ops.sequence_example_ops import decode_json_example as decode_json_example
 from torchflow._src.ops.sequence_example_ops import parse_sequence_example as parse_sequence_example
 from torchflow._src.ops.sequence_example_ops import (
