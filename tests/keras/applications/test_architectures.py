@@ -28,6 +28,7 @@ CASES = [
     ("InceptionV3", {"include_top": False, "input_shape": (75, 75, 3)}),
     ("Xception", {"include_top": True, "input_shape": (71, 71, 3), "classes": 2}),
     ("EfficientNetB0", {"include_top": False, "input_shape": (32, 32, 3)}),
+    ("NASNetMobile", {"include_top": True, "input_shape": (32, 32, 3), "classes": 4}),
     ("InceptionResNetV2", {"include_top": True, "input_shape": (75, 75, 3), "classes": 3}),
     ("EfficientNetB3", {"include_top": True, "input_shape": (32, 32, 3), "classes": 5}),
 ]

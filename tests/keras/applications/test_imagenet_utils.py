@@ -10,7 +10,7 @@ from torchflow._src.keras.applications import imagenet_utils
 from torchflow._src.testing import real_tf
 
 FAMILIES = ["vgg16", "vgg19", "resnet", "resnet50", "resnet_v2", "mobilenet", "mobilenet_v2",
-            "densenet", "inception_v3", "inception_resnet_v2", "xception"]
+            "densenet", "inception_v3", "inception_resnet_v2", "nasnet", "xception"]
 
 
 def _images(shape=(2, 5, 4, 3)):

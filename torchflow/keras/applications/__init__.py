@@ -18,6 +18,8 @@ from torchflow._src.keras.applications.inception_resnet_v2 import (
 from torchflow._src.keras.applications.inception_v3 import InceptionV3 as InceptionV3
 from torchflow._src.keras.applications.mobilenet import MobileNet as MobileNet
 from torchflow._src.keras.applications.mobilenet_v2 import MobileNetV2 as MobileNetV2
+from torchflow._src.keras.applications.nasnet import NASNetLarge as NASNetLarge
+from torchflow._src.keras.applications.nasnet import NASNetMobile as NASNetMobile
 from torchflow._src.keras.applications.resnet import ResNet50 as ResNet50
 from torchflow._src.keras.applications.resnet import ResNet101 as ResNet101
 from torchflow._src.keras.applications.resnet import ResNet152 as ResNet152
@@ -35,6 +37,7 @@ from torchflow.keras.applications import inception_v3 as inception_v3
 from torchflow.keras.applications import mobilenet as mobilenet
 from torchflow.keras.applications import mobilenet_v2 as mobilenet_v2
 from torchflow.keras.applications import mobilenet_v3 as mobilenet_v3
+from torchflow.keras.applications import nasnet as nasnet
 from torchflow.keras.applications import resnet as resnet
 from torchflow.keras.applications import resnet50 as resnet50
 from torchflow.keras.applications import resnet_v2 as resnet_v2
