@@ -168,6 +168,45 @@ class Functional(Model):
     def _eager_call(self, inputs, args, kwargs):
         return Layer._eager_call(self, inputs, args, kwargs)
 
+    # --- add_loss / add_metric of symbolic tensors ------------------------------
+    def add_loss(self, losses, inputs=None, **kwargs):
+        """Adds losses; a KerasTensor computed from the model's inputs (e.g.
+        ``model.add_loss(tf.reduce_sum(x1) * 0.1)``) joins the graph and is added on
+        every call, as tf.keras does."""
+        for loss in nest.flatten(losses):
+            if isinstance(loss, KerasTensor):
+                self._add_graph_extra(loss, ("loss", None))
+            else:
+                Layer.add_loss(self, loss, inputs=inputs, **kwargs)
+
+    def add_metric(self, value, name=None, aggregation=None, **kwargs):
+        """Tracks a metric; a KerasTensor computed from the model's inputs joins the
+        graph and updates the metric on every call, as tf.keras does.
+
+        Raises:
+          ValueError: Without a ``name`` for a symbolic value.
+        """
+        if not isinstance(value, KerasTensor):
+            return Layer.add_metric(self, value, name=name, aggregation=aggregation, **kwargs)
+        if name is None:
+            raise ValueError("Please provide a name for your metric like "
+                             "`self.add_metric(tf.reduce_sum(inputs), name='mean_activation')`")
+        self._add_graph_extra(value, ("metric", name))
+        return None
+
+    def _add_graph_extra(self, kt, what):
+        extras = self.__dict__.get("_graph_extras", []) + [(kt, what)]
+        nodes = _topological_nodes(self._outputs_flat + [k for k, _ in extras])
+        input_ids = {id(x) for x in self._inputs_flat}
+        for node in nodes:
+            if node.is_input and id(node.outputs) not in input_ids:
+                raise ValueError(f"Graph disconnected: cannot obtain value for tensor "
+                                 f"{node.outputs} at layer \"{node.layer.name}\": the "
+                                 f"symbolic {what[0]} must be computed from the model's "
+                                 f"inputs.")
+        object.__setattr__(self, "_graph_extras", extras)
+        self._nodes = nodes
+
     def call(self, inputs, training=None, mask=None):
         flat = self._flatten_inputs(inputs)
         values = {}
@@ -206,6 +245,11 @@ class Functional(Model):
                 out = layer(*args, **kwargs)
             for kt, v in zip(nest.flatten(node.outputs), nest.flatten(out)):
                 values[id(kt)] = v
+        for kt, (kind, name) in self.__dict__.get("_graph_extras", ()):
+            if kind == "loss":
+                Layer.add_loss(self, values[id(kt)])
+            else:
+                Layer.add_metric(self, values[id(kt)], name=name)
         return nest.pack_sequence_as(self._nested_outputs,
                                      [values[id(x)] for x in self._outputs_flat])
 
