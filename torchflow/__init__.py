@@ -28,6 +28,7 @@ from torchflow import io as io
 from torchflow import keras as keras
 from torchflow import linalg as linalg
 from torchflow import math as math
+from torchflow import mixed_precision as mixed_precision
 from torchflow import nest as nest
 from torchflow import nn as nn
 from torchflow import quantization as quantization

@@ -7,6 +7,7 @@ from torchflow._src.keras.engine.serialization import deserialize_object, get_ob
 from torchflow._src.ops.clip_ops import clip_by_value
 from torchflow._src.ops.comparison_ops import greater_equal
 from torchflow._src.ops.creation_ops import cast
+from torchflow._src.ops.gather_ops import gather_nd
 from torchflow._src.ops.math_ops import add, divide, multiply
 from torchflow._src.ops.reduction_ops import reduce_sum
 from torchflow._src.ops.unary_math_ops import sqrt, square
@@ -91,8 +92,49 @@ class MinMaxNorm(Constraint):
                 "axis": self.axis}
 
 
+def _radial_source(n: int) -> list:
+    """For each position of an ``n x n`` kernel, the diagonal entry TF 2.4's
+    ``RadialConstraint`` copies there: the ring at distance ``d`` from the centre
+    takes ``kernel[s - 1 + d]`` (odd ``n``, ``s = n // 2``) or, around the 2x2 core
+    ``kernel[s - 1]``, ``kernel[s + d]`` (even ``n``)."""
+    s = n // 2
+
+    def dist(i):
+        if n % 2:
+            return abs(i - s)
+        return 0 if i in (s - 1, s) else (s - 1 - i if i < s - 1 else i - s)
+
+    def src(d):
+        return s - 1 + d if n % 2 else (s - 1 if d == 0 else s + d)
+
+    return [[[src(max(dist(i), dist(j)))] * 2 for j in range(n)] for i in range(n)]
+
+
+@public(_NS)
+class RadialConstraint(Constraint):
+    """Makes each ``Conv2D`` kernel slice constant on square rings around its centre.
+
+    Each ring takes the value of one diagonal entry of the kernel, as TF 2.4's
+    ``RadialConstraint`` does.
+
+    Raises:
+      ValueError: If the weight is not rank 4 (``[height, width, channels, filters]``).
+    """
+
+    def __call__(self, w):
+        shape = tuple(w.shape)
+        if len(shape) != 4:
+            raise ValueError(f"The weight tensor must be of rank 4, but is of shape: "
+                             f"{w.shape}")
+        if shape[0] < 2:  # TF's kernel[start - 1:start] slice is empty here
+            raise ValueError(f"RadialConstraint needs a kernel of height >= 2, got "
+                             f"{w.shape}")
+        return gather_nd(w, _radial_source(int(shape[0])))
+
+
 _CLASSES = {"Constraint": Constraint, "MaxNorm": MaxNorm, "NonNeg": NonNeg, "UnitNorm": UnitNorm,
-            "MinMaxNorm": MinMaxNorm, "max_norm": MaxNorm, "non_neg": NonNeg,
+            "MinMaxNorm": MinMaxNorm, "RadialConstraint": RadialConstraint,
+            "radial_constraint": RadialConstraint, "max_norm": MaxNorm, "non_neg": NonNeg,
             "unit_norm": UnitNorm, "min_max_norm": MinMaxNorm}
 
 

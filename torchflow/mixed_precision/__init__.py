@@ -1,0 +1,3 @@
+"""``tf.mixed_precision``."""
+
+from torchflow.mixed_precision import experimental as experimental
