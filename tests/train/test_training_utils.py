@@ -173,3 +173,21 @@ def test_list_attribute_restores_elements_appended_later(tmp_path):
         restore.listed.append(v1)
         restore.listed.extend([v2])
         assert (float(v1.numpy()), float(v2.numpy())) == (1.0, 2.0)
+
+
+def test_cluster_and_server_def_protos_are_tfs():
+    rtf = real_tf()
+    cd = tf.train.ClusterDef()
+    job = cd.job.add(name="worker")
+    job.tasks[0] = "localhost:2222"
+    job.tasks[1] = "localhost:2223"
+    assert rtf.train.ClusterDef.FromString(cd.SerializeToString()) == \
+        rtf.train.ClusterSpec({"worker": ["localhost:2222", "localhost:2223"]}).as_cluster_def()
+    sd = tf.train.ServerDef(cluster=cd, job_name="worker", task_index=1, protocol="grpc",
+                            port=2223)
+    ref = rtf.train.ServerDef.FromString(sd.SerializeToString())
+    assert (ref.job_name, ref.task_index, ref.protocol, ref.port) == ("worker", 1, "grpc", 2223)
+    assert ref.cluster.job[0].tasks[1] == "localhost:2223"
+    back = tf.train.ServerDef.FromString(ref.SerializeToString())
+    assert back == sd
+    assert isinstance(tf.train.JobDef(name="ps"), tf.train.JobDef)

@@ -21,8 +21,11 @@ from torchflow._src.train.checkpoint_management import load_checkpoint as load_c
 from torchflow._src.train.checkpoint_management import load_variable as load_variable
 from torchflow._src.train.coordinator import Coordinator as Coordinator
 from torchflow._src.train.training_utils import CheckpointOptions as CheckpointOptions
+from torchflow._src.train.training_utils import ClusterDef as ClusterDef
 from torchflow._src.train.training_utils import (
     ExponentialMovingAverage as ExponentialMovingAverage,
 )
+from torchflow._src.train.training_utils import JobDef as JobDef
+from torchflow._src.train.training_utils import ServerDef as ServerDef
 from torchflow._src.train.training_utils import get_checkpoint_state as get_checkpoint_state
 from torchflow.train import experimental as experimental

@@ -1,10 +1,11 @@
 """More of ``tf.train``: ``ExponentialMovingAverage``, ``CheckpointOptions``,
-``get_checkpoint_state`` (with TF's ``CheckpointState`` proto) and
-``experimental.PythonState``."""
+``get_checkpoint_state`` (with TF's ``CheckpointState`` proto), the ``ClusterDef``,
+``JobDef`` and ``ServerDef`` protos, and ``experimental.PythonState``."""
 
 from __future__ import annotations
 
 from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+from tensorboard.compat.proto import cluster_pb2, config_pb2
 
 from torchflow._src.core import dtypes
 from torchflow._src.core.variables import Variable
@@ -35,6 +36,38 @@ def _checkpoint_state_class():
 
 
 CheckpointState = _checkpoint_state_class()
+
+# tf.train.ClusterDef / JobDef: TF's cluster.proto as TensorBoard's copy compiles it.
+ClusterDef = cluster_pb2.ClusterDef
+JobDef = cluster_pb2.JobDef
+
+
+def _server_def_class():
+    """TF's ``ServerDef`` (tensorflow/core/protobuf/tensorflow_server.proto, fields 1-6;
+    ``cluster_device_filters`` (7) is left out: no copy of its message type here)."""
+    f = descriptor_pb2.FileDescriptorProto(
+        name="torchflow/tensorflow_server.proto", package="torchflow.train", syntax="proto3",
+        dependency=[cluster_pb2.DESCRIPTOR.name, config_pb2.DESCRIPTOR.name])
+    m = f.message_type.add(name="ServerDef")
+    t = descriptor_pb2.FieldDescriptorProto
+    for name, number, kind, type_name in [
+            ("cluster", 1, t.TYPE_MESSAGE, ".tensorboard.ClusterDef"),
+            ("job_name", 2, t.TYPE_STRING, None), ("task_index", 3, t.TYPE_INT32, None),
+            ("default_session_config", 4, t.TYPE_MESSAGE, ".tensorboard.ConfigProto"),
+            ("protocol", 5, t.TYPE_STRING, None), ("port", 6, t.TYPE_INT32, None)]:
+        field = m.field.add(name=name, number=number, type=kind, label=t.LABEL_OPTIONAL)
+        if type_name:
+            field.type_name = type_name
+    pool = descriptor_pool.Default()
+    try:
+        desc = pool.FindMessageTypeByName("torchflow.train.ServerDef")
+    except KeyError:
+        pool.Add(f)
+        desc = pool.FindMessageTypeByName("torchflow.train.ServerDef")
+    return message_factory.GetMessageClass(desc)
+
+
+ServerDef = _server_def_class()
 
 
 @public("torchflow.train")
