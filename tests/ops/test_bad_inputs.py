@@ -49,6 +49,14 @@ PROGRAMS = {
         1:].assign([1.0, 2.0]),
     "scatter_nd_out_of_range": lambda m, n: m.Variable(np.zeros((3, 4), np.float32))
     .scatter_nd_update([[5, 0]], [1.0]),
+    # Shapes print as TF's TensorShape::DebugString, "[2,3]".
+    "matmul_incompatible": lambda m, n: m.matmul(m.ones((2, 3)), m.ones((2, 3))),
+    "add_incompatible": lambda m, n: m.ones((2, 3)) + m.ones((3, 2)),
+    "softmax_xent_incompatible": lambda m, n: m.nn.softmax_cross_entropy_with_logits(
+        m.ones((2, 3)), m.ones((2, 4))),
+    "bias_add_mismatch": lambda m, n: m.nn.bias_add(m.ones((2, 3)), m.ones((4,))),
+    "conv2d_rank": lambda m, n: m.nn.conv2d(m.ones((3, 3, 1)), m.ones((3, 3, 1, 2)), 1,
+                                            "VALID"),
     "iterate_scalar": lambda m, n: list(m.constant(1.0)),
     "len_scalar": lambda m, n: len(m.constant(1.0)),
 }

@@ -164,3 +164,8 @@ def translate(op_name: str, exc: BaseException) -> Exception:
     if isinstance(exc, NotImplementedError):
         return UnimplementedError(None, None, f"{text} [Op:{op_name}]")
     return InvalidArgumentError(None, None, f"{text} [Op:{op_name}]")
+
+
+def dims(shape) -> str:
+    """A shape as TF's error messages print it (``TensorShape::DebugString``): ``[2,3]``."""
+    return "[" + ",".join(str(int(d)) for d in shape) + "]"

@@ -24,7 +24,7 @@ from typing import Callable
 import torch
 
 from torchflow._src.core import dtypes
-from torchflow._src.core.errors import InvalidArgumentError, NotFoundError, translate
+from torchflow._src.core.errors import InvalidArgumentError, NotFoundError, dims, translate
 from torchflow._src.ops._dispatch import (
     NARROW_UNSIGNED,
     Tensor,
@@ -98,8 +98,8 @@ def no_kernel(op: str, d: dtypes.DType) -> NotFoundError:
     )
 
 
-def shape_of(x) -> list:
-    return list(x.shape) if isinstance(x, torch.Tensor) else []
+def shape_of(x) -> str:
+    return dims(x.shape) if isinstance(x, torch.Tensor) else "[]"  # TF's "[2,3]"
 
 
 def op_failure(op: str, e: BaseException, a=None, b=None) -> Exception:

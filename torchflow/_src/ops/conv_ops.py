@@ -14,7 +14,7 @@ import torch
 import torch.nn.functional as F
 
 from torchflow._src.core import dtypes
-from torchflow._src.core.errors import InvalidArgumentError
+from torchflow._src.core.errors import InvalidArgumentError, dims
 from torchflow._src.ops import _nn_common as nc
 from torchflow._src.ops._dispatch import Tensor, tensor_arg, translate, wrap
 from torchflow._src.util.api import public
@@ -36,7 +36,7 @@ def _flatten_batch(xt: torch.Tensor, n: int, op: str):
     if xt.ndim < n + 2:
         raise InvalidArgumentError(
             None, None,
-            f"convolution input must be {n + 2}-dimensional: {list(xt.shape)} [Op:{op}]")
+            f"convolution input must be {n + 2}-dimensional: {dims(xt.shape)} [Op:{op}]")
     if xt.ndim == n + 2:
         return xt, None
     lead = xt.shape[: xt.ndim - n - 1]
@@ -52,7 +52,7 @@ def _conv(op, n, input, filters, strides, padding, data_format, dilations):
     wt = w._t
     if wt.ndim != n + 2:
         raise InvalidArgumentError(
-            None, None, f"filter must be {n + 2}-dimensional: {list(wt.shape)} [Op:{op}]")
+            None, None, f"filter must be {n + 2}-dimensional: {dims(wt.shape)} [Op:{op}]")
     xc = nc.to_nc(xt, cl)
     cin, fin = xc.shape[1], wt.shape[-2]
     if fin == 0 or cin % fin:

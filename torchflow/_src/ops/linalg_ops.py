@@ -13,7 +13,7 @@ import numpy as np
 import torch
 
 from torchflow._src.core import dtypes
-from torchflow._src.core.errors import InvalidArgumentError, NotFoundError
+from torchflow._src.core.errors import InvalidArgumentError, NotFoundError, dims
 from torchflow._src.ops import _nn_common as nc
 from torchflow._src.ops._dispatch import Tensor, dtype_error, tensor_arg, translate, wrap
 from torchflow._src.util.api import public
@@ -34,7 +34,7 @@ def _mm_pair(a, b):
 
 
 def _mm_error(at: torch.Tensor, bt: torch.Tensor) -> InvalidArgumentError:
-    sa, sb = list(at.shape), list(bt.shape)
+    sa, sb = dims(at.shape), dims(bt.shape)  # TF prints [2,3]
     if at.ndim == 2 and bt.ndim == 2:
         return InvalidArgumentError(
             None, None,

@@ -9,7 +9,7 @@ import math
 import torch
 
 from torchflow._src.core import context, dtypes
-from torchflow._src.core.errors import InvalidArgumentError
+from torchflow._src.core.errors import InvalidArgumentError, dims
 from torchflow._src.ops import _nn_common as nc
 from torchflow._src.ops._dispatch import Tensor, tensor_arg, translate, wrap
 from torchflow._src.util.api import public
@@ -132,7 +132,7 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None) -> Ten
     except RuntimeError:
         raise InvalidArgumentError(
             None, None, f"logits and labels must be broadcastable: logits_size="
-                        f"{list(xt.shape)} labels_size={list(zt.shape)} [Op:{op}]") from None
+                        f"{dims(xt.shape)} labels_size={dims(zt.shape)} [Op:{op}]") from None
     try:
         out = _softmax_xent(_precise(zb), _precise(xb), int(axis))
         return wrap(out.to(xt.dtype), x._dtype)

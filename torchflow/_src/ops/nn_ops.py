@@ -7,7 +7,7 @@ import torch
 import torch.nn.functional as F
 
 from torchflow._src.core import dtypes
-from torchflow._src.core.errors import InvalidArgumentError
+from torchflow._src.core.errors import InvalidArgumentError, dims
 from torchflow._src.ops import _nn_common as nc
 from torchflow._src.ops import random_ops
 from torchflow._src.ops._dispatch import Tensor, tensor_arg, translate, wrap
@@ -259,7 +259,7 @@ def bias_add(value, bias, data_format=None, name=None) -> Tensor:
         raise InvalidArgumentError(
             None, None,
             f"Must provide as many biases as the {'channel' if cf else 'last'} dimension of "
-            f"the input tensor: {list(bt.shape)} vs. {list(xt.shape)} [Op:BiasAdd]")
+            f"the input tensor: {dims(bt.shape)} vs. {dims(xt.shape)} [Op:BiasAdd]")
     if cf:
         bt = bt.reshape((c,) + (1,) * (xt.ndim - 2))
     try:
