@@ -34,6 +34,7 @@ from torchflow import nn as nn
 from torchflow import quantization as quantization
 from torchflow import random as random
 from torchflow import raw_ops as raw_ops
+from torchflow import signal as signal
 from torchflow import strings as strings
 from torchflow import summary as summary
 from torchflow import test as test
