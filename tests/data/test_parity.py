@@ -303,3 +303,19 @@ def test_make_batched_features_dataset_matches_tf(tmp_path):
             shuffle=False)
         got.append([(x["x"].numpy().tolist(), y.numpy().tolist()) for x, y in ds])
     assert got[0] == got[1]
+
+
+def test_restored_iterator_keeps_its_order_after_a_spec_computation(tmp_path):
+    def make():
+        return tf.data.Dataset.range(20).shuffle(20, seed=7).map(lambda x: x * 2)
+
+    it = iter(make())
+    first = [int(next(it)) for _ in range(3)]
+    path = tf.train.Checkpoint(it=it).save(str(tmp_path / "c"))
+    rest = [int(x) for x in it]
+    ds = make()
+    it2 = iter(ds)
+    ds.element_spec  # noqa: B018 - primes an iterator with a shuffle seed of its own
+    tf.train.Checkpoint(it=it2).restore(path)
+    assert [int(x) for x in it2] == rest
+    assert sorted(first + rest) == list(range(0, 40, 2))

@@ -152,9 +152,15 @@ def prime(ds, fresh_iter):
 def take_primed(ds, ctx):
     """The iterator a spec computation left on ``ds`` (once), or None."""
     p = ds.__dict__.pop("_primed", None)
-    if p is not None:
-        ctx.seed_log.extend(p._ctx.seed_log)
-        ctx.register(p)
+    if p is None:
+        return None
+    if ctx._replay:
+        # A restored iterator replays with its saved shuffle seeds; the primed one drew
+        # its own, so it cannot be used (its first elements are recomputed).
+        p.close()
+        return None
+    ctx.seed_log.extend(p._ctx.seed_log)
+    ctx.register(p)
     return p
 
 
