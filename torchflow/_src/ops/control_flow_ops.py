@@ -8,6 +8,8 @@ branch or iterations that ran, as in TF.
 
 from __future__ import annotations
 
+from typing import Any
+
 from torchflow._src.core.convert import to_tensor
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.core.tensor import Tensor, wrap
@@ -185,7 +187,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     if loop_vars is None or (not isinstance(loop_vars, (Tensor, Variable)) and not loop_vars):
         raise ValueError("'loop_vars' must be provided.")
     single = not isinstance(loop_vars, (list, _Tuple)) or _is_namedtuple(loop_vars)
-    current = (loop_vars,) if single else loop_vars
+    current: Any = (loop_vars,) if single else loop_vars  # the loop variables' structure
     if maximum_iterations is not None:
         max_iter = int(maximum_iterations)
         if max_iter < 0:

@@ -26,7 +26,7 @@ from torchflow._src.ops.stateless_random_ops import seed_pair
 from torchflow._src.util.api import public
 
 
-def _np(x, d=dtypes.float32) -> np.ndarray:
+def _np(x, d: dtypes.DType | None = dtypes.float32) -> np.ndarray:
     return np.asarray(tensor_arg(x, d).numpy())
 
 

@@ -147,7 +147,7 @@ def ssim_multiscale(img1, img2, max_val, power_factors=_MSSSIM_WEIGHTS, filter_s
                                   float(filter_sigma), k1, k2)
         mcs.append(torch.relu(cs))
     mcs.pop()
-    stacked = torch.stack(mcs + [torch.relu(s)], dim=-1)
+    stacked = torch.stack(mcs + [torch.relu(s)], dim=-1)  # pyright: ignore[reportArgumentType] - the scale loop runs at least once
     pf = torch.tensor(list(power_factors), dtype=stacked.dtype, device=stacked.device)
     ms = torch.prod(stacked ** pf, dim=-1)
     return wrap(ms.mean(dim=-1), dtypes.float32)

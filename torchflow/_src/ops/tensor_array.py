@@ -141,8 +141,8 @@ class TensorArray:
             raise ValueError(f"Cannot convert a partially known TensorShape {shape} to a "
                              f"Tensor.")
         if self._dtype is dtypes.string:
-            return wrap(np.full(shape.as_list(), b"", dtype=object), self._dtype)
-        return wrap(torch.zeros(shape.as_list(), dtype=self._dtype._torch), self._dtype)
+            return wrap(np.full(shape.as_list(), b"", dtype=object), self._dtype)  # pyright: ignore[reportCallIssue, reportArgumentType] - fully defined, checked above
+        return wrap(torch.zeros(shape.as_list(), dtype=self._dtype._torch), self._dtype)  # pyright: ignore[reportCallIssue, reportArgumentType] - fully defined, checked above
 
     def read(self, index, name=None) -> Tensor:
         """The element at ``index`` (zeros of the element shape if never written).
