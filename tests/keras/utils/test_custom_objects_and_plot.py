@@ -95,7 +95,8 @@ def _model():
 
 def test_plot_model_without_pydot_raises_tf24_import_error(monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "pydot", None)  # as if pydot is not installed
-    with pytest.raises(ImportError, match=r"Failed to import pydot. You must `pip install pydot`"):
+    with pytest.raises(ImportError, match=r"You must install pydot \(`pip install pydot`\) and "
+                       r"install graphviz .* for plot_model/model_to_dot to work."):
         tf.keras.utils.plot_model(_model(), str(tmp_path / "m.png"))
     with pytest.raises(ImportError, match="graphviz"):
         tf.keras.utils.model_to_dot(_model())

@@ -13,8 +13,9 @@ import sys
 from torchflow._src.keras.engine.sequential import Sequential
 from torchflow._src.util.api import public
 
-_MISSING = ("Failed to import pydot. You must `pip install pydot` and install graphviz "
-            "(https://graphviz.gitlab.io/download/), for `pydotprint` to work.")
+# TF 2.4's message (TF builds it as a 2-tuple by a stray comma; here it is one string).
+_MISSING = ("You must install pydot (`pip install pydot`) and install graphviz (see instructions "
+            "at https://graphviz.gitlab.io/download/) for plot_model/model_to_dot to work.")
 
 
 def _pydot():
