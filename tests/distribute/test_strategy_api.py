@@ -332,3 +332,18 @@ def test_local_results_of_non_distributed_values(strategy2):
     ref = rtf.distribute.get_strategy().experimental_local_results(
         (rtf.constant(1.0), rtf.constant(2.0)))
     assert len(out) == len(ref) == 1 and out[0] is nested
+
+
+def test_experimental_set_strategy(strategy2):
+    tf.distribute.experimental_set_strategy(strategy2)
+    try:
+        assert tf.distribute.get_strategy() is strategy2
+        assert tf.distribute.in_cross_replica_context()
+        v = tf.Variable(1.0)
+        assert strategy2.extended.variable_created_in_scope(v)
+    finally:
+        tf.distribute.experimental_set_strategy(None)
+    assert not tf.distribute.has_strategy()
+    with strategy2.scope():
+        with pytest.raises(RuntimeError, match="Must not be called inside"):
+            tf.distribute.experimental_set_strategy(tf.distribute.OneDeviceStrategy("/cpu:0"))
