@@ -21,7 +21,7 @@ from tensorboard.util import tensor_util
 from torchflow._src.core import context
 from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.core.variable_scope import current_name_scope
-from torchflow._src.summary import png
+from torchflow._src.ops.image_codec_ops import png_bytes
 from torchflow._src.util.api import public
 
 DEFAULT_BUCKET_COUNT = 30
@@ -188,7 +188,7 @@ def image(name, data, step=None, max_outputs=3, description=None) -> bool:
                          f"4, got shape {list(arr.shape)}")
     pics = _to_uint8(arr[: max(0, int(max_outputs))])
     h, w = arr.shape[1], arr.shape[2]
-    content = np.array([str(w).encode(), str(h).encode()] + [png.encode(p) for p in pics],
+    content = np.array([str(w).encode(), str(h).encode()] + [png_bytes(p) for p in pics],
                        dtype=object)
     md = im.create_summary_metadata(display_name=None, description=description or "")
     return _write(name, content, step, md)
