@@ -147,6 +147,11 @@ from torchflow._src.ops.creation_ops import saturate_cast as saturate_cast
 # --- array_ops ---------------------------------------------------------------
 from torchflow._src.ops.creation_ops import zeros as zeros
 from torchflow._src.ops.creation_ops import zeros_like as zeros_like
+from torchflow._src.ops.debugging_ops import Assert as Assert
+from torchflow._src.ops.debugging_ops import assert_equal as assert_equal
+from torchflow._src.ops.debugging_ops import assert_greater as assert_greater
+from torchflow._src.ops.debugging_ops import assert_less as assert_less
+from torchflow._src.ops.debugging_ops import assert_rank as assert_rank
 from torchflow._src.ops.einsum_ops import einsum as einsum
 from torchflow._src.ops.einsum_ops import tensordot as tensordot
 from torchflow._src.ops.functional_ops import foldl as foldl
@@ -248,6 +253,10 @@ from torchflow._src.ops.string_hash_ops import fingerprint as fingerprint
 # --- random / strings / quantization / raw_ops ------------------------------
 from torchflow._src.ops.string_ops import as_string as as_string
 from torchflow._src.ops.tensor_array import TensorArray as TensorArray
+from torchflow._src.ops.tensor_util_ops import get_logger as get_logger
+from torchflow._src.ops.tensor_util_ops import make_ndarray as make_ndarray
+from torchflow._src.ops.tensor_util_ops import make_tensor_proto as make_tensor_proto
+from torchflow._src.ops.tensor_util_ops import timestamp as timestamp
 from torchflow._src.ops.trig_ops import acos as acos
 from torchflow._src.ops.trig_ops import acosh as acosh
 from torchflow._src.ops.trig_ops import asin as asin
@@ -271,6 +280,7 @@ from torchflow._src.ops.unary_math_ops import sign as sign
 from torchflow._src.ops.unary_math_ops import sqrt as sqrt
 from torchflow._src.ops.unary_math_ops import square as square
 from torchflow._src.ops.unary_math_ops import tanh as tanh
+from torchflow._src.ops.volume_patch_ops import extract_volume_patches as extract_volume_patches
 from torchflow.keras import initializers as initializers
 from torchflow.keras import losses as losses
 from torchflow.keras import metrics as metrics
