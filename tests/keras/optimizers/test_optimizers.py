@@ -247,3 +247,18 @@ def test_custom_optimizer_written_against_tf_api():
     w = tf.Variable([1.0])
     MyAdam().apply_gradients([(tf.constant([0.5]), w)])
     assert float(w.numpy()[0]) == 0.5
+
+
+@pytest.mark.parametrize("name", ["SGD", "Adam"])
+def test_empty_grads_and_vars_is_a_no_op_as_tf(name):
+    # A model without trainable weights (the custom layers guide) steps with an empty
+    # list: TF 2.4's optimizer returns before applying and leaves iterations alone.
+    # tf-keras's legacy optimizers are TF 2.4's OptimizerV2.
+    ref = real_tf()
+    theirs = getattr(ref.keras.optimizers.legacy, name)()
+    ours = getattr(tf.keras.optimizers, name)()
+    assert ours.apply_gradients([]) is None and theirs.apply_gradients([]) is None
+    assert int(ours.iterations.numpy()) == int(theirs.iterations.numpy()) == 0
+    v = tf.Variable(1.0)
+    ours.apply_gradients([(tf.constant(1.0), v)])
+    assert int(ours.iterations.numpy()) == 1

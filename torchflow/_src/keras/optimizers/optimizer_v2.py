@@ -521,12 +521,18 @@ class Optimizer:
             already aggregated across replicas.
 
         Returns:
-          The ``iterations`` variable, incremented.
+          The ``iterations`` variable, incremented; None (nothing applied, the step
+          count unchanged) for an empty ``grads_and_vars``.
 
         Raises:
-          ValueError: If no gradient is given for any variable.
+          ValueError: If every variable's gradient is None.
         """
         pairs = list(grads_and_vars)
+        if not pairs:
+            # TF 2.4: nothing to apply (a model without trainable weights) is a no-op;
+            # the optimizer's weights are still created and iterations stays put.
+            self._create_all_weights([])
+            return None
         filtered = [(_to_dense(g), v) for g, v in pairs if g is not None]
         if not filtered:
             raise ValueError(f"No gradients provided for any variable: "
