@@ -1,5 +1,14 @@
 """``tf.nn``: neural-network ops (activations, convolutions, pooling, losses)."""
 
+from torchflow._src.keras.layers.rnn.cell_wrappers import (
+    RNNCellDeviceWrapper as RNNCellDeviceWrapper,
+)
+from torchflow._src.keras.layers.rnn.cell_wrappers import (
+    RNNCellDropoutWrapper as RNNCellDropoutWrapper,
+)
+from torchflow._src.keras.layers.rnn.cell_wrappers import (
+    RNNCellResidualWrapper as RNNCellResidualWrapper,
+)
 from torchflow._src.ops.candidate_sampling_ops import all_candidate_sampler as all_candidate_sampler
 from torchflow._src.ops.candidate_sampling_ops import (
     fixed_unigram_candidate_sampler as fixed_unigram_candidate_sampler,
