@@ -15,7 +15,13 @@ import torch
 
 from torchflow._src.core import dtypes
 from torchflow._src.core.convert import to_tensor
-from torchflow._src.core.errors import InvalidArgumentError
+from torchflow._src.core.errors import (
+    InvalidArgumentError,
+    OutOfRangeError,
+    ResourceExhaustedError,
+    UnimplementedError,
+    UnknownError,
+)
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.core.tensor_spec import TensorSpec
 from torchflow._src.core.variables import Variable
@@ -276,7 +282,13 @@ def _call_with_outputs(op, func, args, Tout, as_numpy: bool):
         t = a.value() if isinstance(a, Variable) else (a if isinstance(a, Tensor)
                                                        else to_tensor(a))
         conv.append(t.numpy() if as_numpy else t)
-    out = func(*conv)
+    if as_numpy:  # eager tf.numpy_function calls func directly: its errors pass through
+        out = func(*conv)
+    else:
+        try:
+            out = func(*conv)
+        except Exception as e:
+            raise _py_func_error(op, e) from e
     if Tout is None:
         return None
     single = not isinstance(Tout, (list, tuple))
@@ -297,6 +309,25 @@ def _call_with_outputs(op, func, args, Tout, as_numpy: bool):
     return res[0] if single else res
 
 
+def _py_func_error(op, e: Exception):
+    """The TF error an exception raised by a ``py_function``'s body becomes, as TF's
+    EagerPyFunc kernel maps them: ValueError/TypeError -> InvalidArgumentError,
+    StopIteration -> OutOfRangeError, MemoryError -> ResourceExhaustedError,
+    NotImplementedError -> UnimplementedError, anything else (TF errors included)
+    -> UnknownError; the message starts with the Python exception."""
+    if isinstance(e, (ValueError, TypeError)):
+        cls = InvalidArgumentError
+    elif isinstance(e, StopIteration):
+        cls = OutOfRangeError
+    elif isinstance(e, MemoryError):
+        cls = ResourceExhaustedError
+    elif isinstance(e, NotImplementedError):
+        cls = UnimplementedError
+    else:
+        cls = UnknownError
+    return cls(None, None, f"{type(e).__name__}: {e} [Op:{op}]")
+
+
 @public("torchflow")
 def py_function(func, inp, Tout, name=None):
     """Calls ``func`` on Tensors ``inp`` eagerly; gradients flow through the
@@ -312,7 +343,11 @@ def py_function(func, inp, Tout, name=None):
       A Tensor or list of Tensors of ``Tout``'s dtypes.
 
     Raises:
-      InvalidArgumentError: If an output's dtype differs from ``Tout``.
+      InvalidArgumentError: If an output's dtype differs from ``Tout``, or ``func``
+        raises ValueError or TypeError.
+      OutOfRangeError, ResourceExhaustedError, UnimplementedError, UnknownError: If
+        ``func`` raises StopIteration, MemoryError, NotImplementedError or anything
+        else, as TF maps them.
     """
     return _call_with_outputs("EagerPyFunc", func, list(inp), Tout, as_numpy=False)
 
