@@ -1,5 +1,6 @@
 """``tf.dtypes``: the DType class, ``as_dtype`` and the dtype objects."""
 
+from torchflow._src.core.dtypes import QUANTIZED_DTYPES as QUANTIZED_DTYPES
 from torchflow._src.core.dtypes import DType as DType
 from torchflow._src.core.dtypes import as_dtype as as_dtype
 from torchflow._src.core.dtypes import bfloat16 as bfloat16
@@ -15,6 +16,11 @@ from torchflow._src.core.dtypes import int8 as int8
 from torchflow._src.core.dtypes import int16 as int16
 from torchflow._src.core.dtypes import int32 as int32
 from torchflow._src.core.dtypes import int64 as int64
+from torchflow._src.core.dtypes import qint8 as qint8
+from torchflow._src.core.dtypes import qint16 as qint16
+from torchflow._src.core.dtypes import qint32 as qint32
+from torchflow._src.core.dtypes import quint8 as quint8
+from torchflow._src.core.dtypes import quint16 as quint16
 from torchflow._src.core.dtypes import resource as resource
 from torchflow._src.core.dtypes import string as string
 from torchflow._src.core.dtypes import uint8 as uint8

@@ -99,7 +99,7 @@ class DType:
 
     @property
     def is_quantized(self) -> builtins.bool:
-        return False
+        return self._kind == "q"
 
     @property
     def size(self) -> int:
@@ -190,6 +190,14 @@ bool = DType("bool", 10, torch.bool, np.bool_, 1, "b")  # noqa: A001 - TF's name
 string = DType("string", 7, None, np.object_, 0, "s")
 resource = DType("resource", 20, None, None, 0, "o")
 variant = DType("variant", 21, None, None, 0, "o")
+# TF's quantized dtypes (kind "q"): NumPy structured dtypes as in TF; no torch dtype,
+# not integer, no min/max (TF raises TypeError for those).
+qint8 = DType("qint8", 11, None, np.dtype([("qint8", np.int8)]), 1, "q")
+quint8 = DType("quint8", 12, None, np.dtype([("quint8", np.uint8)]), 1, "q")
+qint16 = DType("qint16", 15, None, np.dtype([("qint16", np.int16)]), 2, "q")
+quint16 = DType("quint16", 16, None, np.dtype([("quint16", np.uint16)]), 2, "q")
+qint32 = DType("qint32", 13, None, np.dtype([("qint32", np.int32)]), 4, "q")
+QUANTIZED_DTYPES = frozenset({qint8, quint8, qint16, quint16, qint32})
 
 ALL: tuple[DType, ...] = (
     float16, float32, float64, bfloat16, complex64, complex128,
@@ -207,6 +215,10 @@ for _d in ALL:
 _BY_NP[np.dtype("U")] = string
 _BY_NP[np.dtype("S")] = string
 _BY_ENUM = {d.as_datatype_enum: d for d in ALL}
+for _d in QUANTIZED_DTYPES:  # kept out of ALL: no torch storage, no kernels
+    _BY_NAME[_d.name] = _d
+    _BY_NP[np.dtype(_d.as_numpy_dtype)] = _d
+    _BY_ENUM[_d.as_datatype_enum] = _d
 
 TORCH_NATIVE_OPS = frozenset(
     d for d in ALL if d.torch_dtype is not None and d.name not in ("uint16", "uint32", "uint64")
