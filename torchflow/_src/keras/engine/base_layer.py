@@ -46,6 +46,10 @@ _NOT_TRACKED = frozenset((
     "_outbound_nodes", "_eager_losses", "_callable_losses", "_metrics", "_input_spec",
     "_dtype_policy", "_call_spec", "_layers_cache", "_flat_cache", "_tw_cache", "_plan_cache",
     "_spec_seen",
+    # A Functional model's graph bookkeeping: its layers are its `layer-N` children
+    # (as in tf.keras), not also `_output_layers/0` etc. (which would map a
+    # checkpoint's output layer onto another model's output layer).
+    "_input_layers", "_output_layers", "_nodes", "_nodes_by_depth",
 ))
 
 
