@@ -325,26 +325,6 @@ def test_gradients_match_tf(name, fn):
     assert_close(grads[0].numpy(), grads[1].numpy(), rtol=1e-4, atol=1e-4)
 
 
-def test_docstring_examples_run():
-    import doctest
-
-    import torchflow.math as tfm
-
-    funcs = [getattr(tfm, n) for n in dir(tfm) if not n.startswith("_")]
-    funcs += [tf.complex, tf.realdiv, tf.truncatediv, tf.truncatemod]
-    failures = tried = 0
-    for f in funcs:
-        doc = f.__doc__ or ""
-        if ">>>" not in doc:
-            continue
-        test = doctest.DocTestParser().get_doctest(doc, {"tf": tf}, f.__name__, None, 0)
-        runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
-        runner.run(test, out=lambda s: None)
-        failures += runner.failures
-        tried += 1
-    assert tried >= 20 and failures == 0
-
-
 SPECIAL = ["bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "bessel_k0", "bessel_k0e",
            "bessel_k1", "bessel_k1e", "bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e",
            "dawsn", "expint", "spence", "fresnel_cos", "fresnel_sin"]

@@ -247,33 +247,6 @@ def test_random_uniform_int_and_multinomial_raw():
     assert s.dtype == tfl.int32 and tuple(s.shape) == (1, 4)
 
 
-_DOC_MODULES = ["random_ops", "stateless_random_ops", "random_generator", "string_ops",
-                "string_hash_ops", "unicode_ops", "quantization_ops", "candidate_sampling_ops"]
-
-
-@pytest.mark.parametrize("mod", _DOC_MODULES)
-def test_docstring_examples_run(mod):
-    """The ``>>>`` examples in this family's docstrings (``@public`` changes
-    ``__module__``, which hides them from ``--doctest-modules``)."""
-    import doctest
-    import importlib
-
-    m = importlib.import_module(f"torchflow._src.ops.{mod}")
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    parser = doctest.DocTestParser()
-    ran = 0
-    for name, obj in vars(m).items():
-        doc = getattr(obj, "__doc__", None)
-        if not doc or ">>>" not in doc or not getattr(obj, "__module__", "").startswith("torchflow"):
-            continue
-        test = parser.get_doctest(doc, {}, f"{mod}.{name}", mod, 0)
-        runner.run(test)
-        ran += 1
-    assert runner.summarize(verbose=False).failed == 0
-    if mod in ("random_ops", "string_ops", "quantization_ops"):
-        assert ran > 0
-
-
 def test_raw_op_table_is_the_module_namespace():
     """Every op of the raw-op table is an attribute of ``tf.raw_ops`` (through the engine
     module's ``__getattr__``), listed by ``dir()``, named after itself; unknown names
