@@ -592,8 +592,8 @@ class Variable(metaclass=VariableMetaclass):
     def __int__(self) -> int:
         return int(self._read())
 
-    def __index__(self) -> int:
-        return self._read().__index__()
+    # No __index__: as TF's ResourceVariable, a variable is not a list index or a
+    # range() bound (TypeError); int(v) and NumPy indexing by v still work.
 
     def __len__(self) -> int:
         return len(self._read())

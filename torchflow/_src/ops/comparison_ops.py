@@ -7,7 +7,7 @@ import numpy as np
 import torch
 
 from torchflow._src.core import dtypes
-from torchflow._src.core.errors import InvalidArgumentError
+from torchflow._src.core.errors import InvalidArgumentError, dims
 from torchflow._src.ops import _math_common as mc
 from torchflow._src.ops._dispatch import Tensor, binary, dtype_error, tensor_arg, wrap
 from torchflow._src.util.api import public
@@ -30,7 +30,7 @@ def _string_compare(op, np_fn, a, b):
         r = np_fn(a, b)
     except ValueError:
         raise InvalidArgumentError(
-            None, None, f"Incompatible shapes: {list(np.shape(a))} vs. {list(np.shape(b))} [Op:{op}]"
+            None, None, f"Incompatible shapes: {dims(np.shape(a))} vs. {dims(np.shape(b))} [Op:{op}]"
         ) from None
     return wrap(torch.from_numpy(np.asarray(r, dtype=bool)), _BOOL)
 

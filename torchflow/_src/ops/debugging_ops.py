@@ -12,7 +12,7 @@ import torch
 
 from torchflow._src.core import config, dtypes, result_hooks
 from torchflow._src.core.convert import convert_to_tensor, to_tensor
-from torchflow._src.core.errors import InvalidArgumentError
+from torchflow._src.core.errors import InvalidArgumentError, dims
 from torchflow._src.core.tensor import Tensor, is_tensor, to_numpy, wrap
 from torchflow._src.ops._dispatch import NARROW_UNSIGNED, dtype_error, translate
 from torchflow._src.util.api import public
@@ -58,7 +58,7 @@ def _condition(op: str, x: Tensor, y: Tensor):
         try:
             np.broadcast_shapes(a.shape, b.shape)
         except ValueError:
-            raise _fail(f"Incompatible shapes: {list(a.shape)} vs. {list(b.shape)} [Op:{op}]") \
+            raise _fail(f"Incompatible shapes: {dims(a.shape)} vs. {dims(b.shape)} [Op:{op}]") \
                 from None
         cond = np.asarray(nfn(a, b), dtype=bool)
         return None if cond.all() else cond
@@ -66,7 +66,7 @@ def _condition(op: str, x: Tensor, y: Tensor):
         c = tfn(x._t, y._t)
     except Exception as e:  # noqa: BLE001 - translated to a TF error
         if "must match the size" in str(e):
-            raise _fail(f"Incompatible shapes: {list(x.shape)} vs. {list(y.shape)} [Op:{op}]") \
+            raise _fail(f"Incompatible shapes: {dims(x.shape)} vs. {dims(y.shape)} [Op:{op}]") \
                 from None
         raise translate(op, e) from None
     if bool(c.all()):

@@ -10,7 +10,6 @@ ways between TensorFlow and torchflow. CRC32C comes from ``google-crc32c``.
 from __future__ import annotations
 
 import base64
-import binascii
 import glob as _glob
 import gzip
 import io
@@ -351,14 +350,47 @@ def encode_base64(input, pad=False, name=None) -> Tensor:
 
 @public("torchflow.io")
 def decode_base64(input, name=None) -> Tensor:
-    """Decodes web-safe base64 (padding optional)."""
-    def dec(b):
-        try:
-            return base64.urlsafe_b64decode(b + b"=" * (-len(b) % 4))
-        except (binascii.Error, ValueError):
-            raise InvalidArgumentError(None, None, "Invalid character found in base64. "
-                                       "[Op:DecodeBase64]") from None
-    return _map_bytes(input, dec)
+    """Decodes web-safe base64 (``-`` and ``_``; ``=`` padding optional).
+
+    Args:
+      input: A string `Tensor` of web-safe base64 text.
+      name: Ignored (eager).
+
+    Returns:
+      A string `Tensor` of the decoded bytes, shaped like `input`.
+
+    Raises:
+      InvalidArgumentError: a character outside the web-safe alphabet (``+``, ``/``,
+        a space, ``=`` anywhere but the end of the last group of 4), or a length of
+        1 modulo 4, as TF's DecodeBase64 kernel.
+    """
+    return _map_bytes(input, _b64_decode)
+
+
+_B64_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
+def _b64_error(what: str) -> InvalidArgumentError:
+    return InvalidArgumentError(None, None, f"{what} [Op:DecodeBase64]")
+
+
+def _b64_decode(b: bytes) -> bytes:
+    # TF's kernel: every group of 4 but the last is 4 alphabet characters; the last
+    # may end in "=" or "==" only when it is a full group of 4.
+    if not b:
+        return b""
+    body = 4 * ((len(b) - 1) // 4)
+    head, tail = b[:body], b[body:]
+    if not _B64_CHARS.issuperset(head):
+        raise _b64_error("Invalid character found in base64.")
+    if len(tail) == 4 and tail[3:] == b"=":
+        tail = tail[:2] if tail[2:3] == b"=" else tail[:3]
+    if len(tail) == 1:
+        raise _b64_error("Base64 string length cannot be 1 modulo 4.")
+    if not _B64_CHARS.issuperset(tail):
+        raise _b64_error("Invalid character found in base64.")
+    data = head + tail
+    return base64.urlsafe_b64decode(data + b"=" * (-len(data) % 4))
 
 
 @public("torchflow.io")

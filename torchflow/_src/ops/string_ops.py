@@ -15,7 +15,12 @@ import numpy as np
 import torch
 
 from torchflow._src.core import context, dtypes
-from torchflow._src.core.errors import InvalidArgumentError, OutOfRangeError, invalid_argument
+from torchflow._src.core.errors import (
+    InvalidArgumentError,
+    OutOfRangeError,
+    dims,
+    invalid_argument,
+)
 from torchflow._src.ops._dispatch import Tensor, dtype_error, tensor_arg, wrap
 from torchflow._src.util.api import public
 
@@ -138,7 +143,7 @@ def join(inputs, separator="", name=None) -> Tensor:
     if len(shapes) > 1:
         s1, s2 = list(shapes)[:2]
         raise invalid_argument("StringJoin",
-                               f"Input shapes do not match: {list(s1)} vs. {list(s2)}")
+                               f"Input shapes do not match: {dims(s1)} vs. {dims(s2)}")
     b = np.broadcast_arrays(*arrs)
     out = np.empty(b[0].shape, dtype=object)
     flats = [x.reshape(-1) for x in b]
@@ -215,12 +220,12 @@ def substr(input, pos, len, unit="BYTE", name=None) -> Tensor:  # noqa: A002
     n = np.asarray(len.numpy() if isinstance(len, Tensor) else len)
     if p.shape != n.shape:
         raise invalid_argument("Substr", f"pos and len should have the same shape, got: "
-                               f"{list(p.shape)} vs. {list(n.shape)}")
+                               f"{dims(p.shape)} vs. {dims(n.shape)}")
     try:
         b, pb, nb = np.broadcast_arrays(a, p, n)
     except ValueError:
-        raise invalid_argument("Substr", f"Incompatible shapes: {list(a.shape)} vs. "
-                               f"{list(p.shape)}") from None
+        raise invalid_argument("Substr", f"Incompatible shapes: {dims(a.shape)} vs. "
+                               f"{dims(p.shape)}") from None
     out = np.empty(b.shape, dtype=object)
     fo, fb, fp, fn = out.reshape(-1), b.reshape(-1), pb.reshape(-1), nb.reshape(-1)
     utf8 = unit == "UTF8_CHAR"
@@ -671,7 +676,7 @@ def _pair(op, x, y):
         np.broadcast_shapes(a.shape, b.shape)
     except ValueError:
         raise InvalidArgumentError(
-            None, None, f"Incompatible shapes: {list(a.shape)} vs. {list(b.shape)} [Op:{op}]"
+            None, None, f"Incompatible shapes: {dims(a.shape)} vs. {dims(b.shape)} [Op:{op}]"
         ) from None
     return a, b
 
