@@ -22,3 +22,6 @@ from torchflow._src.ops.quantization_ops import quantize_and_dequantize as quant
 from torchflow._src.ops.quantization_ops import (
     quantize_and_dequantize_v2 as quantize_and_dequantize_v2,
 )
+from torchflow._src.ops.quantize_ops import dequantize as dequantize
+from torchflow._src.ops.quantize_ops import quantize as quantize
+from torchflow._src.ops.quantize_ops import quantized_concat as quantized_concat
