@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 from torchflow._src.keras import backend
-from torchflow._src.keras.applications import imagenet_utils
-from torchflow._src.keras.engine.model import Model
+from torchflow._src.keras.applications import _common
 from torchflow._src.keras.layers.convolutional.base_conv import Conv2D
 from torchflow._src.keras.layers.core.activation import Activation
-from torchflow._src.keras.layers.core.dense import Dense
 from torchflow._src.keras.layers.merging.merging import Add
 from torchflow._src.keras.layers.normalization.batch_normalization import BatchNormalization
-from torchflow._src.keras.layers.pooling.global_pooling import GlobalAveragePooling2D
 from torchflow._src.keras.layers.pooling.pooling import MaxPooling2D
 from torchflow._src.keras.layers.reshaping.padding_cropping import ZeroPadding2D
 
@@ -52,13 +49,6 @@ def _block1(x, filters, stride=1, conv_shortcut=True, name=None):
     return Activation("relu", name=name + "_out")(x)
 
 
-def _stack1(x, filters, blocks, stride1=2, name=None):
-    x = _block1(x, filters, stride=stride1, name=name + "_block1")
-    for i in range(2, blocks + 1):
-        x = _block1(x, filters, conv_shortcut=False, name=f"{name}_block{i}")
-    return x
-
-
 def _block2(x, filters, stride=1, conv_shortcut=False, name=None):
     """A v2 (pre-activation) bottleneck block."""
     preact = _bn(name + "_preact_bn")(x)
@@ -78,21 +68,29 @@ def _block2(x, filters, stride=1, conv_shortcut=False, name=None):
     return Add(name=name + "_out")([shortcut, x])
 
 
-def _stack2(x, filters, blocks, stride1=2, name=None):
+def _stack(x, filters, blocks, stride1, v2, name):
+    """One stage of ``blocks`` bottleneck blocks; v1 strides in its first block, v2 in
+    its last, and each begins with a convolution shortcut."""
+    if not v2:
+        x = _block1(x, filters, stride=stride1, name=name + "_block1")
+        for i in range(2, blocks + 1):
+            x = _block1(x, filters, conv_shortcut=False, name=f"{name}_block{i}")
+        return x
     x = _block2(x, filters, conv_shortcut=True, name=name + "_block1")
     for i in range(2, blocks):
         x = _block2(x, filters, name=f"{name}_block{i}")
     return _block2(x, filters, stride=stride1, name=f"{name}_block{blocks}")
 
 
-def build_resnet(depths, v2, model_name, include_top, weights, input_tensor, input_shape,
-                 pooling, classes, classifier_activation):
-    """A ResNet with ``depths`` blocks in its four stages (v2: pre-activation)."""
-    imagenet_utils.check_weights(weights, include_top, classes)
-    input_shape = imagenet_utils.obtain_input_shape(
-        input_shape, default_size=224, min_size=32, data_format=backend.image_data_format(),
-        require_flatten=include_top, weights=weights)
-    img_input, inputs = imagenet_utils.model_input(input_tensor, input_shape)
+_DEPTHS = {50: (3, 4, 6, 3), 101: (3, 4, 23, 3), 152: (3, 8, 36, 3)}
+
+
+def build_resnet(depth, v2, include_top, weights, input_tensor, input_shape, pooling, classes,
+                 classifier_activation):
+    """ResNet50/101/152 (``depth``), v1 or v2 (pre-activation), with TF's names and files."""
+    model_name = f"resnet{depth}{'v2' if v2 else ''}"
+    img_input, inputs = _common.model_input(weights, include_top, classes, input_tensor,
+                                            input_shape)
     x = ZeroPadding2D(padding=((3, 3), (3, 3)), name="conv1_pad")(img_input)
     x = Conv2D(64, 7, strides=2, use_bias=True, name="conv1_conv")(x)
     if not v2:
@@ -100,26 +98,17 @@ def build_resnet(depths, v2, model_name, include_top, weights, input_tensor, inp
         x = Activation("relu", name="conv1_relu")(x)
     x = ZeroPadding2D(padding=((1, 1), (1, 1)), name="pool1_pad")(x)
     x = MaxPooling2D(3, strides=2, name="pool1_pool")(x)
+    # v1 strides 1 in conv2 and 2 after; v2 strides 2 at the end of each stage but conv5.
+    strides = (1, 2, 2, 2) if not v2 else (2, 2, 2, 1)
+    for stage, (filters, blocks, stride) in enumerate(
+            zip((64, 128, 256, 512), _DEPTHS[depth], strides), start=2):
+        x = _stack(x, filters, blocks, stride, v2, name=f"conv{stage}")
     if v2:
-        x = _stack2(x, 64, depths[0], name="conv2")
-        x = _stack2(x, 128, depths[1], name="conv3")
-        x = _stack2(x, 256, depths[2], name="conv4")
-        x = _stack2(x, 512, depths[3], stride1=1, name="conv5")
         x = _bn("post_bn")(x)
         x = Activation("relu", name="post_relu")(x)
-    else:
-        x = _stack1(x, 64, depths[0], stride1=1, name="conv2")
-        x = _stack1(x, 128, depths[1], name="conv3")
-        x = _stack1(x, 256, depths[2], name="conv4")
-        x = _stack1(x, 512, depths[3], name="conv5")
-    if include_top:
-        x = GlobalAveragePooling2D(name="avg_pool")(x)
-        imagenet_utils.validate_activation(classifier_activation, weights)
-        x = Dense(classes, activation=classifier_activation, name="predictions")(x)
-    else:
-        x = imagenet_utils.pool(x, pooling, name_avg="avg_pool", name_max="max_pool")
-    model = Model(inputs, x, name=model_name)
+    x = _common.top(x, include_top, pooling, classes, classifier_activation, weights,
+                    pool_names=("avg_pool", "max_pool"))
     suffix = "" if include_top else "_notop"
     url = f"{_BASE}{model_name}_weights_tf_dim_ordering_tf_kernels{suffix}.h5"
-    return imagenet_utils.load_weights(model, weights, url,
-                                       _HASHES[model_name][0 if include_top else 1])
+    return _common.finish(inputs, x, model_name, weights, url,
+                          _HASHES[model_name][0 if include_top else 1])

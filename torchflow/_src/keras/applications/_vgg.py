@@ -2,24 +2,27 @@
 
 from __future__ import annotations
 
-from torchflow._src.keras import backend
-from torchflow._src.keras.applications import imagenet_utils
-from torchflow._src.keras.engine.model import Model
+from torchflow._src.keras.applications import _common, imagenet_utils
 from torchflow._src.keras.layers.convolutional.base_conv import Conv2D
 from torchflow._src.keras.layers.core.dense import Dense
 from torchflow._src.keras.layers.core.reshaping import Flatten
 from torchflow._src.keras.layers.pooling.pooling import MaxPooling2D
 
 _BASE = "https://storage.googleapis.com/tensorflow/keras-applications/"
+# depth: (convolutions per block, (top hash, no-top hash))
+_DEPTHS = {
+    16: ((2, 2, 3, 3, 3), ("64373286793e3c8b2b4e3219cbf3544b", "6d6bbae143d832006294945121d1f1fc")),
+    19: ((2, 2, 4, 4, 4), ("cbe5617147190e668d6c5d5026f83318", "253f8cb515780f3b799900260a226db6")),
+}
 
 
-def build_vgg(convs_per_block, name, include_top, weights, input_tensor, input_shape, pooling,
-              classes, classifier_activation, hashes):
-    imagenet_utils.check_weights(weights, include_top, classes)
-    input_shape = imagenet_utils.obtain_input_shape(
-        input_shape, default_size=224, min_size=32, data_format=backend.image_data_format(),
-        require_flatten=include_top, weights=weights)
-    img_input, inputs = imagenet_utils.model_input(input_tensor, input_shape)
+def build_vgg(depth, include_top, weights, input_tensor, input_shape, pooling, classes,
+              classifier_activation):
+    """VGG16 or VGG19 (``depth``), with TF's layer names and weight files."""
+    convs_per_block, hashes = _DEPTHS[depth]
+    name = f"vgg{depth}"
+    img_input, inputs = _common.model_input(weights, include_top, classes, input_tensor,
+                                            input_shape)
     x = img_input
     for b, (n, filters) in enumerate(zip(convs_per_block, (64, 128, 256, 512, 512)), start=1):
         for i in range(1, n + 1):
@@ -34,7 +37,6 @@ def build_vgg(convs_per_block, name, include_top, weights, input_tensor, input_s
         x = Dense(classes, activation=classifier_activation, name="predictions")(x)
     else:
         x = imagenet_utils.pool(x, pooling)
-    model = Model(inputs, x, name=name)
     suffix = "" if include_top else "_notop"
     url = f"{_BASE}{name}/{name}_weights_tf_dim_ordering_tf_kernels{suffix}.h5"
-    return imagenet_utils.load_weights(model, weights, url, hashes[0 if include_top else 1])
+    return _common.finish(inputs, x, name, weights, url, hashes[0 if include_top else 1])
