@@ -103,6 +103,16 @@ def make_train_function(model):
             logs = _first(_run_step(strategy, model.train_step, b, state))
         return logs
 
+    # The default train_step's updates alone (no metric read, so no collective for
+    # the metrics): ``fit`` uses them when nothing reads batch logs and reads the
+    # metrics once per epoch, on every worker alike.
+    train_function._default_step = True
+    train_function._step_updates = lambda b: _run_step(strategy, model._train_step_updates,
+                                                       b, state)
+    # Reading the metrics only when the progress bar redraws (a matter of time) would
+    # make the workers' metric collectives differ: each step reads them instead.
+    train_function._lazy_reads = not getattr(strategy.extended, "_in_multi_worker_mode",
+                                             lambda: False)()
     return train_function
 
 

@@ -377,9 +377,10 @@ class TrainingMixin:
         quiet = default_step and not any(_reads_train_batches(c) for c in cbs)
         # When the only batch-log reader is the progress bar, the logs are read
         # from the metrics only when the bar redraws (at most every 50 ms).
-        lazy = default_step and all(getattr(c, "_reads_lazy_logs", False) or
-                                    not _reads_train_batches(c) for c in cbs)
-        step_updates = self._train_step_updates
+        lazy = default_step and getattr(train_function, "_lazy_reads", True) and all(
+            getattr(c, "_reads_lazy_logs", False) or not _reads_train_batches(c) for c in cbs)
+        # tf.distribute: the updates run through strategy.run.
+        step_updates = getattr(train_function, "_step_updates", self._train_step_updates)
         for epoch, iterator in handler.enumerate_epochs():
             self.reset_metrics()
             cbs.on_epoch_begin(epoch)
