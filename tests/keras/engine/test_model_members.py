@@ -170,3 +170,31 @@ def test_forgotten_super_init_raises_tf_runtime_error():
         with pytest.raises(RuntimeError, match="It looks like you are subclassing `Model` and "
                                                "you forgot to call"):
             M()
+
+
+def test_layer_without_super_init_still_checkpoints_as_tf(tmp_path):
+    # The save-and-serialize guide's checkpoint cell: TF tracks the attribute and
+    # raises only when such a layer is called.
+    for mod in (tf, real_tf()):
+        class CustomLayer(mod.keras.layers.Layer):
+            def __init__(self, a):
+                self.var = mod.Variable(a, name="var_a")
+
+        layer = CustomLayer(5)
+        path = mod.train.Checkpoint(layer=layer).save(str(tmp_path / mod.__name__ / "ckpt"))
+        dtypes = mod.train.load_checkpoint(path).get_variable_to_dtype_map()
+        assert dtypes["layer/var/.ATTRIBUTES/VARIABLE_VALUE"] == mod.int32
+
+
+def test_sublayer_set_before_super_init_is_tracked():
+    class Early(tf.keras.layers.Layer):
+        def __init__(self):
+            self.dense = tf.keras.layers.Dense(2)
+            super().__init__()
+
+        def call(self, x):
+            return self.dense(x)
+
+    layer = Early()
+    layer(tf.ones([1, 3]))
+    assert len(layer.trainable_weights) == 2

@@ -53,6 +53,14 @@ _NOT_TRACKED = frozenset((
 ))
 
 
+def _init_tracking(layer) -> None:
+    object.__setattr__(layer, "_self_tracked_layers", _TrackedList())
+    object.__setattr__(layer, "_trainable_weights", _TrackedList())
+    object.__setattr__(layer, "_non_trainable_weights", _TrackedList())
+    object.__setattr__(layer, "_flat_cache", None)
+    object.__setattr__(layer, "_tw_cache", None)
+
+
 class _CallSpec:
     __slots__ = ("arg_names", "accepts_training", "accepts_mask", "accepts_kwargs",
                  "training_index", "mask_index")
@@ -113,11 +121,8 @@ class Layer(LayerCompatMixin, Module):
         for k in kwargs:
             if k not in allowed:
                 raise TypeError(f"Keyword argument not understood: {k}")
-        object.__setattr__(self, "_self_tracked_layers", _TrackedList())
-        object.__setattr__(self, "_trainable_weights", _TrackedList())
-        object.__setattr__(self, "_non_trainable_weights", _TrackedList())
-        object.__setattr__(self, "_flat_cache", None)
-        object.__setattr__(self, "_tw_cache", None)
+        if "_self_tracked_layers" not in self.__dict__:  # else attributes set before this
+            _init_tracking(self)
         if name is None:
             name = backend.unique_object_name(backend.to_snake_case(type(self).__name__),
                                               zero_based=True)
@@ -155,6 +160,16 @@ class Layer(LayerCompatMixin, Module):
 
     # --- attribute tracking -------------------------------------------------
     def __setattr__(self, name, value):
+        if "_self_tracked_layers" not in self.__dict__:
+            # Set before super().__init__() (or without it): tracked all the same, as in
+            # TF, which raises only when such a layer is called (a Model at once, when
+            # given a layer or variable).
+            if isinstance(value, (Layer, Variable)) and \
+                    any(c.__name__ == "Model" for c in type(self).__mro__):
+                raise RuntimeError("It looks like you are subclassing `Model` and you forgot "
+                                   "to call `super().__init__()`. Always start with this "
+                                   "line.")
+            _init_tracking(self)
         if not name.startswith("__") and name not in _NOT_TRACKED:
             if name == "_trainable":
                 _generation[0] += 1

@@ -26,7 +26,7 @@ class LayerCompatMixin:
     def __getattr__(self, name):
         # Reached only when normal lookup fails: an attribute Layer.__init__ sets is
         # missing when a subclass forgot super().__init__() (TF's RuntimeError).
-        if name in _INIT_ATTRS and "_self_tracked_layers" not in self.__dict__:
+        if name in _INIT_ATTRS and "_call_spec" not in self.__dict__:
             if any(c.__name__ == "Model" for c in type(self).__mro__):
                 raise RuntimeError("It looks like you are subclassing `Model` and you forgot "
                                    "to call `super().__init__()`. Always start with this "
