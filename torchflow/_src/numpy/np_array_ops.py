@@ -353,16 +353,22 @@ def squeeze(a, axis=None):
     """Removes length-1 axes (only ``axis`` when given).
 
     Raises:
-      InvalidArgumentError: ``axis`` has length other than 1.
+      InvalidArgumentError: an ``axis`` out of range or of length other than 1 (TF's
+        Squeeze messages).
     """
     a = asarray(a)
     if axis is None:
         return _k.reshape(a, tuple(s for s in _k.shape_tuple(a) if s != 1))
     axes = (axis,) if isinstance(axis, int) else tuple(axis)
-    for x in axes:
-        if _k.shape_tuple(a)[x] != 1:
-            raise ValueError("cannot select an axis to squeeze out which has size not equal "
-                             "to one")
+    shape = _k.shape_tuple(a)
+    for x in axes:  # TF's Squeeze kernel: range, then size, axis by axis
+        if not -a.ndim <= x < a.ndim:
+            raise InvalidArgumentError(None, None, f"Tried to squeeze dim index {x} for tensor "
+                                                   f"with {a.ndim} dimensions. [Op:Squeeze]")
+        if shape[x] != 1:
+            raise InvalidArgumentError(None, None, f"Can not squeeze dim[{x % a.ndim}], expected "
+                                                   f"a dimension of 1, got {shape[x]} "
+                                                   f"[Op:Squeeze]")
     return _k.squeeze(a, tuple(x % a.ndim for x in axes))
 
 

@@ -17,7 +17,7 @@ import numpy as np
 import torch
 
 from torchflow._src.core import context, dtypes
-from torchflow._src.core.errors import translate
+from torchflow._src.core.errors import InvalidArgumentError, translate
 from torchflow._src.core.tensor import Tensor, wrap
 
 Axis = Optional[Union[int, Sequence[int]]]
@@ -476,6 +476,13 @@ def transpose(x: Tensor, axes: Shape) -> Tensor:
 
 def moveaxis(x: Tensor, source: Union[int, Shape], destination: Union[int, Shape]) -> Tensor:
     """``x`` with axes ``source`` moved to ``destination``."""
+    n = x._t.dim()
+    for a in (source, destination):
+        if not builtins.all(-n <= i < n for i in ((a,) if isinstance(a, int) else a)):
+            # TF's moveaxis builds an out-of-range permutation and Transpose rejects it.
+            raise InvalidArgumentError(None, None, f"transpose expects a vector of size {n}. "
+                                                   f"But input(1) is a vector of size {n + 1} "
+                                                   f"[Op:Transpose]")
     return _run("tnp.movedim", torch.movedim, x, source, destination)
 
 
@@ -516,6 +523,11 @@ def triu(x: Tensor, k: int) -> Tensor:
 
 def concatenate(xs: Sequence[Tensor], axis: int) -> Tensor:
     """The tensors ``xs`` (one dtype) joined along ``axis``."""
+    n = xs[0]._t.dim() if xs else 0
+    if xs and not -n <= axis < n:
+        raise InvalidArgumentError(None, None, f"ConcatOp : Expected concatenating dimensions "
+                                               f"in the range [{-n}, {n}), but got {axis} "
+                                               f"[Op:ConcatV2]")
     return _run("tnp.cat", torch.cat, list(xs), axis)
 
 
@@ -591,48 +603,66 @@ def take_along_axis(x: Tensor, indices: Tensor, axis: Optional[int]) -> Tensor:
 
 
 # --- reductions ---------------------------------------------------------------------------
+def _reduction_axes(op: str, x: Tensor, axis: Axis) -> None:
+    """TF's error for a reduction axis outside ``[-rank, rank)`` (not torch's text)."""
+    n = x._t.dim()
+    for a in () if axis is None else (axis,) if isinstance(axis, int) else axis:
+        if not -n <= int(a) < n:
+            raise InvalidArgumentError(None, None, f"Invalid reduction dimension ({int(a)} for "
+                                                   f"input with {n} dimension(s) [Op:{op}]")
+
+
 def sum(x: Tensor, axis: Axis, keepdims: bool) -> Tensor:  # noqa: A001 - NumPy's name
     """Sum over ``axis`` (all axes when None) in ``x``'s dtype."""
+    _reduction_axes("Sum", x, axis)
     return _run("tnp.sum", _sum, x, axis, keepdims)
 
 
 def prod(x: Tensor, axis: Axis, keepdims: bool) -> Tensor:
     """Product over ``axis`` in ``x``'s dtype."""
+    _reduction_axes("Prod", x, axis)
     return _run("tnp.prod", _prod_wide, x, axis, keepdims)
 
 
 def mean(x: Tensor, axis: Axis, keepdims: bool) -> Tensor:
     """Mean over ``axis`` of a floating-point ``x``."""
+    _reduction_axes("Mean", x, axis)
     return _run("tnp.mean", _mean, x, axis, keepdims)
 
 
 def var(x: Tensor, axis: Axis, keepdims: bool, ddof: int) -> Tensor:
     """Variance over ``axis`` with ``ddof`` degrees of freedom removed."""
+    _reduction_axes("Mean", x, axis)
     return _run("tnp.var", _var, x, axis, keepdims, ddof)
 
 
 def std(x: Tensor, axis: Axis, keepdims: bool, ddof: int) -> Tensor:
     """Standard deviation over ``axis`` with ``ddof`` degrees of freedom removed."""
+    _reduction_axes("Mean", x, axis)
     return _run("tnp.std", _std, x, axis, keepdims, ddof)
 
 
 def amax(x: Tensor, axis: Axis, keepdims: bool) -> Tensor:
     """Maximum over ``axis`` (NaN propagates)."""
+    _reduction_axes("Max", x, axis)
     return _run("tnp.amax", _amax, x, axis, keepdims)
 
 
 def amin(x: Tensor, axis: Axis, keepdims: bool) -> Tensor:
     """Minimum over ``axis`` (NaN propagates)."""
+    _reduction_axes("Min", x, axis)
     return _run("tnp.amin", _amin, x, axis, keepdims)
 
 
 def all(x: Tensor, axis: Axis, keepdims: bool) -> Tensor:  # noqa: A001 - NumPy's name
     """Logical AND over ``axis`` of a bool ``x``."""
+    _reduction_axes("All", x, axis)
     return _run("tnp.all", _all, x, axis, keepdims)
 
 
 def any(x: Tensor, axis: Axis, keepdims: bool) -> Tensor:  # noqa: A001 - NumPy's name
     """Logical OR over ``axis`` of a bool ``x``."""
+    _reduction_axes("Any", x, axis)
     return _run("tnp.any", _any, x, axis, keepdims)
 
 
