@@ -93,6 +93,9 @@ from torchflow._src.core.tape import hessians as hessians
 from torchflow._src.core.tensor import Tensor as Tensor
 from torchflow._src.core.tensor import executing_eagerly as executing_eagerly
 from torchflow._src.core.tensor import is_tensor as is_tensor
+from torchflow._src.core.tensor_conversion_registry import (
+    register_tensor_conversion_function as register_tensor_conversion_function,
+)
 from torchflow._src.core.tensor_shape import TensorShape as TensorShape
 from torchflow._src.core.tensor_spec import TensorSpec as TensorSpec
 from torchflow._src.core.variable_scope import name_scope as name_scope

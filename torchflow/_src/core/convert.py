@@ -14,6 +14,7 @@ import numpy as np
 import torch
 
 from torchflow._src.core import context, dtypes
+from torchflow._src.core import tensor_conversion_registry as _conversion_registry
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.core.tensor_shape import as_shape
 from torchflow._src.util.api import public
@@ -176,6 +177,10 @@ def to_tensor(value, dtype=None, *, allow_cast_np: bool = True, name=None) -> Te
     if isinstance(value, dtypes.DType):
         raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
                          f"({type(value)}) to a Tensor.")
+    if _conversion_registry._REGISTRY and not isinstance(value, (list, tuple)):
+        out = _conversion_registry.convert_registered(value, dtype, name)
+        if out is not None:
+            return out
     try:
         arr, inferred = _infer_np(value)
     except (ValueError, TypeError) as e:
