@@ -281,6 +281,12 @@ class _PrimaryComponent:
                 f"dtype={v._dtype.name}, numpy={_numpy_repr(Variable._read(v))}>")
 
 
+# id(sync-on-read variable) -> its cross-replica value, reduced ahead together with
+# others (Keras reads all its metrics after a step with one batch_reduce_to); filled
+# and emptied by the reader around its reads.
+_read_ahead: dict = {}
+
+
 class SyncOnReadVariable(DistributedVariable):
     """One storage per replica; a cross-replica read aggregates (ON_READ)."""
 
@@ -299,6 +305,9 @@ class SyncOnReadVariable(DistributedVariable):
         return self._cross_replica_value()
 
     def _cross_replica_value(self):
+        ahead = _read_ahead.get(id(self))  # reduced with others in one collective
+        if ahead is not None:
+            return ahead
         agg = self._aggregation
         first = Variable._read(self)
         if agg is VariableAggregation.ONLY_FIRST_REPLICA or len(self._values) == 1 and \

@@ -12,10 +12,13 @@ cross-replica values) or concatenate the replicas' predictions.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 
+from torchflow._src.core.variables import Variable, VariableAggregation
 from torchflow._src.distribute import ds_context, values
 from torchflow._src.distribute.input_lib import DistributedDataset, split_global_batch
+from torchflow._src.distribute.reduce_util import ReduceOp
 from torchflow._src.ops.array_ops import concat
 from torchflow._src.util import nest
 
@@ -93,12 +96,46 @@ def _run_step(strategy, step, batch, state):
     return strategy.run(step, args=(dist,))
 
 
+@contextlib.contextmanager
+def _metrics_read_together(strategy, model):
+    """Within it, the metrics' sync-on-read variables read their cross-replica values
+    from one ``batch_reduce_to`` per reduction (one collective between workers, not
+    one per variable)."""
+    groups: dict = {}
+    for m in model.metrics:
+        for v in m.variables:
+            if isinstance(v, values.SyncOnReadVariable) and \
+                    v._aggregation is not VariableAggregation.ONLY_FIRST_REPLICA:
+                op = ReduceOp.from_variable_aggregation(v._aggregation)
+                groups.setdefault(op, {})[id(v)] = v
+    try:
+        for op, vs in groups.items():
+            pairs = [(values.PerReplica([Variable._read(v)] + [c._read() for c in v._values[1:]]),
+                      v) for v in vs.values()]
+            for v, out in zip(vs.values(), strategy.extended.batch_reduce_to(op, pairs)):
+                values._read_ahead[id(v)] = values.first_local_value(out)
+        yield
+    finally:
+        for vs in groups.values():
+            for key in vs:
+                values._read_ahead.pop(key, None)
+
+
 def make_train_function(model):
     strategy = model_strategy(model)
     state: dict = {}
+    multi_worker = getattr(strategy.extended, "_in_multi_worker_mode", lambda: False)()
 
     def train_function(batches):
         logs = None
+        if multi_worker and type(model).train_step is _default_train_step(model):
+            # The default train_step, its metrics read after the steps all at once.
+            for b in batches:
+                _run_step(strategy, model._train_step_updates, b, state)
+            if batches:
+                with _metrics_read_together(strategy, model):
+                    logs = {m.name: m.result() for m in model.metrics}
+            return logs
         for b in batches:
             logs = _first(_run_step(strategy, model.train_step, b, state))
         return logs
@@ -111,8 +148,7 @@ def make_train_function(model):
                                                        b, state)
     # Reading the metrics only when the progress bar redraws (a matter of time) would
     # make the workers' metric collectives differ: each step reads them instead.
-    train_function._lazy_reads = not getattr(strategy.extended, "_in_multi_worker_mode",
-                                             lambda: False)()
+    train_function._lazy_reads = not multi_worker
     return train_function
 
 
@@ -143,3 +179,9 @@ def make_predict_function(model):
                 for b in batches]
 
     return predict_function
+
+
+def _default_train_step(model):
+    from torchflow._src.keras.engine.training import TrainingMixin  # imports this module
+
+    return TrainingMixin.train_step
