@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
+import numpy as np
 import torch
 
-from torchflow._src.core.errors import translate
+from torchflow._src.core.errors import InvalidArgumentError, dims, translate
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.ops._array_helpers import int_list, int_value, tensor_list
 from torchflow._src.util.api import public
@@ -15,7 +18,10 @@ def einsum(equation, *inputs, **kwargs) -> Tensor:
     """Tensor contraction in Einstein notation, e.g. ``"ij,jk->ik"``.
 
     Raises:
-      InvalidArgumentError: For mismatched dtypes or an invalid equation.
+      ValueError: An equation of the wrong format, or for another number of inputs,
+        or with an output label repeated or absent from the inputs.
+      InvalidArgumentError: Mismatched dtypes, or inputs whose ranks or dimensions do
+        not fit the equation.
 
     >>> import torchflow as tf
     >>> tf.einsum("ij,jk->ik", tf.ones([2, 3]), tf.ones([3, 4])).shape
@@ -28,6 +34,7 @@ def einsum(equation, *inputs, **kwargs) -> Tensor:
     if not inputs:
         raise ValueError("einsum: at least one input is required")
     xs = tensor_list(inputs, "Einsum")
+    _check_equation(equation.replace(" ", ""), [tuple(x._t.shape) for x in xs])
     d = xs[0]._dtype
     try:
         ts = [x._t for x in xs]
@@ -38,6 +45,53 @@ def einsum(equation, *inputs, **kwargs) -> Tensor:
         return wrap(torch.einsum(equation.replace(" ", ""), *ts), d)
     except Exception as e:  # noqa: BLE001
         raise translate("Einsum", e) from None
+
+
+_TERM = re.compile(r"[a-zA-Z]*(\.\.\.)?[a-zA-Z]*")
+
+
+def _check_equation(eq: str, shapes: list) -> None:
+    """TF's errors for a bad equation (ValueError, as its parser) or operands that do not
+    fit it (InvalidArgumentError, as the Einsum kernel); torch would broadcast size-1
+    labels and word the rest its own way."""
+    lhs, _, out = eq.partition("->")
+    terms = lhs.split(",")
+    if "->" in out or not all(_TERM.fullmatch(t) for t in terms + [out]):
+        raise ValueError(f"Subscripts have incorrect format: {eq}")
+    if len(terms) != len(shapes):
+        raise ValueError(f'Got {len(shapes)} inputs for equation "{eq}", expecting '
+                         f"{len(terms)}")
+    labels = out.replace(".", "")
+    if len(set(labels)) != len(labels):
+        raise ValueError(f"Output subscripts contain a label appearing more than once: {eq}")
+    for c in labels:
+        if c not in lhs:
+            raise ValueError(f"Output subscripts contain the label {c} not present in the "
+                             f"input subscripts.")
+    seen, batch = {}, []
+    for i, (t, shape) in enumerate(zip(terms, shapes)):
+        head, dots, tail = t.partition("...")
+        k = len(head) + len(tail)
+        if len(shape) != k if not dots else len(shape) < k:
+            raise InvalidArgumentError(None, None, f"Expected input {i} to have rank "
+                                                   f"{'at least ' if dots else ''}{k} but got: "
+                                                   f"{len(shape)} [Op:Einsum]")
+        if dots:
+            batch.append(shape[len(head):len(shape) - len(tail)])
+            try:
+                np.broadcast_shapes(*batch)
+            except ValueError:
+                raise InvalidArgumentError(
+                    None, None, f"In[0] and In[1] must have compatible batch dimensions: "
+                                f"{dims(batch[0])} vs. {dims(batch[-1])} [Op:Einsum]") from None
+        axes = list(enumerate(head)) + [(len(shape) - len(tail) + j, c)
+                                        for j, c in enumerate(tail)]
+        for axis, c in axes:
+            want = seen.setdefault(c, shape[axis])
+            if shape[axis] != want:
+                raise InvalidArgumentError(
+                    None, None, f"Expected dimension {want} at axis {axis} of the input shaped "
+                                f"{dims(shape)} but got dimension {shape[axis]} [Op:Einsum]")
 
 
 @public("torchflow")
