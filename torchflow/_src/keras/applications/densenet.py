@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 from torchflow._src.keras import backend
-from torchflow._src.keras.applications import imagenet_utils
+from torchflow._src.keras.applications import _common, imagenet_utils
 from torchflow._src.keras.engine.model import Model
 from torchflow._src.keras.layers.convolutional.base_conv import Conv2D
 from torchflow._src.keras.layers.core.activation import Activation
-from torchflow._src.keras.layers.core.dense import Dense
 from torchflow._src.keras.layers.merging.merging import Concatenate
 from torchflow._src.keras.layers.normalization.batch_normalization import BatchNormalization
-from torchflow._src.keras.layers.pooling.global_pooling import GlobalAveragePooling2D
 from torchflow._src.keras.layers.pooling.pooling import AveragePooling2D, MaxPooling2D
 from torchflow._src.keras.layers.reshaping.padding_cropping import ZeroPadding2D
 from torchflow._src.util.api import public
@@ -52,11 +50,8 @@ def _transition_block(x, reduction, name):
 
 def _densenet(blocks, include_top, weights, input_tensor, input_shape, pooling, classes,
               classifier_activation):
-    imagenet_utils.check_weights(weights, include_top, classes)
-    input_shape = imagenet_utils.obtain_input_shape(
-        input_shape, default_size=224, min_size=32, data_format=backend.image_data_format(),
-        require_flatten=include_top, weights=weights)
-    img_input, inputs = imagenet_utils.model_input(input_tensor, input_shape)
+    img_input, inputs = _common.model_input(weights, include_top, classes, input_tensor,
+                                            input_shape)
     x = ZeroPadding2D(padding=((3, 3), (3, 3)))(img_input)
     x = Conv2D(64, 7, strides=2, use_bias=False, name="conv1/conv")(x)
     x = _bn("conv1/bn")(x)
@@ -70,12 +65,8 @@ def _densenet(blocks, include_top, weights, input_tensor, input_shape, pooling, 
             x = _transition_block(x, 0.5, name=f"pool{stage}")
     x = _bn("bn")(x)
     x = Activation("relu", name="relu")(x)
-    if include_top:
-        x = GlobalAveragePooling2D(name="avg_pool")(x)
-        imagenet_utils.validate_activation(classifier_activation, weights)
-        x = Dense(classes, activation=classifier_activation, name="predictions")(x)
-    else:
-        x = imagenet_utils.pool(x, pooling, name_avg="avg_pool", name_max="max_pool")
+    x = _common.top(x, include_top, pooling, classes, classifier_activation, weights,
+                    pool_names=("avg_pool", "max_pool"))
     name = {(6, 12, 24, 16): "densenet121", (6, 12, 32, 32): "densenet169",
             (6, 12, 48, 32): "densenet201"}.get(tuple(blocks), "densenet")
     model = Model(inputs, x, name=name)
@@ -88,104 +79,41 @@ def _densenet(blocks, include_top, weights, input_tensor, input_shape, pooling, 
 
 
 @public(_NS)
+@_common.model_doc(kwargs=False)
 def DenseNet121(include_top=True, weights="imagenet", input_tensor=None, input_shape=None,
                 pooling=None, classes=1000, classifier_activation="softmax"):
-    """Instantiates the DenseNet121 architecture.
-
-    Args:
-      include_top: Whether to include the fully-connected layer at the top.
-      weights: None (random initialization), ``"imagenet"`` (fetched with
-        ``get_file``), or the path to a weights file to load.
-      input_tensor: Optional Keras tensor to use as the model's input.
-      input_shape: Optional shape tuple (at least 32x32; ``(224, 224, 3)`` with
-        ``include_top`` and ImageNet weights).
-      pooling: With ``include_top=False``: None (4-D output), ``"avg"`` or ``"max"``.
-      classes: Number of classes (1000 with ImageNet weights and the top).
-      classifier_activation: The top layer's activation.
-
-    Returns:
-      A ``keras.Model``.
-
-    Raises:
-      ValueError: For invalid ``weights``, ``classes`` or ``input_shape``.
-      Exception: ``URL fetch failure on ...`` when ImageNet weights cannot be fetched.
-    """
+    """Instantiates the DenseNet121 architecture: a densely connected network with 121 layers."""
     return _densenet([6, 12, 24, 16], include_top, weights, input_tensor, input_shape, pooling,
                      classes, classifier_activation)
 
 
 @public(_NS)
+@_common.model_doc(kwargs=False)
 def DenseNet169(include_top=True, weights="imagenet", input_tensor=None, input_shape=None,
                 pooling=None, classes=1000, classifier_activation="softmax"):
-    """Instantiates the DenseNet169 architecture.
-
-    Args:
-      include_top: Whether to include the fully-connected layer at the top.
-      weights: None (random initialization), ``"imagenet"`` (fetched with
-        ``get_file``), or the path to a weights file to load.
-      input_tensor: Optional Keras tensor to use as the model's input.
-      input_shape: Optional shape tuple (at least 32x32; ``(224, 224, 3)`` with
-        ``include_top`` and ImageNet weights).
-      pooling: With ``include_top=False``: None (4-D output), ``"avg"`` or ``"max"``.
-      classes: Number of classes (1000 with ImageNet weights and the top).
-      classifier_activation: The top layer's activation.
-
-    Returns:
-      A ``keras.Model``.
-
-    Raises:
-      ValueError: For invalid ``weights``, ``classes`` or ``input_shape``.
-      Exception: ``URL fetch failure on ...`` when ImageNet weights cannot be fetched.
-    """
+    """Instantiates the DenseNet169 architecture: a densely connected network with 169 layers."""
     return _densenet([6, 12, 32, 32], include_top, weights, input_tensor, input_shape, pooling,
                      classes, classifier_activation)
 
 
 @public(_NS)
+@_common.model_doc(kwargs=False)
 def DenseNet201(include_top=True, weights="imagenet", input_tensor=None, input_shape=None,
                 pooling=None, classes=1000, classifier_activation="softmax"):
-    """Instantiates the DenseNet201 architecture.
-
-    Args:
-      include_top: Whether to include the fully-connected layer at the top.
-      weights: None (random initialization), ``"imagenet"`` (fetched with
-        ``get_file``), or the path to a weights file to load.
-      input_tensor: Optional Keras tensor to use as the model's input.
-      input_shape: Optional shape tuple (at least 32x32; ``(224, 224, 3)`` with
-        ``include_top`` and ImageNet weights).
-      pooling: With ``include_top=False``: None (4-D output), ``"avg"`` or ``"max"``.
-      classes: Number of classes (1000 with ImageNet weights and the top).
-      classifier_activation: The top layer's activation.
-
-    Returns:
-      A ``keras.Model``.
-
-    Raises:
-      ValueError: For invalid ``weights``, ``classes`` or ``input_shape``.
-      Exception: ``URL fetch failure on ...`` when ImageNet weights cannot be fetched.
-    """
+    """Instantiates the DenseNet201 architecture: a densely connected network with 201 layers."""
     return _densenet([6, 12, 48, 32], include_top, weights, input_tensor, input_shape, pooling,
                      classes, classifier_activation)
 
 
 @public(_NS)
+@_common.preprocess_doc
 def preprocess_input(x, data_format=None):
     """DenseNet's preprocessing: pixels scaled to [0, 1], then normalized by the
-    ImageNet mean and standard deviation per channel ("torch").
-
-    Args:
-      x: A NumPy array (a float one is changed in place) or tensor of RGB images in
-        [0, 255], 3-D or 4-D.
-      data_format: ``"channels_last"`` or ``"channels_first"`` (the default format if None).
-
-    Returns:
-      The preprocessed images.
-    """
+    ImageNet mean and standard deviation per channel ("torch")."""
     return imagenet_utils.preprocess(x, data_format, "torch")
 
 
 @public(_NS)
 def decode_predictions(preds, top=5):
-    """ImageNet predictions as ``(class_id, class_name, score)`` lists (see
-    ``tf.keras.applications.imagenet_utils.decode_predictions``)."""
-    return imagenet_utils.decode_predictions(preds, top=top)
+    """ImageNet predictions as ``(class_id, class_name, score)`` lists, as for every family."""
+    return _common.decode_predictions(preds, top=top)

@@ -9,8 +9,7 @@ from __future__ import annotations
 import math
 
 from torchflow._src.keras import backend
-from torchflow._src.keras.applications import imagenet_utils
-from torchflow._src.keras.engine.model import Model
+from torchflow._src.keras.applications import _common, imagenet_utils
 from torchflow._src.keras.layers.convolutional.base_conv import Conv2D
 from torchflow._src.keras.layers.convolutional.separable_conv import DepthwiseConv2D
 from torchflow._src.keras.layers.core.activation import Activation
@@ -42,6 +41,17 @@ _HASHES = {
 _STAGES = [(3, 1, 32, 16, 1, 1), (3, 2, 16, 24, 6, 2), (5, 2, 24, 40, 6, 2),
            (3, 3, 40, 80, 6, 2), (5, 3, 80, 112, 6, 1), (5, 4, 112, 192, 6, 2),
            (3, 1, 192, 320, 6, 1)]
+# variant: (width coefficient, depth coefficient, default input size, top dropout rate)
+_VARIANTS = {
+    "b0": (1.0, 1.0, 224, 0.2),
+    "b1": (1.0, 1.1, 240, 0.2),
+    "b2": (1.1, 1.2, 260, 0.3),
+    "b3": (1.2, 1.4, 300, 0.3),
+    "b4": (1.4, 1.8, 380, 0.4),
+    "b5": (1.6, 2.2, 456, 0.4),
+    "b6": (1.8, 2.6, 528, 0.5),
+    "b7": (2.0, 3.1, 600, 0.5),
+}
 _CONV_INIT = {"class_name": "VarianceScaling",
               "config": {"scale": 2.0, "mode": "fan_out", "distribution": "truncated_normal"}}
 _DENSE_INIT = {"class_name": "VarianceScaling",
@@ -89,14 +99,14 @@ def _block(inputs, activation, drop_rate, name, filters_in, filters_out, kernel_
     return x
 
 
-def _efficientnet(width, depth, default_size, dropout_rate, model_name, include_top, weights,
-                  input_tensor, input_shape, pooling, classes, classifier_activation,
-                  drop_connect_rate=0.2, depth_divisor=8, activation="swish"):
-    imagenet_utils.check_weights(weights, include_top, classes)
-    input_shape = imagenet_utils.obtain_input_shape(
-        input_shape, default_size=default_size, min_size=32,
-        data_format=backend.image_data_format(), require_flatten=include_top, weights=weights)
-    img_input, inputs = imagenet_utils.model_input(input_tensor, input_shape)
+def _efficientnet(variant, include_top, weights, input_tensor, input_shape, pooling, classes,
+                  classifier_activation, drop_connect_rate=0.2, depth_divisor=8,
+                  activation="swish"):
+    """EfficientNet ``variant`` ("b0".."b7"), scaled as ``_VARIANTS`` says."""
+    width, depth, default_size, dropout_rate = _VARIANTS[variant]
+    model_name = "efficientnet" + variant
+    img_input, inputs = _common.model_input(weights, include_top, classes, input_tensor,
+                                            input_shape, default_size=default_size)
     axis = _bn_axis()
 
     def round_filters(filters):
@@ -139,227 +149,89 @@ def _efficientnet(width, depth, default_size, dropout_rate, model_name, include_
                   name="predictions")(x)
     else:
         x = imagenet_utils.pool(x, pooling, name_avg="avg_pool", name_max="max_pool")
-    model = Model(inputs, x, name=model_name)
     suffix = ".h5" if include_top else "_notop.h5"
-    return imagenet_utils.load_weights(model, weights, _BASE + model_name + suffix,
-                                       _HASHES[model_name[-2:]][0 if include_top else 1])
-
+    return _common.finish(inputs, x, model_name, weights, _BASE + model_name + suffix,
+                          _HASHES[variant][0 if include_top else 1])
 
 
 @public(_NS)
+@_common.model_doc(default_size=224)
 def EfficientNetB0(include_top=True, weights="imagenet", input_tensor=None, input_shape=None,
                    pooling=None, classes=1000, classifier_activation="softmax", **kwargs):
-    """Instantiates the EfficientNetB0 architecture (width 1.0, depth 1.0).
-
-    Args:
-      include_top: Whether to include the fully-connected layer at the top.
-      weights: None (random initialization), ``"imagenet"`` (fetched with ``get_file``),
-        or the path to a weights file to load.
-      input_tensor: Optional Keras tensor to use as the model's input.
-      input_shape: Optional shape tuple (at least 32x32; (224, 224, 3) by default).
-      pooling: With ``include_top=False``: None (4-D output), ``"avg"`` or ``"max"``.
-      classes: Number of classes (1000 with ImageNet weights and the top).
-      classifier_activation: The top layer's activation.
-      **kwargs: Accepted for TF's signature.
-
-    Returns:
-      A ``keras.Model`` that takes RGB pixels in [0, 255].
-
-    Raises:
-      ValueError: For invalid ``weights``, ``classes`` or ``input_shape``.
-      Exception: ``URL fetch failure on ...`` when ImageNet weights cannot be fetched.
-    """
-    return _efficientnet(1.0, 1.0, 224, 0.2, "efficientnetb0", include_top, weights,
-                         input_tensor, input_shape, pooling, classes, classifier_activation)
+    """Instantiates the EfficientNetB0 architecture (width 1.0, depth 1.0; takes RGB pixels in
+    [0, 255])."""
+    return _efficientnet("b0", include_top, weights, input_tensor, input_shape, pooling, classes,
+                         classifier_activation)
 
 
 @public(_NS)
+@_common.model_doc(default_size=240)
 def EfficientNetB1(include_top=True, weights="imagenet", input_tensor=None, input_shape=None,
                    pooling=None, classes=1000, classifier_activation="softmax", **kwargs):
-    """Instantiates the EfficientNetB1 architecture (width 1.0, depth 1.1).
-
-    Args:
-      include_top: Whether to include the fully-connected layer at the top.
-      weights: None (random initialization), ``"imagenet"`` (fetched with ``get_file``),
-        or the path to a weights file to load.
-      input_tensor: Optional Keras tensor to use as the model's input.
-      input_shape: Optional shape tuple (at least 32x32; (240, 240, 3) by default).
-      pooling: With ``include_top=False``: None (4-D output), ``"avg"`` or ``"max"``.
-      classes: Number of classes (1000 with ImageNet weights and the top).
-      classifier_activation: The top layer's activation.
-      **kwargs: Accepted for TF's signature.
-
-    Returns:
-      A ``keras.Model`` that takes RGB pixels in [0, 255].
-
-    Raises:
-      ValueError: For invalid ``weights``, ``classes`` or ``input_shape``.
-      Exception: ``URL fetch failure on ...`` when ImageNet weights cannot be fetched.
-    """
-    return _efficientnet(1.0, 1.1, 240, 0.2, "efficientnetb1", include_top, weights,
-                         input_tensor, input_shape, pooling, classes, classifier_activation)
+    """Instantiates the EfficientNetB1 architecture (width 1.0, depth 1.1; takes RGB pixels in
+    [0, 255])."""
+    return _efficientnet("b1", include_top, weights, input_tensor, input_shape, pooling, classes,
+                         classifier_activation)
 
 
 @public(_NS)
+@_common.model_doc(default_size=260)
 def EfficientNetB2(include_top=True, weights="imagenet", input_tensor=None, input_shape=None,
                    pooling=None, classes=1000, classifier_activation="softmax", **kwargs):
-    """Instantiates the EfficientNetB2 architecture (width 1.1, depth 1.2).
-
-    Args:
-      include_top: Whether to include the fully-connected layer at the top.
-      weights: None (random initialization), ``"imagenet"`` (fetched with ``get_file``),
-        or the path to a weights file to load.
-      input_tensor: Optional Keras tensor to use as the model's input.
-      input_shape: Optional shape tuple (at least 32x32; (260, 260, 3) by default).
-      pooling: With ``include_top=False``: None (4-D output), ``"avg"`` or ``"max"``.
-      classes: Number of classes (1000 with ImageNet weights and the top).
-      classifier_activation: The top layer's activation.
-      **kwargs: Accepted for TF's signature.
-
-    Returns:
-      A ``keras.Model`` that takes RGB pixels in [0, 255].
-
-    Raises:
-      ValueError: For invalid ``weights``, ``classes`` or ``input_shape``.
-      Exception: ``URL fetch failure on ...`` when ImageNet weights cannot be fetched.
-    """
-    return _efficientnet(1.1, 1.2, 260, 0.3, "efficientnetb2", include_top, weights,
-                         input_tensor, input_shape, pooling, classes, classifier_activation)
+    """Instantiates the EfficientNetB2 architecture (width 1.1, depth 1.2; takes RGB pixels in
+    [0, 255])."""
+    return _efficientnet("b2", include_top, weights, input_tensor, input_shape, pooling, classes,
+                         classifier_activation)
 
 
 @public(_NS)
+@_common.model_doc(default_size=300)
 def EfficientNetB3(include_top=True, weights="imagenet", input_tensor=None, input_shape=None,
                    pooling=None, classes=1000, classifier_activation="softmax", **kwargs):
-    """Instantiates the EfficientNetB3 architecture (width 1.2, depth 1.4).
-
-    Args:
-      include_top: Whether to include the fully-connected layer at the top.
-      weights: None (random initialization), ``"imagenet"`` (fetched with ``get_file``),
-        or the path to a weights file to load.
-      input_tensor: Optional Keras tensor to use as the model's input.
-      input_shape: Optional shape tuple (at least 32x32; (300, 300, 3) by default).
-      pooling: With ``include_top=False``: None (4-D output), ``"avg"`` or ``"max"``.
-      classes: Number of classes (1000 with ImageNet weights and the top).
-      classifier_activation: The top layer's activation.
-      **kwargs: Accepted for TF's signature.
-
-    Returns:
-      A ``keras.Model`` that takes RGB pixels in [0, 255].
-
-    Raises:
-      ValueError: For invalid ``weights``, ``classes`` or ``input_shape``.
-      Exception: ``URL fetch failure on ...`` when ImageNet weights cannot be fetched.
-    """
-    return _efficientnet(1.2, 1.4, 300, 0.3, "efficientnetb3", include_top, weights,
-                         input_tensor, input_shape, pooling, classes, classifier_activation)
+    """Instantiates the EfficientNetB3 architecture (width 1.2, depth 1.4; takes RGB pixels in
+    [0, 255])."""
+    return _efficientnet("b3", include_top, weights, input_tensor, input_shape, pooling, classes,
+                         classifier_activation)
 
 
 @public(_NS)
+@_common.model_doc(default_size=380)
 def EfficientNetB4(include_top=True, weights="imagenet", input_tensor=None, input_shape=None,
                    pooling=None, classes=1000, classifier_activation="softmax", **kwargs):
-    """Instantiates the EfficientNetB4 architecture (width 1.4, depth 1.8).
-
-    Args:
-      include_top: Whether to include the fully-connected layer at the top.
-      weights: None (random initialization), ``"imagenet"`` (fetched with ``get_file``),
-        or the path to a weights file to load.
-      input_tensor: Optional Keras tensor to use as the model's input.
-      input_shape: Optional shape tuple (at least 32x32; (380, 380, 3) by default).
-      pooling: With ``include_top=False``: None (4-D output), ``"avg"`` or ``"max"``.
-      classes: Number of classes (1000 with ImageNet weights and the top).
-      classifier_activation: The top layer's activation.
-      **kwargs: Accepted for TF's signature.
-
-    Returns:
-      A ``keras.Model`` that takes RGB pixels in [0, 255].
-
-    Raises:
-      ValueError: For invalid ``weights``, ``classes`` or ``input_shape``.
-      Exception: ``URL fetch failure on ...`` when ImageNet weights cannot be fetched.
-    """
-    return _efficientnet(1.4, 1.8, 380, 0.4, "efficientnetb4", include_top, weights,
-                         input_tensor, input_shape, pooling, classes, classifier_activation)
+    """Instantiates the EfficientNetB4 architecture (width 1.4, depth 1.8; takes RGB pixels in
+    [0, 255])."""
+    return _efficientnet("b4", include_top, weights, input_tensor, input_shape, pooling, classes,
+                         classifier_activation)
 
 
 @public(_NS)
+@_common.model_doc(default_size=456)
 def EfficientNetB5(include_top=True, weights="imagenet", input_tensor=None, input_shape=None,
                    pooling=None, classes=1000, classifier_activation="softmax", **kwargs):
-    """Instantiates the EfficientNetB5 architecture (width 1.6, depth 2.2).
-
-    Args:
-      include_top: Whether to include the fully-connected layer at the top.
-      weights: None (random initialization), ``"imagenet"`` (fetched with ``get_file``),
-        or the path to a weights file to load.
-      input_tensor: Optional Keras tensor to use as the model's input.
-      input_shape: Optional shape tuple (at least 32x32; (456, 456, 3) by default).
-      pooling: With ``include_top=False``: None (4-D output), ``"avg"`` or ``"max"``.
-      classes: Number of classes (1000 with ImageNet weights and the top).
-      classifier_activation: The top layer's activation.
-      **kwargs: Accepted for TF's signature.
-
-    Returns:
-      A ``keras.Model`` that takes RGB pixels in [0, 255].
-
-    Raises:
-      ValueError: For invalid ``weights``, ``classes`` or ``input_shape``.
-      Exception: ``URL fetch failure on ...`` when ImageNet weights cannot be fetched.
-    """
-    return _efficientnet(1.6, 2.2, 456, 0.4, "efficientnetb5", include_top, weights,
-                         input_tensor, input_shape, pooling, classes, classifier_activation)
+    """Instantiates the EfficientNetB5 architecture (width 1.6, depth 2.2; takes RGB pixels in
+    [0, 255])."""
+    return _efficientnet("b5", include_top, weights, input_tensor, input_shape, pooling, classes,
+                         classifier_activation)
 
 
 @public(_NS)
+@_common.model_doc(default_size=528)
 def EfficientNetB6(include_top=True, weights="imagenet", input_tensor=None, input_shape=None,
                    pooling=None, classes=1000, classifier_activation="softmax", **kwargs):
-    """Instantiates the EfficientNetB6 architecture (width 1.8, depth 2.6).
-
-    Args:
-      include_top: Whether to include the fully-connected layer at the top.
-      weights: None (random initialization), ``"imagenet"`` (fetched with ``get_file``),
-        or the path to a weights file to load.
-      input_tensor: Optional Keras tensor to use as the model's input.
-      input_shape: Optional shape tuple (at least 32x32; (528, 528, 3) by default).
-      pooling: With ``include_top=False``: None (4-D output), ``"avg"`` or ``"max"``.
-      classes: Number of classes (1000 with ImageNet weights and the top).
-      classifier_activation: The top layer's activation.
-      **kwargs: Accepted for TF's signature.
-
-    Returns:
-      A ``keras.Model`` that takes RGB pixels in [0, 255].
-
-    Raises:
-      ValueError: For invalid ``weights``, ``classes`` or ``input_shape``.
-      Exception: ``URL fetch failure on ...`` when ImageNet weights cannot be fetched.
-    """
-    return _efficientnet(1.8, 2.6, 528, 0.5, "efficientnetb6", include_top, weights,
-                         input_tensor, input_shape, pooling, classes, classifier_activation)
+    """Instantiates the EfficientNetB6 architecture (width 1.8, depth 2.6; takes RGB pixels in
+    [0, 255])."""
+    return _efficientnet("b6", include_top, weights, input_tensor, input_shape, pooling, classes,
+                         classifier_activation)
 
 
 @public(_NS)
+@_common.model_doc(default_size=600)
 def EfficientNetB7(include_top=True, weights="imagenet", input_tensor=None, input_shape=None,
                    pooling=None, classes=1000, classifier_activation="softmax", **kwargs):
-    """Instantiates the EfficientNetB7 architecture (width 2.0, depth 3.1).
-
-    Args:
-      include_top: Whether to include the fully-connected layer at the top.
-      weights: None (random initialization), ``"imagenet"`` (fetched with ``get_file``),
-        or the path to a weights file to load.
-      input_tensor: Optional Keras tensor to use as the model's input.
-      input_shape: Optional shape tuple (at least 32x32; (600, 600, 3) by default).
-      pooling: With ``include_top=False``: None (4-D output), ``"avg"`` or ``"max"``.
-      classes: Number of classes (1000 with ImageNet weights and the top).
-      classifier_activation: The top layer's activation.
-      **kwargs: Accepted for TF's signature.
-
-    Returns:
-      A ``keras.Model`` that takes RGB pixels in [0, 255].
-
-    Raises:
-      ValueError: For invalid ``weights``, ``classes`` or ``input_shape``.
-      Exception: ``URL fetch failure on ...`` when ImageNet weights cannot be fetched.
-    """
-    return _efficientnet(2.0, 3.1, 600, 0.5, "efficientnetb7", include_top, weights,
-                         input_tensor, input_shape, pooling, classes, classifier_activation)
+    """Instantiates the EfficientNetB7 architecture (width 2.0, depth 3.1; takes RGB pixels in
+    [0, 255])."""
+    return _efficientnet("b7", include_top, weights, input_tensor, input_shape, pooling, classes,
+                         classifier_activation)
 
 
 @public(_NS)
@@ -371,6 +243,5 @@ def preprocess_input(x, data_format=None):
 
 @public(_NS)
 def decode_predictions(preds, top=5):
-    """ImageNet predictions as ``(class_id, class_name, score)`` lists (see
-    ``tf.keras.applications.imagenet_utils.decode_predictions``)."""
-    return imagenet_utils.decode_predictions(preds, top=top)
+    """EfficientNet's ImageNet predictions as ``(class_id, class_name, score)`` lists."""
+    return _common.decode_predictions(preds, top=top)

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 from torchflow._src.keras import backend
-from torchflow._src.keras.applications import imagenet_utils
-from torchflow._src.keras.engine.model import Model
+from torchflow._src.keras.applications import _common, imagenet_utils
 from torchflow._src.keras.layers.convolutional.base_conv import Conv2D
 from torchflow._src.keras.layers.core.activation import Activation
-from torchflow._src.keras.layers.core.dense import Dense
 from torchflow._src.keras.layers.core.lambda_layer import Lambda
 from torchflow._src.keras.layers.merging.merging import Concatenate
 from torchflow._src.keras.layers.normalization.batch_normalization import BatchNormalization
-from torchflow._src.keras.layers.pooling.global_pooling import GlobalAveragePooling2D
 from torchflow._src.keras.layers.pooling.pooling import AveragePooling2D, MaxPooling2D
 from torchflow._src.util.api import public
 
@@ -69,34 +66,13 @@ def inception_resnet_block(x, scale, block_type, block_idx, activation="relu"):
 
 
 @public(_NS)
+@_common.model_doc(min_size=75, default_size=299)
 def InceptionResNetV2(include_top=True, weights="imagenet", input_tensor=None, input_shape=None,
                       pooling=None, classes=1000, classifier_activation="softmax", **kwargs):
-    """Instantiates the Inception-ResNet v2 architecture.
-
-    Args:
-      include_top: Whether to include the fully-connected layer at the top.
-      weights: None (random initialization), ``"imagenet"`` (fetched with ``get_file``),
-        or the path to a weights file to load.
-      input_tensor: Optional Keras tensor to use as the model's input.
-      input_shape: Optional shape tuple (at least 75x75; ``(299, 299, 3)`` with
-        ``include_top`` and ImageNet weights).
-      pooling: With ``include_top=False``: None (4-D output), ``"avg"`` or ``"max"``.
-      classes: Number of classes (1000 with ImageNet weights and the top).
-      classifier_activation: The top layer's activation.
-      **kwargs: Accepted for TF's signature.
-
-    Returns:
-      A ``keras.Model``.
-
-    Raises:
-      ValueError: For invalid ``weights``, ``classes`` or ``input_shape``.
-      Exception: ``URL fetch failure on ...`` when ImageNet weights cannot be fetched.
-    """
-    imagenet_utils.check_weights(weights, include_top, classes)
-    input_shape = imagenet_utils.obtain_input_shape(
-        input_shape, default_size=299, min_size=75, data_format=backend.image_data_format(),
-        require_flatten=include_top, weights=weights)
-    img_input, inputs = imagenet_utils.model_input(input_tensor, input_shape)
+    """Instantiates the InceptionResNetV2 architecture (Szegedy et al., 2016)."""
+    img_input, inputs = _common.model_input(weights, include_top, classes, input_tensor,
+                                            input_shape, default_size=299,
+                                            min_size=75)
     x = _conv_bn(img_input, 32, 3, strides=2, padding="valid")
     x = _conv_bn(x, 32, 3, padding="valid")
     x = _conv_bn(x, 64, 3)
@@ -125,39 +101,22 @@ def InceptionResNetV2(include_top=True, weights="imagenet", input_tensor=None, i
         x = inception_resnet_block(x, scale=0.2, block_type="block8", block_idx=i)
     x = inception_resnet_block(x, scale=1.0, activation=None, block_type="block8", block_idx=10)
     x = _conv_bn(x, 1536, 1, name="conv_7b")
-    if include_top:
-        x = GlobalAveragePooling2D(name="avg_pool")(x)
-        imagenet_utils.validate_activation(classifier_activation, weights)
-        x = Dense(classes, activation=classifier_activation, name="predictions")(x)
-    else:
-        x = imagenet_utils.pool(x, pooling)
-    model = Model(inputs, x, name="inception_resnet_v2")
-    if include_top:
-        url, file_hash = (_BASE + "inception_resnet_v2_weights_tf_dim_ordering_tf_kernels.h5",
-                          "e693bd0210a403b3192acc6073ad2e96")
-    else:
-        url, file_hash = (_BASE + "inception_resnet_v2_weights_tf_dim_ordering_tf_kernels_"
-                          "notop.h5", "d19885ff4a710c122648d3b5c3b684e4")
-    return imagenet_utils.load_weights(model, weights, url, file_hash)
+    x = _common.top(x, include_top, pooling, classes, classifier_activation, weights)
+    suffix = "" if include_top else "_notop"
+    url = f"{_BASE}inception_resnet_v2_weights_tf_dim_ordering_tf_kernels{suffix}.h5"
+    file_hash = "e693bd0210a403b3192acc6073ad2e96" if include_top else \
+        "d19885ff4a710c122648d3b5c3b684e4"
+    return _common.finish(inputs, x, "inception_resnet_v2", weights, url, file_hash)
 
 
 @public(_NS)
+@_common.preprocess_doc
 def preprocess_input(x, data_format=None):
-    """Inception-ResNet v2's preprocessing: pixels scaled to [-1, 1] ("tf").
-
-    Args:
-      x: A NumPy array (a float one is changed in place) or tensor of RGB images in
-        [0, 255], 3-D or 4-D.
-      data_format: ``"channels_last"`` or ``"channels_first"`` (the default format if None).
-
-    Returns:
-      The preprocessed images.
-    """
+    """Inception-ResNet v2's preprocessing: pixels scaled to [-1, 1] ("tf")."""
     return imagenet_utils.preprocess(x, data_format, "tf")
 
 
 @public(_NS)
 def decode_predictions(preds, top=5):
-    """ImageNet predictions as ``(class_id, class_name, score)`` lists (see
-    ``tf.keras.applications.imagenet_utils.decode_predictions``)."""
-    return imagenet_utils.decode_predictions(preds, top=top)
+    """ImageNet predictions as ``(class_id, class_name, score)`` lists, as for every family."""
+    return _common.decode_predictions(preds, top=top)

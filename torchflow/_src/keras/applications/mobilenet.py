@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 from torchflow._src.keras import backend
-from torchflow._src.keras.applications import imagenet_utils
+from torchflow._src.keras.applications import _common, imagenet_utils
 from torchflow._src.keras.engine.model import Model
 from torchflow._src.keras.layers.activation.activation_layers import ReLU
 from torchflow._src.keras.layers.convolutional.base_conv import Conv2D
@@ -133,22 +133,13 @@ def MobileNet(input_shape=None, alpha=1.0, depth_multiplier=1, dropout=1e-3, inc
 
 
 @public(_NS)
+@_common.preprocess_doc
 def preprocess_input(x, data_format=None):
-    """MobileNet's preprocessing: pixels scaled to [-1, 1] ("tf").
-
-    Args:
-      x: A NumPy array (a float one is changed in place) or tensor of RGB images in
-        [0, 255], 3-D or 4-D.
-      data_format: ``"channels_last"`` or ``"channels_first"`` (the default format if None).
-
-    Returns:
-      The preprocessed images.
-    """
+    """MobileNet's preprocessing: pixels scaled to [-1, 1] ("tf")."""
     return imagenet_utils.preprocess(x, data_format, "tf")
 
 
 @public(_NS)
 def decode_predictions(preds, top=5):
-    """ImageNet predictions as ``(class_id, class_name, score)`` lists (see
-    ``tf.keras.applications.imagenet_utils.decode_predictions``)."""
-    return imagenet_utils.decode_predictions(preds, top=top)
+    """ImageNet predictions as ``(class_id, class_name, score)`` lists, as for every family."""
+    return _common.decode_predictions(preds, top=top)

@@ -5,16 +5,14 @@ from __future__ import annotations
 import logging
 
 from torchflow._src.keras import backend
-from torchflow._src.keras.applications import imagenet_utils
+from torchflow._src.keras.applications import _common, imagenet_utils
 from torchflow._src.keras.applications.mobilenet import _rows_cols, _square_rows
 from torchflow._src.keras.engine.model import Model
 from torchflow._src.keras.layers.activation.activation_layers import ReLU
 from torchflow._src.keras.layers.convolutional.base_conv import Conv2D
 from torchflow._src.keras.layers.convolutional.separable_conv import DepthwiseConv2D
-from torchflow._src.keras.layers.core.dense import Dense
 from torchflow._src.keras.layers.merging.merging import Add
 from torchflow._src.keras.layers.normalization.batch_normalization import BatchNormalization
-from torchflow._src.keras.layers.pooling.global_pooling import GlobalAveragePooling2D
 from torchflow._src.keras.layers.reshaping.padding_cropping import ZeroPadding2D
 from torchflow._src.util.api import public
 
@@ -124,12 +122,8 @@ def MobileNetV2(input_shape=None, alpha=1.0, include_top=True, weights="imagenet
     x = Conv2D(last, kernel_size=1, use_bias=False, name="Conv_1")(x)
     x = _bn("Conv_1_bn")(x)
     x = ReLU(6.0, name="out_relu")(x)
-    if include_top:
-        x = GlobalAveragePooling2D()(x)
-        imagenet_utils.validate_activation(classifier_activation, weights)
-        x = Dense(classes, activation=classifier_activation, name="predictions")(x)
-    else:
-        x = imagenet_utils.pool(x, pooling)
+    x = _common.top(x, include_top, pooling, classes, classifier_activation, weights,
+                    avg_name=None)
     model = Model(inputs, x, name=f"mobilenetv2_{alpha:0.2f}_{rows}")
     suffix = ".h5" if include_top else "_no_top.h5"
     url = (f"{_BASE}mobilenet_v2_weights_tf_dim_ordering_tf_kernels_{float(alpha)}_{rows}"
@@ -138,22 +132,13 @@ def MobileNetV2(input_shape=None, alpha=1.0, include_top=True, weights="imagenet
 
 
 @public(_NS)
+@_common.preprocess_doc
 def preprocess_input(x, data_format=None):
-    """MobileNetV2's preprocessing: pixels scaled to [-1, 1] ("tf").
-
-    Args:
-      x: A NumPy array (a float one is changed in place) or tensor of RGB images in
-        [0, 255], 3-D or 4-D.
-      data_format: ``"channels_last"`` or ``"channels_first"`` (the default format if None).
-
-    Returns:
-      The preprocessed images.
-    """
+    """MobileNetV2's preprocessing: pixels scaled to [-1, 1] ("tf")."""
     return imagenet_utils.preprocess(x, data_format, "tf")
 
 
 @public(_NS)
 def decode_predictions(preds, top=5):
-    """ImageNet predictions as ``(class_id, class_name, score)`` lists (see
-    ``tf.keras.applications.imagenet_utils.decode_predictions``)."""
-    return imagenet_utils.decode_predictions(preds, top=top)
+    """ImageNet predictions as ``(class_id, class_name, score)`` lists, as for every family."""
+    return _common.decode_predictions(preds, top=top)

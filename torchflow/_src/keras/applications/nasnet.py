@@ -8,15 +8,13 @@ from __future__ import annotations
 import logging
 
 from torchflow._src.keras import backend
-from torchflow._src.keras.applications import imagenet_utils
+from torchflow._src.keras.applications import _common, imagenet_utils
 from torchflow._src.keras.engine.model import Model
 from torchflow._src.keras.layers.convolutional.base_conv import Conv2D
 from torchflow._src.keras.layers.convolutional.separable_conv import SeparableConv2D
 from torchflow._src.keras.layers.core.activation import Activation
-from torchflow._src.keras.layers.core.dense import Dense
 from torchflow._src.keras.layers.merging.merging import add, concatenate
 from torchflow._src.keras.layers.normalization.batch_normalization import BatchNormalization
-from torchflow._src.keras.layers.pooling.global_pooling import GlobalAveragePooling2D
 from torchflow._src.keras.layers.pooling.pooling import AveragePooling2D, MaxPooling2D
 from torchflow._src.keras.layers.reshaping.padding_cropping import Cropping2D, ZeroPadding2D
 from torchflow._src.util.api import public
@@ -175,12 +173,8 @@ def _nasnet(input_shape, penultimate_filters, num_blocks, stem_block_filters, sk
         for i in range(num_blocks):
             x, p = _normal_a_cell(x, p, width, block_id=str(stage * num_blocks + i + (stage > 0)))
     x = Activation("relu")(x)
-    if include_top:
-        x = GlobalAveragePooling2D()(x)
-        imagenet_utils.validate_activation(classifier_activation, weights)
-        x = Dense(classes, activation=classifier_activation, name="predictions")(x)
-    else:
-        x = imagenet_utils.pool(x, pooling)
+    x = _common.top(x, include_top, pooling, classes, classifier_activation, weights,
+                    avg_name=None)
     model = Model(inputs, x, name="NASNet")
     model = imagenet_utils.load_weights(model, weights,
                                         _BASE + files[0 if include_top else 1])
@@ -244,22 +238,13 @@ def NASNetLarge(input_shape=None, include_top=True, weights="imagenet", input_te
 
 
 @public(_NS)
+@_common.preprocess_doc
 def preprocess_input(x, data_format=None):
-    """NASNet's preprocessing: pixels scaled to [-1, 1] ("tf").
-
-    Args:
-      x: A NumPy array (a float one is changed in place) or tensor of RGB images in
-        [0, 255], 3-D or 4-D.
-      data_format: ``"channels_last"`` or ``"channels_first"`` (the default format if None).
-
-    Returns:
-      The preprocessed images.
-    """
+    """NASNet's preprocessing: pixels scaled to [-1, 1] ("tf")."""
     return imagenet_utils.preprocess(x, data_format, "tf")
 
 
 @public(_NS)
 def decode_predictions(preds, top=5):
-    """ImageNet predictions as ``(class_id, class_name, score)`` lists (see
-    ``tf.keras.applications.imagenet_utils.decode_predictions``)."""
-    return imagenet_utils.decode_predictions(preds, top=top)
+    """ImageNet predictions as ``(class_id, class_name, score)`` lists, as for every family."""
+    return _common.decode_predictions(preds, top=top)

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 from torchflow._src.keras import backend
-from torchflow._src.keras.applications import imagenet_utils
-from torchflow._src.keras.engine.model import Model
+from torchflow._src.keras.applications import _common, imagenet_utils
 from torchflow._src.keras.layers.convolutional.base_conv import Conv2D
 from torchflow._src.keras.layers.convolutional.separable_conv import SeparableConv2D
 from torchflow._src.keras.layers.core.activation import Activation
-from torchflow._src.keras.layers.core.dense import Dense
 from torchflow._src.keras.layers.merging.merging import add
 from torchflow._src.keras.layers.normalization.batch_normalization import BatchNormalization
-from torchflow._src.keras.layers.pooling.global_pooling import GlobalAveragePooling2D
 from torchflow._src.keras.layers.pooling.pooling import MaxPooling2D
 from torchflow._src.util.api import public
 
@@ -46,33 +43,13 @@ def _entry_block(x, filters, block, first_relu=True):
 
 
 @public(_NS)
+@_common.model_doc(min_size=71, default_size=299, kwargs=False)
 def Xception(include_top=True, weights="imagenet", input_tensor=None, input_shape=None,
              pooling=None, classes=1000, classifier_activation="softmax"):
-    """Instantiates the Xception architecture.
-
-    Args:
-      include_top: Whether to include the fully-connected layer at the top.
-      weights: None (random initialization), ``"imagenet"`` (fetched with
-        ``get_file``), or the path to a weights file to load.
-      input_tensor: Optional Keras tensor to use as the model's input.
-      input_shape: Optional shape tuple (at least 71x71; ``(299, 299, 3)`` with
-        ``include_top`` and ImageNet weights).
-      pooling: With ``include_top=False``: None (4-D output), ``"avg"`` or ``"max"``.
-      classes: Number of classes (1000 with ImageNet weights and the top).
-      classifier_activation: The top layer's activation.
-
-    Returns:
-      A ``keras.Model``.
-
-    Raises:
-      ValueError: For invalid ``weights``, ``classes`` or ``input_shape``.
-      Exception: ``URL fetch failure on ...`` when ImageNet weights cannot be fetched.
-    """
-    imagenet_utils.check_weights(weights, include_top, classes)
-    input_shape = imagenet_utils.obtain_input_shape(
-        input_shape, default_size=299, min_size=71, data_format=backend.image_data_format(),
-        require_flatten=include_top, weights=weights)
-    img_input, inputs = imagenet_utils.model_input(input_tensor, input_shape)
+    """Instantiates the Xception architecture: depthwise separable convolutions (Chollet, 2017)."""
+    img_input, inputs = _common.model_input(weights, include_top, classes, input_tensor,
+                                            input_shape, default_size=299,
+                                            min_size=71)
     x = Conv2D(32, (3, 3), strides=(2, 2), use_bias=False, name="block1_conv1")(img_input)
     x = _bn("block1_conv1_bn")(x)
     x = Activation("relu", name="block1_conv1_act")(x)
@@ -96,39 +73,22 @@ def Xception(include_top=True, weights="imagenet", input_tensor=None, input_shap
     x = SeparableConv2D(2048, (3, 3), padding="same", use_bias=False, name="block14_sepconv2")(x)
     x = _bn("block14_sepconv2_bn")(x)
     x = Activation("relu", name="block14_sepconv2_act")(x)
-    if include_top:
-        x = GlobalAveragePooling2D(name="avg_pool")(x)
-        imagenet_utils.validate_activation(classifier_activation, weights)
-        x = Dense(classes, activation=classifier_activation, name="predictions")(x)
-    else:
-        x = imagenet_utils.pool(x, pooling)
-    model = Model(inputs, x, name="xception")
-    if include_top:
-        url, file_hash = (_BASE + "xception_weights_tf_dim_ordering_tf_kernels.h5",
-                          "0a58e3b7378bc2990ea3b43d5981f1f6")
-    else:
-        url, file_hash = (_BASE + "xception_weights_tf_dim_ordering_tf_kernels_notop.h5",
-                          "b0042744bf5b25fce3cb969f33bebb97")
-    return imagenet_utils.load_weights(model, weights, url, file_hash)
+    x = _common.top(x, include_top, pooling, classes, classifier_activation, weights)
+    suffix = "" if include_top else "_notop"
+    url = f"{_BASE}xception_weights_tf_dim_ordering_tf_kernels{suffix}.h5"
+    file_hash = "0a58e3b7378bc2990ea3b43d5981f1f6" if include_top else \
+        "b0042744bf5b25fce3cb969f33bebb97"
+    return _common.finish(inputs, x, "xception", weights, url, file_hash)
 
 
 @public(_NS)
+@_common.preprocess_doc
 def preprocess_input(x, data_format=None):
-    """Xception's preprocessing: pixels scaled to [-1, 1] ("tf").
-
-    Args:
-      x: A NumPy array (a float one is changed in place) or tensor of RGB images in
-        [0, 255], 3-D or 4-D.
-      data_format: ``"channels_last"`` or ``"channels_first"`` (the default format if None).
-
-    Returns:
-      The preprocessed images.
-    """
+    """Xception's preprocessing: pixels scaled to [-1, 1] ("tf")."""
     return imagenet_utils.preprocess(x, data_format, "tf")
 
 
 @public(_NS)
 def decode_predictions(preds, top=5):
-    """ImageNet predictions as ``(class_id, class_name, score)`` lists (see
-    ``tf.keras.applications.imagenet_utils.decode_predictions``)."""
-    return imagenet_utils.decode_predictions(preds, top=top)
+    """ImageNet predictions as ``(class_id, class_name, score)`` lists, as for every family."""
+    return _common.decode_predictions(preds, top=top)
