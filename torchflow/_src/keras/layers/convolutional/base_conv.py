@@ -66,9 +66,22 @@ class Conv(Layer):
                              f"input_shape received is {input_shape}.")
         return c
 
+    def _check_output_size(self, input_shape):
+        """Keras' ValueError at build for a window larger than the (padded) input: a
+        negative output length (0 reaches the op, which gives an empty output)."""
+        s = TensorShape(input_shape).as_list()
+        sp = s[1:-1] if self._cl else s[2:]
+        if any(d is not None and U.conv_output_length(d, k, self.padding, st, dl) < 0
+               for d, k, st, dl in zip(sp, self.kernel_size, self.strides, self.dilation_rate)):
+            raise ValueError(f"One of the dimensions in the output is <= 0 due to downsampling "
+                             f"in {self.name}. Consider increasing the input size. Received "
+                             f"input shape {s} which would produce output shape with a zero or "
+                             f"negative value in a dimension.")
+
     def build(self, input_shape):
         input_shape = TensorShape(input_shape)
         c = self._in_channels(input_shape)
+        self._check_output_size(input_shape)
         if c % self.groups:
             raise ValueError(f"The number of input channels must be evenly divisible by the "
                              f"number of groups. Received groups={self.groups}, but the input "
