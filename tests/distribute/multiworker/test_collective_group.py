@@ -41,6 +41,11 @@ out = {}
 for pack in (0, 16, 1 << 20):
     out[f"sum{pack}"] = [r.numpy().tolist() for r in g.all_reduce(xs, bytes_per_pack=pack)]
 out["max"] = [r.numpy().tolist() for r in g.all_reduce(xs[:3], "max")]
+import torchflow._src.core.collective as coll
+coll._PIPELINE_BYTES = 20  # a pack's chunks: 5 float32s, straddling its tensors
+out["chunked"] = [r.numpy().tolist() for r in g.all_reduce(xs)]
+coll._PIPELINE_BYTES = 4 << 20
+out["unchanged"] = all(np.array_equal(x.numpy(), v) for x, v in zip(xs, _inputs(rank)))
 out["dtypes"] = [r.dtype.name for r in g.all_reduce(xs)]
 out["bcast"] = [r.numpy().tolist() for r in g.broadcast(xs[:2], src_rank=1)]
 out["gather"] = g.all_gather(tf.range(rank + 1) * 10).numpy().tolist()
@@ -78,8 +83,10 @@ def test_values_match_numpy_then_a_killed_worker_is_named(run_cluster):
     want_max = [np.max([inp[i] for inp in inputs], axis=0) for i in range(3)]
     for o in outs:
         r = o["result"]
-        for pack in (0, 16, 1 << 20):
-            for got, want in zip(r[f"sum{pack}"], want_sum):
+        assert r["unchanged"]  # the callers' tensors are never written to
+        for pack in (0, 16, 1 << 20, "chunked"):
+            key = pack if pack == "chunked" else f"sum{pack}"
+            for got, want in zip(r[key], want_sum):
                 np.testing.assert_allclose(np.asarray(got, dtype=np.float64),
                                            np.asarray(want, dtype=np.float64), rtol=1e-6)
         for got, want in zip(r["max"], want_max):

@@ -40,6 +40,8 @@ _PROBE_SECONDS = 2.0
 # handle) refer to its storage.
 _FREE_USE_COUNT = 2
 _POOL_PER_SIZE = 2
+# A pack travels in chunks of this size, each sent while the next is copied in.
+_PIPELINE_BYTES = 4 << 20
 
 _REDUCE_OPS = {"sum": dist.ReduceOp.SUM, "max": dist.ReduceOp.MAX,
                "min": dist.ReduceOp.MIN, "prod": dist.ReduceOp.PRODUCT}
@@ -318,11 +320,17 @@ class CollectiveGroup:
         for dtype, idx in packs:
             pieces = [ts[i].reshape(-1) for i in idx]
             flat = self._buffer(dtype, pieces[0].device, sum(p.numel() for p in pieces))
+            pg = self._pg_for(flat, implementation)
+            if pg is self._gloo and dtype not in _GLOO_CAST:
+                # The copy out of the (immutable) inputs overlaps the wire: each
+                # chunk of the pack is all-reduced as soon as it is filled.
+                works.extend(_fill_and_launch(pieces, flat, pg, opts))
+                bufs.append((idx, flat))
+                continue
             if len(pieces) > 1:
                 torch.cat(pieces, out=flat)
             else:
                 flat.copy_(pieces[0])
-            pg = self._pg_for(flat, implementation)
             send = flat.to(_GLOO_CAST[dtype]) if pg is self._gloo and dtype in _GLOO_CAST \
                 else flat
             works.append(pg.allreduce([send], opts))
@@ -418,6 +426,32 @@ def _size_vector(t, axis, rank, world):
     v = torch.zeros(world, dtype=torch.int64)
     v[rank] = t.shape[axis] if t.dim() else 1
     return wrap(v)
+
+
+def _fill_and_launch(pieces: list, flat: torch.Tensor, pg, opts) -> list:
+    """Copies ``pieces`` one after another into ``flat``, starting ``pg``'s all-reduce
+    of each ``_PIPELINE_BYTES`` chunk of ``flat`` (and of the last, shorter one) once it
+    is full; returns the works.
+
+    Every element is reduced once, by one chunk's collective, on every rank alike:
+    the sums are the whole pack's all-reduce's.
+    """
+    chunk = max(1, _PIPELINE_BYTES // flat.element_size())
+    total = flat.numel()
+    launched = filled = 0
+    works = []
+    for p in pieces:
+        n, src = p.numel(), 0
+        while src < n:
+            boundary = min(launched + chunk, total)
+            take = min(n - src, boundary - filled)
+            flat[filled:filled + take].copy_(p[src:src + take])
+            filled += take
+            src += take
+            if filled == boundary:
+                works.append(pg.allreduce([flat[launched:filled]], opts))
+                launched = filled
+    return works
 
 
 def _packs(idx: list, ts: list, bytes_per_pack: int) -> list:
