@@ -60,13 +60,21 @@ def _nested(k):
     return k.Model([i, j], k.layers.add([inner(i), inner(j)], name="sum"), name="outer")
 
 
+def _sequential_of_functional(k):
+    # A Functional model as a Sequential's first layer defines the input (TF builds it).
+    i = k.Input((6,), name="digits")
+    pretrained = k.Model(i, k.layers.Dense(4, name="dense_1")(i), name="pretrained")
+    return k.Sequential([pretrained, k.layers.Dense(2, name="predictions")], name="stack")
+
+
 def _summary(model):
     lines = []
     model.summary(print_fn=lines.append)
     return "\n".join(lines)
 
 
-@pytest.mark.parametrize("build", [_branching, _chain, _sequential, _nested])
+@pytest.mark.parametrize("build", [_branching, _chain, _sequential, _nested,
+                                   _sequential_of_functional])
 def test_summary_rows_match_tf_keras(build):
     ours = _rows(_summary(build(tf.keras)))
     theirs = _rows(_summary(build(real_tf().keras)))

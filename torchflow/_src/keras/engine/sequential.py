@@ -67,11 +67,10 @@ class Sequential(Functional):
         self._track(layer)
         if isinstance(layer, InputLayer):
             self._input_kt = layer._kt
-        elif self._input_kt is None and hasattr(layer, "_batch_input_shape") and \
-                len(self._seq_layers) == 1:
-            bis = layer._batch_input_shape
-            self._input_kt = Input(batch_size=bis[0], shape=bis[1:],
-                                   dtype=layer.dtype if layer.dtype else None)
+        elif self._input_kt is None and len(self._seq_layers) == 1:
+            bis, dtype = _input_shape_and_dtype(layer)
+            if bis is not None:
+                self._input_kt = Input(batch_size=bis[0], shape=bis[1:], dtype=dtype)
         if self._input_kt is not None:
             self._rebuild()
 
@@ -140,3 +139,15 @@ class Sequential(Functional):
         for lc in config["layers"]:
             model.add(serialization.deserialize_layer(lc, custom_objects))
         return model
+
+
+def _input_shape_and_dtype(layer):
+    """The batch input shape and dtype a first layer defines (TF's
+    ``get_input_shape_and_dtype``): its ``input_shape`` argument, or the input of a
+    Functional model with one input; ``(None, None)`` when it has neither."""
+    if getattr(layer, "_is_graph_network", False) and len(getattr(layer, "inputs", ())) == 1:
+        kt = layer.inputs[0]
+        return tuple(kt.shape.as_list()), kt.dtype
+    if hasattr(layer, "_batch_input_shape"):
+        return layer._batch_input_shape, (layer.dtype if layer.dtype else None)
+    return None, None
