@@ -156,6 +156,10 @@ from torchflow._src.ops.creation_ops import saturate_cast as saturate_cast
 # --- array_ops ---------------------------------------------------------------
 from torchflow._src.ops.creation_ops import zeros as zeros
 from torchflow._src.ops.creation_ops import zeros_like as zeros_like
+from torchflow._src.ops.critical_section_ops import CriticalSection as CriticalSection
+from torchflow._src.ops.critical_section_ops import (
+    nondifferentiable_batch_function as nondifferentiable_batch_function,
+)
 from torchflow._src.ops.debugging_ops import Assert as Assert
 from torchflow._src.ops.debugging_ops import assert_equal as assert_equal
 from torchflow._src.ops.debugging_ops import assert_greater as assert_greater
