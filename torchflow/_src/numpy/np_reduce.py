@@ -355,6 +355,9 @@ def polyval(p, x):
 def diff(a, n=1, axis=-1):
     """n-th discrete difference along ``axis``."""
     a = asarray(a)
+    if not -a.ndim <= axis < a.ndim:  # TF's check, not Python's modulo wrap-around
+        raise ValueError(f"Argument `axis` (received axis={axis}) is out of bounds for input "
+                         f"{a.numpy()} of rank {a.ndim}.")
     for _ in range(n):
         nd = a.ndim
         ax = axis % nd

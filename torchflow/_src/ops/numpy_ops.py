@@ -19,6 +19,7 @@ import torch
 from torchflow._src.core import context, dtypes
 from torchflow._src.core.errors import InvalidArgumentError, translate
 from torchflow._src.core.tensor import Tensor, wrap
+from torchflow._src.ops import _numpy_checks as _c
 
 Axis = Optional[Union[int, Sequence[int]]]
 Shape = Sequence[int]
@@ -461,16 +462,19 @@ def clone(x: Tensor) -> Tensor:
 # --- shape and order ----------------------------------------------------------------------
 def reshape(x: Tensor, shape: Shape) -> Tensor:
     """``x`` with a new shape (one ``-1`` is inferred)."""
+    _c.reshape(x._t.numel(), shape)
     return _run("tnp.reshape", torch.reshape, x, shape)
 
 
 def broadcast_to(x: Tensor, shape: Shape) -> Tensor:
     """``x`` broadcast to ``shape``."""
+    _c.broadcast_to(tuple(x._t.shape), shape)
     return _run("tnp.broadcast_to", torch.broadcast_to, x, shape)
 
 
 def transpose(x: Tensor, axes: Shape) -> Tensor:
     """``x`` with its axes permuted to ``axes``."""
+    _c.each_axis("Transpose", x._t.dim(), axes, "{a} is out of range [0 .. {n})")
     return _run("tnp.permute", torch.permute, x, axes)
 
 
@@ -498,6 +502,7 @@ def squeeze(x: Tensor, axes: Shape) -> Tensor:
 
 def flip(x: Tensor, axes: Shape) -> Tensor:
     """``x`` reversed along ``axes``."""
+    _c.each_axis("ReverseV2", x._t.dim(), axes, "'axis'[{i}] = {a} is out of valid range [0, {m}")
     return _run("tnp.flip", torch.flip, x, axes)
 
 
@@ -508,6 +513,7 @@ def rot90(x: Tensor, k: int, axes: Sequence[int]) -> Tensor:
 
 def roll(x: Tensor, shift: Union[int, Shape], axis: Axis) -> Tensor:
     """``x`` rolled by ``shift`` along ``axis`` (the flattened tensor when None)."""
+    _c.each_axis("Roll", x._t.dim(), axis, "axis {a} is out of range")
     return _run("tnp.roll", _roll, x, shift, axis)
 
 
@@ -523,16 +529,15 @@ def triu(x: Tensor, k: int) -> Tensor:
 
 def concatenate(xs: Sequence[Tensor], axis: int) -> Tensor:
     """The tensors ``xs`` (one dtype) joined along ``axis``."""
-    n = xs[0]._t.dim() if xs else 0
-    if xs and not -n <= axis < n:
-        raise InvalidArgumentError(None, None, f"ConcatOp : Expected concatenating dimensions "
-                                               f"in the range [{-n}, {n}), but got {axis} "
-                                               f"[Op:ConcatV2]")
+    if xs:
+        _c.concat_shapes([tuple(x._t.shape) for x in xs], axis)
     return _run("tnp.cat", torch.cat, list(xs), axis)
 
 
 def stack(xs: Sequence[Tensor], axis: int) -> Tensor:
     """The tensors ``xs`` (one dtype and shape) joined along a new axis ``axis``."""
+    if xs:
+        _c.stack_axis(xs[0]._t.dim(), axis)
     return _run("tnp.stack", torch.stack, list(xs), axis)
 
 
@@ -543,6 +548,7 @@ def split(x: Tensor, sizes: Sequence[int], axis: int) -> list:
 
 def tile(x: Tensor, reps: Shape) -> Tensor:
     """``x`` repeated ``reps`` times per axis."""
+    _c.tile(x._t.dim(), reps)
     return _run("tnp.tile", torch.tile, x, reps)
 
 
@@ -603,86 +609,81 @@ def take_along_axis(x: Tensor, indices: Tensor, axis: Optional[int]) -> Tensor:
 
 
 # --- reductions ---------------------------------------------------------------------------
-def _reduction_axes(op: str, x: Tensor, axis: Axis) -> None:
-    """TF's error for a reduction axis outside ``[-rank, rank)`` (not torch's text)."""
-    n = x._t.dim()
-    for a in () if axis is None else (axis,) if isinstance(axis, int) else axis:
-        if not -n <= int(a) < n:
-            raise InvalidArgumentError(None, None, f"Invalid reduction dimension ({int(a)} for "
-                                                   f"input with {n} dimension(s) [Op:{op}]")
-
-
 def sum(x: Tensor, axis: Axis, keepdims: bool) -> Tensor:  # noqa: A001 - NumPy's name
     """Sum over ``axis`` (all axes when None) in ``x``'s dtype."""
-    _reduction_axes("Sum", x, axis)
+    _c.reduction_axes("Sum", x._t.dim(), axis)
     return _run("tnp.sum", _sum, x, axis, keepdims)
 
 
 def prod(x: Tensor, axis: Axis, keepdims: bool) -> Tensor:
     """Product over ``axis`` in ``x``'s dtype."""
-    _reduction_axes("Prod", x, axis)
+    _c.reduction_axes("Prod", x._t.dim(), axis)
     return _run("tnp.prod", _prod_wide, x, axis, keepdims)
 
 
 def mean(x: Tensor, axis: Axis, keepdims: bool) -> Tensor:
     """Mean over ``axis`` of a floating-point ``x``."""
-    _reduction_axes("Mean", x, axis)
+    _c.reduction_axes("Mean", x._t.dim(), axis)
     return _run("tnp.mean", _mean, x, axis, keepdims)
 
 
 def var(x: Tensor, axis: Axis, keepdims: bool, ddof: int) -> Tensor:
     """Variance over ``axis`` with ``ddof`` degrees of freedom removed."""
-    _reduction_axes("Mean", x, axis)
+    _c.reduction_axes("Mean", x._t.dim(), axis)
     return _run("tnp.var", _var, x, axis, keepdims, ddof)
 
 
 def std(x: Tensor, axis: Axis, keepdims: bool, ddof: int) -> Tensor:
     """Standard deviation over ``axis`` with ``ddof`` degrees of freedom removed."""
-    _reduction_axes("Mean", x, axis)
+    _c.reduction_axes("Mean", x._t.dim(), axis)
     return _run("tnp.std", _std, x, axis, keepdims, ddof)
 
 
 def amax(x: Tensor, axis: Axis, keepdims: bool) -> Tensor:
     """Maximum over ``axis`` (NaN propagates)."""
-    _reduction_axes("Max", x, axis)
+    _c.reduction_axes("Max", x._t.dim(), axis)
     return _run("tnp.amax", _amax, x, axis, keepdims)
 
 
 def amin(x: Tensor, axis: Axis, keepdims: bool) -> Tensor:
     """Minimum over ``axis`` (NaN propagates)."""
-    _reduction_axes("Min", x, axis)
+    _c.reduction_axes("Min", x._t.dim(), axis)
     return _run("tnp.amin", _amin, x, axis, keepdims)
 
 
 def all(x: Tensor, axis: Axis, keepdims: bool) -> Tensor:  # noqa: A001 - NumPy's name
     """Logical AND over ``axis`` of a bool ``x``."""
-    _reduction_axes("All", x, axis)
+    _c.reduction_axes("All", x._t.dim(), axis)
     return _run("tnp.all", _all, x, axis, keepdims)
 
 
 def any(x: Tensor, axis: Axis, keepdims: bool) -> Tensor:  # noqa: A001 - NumPy's name
     """Logical OR over ``axis`` of a bool ``x``."""
-    _reduction_axes("Any", x, axis)
+    _c.reduction_axes("Any", x._t.dim(), axis)
     return _run("tnp.any", _any, x, axis, keepdims)
 
 
 def argmax(x: Tensor, axis: Optional[int]) -> Tensor:
     """Index of the first maximum along ``axis`` (of the flattened ``x`` when None)."""
+    _c.one_axis("ArgMax", x._t.dim(), axis, "Expected dimension")
     return _run("tnp.argmax", _argmax, x, axis)
 
 
 def argmin(x: Tensor, axis: Optional[int]) -> Tensor:
     """Index of the first minimum along ``axis`` (of the flattened ``x`` when None)."""
+    _c.one_axis("ArgMin", x._t.dim(), axis, "Expected dimension")
     return _run("tnp.argmin", _argmin, x, axis)
 
 
 def cumsum(x: Tensor, axis: Optional[int]) -> Tensor:
     """Cumulative sum along ``axis`` (the flattened ``x`` when None) in ``x``'s dtype."""
+    _c.one_axis("Cumsum", x._t.dim(), axis, "ScanOp: Expected scan axis")
     return _run("tnp.cumsum_ax", _cumsum, x, axis)
 
 
 def cumprod(x: Tensor, axis: Optional[int]) -> Tensor:
     """Cumulative product along ``axis`` (the flattened ``x`` when None)."""
+    _c.one_axis("Cumprod", x._t.dim(), axis, "ScanOp: Expected scan axis")
     return _run("tnp.cumprod_ax", _cumprod, x, axis)
 
 
@@ -698,11 +699,13 @@ def nanprod(x: Tensor, axis: Axis, keepdims: bool) -> Tensor:
 
 def nanmean(x: Tensor, axis: Axis, keepdims: bool) -> Tensor:
     """Mean over ``axis`` ignoring NaN."""
+    _c.reduction_axes("Mean", x._t.dim(), axis)
     return _run("tnp.nanmean", _nanmean, x, axis, keepdims)
 
 
 def count_nonzero(x: Tensor, axis: Axis) -> Tensor:
     """The number of nonzero elements over ``axis`` (int64)."""
+    _c.reduction_axes("Sum", x._t.dim(), axis)
     return _run("tnp.count_nonzero", _count_nonzero, x, axis)
 
 
