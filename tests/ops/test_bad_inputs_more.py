@@ -101,6 +101,13 @@ PROGRAMS = {
     "tnp_concatenate_rank_mismatch": lambda m, n: n.concatenate([n.ones((2, 3)),
                                                                  n.ones((2,))], axis=0),
     "tnp_vstack_mismatch": lambda m, n: n.vstack([n.ones((2, 3)), n.ones((2, 4))]),
+    "tnp_sort_axis_2": lambda m, n: n.sort(n.ones((2, 3)), axis=2),
+    "tnp_sort_axis_-3": lambda m, n: n.sort(n.ones((2, 3)), axis=-3),
+    "tnp_argsort_axis_2": lambda m, n: n.argsort(n.ones((2, 3)), axis=2),
+    "tnp_take_axis_-3": lambda m, n: n.take(n.ones((2, 3)), [0], axis=-3),
+    "tnp_split_axis_2": lambda m, n: n.split(n.ones((2, 3)), 2, axis=2),
+    "tnp_split_axis_-3": lambda m, n: n.split(n.ones((2, 3)), 2, axis=-3),
+    "tnp_diagonal_axis_2": lambda m, n: n.diagonal(n.ones((2, 3)), axis1=0, axis2=2),
     "keras_conv2d_stride_fits": lambda m, n: m.keras.layers.Conv2D(2, 3, strides=5)(
         m.ones((1, 3, 3, 1))),
     # Shapes print as TF's TensorShape::DebugString, "[2,3]".

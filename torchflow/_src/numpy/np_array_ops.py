@@ -501,6 +501,9 @@ def split(ary, indices_or_sections, axis=0):
       ValueError: an integer number of sections that does not divide the axis.
     """
     a = asarray(ary)
+    if not -a.ndim <= axis < a.ndim:
+        raise InvalidArgumentError(None, None, f"-input rank(-{a.ndim}) <= split_dim < input "
+                                               f"rank ({a.ndim}), but got {axis} [Op:Split]")
     sizes = _split_sizes(_k.shape_tuple(a)[axis], indices_or_sections, True)
     return _k.split(a, sizes, axis)
 

@@ -39,10 +39,11 @@ def one_axis(op: str, n: int, axis, text: str) -> None:
 
 
 def each_axis(op: str, n: int, axis, fmt: str) -> None:
-    """Every axis in ``[-n, n)``; ``fmt`` formats TF's message with i, a, n, m = n - 1."""
+    """Every axis in ``[-n, n)``; ``fmt`` formats TF's message with i, a, n, m = n - 1, c (a, plus n
+    when negative)."""
     for i, a in enumerate(_axes(axis)):
         if not -n <= a < n:
-            raise _fail(op, fmt.format(i=i, a=a, n=n, m=n - 1))
+            raise _fail(op, fmt.format(i=i, a=a, n=n, m=n - 1, c=a if a >= 0 else a + n))
 
 
 def concat_shapes(shapes: list, axis: int) -> None:

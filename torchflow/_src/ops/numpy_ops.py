@@ -569,17 +569,21 @@ def diag(x: Tensor, k: int) -> Tensor:
 
 def diagonal(x: Tensor, offset: int, axis1: int, axis2: int) -> Tensor:
     """The diagonal over ``axis1``/``axis2``, appended as the last axis."""
+    _c.each_axis("Transpose", x._t.dim(), (axis1, axis2), "transpose expects a vector of size "
+                 "{n}. But input(1) is a vector of size " + str(x._t.dim() + 1))
     return _run("tnp.diagonal", torch.diagonal, x, offset, axis1, axis2)
 
 
 # --- sorting, searching, selecting --------------------------------------------------------
 def sort(x: Tensor, axis: int, descending: bool, stable: bool) -> Tensor:
     """``x`` sorted along ``axis``."""
+    _c.each_axis("StridedSlice", x._t.dim(), axis, "slice index {c} of dimension 0 out of bounds.")
     return _run("tnp.sort", _sort, x, axis, descending, stable)
 
 
 def argsort(x: Tensor, axis: int, stable: bool) -> Tensor:
     """The int64 indices that sort ``x`` along ``axis``."""
+    _c.each_axis("StridedSlice", x._t.dim(), axis, "slice index {c} of dimension 0 out of bounds.")
     return _run("tnp.argsort", _argsort, x, axis, stable)
 
 
@@ -600,6 +604,7 @@ def nonzero(x: Tensor) -> list:
 
 def take(x: Tensor, indices: Tensor, axis: Optional[int], mode: str) -> Tensor:
     """Elements of ``x`` at the int64 ``indices`` along ``axis`` (clipped or wrapped)."""
+    _c.each_axis("StridedSlice", x._t.dim(), axis, "slice index {c} of dimension 0 out of bounds.")
     return _run("tnp.take", _take, x, indices, axis, mode)
 
 
