@@ -16,15 +16,17 @@ from torchflow._src.testing import real_tf
     ("ResNet50", {"include_top": False, "input_shape": (32, 32, 3), "pooling": "avg"}),
     ("MobileNet", {"include_top": False, "input_shape": (32, 32, 3), "pooling": "max",
                    "alpha": 0.25}),
-    ("Xception", {"include_top": False, "input_shape": (71, 71, 3)}),
+    ("Xception", {"include_top": True, "input_shape": (71, 71, 3), "classes": 2}),
 ])
-def test_tf_keras_weights_file_loads_and_predicts_the_same(name, kwargs, tmp_path):
+def test_tf_keras_weights_file_loads_and_predicts_the_same(name, kwargs, tmp_path,
+                                                           reference_model):
     rtf = real_tf()
     # Weights load by layer name (see imagenet_utils.load_weights): unnamed layers
-    # (Xception's residual convs) need the same automatic names, as in a fresh session.
+    # (Xception's residual convs) need the same automatic names, as in a fresh session
+    # (reference_model builds tf.keras's copy in one; the same kwargs as the
+    # test_architectures cases, so that build is shared).
+    theirs = reference_model(name, **kwargs)
     tf.keras.backend.clear_session()
-    rtf.keras.backend.clear_session()
-    theirs = getattr(rtf.keras.applications, name)(weights=None, **kwargs)
     # Random BatchNormalization statistics, so inference-mode BN is exercised too.
     rng = np.random.RandomState(0)
     for layer in theirs.layers:

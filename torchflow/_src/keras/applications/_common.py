@@ -19,9 +19,7 @@ _MODEL_SECTIONS = """
       input_shape: Optional shape tuple (at least {min_size}x{min_size}; ``({size}, {size}, 3)``
         with ``include_top`` and ImageNet weights).
       pooling: With ``include_top=False``: None (4-D output), ``"avg"`` or ``"max"``.
-      classes: Number of classes (1000 with ImageNet weights and the top).
-      classifier_activation: The top layer's activation (None or "softmax" with
-        pretrained weights).{kwargs}
+      classes: Number of classes (1000 with ImageNet weights and the top).{extra}
 
     Returns:
       A ``keras.Model``.
@@ -43,14 +41,20 @@ _PREPROCESS_SECTIONS = """
     """
 
 
-def model_doc(default_size=224, min_size=32, kwargs=True):
+def model_doc(default_size=224, min_size=32, kwargs=True, classifier_activation=True):
     """Appends the Args/Returns/Raises sections every standard entry point shares to
-    the function's own one-line docstring."""
-    extra = "\n      **kwargs: Accepted for TF's signature." if kwargs else ""
+    the function's own one-line docstring (``kwargs``/``classifier_activation``: whether
+    the signature has them)."""
+    extra = ""
+    if classifier_activation:
+        extra += ("\n      classifier_activation: The top layer's activation (None or "
+                  "\"softmax\" with\n        pretrained weights).")
+    if kwargs:
+        extra += "\n      **kwargs: Accepted for TF's signature."
 
     def decorate(fn):
         fn.__doc__ = fn.__doc__.rstrip() + _MODEL_SECTIONS.format(
-            size=default_size, min_size=min_size, kwargs=extra)
+            size=default_size, min_size=min_size, extra=extra)
         return fn
 
     return decorate
@@ -82,6 +86,12 @@ def top(x, include_top, pooling, classes, classifier_activation, weights, avg_na
         imagenet_utils.validate_activation(classifier_activation, weights)
         return Dense(classes, activation=classifier_activation, name="predictions")(x)
     return imagenet_utils.pool(x, pooling, name_avg=pool_names[0], name_max=pool_names[1])
+
+
+def kernels_url(base, stem, include_top):
+    """The Keras weight file ``<base><stem>_weights_tf_dim_ordering_tf_kernels[_notop].h5``."""
+    suffix = "" if include_top else "_notop"
+    return f"{base}{stem}_weights_tf_dim_ordering_tf_kernels{suffix}.h5"
 
 
 def finish(inputs, x, name, weights, url, file_hash=None):

@@ -108,7 +108,6 @@ def build_resnet(depth, v2, include_top, weights, input_tensor, input_shape, poo
         x = Activation("relu", name="post_relu")(x)
     x = _common.top(x, include_top, pooling, classes, classifier_activation, weights,
                     pool_names=("avg_pool", "max_pool"))
-    suffix = "" if include_top else "_notop"
-    url = f"{_BASE}{model_name}_weights_tf_dim_ordering_tf_kernels{suffix}.h5"
+    url = _common.kernels_url(_BASE, model_name, include_top)
     return _common.finish(inputs, x, model_name, weights, url,
                           _HASHES[model_name][0 if include_top else 1])

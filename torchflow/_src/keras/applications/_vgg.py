@@ -37,6 +37,5 @@ def build_vgg(depth, include_top, weights, input_tensor, input_shape, pooling, c
         x = Dense(classes, activation=classifier_activation, name="predictions")(x)
     else:
         x = imagenet_utils.pool(x, pooling)
-    suffix = "" if include_top else "_notop"
-    url = f"{_BASE}{name}/{name}_weights_tf_dim_ordering_tf_kernels{suffix}.h5"
+    url = _common.kernels_url(f"{_BASE}{name}/", name, include_top)
     return _common.finish(inputs, x, name, weights, url, hashes[0 if include_top else 1])

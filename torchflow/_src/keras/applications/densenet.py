@@ -72,8 +72,7 @@ def _densenet(blocks, include_top, weights, input_tensor, input_shape, pooling, 
     model = Model(inputs, x, name=name)
     if weights == "imagenet" and name == "densenet":
         weights = None
-    suffix = "" if include_top else "_notop"
-    url = f"{_BASE}{name}_weights_tf_dim_ordering_tf_kernels{suffix}.h5"
+    url = _common.kernels_url(_BASE, name, include_top)
     file_hash = _HASHES.get(name, (None, None))[0 if include_top else 1]
     return imagenet_utils.load_weights(model, weights, url, file_hash)
 

@@ -102,11 +102,10 @@ def InceptionResNetV2(include_top=True, weights="imagenet", input_tensor=None, i
     x = inception_resnet_block(x, scale=1.0, activation=None, block_type="block8", block_idx=10)
     x = _conv_bn(x, 1536, 1, name="conv_7b")
     x = _common.top(x, include_top, pooling, classes, classifier_activation, weights)
-    suffix = "" if include_top else "_notop"
-    url = f"{_BASE}inception_resnet_v2_weights_tf_dim_ordering_tf_kernels{suffix}.h5"
-    file_hash = "e693bd0210a403b3192acc6073ad2e96" if include_top else \
-        "d19885ff4a710c122648d3b5c3b684e4"
-    return _common.finish(inputs, x, "inception_resnet_v2", weights, url, file_hash)
+    hashes = ("e693bd0210a403b3192acc6073ad2e96", "d19885ff4a710c122648d3b5c3b684e4")
+    return _common.finish(inputs, x, "inception_resnet_v2", weights,
+                          _common.kernels_url(_BASE, "inception_resnet_v2", include_top),
+                          hashes[0 if include_top else 1])
 
 
 @public(_NS)

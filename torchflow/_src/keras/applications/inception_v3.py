@@ -98,11 +98,10 @@ def InceptionV3(include_top=True, weights="imagenet", input_tensor=None, input_s
     x = _mixed_8(x, 0)
     x = _mixed_8(x, 1)
     x = _common.top(x, include_top, pooling, classes, classifier_activation, weights)
-    suffix = "" if include_top else "_notop"
-    url = f"{_BASE}inception_v3_weights_tf_dim_ordering_tf_kernels{suffix}.h5"
-    file_hash = "9a0d58056eeedaa3f26cb7ebd46da564" if include_top else \
-        "bcbd6486424b2319ff4ef7d526e38f63"
-    return _common.finish(inputs, x, "inception_v3", weights, url, file_hash)
+    hashes = ("9a0d58056eeedaa3f26cb7ebd46da564", "bcbd6486424b2319ff4ef7d526e38f63")
+    return _common.finish(inputs, x, "inception_v3", weights,
+                          _common.kernels_url(_BASE, "inception_v3", include_top),
+                          hashes[0 if include_top else 1])
 
 
 @public(_NS)

@@ -184,54 +184,20 @@ def _nasnet(input_shape, penultimate_filters, num_blocks, stem_block_filters, sk
 
 
 @public(_NS)
+@_common.model_doc(default_size=224, kwargs=False, classifier_activation=False)
 def NASNetMobile(input_shape=None, include_top=True, weights="imagenet", input_tensor=None,
                  pooling=None, classes=1000):
-    """Instantiates the NASNet-A Mobile architecture (224x224 by default).
-
-    Args:
-      input_shape: Optional shape tuple (at least 32x32; ``(224, 224, 3)`` with
-        ImageNet weights).
-      include_top: Whether to include the fully-connected layer at the top.
-      weights: None (random initialization), ``"imagenet"`` (fetched with ``get_file``),
-        or the path to a weights file to load.
-      input_tensor: Optional Keras tensor to use as the model's input.
-      pooling: With ``include_top=False``: None (4-D output), ``"avg"`` or ``"max"``.
-      classes: Number of classes (1000 with ImageNet weights and the top).
-
-    Returns:
-      A ``keras.Model`` named ``NASNet``.
-
-    Raises:
-      ValueError: For invalid ``weights``, ``classes`` or ``input_shape``.
-      Exception: ``URL fetch failure on ...`` when ImageNet weights cannot be fetched.
-    """
+    """Instantiates the NASNet-A Mobile architecture; the model is named ``NASNet``."""
     return _nasnet(input_shape, 1056, 4, 32, False, 2, include_top, weights, input_tensor,
                    pooling, classes, 224, "softmax",
                    ("NASNet-mobile.h5", "NASNet-mobile-no-top.h5"))
 
 
 @public(_NS)
+@_common.model_doc(default_size=331, kwargs=False, classifier_activation=False)
 def NASNetLarge(input_shape=None, include_top=True, weights="imagenet", input_tensor=None,
                 pooling=None, classes=1000):
-    """Instantiates the NASNet-A Large architecture (331x331 by default).
-
-    Args:
-      input_shape: Optional shape tuple (at least 32x32; ``(331, 331, 3)`` with
-        ImageNet weights).
-      include_top: Whether to include the fully-connected layer at the top.
-      weights: None (random initialization), ``"imagenet"`` (fetched with ``get_file``),
-        or the path to a weights file to load.
-      input_tensor: Optional Keras tensor to use as the model's input.
-      pooling: With ``include_top=False``: None (4-D output), ``"avg"`` or ``"max"``.
-      classes: Number of classes (1000 with ImageNet weights and the top).
-
-    Returns:
-      A ``keras.Model`` named ``NASNet``.
-
-    Raises:
-      ValueError: For invalid ``weights``, ``classes`` or ``input_shape``.
-      Exception: ``URL fetch failure on ...`` when ImageNet weights cannot be fetched.
-    """
+    """Instantiates the NASNet-A Large architecture; the model is named ``NASNet``."""
     return _nasnet(input_shape, 4032, 6, 96, True, 2, include_top, weights, input_tensor,
                    pooling, classes, 331, "softmax",
                    ("NASNet-large.h5", "NASNet-large-no-top.h5"))

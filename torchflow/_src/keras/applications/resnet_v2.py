@@ -13,7 +13,7 @@ _NS = "torchflow.keras.applications.resnet_v2"
 @_common.model_doc()
 def ResNet50V2(include_top=True, weights="imagenet", input_tensor=None, input_shape=None,
                pooling=None, classes=1000, classifier_activation="softmax", **kwargs):
-    """Instantiates the ResNet50V2 architecture: a 50-layer pre-activation (v2) residual network."""
+    """Instantiates the ResNet50V2 architecture: a 50-layer pre-activation residual network."""
     return build_resnet(50, True, include_top, weights, input_tensor, input_shape, pooling,
                         classes, classifier_activation)
 
@@ -22,7 +22,7 @@ def ResNet50V2(include_top=True, weights="imagenet", input_tensor=None, input_sh
 @_common.model_doc()
 def ResNet101V2(include_top=True, weights="imagenet", input_tensor=None, input_shape=None,
                 pooling=None, classes=1000, classifier_activation="softmax", **kwargs):
-    """Instantiates the ResNet101V2 architecture: a 101-layer pre-activation (v2) residual network."""
+    """Instantiates the ResNet101V2 architecture: a 101-layer pre-activation residual network."""
     return build_resnet(101, True, include_top, weights, input_tensor, input_shape, pooling,
                         classes, classifier_activation)
 
@@ -31,7 +31,7 @@ def ResNet101V2(include_top=True, weights="imagenet", input_tensor=None, input_s
 @_common.model_doc()
 def ResNet152V2(include_top=True, weights="imagenet", input_tensor=None, input_shape=None,
                 pooling=None, classes=1000, classifier_activation="softmax", **kwargs):
-    """Instantiates the ResNet152V2 architecture: a 152-layer pre-activation (v2) residual network."""
+    """Instantiates the ResNet152V2 architecture: a 152-layer pre-activation residual network."""
     return build_resnet(152, True, include_top, weights, input_tensor, input_shape, pooling,
                         classes, classifier_activation)
 

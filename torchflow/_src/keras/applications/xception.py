@@ -74,11 +74,10 @@ def Xception(include_top=True, weights="imagenet", input_tensor=None, input_shap
     x = _bn("block14_sepconv2_bn")(x)
     x = Activation("relu", name="block14_sepconv2_act")(x)
     x = _common.top(x, include_top, pooling, classes, classifier_activation, weights)
-    suffix = "" if include_top else "_notop"
-    url = f"{_BASE}xception_weights_tf_dim_ordering_tf_kernels{suffix}.h5"
-    file_hash = "0a58e3b7378bc2990ea3b43d5981f1f6" if include_top else \
-        "b0042744bf5b25fce3cb969f33bebb97"
-    return _common.finish(inputs, x, "xception", weights, url, file_hash)
+    hashes = ("0a58e3b7378bc2990ea3b43d5981f1f6", "b0042744bf5b25fce3cb969f33bebb97")
+    return _common.finish(inputs, x, "xception", weights,
+                          _common.kernels_url(_BASE, "xception", include_top),
+                          hashes[0 if include_top else 1])
 
 
 @public(_NS)
