@@ -111,6 +111,13 @@ def nest_scope(parent, child):
     child._scope_name = parent._scope_name.rstrip("/") + "/" + child.name
 
 
+def _is_nested_input(inputs) -> bool:
+    """A tuple of two or more tensors or shapes: TF 2.4's RNN reads it as one nested
+    input, where a list means ``[inputs, *initial_states]``."""
+    return (type(inputs) is tuple and len(inputs) > 1
+            and not isinstance(inputs[0], (int, type(None))))
+
+
 def _cell_step(cell, x, states, training):
     spec = getattr(cell, "_call_spec", None)
     if spec is not None and spec.accepts_training:
@@ -216,6 +223,9 @@ class RNN(Layer):
 
     # --- build --------------------------------------------------------------
     def build(self, input_shape):
+        if _is_nested_input(input_shape):
+            self._build_nested(input_shape)
+            return
         if isinstance(input_shape, (list, tuple)) and input_shape and \
                 not isinstance(input_shape[0], (int, type(None))):
             input_shape = input_shape[0]
@@ -234,10 +244,32 @@ class RNN(Layer):
             self.cell.built = True
         self.built = True
 
+    def _build_nested(self, input_shapes):
+        """A tuple of inputs is one nested input (TF 2.4; a list is [inputs, *states]):
+        the cell is built with the structure of per-step shapes."""
+        steps = []
+        for shape in input_shapes:
+            dims = TensorShape(shape).as_list()
+            if len(dims) < 3:
+                raise ValueError(f"Input {TensorShape(shape)} should have at least 3 dimensions "
+                                 f"(batch, time, features).")
+            steps.append(TensorShape([dims[1]] + dims[2:] if self.time_major
+                                     else [dims[0]] + dims[2:]))
+        if isinstance(self.cell, Layer) and not self.cell.built:
+            if self._cell_in_own_scope:
+                nest_scope(self, self.cell)
+            else:
+                self.cell._scope_name = self._scope_name
+            self.cell.build(tuple(steps))
+            self.cell.built = True
+        self.built = True
+
     # --- call ---------------------------------------------------------------
     def call(self, inputs, mask=None, training=None, initial_state=None, constants=None):
         if constants is not None:
             raise NotImplementedError("RNN(constants=...) is not supported by torchflow.")
+        if _is_nested_input(inputs):
+            return self._nested_call(inputs, training, initial_state)
         if isinstance(inputs, (list, tuple)):
             if initial_state is None and len(inputs) > 1:
                 initial_state = list(inputs[1:])
@@ -286,6 +318,31 @@ class RNN(Layer):
 
     def _fused_call(self, inputs, states, training, mask=None):
         return None
+
+    def _nested_call(self, inputs, training, initial_state):
+        """The step loop over a tuple of inputs: each step gives the cell the tuple of
+        the inputs' slices; outputs keep the cell's output structure."""
+        if self.stateful or self.go_backwards:
+            raise NotImplementedError("torchflow's RNN takes a nested (tuple) input only "
+                                      "without stateful=True and go_backwards=True.")
+        first = inputs[0]
+        if initial_state is not None:
+            states = [_to_tensor(st) for st in nest.flatten(initial_state)]
+        else:
+            states = self.get_initial_state(first)
+        axis = 0 if self.time_major else 1
+        per_input = [unstack(x, axis=axis) for x in inputs]
+        outs = []
+        for xs in zip(*per_input):
+            out, new_states = _cell_step(self.cell, tuple(xs), states, training)
+            states = nest.flatten(new_states)
+            outs.append(out)
+        last = outs[-1]
+        output = (nest.map_structure(lambda *ts: stack(list(ts), axis=axis), *outs)
+                  if self.return_sequences else last)
+        if self.return_state:
+            return [output] + list(states)
+        return output
 
     def _step_loop(self, inputs, states, mask, training):
         axis = 0 if self.time_major else 1
