@@ -108,6 +108,7 @@ PROGRAMS = {
     "tnp_split_axis_2": lambda m, n: n.split(n.ones((2, 3)), 2, axis=2),
     "tnp_split_axis_-3": lambda m, n: n.split(n.ones((2, 3)), 2, axis=-3),
     "tnp_diagonal_axis_2": lambda m, n: n.diagonal(n.ones((2, 3)), axis1=0, axis2=2),
+    "tnp_repeat_axis_2": lambda m, n: n.repeat(n.ones((2, 3)), 2, axis=2),
     "keras_conv2d_stride_fits": lambda m, n: m.keras.layers.Conv2D(2, 3, strides=5)(
         m.ones((1, 3, 3, 1))),
     # Shapes print as TF's TensorShape::DebugString, "[2,3]".

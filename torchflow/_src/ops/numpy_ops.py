@@ -554,6 +554,8 @@ def tile(x: Tensor, reps: Shape) -> Tensor:
 
 def repeat(x: Tensor, repeats: Union[int, Tensor], axis: int) -> Tensor:
     """Each element of ``x`` repeated ``repeats`` times along ``axis``."""
+    if axis is not None and not -x._t.dim() <= axis < x._t.dim():
+        raise IndexError("list index out of range")  # TF's tnp.repeat indexes the shape
     return _run("tnp.repeat", _repeat, x, repeats, axis)
 
 
