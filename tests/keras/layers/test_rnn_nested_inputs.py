@@ -54,3 +54,21 @@ def test_nested_input_rnn_matches_tf_keras(return_sequences, return_state):
     assert [o.shape for o in outs[1]] == [o.shape for o in outs[0]]
     for got, want in zip(outs[1], outs[0]):
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_outputs_of_one_layer_get_unique_names_and_metrics_as_tf():
+    # The guide's model: two outputs from one RNN layer, compiled with a metric.
+    rtf = real_tf()
+    names = []
+    for m in (rtf, tf):
+        a = m.keras.Input((3,))
+        x = m.keras.layers.Dense(2, name="d")(a)
+        lam = m.keras.layers.Lambda(lambda t: (t, t * 2.0, t * 3.0), name="lam")(x)
+        extra = m.keras.layers.Dense(2, name="lam_1")(x)
+        model = m.keras.Model(a, list(lam) + [x, extra])
+        model.compile("sgd", "mse", metrics=["mae"])
+        xs = np.ones((4, 3), np.float32)
+        ys = [np.zeros((4, 2), np.float32)] * 5
+        model.fit(xs, ys, verbose=0)
+        names.append((list(model.output_names), sorted(model.metrics_names)))
+    assert names[1] == names[0]

@@ -18,6 +18,22 @@ from torchflow._src.util import nest
 from torchflow._src.util.api import public
 
 
+def _unique_output_names(layers):
+    """Output names as TF 2.4 gives them: the layer's name, made unique with ``_1``,
+    ``_2``... where one layer gives several outputs (an RNN's outputs and states) or
+    a proposal is taken already."""
+    names, taken, next_suffix = [], set(), {}
+    for layer in layers:
+        name = layer.name
+        while name in taken:
+            k = next_suffix.get(layer.name, 1)
+            name = f"{layer.name}_{k}"
+            next_suffix[layer.name] = k + 1
+        taken.add(name)
+        names.append(name)
+    return names
+
+
 @public("torchflow.keras")
 class Functional(Model):
     """A Model built from ``inputs`` and ``outputs`` KerasTensors (``tf.keras.Model(inputs, outputs)``).
@@ -93,7 +109,7 @@ class Functional(Model):
         self.inputs = self._inputs_flat
         self.outputs = self._outputs_flat
         self.input_names = [l.name for l in in_layers]
-        self.output_names = [l.name for l in self._output_layers]
+        self.output_names = _unique_output_names(self._output_layers)
         self._input_spec = self._make_input_spec()
         self.supports_masking = True  # masks flow through the graph, as in tf.keras
         self.built = True
