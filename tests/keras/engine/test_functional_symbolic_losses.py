@@ -57,3 +57,26 @@ def test_symbolic_metric_needs_a_name():
     model = tf.keras.Model(inputs, tf.keras.layers.Dense(2)(inputs))
     with pytest.raises(ValueError, match="Please provide a name for your metric"):
         model.add_metric(tf.reduce_sum(inputs))
+
+
+def test_backend_function_of_a_symbolic_tensor_as_a_metric_as_tf():
+    # The Keras training guide: model.add_metric(keras.backend.std(x1), ...) on a
+    # KerasTensor; TF 2.4 dispatches tf.keras.backend's tensor functions like ops.
+    rtf = real_tf()
+    hist = []
+    for m in (rtf, tf):
+        inputs = m.keras.Input(shape=(8,))
+        x1 = m.keras.layers.Dense(4, activation="relu", kernel_initializer="ones")(inputs)
+        outputs = m.keras.layers.Dense(3, kernel_initializer="ones")(x1)
+        model = m.keras.Model(inputs, outputs)
+        model.add_metric(m.keras.backend.std(x1), name="std_of_activation",
+                         aggregation="mean")
+        model.add_metric(m.keras.backend.mean(m.keras.backend.square(x1)), name="ms",
+                         aggregation="mean")
+        model.compile("sgd", m.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+        x = np.arange(64, dtype=np.float32).reshape(8, 8) / 64.0
+        h = model.fit(x, np.zeros((8,), np.int64), verbose=0, batch_size=4, shuffle=False)
+        hist.append(h.history)
+    assert sorted(hist[1]) == sorted(hist[0])
+    for k in hist[0]:
+        np.testing.assert_allclose(hist[1][k], hist[0][k], rtol=1e-5, err_msg=k)

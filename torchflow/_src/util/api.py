@@ -7,11 +7,13 @@ from typing import Callable, TypeVar
 
 _F = TypeVar("_F")
 
-# Public op functions (defined in _src/ops or _src/numpy), in registration
-# order, and a hook run on each function registered after dispatch is on.
+# Public op functions (defined in _src/ops or _src/numpy, and the tensor functions
+# of tf.keras.backend, which TF 2.4 also dispatches on KerasTensors), in
+# registration order, and a hook run on each function registered after dispatch is on.
 _OP_FUNCTIONS: list = []
 _on_register: list = []
-_OP_PACKAGES = ("torchflow._src.ops", "torchflow._src.numpy")
+_OP_PACKAGES = ("torchflow._src.ops", "torchflow._src.numpy",
+                "torchflow._src.keras.backend_ops", "torchflow._src.keras.backend_nn")
 
 
 def public(module: str) -> Callable[[_F], _F]:
