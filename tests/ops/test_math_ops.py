@@ -444,7 +444,7 @@ def test_series_special_functions_match_scipy(name, ref, lo, hi):
 
 
 @pytest.mark.parametrize("module", ["math_ops", "special_binary_ops", "unary_math_ops", "trig_ops",
-                                    "special_unary_ops"])
+                                    "special_unary_ops", "special_math_ops"])
 def test_each_op_is_a_plain_def_with_its_own_docstring(module):
     """One way to define an op (issue 11): a module-level ``def`` per op (no factory-made
     closures) with its own Google-style docstring (no shared template)."""

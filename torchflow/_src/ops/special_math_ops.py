@@ -17,36 +17,187 @@ from torchflow._src.core import context, dtypes
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.ops import _math_common as mc
 from torchflow._src.ops._dispatch import Tensor, dtype_error, tensor_arg, wrap
-from torchflow._src.ops.unary_math_ops import _in_f32, _make_unary
+from torchflow._src.ops._math_common import unary_op as _unary_op
+from torchflow._src.ops.unary_math_ops import _in_f32
 from torchflow._src.util.api import public
 
 _F = mc.FLOATS
 _NS = "torchflow.math.special"
 
-bessel_j0 = _make_unary("bessel_j0", "BesselJ0", _F, _in_f32(torch.special.bessel_j0),
-                        "Computes the Bessel function of the first kind of order 0", module=_NS)
-bessel_j1 = _make_unary("bessel_j1", "BesselJ1", _F, _in_f32(torch.special.bessel_j1),
-                        "Computes the Bessel function of the first kind of order 1", module=_NS)
-bessel_y0 = _make_unary("bessel_y0", "BesselY0", _F, _in_f32(torch.special.bessel_y0),
-                        "Computes the Bessel function of the second kind of order 0", module=_NS)
-bessel_y1 = _make_unary("bessel_y1", "BesselY1", _F, _in_f32(torch.special.bessel_y1),
-                        "Computes the Bessel function of the second kind of order 1", module=_NS)
-bessel_k0 = _make_unary("bessel_k0", "BesselK0", _F,
-                        _in_f32(torch.special.modified_bessel_k0),
-                        "Computes the modified Bessel function of the second kind of order 0",
-                        module=_NS)
-bessel_k1 = _make_unary("bessel_k1", "BesselK1", _F,
-                        _in_f32(torch.special.modified_bessel_k1),
-                        "Computes the modified Bessel function of the second kind of order 1",
-                        module=_NS)
-bessel_k0e = _make_unary("bessel_k0e", "BesselK0e", _F,
-                         _in_f32(torch.special.scaled_modified_bessel_k0),
-                         "Computes the exponentially scaled modified Bessel function K0",
-                         module=_NS)
-bessel_k1e = _make_unary("bessel_k1e", "BesselK1e", _F,
-                         _in_f32(torch.special.scaled_modified_bessel_k1),
-                         "Computes the exponentially scaled modified Bessel function K1",
-                         module=_NS)
+@public(_NS)
+def bessel_j0(x, name=None) -> Tensor:
+    """Computes the Bessel function of the first kind of order 0, J0(x), elementwise (TF's ``BesselJ0``).
+
+    16-bit floats are computed in float32 and rounded back.
+
+    Args:
+      x: A float Tensor (or value convertible to one).
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of ``x``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: If ``x`` is not a float tensor.
+    """
+    return _unary_op("BesselJ0", _bessel_j0_kernel, _F, x)
+
+
+_bessel_j0_kernel = _in_f32(torch.special.bessel_j0)
+
+
+@public(_NS)
+def bessel_j1(x, name=None) -> Tensor:
+    """Computes the Bessel function of the first kind of order 1, J1(x), elementwise (TF's ``BesselJ1``).
+
+    16-bit floats are computed in float32 and rounded back.
+
+    Args:
+      x: A float Tensor (or value convertible to one).
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of ``x``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: If ``x`` is not a float tensor.
+    """
+    return _unary_op("BesselJ1", _bessel_j1_kernel, _F, x)
+
+
+_bessel_j1_kernel = _in_f32(torch.special.bessel_j1)
+
+
+@public(_NS)
+def bessel_y0(x, name=None) -> Tensor:
+    """Computes the Bessel function of the second kind of order 0, Y0(x), for x > 0, elementwise (TF's ``BesselY0``).
+
+    16-bit floats are computed in float32 and rounded back.
+
+    Args:
+      x: A float Tensor (or value convertible to one).
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of ``x``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: If ``x`` is not a float tensor.
+    """
+    return _unary_op("BesselY0", _bessel_y0_kernel, _F, x)
+
+
+_bessel_y0_kernel = _in_f32(torch.special.bessel_y0)
+
+
+@public(_NS)
+def bessel_y1(x, name=None) -> Tensor:
+    """Computes the Bessel function of the second kind of order 1, Y1(x), for x > 0, elementwise (TF's ``BesselY1``).
+
+    16-bit floats are computed in float32 and rounded back.
+
+    Args:
+      x: A float Tensor (or value convertible to one).
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of ``x``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: If ``x`` is not a float tensor.
+    """
+    return _unary_op("BesselY1", _bessel_y1_kernel, _F, x)
+
+
+_bessel_y1_kernel = _in_f32(torch.special.bessel_y1)
+
+
+@public(_NS)
+def bessel_k0(x, name=None) -> Tensor:
+    """Computes the modified Bessel function of the second kind of order 0, K0(x), for x > 0, elementwise (TF's ``BesselK0``).
+
+    16-bit floats are computed in float32 and rounded back.
+
+    Args:
+      x: A float Tensor (or value convertible to one).
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of ``x``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: If ``x`` is not a float tensor.
+    """
+    return _unary_op("BesselK0", _bessel_k0_kernel, _F, x)
+
+
+_bessel_k0_kernel = _in_f32(torch.special.modified_bessel_k0)
+
+
+@public(_NS)
+def bessel_k1(x, name=None) -> Tensor:
+    """Computes the modified Bessel function of the second kind of order 1, K1(x), for x > 0, elementwise (TF's ``BesselK1``).
+
+    16-bit floats are computed in float32 and rounded back.
+
+    Args:
+      x: A float Tensor (or value convertible to one).
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of ``x``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: If ``x`` is not a float tensor.
+    """
+    return _unary_op("BesselK1", _bessel_k1_kernel, _F, x)
+
+
+_bessel_k1_kernel = _in_f32(torch.special.modified_bessel_k1)
+
+
+@public(_NS)
+def bessel_k0e(x, name=None) -> Tensor:
+    """Computes the exponentially scaled modified Bessel function K0, exp(x) * K0(x), for x > 0, elementwise (TF's ``BesselK0e``).
+
+    16-bit floats are computed in float32 and rounded back.
+
+    Args:
+      x: A float Tensor (or value convertible to one).
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of ``x``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: If ``x`` is not a float tensor.
+    """
+    return _unary_op("BesselK0e", _bessel_k0e_kernel, _F, x)
+
+
+_bessel_k0e_kernel = _in_f32(torch.special.scaled_modified_bessel_k0)
+
+
+@public(_NS)
+def bessel_k1e(x, name=None) -> Tensor:
+    """Computes the exponentially scaled modified Bessel function K1, exp(x) * K1(x), for x > 0, elementwise (TF's ``BesselK1e``).
+
+    16-bit floats are computed in float32 and rounded back.
+
+    Args:
+      x: A float Tensor (or value convertible to one).
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of ``x``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: If ``x`` is not a float tensor.
+    """
+    return _unary_op("BesselK1e", _bessel_k1e_kernel, _F, x)
+
+
+_bessel_k1e_kernel = _in_f32(torch.special.scaled_modified_bessel_k1)
 
 
 def _betacf(a, b, x, eps, tiny, max_iter=300):
@@ -294,17 +445,111 @@ def _in_f64(fn):
     return g
 
 
-expint = _make_unary("expint", "Expint", _F, _in_f64(_expint64),
-                     "Computes the exponential integral ``Ei(x)`` (NaN for ``x < 0``)", module=_NS)
-fresnel_cos = _make_unary("fresnel_cos", "FresnelCos", _F,
-                          _in_f64(lambda t: _fresnel64(t, False)),
-                          "Computes the Fresnel cosine integral ``int_0^x cos(pi t^2 / 2) dt``",
-                          module=_NS)
-fresnel_sin = _make_unary("fresnel_sin", "FresnelSin", _F,
-                          _in_f64(lambda t: _fresnel64(t, True)),
-                          "Computes the Fresnel sine integral ``int_0^x sin(pi t^2 / 2) dt``",
-                          module=_NS)
-dawsn = _make_unary("dawsn", "Dawsn", _F, _in_f64(_dawsn64),
-                    "Computes Dawson's integral ``exp(-x^2) int_0^x exp(t^2) dt``", module=_NS)
-spence = _make_unary("spence", "Spence", _F, _in_f64(_spence64),
-                     "Computes Spence's integral ``int_1^x log(t) / (1 - t) dt``", module=_NS)
+_expint_kernel = _in_f64(_expint64)
+
+
+@public(_NS)
+def expint(x, name=None) -> Tensor:
+    """Computes the exponential integral Ei(x) (NaN for x < 0), elementwise (TF's ``Expint``).
+
+    Evaluated in float64 and rounded to ``x``'s dtype.
+
+    Args:
+      x: A float Tensor (or value convertible to one).
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of ``x``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: If ``x`` is not a float tensor.
+    """
+    return _unary_op("Expint", _expint_kernel, _F, x)
+
+
+_fresnel_cos_kernel = _in_f64(lambda t: _fresnel64(t, False))
+
+
+@public(_NS)
+def fresnel_cos(x, name=None) -> Tensor:
+    """Computes the Fresnel cosine integral, the integral of cos(pi t^2 / 2) from 0 to x, elementwise (TF's ``FresnelCos``).
+
+    Evaluated in float64 and rounded to ``x``'s dtype.
+
+    Args:
+      x: A float Tensor (or value convertible to one).
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of ``x``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: If ``x`` is not a float tensor.
+    """
+    return _unary_op("FresnelCos", _fresnel_cos_kernel, _F, x)
+
+
+_fresnel_sin_kernel = _in_f64(lambda t: _fresnel64(t, True))
+
+
+@public(_NS)
+def fresnel_sin(x, name=None) -> Tensor:
+    """Computes the Fresnel sine integral, the integral of sin(pi t^2 / 2) from 0 to x, elementwise (TF's ``FresnelSin``).
+
+    Evaluated in float64 and rounded to ``x``'s dtype.
+
+    Args:
+      x: A float Tensor (or value convertible to one).
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of ``x``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: If ``x`` is not a float tensor.
+    """
+    return _unary_op("FresnelSin", _fresnel_sin_kernel, _F, x)
+
+
+_dawsn_kernel = _in_f64(_dawsn64)
+
+
+@public(_NS)
+def dawsn(x, name=None) -> Tensor:
+    """Computes the Dawson's integral, exp(-x^2) times the integral of exp(t^2) from 0 to x, elementwise (TF's ``Dawsn``).
+
+    Evaluated in float64 and rounded to ``x``'s dtype.
+
+    Args:
+      x: A float Tensor (or value convertible to one).
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of ``x``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: If ``x`` is not a float tensor.
+    """
+    return _unary_op("Dawsn", _dawsn_kernel, _F, x)
+
+
+_spence_kernel = _in_f64(_spence64)
+
+
+@public(_NS)
+def spence(x, name=None) -> Tensor:
+    """Computes the Spence's integral, the integral of log(t) / (1 - t) from 1 to x, elementwise (TF's ``Spence``).
+
+    Evaluated in float64 and rounded to ``x``'s dtype.
+
+    Args:
+      x: A float Tensor (or value convertible to one).
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of ``x``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: If ``x`` is not a float tensor.
+    """
+    return _unary_op("Spence", _spence_kernel, _F, x)

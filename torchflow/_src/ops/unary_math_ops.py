@@ -38,30 +38,6 @@ def _in_f32(fn):
     return g
 
 
-def _make_unary(pub, op, allowed, fn, summary, example=None, module="torchflow.math"):
-    """A public unary op made from a spec: kept only for ``special_math_ops``'s Bessel
-    functions, which are still written this way (their own module, not converted yet);
-    the ops of this module are plain ``def``s."""
-
-    def impl(x, name=None):
-        return _unary_op(op, fn, allowed, x)
-
-    impl.__name__ = impl.__qualname__ = pub
-    impl.__doc__ = f"""{summary} (TF's ``{op}``).
-
-    Args:
-      x: A Tensor (or value convertible to one).
-      name: Unused (eager).
-
-    Returns:
-      A Tensor of ``x``'s dtype and shape.
-
-    Raises:
-      InvalidArgumentError: If the op does not support ``x``'s dtype.
-    """
-    return public(module)(impl)
-
-
 def _softsign(t):
     return t / (1 + torch.abs(t))
 
