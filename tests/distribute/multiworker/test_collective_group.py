@@ -151,6 +151,6 @@ def test_worker_that_never_starts_is_named_at_the_rendezvous_timeout(run_cluster
 
 
 def _port():
-    from conftest import free_ports
+    from cluster_helpers import free_ports
 
     return free_ports(1)[0]

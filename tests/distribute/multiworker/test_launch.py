@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 import pytest
-from conftest import child_env
+from cluster_helpers import child_env
 
 pytestmark = pytest.mark.multiprocess
 
@@ -170,7 +170,7 @@ print("RESULT " + json.dumps({"task": [r.task_type, r.task_id], "v": v.numpy().t
 
 
 def test_plain_torchrun_without_tf_config(tmp_path):
-    from conftest import free_ports
+    from cluster_helpers import free_ports
 
     (tmp_path / "tr.py").write_text(TORCHRUN)
     cmd = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2",

@@ -192,7 +192,7 @@ print("RESULT " + json.dumps({"w": [w.tolist() for w in model.get_weights()],
 
 
 def test_keras_fit_two_workers_equals_one_process(run_cluster):
-    from conftest import tf_config
+    from cluster_helpers import tf_config
 
     # Tasks 0 and 1 form the cluster; task 2 trains alone on the same global batches.
     outs = run_cluster(FIT, 3, timeout=120, env_fn=lambda i, ports: {

@@ -121,14 +121,16 @@ def _metrics_read_together(strategy, model):
                 values._read_ahead.pop(key, None)
 
 
-def make_train_function(model):
+def make_train_function(model, default_train_step):
+    """The train function of ``model`` under its strategy; ``default_train_step`` is
+    Keras' own ``train_step`` (a model that keeps it has its metrics read at once)."""
     strategy = model_strategy(model)
     state: dict = {}
     multi_worker = getattr(strategy.extended, "_in_multi_worker_mode", lambda: False)()
 
     def train_function(batches):
         logs = None
-        if multi_worker and type(model).train_step is _default_train_step(model):
+        if multi_worker and type(model).train_step is default_train_step:
             # The default train_step, its metrics read after the steps all at once.
             for b in batches:
                 _run_step(strategy, model._train_step_updates, b, state)
@@ -179,9 +181,3 @@ def make_predict_function(model):
                 for b in batches]
 
     return predict_function
-
-
-def _default_train_step(model):
-    from torchflow._src.keras.engine.training import TrainingMixin  # imports this module
-
-    return TrainingMixin.train_step

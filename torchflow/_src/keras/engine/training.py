@@ -216,7 +216,7 @@ class TrainingMixin:
         if self.train_function is not None:
             return self.train_function
         if _dist.is_distributed(self):  # tf.distribute: steps through strategy.run
-            self.train_function = _dist.make_train_function(self)
+            self.train_function = _dist.make_train_function(self, TrainingMixin.train_step)
             return self.train_function
 
         def train_function(batches):
