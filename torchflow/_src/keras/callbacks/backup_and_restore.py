@@ -69,6 +69,14 @@ class TrainingState:
 
     def delete_backup(self) -> None:
         shutil.rmtree(self._write_dir, ignore_errors=True)
+        if self._write_dir != self._backup_dir:
+            # A worker's temp dir lies inside the chief's backup dir; when the chief
+            # removed that first, the worker's last write made it again: remove it
+            # if nothing else is left in it.
+            try:
+                os.rmdir(self._backup_dir)
+            except OSError:
+                pass
 
     def maybe_load_initial_epoch_from_ckpt(self, initial_epoch) -> int:
         """The epoch ``fit`` should start at: one past the backed-up epoch, if any."""
