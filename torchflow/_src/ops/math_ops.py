@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import builtins
 
+import numpy as np
 import torch
 
 from torchflow._src.core import dtypes
-from torchflow._src.core.errors import InvalidArgumentError
+from torchflow._src.core.errors import InvalidArgumentError, dims
 from torchflow._src.core.tensor_shape import as_shape
 from torchflow._src.ops import _math_common as mc
 from torchflow._src.ops._dispatch import Tensor, dtype_error, tensor_arg, wrap
@@ -39,10 +40,11 @@ def _string_add(a, b, d):
     if d is not _STRING:
         raise mc.bad_type("AddV2", d, _ADD_TYPES)
     try:
-        return wrap(a + b, _STRING)
+        # 0-d object arrays add to a bare bytes object: keep the result an array
+        return wrap(np.asarray(a + b, dtype=object), _STRING)
     except ValueError:
         raise InvalidArgumentError(
-            None, None, f"Incompatible shapes: {list(a.shape)} vs. {list(b.shape)} [Op:Add]"
+            None, None, f"Incompatible shapes: {dims(a.shape)} vs. {dims(b.shape)} [Op:Add]"
         ) from None
 
 

@@ -50,3 +50,16 @@ def test_py_function_error_in_a_dataset_map_is_invalid_argument():
 
     assert run(tf) == run(rtf) == [0]
     np.testing.assert_equal(tf.py_function(lambda v: v * 2, [3], tf.int32).numpy(), 6)
+
+
+def test_scalar_string_add_is_a_string_tensor_as_tf():
+    # tf.function guide: double(tf.constant("a")) returns a + a
+    rtf = real_tf()
+    for args in [("a", "a"), (["x", "y"], "z"), ("", "b")]:
+        got = tf.add(tf.constant(args[0]), tf.constant(args[1]))
+        want = rtf.add(rtf.constant(args[0]), rtf.constant(args[1]))
+        assert got.shape == want.shape and got.dtype == tf.string
+        np.testing.assert_array_equal(got.numpy(), want.numpy())
+        assert repr(tf.constant(args[0]) + tf.constant(args[1])).startswith("<tf.Tensor")
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"\[2\] vs. \[3\]"):
+        tf.constant(["a", "b"]) + tf.constant(["a", "b", "c"])
