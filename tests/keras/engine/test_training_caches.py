@@ -117,7 +117,9 @@ def test_sequential_add_and_pop_after_a_step():
     model.pop()
     assert len(model.trainable_weights) == 2
     flat = model._flatten_layers()
-    assert len(flat) == 2 and flat[0] is model and flat[1] is model.layers[0]
+    # as tf.keras: the stack's InputLayer (made from input_shape) is tracked first
+    assert len(flat) == 3 and flat[0] is model and flat[2] is model.layers[0]
+    assert isinstance(flat[1], L.InputLayer)
 
 
 def test_loss_added_by_a_new_layer_after_a_step_counts():

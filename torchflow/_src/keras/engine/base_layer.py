@@ -50,6 +50,9 @@ _NOT_TRACKED = frozenset((
     # (as in tf.keras), not also `_output_layers/0` etc. (which would map a
     # checkpoint's output layer onto another model's output layer).
     "_input_layers", "_output_layers", "_nodes", "_nodes_by_depth",
+    # A Sequential's stack: its layers are its `layer-N` children too (a stack rebuilt
+    # from its config holds its InputLayer where one built with input_shape did not).
+    "_seq_layers",
 ))
 
 

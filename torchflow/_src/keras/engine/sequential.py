@@ -80,7 +80,9 @@ class Sequential(Functional):
             if isinstance(layer, InputLayer):
                 continue
             x = layer(x)
-        keep = list(self._seq_layers)
+        # TF tracks the stack's InputLayer first, whether it was added or made from
+        # the first layer's input_shape: checkpoints key the layers `layer-N` alike.
+        keep = [self._input_kt._keras_history[0]] + self.layers
         self._init_graph_network(self._input_kt, x)
         self._self_tracked_layers[:] = []
         for l in keep:
