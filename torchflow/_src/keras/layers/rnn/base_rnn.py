@@ -235,14 +235,18 @@ class RNN(Layer):
                              f"(batch, time, features).")
         dims = shape.as_list()
         step = [dims[1]] + dims[2:] if self.time_major else [dims[0]] + dims[2:]
+        self._build_cell(TensorShape(step))
+        self.built = True
+
+    def _build_cell(self, step_shape):
+        """Builds the cell (in its scope) for the shape(s) of one step's input."""
         if isinstance(self.cell, Layer) and not self.cell.built:
             if self._cell_in_own_scope:
                 nest_scope(self, self.cell)
             else:
                 self.cell._scope_name = self._scope_name
-            self.cell.build(TensorShape(step))
+            self.cell.build(step_shape)
             self.cell.built = True
-        self.built = True
 
     def _build_nested(self, input_shapes):
         """A tuple of inputs is one nested input (TF 2.4; a list is [inputs, *states]):
@@ -255,13 +259,7 @@ class RNN(Layer):
                                  f"(batch, time, features).")
             steps.append(TensorShape([dims[1]] + dims[2:] if self.time_major
                                      else [dims[0]] + dims[2:]))
-        if isinstance(self.cell, Layer) and not self.cell.built:
-            if self._cell_in_own_scope:
-                nest_scope(self, self.cell)
-            else:
-                self.cell._scope_name = self._scope_name
-            self.cell.build(tuple(steps))
-            self.cell.built = True
+        self._build_cell(tuple(steps))
         self.built = True
 
     # --- call ---------------------------------------------------------------
