@@ -21,6 +21,7 @@ from torchflow._src.core import dtypes
 from torchflow._src.core.errors import InvalidArgumentError, dims
 from torchflow._src.core.tensor_shape import as_shape
 from torchflow._src.ops import _math_common as mc
+from torchflow._src.ops import special_gradients
 from torchflow._src.ops._dispatch import Tensor, dtype_error, tensor_arg, wrap
 from torchflow._src.util.api import public
 
@@ -86,7 +87,7 @@ def _trunc_div(a, b):
 
 
 def _atan2(a, b):
-    return torch.atan2(a, mc.as_torch_scalar(b, a))
+    return special_gradients.atan2(a, b)
 
 
 

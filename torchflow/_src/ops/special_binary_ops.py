@@ -10,6 +10,7 @@ from __future__ import annotations
 import torch
 
 from torchflow._src.ops import _math_common as mc
+from torchflow._src.ops import special_gradients as sg
 from torchflow._src.ops._dispatch import Tensor
 from torchflow._src.util.api import public
 
@@ -25,17 +26,19 @@ def _nextafter(a, b):
 def _xlogy(a, b):
     if a.is_complex():
         return torch.where(a == 0, torch.zeros_like(a), a * torch.log(mc.as_torch_scalar(b, a)))
-    return torch.xlogy(a, b)
+    return sg.xlogy(a, b)
 
 
 def _xlog1py(a, b):
     if a.is_complex():
         return torch.where(a == 0, torch.zeros_like(a), a * torch.log1p(mc.as_torch_scalar(b, a)))
-    return torch.special.xlog1py(a, b)
+    return sg.xlog1py(a, b)
 
 
 def _xdivy(a, b):
-    return torch.where(a == 0, torch.zeros_like(a), a / b)
+    if a.is_complex():
+        return torch.where(a == 0, torch.zeros_like(a), a / b)
+    return sg.xdivy(a, b)
 
 
 def _mul_no_nan(a, b):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import torch
 
 from torchflow._src.ops import _math_common as mc
+from torchflow._src.ops import special_gradients as sg
 from torchflow._src.ops._dispatch import Tensor, tensor_arg, wrap
 from torchflow._src.ops.unary_math_ops import _in_f32
 from torchflow._src.util.api import public
@@ -128,7 +129,7 @@ def lgamma(x, name=None) -> Tensor:
     Raises:
       InvalidArgumentError: If ``x`` is not floating point.
     """
-    return _unary_op("Lgamma", torch.lgamma, _F, x)
+    return _unary_op("Lgamma", sg.lgamma, _F, x)
 
 
 @public("torchflow.math")
@@ -145,7 +146,7 @@ def digamma(x, name=None) -> Tensor:
     Raises:
       InvalidArgumentError: If ``x`` is not floating point.
     """
-    return _unary_op("Digamma", torch.digamma, _F, x)
+    return _unary_op("Digamma", sg.digamma, _F, x)
 
 
 @public("torchflow.math")
