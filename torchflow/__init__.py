@@ -98,6 +98,8 @@ from torchflow._src.core.tensor_conversion_registry import (
 )
 from torchflow._src.core.tensor_shape import TensorShape as TensorShape
 from torchflow._src.core.tensor_spec import TensorSpec as TensorSpec
+from torchflow._src.core.tensor_spec import type_spec_from_value as type_spec_from_value
+from torchflow._src.core.composite_tensor import TypeSpec as TypeSpec
 from torchflow._src.core.variable_scope import name_scope as name_scope
 from torchflow._src.core.variable_scope import variable_creator_scope as variable_creator_scope
 

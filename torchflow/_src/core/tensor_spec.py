@@ -7,13 +7,15 @@ and Keras input specs.
 from __future__ import annotations
 
 from torchflow._src.core import dtypes
+from torchflow._src.core.composite_tensor import TypeSpec
+from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.tensor_shape import TensorShape, as_shape
 from torchflow._src.util.api import public
 
 
 @public("torchflow")
-class TensorSpec:
+class TensorSpec(TypeSpec):
     """Describes a tensor: its ``shape`` (possibly partial), ``dtype`` and ``name``.
 
     Args:
@@ -96,8 +98,61 @@ class TensorSpec:
     def __reduce__(self):
         return TensorSpec, (self._shape, self._dtype, self._name)
 
+    # --- the TypeSpec protocol: a dense tensor is its own one component ------
+    def _serialize(self) -> tuple:
+        return (self._shape, self._dtype, self._name)
+
+    @property
+    def _component_specs(self) -> "TensorSpec":
+        return self
+
+    def _to_components(self, value):
+        return value
+
+    def _from_components(self, components):
+        return components
+
+    def _batch(self, batch_size) -> "TensorSpec":
+        return TensorSpec(TensorShape([batch_size]).concatenate(self._shape), self._dtype)
+
+    def _unbatch(self) -> "TensorSpec":
+        if self._shape.rank == 0:
+            raise ValueError("Unbatching a tensor is only supported for rank >= 1")
+        return TensorSpec(self._shape[1:] if self._shape.rank else None, self._dtype)
+
     def __repr__(self) -> str:
         dims = self._shape.dims
         shape = "<unknown>" if dims is None else (
             "(" + ", ".join(str(d) for d in dims) + ("," if len(dims) == 1 else "") + ")")
         return f"TensorSpec(shape={shape}, dtype={self._dtype!r}, name={self._name!r})"
+
+
+@public("torchflow")
+def type_spec_from_value(value) -> TypeSpec:
+    """Returns a ``tf.TypeSpec`` that represents the given ``value``.
+
+    Args:
+      value: A value: a Tensor, a composite tensor (``tf.RaggedTensor``, ...), or
+        anything ``tf.convert_to_tensor`` accepts.
+
+    Returns:
+      A ``TypeSpec`` that ``value`` is compatible with.
+
+    Raises:
+      TypeError: If no TypeSpec can be built for ``value``.
+
+    >>> import torchflow as tf
+    >>> tf.type_spec_from_value(tf.constant([1, 2]))
+    TensorSpec(shape=(2,), dtype=tf.int32, name=None)
+    """
+    spec = getattr(value, "_type_spec", None)
+    if isinstance(spec, TypeSpec):
+        return spec
+    if isinstance(value, Tensor):
+        return TensorSpec(value.shape, value.dtype)
+    try:
+        t = convert_to_tensor(value)
+    except (TypeError, ValueError):
+        raise TypeError(f"Could not build a TypeSpec for {value!r} with type "
+                        f"{type(value).__name__}") from None
+    return TensorSpec(t.shape, t.dtype)
