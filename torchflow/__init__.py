@@ -40,6 +40,7 @@ from torchflow import summary as summary
 from torchflow import test as test
 from torchflow import train as train
 from torchflow import version as version
+from torchflow._src.core.composite_tensor import TypeSpec as TypeSpec
 from torchflow._src.core.convert import constant as constant
 from torchflow._src.core.convert import convert_to_tensor as convert_to_tensor
 from torchflow._src.core.custom_gradient import custom_gradient as custom_gradient
@@ -99,7 +100,6 @@ from torchflow._src.core.tensor_conversion_registry import (
 from torchflow._src.core.tensor_shape import TensorShape as TensorShape
 from torchflow._src.core.tensor_spec import TensorSpec as TensorSpec
 from torchflow._src.core.tensor_spec import type_spec_from_value as type_spec_from_value
-from torchflow._src.core.composite_tensor import TypeSpec as TypeSpec
 from torchflow._src.core.variable_scope import name_scope as name_scope
 from torchflow._src.core.variable_scope import variable_creator_scope as variable_creator_scope
 
