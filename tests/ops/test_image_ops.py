@@ -98,3 +98,18 @@ def test_resize_is_differentiable():
     with t.GradientTape() as tt:
         yv = t.reduce_sum(t.image.resize(xv, (5, 5), method="bicubic"))
     np.testing.assert_allclose(g.numpy(), tt.gradient(yv, xv).numpy(), atol=1e-4)
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int8", "int16", "uint16", "int32", "float64"])
+@pytest.mark.parametrize("factor", [2.0, -1.5, 0.3])
+def test_adjust_contrast_saturates_integer_images_as_tf(dtype, factor):
+    # TF converts non-float32 images to float32 and back with saturate=True: a
+    # uint8 result above 255 clamps to 255 instead of wrapping.
+    t = real_tf()
+    x = (RNG.random((2, 4, 5, 3)) * 400 - 100).astype("int64").astype(dtype)
+    got = tf.image.adjust_contrast(tf.constant(x), factor)
+    want = t.image.adjust_contrast(t.constant(x), factor).numpy()
+    assert got.dtype.name == want.dtype.name
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-6, atol=1)
+    if dtype in ("uint8", "int8", "int16"):
+        np.testing.assert_array_equal(got.numpy(), want)

@@ -252,9 +252,33 @@ def resize_with_crop_or_pad(image, target_height, target_width) -> Tensor:
 
 @public("torchflow.image")
 def adjust_contrast(images, contrast_factor) -> Tensor:
-    """``(x - mean) * contrast_factor + mean`` with the mean per image and channel."""
+    """Adjusts the contrast of RGB or grayscale images.
+
+    Each channel of each image becomes ``(x - mean) * contrast_factor + mean``,
+    with ``mean`` that channel's mean over the image. As in TF, images of a dtype
+    other than float16/float32 are converted to float32 with
+    ``convert_image_dtype`` first and back with ``saturate=True`` after, so
+    integer results are clamped to the dtype's range rather than wrapping.
+
+    Args:
+      images: Images of shape ``[..., height, width, channels]``.
+      contrast_factor: A float multiplier for adjusting contrast.
+
+    Returns:
+      The contrast-adjusted images, of the dtype of ``images``.
+
+    Raises:
+      LookupError: On differentiation (TF registers no gradient for
+        ``AdjustContrastv2``).
+
+    >>> import torchflow as tf
+    >>> x = tf.constant([[[0], [100]], [[200], [255]]], tf.uint8)
+    >>> tf.image.adjust_contrast(x, 2.0).numpy().ravel()
+    array([  0,  61, 255, 255], dtype=uint8)
+    """
     t = tensor_arg(images)
-    x = t._t if t._t.is_floating_point() else t._t.float()
+    orig = t._dtype
+    flt = t if orig.name in ("float16", "float32") else convert_image_dtype(t, dtypes.float32)
     f = tensor_arg(contrast_factor)._t
 
     def contrast(x, f):
@@ -262,8 +286,8 @@ def adjust_contrast(images, contrast_factor) -> Tensor:
         return (x - mean) * f.to(x.dtype) + mean
 
     # TF registers no gradient for AdjustContrastv2: a tape through it raises.
-    y = gradient_kernels.no_gradient("AdjustContrastv2", contrast, x, f)
-    return wrap(y.to(t._t.dtype) if not t._t.is_floating_point() else y, t._dtype)
+    y = gradient_kernels.no_gradient("AdjustContrastv2", contrast, flt._t, f)
+    return convert_image_dtype(wrap(y, flt._dtype), orig, saturate=True)
 
 
 @public("torchflow.image")
