@@ -1,0 +1,583 @@
+"""The one gRPC transport of torchflow (parameter servers, tf.data service, profiler).
+
+A small service framework on ``grpcio`` with generic methods: bytes in, bytes out,
+no ``.proto``. Every method lives under the gRPC service ``torchflow.Rpc``, so one
+server can host the methods of several features.
+
+API for other modules::
+
+    from torchflow._src.core import rpc
+
+    # --- server -----------------------------------------------------------------
+    srv = rpc.Server("127.0.0.1:0")            # token: arg, else $TORCHFLOW_CLUSTER_TOKEN
+    srv.add_method("Echo", fn)                 # fn(request: bytes, ctx) -> bytes
+    srv.add_method("Run", run_fn, code=True)   # code=True: only callers with the token
+    srv.add_stream_method("Tail", gen_fn)      # gen_fn(request, ctx) -> iterator of bytes
+    srv.start(); srv.port; srv.address         # "127.0.0.1:<port>"
+    srv.stop(grace=None); srv.wait()
+
+    # --- client -----------------------------------------------------------------
+    ch = rpc.Channel("127.0.0.1:1234")         # token: arg, else $TORCHFLOW_CLUSTER_TOKEN
+    out = ch.call("Echo", payload, timeout=10.0, idempotent=True)
+    for chunk in ch.stream("Tail", payload, timeout=60.0): ...
+    ch.ping(timeout=1.0) -> bool; ch.close()
+
+    # --- payloads ---------------------------------------------------------------
+    buf = rpc.encode({"w": tf_tensor, "x": np_array, "n": 3, "s": "a", "raw": b".."})
+    obj = rpc.decode(buf)      # tf.Tensor -> tf.Tensor, ndarray -> read-only ndarray,
+                               # torch.Tensor -> torch.Tensor; tuples stay tuples
+    blob = rpc.dumps_code(fn)  # cloudpickle; rpc.loads_code(blob) only inside a
+                               # code=True handler (the caller proved the token)
+
+Semantics:
+
+- Tensors travel as raw buffers with dtype and shape (string tensors as their
+  elements' bytes); the rest of a payload is a JSON skeleton. Nothing in
+  ``encode``/``decode`` unpickles, so a payload from anyone is safe to decode.
+- Every call has a deadline (``timeout``, default ``DEFAULT_TIMEOUT``). Only calls
+  marked ``idempotent=True`` are retried, on UNAVAILABLE, with exponential backoff and
+  jitter, while the deadline allows.
+- Failures are TF errors: a gRPC status maps to the ``tf.errors`` class of the same
+  code (UNAVAILABLE -> ``UnavailableError``, DEADLINE_EXCEEDED ->
+  ``DeadlineExceededError``, ABORTED, CANCELLED, RESOURCE_EXHAUSTED for an oversized
+  message, UNAUTHENTICATED ...). A ``tf.errors.OpError`` raised by a handler reaches
+  the caller as the same class and message; any other exception as ``UnknownError``
+  whose message starts with the exception's type name. (Handlers raise ``tf.errors``;
+  they do not call ``ctx.abort``.)
+- Authentication: the cluster token (``TORCHFLOW_CLUSTER_TOKEN``, set by
+  ``torchflow launch``; ``ensure_cluster_token()`` makes one for in-process clusters
+  and children) travels as call metadata and is checked on every call with a
+  constant-time compare. A server with a token refuses every call without it. A
+  server without a token serves only its non-code methods, and only when bound to
+  loopback, unless ``allow_insecure=True``; ``code=True`` methods always need the token.
+- Keepalive pings every 10 s (a peer gone silent fails calls within ~15 s even when
+  no RST arrives); messages over ``max_message_bytes`` are refused with
+  RESOURCE_EXHAUSTED; a malformed, oversized or unauthenticated call never stops the
+  server.
+"""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import json
+import os
+import pickle
+import random
+import secrets
+import socket
+import struct
+import threading
+import time
+from concurrent import futures
+from typing import Any, Callable, Iterator
+
+import cloudpickle
+import grpc
+import numpy as np
+import torch
+
+from torchflow._src.core import dtypes, errors
+from torchflow._src.core.tensor import Tensor, wrap
+
+TOKEN_ENV = "TORCHFLOW_CLUSTER_TOKEN"
+SERVICE = "torchflow.Rpc"
+DEFAULT_TIMEOUT = 30.0
+MAX_MESSAGE_BYTES = 256 * 1024 * 1024
+_TOKEN_KEY = "x-torchflow-token"
+_MAGIC = b"TFR1"
+_ALIGN = 8
+
+_KEEPALIVE = [
+    ("grpc.keepalive_time_ms", 10_000),
+    ("grpc.keepalive_timeout_ms", 5_000),
+    ("grpc.keepalive_permit_without_calls", 1),
+    ("grpc.http2.max_pings_without_data", 0),
+]
+
+
+# --- the cluster token -----------------------------------------------------------------
+
+
+def cluster_token() -> str | None:
+    """The cluster token from ``$TORCHFLOW_CLUSTER_TOKEN`` (None when unset or empty)."""
+    return os.environ.get(TOKEN_ENV) or None
+
+
+def ensure_cluster_token() -> str:
+    """Returns the cluster token, first making a random one (into the environment, so
+    child processes inherit it) when none is set."""
+    tok = cluster_token()
+    if tok is None:
+        tok = secrets.token_hex(32)
+        os.environ[TOKEN_ENV] = tok
+    return tok
+
+
+def is_loopback(address: str) -> bool:
+    """True when ``host:port``'s host is a loopback name or address."""
+    host = address.rsplit(":", 1)[0].strip("[]")
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def pick_unused_port() -> int:
+    """A TCP port free on 127.0.0.1 now (the in-process clusters' ports)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# --- payloads: tensors as raw buffers --------------------------------------------------
+
+
+def _np_name(a: np.ndarray) -> str:
+    return dtypes.as_dtype(a.dtype).name
+
+
+def _torch_bytes(t: torch.Tensor):
+    t = t.detach()
+    if t.device.type != "cpu":
+        t = t.cpu()
+    t = t.resolve_conj().contiguous()
+    if t.numel() == 0:
+        return b""
+    return memoryview(t.reshape(-1).view(torch.uint8).numpy())
+
+
+class _Encoder:
+    def __init__(self):
+        self.bufs: list = []
+
+    def buf(self, b) -> int:
+        self.bufs.append(b)
+        return len(self.bufs) - 1
+
+    def array(self, kind: str, name: str, shape, raw) -> dict:
+        return {"~": "nd", "k": kind, "d": name, "s": list(shape), "b": self.buf(raw)}
+
+    def strings(self, kind: str, a: np.ndarray) -> dict:
+        items = [x if isinstance(x, bytes) else str(x).encode() for x in a.reshape(-1)]
+        return {"~": "str", "k": kind, "s": list(a.shape), "l": [len(x) for x in items],
+                "b": self.buf(b"".join(items))}
+
+    def node(self, x):
+        if x is None or isinstance(x, (bool, str)):
+            return x
+        if isinstance(x, (int, float)) and type(x) in (int, float):
+            return x
+        if isinstance(x, Tensor):
+            t = x._t
+            if isinstance(t, np.ndarray):
+                return self.strings("tf", t)
+            return self.array("tf", x._dtype.name, t.shape, _torch_bytes(t))
+        if isinstance(x, torch.Tensor):
+            return self.array("torch", dtypes.from_torch(x.dtype).name, x.shape,
+                              _torch_bytes(x))
+        if isinstance(x, (np.ndarray, np.generic)):
+            kind = "np" if isinstance(x, np.ndarray) else "npscalar"
+            a = np.asarray(x)
+            if a.dtype.kind in "OSU":
+                return self.strings(kind, a)
+            flat = np.ascontiguousarray(a).reshape(-1)  # at least 1-d: keep a's shape
+            return self.array(kind, _np_name(a), a.shape, memoryview(flat.view(np.uint8)))
+        if isinstance(x, (bytes, bytearray, memoryview)):
+            return {"~": "bytes", "b": self.buf(x)}
+        if isinstance(x, tuple):
+            return {"~": "tuple", "v": [self.node(v) for v in x]}
+        if isinstance(x, list):
+            return [self.node(v) for v in x]
+        if isinstance(x, dict):
+            return {"~": "dict", "v": [[self.node(k), self.node(v)] for k, v in x.items()]}
+        if isinstance(x, (int, float)):  # bool/int/float subclasses (IntEnum ...)
+            return int(x) if isinstance(x, int) else float(x)
+        raise TypeError(f"rpc.encode cannot send a value of type {type(x).__name__}: {x!r}")
+
+
+def encode(obj: Any) -> bytes:
+    """Serializes ``obj`` (nests of dict/list/tuple, scalars, str, bytes, tf.Tensor,
+    NumPy arrays, torch tensors) with tensors as raw buffers; no pickle."""
+    enc = _Encoder()
+    skeleton = enc.node(obj)
+    spans = []
+    parts = []
+    off = 0
+    for b in enc.bufs:
+        n = memoryview(b).nbytes
+        spans.append([off, n])
+        parts.append(b)
+        pad = -n % _ALIGN
+        if pad:
+            parts.append(b"\0" * pad)
+        off += n + pad
+    header = json.dumps({"v": skeleton, "b": spans}, separators=(",", ":")).encode()
+    return b"".join([_MAGIC, struct.pack("<I", len(header)), header, *parts])
+
+
+class _Decoder:
+    def __init__(self, data: memoryview, base: int, spans):
+        self.data = data
+        self.base = base
+        self.spans = spans
+
+    def raw(self, i) -> memoryview:
+        off, n = self.spans[i]
+        start = self.base + off
+        if off < 0 or n < 0 or start + n > len(self.data):
+            raise ValueError("buffer out of range")
+        return self.data[start:start + n]
+
+    def node(self, x):
+        if isinstance(x, list):
+            return [self.node(v) for v in x]
+        if not isinstance(x, dict):
+            return x
+        tag = x["~"]
+        if tag == "tuple":
+            return tuple(self.node(v) for v in x["v"])
+        if tag == "dict":
+            return {_hashable(self.node(k)): self.node(v) for k, v in x["v"]}
+        if tag == "bytes":
+            return bytes(self.raw(x["b"]))
+        shape = tuple(int(d) for d in x["s"])
+        if tag == "str":
+            raw = bytes(self.raw(x["b"]))
+            items, pos = [], 0
+            for n in x["l"]:
+                items.append(raw[pos:pos + n])
+                pos += n
+            a = np.empty(len(items), dtype=object)
+            a[:] = items
+            a = a.reshape(shape)
+            if x["k"] == "tf":
+                return wrap(a, dtypes.string)
+            return a[()] if x["k"] == "npscalar" else a
+        if tag != "nd":
+            raise ValueError(f"unknown node tag {tag!r}")
+        dt = dtypes.as_dtype(x["d"])
+        raw = self.raw(x["b"])
+        count = int(np.prod(shape)) if shape else 1
+        if count * dt.size != raw.nbytes:
+            raise ValueError(f"buffer of {raw.nbytes} bytes for {dt.name}{list(shape)}")
+        if x["k"] in ("tf", "torch"):
+            t = (torch.frombuffer(bytearray(raw), dtype=dt._torch) if count
+                 else torch.empty(0, dtype=dt._torch)).reshape(shape)
+            return wrap(t, dt) if x["k"] == "tf" else t
+        a = np.frombuffer(raw, dtype=dt.as_numpy_dtype, count=count).reshape(shape)
+        return a[()] if x["k"] == "npscalar" else a
+
+
+def _hashable(k):
+    return tuple(_hashable(v) for v in k) if isinstance(k, list) else k
+
+
+def decode(payload) -> Any:
+    """Inverse of :func:`encode`. Raises ``InvalidArgumentError`` on a malformed payload."""
+    data = memoryview(payload)
+    try:
+        if bytes(data[:4]) != _MAGIC:
+            raise ValueError("bad magic")
+        (hlen,) = struct.unpack("<I", data[4:8])
+        header = json.loads(bytes(data[8:8 + hlen]))
+        return _Decoder(data, 8 + hlen, header["b"]).node(header["v"])
+    except errors.OpError:
+        raise
+    except Exception as e:  # noqa: BLE001 - any parse failure is the sender's fault
+        raise errors.InvalidArgumentError(
+            None, None, f"Malformed torchflow RPC payload: {type(e).__name__}: {e}") from None
+
+
+def dumps_code(obj) -> bytes:
+    """Pickles code (functions, closures, dataset functions) with cloudpickle."""
+    return cloudpickle.dumps(obj)
+
+
+def loads_code(blob: bytes):
+    """Unpickles what :func:`dumps_code` made. Call it only in a ``code=True``
+    handler: there the caller has proved it holds the cluster token."""
+    try:
+        return pickle.loads(blob)  # only from authenticated peers (see the docstring)
+    except errors.OpError:
+        raise
+    except Exception as e:  # noqa: BLE001
+        raise errors.InvalidArgumentError(
+            None, None, f"Could not load the code sent: {type(e).__name__}: {e}") from None
+
+
+# --- errors ----------------------------------------------------------------------------
+
+_STATUS_BY_CODE = {s.value[0]: s for s in grpc.StatusCode}
+
+
+def error_from_rpc(e: grpc.RpcError, target: str = "") -> errors.OpError:
+    """The ``tf.errors`` exception for a failed call."""
+    code = e.code() if hasattr(e, "code") else grpc.StatusCode.UNKNOWN
+    details = (e.details() if hasattr(e, "details") else None) or str(code)
+    num = code.value[0] if code is not None else errors.UNKNOWN
+    if num == errors.OK:
+        num = errors.UNKNOWN
+    cls = errors.exception_type_from_error_code(num)
+    if num in (errors.UNAVAILABLE, errors.DEADLINE_EXCEEDED) and target:
+        details = f"{details} (peer {target})"
+    return cls(None, None, details)
+
+
+# --- server ----------------------------------------------------------------------------
+
+
+class _Method:
+    __slots__ = ("fn", "code", "stream")
+
+    def __init__(self, fn, code, stream):
+        self.fn = fn
+        self.code = code
+        self.stream = stream
+
+
+class Server:
+    """A gRPC server hosting generic ``torchflow.Rpc`` methods (see the module doc).
+
+    Args:
+      address: ``host:port`` to bind (port 0 picks a free one).
+      token: The cluster token callers must send; defaults to ``$TORCHFLOW_CLUSTER_TOKEN``.
+      allow_insecure: Allow serving on a non-loopback address without a token.
+      max_message_bytes: Largest request or response accepted.
+      max_workers: Threads serving calls.
+
+    Raises:
+      PermissionDeniedError: On ``start()`` without a token on a non-loopback address
+        (and not ``allow_insecure``).
+      UnknownError: If the address cannot be bound.
+    """
+
+    def __init__(self, address: str, token: str | None = None, allow_insecure: bool = False,
+                 max_message_bytes: int = MAX_MESSAGE_BYTES, max_workers: int = 16):
+        self._address = address
+        self._token = (token if token is not None else cluster_token()) or None
+        self._allow_insecure = allow_insecure
+        self._max = int(max_message_bytes)
+        self._max_workers = max_workers
+        self._methods: dict[str, _Method] = {"Ping": _Method(lambda req, ctx: b"", False, False)}
+        self._server = None
+        self._port = None
+        self._lock = threading.Lock()
+
+    @property
+    def port(self) -> int | None:
+        return self._port
+
+    @property
+    def address(self) -> str:
+        host = self._address.rsplit(":", 1)[0]
+        return f"{host}:{self._port}"
+
+    @property
+    def has_token(self) -> bool:
+        return self._token is not None
+
+    def add_method(self, name: str, fn: Callable[[bytes, Any], bytes], code: bool = False):
+        """Registers unary ``fn(request_bytes, grpc_context) -> bytes`` as ``name``."""
+        self._methods[name] = _Method(fn, code, False)
+
+    def add_stream_method(self, name: str, fn: Callable[[bytes, Any], Iterator[bytes]],
+                          code: bool = False):
+        """Registers server-streaming ``fn(request_bytes, ctx) -> iterator of bytes``."""
+        self._methods[name] = _Method(fn, code, True)
+
+    def start(self) -> Server:
+        with self._lock:
+            if self._server is not None:
+                return self
+            if self._token is None and not self._allow_insecure and not is_loopback(
+                    self._address):
+                raise errors.PermissionDeniedError(
+                    None, None,
+                    f"Refusing to serve on non-loopback address {self._address} without a "
+                    f"cluster token: set {TOKEN_ENV} (torchflow launch sets it) or pass "
+                    "allow_insecure=True.")
+            opts = [("grpc.max_receive_message_length", self._max),
+                    ("grpc.max_send_message_length", self._max),
+                    ("grpc.so_reuseport", 0),
+                    ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
+                    ("grpc.http2.max_ping_strikes", 0)]
+            server = grpc.server(futures.ThreadPoolExecutor(max_workers=self._max_workers),
+                                 options=opts)
+            server.add_generic_rpc_handlers((_Handler(self),))
+            try:
+                port = server.add_insecure_port(self._address)
+            except RuntimeError:
+                port = 0
+            if not port:
+                raise errors.UnknownError(
+                    None, None, f"Could not start gRPC server: cannot bind {self._address}")
+            server.start()
+            self._server, self._port = server, port
+        return self
+
+    def stop(self, grace: float | None = None) -> None:
+        with self._lock:
+            server, self._server = self._server, None
+        if server is not None:
+            server.stop(grace).wait(5)
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Blocks until the server stops (or ``timeout``); True when it stopped."""
+        server = self._server
+        return True if server is None else server.wait_for_termination(timeout)
+
+    # --- per call ---
+    def _check(self, method: _Method, ctx) -> None:
+        sent = None
+        for k, v in ctx.invocation_metadata() or ():
+            if k == _TOKEN_KEY:
+                sent = v
+        if self._token is None:
+            if method.code:
+                ctx.abort(grpc.StatusCode.UNAUTHENTICATED,
+                          "This server has no cluster token and accepts no code; set "
+                          f"{TOKEN_ENV} on every task.")
+            return
+        if sent is None or not hmac.compare_digest(str(sent).encode(), self._token.encode()):
+            ctx.abort(grpc.StatusCode.UNAUTHENTICATED, "Missing or wrong cluster token.")
+
+    def _unary(self, method: _Method):
+        def handle(request, ctx):
+            self._check(method, ctx)
+            try:
+                return bytes(method.fn(request, ctx))
+            except Exception as e:  # noqa: BLE001 - every failure becomes a gRPC status
+                _abort(ctx, e)
+        return handle
+
+    def _stream(self, method: _Method):
+        def handle(request, ctx):
+            self._check(method, ctx)
+            try:
+                for chunk in method.fn(request, ctx):
+                    yield bytes(chunk)
+            except Exception as e:  # noqa: BLE001
+                _abort(ctx, e)
+        return handle
+
+
+def _abort(ctx, e: BaseException):
+    if isinstance(e, errors.OpError):
+        status = _STATUS_BY_CODE.get(e.error_code, grpc.StatusCode.UNKNOWN)
+        msg = e.message
+    else:
+        status, msg = grpc.StatusCode.UNKNOWN, f"{type(e).__name__}: {e}"
+    ctx.abort(status, msg or status.name)
+
+
+class _Handler(grpc.GenericRpcHandler):
+    def __init__(self, server: Server):
+        self._srv = server
+
+    def service(self, details):
+        prefix = f"/{SERVICE}/"
+        name = details.method
+        if not name.startswith(prefix):
+            return None
+        method = self._srv._methods.get(name[len(prefix):])
+        if method is None:
+            return None
+        if method.stream:
+            return grpc.unary_stream_rpc_method_handler(self._srv._stream(method))
+        return grpc.unary_unary_rpc_method_handler(self._srv._unary(method))
+
+
+# --- client ----------------------------------------------------------------------------
+
+
+class Channel:
+    """A client for one server's ``torchflow.Rpc`` methods (thread-safe).
+
+    Args:
+      target: ``host:port`` (a ``grpc://`` prefix is accepted).
+      token: The cluster token to send; defaults to ``$TORCHFLOW_CLUSTER_TOKEN``.
+      max_message_bytes: Largest request or response.
+    """
+
+    def __init__(self, target: str, token: str | None = None,
+                 max_message_bytes: int = MAX_MESSAGE_BYTES):
+        if target.startswith("grpc://"):
+            target = target[len("grpc://"):]
+        self.target = target
+        token = token if token is not None else cluster_token()
+        self._metadata = ((_TOKEN_KEY, token),) if token else ()
+        opts = [("grpc.max_receive_message_length", int(max_message_bytes)),
+                ("grpc.max_send_message_length", int(max_message_bytes)),
+                ("grpc.enable_retries", 0),
+                ("grpc.initial_reconnect_backoff_ms", 100),
+                ("grpc.min_reconnect_backoff_ms", 100),
+                ("grpc.max_reconnect_backoff_ms", 1000), *_KEEPALIVE]
+        self._channel = grpc.insecure_channel(target, options=opts)
+        self._unary: dict = {}
+        self._streams: dict = {}
+
+    def _stub(self, name: str, stream: bool):
+        table = self._streams if stream else self._unary
+        stub = table.get(name)
+        if stub is None:
+            path = f"/{SERVICE}/{name}"
+            stub = (self._channel.unary_stream(path) if stream
+                    else self._channel.unary_unary(path))
+            table[name] = stub
+        return stub
+
+    def call(self, method: str, payload: bytes = b"", timeout: float | None = DEFAULT_TIMEOUT,
+             idempotent: bool = False) -> bytes:
+        """Calls ``method`` with ``payload``; returns the response bytes.
+
+        Raises:
+          tf.errors.OpError: The subclass of the call's status (UnavailableError for
+            a peer that is gone, DeadlineExceededError after ``timeout`` ...).
+        """
+        timeout = DEFAULT_TIMEOUT if timeout is None else float(timeout)
+        stub = self._stub(method, False)
+        end = time.monotonic() + timeout
+        attempt = 0
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                raise errors.DeadlineExceededError(
+                    None, None, f"Deadline Exceeded calling {method} on {self.target}")
+            try:
+                return stub(payload, timeout=left, metadata=self._metadata)
+            except grpc.RpcError as e:
+                err = error_from_rpc(e, self.target)
+                if not idempotent or not isinstance(err, errors.UnavailableError):
+                    raise err from None
+                attempt += 1
+                pause = min(1.0, 0.05 * 2 ** attempt) * (0.5 + random.random() / 2)
+                if time.monotonic() + pause >= end:
+                    raise err from None
+                time.sleep(pause)
+
+    def stream(self, method: str, payload: bytes = b"",
+               timeout: float | None = DEFAULT_TIMEOUT) -> Iterator[bytes]:
+        """Calls a streaming ``method``; yields each response chunk (TF errors as in
+        :meth:`call`; ``timeout`` bounds the whole stream)."""
+        timeout = DEFAULT_TIMEOUT if timeout is None else float(timeout)
+        it = self._stub(method, True)(payload, timeout=timeout, metadata=self._metadata)
+        try:
+            yield from it
+        except grpc.RpcError as e:
+            raise error_from_rpc(e, self.target) from None
+        finally:
+            it.cancel()
+
+    def ping(self, timeout: float = 1.0) -> bool:
+        """True when the server answers (and accepts this channel's token) in ``timeout``."""
+        try:
+            self.call("Ping", b"", timeout=timeout)
+            return True
+        except errors.OpError:
+            return False
+
+    def close(self) -> None:
+        self._channel.close()
