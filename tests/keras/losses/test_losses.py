@@ -122,3 +122,35 @@ def test_errors_and_get():
     h = tf.keras.losses.get(cfg)
     assert isinstance(h, tf.keras.losses.Huber) and h.get_config()["delta"] == 2.0
     assert tf.keras.losses.Reduction.SUM_OVER_BATCH_SIZE == "sum_over_batch_size"
+
+
+def _outcome(fn, *args):
+    try:
+        return "ok", np.asarray(fn(*args))
+    except (TypeError, ValueError) as e:
+        return type(e).__name__, str(e)
+    except Exception as e:  # noqa: BLE001 - the error class is compared by name
+        return type(e).__name__, None
+
+
+@pytest.mark.parametrize("label_dtype", ["int32", "uint8", "int64", "float64", "float32"])
+@pytest.mark.parametrize("kind", ["function", "class", "metric"])
+def test_cosine_similarity_label_dtypes_as_tf(label_dtype, kind):
+    # The loss does not cast y_true (integer labels raise TypeError from
+    # l2_normalize, float64 against float32 an InvalidArgumentError); the metric
+    # casts both to its dtype.
+    rtf = real_tf()
+    y_true = ONEHOT.astype(label_dtype)
+
+    def make(mod):
+        return {"function": mod.keras.losses.cosine_similarity,
+                "class": mod.keras.losses.CosineSimilarity(),
+                "metric": mod.keras.metrics.CosineSimilarity()}[kind]
+
+    got = _outcome(make(tf), y_true, SOFT)
+    want = _outcome(make(rtf), y_true, SOFT)
+    assert got[0] == want[0]
+    if got[0] == "ok":
+        np.testing.assert_allclose(got[1], want[1], rtol=1e-6)
+    elif want[1] is not None:
+        assert got[1] == want[1]

@@ -212,8 +212,26 @@ def poisson(y_true, y_pred):
 
 @public(_PUB)
 def cosine_similarity(y_true, y_pred, axis=-1):
-    """Negative cosine similarity along ``axis`` (-1 means identical directions)."""
-    y_true, y_pred = _prep(y_true, y_pred)
+    """Negative cosine similarity along ``axis`` (-1 means identical directions).
+
+    Unlike the other losses, TF does not cast ``y_true`` to ``y_pred``'s dtype
+    here: both must be floating point (integer labels raise ``TypeError`` from
+    ``l2_normalize``) and of one dtype.
+
+    Args:
+      y_true: Tensor of true targets.
+      y_pred: Tensor of predicted targets.
+      axis: The axis along which the cosine similarity is computed.
+
+    Returns:
+      The negative cosine similarity, reduced over ``axis``.
+
+    Raises:
+      TypeError: For integer ``y_true`` or ``y_pred``.
+      InvalidArgumentError: If the two dtypes differ.
+    """
+    y_true = convert_to_tensor(y_true)
+    y_pred = convert_to_tensor(y_pred)
     y_true = l2_normalize(y_true, axis=axis)
     y_pred = l2_normalize(y_pred, axis=axis)
     return -reduce_sum(y_true * y_pred, axis)
