@@ -10,20 +10,34 @@ from torchflow._src.core import context
 _custom_objects_stack: list = []
 
 
-def _all_subclasses(cls):
+def _builtin_subclasses(cls):
+    """torchflow's own subclasses of ``cls`` by name: what tf.keras finds without
+    ``custom_objects`` (a user's subclass is found only when passed in
+    ``custom_objects``, a ``custom_object_scope`` or registered)."""
     out = {}
     stack = [cls]
     while stack:
         c = stack.pop()
         for sub in c.__subclasses__():
-            if sub.__name__ not in out or not sub.__module__.startswith("torchflow._src"):
+            if sub.__module__.split(".")[0] == "torchflow":
                 out.setdefault(sub.__name__, sub)
             stack.append(sub)
     return out
 
 
+def _registered_name(cls) -> str:
+    """``"package>Name"`` for a class ``register_keras_serializable`` registered,
+    else the class name (as tf.keras's ``get_registered_name``)."""
+    glob = getattr(context.GLOBAL, "keras_custom_objects", None)
+    if glob:
+        for key, obj in glob.items():
+            if obj is cls and ">" in key:
+                return key
+    return cls.__name__
+
+
 def serialize_layer(layer) -> dict:
-    return {"class_name": type(layer).__name__, "config": layer.get_config()}
+    return {"class_name": _registered_name(type(layer)), "config": layer.get_config()}
 
 
 def get_registered_object(name, custom_objects=None):
@@ -54,7 +68,7 @@ def deserialize_layer(config, custom_objects=None):
     cls = get_registered_object(name, custom_objects)
     if cls is None:
         _ensure_layers_loaded()
-        cls = _all_subclasses(Layer).get(name)
+        cls = _builtin_subclasses(Layer).get(name)
     if cls is None:
         raise ValueError(f"Unknown layer: {name}. Please ensure this object is passed to the "
                          f"`custom_objects` argument. See "
