@@ -36,6 +36,7 @@ from torchflow import quantization as quantization
 from torchflow import random as random
 from torchflow import raw_ops as raw_ops
 from torchflow import signal as signal
+from torchflow import sparse as sparse
 from torchflow import strings as strings
 from torchflow import summary as summary
 from torchflow import test as test
@@ -263,6 +264,8 @@ from torchflow._src.ops.space_batch_ops import (
 )
 from torchflow._src.ops.space_batch_ops import space_to_batch as space_to_batch
 from torchflow._src.ops.space_batch_ops import space_to_batch_nd as space_to_batch_nd
+from torchflow._src.ops.sparse.sparse_tensor import SparseTensor as SparseTensor
+from torchflow._src.ops.sparse.sparse_tensor import SparseTensorSpec as SparseTensorSpec
 from torchflow._src.ops.string_hash_ops import fingerprint as fingerprint
 
 # --- end nn / linalg ---------------------------------------------------------

@@ -110,4 +110,10 @@ from torchflow._src.ops.sampled_loss_ops import compute_accidental_hits as compu
 from torchflow._src.ops.sampled_loss_ops import nce_loss as nce_loss
 from torchflow._src.ops.sampled_loss_ops import sampled_softmax_loss as sampled_softmax_loss
 from torchflow._src.ops.space_batch_ops import space_to_batch as space_to_batch
+from torchflow._src.ops.sparse.sparse_embedding import (
+    embedding_lookup_sparse as embedding_lookup_sparse,
+)
+from torchflow._src.ops.sparse.sparse_embedding import (
+    safe_embedding_lookup_sparse as safe_embedding_lookup_sparse,
+)
 from torchflow._src.ops.unary_math_ops import zero_fraction as zero_fraction

@@ -1,0 +1,1 @@
+"""``tf.sparse``: the ``SparseTensor`` type and the ops on it (implementation)."""

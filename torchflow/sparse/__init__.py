@@ -1,0 +1,31 @@
+"""``tf.sparse``: the SparseTensor type and the ops on sparse tensors."""
+
+from torchflow._src.ops.sparse.sparse_cross import cross as cross
+from torchflow._src.ops.sparse.sparse_cross import cross_hashed as cross_hashed
+from torchflow._src.ops.sparse.sparse_math import add as add
+from torchflow._src.ops.sparse.sparse_math import maximum as maximum
+from torchflow._src.ops.sparse.sparse_math import minimum as minimum
+from torchflow._src.ops.sparse.sparse_math import reduce_max as reduce_max
+from torchflow._src.ops.sparse.sparse_math import reduce_sum as reduce_sum
+from torchflow._src.ops.sparse.sparse_math import segment_mean as segment_mean
+from torchflow._src.ops.sparse.sparse_math import segment_sqrt_n as segment_sqrt_n
+from torchflow._src.ops.sparse.sparse_math import segment_sum as segment_sum
+from torchflow._src.ops.sparse.sparse_math import softmax as softmax
+from torchflow._src.ops.sparse.sparse_math import sparse_dense_matmul as sparse_dense_matmul
+from torchflow._src.ops.sparse.sparse_ops import concat as concat
+from torchflow._src.ops.sparse.sparse_ops import expand_dims as expand_dims
+from torchflow._src.ops.sparse.sparse_ops import eye as eye
+from torchflow._src.ops.sparse.sparse_ops import fill_empty_rows as fill_empty_rows
+from torchflow._src.ops.sparse.sparse_ops import from_dense as from_dense
+from torchflow._src.ops.sparse.sparse_ops import map_values as map_values
+from torchflow._src.ops.sparse.sparse_ops import mask as mask
+from torchflow._src.ops.sparse.sparse_ops import reorder as reorder
+from torchflow._src.ops.sparse.sparse_ops import reset_shape as reset_shape
+from torchflow._src.ops.sparse.sparse_ops import reshape as reshape
+from torchflow._src.ops.sparse.sparse_ops import retain as retain
+from torchflow._src.ops.sparse.sparse_ops import slice as slice
+from torchflow._src.ops.sparse.sparse_ops import split as split
+from torchflow._src.ops.sparse.sparse_ops import to_dense as to_dense
+from torchflow._src.ops.sparse.sparse_ops import to_indicator as to_indicator
+from torchflow._src.ops.sparse.sparse_ops import transpose as transpose
+from torchflow._src.ops.sparse.sparse_tensor import SparseTensor as SparseTensor
