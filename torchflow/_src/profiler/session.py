@@ -66,9 +66,9 @@ class Session:
         self.capture = backend.Capture(
             host_ops=self.host_level > 0, python=bool(options.python_tracer_level),
             device=bool(options.device_tracer_level))
+        self.capture.start()  # the first capture of a process takes ~1 s to set up
         self.start_ns = time.time_ns() + delay_ns
         self.stop_ns = self.start_ns
-        self.capture.start()
 
     def finish(self, hostname: str | None = None):
         """Stops the capture and returns its XSpace."""

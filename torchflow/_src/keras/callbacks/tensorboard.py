@@ -6,8 +6,8 @@ tags tf.keras uses: ``epoch_<metric>`` (step = epoch), ``batch_<metric>``
 ``'batch'`` or an integer), ``evaluation_<metric>_vs_iterations`` (validation,
 step = training batches so far), weight histograms ``<layer>/<weight>_0``
 (``histogram_freq``; with ``write_images`` also ``<layer>/<weight>_0/image``), and the model's JSON config under the ``keras`` tag
-(``write_graph``). ``profile_batch`` is accepted; profiling arrives with the
-profiler (nothing is traced yet).
+(``write_graph``), and a profile of the batches ``profile_batch`` names (counted from 1
+over the whole ``fit``) under ``log_dir/train/plugins/profile/<run>/`` (XProf's layout).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from tensorboard.compat.proto import summary_pb2
 
 from torchflow._src.keras.callbacks import _utils
 from torchflow._src.keras.callbacks.callback import Callback
+from torchflow._src.profiler import session as profiler_session
 from torchflow._src.summary import summary_ops
 from torchflow._src.summary.writer import create_file_writer
 from torchflow._src.util.api import public
@@ -38,7 +39,11 @@ class TensorBoard(Callback):
       write_images: Also write 2-D/4-D weights as images.
       update_freq: ``'epoch'``, ``'batch'`` or an integer number of batches
         between batch-level scalars.
-      profile_batch: Accepted; profiling is not available yet (see the profiler).
+      profile_batch: Profile the batch(es) to sample compute characteristics.
+        A non-negative integer (the batch to profile, 0: no profiling) or a pair
+        ``(start, stop)`` of positive integers (a range of batches, both included), or
+        the string ``"start,stop"``. Default 2: the second batch. The profile goes to
+        ``log_dir/train``, as ``tf.profiler.experimental.start`` writes it.
       embeddings_freq, embeddings_metadata: Accepted; embeddings are not written.
 
     Raises:
@@ -90,6 +95,9 @@ class TensorBoard(Callback):
                 raise ValueError(msg)
         else:
             raise ValueError(msg)
+        self._should_trace = not (self._start_batch == 0 and self._stop_batch == 0)
+        self._global_train_batch = 0
+        self._is_tracing = False
 
     def _writer(self, which):
         if which not in self._writers:
@@ -105,6 +113,7 @@ class TensorBoard(Callback):
     # --- hooks ----------------------------------------------------------------
     def on_train_begin(self, logs=None):
         self._in_fit = True
+        self._global_train_batch = 0
         self._train_step = 0
         self._last_batch_seen = -1
         if self.write_graph:
@@ -112,12 +121,24 @@ class TensorBoard(Callback):
 
     def on_train_end(self, logs=None):
         self._in_fit = False
+        if self._is_tracing:
+            self._stop_trace()
         self._close_writers()
 
     def _implements_train_batch_hooks(self):
-        # Batch scalars need every batch; otherwise fit may skip the batch hooks and the
-        # number of training batches is counted per epoch (params["steps"]).
-        return self.update_freq != "epoch"
+        # Batch scalars and profiling need every batch; otherwise fit may skip the batch
+        # hooks and the number of training batches is counted per epoch (params["steps"]).
+        return self.update_freq != "epoch" or self._should_trace
+
+    def on_train_batch_begin(self, batch, logs=None):
+        self._global_train_batch += 1
+        if self._should_trace and self._global_train_batch == self._start_batch:
+            profiler_session.start(self._train_dir)
+            self._is_tracing = True
+
+    def _stop_trace(self):
+        profiler_session.stop()
+        self._is_tracing = False
 
     def _steps_now(self):
         if self._last_batch_seen >= 0:
@@ -129,6 +150,8 @@ class TensorBoard(Callback):
         self._epoch_base = self._train_step
 
     def on_train_batch_end(self, batch, logs=None):
+        if self._is_tracing and self._global_train_batch >= self._stop_batch:
+            self._stop_trace()
         # With steps_per_execution=N the hook sees every N-th batch: count them all.
         self._train_step += batch - self._last_batch_seen
         self._last_batch_seen = batch

@@ -38,6 +38,7 @@ from torchflow._src.keras.engine import distributed_training as _dist  # tf.dist
 from torchflow._src.keras.mixed_precision import policy as policy_lib
 from torchflow._src.keras.mixed_precision.loss_scale_optimizer import LossScaleOptimizer
 from torchflow._src.ops.array_ops import concat
+from torchflow._src.profiler.trace import Trace
 from torchflow._src.util import nest
 
 _log = logging.getLogger("torchflow")
@@ -389,9 +390,11 @@ class TrainingMixin:
                 # No callback runs between these steps: the whole epoch reads the
                 # optimizer's scalars as one group does.
                 with _steps_as_one(self.optimizer, 2):
-                    for _, group in handler.batches(iterator):
-                        for b in group:
-                            step_updates(b)
+                    for step, group in handler.batches(iterator):
+                        with Trace("train", epoch_num=epoch, step_num=step - len(group) + 1,
+                                   batch_size=batch_size, _r=1):
+                            for b in group:
+                                step_updates(b)
                         logs = True
                         if self.stop_training:
                             break
@@ -400,14 +403,19 @@ class TrainingMixin:
             else:
                 for step, group in handler.batches(iterator):
                     cbs.on_train_batch_begin(step - len(group) + 1)
-                    if lazy:
-                        with _steps_as_one(self.optimizer, len(group)):
-                            for b in group:
-                                step_updates(b)
-                        logs = _MetricLogs(self)
-                    else:
-                        logs = train_function(group)
-                        logs = {k: _to_py(v) for k, v in logs.items()}
+                    # TF's step marker for the profiler (XProf groups ops by it). It
+                    # holds the step itself, not the batch hooks, so that a profile the
+                    # TensorBoard callback starts and stops in them still holds it whole.
+                    with Trace("train", epoch_num=epoch, step_num=step - len(group) + 1,
+                               batch_size=batch_size, _r=1):
+                        if lazy:
+                            with _steps_as_one(self.optimizer, len(group)):
+                                for b in group:
+                                    step_updates(b)
+                            logs = _MetricLogs(self)
+                        else:
+                            logs = train_function(group)
+                            logs = {k: _to_py(v) for k, v in logs.items()}
                     cbs.on_train_batch_end(step, logs)
                     if self.stop_training:
                         break
@@ -505,12 +513,13 @@ class TrainingMixin:
         for _, iterator in handler.enumerate_epochs():
             for step, group in handler.batches(iterator):
                 cbs.on_test_batch_begin(step - len(group) + 1)
-                if lazy:
-                    for b in group:
-                        self._test_step_updates(b)
-                    logs = _MetricLogs(self)
-                else:
-                    logs = {k: _to_py(v) for k, v in test_function(group).items()}
+                with Trace("test", step_num=step - len(group) + 1, _r=1):
+                    if lazy:
+                        for b in group:
+                            self._test_step_updates(b)
+                        logs = _MetricLogs(self)
+                    else:
+                        logs = {k: _to_py(v) for k, v in test_function(group).items()}
                 cbs.on_test_batch_end(step, logs)
         if isinstance(logs, _MetricLogs):
             logs = dict(logs)
@@ -567,7 +576,8 @@ class TrainingMixin:
         for _, iterator in handler.enumerate_epochs():
             for step, group in handler.batches(iterator):
                 cbs.on_predict_batch_begin(step - len(group) + 1)
-                batch_out = predict_function(group)
+                with Trace("predict", step_num=step - len(group) + 1, _r=1):
+                    batch_out = predict_function(group)
                 outputs.extend(batch_out)
                 # TF hands the group's outputs, concatenated, to the batch end.
                 cbs.on_predict_batch_end(step, {"outputs": _concat_outputs(batch_out)})
