@@ -3,7 +3,8 @@
 Serialized ``tf.train.Example`` protos are decoded with the protobuf runtime
 (messages generated from ``core/proto/example.proto``), then turned into
 tensors: ``FixedLenFeature`` -> a dense Tensor of its shape (``default_value``
-when the feature is absent), ``VarLenFeature`` -> a ``SparseValue``.
+when the feature is absent), ``VarLenFeature`` and ``SparseFeature`` -> a
+``tf.SparseTensor``.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from torchflow._src.core.proto import example_pb2
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.ops import data_ops
+from torchflow._src.ops.sparse.sparse_tensor import SparseTensor
 from torchflow._src.util.api import public
 
 _KINDS = {dtypes.string: "bytes_list", dtypes.float32: "float_list", dtypes.int64: "int64_list"}
@@ -37,7 +39,32 @@ class FixedLenFeature(collections.namedtuple("FixedLenFeature",
 
 @public("torchflow.io")
 class VarLenFeature(collections.namedtuple("VarLenFeature", ["dtype"])):
-    """A variable-length feature, parsed into a ``SparseValue``."""
+    """A variable-length feature of ``dtype``, parsed into a ``tf.SparseTensor``.
+
+    One example gives indices ``[[0], ..., [n-1]]`` and dense shape ``[n]``; a batch
+    gives ``[b, i]`` indices and dense shape ``[batch, max n]``.
+    """
+
+
+@public("torchflow.io")
+class SparseFeature(collections.namedtuple(
+        "SparseFeature", ["index_key", "value_key", "dtype", "size", "already_sorted"])):
+    """A sparse feature stored as an index feature and a value feature.
+
+    Parsed into a ``tf.SparseTensor`` of dense shape ``[size]`` (one example) or
+    ``[batch, size]``: ``values[i]`` is at index ``example[index_key][i]``.
+
+    Args:
+      index_key: The int64 feature holding the indices (or a list of such keys,
+        one per dimension, with ``size`` a list).
+      value_key: The feature holding the values.
+      dtype: The values' dtype.
+      size: The dense size (an int, or a list per dimension).
+      already_sorted: If True, the indices are taken to be in order already.
+    """
+
+    def __new__(cls, index_key, value_key, dtype, size, already_sorted=False):
+        return super().__new__(cls, index_key, value_key, dtype, size, already_sorted)
 
 
 @public("torchflow.io")
@@ -50,47 +77,8 @@ class FixedLenSequenceFeature(collections.namedtuple(
         return super().__new__(cls, shape, dtype, allow_missing, default_value)
 
 
-class SparseValue:
-    """The value of a ``VarLenFeature``: TF's ``SparseTensor`` triple.
-
-    Attributes:
-      indices: int64 Tensor ``[N, rank]`` (``[i]`` for one example, ``[b, i]`` batched).
-      values: Tensor ``[N]`` of the feature's dtype.
-      dense_shape: int64 Tensor ``[rank]``.
-
-    ``to_dense(default_value)`` gives the dense Tensor (``tf.sparse.to_dense``).
-    """
-
-    __slots__ = ("indices", "values", "dense_shape")
-
-    def __init__(self, indices, values, dense_shape):
-        self.indices = indices
-        self.values = values
-        self.dense_shape = dense_shape
-
-    @property
-    def dtype(self):
-        return self.values.dtype
-
-    @property
-    def shape(self) -> TensorShape:
-        return TensorShape(self.dense_shape.numpy().tolist())
-
-    def to_dense(self, default_value=None) -> Tensor:
-        shape = self.dense_shape.numpy().tolist()
-        d = self.values.dtype
-        idx = tuple(self.indices.numpy().T)
-        if d == dtypes.string:
-            out = np.full(shape, b"" if default_value is None else default_value, dtype=object)
-            out[idx] = self.values.numpy()
-            return wrap(out, d)
-        out = torch.full(shape, 0 if default_value is None else default_value, dtype=d._torch)
-        out[idx] = self.values._t
-        return wrap(out, d)
-
-    def __repr__(self):
-        return (f"SparseValue(indices={self.indices!r}, values={self.values!r}, "
-                f"dense_shape={self.dense_shape!r})")
+# The value of a ``VarLenFeature`` (sequence_example_ops builds them under this name).
+SparseValue = SparseTensor
 
 
 def _bytes_of(serialized):
@@ -124,6 +112,35 @@ def _dense(vals, dtype, shape):
     return wrap(torch.tensor(vals, dtype=d._torch).reshape(shape), d)
 
 
+def _sparse_feature(fmap, key, spec) -> SparseTensor:
+    keys = [spec.index_key] if isinstance(spec.index_key, str) else list(spec.index_key)
+    sizes = [spec.size] if isinstance(spec.size, int) else list(spec.size)
+    if len(keys) != len(sizes):
+        raise ValueError(f"SparseFeature is invalid: len(index_key) != len(size): {spec}")
+    vals = _values(fmap[spec.value_key], spec.dtype, spec.value_key) \
+        if spec.value_key in fmap else []
+    cols = []
+    for k in keys:
+        col = _values(fmap[k], dtypes.int64, k) if k in fmap else []
+        if len(col) != len(vals):
+            raise InvalidArgumentError(
+                None, None, f"Name: <unknown>, Key: {key}, Index: 0.  Number of indices "
+                            f"({len(col)}) for feature {k} does not match the number of values "
+                            f"({len(vals)}) for feature {spec.value_key}")
+        cols.append(col)
+    idx = torch.tensor(cols, dtype=torch.int64).reshape(len(keys), -1).T.contiguous()
+    values = _dense(vals, spec.dtype, [len(vals)])
+    if not spec.already_sorted and idx.shape[0] > 1:
+        perm = torch.arange(idx.shape[0])
+        for c in range(idx.shape[1] - 1, -1, -1):
+            perm = perm[torch.sort(idx[perm, c], stable=True).indices]
+        idx = idx[perm]
+        values = wrap(values._t[perm.numpy()] if values.dtype == dtypes.string
+                      else values._t[perm], values.dtype)
+    return SparseTensor(wrap(idx, dtypes.int64), values,
+                        wrap(torch.tensor(sizes, dtype=torch.int64), dtypes.int64))
+
+
 def _parse_one(data: bytes, features: dict) -> dict:
     ex = example_pb2.Example()
     try:
@@ -142,6 +159,9 @@ def _parse_one(data: bytes, features: dict) -> dict:
                 wrap(torch.arange(n, dtype=torch.int64).reshape(n, 1), dtypes.int64),
                 _dense(vals, spec.dtype, [n]),
                 wrap(torch.tensor([n], dtype=torch.int64), dtypes.int64))
+            continue
+        if isinstance(spec, SparseFeature):
+            out[key] = _sparse_feature(fmap, key, spec)
             continue
         if isinstance(spec, FixedLenSequenceFeature):
             shape = list(TensorShape(spec.shape).as_list())
@@ -191,10 +211,12 @@ def parse_single_example(serialized, features, example_names=None, name=None) ->
 
     Args:
       serialized: A scalar string Tensor (or bytes).
-      features: dict key -> ``FixedLenFeature`` / ``VarLenFeature``.
+      features: dict key -> ``FixedLenFeature`` / ``VarLenFeature`` /
+        ``SparseFeature`` / ``FixedLenSequenceFeature``.
 
     Returns:
-      dict key -> Tensor (FixedLenFeature) or ``SparseValue`` (VarLenFeature).
+      dict key -> Tensor (FixedLenFeature) or ``tf.SparseTensor`` (VarLenFeature,
+      SparseFeature).
 
     Raises:
       InvalidArgumentError: A required feature is missing, has the wrong type or
@@ -207,12 +229,27 @@ def parse_single_example(serialized, features, example_names=None, name=None) ->
     return _parse_one(data, features)
 
 
+def _batch_sparse(cols: list, spec) -> SparseTensor:
+    idx, vals = [], []
+    for b, sv in enumerate(cols):
+        idx.extend([b] + r for r in sv.indices.numpy().tolist())
+        vals.append(sv.values)
+    rank = cols[0].indices.shape[1] if cols else (
+        1 if isinstance(spec.size, int) else len(spec.size))
+    values = data_ops.concat(vals) if vals else _dense([], spec.dtype, [0])
+    sizes = [spec.size] if isinstance(spec.size, int) else list(spec.size)
+    return SparseTensor(wrap(torch.tensor(idx, dtype=torch.int64).reshape(-1, rank + 1),
+                             dtypes.int64), values,
+                        wrap(torch.tensor([len(cols)] + sizes, dtype=torch.int64), dtypes.int64))
+
+
 @public("torchflow.io")
 def parse_example(serialized, features, example_names=None, name=None) -> dict:
     """Parses a vector of serialized Examples into batched tensors.
 
     FixedLenFeature values are stacked to ``[batch] + shape``; VarLenFeature
-    values become one ``SparseValue`` with ``[batch, i]`` indices.
+    values become one ``tf.SparseTensor`` with ``[batch, i]`` indices, SparseFeature
+    values one of dense shape ``[batch, size]``.
     """
     data = _bytes_of(serialized)
     items = [data] if isinstance(data, bytes) else list(np.asarray(data, dtype=object)
@@ -221,7 +258,9 @@ def parse_example(serialized, features, example_names=None, name=None) -> dict:
     out = {}
     for key, spec in features.items():
         cols = [p[key] for p in parsed]
-        if isinstance(spec, VarLenFeature):
+        if isinstance(spec, SparseFeature):
+            out[key] = _batch_sparse(cols, spec)
+        elif isinstance(spec, VarLenFeature):
             idx, vals = [], []
             width = 0
             for b, sv in enumerate(cols):
