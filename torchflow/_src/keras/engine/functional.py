@@ -6,8 +6,8 @@ from torchflow._src.core import dtypes
 from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.keras import backend
+from torchflow._src.keras.engine import add_loss_layers, serialization
 from torchflow._src.keras.engine import input_spec as input_spec_lib
-from torchflow._src.keras.engine import serialization
 from torchflow._src.keras.engine.base_layer import Layer
 from torchflow._src.keras.engine.input_layer import InputLayer
 from torchflow._src.keras.engine.keras_tensor import KerasTensor
@@ -187,41 +187,61 @@ class Functional(Model):
     # --- add_loss / add_metric of symbolic tensors ------------------------------
     def add_loss(self, losses, inputs=None, **kwargs):
         """Adds losses; a KerasTensor computed from the model's inputs (e.g.
-        ``model.add_loss(tf.reduce_sum(x1) * 0.1)``) joins the graph and is added on
-        every call, as tf.keras does."""
+        ``model.add_loss(tf.reduce_sum(x1) * 0.1)``) joins the graph through an
+        ``AddLoss`` layer and is added on every call, as tf.keras does.
+
+        Raises:
+          ValueError: If a symbolic loss is not computed from the model's inputs.
+        """
         for loss in nest.flatten(losses):
             if isinstance(loss, KerasTensor):
-                self._add_graph_extra(loss, ("loss", None))
+                self._check_connected(loss, "loss")
+                layer = add_loss_layers.AddLoss(unconditional=False, dtype=loss.dtype)
+                self._insert_ancillary(layer(loss))
             else:
                 Layer.add_loss(self, loss, inputs=inputs, **kwargs)
 
     def add_metric(self, value, name=None, aggregation=None, **kwargs):
         """Tracks a metric; a KerasTensor computed from the model's inputs joins the
-        graph and updates the metric on every call, as tf.keras does.
+        graph through an ``AddMetric`` layer and updates the metric on every call,
+        as tf.keras does.
 
         Raises:
-          ValueError: Without a ``name`` for a symbolic value.
+          ValueError: Without a ``name`` for a symbolic value, or if it is not
+            computed from the model's inputs.
         """
         if not isinstance(value, KerasTensor):
             return Layer.add_metric(self, value, name=name, aggregation=aggregation, **kwargs)
         if name is None:
             raise ValueError("Please provide a name for your metric like "
                              "`self.add_metric(tf.reduce_sum(inputs), name='mean_activation')`")
-        self._add_graph_extra(value, ("metric", name))
+        self._check_connected(value, "metric")
+        layer = add_loss_layers.AddMetric(aggregation, name, dtype=value.dtype)
+        self._insert_ancillary(layer(value))
         return None
 
-    def _add_graph_extra(self, kt, what):
-        extras = self.__dict__.get("_graph_extras", []) + [(kt, what)]
-        nodes = _topological_nodes(self._outputs_flat + [k for k, _ in extras])
+    def _check_connected(self, kt, what):
         input_ids = {id(x) for x in self._inputs_flat}
-        for node in nodes:
+        for node in _topological_nodes([kt]):
             if node.is_input and id(node.outputs) not in input_ids:
                 raise ValueError(f"Graph disconnected: cannot obtain value for tensor "
                                  f"{node.outputs} at layer \"{node.layer.name}\": the "
-                                 f"symbolic {what[0]} must be computed from the model's "
+                                 f"symbolic {what} must be computed from the model's "
                                  f"inputs.")
+
+    def _insert_ancillary(self, kt):
+        """Adds the layers computing ``kt`` that the model lacks (tf.keras's
+        ``_insert_layers``): appended to ``layers`` in graph order, their nodes
+        run on every call."""
+        extras = self.__dict__.get("_graph_extras", []) + [kt]
         object.__setattr__(self, "_graph_extras", extras)
-        self._nodes = nodes
+        have = {id(l) for l in self._self_tracked_layers}
+        for layer in _map_graph_network(self._inputs_flat, [kt])[1]:
+            if id(layer) not in have:
+                self._track(layer)
+        self._nodes = _topological_nodes(self._outputs_flat + extras)
+        self._nodes_by_depth = _map_graph_network(self._inputs_flat,
+                                                  self._outputs_flat + extras)[0]
 
     def call(self, inputs, training=None, mask=None):
         flat = self._flatten_inputs(inputs)
@@ -261,11 +281,6 @@ class Functional(Model):
                 out = layer(*args, **kwargs)
             for kt, v in zip(nest.flatten(node.outputs), nest.flatten(out)):
                 values[id(kt)] = v
-        for kt, (kind, name) in self.__dict__.get("_graph_extras", ()):
-            if kind == "loss":
-                Layer.add_loss(self, values[id(kt)])
-            else:
-                Layer.add_metric(self, values[id(kt)], name=name)
         return nest.pack_sequence_as(self._nested_outputs,
                                      [values[id(x)] for x in self._outputs_flat])
 
@@ -396,7 +411,24 @@ class Functional(Model):
             inputs = inputs[0]
         if isinstance(outputs, list) and len(outputs) == 1:
             outputs = outputs[0]
-        return cls(inputs=inputs, outputs=outputs, name=config.get("name"))
+        model = cls(inputs=inputs, outputs=outputs, name=config.get("name"))
+        if getattr(model, "_is_graph_network", False):
+            _connect_ancillary_layers(model, [created[lc["name"]] for lc in pending],
+                                      [outputs_by_layer.get(lc["name"], []) for lc in pending])
+        return model
+
+
+def _connect_ancillary_layers(model, layers, outputs):
+    """Layers the outputs do not reach (AddLoss/AddMetric and what feeds them)
+    join ``model`` as tf.keras's ``connect_ancillary_layers`` does."""
+    have = {id(l) for l in model.layers}
+    for layer, outs in zip(layers, outputs):
+        if id(layer) in have:
+            continue
+        for out in outs:
+            for kt in nest.flatten(out):
+                model._insert_ancillary(kt)
+        have = {id(l) for l in model.layers}
 
 
 def _call_refs_ready(node, outputs_by_layer) -> bool:
