@@ -1,0 +1,236 @@
+"""A tf.data service worker: runs the tasks the dispatcher assigns and serves elements.
+
+The worker heartbeats to the dispatcher (``WorkerHeartbeat``) every
+``heartbeat_interval_ms``, with the ids of the tasks it runs; the answer lists
+tasks to start and tasks to delete. A consumer that asks for a task the worker
+has not heard of yet makes it heartbeat at once, so new jobs start without
+waiting for the next interval.
+
+A task builds its pipeline from the dataset definition (fetched once per dataset
+with ``GetDatasetDef``, its signature checked before it is unpickled) and runs it
+on a producer thread into a bounded buffer; ``GetElement`` hands out the next
+buffered element, so the consumers of a shared job divide the elements between
+them. In ``distributed_epoch`` the pipeline's source reads the index ranges that
+``GetSplit`` hands out. When the pipeline ends, the task tells the dispatcher
+(``WorkerUpdate``) and answers ``end_of_sequence`` from then on.
+
+Each ``GetElement`` carries the consumer's sequence number for that task; a
+repeated number (a retry after a lost answer) gets the same answer again, so a
+transient failure neither loses nor duplicates an element.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import uuid
+
+from torchflow._src.core import errors
+from torchflow._src.data._runtime import start_thread
+from torchflow._src.data.service import _transport, _wire, splits
+from torchflow._src.data.service.dispatcher import DISTRIBUTED_EPOCH
+
+_log = logging.getLogger("torchflow.data.service")
+BUFFER_ELEMENTS = 8
+_END = object()
+
+
+class _Task:
+    """One task: a pipeline on a producer thread and the buffer it fills."""
+
+    def __init__(self, worker, task_def: dict, dataset):
+        self.id = int(task_def["task"])
+        self._worker = worker
+        self._job = int(task_def["job"])
+        self._buffer: queue.Queue = queue.Queue(BUFFER_ELEMENTS)
+        self._stop = threading.Event()
+        self._ended = False
+        self._lock = threading.Lock()
+        self._replies: dict = {}  # client id -> (seq, reply)
+        self._split_seq = 0
+        self._error_next = None
+        if task_def["mode"] == DISTRIBUTED_EPOCH:
+            dataset = splits.split_by(dataset, self._next_split)
+        self._dataset = dataset
+        self._thread = start_thread(self._produce, f"tf.data service task {self.id}")
+
+    def _next_split(self):
+        self._split_seq += 1
+        while not self._stop.is_set():
+            try:
+                r = self._worker.dispatcher.call(
+                    "GetSplit", {"job": self._job, "task": self.id, "seq": self._split_seq},
+                    timeout=10.0)
+                return r["split"]
+            except errors.UnavailableError:
+                continue
+        return None
+
+    def _put(self, item) -> bool:
+        while not self._stop.is_set():
+            try:
+                self._buffer.put(item, timeout=0.2)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def _produce(self) -> None:
+        try:
+            it = iter(self._dataset)
+        except errors.OpError as e:
+            self._put(e)
+            self._put(_END)
+            return
+        while not self._stop.is_set():
+            try:
+                item = _wire.element_arrays(next(it))
+            except StopIteration:
+                break
+            except errors.OpError as e:
+                item = e
+            except Exception as e:  # noqa: BLE001 - a user function's error reaches the consumer
+                item = errors.UnknownError(None, None, f"{type(e).__name__}: {e}")
+            if not self._put(item):
+                return
+        self._put(_END)
+
+    def get(self, client: int, seq: int, wait_s: float, most: int) -> dict:
+        with self._lock:
+            last = self._replies.get(client)
+            if last is not None and last[0] == seq:
+                return last[1]
+            reply = self._next(wait_s, most)
+            if reply["els"] or reply["end"]:
+                self._replies[client] = (seq, reply)
+            return reply
+
+    def _next(self, wait_s: float, most: int) -> dict:
+        """Up to ``most`` buffered elements (waiting ``wait_s`` for the first)."""
+        if self._error_next is not None:
+            e, self._error_next = self._error_next, None
+            return {"els": [], "end": False, "error": type(e).__name__, "message": e.message}
+        els: list = []
+        while not self._ended and len(els) < most:
+            try:
+                item = self._buffer.get(timeout=wait_s) if not els else \
+                    self._buffer.get_nowait()
+            except queue.Empty:
+                break
+            if item is _END:
+                self._ended = True
+                self._worker.task_ended(self.id)
+                break
+            if isinstance(item, errors.OpError):
+                if els:  # the error goes in its turn, in the next reply
+                    self._error_next = item
+                    break
+                return {"els": [], "end": False, "error": type(item).__name__,
+                        "message": item.message}
+            els.append(item)
+        return {"els": els, "end": self._ended}
+
+    def stop(self) -> None:
+        self._stop.set()
+
+
+class Worker:
+    """The state and threads of one worker server (``WorkerServer`` wraps it)."""
+
+    def __init__(self, config):
+        self.config = config
+        self.incarnation = uuid.uuid4().hex
+        self.dispatcher = _transport.Client(config.dispatcher_address)
+        self._interval_s = config.heartbeat_interval_ms / 1000.0
+        self._server = _transport.Server(config.port, {"GetElement": (self._get_element, False)})
+        self.address = None  # known once the server has bound its port
+        self._tasks: dict = {}
+        self._datasets: dict = {}
+        self._lock = threading.RLock()
+        self._hb_lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread = None
+
+    @property
+    def port(self) -> int:
+        return self._server.port
+
+    def start(self) -> None:
+        if self._thread is not None:
+            return
+        self._server.start()
+        self.address = self.config.worker_address.replace("%port%", str(self._server.port))
+        try:
+            self.heartbeat()
+        except errors.OpError as e:
+            _log.warning("tf.data service worker %s: dispatcher at %s not reachable yet: %s",
+                         self.address, self.config.dispatcher_address, e)
+        self._thread = start_thread(self._heartbeat_loop, "tf.data service worker heartbeat")
+
+    def _heartbeat_loop(self) -> None:
+        while not self._stop.wait(self._interval_s):
+            try:
+                self.heartbeat()
+            except errors.OpError as e:
+                _log.warning("tf.data service worker %s: heartbeat failed: %s", self.address, e)
+
+    def heartbeat(self) -> None:
+        with self._hb_lock:
+            with self._lock:
+                running = list(self._tasks)
+            r = self.dispatcher.call("WorkerHeartbeat", {
+                "address": self.address, "incarnation": self.incarnation,
+                "interval_s": self._interval_s, "tasks": running}, timeout=10.0)
+            for task_id in r["delete"]:
+                with self._lock:
+                    t = self._tasks.pop(int(task_id), None)
+                if t is not None:
+                    t.stop()
+            for task_def in r["new"]:
+                ds = self._dataset(int(task_def["dataset"]))
+                with self._lock:
+                    if self._stop.is_set() or int(task_def["task"]) in self._tasks:
+                        continue
+                    self._tasks[int(task_def["task"])] = _Task(self, task_def, ds)
+
+    def _dataset(self, dataset_id: int):
+        blob = self._datasets.get(dataset_id)
+        if blob is None:
+            r = self.dispatcher.call("GetDatasetDef", {"dataset": dataset_id}, timeout=30.0)
+            blob = self._datasets[dataset_id] = (bytes(r["data"]), r["sig"])
+        # a fresh copy for each task: tasks do not share a pipeline's state
+        return _transport.load_signed(*blob)
+
+    def task_ended(self, task_id: int) -> None:
+        try:
+            self.dispatcher.call("WorkerUpdate", {"task": task_id}, timeout=10.0)
+        except errors.OpError as e:  # the next heartbeats still run; the task stays ended
+            _log.warning("tf.data service worker %s: update for task %d failed: %s",
+                         self.address, task_id, e)
+
+    def _get_element(self, req: dict) -> dict:
+        task_id = int(req["task"])
+        with self._lock:
+            t = self._tasks.get(task_id)
+        if t is None and not self._stop.is_set():
+            self.heartbeat()
+            with self._lock:
+                t = self._tasks.get(task_id)
+        if t is None:
+            raise errors.NotFoundError(None, None, f"Worker {self.address} has no task "
+                                       f"{task_id}")
+        return t.get(int(req["client"]), int(req["seq"]), float(req.get("wait_s", 1.0)),
+                     max(1, int(req.get("most", 1))))
+
+    def join(self) -> None:
+        self._server.wait()
+
+    def stop(self) -> None:
+        self._stop.set()
+        with self._lock:
+            tasks, self._tasks = list(self._tasks.values()), {}
+        for t in tasks:
+            t.stop()
+        self._server.stop()
+        self.dispatcher.close()
