@@ -17,6 +17,7 @@ import os
 import shutil
 import struct
 import zlib
+from typing import Any, BinaryIO
 
 import google_crc32c
 import numpy as np
@@ -42,13 +43,27 @@ def masked_crc32c(data: bytes) -> int:
     return (((crc >> 15) | (crc << 17)) + _MASK_DELTA) & 0xFFFFFFFF
 
 
-def _path(x) -> str:
+def _py_value(x) -> Any:
+    """The Python value of a scalar Tensor (``bytes`` for a string); others as they are."""
     if isinstance(x, Tensor):
-        x = x.numpy()
-        x = x.item() if hasattr(x, "item") else x
+        v = x.numpy()
+        return v.item() if hasattr(v, "item") else v
+    return x
+
+
+def _path(x) -> str:
+    x = _py_value(x)
     if isinstance(x, bytes):
         return x.decode("utf-8")
     return os.fspath(x)
+
+
+def _bytes(x) -> bytes:
+    """A record's or a file's contents: ``bytes``, a ``str`` (UTF-8) or a string Tensor."""
+    x = _py_value(x)
+    if isinstance(x, str):
+        return x.encode("utf-8")
+    return x
 
 
 def _compression(kind) -> str:
@@ -99,7 +114,8 @@ class _ZlibWriter:
             self.closed = True
 
 
-def _open_write(path, compression, level=None):
+def _open_write(path: str, compression: str, level=None
+                ) -> BinaryIO | gzip.GzipFile | _ZlibWriter:
     if compression == "GZIP":
         return gzip.open(path, "wb", compresslevel=9 if level is None else level)
     f = open(path, "wb")
@@ -126,11 +142,7 @@ class TFRecordWriter:
 
     def write(self, record) -> None:
         """Appends one record (``bytes`` or a scalar string Tensor)."""
-        if isinstance(record, Tensor):
-            record = record.numpy()
-            record = record.item() if hasattr(record, "item") else record
-        if isinstance(record, str):
-            record = record.encode("utf-8")
+        record = _bytes(record)
         n = struct.pack("<Q", len(record))
         self._f.write(n + struct.pack("<I", masked_crc32c(n)) + record +
                       struct.pack("<I", masked_crc32c(record)))
@@ -148,7 +160,7 @@ class TFRecordWriter:
         self.close()
 
 
-def _open_read(path, compression):
+def _open_read(path: str, compression: str) -> BinaryIO | gzip.GzipFile:
     if not os.path.exists(path):
         raise NotFoundError(None, None, f"{path}; No such file or directory")
     if compression == "GZIP":
@@ -212,11 +224,7 @@ def read_file(filename, name=None) -> Tensor:
 def write_file(filename, contents, name=None) -> None:
     """Writes ``contents`` (a scalar string) to ``filename``, creating directories."""
     path = _path(filename)
-    if isinstance(contents, Tensor):
-        contents = contents.numpy()
-        contents = contents.item() if hasattr(contents, "item") else contents
-    if isinstance(contents, str):
-        contents = contents.encode("utf-8")
+    contents = _bytes(contents)
     d = os.path.dirname(path)
     if d:
         os.makedirs(d, exist_ok=True)
@@ -411,10 +419,10 @@ def walk(top, topdown=True, onerror=None):
 
 
 class _FileStat:
-    def __init__(self, st):
+    def __init__(self, st, is_directory: bool):
         self.length = st.st_size
         self.mtime_nsec = st.st_mtime_ns
-        self.is_directory = os.path.isdir
+        self.is_directory = is_directory
 
 
 @public("torchflow.io.gfile")
@@ -424,9 +432,7 @@ def stat(path):
     if not os.path.exists(p):
         raise NotFoundError(None, None, f"{p}; No such file or directory")
     st = os.stat(p)
-    s = _FileStat(st)
-    s.is_directory = os.path.isdir(p)
-    return s
+    return _FileStat(st, os.path.isdir(p))
 
 
 @public("torchflow.io")

@@ -413,8 +413,11 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None) -> Tensor
     >>> float(tf.norm(tf.constant([3., 4.])))
     5.0
     """
-    is_matrix = isinstance(axis, (list, tuple)) and len(axis) == 2
-    if is_matrix:
+    is_matrix = False
+    ax: tuple = ()  # the matrix norm's two axes
+    vec_axis: int | None = None  # the vector norm's axis (None: all)
+    if isinstance(axis, (list, tuple)) and len(axis) == 2:
+        is_matrix = True
         ax = tuple(int(a) for a in axis)
         if ax[0] == ax[1]:
             raise ValueError(f"'axis' must be a list or tuple of two distinct integers, got "
@@ -428,8 +431,9 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None) -> Tensor
         if axis is not None and not isinstance(axis, numbers.Integral):
             raise ValueError(f"'axis' must be None, an integer, or a tuple of 2 unique "
                              f"integers, got {axis}")
+        vec_axis = None if axis is None else int(axis)
         if not (any(_ord_eq(ord, o) for o in _VECTOR_ORDS) or
-                (isinstance(ord, numbers.Real) and not isinstance(ord, bool) and ord > 0)):
+                (isinstance(ord, numbers.Real) and not isinstance(ord, bool) and float(ord) > 0)):
             raise ValueError(f"'ord' must be a supported vector norm, got {ord}")
     x = nc.typed_arg("Sqrt", tensor, nc.FLOATS_COMPLEX)
     t = x._t
@@ -439,7 +443,7 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None) -> Tensor
         if is_matrix:
             r = _matrix_norm(a, t, ord, ax, keep)
         else:
-            dims = tuple(range(t.ndim)) if axis is None else (int(axis),)
+            dims = tuple(range(t.ndim)) if vec_axis is None else (vec_axis,)
             if ord == "euclidean" or _ord_eq(ord, 2):
                 r = a.square().sum(dims, keepdim=keep).sqrt()
             elif _ord_eq(ord, 1):

@@ -65,6 +65,13 @@ class LinearOperator:
         self._name = name or type(self).__name__
         self._parameters = dict(parameters or {})
 
+    def _value_dtype(self) -> dtypes.DType:
+        """The dtype of the operator's values (an operator made with ``dtype=None`` has none)."""
+        d = self._dtype
+        if d is None:
+            raise TypeError(f"{self._name}: an operator with dtype None has no values")
+        return d
+
     # --- to be provided by subclasses ----------------------------------------
     def _dense(self) -> torch.Tensor:
         raise NotImplementedError
@@ -150,17 +157,18 @@ class LinearOperator:
 
     # --- values ---------------------------------------------------------------
     def _wrap(self, t: torch.Tensor) -> Tensor:
-        return wrap(t.to(self._dtype._torch) if t.dtype != self._dtype._torch else t,
-                    self._dtype)
+        d = self._value_dtype()
+        return wrap(t.to(d._torch) if t.dtype != d._torch else t, d)
 
     def to_dense(self, name="to_dense") -> Tensor:
         """The dense ``[..., M, N]`` matrix."""
         return self._wrap(self._dense())
 
     def _arg(self, x) -> torch.Tensor:
-        t = tensor_arg(x, self._dtype)
-        if t._dtype is not self._dtype:
-            raise TypeError(f"{self._name}: expected an argument of dtype {self._dtype.name}, "
+        d = self._value_dtype()
+        t = tensor_arg(x, d)
+        if t._dtype is not d:
+            raise TypeError(f"{self._name}: expected an argument of dtype {d.name}, "
                             f"got {t._dtype.name}")
         return t._t
 
@@ -285,7 +293,7 @@ class LinearOperator:
         a = _low(self._dense())
         if self.is_self_adjoint:
             e = torch.linalg.eigvalsh(a)
-            real = dtypes.as_dtype(self._dtype.real_dtype)
+            real = dtypes.as_dtype(self._value_dtype().real_dtype)
             return wrap(e.to(real._torch), real)
         e = torch.linalg.eigvals(a)
         return wrap(e, dtypes.from_torch(e.dtype))
@@ -293,7 +301,7 @@ class LinearOperator:
     def cond(self, name="cond") -> Tensor:
         """The condition number: largest over smallest singular value."""
         s = torch.linalg.svdvals(_low(self._dense()))
-        real = dtypes.as_dtype(self._dtype.real_dtype)
+        real = dtypes.as_dtype(self._value_dtype().real_dtype)
         return wrap((s[..., 0] / s[..., -1]).to(real._torch), real)
 
     def _assert(self, ok: bool, message: str):

@@ -101,7 +101,7 @@ class LinearOperatorIdentity(LinearOperator):
         return self._bs + (self._n, self._n)
 
     def _dense(self):
-        eye = torch.eye(self._n, dtype=self._dtype._torch, device=context.default_device())
+        eye = torch.eye(self._n, dtype=self._value_dtype()._torch, device=context.default_device())
         return eye.expand(self._bs + (self._n, self._n)).clone()
 
     def _matmul(self, x, adjoint):
@@ -111,7 +111,7 @@ class LinearOperatorIdentity(LinearOperator):
         return self._matmul(rhs, adjoint)
 
     def _det(self):
-        return torch.ones(self._bs, dtype=self._dtype._torch, device=context.default_device())
+        return torch.ones(self._bs, dtype=self._value_dtype()._torch, device=context.default_device())
 
     def inverse(self, name="inverse"):
         return self
@@ -179,7 +179,7 @@ class LinearOperatorZeros(LinearOperator):
         return self._bs + (self._rows, self._cols)
 
     def _dense(self):
-        return torch.zeros(self._shape_tuple(), dtype=self._dtype._torch,
+        return torch.zeros(self._shape_tuple(), dtype=self._value_dtype()._torch,
                            device=context.default_device())
 
 
@@ -269,7 +269,7 @@ class LinearOperatorBlockDiag(LinearOperator):
 
     def _dense(self):
         grid = {(i, i): o for i, o in enumerate(self.operators)}
-        return _blocks_dense(grid, len(self.operators), self._dtype._torch)
+        return _blocks_dense(grid, len(self.operators), self._value_dtype()._torch)
 
 
 @public("torchflow.linalg")
@@ -290,7 +290,7 @@ class LinearOperatorBlockLowerTriangular(LinearOperator):
 
     def _dense(self):
         grid = {(i, j): o for i, row in enumerate(self.operators) for j, o in enumerate(row)}
-        return _blocks_dense(grid, len(self.operators), self._dtype._torch)
+        return _blocks_dense(grid, len(self.operators), self._value_dtype()._torch)
 
 
 @public("torchflow.linalg")
@@ -341,7 +341,7 @@ class _Circulant(LinearOperator):
         cols = torch.fft.ifftn(s.to(torch.complex128).unsqueeze(-k - 1) *
                                torch.fft.fftn(basis, dim=dims), dim=dims)
         dense = cols.reshape(s.shape[:-k] + (n, n)).mT
-        return dense if self._dtype.is_complex else dense.real
+        return dense if self._value_dtype().is_complex else dense.real
 
 
 @public("torchflow.linalg")
@@ -426,7 +426,7 @@ class LinearOperatorPermutation(LinearOperator):
 
     def _dense(self):
         p = self._perm._t.long()
-        return torch.nn.functional.one_hot(p, p.shape[-1]).to(self._dtype._torch)
+        return torch.nn.functional.one_hot(p, p.shape[-1]).to(self._value_dtype()._torch)
 
 
 @public("torchflow.linalg")

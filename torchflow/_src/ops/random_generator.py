@@ -207,7 +207,8 @@ class Generator:
         except Exception as e:  # noqa: BLE001
             raise translate("StatefulTruncatedNormal", e) from None
 
-    def uniform(self, shape, minval=0, maxval=None, dtype=dtypes.float32, name=None) -> Tensor:
+    def uniform(self, shape, minval: object = 0, maxval: object = None, dtype=dtypes.float32,
+                name=None) -> Tensor:
         """Uniform samples in ``[minval, maxval)``.
 
         For integer dtypes ``minval`` and ``maxval`` must both be given, or both
@@ -276,9 +277,13 @@ class Generator:
 def get_global_generator() -> Generator:
     """The global generator (created from a non-deterministic state on first use)."""
     g = context.GLOBAL
-    if g.global_generator is None:
-        g.global_generator = Generator.from_non_deterministic_state()
-    return g.global_generator
+    gen = g.global_generator
+    if gen is None:
+        gen = Generator.from_non_deterministic_state()
+        # context.py (the core layer, which cannot name this ops-level class) declares the
+        # slot with its initial None only.
+        g.global_generator = gen  # pyright: ignore[reportAttributeAccessIssue]
+    return gen
 
 
 @public("torchflow.random")

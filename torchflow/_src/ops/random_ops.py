@@ -73,6 +73,13 @@ def get_seed(op_seed):
     draws it. Returns ``(None, None)`` when the op should draw non-reproducible
     numbers.
     """
+    if context.GLOBAL.global_seed is None and op_seed is None:
+        return None, None
+    return _seed_pair(op_seed)
+
+
+def _seed_pair(op_seed) -> tuple[int, int]:
+    """``get_seed``'s pair when a global seed or ``op_seed`` is set."""
     g = context.GLOBAL
     if g.global_seed is not None:
         if op_seed is None:
@@ -81,10 +88,8 @@ def get_seed(op_seed):
                 rng = g.random_streams["op_seed_rng"] = random.Random(g.global_seed)
             op_seed = rng.randint(0, _MAXINT32)
         seeds = (g.global_seed % _MAXINT32, int(op_seed) % _MAXINT32)
-    elif op_seed is not None:
-        seeds = (DEFAULT_GRAPH_SEED, int(op_seed) % _MAXINT32)
     else:
-        return None, None
+        seeds = (DEFAULT_GRAPH_SEED, int(op_seed) % _MAXINT32)
     return (0, _MAXINT32) if seeds == (0, 0) else seeds
 
 
@@ -97,7 +102,7 @@ def philox_stream(op_name: str, dtype, op_seed, n: int, blocks: int | None = Non
     g = context.GLOBAL
     if g.global_seed is None and op_seed is None:
         return None
-    s1, s2 = get_seed(op_seed)
+    s1, s2 = _seed_pair(op_seed)
     key = ("philox", op_name, dtype, s1, s2)
     skip = g.random_streams.get(key, 0)
     g.random_streams[key] = skip + (256 * n if blocks is None else blocks)
@@ -116,9 +121,9 @@ def stream(op_name: str, dtype, op_seed, device: torch.device):
     if g.global_seed is None and op_seed is None:
         return None
     if op_seed is None:
-        gs, os_ = get_seed(None)
+        gs, os_ = _seed_pair(None)
         return make_generator(mix_seeds(gs, os_), device)
-    gs, os_ = get_seed(op_seed)
+    gs, os_ = _seed_pair(op_seed)
     key = (op_name, dtype, gs, os_, device)
     gen = g.random_streams.get(key)
     if gen is None:
@@ -210,7 +215,11 @@ def check_dtype(dtype, allowed, name="dtype") -> dtypes.DType:
     return d
 
 
-def param(x, dtype: dtypes.DType, device):
+# A distribution parameter as the samplers take it (see ``param``).
+Param = int | float | torch.Tensor
+
+
+def param(x, dtype: dtypes.DType, device) -> Param:
     """A distribution parameter: a Python number stays one, others become torch tensors."""
     tx = type(x)
     if tx is float or tx is int:
@@ -231,7 +240,7 @@ def _compute_dtype(d: dtypes.DType):
 
 
 # --- samplers (shared by stateful, stateless and Generator ops) ------------------
-def sample_normal(shape, dtype, device, gen, mean=0.0, stddev=1.0):
+def sample_normal(shape, dtype, device, gen, mean: Param = 0.0, stddev: Param = 1.0):
     x = torch.randn(shape, dtype=_compute_dtype(dtype), device=device, generator=gen)
     if not (isinstance(stddev, (int, float)) and stddev == 1):
         x = x * stddev
@@ -266,7 +275,8 @@ def _int_bound(op, v, name):
 _TN_LO = 0.5 * math.erfc(2.0 / math.sqrt(2.0))  # Phi(-2)
 
 
-def sample_truncated_normal(shape, dtype, device, gen, mean=0.0, stddev=1.0):
+def sample_truncated_normal(shape, dtype, device, gen, mean: Param = 0.0,
+                            stddev: Param = 1.0):
     # Inverse-CDF sampling of N(0, 1) restricted to [-2, 2]: the same law as
     # TF's resampling of values beyond two standard deviations, in one pass.
     ct = torch.float64 if dtype is dtypes.float64 else torch.float32
