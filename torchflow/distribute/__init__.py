@@ -32,6 +32,7 @@ from torchflow._src.distribute.multi_worker_mirrored import (
     MultiWorkerMirroredStrategy as MultiWorkerMirroredStrategy,
 )
 from torchflow._src.distribute.reduce_util import ReduceOp as ReduceOp
+from torchflow._src.distribute.server import Server as Server
 from torchflow._src.distribute.values import DistributedValues as DistributedValues
 from torchflow.distribute import cluster_resolver as cluster_resolver
 from torchflow.distribute import experimental as experimental

@@ -83,7 +83,8 @@ from torchflow._src.core.tensor import Tensor, wrap
 TOKEN_ENV = "TORCHFLOW_CLUSTER_TOKEN"
 SERVICE = "torchflow.Rpc"
 DEFAULT_TIMEOUT = 30.0
-MAX_MESSAGE_BYTES = 256 * 1024 * 1024
+# The largest message a server or channel accepts (``TORCHFLOW_RPC_MAX_MESSAGE_BYTES``).
+MAX_MESSAGE_BYTES = int(os.environ.get("TORCHFLOW_RPC_MAX_MESSAGE_BYTES", 256 * 1024 * 1024))
 _TOKEN_KEY = "x-torchflow-token"
 _MAGIC = b"TFR1"
 _ALIGN = 8

@@ -17,3 +17,8 @@ from torchflow._src.distribute.mirrored_strategy import (
 from torchflow._src.distribute.multi_worker_mirrored import (
     _ExperimentalMultiWorkerMirroredStrategy as MultiWorkerMirroredStrategy,
 )
+from torchflow._src.distribute.parameter_server_strategy import (
+    ParameterServerStrategy as ParameterServerStrategy,
+)
+from torchflow.distribute.experimental import coordinator as coordinator
+from torchflow.distribute.experimental import partitioners as partitioners

@@ -1,0 +1,205 @@
+"""The service every ``tf.distribute.Server`` task runs: variables and functions.
+
+Methods (all on the one transport, ``core/rpc.py``; * = code, token required):
+
+==============  =================================================================
+``Info``        ``{"incarnation", "job", "task"}``: a new incarnation per process start
+``VarCreate``   get-or-create ``key`` with an initial value; answers the current value
+``VarRead``     ``{"keys"}`` -> ``{"values"}``: one call per ps task per step
+``VarUpdate``   ``{"ops": [[key, "assign"|"add"|"sub", value], ...]}``, each op
+                atomic under its variable's lock; answers the new values
+``OptApply`` *  ``{"opt", "keys", "grads", "step"[, "blob"]}``: the optimizer's update
+                of this task's variables, run here beside its slots, under one lock
+``FnRegister`` * ``{"id", "blob"}``: a scheduled function (and its strategy), once
+``FnRun`` *     ``{"id", "args"}``: runs it; ``{"ok": result}`` or ``{"error": {...}}``
+``DatasetCreate`` * / ``IteratorCreate``: per-worker datasets and their iterators
+==============  =================================================================
+
+A user function's exception is an answer (``{"error": ...}``), not a failed call,
+so the coordinator tells a user error from a lost worker: a failed call means
+the worker is gone. ``UnavailableError`` raised inside the function (its ps task
+is gone) is marked ``"ps": True``.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+
+from torchflow._src.core import errors, rpc
+from torchflow._src.core.variables import Variable
+from torchflow._src.distribute import ps_values
+
+
+class _VarSlot:
+    __slots__ = ("lock", "var")
+
+    def __init__(self, var):
+        self.lock = threading.Lock()
+        self.var = var
+
+
+def error_payload(e: BaseException) -> dict:
+    """What a worker answers for an exception raised by the user's function."""
+    code = e.error_code if isinstance(e, errors.OpError) else None
+    return {"type": type(e).__name__, "module": type(e).__module__,
+            "message": e.message if isinstance(e, errors.OpError) else str(e),
+            "code": code, "ps": isinstance(e, errors.UnavailableError)}
+
+
+class TaskService:
+    """The methods a task serves (see the module doc)."""
+
+    def __init__(self, server: rpc.Server, job: str, task: int):
+        self.incarnation = secrets.token_hex(8)
+        self.job, self.task = job, task
+        self._vars: dict[str, _VarSlot] = {}
+        self._lock = threading.Lock()
+        self._opts: dict = {}
+        self._fns: dict = {}
+        self._datasets: dict = {}
+        self._iterators: dict = {}
+        self._proxies: dict = {}
+        self.created_names: dict = {}  # variables made in functions: name -> count
+        self.strategies: dict = {}  # the strategy copies, by strategy id
+        self._epoch = 0
+        for name in ("Info", "VarCreate", "VarRead", "VarUpdate"):
+            server.add_method(name, getattr(self, "_" + name))
+        for name in ("OptApply", "FnRegister", "FnRun", "DatasetCreate", "IteratorCreate"):
+            server.add_method(name, getattr(self, "_" + name), code=True)
+
+    # --- variables (a ps task) ---
+    def _slot(self, key) -> _VarSlot:
+        slot = self._vars.get(key)
+        if slot is None:
+            raise errors.NotFoundError(None, None, f"Resource {key} does not exist on "
+                                       f"/job:{self.job}/replica:0/task:{self.task}")
+        return slot
+
+    def _Info(self, req, ctx):
+        return rpc.encode({"incarnation": self.incarnation, "job": self.job, "task": self.task})
+
+    def _VarCreate(self, req, ctx):
+        r = rpc.decode(req)
+        with self._lock:
+            slot = self._vars.get(r["key"])
+            if slot is None:
+                var = Variable(r["value"], trainable=bool(r.get("trainable", True)),
+                               name=r.get("name") or "Variable")
+                slot = self._vars[r["key"]] = _VarSlot(var)
+        with slot.lock:
+            return rpc.encode({"value": slot.var.numpy()})
+
+    def _VarRead(self, req, ctx):
+        keys = rpc.decode(req)["keys"]
+        values = []
+        for key in keys:
+            slot = self._slot(key)
+            with slot.lock:
+                values.append(slot.var.numpy())
+        return rpc.encode({"values": values})
+
+    def _VarUpdate(self, req, ctx):
+        out = []
+        for key, op, value in rpc.decode(req)["ops"]:
+            slot = self._slot(key)
+            with slot.lock:
+                if op == "assign":
+                    slot.var.assign(value)
+                elif op == "add":
+                    slot.var.assign_add(value)
+                elif op == "sub":
+                    slot.var.assign_sub(value)
+                else:
+                    raise errors.InvalidArgumentError(None, None, f"Unknown update {op!r}")
+                out.append(slot.var.numpy())
+        return rpc.encode({"values": out})
+
+    def _OptApply(self, req, ctx):
+        r = rpc.decode(req)
+        with self._lock:
+            entry = self._opts.get(r["opt"])
+            if entry is None:
+                if "blob" not in r:
+                    raise errors.NotFoundError(None, None, f"optimizer {r['opt']} not here")
+                opt = rpc.loads_code(r["blob"])
+                # The step count is the coordinator's variable; this copy counts locally
+                # and is told the step before each update (schedules read it).
+                step = Variable(int(r["step"]), dtype="int64", trainable=False,
+                                name="iter")
+                object.__setattr__(opt, "_iterations", step)
+                entry = self._opts[r["opt"]] = (threading.Lock(), opt)
+        lock, opt = entry
+        slots = [self._slot(k) for k in r["keys"]]
+        with lock:
+            opt._iterations.assign(int(r["step"]))
+            opt.apply_gradients(zip(r["grads"], [s.var for s in slots]),
+                                experimental_aggregate_gradients=False)
+        return b""
+
+    # --- functions (a worker task) ---
+    def _scope(self, epoch=None):
+        if epoch is None:
+            self._epoch += 1
+            epoch = self._epoch
+        return ps_values.WorkerScope(self._proxies, epoch, self)
+
+    def _FnRegister(self, req, ctx):
+        r = rpc.decode(req)
+        with self._scope(-1):
+            self._fns[r["id"]] = rpc.loads_code(r["blob"])  # (fn, strategy)
+        return b""
+
+    def _FnRun(self, req, ctx):
+        r = rpc.decode(req)
+        entry = self._fns.get(r["id"])
+        if entry is None:
+            raise errors.NotFoundError(None, None, f"function {r['id']} is not registered")
+        fn, strategy = entry
+        with self._scope():
+            try:
+                args, kwargs = rpc.loads_code(r["args"])
+                # Every variable this worker knows (those of its functions and their
+                # arguments): one read per ps task, before the step.
+                ps_values.prefetch(list(self._proxies.values()))
+                with strategy.scope():
+                    result = fn(*args, **kwargs)
+                return rpc.encode({"ok": _to_plain(result)})
+            except Exception as e:  # noqa: BLE001 - the user's error is the answer
+                return rpc.encode({"error": error_payload(e)})
+
+    def _DatasetCreate(self, req, ctx):
+        r = rpc.decode(req)
+        with self._scope(-1):
+            dataset_fn, strategy = rpc.loads_code(r["blob"])
+            with strategy.scope():
+                self._datasets[r["id"]] = dataset_fn()
+        return b""
+
+    def _IteratorCreate(self, req, ctx):
+        r = rpc.decode(req)
+        ds = self._datasets.get(r["ds"])
+        if ds is None:
+            raise errors.NotFoundError(None, None, f"dataset {r['ds']} is not here")
+        self._iterators[r["id"]] = iter(ds)
+        return b""
+
+    def iterator(self, it_id):
+        it = self._iterators.get(it_id)
+        if it is None:
+            raise errors.NotFoundError(None, None, f"iterator {it_id} is not on this worker")
+        return it
+
+
+def _to_plain(x):
+    """A function's result as the transport sends it (tensors, arrays, scalars, nests)."""
+    if isinstance(x, (list, tuple)):
+        return type(x)(_to_plain(v) for v in x) if not hasattr(x, "_fields") else tuple(
+            _to_plain(v) for v in x)
+    if isinstance(x, dict):
+        return {k: _to_plain(v) for k, v in x.items()}
+    if isinstance(x, Variable):
+        return x.read_value()
+    if hasattr(x, "_tf_value") and not isinstance(x, (int, float, str, bytes)):
+        return x._tf_value()
+    return x
