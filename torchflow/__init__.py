@@ -33,6 +33,7 @@ from torchflow import nest as nest
 from torchflow import nn as nn
 from torchflow import profiler as profiler
 from torchflow import quantization as quantization
+from torchflow import ragged as ragged
 from torchflow import random as random
 from torchflow import raw_ops as raw_ops
 from torchflow import signal as signal
@@ -231,6 +232,8 @@ from torchflow._src.ops.partition_ops import unravel_index as unravel_index
 from torchflow._src.ops.quantization_ops import (
     quantize_and_dequantize_v4 as quantize_and_dequantize_v4,
 )
+from torchflow._src.ops.ragged.ragged_tensor import RaggedTensor as RaggedTensor
+from torchflow._src.ops.ragged.ragged_tensor import RaggedTensorSpec as RaggedTensorSpec
 from torchflow._src.ops.reduction_ops import argmax as argmax
 from torchflow._src.ops.reduction_ops import argmin as argmin
 from torchflow._src.ops.reduction_ops import reduce_all as reduce_all

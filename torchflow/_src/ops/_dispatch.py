@@ -15,10 +15,14 @@ from torchflow._src.core.errors import InvalidArgumentError, translate
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.core.variables import Variable
 
-__all__ = ["unwrap", "binary", "tensor_arg", "wrap", "translate", "tf_type_name", "Tensor",
+__all__ = ["COMPOSITE", "unwrap", "binary", "tensor_arg", "wrap", "translate", "tf_type_name", "Tensor",
            "NARROW_UNSIGNED", "dtype_error", "scalar_operand"]
 
 _PY_SCALARS = (float, int, bool)
+
+# Composite tensors (tf.RaggedTensor) register a handler per type here. Ops look a
+# non-Tensor argument's type up on their slow path only, so dense ops pay nothing.
+COMPOSITE: dict = {}
 NARROW_UNSIGNED = frozenset((dtypes.uint16, dtypes.uint32, dtypes.uint64))
 
 _TF_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "half"}

@@ -26,6 +26,7 @@ import torch
 from torchflow._src.core import dtypes
 from torchflow._src.core.errors import InvalidArgumentError, NotFoundError, dims, translate
 from torchflow._src.ops._dispatch import (
+    COMPOSITE,
     NARROW_UNSIGNED,
     Tensor,
     binary,
@@ -215,6 +216,9 @@ def binary_op(op: str, fn: Callable, allowed: TypeSet, x, y, other: Callable | N
                 return wrap(fn(x._t, y._t), d)
             except Exception:  # noqa: BLE001 - the general path below raises TF's error
                 pass
+    if type(x) in COMPOSITE or type(y) in COMPOSITE:  # tf.RaggedTensor operands
+        h = COMPOSITE.get(type(x)) or COMPOSITE[type(y)]
+        return h.elementwise(lambda a, b: binary_op(op, fn, allowed, a, b, other), x, y)
     a, b, d = binary(op, x, y)
     if d._name not in allowed:
         if other is not None:
@@ -251,6 +255,8 @@ def unary_op(op: str, fn: Callable, allowed: TypeSet, x, out: dtypes.DType | Non
       InvalidArgumentError: A dtype the op does not accept.
     """
     if type(x) is not Tensor:
+        if type(x) in COMPOSITE:  # tf.RaggedTensor
+            return COMPOSITE[type(x)].unary(lambda a: unary_op(op, fn, allowed, a, out), x)
         x = tensor_arg(x)
     d = x._dtype
     if d._name not in allowed:

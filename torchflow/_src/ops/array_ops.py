@@ -24,6 +24,7 @@ from torchflow._src.ops._array_helpers import (
     tensor_of,
     via_index,
 )
+from torchflow._src.ops._dispatch import COMPOSITE
 from torchflow._src.util.api import public
 
 _string = dtypes.string
@@ -186,6 +187,9 @@ def concat(values, axis, name="concat") -> Tensor:
                 pass  # the checks below give TF's error
     if isinstance(values, Tensor):
         values = list(values)
+    if type(values) in (list, tuple) and any(type(v) in COMPOSITE for v in values):
+        return COMPOSITE[next(type(v) for v in values if type(v) in COMPOSITE)].concat(
+            values, int_value(axis, "axis"))  # tf.RaggedTensor inputs
     xs = tensor_list(values, "ConcatV2")
     if not xs:
         raise op_error("ConcatV2", "ConcatOp : Expected at least one input to concatenate")
@@ -241,6 +245,9 @@ def stack(values, axis=0, name="stack") -> Tensor:
                 pass  # the checks below give TF's error
     if not isinstance(values, (list, tuple)):
         values = list(values) if isinstance(values, Tensor) else values
+    if isinstance(values, (list, tuple)) and any(type(v) in COMPOSITE for v in values):
+        return COMPOSITE[next(type(v) for v in values if type(v) in COMPOSITE)].stack(
+            values, axis)  # tf.RaggedTensor inputs
     if axis == 0 and isinstance(values, (list, tuple)) and values and not any(
             type(v) is Tensor for v in values):
         try:  # TF converts a constant list as a whole (so [1, 2.5] is float32)

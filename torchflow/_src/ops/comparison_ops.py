@@ -9,7 +9,14 @@ import torch
 from torchflow._src.core import dtypes
 from torchflow._src.core.errors import InvalidArgumentError, dims
 from torchflow._src.ops import _math_common as mc
-from torchflow._src.ops._dispatch import Tensor, binary, dtype_error, tensor_arg, wrap
+from torchflow._src.ops._dispatch import (
+    COMPOSITE,
+    Tensor,
+    binary,
+    dtype_error,
+    tensor_arg,
+    wrap,
+)
 from torchflow._src.util.api import public
 
 _BOOL = dtypes.bool
@@ -42,6 +49,12 @@ def _broadcastable(a, b) -> bool:
         if x != y and x != 1 and y != 1:
             return False
     return True
+
+
+def _composite(fn, x, y):
+    """``fn(x, y)`` computed by the handler of a composite operand (tf.RaggedTensor)."""
+    h = COMPOSITE.get(type(x)) or COMPOSITE[type(y)]
+    return h.elementwise(fn, x, y)
 
 
 def equal_op(op, fn, np_fn, x, y, incompatible_shape_error=True):
@@ -80,6 +93,8 @@ def equal(x, y, name=None) -> Tensor:
     >>> tf.equal(tf.constant([1, 2]), 2).numpy()
     array([False,  True])
     """
+    if type(x) in COMPOSITE or type(y) in COMPOSITE:  # tf.RaggedTensor operands
+        return _composite(equal, x, y)
     a, b, d = binary("Equal", x, y)
     if d is _STRING:
         return _string_compare("Equal", np.equal, a, b)
@@ -104,6 +119,8 @@ def not_equal(x, y, name=None) -> Tensor:
     Raises:
       InvalidArgumentError: If the dtypes differ or the shapes do not broadcast.
     """
+    if type(x) in COMPOSITE or type(y) in COMPOSITE:  # tf.RaggedTensor operands
+        return _composite(not_equal, x, y)
     a, b, d = binary("NotEqual", x, y)
     if d is _STRING:
         return _string_compare("NotEqual", np.not_equal, a, b)
@@ -117,6 +134,8 @@ def _make_order(pub, op, fn, sym):
     allowed = mc.ALL_REAL
 
     def impl(x, y, name=None):
+        if type(x) in COMPOSITE or type(y) in COMPOSITE:  # tf.RaggedTensor operands
+            return _composite(impl, x, y)
         a, b, d = binary(op, x, y)
         if d._name not in allowed:
             raise mc.bad_type(op, d, allowed)
@@ -163,6 +182,8 @@ def _bool_args(op, x, y):
 
 def _make_logical(pub, op, fn, summary):
     def impl(x, y, name=None):
+        if type(x) in COMPOSITE or type(y) in COMPOSITE:  # tf.RaggedTensor operands
+            return _composite(impl, x, y)
         a, b = _bool_args(op, x, y)
         try:
             return wrap(fn(a, b), _BOOL)
@@ -209,6 +230,8 @@ def logical_not(x, name=None) -> Tensor:
       InvalidArgumentError: If ``x`` is not bool.
     """
     if type(x) is not Tensor:
+        if type(x) in COMPOSITE:  # tf.RaggedTensor
+            return COMPOSITE[type(x)].unary(logical_not, x)
         x = tensor_arg(x, _BOOL)
     if x._dtype is not _BOOL:
         raise dtype_error("LogicalNot", 0, _BOOL, x._dtype)

@@ -19,6 +19,7 @@ from torchflow._src.ops._array_helpers import (
     tensor_of,
     tfname,
 )
+from torchflow._src.ops._dispatch import COMPOSITE
 from torchflow._src.util.api import public
 
 _f32 = dtypes.float32
@@ -362,6 +363,8 @@ def cast(x, dtype, name=None) -> Tensor:
     dtype = dtypes.as_dtype(dtype)
     if type(x) is Tensor:
         t = x
+    elif type(x) in COMPOSITE:  # tf.RaggedTensor
+        return COMPOSITE[type(x)].cast(x, dtype, cast)
     elif isinstance(x, (builtins.bool, int, float)) and dtype._torch is not None \
             and dtype not in _WIDE:
         t = to_tensor(x)

@@ -14,6 +14,7 @@ import torch
 from torchflow._src.core import dtypes
 from torchflow._src.core.convert import to_tensor
 from torchflow._src.core.errors import InvalidArgumentError, translate
+from torchflow._src.core.indexed_slices import gather_rows
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.ops._array_helpers import (
     _NATIVE,
@@ -27,6 +28,7 @@ from torchflow._src.ops._array_helpers import (
     tfname,
     via_index,
 )
+from torchflow._src.ops._dispatch import COMPOSITE
 from torchflow._src.util.api import public
 
 _INDEX_DTYPES = frozenset((dtypes.int16, dtypes.int32, dtypes.int64))
@@ -106,6 +108,9 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0,
     >>> tf.gather([10, 20, 30], [2, 0]).numpy()
     array([30, 10], dtype=int32)
     """
+    if type(params) in COMPOSITE or type(indices) in COMPOSITE:  # tf.RaggedTensor
+        h = COMPOSITE.get(type(params)) or COMPOSITE[type(indices)]
+        return h.gather(params, indices, axis, batch_dims)
     p = tensor_of(params)
     if type(indices) is Tensor and indices._dtype in _FAST_INDEX and batch_dims == 0 and \
             type(p._t) is torch.Tensor and p._dtype not in _NATIVE and p._t.ndim:
@@ -122,6 +127,8 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0,
             else:
                 ok = True
             if ok and it.device == p._t.device:
+                if ax == 0 and p._t.requires_grad and torch.is_grad_enabled():
+                    return wrap(gather_rows(p._t, it, indices._dtype), p._dtype)  # sparse grad
                 if it.ndim == 1:
                     return wrap(p._t.index_select(ax, it), p._dtype)
                 ps = list(p._t.shape)
@@ -152,6 +159,9 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0,
             v = int(idx.reshape(-1)[bad])
             raise op_error("GatherV2", f"indices[{_pos_str(bad, idx.shape)}] = {v} is not in "
                                        f"[0, {n})")
+    if ax == 0 and bd == 0 and isinstance(p._t, torch.Tensor) and p._t.requires_grad \
+            and torch.is_grad_enabled() and idx.device == p._t.device:
+        return wrap(gather_rows(p._t, idx, tensor_of(indices)._dtype), p._dtype)  # sparse grad
     return _run(p, lambda t: _gather_t(t, idx, ax, bd), "GatherV2")
 
 
@@ -394,6 +404,9 @@ def where(condition, x=None, y=None, name=None) -> Tensor:
     array([[0],
            [2]])
     """
+    if type(condition) in COMPOSITE or type(x) in COMPOSITE or type(y) in COMPOSITE:
+        h = next(COMPOSITE[type(v)] for v in (condition, x, y) if type(v) in COMPOSITE)
+        return h.where(condition, x, y)  # tf.RaggedTensor arguments
     if x is None and y is None:
         c = tensor_of(condition)
         if is_str(c._t):

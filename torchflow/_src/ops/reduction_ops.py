@@ -15,7 +15,7 @@ import torch
 from torchflow._src.core import dtypes
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.ops import _math_common as mc
-from torchflow._src.ops._dispatch import Tensor, dtype_error, tensor_arg, wrap
+from torchflow._src.ops._dispatch import COMPOSITE, Tensor, dtype_error, tensor_arg, wrap
 from torchflow._src.util.api import public
 
 _BOOL = dtypes.bool
@@ -132,6 +132,8 @@ def reduce_sum(input_tensor, axis=None, keepdims=False, name=None) -> Tensor:
             input_tensor._dtype._kind in "fc":
         # Hot path: torch parses fewer arguments without dims/dtype (~0.7 us).
         return wrap(torch.sum(input_tensor._t), input_tensor._dtype)
+    if type(input_tensor) in COMPOSITE:  # tf.RaggedTensor
+        return COMPOSITE[type(input_tensor)].reduce("sum", input_tensor, axis, keepdims)
     t, d, dims = _prep("Sum", input_tensor, _SUM_TYPES, axis)
     if not dims:
         return wrap(t, d)
@@ -145,6 +147,8 @@ def reduce_sum(input_tensor, axis=None, keepdims=False, name=None) -> Tensor:
 @public("torchflow.math")
 @_doc("Computes the product of elements across dimensions of a tensor.")
 def reduce_prod(input_tensor, axis=None, keepdims=False, name=None) -> Tensor:
+    if type(input_tensor) in COMPOSITE:  # tf.RaggedTensor
+        return COMPOSITE[type(input_tensor)].reduce("prod", input_tensor, axis, keepdims)
     t, d, dims = _prep("Prod", input_tensor, _SUM_TYPES, axis)
     if not dims:
         return wrap(t, d)
@@ -157,6 +161,9 @@ def reduce_prod(input_tensor, axis=None, keepdims=False, name=None) -> Tensor:
 
 
 def _extreme(op, input_tensor, axis, keepdims, fn, is_max):
+    if type(input_tensor) in COMPOSITE:  # tf.RaggedTensor
+        return COMPOSITE[type(input_tensor)].reduce("max" if is_max else "min", input_tensor,
+                                                    axis, keepdims)
     t, d, dims = _prep(op, input_tensor, _MAX_TYPES, axis)
     if not dims:
         return wrap(t, d)
@@ -194,6 +201,8 @@ def reduce_mean(input_tensor, axis=None, keepdims=False, name=None) -> Tensor:
     if type(input_tensor) is Tensor and axis is None and not keepdims and \
             input_tensor._dtype._kind in "fc":
         return wrap(torch.mean(input_tensor._t), input_tensor._dtype)
+    if type(input_tensor) in COMPOSITE:  # tf.RaggedTensor
+        return COMPOSITE[type(input_tensor)].reduce("mean", input_tensor, axis, keepdims)
     t, d, dims = _prep("Mean", input_tensor, _SUM_TYPES, axis)
     if not dims:
         return wrap(t, d)
@@ -209,6 +218,8 @@ def reduce_mean(input_tensor, axis=None, keepdims=False, name=None) -> Tensor:
 
 
 def _logical_reduce(op, input_tensor, axis, keepdims, fn):
+    if type(input_tensor) in COMPOSITE:  # tf.RaggedTensor
+        return COMPOSITE[type(input_tensor)].reduce(op.lower(), input_tensor, axis, keepdims)
     x = tensor_arg(input_tensor)
     if x._dtype is not _BOOL:
         raise dtype_error(op, 0, _BOOL, x._dtype)

@@ -1,0 +1,290 @@
+"""Ragged dispatch: TF ops that accept ``tf.RaggedTensor`` arguments.
+
+Registered in ``_dispatch.COMPOSITE`` under ``RaggedTensor``. The shared op
+helpers (``binary_op``, ``unary_op``, comparisons, reductions, ``concat``,
+``stack``, ``gather``, ``where``, ``cast``) look a non-Tensor argument's type up
+there on their slow path only, so dense eager ops pay nothing; this module then
+computes the op on the flat values (elementwise ops) or through segment
+reductions (``reduce_*`` over a ragged axis), as TF's ragged dispatch does.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from torchflow._src.core import dtypes
+from torchflow._src.core.convert import convert_to_tensor
+from torchflow._src.core.errors import InvalidArgumentError
+from torchflow._src.core.tensor import Tensor, wrap
+from torchflow._src.ops import _dispatch, gather_ops
+from torchflow._src.ops import comparison_ops as cmp
+from torchflow._src.ops import math_ops as m
+from torchflow._src.ops import reduction_ops as red
+from torchflow._src.ops import segment_ops as seg
+from torchflow._src.ops import unary_math_ops as um
+from torchflow._src.ops.ragged import ragged_factory as rf
+from torchflow._src.ops.ragged.ragged_tensor import RaggedTensor, rowids_of, take_rows
+
+_BOOL = dtypes.bool
+_PY = (int, float, bool, complex, str, bytes)
+
+
+# --- elementwise ------------------------------------------------------------------
+def _flat_index(rt: RaggedTensor) -> list:
+    """For each flat value, its index in dimensions 0..ragged_rank (torch int64, CPU)."""
+    splits = [s._t.to(torch.int64).cpu() for s in rt.nested_row_splits]
+    cur = torch.arange(int(splits[-1][-1]))
+    out = [None] * (len(splits) + 1)
+    for level in reversed(range(len(splits))):
+        s = splits[level]
+        rows = rowids_of(s)[cur]
+        out[level + 1] = cur - s[rows]
+        cur = rows
+    out[0] = cur
+    return out
+
+
+def _broadcast_to_flat(rt: RaggedTensor, dense: Tensor) -> Tensor:
+    """``dense`` (rank above the uniform inner rank) laid out like ``rt.flat_values``."""
+    rank = rt.shape.rank
+    if dense.shape.rank > rank:
+        raise ValueError(f"Shapes {rt.shape} and {dense.shape} are incompatible")
+    a = dense._t
+    shape = [1] * (rank - dense.shape.rank) + list(a.shape)
+    a = a.reshape(shape)
+    idx = _flat_index(rt)
+    index = []
+    for d, ix in enumerate(idx):
+        if shape[d] == 1:
+            index.append(torch.zeros_like(ix))
+        else:
+            if ix.numel() and int(ix.max()) >= shape[d]:
+                raise InvalidArgumentError(None, None, "Unable to broadcast: dimension size "
+                                           f"mismatch in dimension {d}")
+            if d == 0 and shape[0] != rt._nrows():
+                raise InvalidArgumentError(None, None, "Unable to broadcast: dimension size "
+                                           "mismatch in dimension 0")
+            index.append(ix)
+    if isinstance(a, np.ndarray):
+        return wrap(a[tuple(i.numpy() for i in index)], dense._dtype)
+    return wrap(a[tuple(i.to(a.device) for i in index)], dense._dtype)
+
+
+def elementwise(f, x, y):
+    """``f(x, y)`` (an op on Tensors) with at least one RaggedTensor operand.
+
+    Raises:
+      ValueError: Two RaggedTensors whose row partitions differ.
+    """
+    xr, yr = isinstance(x, RaggedTensor), isinstance(y, RaggedTensor)
+    if xr and yr:
+        if not rf.same_partition(x, y):
+            raise ValueError("Inputs must have identical ragged splits. Input received: "
+                             f"{x}, {y}")
+        return x.with_flat_values(f(x.flat_values, y.flat_values))
+    rt, other = (x, y) if xr else (y, x)
+    flat = rt.flat_values
+    if not isinstance(other, _PY):
+        other = other if isinstance(other, Tensor) else convert_to_tensor(
+            other, dtype=None if isinstance(other, np.ndarray) else rt.dtype)
+        if other.shape.rank > flat.shape.rank - 1:
+            other = _broadcast_to_flat(rt, other)
+    return rt.with_flat_values(f(flat, other) if xr else f(other, flat))
+
+
+def unary(f, x: RaggedTensor):
+    """``f`` applied to the flat values of ``x``."""
+    return x.with_flat_values(f(x.flat_values))
+
+
+# --- reductions ------------------------------------------------------------------
+_DENSE = {"sum": red.reduce_sum, "prod": red.reduce_prod, "max": red.reduce_max,
+          "min": red.reduce_min, "all": red.reduce_all, "any": red.reduce_any}
+
+
+def _segment(kind: str, values: Tensor, ids: torch.Tensor, n: int) -> Tensor:
+    ids_t = wrap(ids.to(torch.int64), dtypes.int64)
+    if kind in ("all", "any"):
+        as_int = wrap(values._t.to(torch.int32) if kind == "any"
+                      else (~values._t).to(torch.int32), dtypes.int32)
+        s = seg.unsorted_segment_sum(as_int, ids_t, n)
+        return wrap(s._t > 0 if kind == "any" else s._t == 0, _BOOL)
+    fn = {"sum": seg.unsorted_segment_sum, "prod": seg.unsorted_segment_prod,
+          "max": seg.unsorted_segment_max, "min": seg.unsorted_segment_min}[kind]
+    return fn(values, ids_t, n)
+
+
+def _expand(x, axis: int):
+    if isinstance(x, RaggedTensor):
+        return x.with_flat_values(_expand(x.flat_values, axis - x.ragged_rank))
+    return wrap(x._t.unsqueeze(axis) if not isinstance(x._t, np.ndarray)
+                else np.expand_dims(x._t, axis), x._dtype)
+
+
+def _reduce_one(kind: str, rt, axis: int, keepdims: bool):
+    if not isinstance(rt, RaggedTensor):
+        return _DENSE[kind](rt, axis, keepdims)
+    rr = rt.ragged_rank
+    if axis > rr:
+        return rt.with_flat_values(_DENSE[kind](rt.flat_values, axis - rr, keepdims))
+    if axis == 0:
+        if rr != 1:
+            raise NotImplementedError("Reducing axis 0 of a RaggedTensor with ragged_rank > 1 "
+                                      "is not supported yet.")
+        s = rt._row_splits._t.to(torch.int64).cpu()
+        rows = rowids_of(s)
+        pos = torch.arange(int(s[-1])) - s[:-1][rows]
+        lengths = s[1:] - s[:-1]
+        width = int(lengths.max()) if lengths.numel() else 0
+        out = _segment(kind, rt._values, pos, width)
+    elif axis == rr:
+        inner = rt
+        for _ in range(rr - 1):
+            inner = inner._values
+        s = inner._row_splits._t.to(torch.int64).cpu()
+        reduced = _segment(kind, inner._values, rowids_of(s), s.shape[0] - 1)
+        out = RaggedTensor.from_nested_row_splits(reduced, rt.nested_row_splits[:-1],
+                                                  validate=False)
+    else:
+        raise NotImplementedError(f"Reducing ragged axis {axis} of a RaggedTensor with "
+                                  f"ragged_rank {rr} is not supported yet.")
+    return _expand(out, axis) if keepdims else out
+
+
+def _axes(rt: RaggedTensor, axis) -> list:
+    rank = rt.shape.rank
+    if isinstance(axis, Tensor):
+        axis = axis.numpy().tolist()
+    axes = [axis] if isinstance(axis, (int, np.integer)) else list(axis)
+    out = []
+    for a in axes:
+        a = int(a)
+        if not -rank <= a < rank:
+            raise ValueError(f"axis={a} is out of bounds for a RaggedTensor of rank {rank}")
+        out.append(a + rank if a < 0 else a)
+    return sorted(set(out), reverse=True)
+
+
+def reduce(kind: str, rt: RaggedTensor, axis, keepdims):
+    """``tf.reduce_<kind>`` of a RaggedTensor (``kind``: sum prod max min mean all any).
+
+    Raises:
+      ValueError: An axis out of range.
+    """
+    keepdims = bool(keepdims)
+    if kind == "mean":
+        total = reduce("sum", rt, axis, keepdims)
+        ones = rt.with_flat_values(wrap(torch.ones_like(rt.flat_values._t), rt.dtype))
+        return m.truediv(total, reduce("sum", ones, axis, keepdims))
+    if axis is None:
+        return _DENSE[kind](rt.flat_values, None, False)
+    out = rt
+    for a in _axes(rt, axis):
+        out = _reduce_one(kind, out, a, keepdims)
+    return out
+
+
+# --- structural ops --------------------------------------------------------------
+def is_ragged_list(values) -> bool:
+    return type(values) in (list, tuple) and any(isinstance(v, RaggedTensor) for v in values)
+
+
+def concat(values, axis):
+    return rf.concat(values, axis)
+
+
+def stack(values, axis):
+    return rf.stack(values, axis)
+
+
+def gather(params, indices, axis, batch_dims):
+    """``tf.gather`` with ragged params (rows) or ragged indices."""
+    if (axis not in (None, 0)) or batch_dims:
+        raise NotImplementedError("tf.gather of a RaggedTensor supports axis=0, batch_dims=0 "
+                                  "only.")
+    if not isinstance(params, RaggedTensor):
+        params = convert_to_tensor(params)
+    if isinstance(indices, RaggedTensor):
+        return indices.with_flat_values(gather(params, indices.flat_values, axis, batch_dims))
+    idx = convert_to_tensor(indices)
+    if not idx._dtype.is_integer:
+        raise TypeError(f"indices must be int32 or int64, got {idx._dtype.name}")
+    flat = idx._t.reshape(-1).to(torch.int64).cpu()
+    n = params._nrows() if isinstance(params, RaggedTensor) else int(params._t.shape[0])
+    if flat.numel() and (int(flat.min()) < 0 or int(flat.max()) >= n):
+        bad = int(flat[(flat < 0) | (flat >= n)][0])
+        raise InvalidArgumentError(None, None, f"indices[0] = {bad} is not in [0, {n}) "
+                                   f"[Op:GatherV2]")
+    if not isinstance(params, RaggedTensor):
+        return wrap(take_rows(params, flat)._t.reshape(list(idx._t.shape) +
+                                                     list(params._t.shape[1:])), params._dtype)
+    out = take_rows(params, flat)
+    for d in reversed(list(idx._t.shape)[1:]):
+        k = int(d)
+        out = RaggedTensor(out, wrap(torch.arange(out._nrows() // k + 1) * k,
+                                     params.row_splits_dtype), internal=True)
+    return out
+
+
+def where(condition, x, y):
+    """``tf.where(condition, x, y)`` with ragged arguments of one row partition."""
+    if x is None and y is None:
+        raise NotImplementedError("tf.where(condition) of a RaggedTensor is not supported "
+                                  "yet; use condition.flat_values.")
+    args = [condition, x, y]
+    ragged = [a for a in args if isinstance(a, RaggedTensor)]
+    for r in ragged[1:]:
+        if not rf.same_partition(ragged[0], r):
+            raise ValueError("Inputs must have identical ragged splits")
+    from_gather = ragged[0]
+    flats = [a.flat_values if isinstance(a, RaggedTensor) else _broadcast_to_flat(
+        from_gather, convert_to_tensor(a)) if convert_to_tensor(a).shape.rank else a
+        for a in args]
+    return from_gather.with_flat_values(gather_ops.where(*flats))
+
+
+def cast(x: RaggedTensor, dtype, fn):
+    return x.with_flat_values(fn(x.flat_values, dtype))
+
+
+# --- operators ---------------------------------------------------------------------
+def _reflect(fn):
+    def rop(self, other):
+        return fn(other, self)
+    return rop
+
+
+def install() -> None:
+    """Installs the Python operators on RaggedTensor and registers the dispatch."""
+    ops = {"add": m.add, "sub": m.subtract, "mul": m.multiply, "truediv": m.truediv,
+           "floordiv": m.floordiv, "mod": m.floormod, "pow": m.pow,
+           "and": cmp.logical_and, "or": cmp.logical_or, "xor": cmp.logical_xor}
+    for name, fn in ops.items():
+        setattr(RaggedTensor, f"__{name}__", fn)
+        setattr(RaggedTensor, f"__r{name}__", _reflect(fn))
+    RaggedTensor.__div__ = m.truediv
+    RaggedTensor.__lt__ = cmp.less
+    RaggedTensor.__le__ = cmp.less_equal
+    RaggedTensor.__gt__ = cmp.greater
+    RaggedTensor.__ge__ = cmp.greater_equal
+    RaggedTensor.__neg__ = um.negative
+    RaggedTensor.__abs__ = um.abs
+    RaggedTensor.__invert__ = cmp.logical_not
+    _dispatch.COMPOSITE[RaggedTensor] = _Handler
+
+
+class _Handler:
+    """What the op helpers call for a RaggedTensor argument (see ``_dispatch.COMPOSITE``)."""
+
+    elementwise = staticmethod(elementwise)
+    unary = staticmethod(unary)
+    reduce = staticmethod(reduce)
+    concat = staticmethod(concat)
+    stack = staticmethod(stack)
+    gather = staticmethod(gather)
+    where = staticmethod(where)
+    cast = staticmethod(cast)
+
+
+install()
