@@ -394,10 +394,6 @@ KNOWN_CYCLES = {
 KNOWN_LAZY = {
     ("distribute.launch", "core.elastic"):
         "launch.py also runs by path as each task's wrapper, which must not import torch",
-    # Hoistable, left to the _src/numpy rewrite in flight (issue 11): move them to the
-    # top and delete these two entries.
-    ("numpy.np_at", "numpy.np_array_ops"): "pending hoist",
-    ("numpy.np_reduce", "numpy.np_array_ops"): "pending hoist",
 }
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from torchflow._src.core.tensor import Tensor
+from torchflow._src.numpy import np_array_ops as ao
 from torchflow._src.numpy.np_arrays import asarray
 from torchflow._src.ops import numpy_ops as _k
 from torchflow._src.util.api import public
@@ -105,8 +106,6 @@ def put(a, ind, v, mode="raise"):
 @public(_MOD)
 def put_along_axis(arr, indices, values, axis):
     """Functional ``np.put_along_axis``: returns the updated copy of ``arr``."""
-    from torchflow._src.numpy import np_array_ops as ao
-
     arr = asarray(arr)
     idx = asarray(indices, np.int64)
     grids = list(ao.indices(_k.shape_tuple(idx), sparse=True))

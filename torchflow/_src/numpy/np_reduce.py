@@ -14,6 +14,7 @@ from torchflow._src.core import dtypes
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.numpy import np_dtypes as _d
 from torchflow._src.numpy import np_math as _m
+from torchflow._src.numpy.np_array_ops import moveaxis, pad
 from torchflow._src.numpy.np_arrays import asarray, promote, to_float
 from torchflow._src.ops import numpy_ops as _k
 from torchflow._src.util.api import public
@@ -309,8 +310,6 @@ def kron(a, b):
 @public(_MOD)
 def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     """Cross product of 3-vectors (2-vectors are padded with a zero z)."""
-    from torchflow._src.numpy.np_array_ops import moveaxis, pad
-
     if axis is not None:
         axisa = axisb = axisc = axis
     a, b = _as_float_ok(a, b)
