@@ -34,6 +34,7 @@ import atexit
 import json
 import os
 import runpy
+import secrets
 import signal
 import socket
 import subprocess
@@ -44,6 +45,7 @@ import time
 _CLUSTER_ENV = "TORCHFLOW_LAUNCH_CLUSTER"
 _ROLES_ENV = "TORCHFLOW_LAUNCH_ROLES"
 _ROLE_ENV = "TORCHFLOW_LAUNCH_ROLE"
+_TOKEN_ENV = "TORCHFLOW_CLUSTER_TOKEN"  # rpc.TOKEN_ENV; this file imports no torchflow
 
 
 def _parser(prog="torchflow launch") -> argparse.ArgumentParser:
@@ -97,6 +99,10 @@ def main(argv=None, prog="torchflow launch") -> int:
     if not os.path.isfile(ns.script):
         raise SystemExit(f"{prog}: no such script: {ns.script}")
     cluster, roles = cluster_for(ns.workers, ns.ps, ns.chief)
+    # The cluster token every task's gRPC servers and channels check (core/rpc.py);
+    # the tasks inherit it. A token already set (a cluster spanning launchers) is kept.
+    if not os.environ.get(_TOKEN_ENV):
+        os.environ[_TOKEN_ENV] = secrets.token_hex(32)
     # Each task runs this file by path: the wrapper sets TF_CONFIG with the standard
     # library only, and the script imports torchflow (and torch) if it needs them.
     task_cmd = [sys.executable, os.path.abspath(__file__), "--task",

@@ -108,8 +108,8 @@ class Server:
     @property
     def target(self) -> str:
         """The ``grpc://host:port`` address clients use for this task."""
-        host = self._address.rpartition(":")[0]
-        return f"grpc://{host}:{self._rpc.port}"
+        host, _, port = self._address.rpartition(":")
+        return f"grpc://{host}:{self._rpc.port or port}"
 
     @property
     def server_def(self):
