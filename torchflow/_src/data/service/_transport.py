@@ -22,7 +22,11 @@ import hashlib
 import hmac
 
 from torchflow._src.core import rpc
-from torchflow._src.core.errors import PermissionDeniedError
+from torchflow._src.core.errors import (
+    DeadlineExceededError,
+    PermissionDeniedError,
+    UnavailableError,
+)
 
 
 class Server:
@@ -64,8 +68,14 @@ class Client:
 
     def call(self, method: str, request: dict, timeout: float = 10.0,
              idempotent: bool = True) -> dict:
-        return rpc.decode(self._ch.call(method, rpc.encode(request), timeout=timeout,
-                                        idempotent=idempotent))
+        """The answer to ``request``. A peer that does not answer in ``timeout``
+        (idempotent calls are retried until then) is ``UnavailableError``."""
+        try:
+            return rpc.decode(self._ch.call(method, rpc.encode(request), timeout=timeout,
+                                            idempotent=idempotent))
+        except DeadlineExceededError as e:
+            raise UnavailableError(None, None, f"{e.message} (tf.data service peer "
+                                   f"{self.address} did not answer in {timeout:g} s)") from None
 
     def close(self) -> None:
         self._ch.close()

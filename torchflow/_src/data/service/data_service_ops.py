@@ -16,9 +16,14 @@ drops a silent worker, if longer), ``next()`` raises ``tf.errors.UnavailableErro
 from __future__ import annotations
 
 import hashlib
+import os
 import queue
+import sys
+import sysconfig
 import threading
 import time
+
+import cloudpickle
 
 from torchflow._src.core import dtypes, errors
 from torchflow._src.core.rpc import dumps_code
@@ -34,6 +39,7 @@ DEFAULT_OUTSTANDING = 16
 _HEARTBEAT_S = 0.1
 _MOST_PER_CALL = 64
 _END = object()
+_PICKLE_LOCK = threading.Lock()
 
 
 def _validate_mode(processing_mode) -> None:
@@ -73,6 +79,43 @@ def _parse_service(service) -> str:
     return parts[1]
 
 
+def _user_modules(dataset) -> list:
+    """The modules of the pipeline's functions that are the user's own code (not the
+    standard library, an installed package or torchflow): pickled by value, so a worker
+    does not need to import them (cloudpickle would pickle them by reference)."""
+    installed = {os.path.realpath(p) for p in
+                 (sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["purelib"],
+                  sysconfig.get_paths()["platlib"])}
+    names: set = set()
+    for ds in splits.pipeline(dataset):
+        for value in vars(ds).values():
+            mod = getattr(value, "__module__", None) if callable(value) else None
+            if mod and mod != "__main__" and not mod.startswith("torchflow"):
+                names.add(mod.split(".")[0] if mod not in sys.modules else mod)
+    out = []
+    for name in sorted(names):
+        m = sys.modules.get(name)
+        f = getattr(m, "__file__", None)
+        if m is None or f is None:
+            continue
+        f = os.path.realpath(f)
+        if not any(f.startswith(p + os.sep) for p in installed):
+            out.append(m)
+    return out
+
+
+def _dumps(dataset) -> bytes:
+    mods = _user_modules(dataset)
+    with _PICKLE_LOCK:
+        for m in mods:
+            cloudpickle.register_pickle_by_value(m)
+        try:
+            return dumps_code(dataset)
+        finally:
+            for m in mods:
+                cloudpickle.unregister_pickle_by_value(m)
+
+
 @public("torchflow.data.experimental.service")
 def register_dataset(service, dataset):
     """Registers ``dataset`` with the tf.data service at ``service``.
@@ -99,7 +142,7 @@ def register_dataset(service, dataset):
     if not isinstance(dataset, DatasetV2):
         raise TypeError(f"`dataset` must be a `tf.data.Dataset`, got {type(dataset).__name__}")
     spec = _wire.spec_to_json(dataset.element_spec)
-    data = dumps_code(splits.portable(dataset))
+    data = _dumps(splits.portable(dataset))
     client = _transport.Client(address)
     try:
         r = client.call("RegisterDataset", {
@@ -313,7 +356,7 @@ class _ServiceIterator:
                                                "seq": seq, "wait_s": 0.5, "most": n},
                                 timeout=5.0, idempotent=False)
             except (errors.UnavailableError, errors.DeadlineExceededError,
-                    errors.NotFoundError):
+                    errors.NotFoundError, errors.CancelledError):
                 self._give_credits(n)
                 self._stop.wait(backoff)  # the same seq again: nothing lost or repeated
                 backoff = min(1.0, backoff * 2)

@@ -68,6 +68,19 @@ def _rebuild(ds, replace: dict, memo: dict):
     return new
 
 
+def pipeline(dataset) -> list:
+    """Every dataset of ``dataset``'s graph (each once)."""
+    out, seen, todo = [], set(), [dataset]
+    while todo:
+        ds = todo.pop()
+        if id(ds) in seen:
+            continue
+        seen.add(id(ds))
+        out.append(ds)
+        todo.extend(ds._inputs())
+    return out
+
+
 def portable(dataset):
     """A copy of ``dataset``'s graph fit to pickle and run elsewhere from the start."""
     return _rebuild(dataset, {}, {})
