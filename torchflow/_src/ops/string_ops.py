@@ -22,6 +22,11 @@ from torchflow._src.core.errors import (
     invalid_argument,
 )
 from torchflow._src.ops._dispatch import Tensor, dtype_error, tensor_arg, wrap
+from torchflow._src.ops.ragged.ragged_tensor import (
+    RaggedTensor,
+    from_nested_rows,
+    replace_innermost,
+)
 from torchflow._src.util.api import public
 
 
@@ -52,6 +57,21 @@ def _map(a: np.ndarray, fn) -> np.ndarray:
 
 def _sw(a: np.ndarray) -> Tensor:
     return wrap(a, dtypes.string)
+
+
+def strs(v: list) -> Tensor:
+    """A 1-D string Tensor of the bytes in ``v``."""
+    arr = np.empty(len(v), dtype=object)
+    arr[:] = v
+    return _sw(arr)
+
+
+def ragged_rows(a: np.ndarray, fn, make_flat):
+    """``fn(s)`` (a list) for each string of ``a`` as a RaggedTensor of rank ``a.ndim + 1``
+    (for a scalar ``a``, the 1-D Tensor ``make_flat(fn(s))``), as TF's ragged string ops."""
+    if a.ndim == 0:
+        return make_flat(fn(a.reshape(-1)[0]))
+    return from_nested_rows(_rows(a, fn, list), a.ndim, make_flat, uniform=a.shape[1:])
 
 
 def _num(a: np.ndarray, dtype: dtypes.DType) -> Tensor:
@@ -165,8 +185,10 @@ def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None) -> T
       name: Unused (eager).
 
     Returns:
-      A string Tensor.
+      A string Tensor (a RaggedTensor when a ragged ``inputs`` keeps ragged dimensions).
     """
+    if isinstance(inputs, RaggedTensor):
+        return _ragged_reduce_join(inputs, axis, keepdims, separator)
     a = str_arg("ReduceJoin", inputs)
     sep = _to_bytes(separator)
     nd = a.ndim
@@ -197,6 +219,30 @@ def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None) -> T
     return _sw(res)
 
 
+def _ragged_reduce_join(rt: RaggedTensor, axis, keepdims, separator):
+    rank = rt.shape.rank
+    if axis is None:
+        return reduce_join(rt.flat_values, None, keepdims, separator)
+    ax = int(axis.numpy() if isinstance(axis, Tensor) else np.asarray(axis).reshape(-1)[0])
+    ax = ax + rank if ax < 0 else ax
+    if ax > rt.ragged_rank:  # a uniform inner dimension
+        return rt.with_flat_values(reduce_join(rt.flat_values, ax - rt.ragged_rank, keepdims,
+                                               separator))
+    if ax != rt.ragged_rank or rank != rt.ragged_rank + 1:
+        raise NotImplementedError("reduce_join of a RaggedTensor supports its innermost "
+                                  "dimension only.")
+    sep = _to_bytes(separator)
+    inner = rt
+    while isinstance(inner._values, RaggedTensor):
+        inner = inner._values
+    vals = inner._values._t.tolist()
+    s = inner._row_splits._t.tolist()
+    joined = strs([sep.join(vals[s[i]:s[i + 1]]) for i in range(len(s) - 1)])
+    if keepdims:
+        joined = _sw(joined._t.reshape(-1, 1))
+    return replace_innermost(rt, joined)
+
+
 @public("torchflow.strings")
 def substr(input, pos, len, unit="BYTE", name=None) -> Tensor:  # noqa: A002
     """Substrings ``[pos, pos + len)`` of each string (negative ``pos`` counts from the end).
@@ -214,6 +260,9 @@ def substr(input, pos, len, unit="BYTE", name=None) -> Tensor:  # noqa: A002
     Raises:
       InvalidArgumentError: If a position is out of range.
     """
+    if isinstance(input, RaggedTensor):  # elementwise on the flat values, as TF dispatches
+        p, n = (v.flat_values if isinstance(v, RaggedTensor) else v for v in (pos, len))
+        return input.with_flat_values(substr(input.flat_values, p, n, unit))
     a = str_arg("Substr", input)
     _unit("Substr", unit)
     p = np.asarray(pos.numpy() if isinstance(pos, Tensor) else pos)
@@ -265,19 +314,17 @@ def split(input, sep=None, maxsplit=-1, name=None):
       name: Unused (eager).
 
     Returns:
-      For a scalar ``input``, a 1-D string Tensor (as TF). For ``input`` of
-      rank ``r >= 1``, nested Python lists (``r`` levels) of 1-D string Tensors,
-      one per input string: the rows TF's RaggedTensor would hold.
-
-    Differences from TensorFlow 2.4: for non-scalar ``input`` TF returns a
-    ``tf.RaggedTensor``; torchflow has none yet and returns the nested list of
-    row Tensors described above (``[t.numpy().tolist() for t in rows]`` equals
-    TF's ``to_list()`` for rank 1).
+      For a scalar ``input``, a 1-D string Tensor. For ``input`` of rank
+      ``r >= 1`` (or a RaggedTensor), a ``tf.RaggedTensor`` of rank ``r + 1``.
 
     >>> import torchflow as tf
     >>> tf.strings.split("a b").numpy()
     array([b'a', b'b'], dtype=object)
+    >>> tf.strings.split(["a b", "c"])
+    <tf.RaggedTensor [[b'a', b'b'], [b'c']]>
     """
+    if isinstance(input, RaggedTensor):
+        return input.with_flat_values(split(input.flat_values, sep, maxsplit))
     a = str_arg("StringSplitV2", input)
     s = _to_bytes(sep) if sep else None
     m = int(maxsplit)
@@ -285,25 +332,16 @@ def split(input, sep=None, maxsplit=-1, name=None):
     def fn(x: bytes):
         return x.split(s, m) if s is not None else x.split(None, m)
 
-    def make(parts):
-        arr = np.empty(parts.__len__(), dtype=object)
-        arr[:] = parts
-        return _sw(arr)
-
-    return _rows(a, fn, make)
+    return ragged_rows(a, fn, strs)
 
 
 @public("torchflow.strings")
 def bytes_split(input, name=None):
     """Splits each string into its bytes (same result layout as ``split``)."""
+    if isinstance(input, RaggedTensor):
+        return input.with_flat_values(bytes_split(input.flat_values))
     a = str_arg("StringSplitV2", input)
-
-    def make(parts):
-        arr = np.empty(parts.__len__(), dtype=object)
-        arr[:] = parts
-        return _sw(arr)
-
-    return _rows(a, lambda x: [x[i:i + 1] for i in range(x.__len__())], make)
+    return ragged_rows(a, lambda x: [x[i:i + 1] for i in range(x.__len__())], strs)
 
 
 @public("torchflow.strings")
@@ -311,12 +349,13 @@ def unicode_decode(input, input_encoding, errors="replace", replacement_char=655
                    replace_control_characters=False, name=None):
     """Decodes each string into its Unicode code points (int32).
 
-    Returns a 1-D int32 Tensor for a scalar ``input``; nested lists of them
-    otherwise (see ``split`` for why).
-
-    Differences from TensorFlow 2.4: non-scalar inputs give nested lists, not a
-    RaggedTensor.
+    Returns a 1-D int32 Tensor for a scalar ``input``, else a ``tf.RaggedTensor``
+    of rank ``input.shape.rank + 1``.
     """
+    if isinstance(input, RaggedTensor):
+        return input.with_flat_values(unicode_decode(
+            input.flat_values, input_encoding, errors, replacement_char,
+            replace_control_characters))
     a = str_arg("UnicodeDecode", input)
     enc = input_encoding.lower().replace("_", "-")
     if errors not in ("strict", "replace", "ignore"):
@@ -340,7 +379,7 @@ def unicode_decode(input, input_encoding, errors="replace", replacement_char=655
             cps.append(c)
         return cps
 
-    return _rows(a, fn, lambda cps: _num(np.array(cps, dtype=np.int32), dtypes.int32))
+    return ragged_rows(a, fn, lambda cps: _num(np.array(cps, dtype=np.int32), dtypes.int32))
 
 
 # --- numbers <-> strings ------------------------------------------------------------

@@ -1,8 +1,8 @@
 """``tf.strings`` Unicode ops, ``ngrams`` and ``unsorted_segment_join``.
 
-TF returns RaggedTensors for several of these; torchflow has none yet, so a
-ragged result is a (nested) Python list of 1-D row Tensors, as in
-``tf.strings.split``.
+Ragged results (per-string code points, characters, offsets) are
+``tf.RaggedTensor``s of rank ``input.shape.rank + 1``, as in TF; a scalar input
+gives 1-D Tensors.
 """
 
 from __future__ import annotations
@@ -12,6 +12,11 @@ import numpy as np
 from torchflow._src.core import dtypes
 from torchflow._src.core.errors import invalid_argument
 from torchflow._src.ops._dispatch import Tensor, tensor_arg
+from torchflow._src.ops.ragged.ragged_tensor import (
+    RaggedTensor,
+    from_nested_rows,
+    replace_innermost,
+)
 from torchflow._src.ops.string_ops import _num, _rows, _sw, _to_bytes, str_arg
 from torchflow._src.util.api import public
 
@@ -70,16 +75,20 @@ def unicode_decode_with_offsets(input, input_encoding, errors="replace",
     """Code points of each string and the byte offset where each starts.
 
     Returns:
-      ``(codepoints, offsets)``: int32 and int64 row Tensors (nested lists of
-      them for non-scalar ``input``; see ``tf.strings.split``).
+      ``(codepoints, offsets)``: int32 and int64 RaggedTensors (1-D Tensors for a
+      scalar ``input``).
     """
+    if isinstance(input, RaggedTensor):
+        cps, offs = unicode_decode_with_offsets(input.flat_values, input_encoding, errors,
+                                                replacement_char, replace_control_characters)
+        return input.with_flat_values(cps), input.with_flat_values(offs)
     a = str_arg("UnicodeDecodeWithOffsets", input)
     enc = _enc(input_encoding)
     _check_errors(errors)
     rows = _rows(a, lambda x: _decode("UnicodeDecodeWithOffsets", x, enc, errors,
                                       replacement_char, replace_control_characters), _Row)
-    return (_map_rows(rows, lambda r: _i32([c for c, _, _ in r])),
-            _map_rows(rows, lambda r: _i64([o for _, o, _ in r])))
+    return (_ragged(rows, a.shape, lambda r: [c for c, _, _ in r], _i32),
+            _ragged(rows, a.shape, lambda r: [o for _, o, _ in r], _i64))
 
 
 class _Row(list):
@@ -92,6 +101,14 @@ def _map_rows(rows, fn):
     return [_map_rows(r, fn) for r in rows]
 
 
+def _ragged(rows, shape: tuple, pick, make_flat):
+    """The items ``pick`` takes from each row, as a RaggedTensor (1-D for a scalar input)."""
+    picked = _map_rows(rows, pick)
+    if not shape:
+        return make_flat(picked)
+    return from_nested_rows(picked, len(shape), make_flat, uniform=shape[1:])
+
+
 @public("torchflow.strings")
 def unicode_split(input, input_encoding, errors="replace", replacement_char=65533,
                   name=None):
@@ -102,7 +119,11 @@ def unicode_split(input, input_encoding, errors="replace", replacement_char=6553
 @public("torchflow.strings")
 def unicode_split_with_offsets(input, input_encoding, errors="replace",
                                replacement_char=65533, name=None):
-    """Characters of each string and their byte offsets (row Tensors, see ``split``)."""
+    """Characters of each string and their byte offsets (RaggedTensors, see ``split``)."""
+    if isinstance(input, RaggedTensor):
+        chars, offs = unicode_split_with_offsets(input.flat_values, input_encoding, errors,
+                                                 replacement_char)
+        return input.with_flat_values(chars), input.with_flat_values(offs)
     a = str_arg("UnicodeSplitWithOffsets", input)
     enc = _enc(input_encoding)
     _check_errors(errors)
@@ -112,8 +133,25 @@ def unicode_split_with_offsets(input, input_encoding, errors="replace",
                 _decode("UnicodeSplitWithOffsets", x, enc, errors, replacement_char, False)]
 
     rows = _rows(a, fn, _Row)
-    return (_map_rows(rows, lambda r: _strs([s for s, _ in r])),
-            _map_rows(rows, lambda r: _i64([o for _, o in r])))
+    return (_ragged(rows, a.shape, lambda r: [s for s, _ in r], _strs),
+            _ragged(rows, a.shape, lambda r: [o for _, o in r], _i64))
+
+
+def _per_inner_row(rt: RaggedTensor, fn, drop_dim: bool):
+    """``fn(row)`` (a list) for each innermost row of ``rt``: one value per row when
+    ``drop_dim`` (the innermost ragged dimension goes), else the rows' new items."""
+    inner = rt
+    while isinstance(inner._values, RaggedTensor):
+        inner = inner._values
+    vals = inner._values.numpy().tolist()
+    s = inner._row_splits._t.tolist()
+    rows = [fn(vals[s[i]:s[i + 1]]) for i in range(len(s) - 1)]
+    flat_dtype = _strs if inner._values.dtype == dtypes.string or drop_dim else _i32
+    flat = flat_dtype([v for r in rows for v in r])
+    if not drop_dim:
+        lengths = np.array([0] + [len(r) for r in rows], dtype=np.int64).cumsum()
+        flat = RaggedTensor.from_row_splits(flat, _i64(lengths), validate=False)
+    return replace_innermost(rt, flat)
 
 
 def _encode_cps(cps, enc, errors, repl) -> bytes:
@@ -149,6 +187,9 @@ def unicode_encode(input, output_encoding, errors="replace", replacement_char=65
     """
     enc = _enc(output_encoding)
     _check_errors(errors)
+    if isinstance(input, RaggedTensor):  # one string per innermost row
+        return _per_inner_row(input, lambda cps: [_encode_cps(np.asarray(cps), enc, errors,
+                                                              replacement_char)], True)
     if isinstance(input, (list, tuple)) and input and isinstance(input[0], (Tensor, list)):
         if all(isinstance(r, Tensor) and r.ndim == 1 for r in input):
             return _sw(np.array([_encode_cps(r.numpy(), enc, errors, replacement_char)
@@ -276,6 +317,8 @@ def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None
             out = [sep.join([left] * pw + list(seq) + [right] * pw if pw else list(seq))]
         return out
 
+    if isinstance(data, RaggedTensor):  # n-grams of each innermost row, still ragged
+        return _per_inner_row(data, one, False)
     if isinstance(data, (list, tuple)) and data and isinstance(data[0], Tensor):
         return [_strs(one(str_arg("NGrams", r).tolist())) for r in data]
     a = str_arg("NGrams", data)

@@ -24,7 +24,12 @@ from torchflow._src.ops import reduction_ops as red
 from torchflow._src.ops import segment_ops as seg
 from torchflow._src.ops import unary_math_ops as um
 from torchflow._src.ops.ragged import ragged_factory as rf
-from torchflow._src.ops.ragged.ragged_tensor import RaggedTensor, rowids_of, take_rows
+from torchflow._src.ops.ragged.ragged_tensor import (
+    RaggedTensor,
+    replace_innermost,
+    rowids_of,
+    take_rows,
+)
 
 _BOOL = dtypes.bool
 _PY = (int, float, bool, complex, str, bytes)
@@ -144,8 +149,7 @@ def _reduce_one(kind: str, rt, axis: int, keepdims: bool):
             inner = inner._values
         s = inner._row_splits._t.to(torch.int64).cpu()
         reduced = _segment(kind, inner._values, rowids_of(s), s.shape[0] - 1)
-        out = RaggedTensor.from_nested_row_splits(reduced, rt.nested_row_splits[:-1],
-                                                  validate=False)
+        out = replace_innermost(rt, reduced)
     else:
         raise NotImplementedError(f"Reducing ragged axis {axis} of a RaggedTensor with "
                                   f"ragged_rank {rr} is not supported yet.")

@@ -63,6 +63,35 @@ def rowids_of(splits: torch.Tensor) -> torch.Tensor:
     return torch.repeat_interleave(torch.arange(lengths.shape[0], device=splits.device), lengths)
 
 
+def from_nested_rows(nested: list, ragged_rank: int, make_flat, splits_dtype=_I64,
+                     uniform=()):
+    """A RaggedTensor from ``ragged_rank`` levels of nested Python lists.
+
+    ``make_flat(items)`` builds the flat values Tensor from the innermost items (so
+    an all-empty input still gets its dtype); ``uniform[i]`` is the row length of
+    level ``i + 1`` when it comes from a dense dimension. Used by ops whose TF result
+    is ragged (``tf.strings.split``, ``unicode_decode``, ...).
+    """
+    items, levels = nested, []
+    for _ in range(ragged_rank):
+        levels.append(torch.tensor([len(x) for x in items], dtype=torch.int64))
+        items = [v for x in items for v in x]
+    result = make_flat(items)
+    uniform = list(uniform) + [None] * (ragged_rank - len(uniform))
+    for lengths, k in reversed(list(zip(levels, uniform))):
+        result = RaggedTensor(result, splits_tensor(lengths_to_splits(lengths), splits_dtype),
+                              internal=True, uniform_row_length=k)
+    return result
+
+
+def replace_innermost(rt, new):
+    """``rt`` with its innermost ragged level (the RaggedTensor over the flat values)
+    replaced by ``new`` (a Tensor, to drop that dimension, or a RaggedTensor)."""
+    if not isinstance(rt._values, RaggedTensor):
+        return new
+    return rt.with_values(replace_innermost(rt._values, new))
+
+
 def _int_arg(x, what: str, op: str) -> Tensor:
     t = x if isinstance(x, Tensor) else convert_to_tensor(
         x, None if isinstance(x, (Tensor, np.ndarray)) else _I64)
