@@ -26,7 +26,7 @@ POOL_IMPORT = "from torchflow._src.core.proto.tf_pool import POOL as _TF_POOL\n"
 def main() -> int:
     protos = [str(PROTO_DIR / p) for p in PROTOS if (PROTO_DIR / p).exists()]
     subprocess.run([sys.executable, "-m", "grpc_tools.protoc", "-I.", "--python_out=.",
-                    "--grpc_python_out=.", *protos], check=True)
+                    "--pyi_out=.", *protos], check=True)
     for proto in protos:
         for suffix in ("_pb2.py", "_pb2_grpc.py"):
             path = Path(proto[: -len(".proto")] + suffix)

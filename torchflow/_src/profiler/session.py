@@ -53,7 +53,7 @@ class ProfilerOptions(collections.namedtuple(
 class Session:
     """A running capture and what the XSpace needs to know about it."""
 
-    def __init__(self, options: ProfilerOptions | None):
+    def __init__(self, options: ProfilerOptions | None, start_ns: int = 0):
         options = options if options is not None else ProfilerOptions()
         if not isinstance(options, ProfilerOptions):
             raise TypeError("options must be a tf.profiler.experimental.ProfilerOptions; "
@@ -67,7 +67,8 @@ class Session:
             host_ops=self.host_level > 0, python=bool(options.python_tracer_level),
             device=bool(options.device_tracer_level))
         self.capture.start()  # the first capture of a process takes ~1 s to set up
-        self.start_ns = time.time_ns() + delay_ns
+        # A remote capture asks for a common start time; events before it are dropped.
+        self.start_ns = max(time.time_ns() + delay_ns, int(start_ns))
         self.stop_ns = self.start_ns
 
     def finish(self, hostname: str | None = None):
@@ -84,14 +85,27 @@ class Session:
             user_names=self.user_names, thread_names=xspace_lib.thread_names_from(events))
 
 
-def begin(options: ProfilerOptions | None) -> Session:
+def begin(options: ProfilerOptions | None, start_ns: int = 0) -> Session:
     """Starts the process's one session (for ``start`` and the profiler server)."""
     global _current
     with _lock:
         if _current is not None:
             raise errors.AlreadyExistsError(None, None, "Another profiler is running.")
-        _current = Session(options)
+        _current = Session(options, start_ns)
         return _current
+
+
+def warm_up() -> None:
+    """Runs one empty capture, so the next starts at once (a profiler server does this).
+
+    torch's profiler sets itself up on its first capture in a process (about a second);
+    a remote capture that asked every task for one start time would lose that second.
+    """
+    with _lock:
+        if _current is None:
+            capture = backend.Capture(host_ops=True, python=False, device=True)
+            capture.start()
+            capture.stop()
 
 
 def end(session: Session, hostname: str | None = None):

@@ -1,0 +1,3 @@
+"""``tf.profiler.experimental.server``: serve TF's profiler gRPC service."""
+
+from torchflow._src.profiler.server import start as start
