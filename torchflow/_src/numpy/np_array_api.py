@@ -12,17 +12,18 @@ import numpy as np
 
 from torchflow._src.numpy import np_array_ops as ao
 from torchflow._src.numpy import np_math as m
+from torchflow._src.numpy import np_math_unary as mu
 from torchflow._src.numpy import np_reduce as r
 from torchflow._src.numpy.np_arrays import asarray
 from torchflow._src.util.api import public
 
 _MOD = "torchflow.experimental.numpy"
 
-acos, acosh, asin, asinh = m.arccos, m.arccosh, m.arcsin, m.arcsinh
-atan, atanh, atan2 = m.arctan, m.arctanh, m.arctan2
+acos, acosh, asin, asinh = mu.arccos, mu.arccosh, mu.arcsin, mu.arcsinh
+atan, atanh, atan2 = mu.arctan, mu.arctanh, m.arctan2
 pow = m.power  # noqa: A001
 concat = ao.concatenate
-bitwise_invert = m.bitwise_not
+bitwise_invert = mu.bitwise_not
 
 
 @public(_MOD)
@@ -54,7 +55,7 @@ def astype(x, dtype, copy=True):
 def vecdot(x1, x2, axis=-1):
     """Dot product along ``axis`` (conjugating ``x1``), broadcasting the rest."""
     a = asarray(x1)
-    a = m.conj(a) if a.dtype.is_complex else a
+    a = mu.conj(a) if a.dtype.is_complex else a
     return r.sum(m.multiply(a, x2), axis=axis)
 
 

@@ -29,6 +29,7 @@ from torchflow._src.core.tensor import Tensor
 from torchflow._src.numpy import np_array_ops as ao
 from torchflow._src.numpy import np_dtypes as _d
 from torchflow._src.numpy import np_math as m
+from torchflow._src.numpy import np_math_unary as mu
 from torchflow._src.numpy import np_reduce as r
 from torchflow._src.numpy.np_arrays import asarray
 from torchflow._src.numpy.np_at import _AtIndexer
@@ -89,8 +90,8 @@ _METHODS = {
     "__and__": m.bitwise_and, "__rand__": _rev(m.bitwise_and),
     "__or__": m.bitwise_or, "__ror__": _rev(m.bitwise_or),
     "__xor__": m.bitwise_xor, "__rxor__": _rev(m.bitwise_xor),
-    "__invert__": lambda s: m.logical_not(s) if s._dtype.is_bool else m.bitwise_not(s),
-    "__neg__": m.negative, "__abs__": m.abs, "__pos__": m.positive,
+    "__invert__": lambda s: m.logical_not(s) if s._dtype.is_bool else mu.bitwise_not(s),
+    "__neg__": mu.negative, "__abs__": mu.abs, "__pos__": mu.positive,
     "__lt__": m.less, "__le__": m.less_equal, "__gt__": m.greater,
     "__ge__": m.greater_equal, "__eq__": _eq, "__ne__": _ne,
     "__getitem__": _k.getitem,
@@ -110,7 +111,7 @@ _METHODS = {
     "sum": r.sum, "prod": r.prod, "mean": r.mean, "std": r.std, "var": r.var,
     "max": r.amax, "min": r.amin, "argmax": r.argmax, "argmin": r.argmin,
     "all": r.all, "any": r.any, "cumsum": r.cumsum, "cumprod": r.cumprod,
-    "round": m.around, "conj": m.conj, "real": property(m.real), "imag": property(m.imag),
+    "round": m.around, "conj": mu.conj, "real": property(m.real), "imag": property(m.imag),
     "nonzero": ao.nonzero, "diagonal": ao.diagonal, "trace": r.trace,
     "sort": ao.sort, "argsort": ao.argsort, "repeat": ao.repeat, "take": ao.take,
     "dot": r.dot, "copy": ao.copy,

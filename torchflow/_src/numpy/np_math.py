@@ -2,8 +2,12 @@
 
 Each function converts its inputs with NumPy promotion (``np_arrays.promote``),
 then runs one engine kernel. Functions that NumPy computes in floating point
-(``sin``, ``sqrt``, ``true_divide`` ...) first cast integer/bool inputs to the
+(``arctan2``, ``hypot``, ``true_divide`` ...) first cast integer/bool inputs to the
 default float type (float64, float32 under ``prefer_float32``), as TF 2.4 does.
+
+Every ufunc is a plain ``def`` over one helper per kind: ``_binary`` (the dtype
+follows promotion; bools may take a logical kernel), ``_float_binary``,
+``_compare`` and ``_logical``. The unary ufuncs are in ``np_math_unary``.
 """
 
 from __future__ import annotations
@@ -14,32 +18,13 @@ from torchflow._src.core import dtypes
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.numpy import np_dtypes as _d
 from torchflow._src.numpy.np_arrays import asarray, promote, to_float
+from torchflow._src.numpy.np_math_unary import rad2deg
 from torchflow._src.ops import numpy_math_ops as _e
 from torchflow._src.ops import numpy_ops as _k
+from torchflow._src.util.api import public
 
 _MOD = "torchflow.experimental.numpy"
 _BOOL = dtypes.bool
-
-
-def _named(f, name, doc):
-    f.__name__ = f.__qualname__ = name
-    f.__module__ = _MOD
-    f.__doc__ = doc
-    return f
-
-
-def _unary(name, kf, to_float_first=False, out_bool=False):
-    def f(x):
-        if type(x) is not Tensor:  # a Tensor needs no conversion: skip the call
-            x = asarray(x)
-        if to_float_first and x._dtype._kind not in "fc":
-            x = to_float(x)
-        return kf(x)
-
-    kind = "floating point; integer inputs become the default float" if to_float_first else (
-        "same dtype")
-    return _named(f, name, f"NumPy ``{name}`` elementwise ({'bool result' if out_bool else kind}).\n\n"
-                  f"Args:\n  x: array-like.\n\nReturns:\n  A Tensor.")
 
 
 def _keeps_dtype(d, s) -> bool:
@@ -61,105 +46,59 @@ def _keeps_dtype(d, s) -> bool:
 _PYNUM = (int, float)
 
 
-def _binary(name, kf, to_float_first=False, kb=None):
+def _binary(kf, x1, x2, kb=None) -> Tensor:
+    """``kf(x1, x2)`` after NumPy promotion; ``kb`` instead for two bools when given.
 
-    def f(x1, x2):
-        if type(x1) is Tensor:
-            if type(x2) is Tensor and x1._dtype is x2._dtype:
-                a, b = x1, x2
-                if to_float_first:
-                    a, b = to_float(a), to_float(b)
-                elif a._dtype is _BOOL and kb is not None:
-                    return kb(a, b)
-                return kf(a, b)
-            if type(x2) in _PYNUM and _keeps_dtype(x1._dtype, x2) and (
-                    not to_float_first or x1._dtype._kind == "f"):
-                return kf(x1, x2)
-        a, b = promote(x1, x2)
-        if to_float_first:
-            a, b = to_float(a), to_float(b)
-        elif a._dtype is _BOOL and kb is not None:
-            return kb(a, b)
-        return kf(a, b)
-
-    return _named(f, name, f"NumPy ``{name}`` elementwise with NumPy type promotion.\n\n"
-                  f"Args:\n  x1: array-like.\n  x2: array-like (broadcast against x1).\n\n"
-                  f"Returns:\n  A Tensor.")
-
-
-def _bool_binary(name, kf):
-    def f(x1, x2):
-        if type(x1) is Tensor and type(x2) in _PYNUM and _keeps_dtype(x1._dtype, x2):
+    Same-dtype tensors, and a tensor with a Python number that keeps its dtype,
+    skip the promotion.
+    """
+    if type(x1) is Tensor:
+        if type(x2) is Tensor and x1._dtype is x2._dtype:
+            if x1._dtype is _BOOL and kb is not None:
+                return kb(x1, x2)
             return kf(x1, x2)
-        a, b = promote(x1, x2)
-        return kf(a, b)
-
-    return _named(f, name, f"NumPy ``{name}``: elementwise comparison, bool result.")
-
-
-def _logical(name, kf):
-    def f(x1, x2):
-        return kf(asarray(x1, np.bool_), asarray(x2, np.bool_))
-
-    return _named(f, name, f"NumPy ``{name}`` on the truth values of ``x1`` and ``x2``.")
+        if type(x2) in _PYNUM and _keeps_dtype(x1._dtype, x2):
+            return kf(x1, x2)
+    a, b = promote(x1, x2)
+    if a._dtype is _BOOL and kb is not None:
+        return kb(a, b)
+    return kf(a, b)
 
 
-# --- unary, floating-point results --------------------------------------------
-sqrt = _unary("sqrt", _e.sqrt, to_float_first=True)
-exp = _unary("exp", _e.exp, to_float_first=True)
-exp2 = _unary("exp2", _e.exp2, to_float_first=True)
-expm1 = _unary("expm1", _e.expm1, to_float_first=True)
-log = _unary("log", _e.log, to_float_first=True)
-log2 = _unary("log2", _e.log2, to_float_first=True)
-log10 = _unary("log10", _e.log10, to_float_first=True)
-log1p = _unary("log1p", _e.log1p, to_float_first=True)
-sin = _unary("sin", _e.sin, to_float_first=True)
-cos = _unary("cos", _e.cos, to_float_first=True)
-tan = _unary("tan", _e.tan, to_float_first=True)
-arcsin = _unary("arcsin", _e.arcsin, to_float_first=True)
-arccos = _unary("arccos", _e.arccos, to_float_first=True)
-arctan = _unary("arctan", _e.arctan, to_float_first=True)
-sinh = _unary("sinh", _e.sinh, to_float_first=True)
-cosh = _unary("cosh", _e.cosh, to_float_first=True)
-tanh = _unary("tanh", _e.tanh, to_float_first=True)
-arcsinh = _unary("arcsinh", _e.arcsinh, to_float_first=True)
-arccosh = _unary("arccosh", _e.arccosh, to_float_first=True)
-arctanh = _unary("arctanh", _e.arctanh, to_float_first=True)
-deg2rad = _unary("deg2rad", _e.deg2rad, to_float_first=True)
-rad2deg = _unary("rad2deg", _e.rad2deg, to_float_first=True)
-sinc = _unary("sinc", _e.sinc, to_float_first=True)
-cbrt = _unary("cbrt", _e.cbrt, to_float_first=True)
-ceil = _unary("ceil", _e.ceil, to_float_first=True)
-floor = _unary("floor", _e.floor, to_float_first=True)
-fix = _unary("fix", _e.trunc, to_float_first=True)
-reciprocal = _unary("reciprocal", _e.reciprocal, to_float_first=True)
-fabs = _unary("fabs", _e.abs, to_float_first=True)
-
-# --- unary, dtype kept ----------------------------------------------------------
-abs = _unary("abs", _e.abs)  # noqa: A001
-absolute = _unary("absolute", _e.abs)
-negative = _unary("negative", _e.negative)
-positive = _unary("positive", _e.positive)
-square = _unary("square", _e.square)
-sign = _unary("sign", _e.sign)
-conj = _unary("conj", _e.conj)
-conjugate = _unary("conjugate", _e.conj)
-bitwise_not = _unary("bitwise_not", _e.bitwise_not)
-invert = _unary("invert", _e.bitwise_not)
-signbit = _unary("signbit", _e.signbit, out_bool=True)
-isnan = _unary("isnan", _e.isnan, out_bool=True)
-isinf = _unary("isinf", _e.isinf, out_bool=True)
-isfinite = _unary("isfinite", _e.isfinite, out_bool=True)
-isposinf = _unary("isposinf", _e.isposinf, out_bool=True)
-isneginf = _unary("isneginf", _e.isneginf, out_bool=True)
+def _float_binary(kf, x1, x2) -> Tensor:
+    """``kf(x1, x2)`` after NumPy promotion, in floating point (integers and bools cast to
+    the default float type)."""
+    if type(x1) is Tensor:
+        if type(x2) is Tensor and x1._dtype is x2._dtype:
+            return kf(to_float(x1), to_float(x2))
+        if type(x2) in _PYNUM and _keeps_dtype(x1._dtype, x2) and x1._dtype._kind == "f":
+            return kf(x1, x2)
+    a, b = promote(x1, x2)
+    return kf(to_float(a), to_float(b))
 
 
+def _compare(kf, x1, x2) -> Tensor:
+    """The comparison ``kf`` after NumPy promotion: a bool Tensor."""
+    if type(x1) is Tensor and type(x2) in _PYNUM and _keeps_dtype(x1._dtype, x2):
+        return kf(x1, x2)
+    a, b = promote(x1, x2)
+    return kf(a, b)
+
+
+def _logical(kf, x1, x2) -> Tensor:
+    """The logical ``kf`` on the truth values of ``x1`` and ``x2``."""
+    return kf(asarray(x1, np.bool_), asarray(x2, np.bool_))
+
+
+# --- unary functions that are not plain ufuncs ------------------------------------
+@public(_MOD)
 def real(val):
     """Real part of ``val`` (the value itself for real dtypes)."""
     val = asarray(val)
     return _e.real(val) if val._dtype.is_complex else val
 
 
+@public(_MOD)
 def imag(val):
     """Imaginary part of ``val`` (zeros for real dtypes)."""
     val = asarray(val)
@@ -168,6 +107,7 @@ def imag(val):
     return _e.multiply(val, 0) if val._dtype is not _BOOL else logical_and(val, False)
 
 
+@public(_MOD)
 def angle(z, deg=False):
     """Angle of complex ``z`` in radians (degrees with ``deg=True``)."""
     z = to_float(asarray(z))
@@ -175,11 +115,13 @@ def angle(z, deg=False):
     return rad2deg(r) if deg else r
 
 
+@public(_MOD)
 def logical_not(x):
     """Elementwise NOT of the truth value of ``x``."""
     return _e.logical_not(asarray(x, np.bool_))
 
 
+@public(_MOD)
 def around(a, decimals=0):
     """Rounds half to even to ``decimals`` digits (integer dtypes unchanged for decimals >= 0)."""
     a = asarray(a)
@@ -190,10 +132,13 @@ def around(a, decimals=0):
     return _k.round(a, decimals)
 
 
-round = _named(lambda a, decimals=0: around(a, decimals), "round",  # noqa: A001
-               "Same as ``around``.")
+@public(_MOD)
+def round(a, decimals=0):  # noqa: A001 - NumPy's name
+    """Rounds half to even to ``decimals`` digits; the same as ``around``."""
+    return around(a, decimals)
 
 
+@public(_MOD)
 def clip(a, a_min, a_max):
     """Limits ``a`` to ``[a_min, a_max]`` (NumPy promotion over the three inputs).
 
@@ -210,46 +155,553 @@ def clip(a, a_min, a_max):
     return _e.minimum(_e.maximum(a, lo), hi)
 
 
-# --- binary ----------------------------------------------------------------------
-add = _binary("add", _e.add, kb=_e.logical_or)
-subtract = _binary("subtract", _e.subtract)
-multiply = _binary("multiply", _e.multiply, kb=_e.logical_and)
-maximum = _binary("maximum", _e.maximum, kb=_e.logical_or)
-minimum = _binary("minimum", _e.minimum, kb=_e.logical_and)
-power = _binary("power", _e.power)
-mod = _binary("mod", _e.remainder)
-remainder = _binary("remainder", _e.remainder)
-fmod = _binary("fmod", _e.fmod)
-floor_divide = _binary("floor_divide", _e.floor_divide)
-arctan2 = _binary("arctan2", _e.arctan2, to_float_first=True)
-hypot = _binary("hypot", _e.hypot, to_float_first=True)
-logaddexp = _binary("logaddexp", _e.logaddexp, to_float_first=True)
-logaddexp2 = _binary("logaddexp2", _e.logaddexp2, to_float_first=True)
-nextafter = _binary("nextafter", _e.nextafter, to_float_first=True)
-copysign = _binary("copysign", _e.copysign, to_float_first=True)
-heaviside = _binary("heaviside", _e.heaviside, to_float_first=True)
-gcd = _binary("gcd", _e.gcd)
-lcm = _binary("lcm", _e.lcm)
-bitwise_and = _binary("bitwise_and", _e.bitwise_and)
-bitwise_or = _binary("bitwise_or", _e.bitwise_or)
-bitwise_xor = _binary("bitwise_xor", _e.bitwise_xor)
-bitwise_left_shift = _binary("bitwise_left_shift", _e.left_shift)
-bitwise_right_shift = _binary("bitwise_right_shift", _e.right_shift)
-left_shift = _binary("left_shift", _e.left_shift)
-right_shift = _binary("right_shift", _e.right_shift)
-equal = _bool_binary("equal", _e.equal)
-not_equal = _bool_binary("not_equal", _e.not_equal)
-less = _bool_binary("less", _e.less)
-less_equal = _bool_binary("less_equal", _e.less_equal)
-greater = _bool_binary("greater", _e.greater)
-greater_equal = _bool_binary("greater_equal", _e.greater_equal)
-logical_and = _logical("logical_and", _e.logical_and)
-logical_or = _logical("logical_or", _e.logical_or)
-logical_xor = _logical("logical_xor", _e.logical_xor)
+# --- binary ---------------------------------------------------------------------
+@public(_MOD)
+def add(x1, x2):
+    """``x1 + x2``, elementwise (logical OR for bools).
+
+    Args:
+      x1: An array-like.
+      x2: An array-like, broadcast against ``x1``. The two are promoted to one
+        dtype by NumPy's rules (a Python number keeps a tensor's dtype when it fits).
+
+    Returns:
+      A Tensor of the promoted dtype and the broadcast shape.
+
+    >>> import torchflow.experimental.numpy as tnp
+    >>> tnp.add([1, 2], 0.5).numpy()
+    array([1.5, 2.5])
+    """
+    return _binary(_e.add, x1, x2, _e.logical_or)
+
+
+@public(_MOD)
+def subtract(x1, x2):
+    """``x1 - x2``, elementwise.
+
+    Args:
+      x1: An array-like.
+      x2: An array-like, broadcast against ``x1``. The two are promoted to one
+        dtype by NumPy's rules (a Python number keeps a tensor's dtype when it fits).
+
+    Returns:
+      A Tensor of the promoted dtype and the broadcast shape.
+    """
+    return _binary(_e.subtract, x1, x2)
+
+
+@public(_MOD)
+def multiply(x1, x2):
+    """``x1 * x2``, elementwise (logical AND for bools).
+
+    Args:
+      x1: An array-like.
+      x2: An array-like, broadcast against ``x1``. The two are promoted to one
+        dtype by NumPy's rules (a Python number keeps a tensor's dtype when it fits).
+
+    Returns:
+      A Tensor of the promoted dtype and the broadcast shape.
+    """
+    return _binary(_e.multiply, x1, x2, _e.logical_and)
+
+
+@public(_MOD)
+def maximum(x1, x2):
+    """The larger of ``x1`` and ``x2``, elementwise (NaN if either is NaN).
+
+    Args:
+      x1: An array-like.
+      x2: An array-like, broadcast against ``x1``. The two are promoted to one
+        dtype by NumPy's rules (a Python number keeps a tensor's dtype when it fits).
+
+    Returns:
+      A Tensor of the promoted dtype and the broadcast shape.
+    """
+    return _binary(_e.maximum, x1, x2, _e.logical_or)
+
+
+@public(_MOD)
+def minimum(x1, x2):
+    """The smaller of ``x1`` and ``x2``, elementwise (NaN if either is NaN).
+
+    Args:
+      x1: An array-like.
+      x2: An array-like, broadcast against ``x1``. The two are promoted to one
+        dtype by NumPy's rules (a Python number keeps a tensor's dtype when it fits).
+
+    Returns:
+      A Tensor of the promoted dtype and the broadcast shape.
+    """
+    return _binary(_e.minimum, x1, x2, _e.logical_and)
+
+
+@public(_MOD)
+def power(x1, x2):
+    """``x1`` raised to the power ``x2``, elementwise.
+
+    Args:
+      x1: An array-like.
+      x2: An array-like, broadcast against ``x1``. The two are promoted to one
+        dtype by NumPy's rules (a Python number keeps a tensor's dtype when it fits).
+
+    Returns:
+      A Tensor of the promoted dtype and the broadcast shape.
+    """
+    return _binary(_e.power, x1, x2)
+
+
+@public(_MOD)
+def mod(x1, x2):
+    """Remainder of floor division, elementwise: has the sign of ``x2``.
+
+    Args:
+      x1: An array-like.
+      x2: An array-like, broadcast against ``x1``. The two are promoted to one
+        dtype by NumPy's rules (a Python number keeps a tensor's dtype when it fits).
+
+    Returns:
+      A Tensor of the promoted dtype and the broadcast shape.
+    """
+    return _binary(_e.remainder, x1, x2)
+
+
+@public(_MOD)
+def remainder(x1, x2):
+    """Remainder of floor division, elementwise; the same as ``mod``.
+
+    Args:
+      x1: An array-like.
+      x2: An array-like, broadcast against ``x1``. The two are promoted to one
+        dtype by NumPy's rules (a Python number keeps a tensor's dtype when it fits).
+
+    Returns:
+      A Tensor of the promoted dtype and the broadcast shape.
+    """
+    return _binary(_e.remainder, x1, x2)
+
+
+@public(_MOD)
+def fmod(x1, x2):
+    """C-style remainder of truncated division, elementwise: has the sign of
+    ``x1``.
+
+    Args:
+      x1: An array-like.
+      x2: An array-like, broadcast against ``x1``. The two are promoted to one
+        dtype by NumPy's rules (a Python number keeps a tensor's dtype when it fits).
+
+    Returns:
+      A Tensor of the promoted dtype and the broadcast shape.
+    """
+    return _binary(_e.fmod, x1, x2)
+
+
+@public(_MOD)
+def floor_divide(x1, x2):
+    """``x1 // x2``: the floor of ``x1 / x2``, elementwise.
+
+    Args:
+      x1: An array-like.
+      x2: An array-like, broadcast against ``x1``. The two are promoted to one
+        dtype by NumPy's rules (a Python number keeps a tensor's dtype when it fits).
+
+    Returns:
+      A Tensor of the promoted dtype and the broadcast shape.
+    """
+    return _binary(_e.floor_divide, x1, x2)
+
+
+@public(_MOD)
+def gcd(x1, x2):
+    """Greatest common divisor of integers, elementwise.
+
+    Args:
+      x1: An array-like.
+      x2: An array-like, broadcast against ``x1``. The two are promoted to one
+        dtype by NumPy's rules (a Python number keeps a tensor's dtype when it fits).
+
+    Returns:
+      A Tensor of the promoted dtype and the broadcast shape.
+    """
+    return _binary(_e.gcd, x1, x2)
+
+
+@public(_MOD)
+def lcm(x1, x2):
+    """Least common multiple of integers, elementwise.
+
+    Args:
+      x1: An array-like.
+      x2: An array-like, broadcast against ``x1``. The two are promoted to one
+        dtype by NumPy's rules (a Python number keeps a tensor's dtype when it fits).
+
+    Returns:
+      A Tensor of the promoted dtype and the broadcast shape.
+    """
+    return _binary(_e.lcm, x1, x2)
+
+
+@public(_MOD)
+def bitwise_and(x1, x2):
+    """Bitwise AND of integers or bools, elementwise.
+
+    Args:
+      x1: An array-like.
+      x2: An array-like, broadcast against ``x1``. The two are promoted to one
+        dtype by NumPy's rules (a Python number keeps a tensor's dtype when it fits).
+
+    Returns:
+      A Tensor of the promoted dtype and the broadcast shape.
+    """
+    return _binary(_e.bitwise_and, x1, x2)
+
+
+@public(_MOD)
+def bitwise_or(x1, x2):
+    """Bitwise OR of integers or bools, elementwise.
+
+    Args:
+      x1: An array-like.
+      x2: An array-like, broadcast against ``x1``. The two are promoted to one
+        dtype by NumPy's rules (a Python number keeps a tensor's dtype when it fits).
+
+    Returns:
+      A Tensor of the promoted dtype and the broadcast shape.
+    """
+    return _binary(_e.bitwise_or, x1, x2)
+
+
+@public(_MOD)
+def bitwise_xor(x1, x2):
+    """Bitwise XOR of integers or bools, elementwise.
+
+    Args:
+      x1: An array-like.
+      x2: An array-like, broadcast against ``x1``. The two are promoted to one
+        dtype by NumPy's rules (a Python number keeps a tensor's dtype when it fits).
+
+    Returns:
+      A Tensor of the promoted dtype and the broadcast shape.
+    """
+    return _binary(_e.bitwise_xor, x1, x2)
+
+
+@public(_MOD)
+def bitwise_left_shift(x1, x2):
+    """Shifts the bits of integer ``x1`` left by ``x2``, elementwise.
+
+    Args:
+      x1: An array-like.
+      x2: An array-like, broadcast against ``x1``. The two are promoted to one
+        dtype by NumPy's rules (a Python number keeps a tensor's dtype when it fits).
+
+    Returns:
+      A Tensor of the promoted dtype and the broadcast shape.
+    """
+    return _binary(_e.left_shift, x1, x2)
+
+
+@public(_MOD)
+def bitwise_right_shift(x1, x2):
+    """Shifts the bits of integer ``x1`` right by ``x2``, elementwise.
+
+    Args:
+      x1: An array-like.
+      x2: An array-like, broadcast against ``x1``. The two are promoted to one
+        dtype by NumPy's rules (a Python number keeps a tensor's dtype when it fits).
+
+    Returns:
+      A Tensor of the promoted dtype and the broadcast shape.
+    """
+    return _binary(_e.right_shift, x1, x2)
+
+
+@public(_MOD)
+def left_shift(x1, x2):
+    """Shifts the bits of integer ``x1`` left by ``x2``; the same as
+    ``bitwise_left_shift``.
+
+    Args:
+      x1: An array-like.
+      x2: An array-like, broadcast against ``x1``. The two are promoted to one
+        dtype by NumPy's rules (a Python number keeps a tensor's dtype when it fits).
+
+    Returns:
+      A Tensor of the promoted dtype and the broadcast shape.
+    """
+    return _binary(_e.left_shift, x1, x2)
+
+
+@public(_MOD)
+def right_shift(x1, x2):
+    """Shifts the bits of integer ``x1`` right by ``x2``; the same as
+    ``bitwise_right_shift``.
+
+    Args:
+      x1: An array-like.
+      x2: An array-like, broadcast against ``x1``. The two are promoted to one
+        dtype by NumPy's rules (a Python number keeps a tensor's dtype when it fits).
+
+    Returns:
+      A Tensor of the promoted dtype and the broadcast shape.
+    """
+    return _binary(_e.right_shift, x1, x2)
+
+
+@public(_MOD)
+def arctan2(x1, x2):
+    """The angle of the point ``(x2, x1)`` in radians, in ``[-pi, pi]``,
+    elementwise.
+
+    Args:
+      x1: An array-like.
+      x2: An array-like, broadcast against ``x1``. The two are promoted to one
+        dtype by NumPy's rules (a Python number keeps a tensor's dtype when it fits). Integer and
+        bool inputs are then cast to the default float type.
+
+    Returns:
+      A floating-point Tensor of the broadcast shape.
+    """
+    return _float_binary(_e.arctan2, x1, x2)
+
+
+@public(_MOD)
+def hypot(x1, x2):
+    """``sqrt(x1**2 + x2**2)``, elementwise.
+
+    Args:
+      x1: An array-like.
+      x2: An array-like, broadcast against ``x1``. The two are promoted to one
+        dtype by NumPy's rules (a Python number keeps a tensor's dtype when it fits). Integer and
+        bool inputs are then cast to the default float type.
+
+    Returns:
+      A floating-point Tensor of the broadcast shape.
+    """
+    return _float_binary(_e.hypot, x1, x2)
+
+
+@public(_MOD)
+def logaddexp(x1, x2):
+    """``log(exp(x1) + exp(x2))``, elementwise, without overflow.
+
+    Args:
+      x1: An array-like.
+      x2: An array-like, broadcast against ``x1``. The two are promoted to one
+        dtype by NumPy's rules (a Python number keeps a tensor's dtype when it fits). Integer and
+        bool inputs are then cast to the default float type.
+
+    Returns:
+      A floating-point Tensor of the broadcast shape.
+    """
+    return _float_binary(_e.logaddexp, x1, x2)
+
+
+@public(_MOD)
+def logaddexp2(x1, x2):
+    """``log2(2**x1 + 2**x2)``, elementwise, without overflow.
+
+    Args:
+      x1: An array-like.
+      x2: An array-like, broadcast against ``x1``. The two are promoted to one
+        dtype by NumPy's rules (a Python number keeps a tensor's dtype when it fits). Integer and
+        bool inputs are then cast to the default float type.
+
+    Returns:
+      A floating-point Tensor of the broadcast shape.
+    """
+    return _float_binary(_e.logaddexp2, x1, x2)
+
+
+@public(_MOD)
+def nextafter(x1, x2):
+    """The next floating-point value after ``x1`` towards ``x2``, elementwise.
+
+    Args:
+      x1: An array-like.
+      x2: An array-like, broadcast against ``x1``. The two are promoted to one
+        dtype by NumPy's rules (a Python number keeps a tensor's dtype when it fits). Integer and
+        bool inputs are then cast to the default float type.
+
+    Returns:
+      A floating-point Tensor of the broadcast shape.
+    """
+    return _float_binary(_e.nextafter, x1, x2)
+
+
+@public(_MOD)
+def copysign(x1, x2):
+    """The magnitude of ``x1`` with the sign of ``x2``, elementwise.
+
+    Args:
+      x1: An array-like.
+      x2: An array-like, broadcast against ``x1``. The two are promoted to one
+        dtype by NumPy's rules (a Python number keeps a tensor's dtype when it fits). Integer and
+        bool inputs are then cast to the default float type.
+
+    Returns:
+      A floating-point Tensor of the broadcast shape.
+    """
+    return _float_binary(_e.copysign, x1, x2)
+
+
+@public(_MOD)
+def heaviside(x1, x2):
+    """Heaviside step function, elementwise: 0 where ``x1 < 0``, ``x2`` where
+    ``x1 == 0``, 1 where ``x1 > 0``.
+
+    Args:
+      x1: An array-like.
+      x2: An array-like, broadcast against ``x1``. The two are promoted to one
+        dtype by NumPy's rules (a Python number keeps a tensor's dtype when it fits). Integer and
+        bool inputs are then cast to the default float type.
+
+    Returns:
+      A floating-point Tensor of the broadcast shape.
+    """
+    return _float_binary(_e.heaviside, x1, x2)
+
+
+@public(_MOD)
+def equal(x1, x2):
+    """``x1 == x2``, elementwise.
+
+    Args:
+      x1: An array-like.
+      x2: An array-like, broadcast against ``x1``. The two are promoted to one
+        dtype by NumPy's rules (a Python number keeps a tensor's dtype when it fits).
+
+    Returns:
+      A bool Tensor of the broadcast shape.
+    """
+    return _compare(_e.equal, x1, x2)
+
+
+@public(_MOD)
+def not_equal(x1, x2):
+    """``x1 != x2``, elementwise.
+
+    Args:
+      x1: An array-like.
+      x2: An array-like, broadcast against ``x1``. The two are promoted to one
+        dtype by NumPy's rules (a Python number keeps a tensor's dtype when it fits).
+
+    Returns:
+      A bool Tensor of the broadcast shape.
+    """
+    return _compare(_e.not_equal, x1, x2)
+
+
+@public(_MOD)
+def less(x1, x2):
+    """``x1 < x2``, elementwise.
+
+    Args:
+      x1: An array-like.
+      x2: An array-like, broadcast against ``x1``. The two are promoted to one
+        dtype by NumPy's rules (a Python number keeps a tensor's dtype when it fits).
+
+    Returns:
+      A bool Tensor of the broadcast shape.
+
+    >>> import torchflow.experimental.numpy as tnp
+    >>> tnp.less([1, 2], 2).numpy()
+    array([ True, False])
+    """
+    return _compare(_e.less, x1, x2)
+
+
+@public(_MOD)
+def less_equal(x1, x2):
+    """``x1 <= x2``, elementwise.
+
+    Args:
+      x1: An array-like.
+      x2: An array-like, broadcast against ``x1``. The two are promoted to one
+        dtype by NumPy's rules (a Python number keeps a tensor's dtype when it fits).
+
+    Returns:
+      A bool Tensor of the broadcast shape.
+    """
+    return _compare(_e.less_equal, x1, x2)
+
+
+@public(_MOD)
+def greater(x1, x2):
+    """``x1 > x2``, elementwise.
+
+    Args:
+      x1: An array-like.
+      x2: An array-like, broadcast against ``x1``. The two are promoted to one
+        dtype by NumPy's rules (a Python number keeps a tensor's dtype when it fits).
+
+    Returns:
+      A bool Tensor of the broadcast shape.
+    """
+    return _compare(_e.greater, x1, x2)
+
+
+@public(_MOD)
+def greater_equal(x1, x2):
+    """``x1 >= x2``, elementwise.
+
+    Args:
+      x1: An array-like.
+      x2: An array-like, broadcast against ``x1``. The two are promoted to one
+        dtype by NumPy's rules (a Python number keeps a tensor's dtype when it fits).
+
+    Returns:
+      A bool Tensor of the broadcast shape.
+    """
+    return _compare(_e.greater_equal, x1, x2)
+
+
+@public(_MOD)
+def logical_and(x1, x2):
+    """Logical AND of the truth values of ``x1`` and ``x2``, elementwise.
+
+    Args:
+      x1: An array-like (nonzero is true).
+      x2: An array-like (nonzero is true), broadcast against ``x1``.
+
+    Returns:
+      A bool Tensor of the broadcast shape.
+    """
+    return _logical(_e.logical_and, x1, x2)
+
+
+@public(_MOD)
+def logical_or(x1, x2):
+    """Logical OR of the truth values of ``x1`` and ``x2``, elementwise.
+
+    Args:
+      x1: An array-like (nonzero is true).
+      x2: An array-like (nonzero is true), broadcast against ``x1``.
+
+    Returns:
+      A bool Tensor of the broadcast shape.
+    """
+    return _logical(_e.logical_or, x1, x2)
+
+
+@public(_MOD)
+def logical_xor(x1, x2):
+    """Logical XOR of the truth values of ``x1`` and ``x2``, elementwise.
+
+    Args:
+      x1: An array-like (nonzero is true).
+      x2: An array-like (nonzero is true), broadcast against ``x1``.
+
+    Returns:
+      A bool Tensor of the broadcast shape.
+    """
+    return _logical(_e.logical_xor, x1, x2)
+
 
 _INT_TO_FLOAT32 = frozenset((dtypes.int8, dtypes.int16, dtypes.uint8, dtypes.uint16))
 
 
+@public(_MOD)
 def true_divide(x1, x2):
     """``x1 / x2`` in floating point (TF 2.4's rule: int8/16 and uint8/16 divide in
     float32, wider integers in float64, bool in the default float type)."""
@@ -269,14 +721,19 @@ def true_divide(x1, x2):
     return _e.true_divide(a, b)
 
 
-divide = _named(lambda x1, x2: true_divide(x1, x2), "divide", "Same as ``true_divide``.")
+@public(_MOD)
+def divide(x1, x2):
+    """``x1 / x2`` in floating point; the same as ``true_divide``."""
+    return true_divide(x1, x2)
 
 
+@public(_MOD)
 def divmod(x1, x2):  # noqa: A001
     """``(floor_divide(x1, x2), mod(x1, x2))``."""
     return floor_divide(x1, x2), mod(x1, x2)
 
 
+@public(_MOD)
 def float_power(x1, x2):
     """``x1 ** x2`` computed in at least float64 (the default float type)."""
     a, b = promote(x1, x2)
@@ -284,6 +741,7 @@ def float_power(x1, x2):
     return power(_k.cast(a, d), _k.cast(b, d))
 
 
+@public(_MOD)
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Elementwise ``|a - b| <= atol + rtol * |b|`` (NumPy's definition)."""
     a, b = promote(a, b)
@@ -292,11 +750,13 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     return _k.isclose(a, b, rtol, atol, equal_nan)
 
 
+@public(_MOD)
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """True when ``isclose`` holds everywhere (a bool Tensor, as in tnp)."""
     return _k.all(isclose(a, b, rtol, atol, equal_nan), None, False)
 
 
+@public(_MOD)
 def array_equal(a1, a2):
     """True when ``a1`` and ``a2`` have the same shape and elements."""
     a1, a2 = asarray(a1), asarray(a2)
@@ -305,38 +765,25 @@ def array_equal(a1, a2):
     return _k.all(equal(a1, a2), None, False)
 
 
+@public(_MOD)
 def iscomplex(x):
     """Elementwise: nonzero imaginary part."""
     return not_equal(imag(x), 0)
 
 
+@public(_MOD)
 def isreal(x):
     """Elementwise: zero imaginary part."""
     return equal(imag(x), 0)
 
 
+@public(_MOD)
 def iscomplexobj(x) -> bool:
     """True for complex dtypes."""
     return bool(asarray(x)._dtype.is_complex)
 
 
+@public(_MOD)
 def isrealobj(x) -> bool:
     """True for non-complex dtypes."""
     return not iscomplexobj(x)
-
-
-for _f in (real, imag, angle, logical_not, around, clip, true_divide, divmod, float_power,
-           isclose, allclose, array_equal, iscomplex, isreal, iscomplexobj, isrealobj):
-    _f.__module__ = _MOD
-
-UFUNC_NAMES = tuple(
-    "sqrt exp exp2 expm1 log log2 log10 log1p sin cos tan arcsin arccos arctan sinh cosh tanh "
-    "arcsinh arccosh arctanh deg2rad rad2deg sinc cbrt "
-    "ceil floor fix reciprocal fabs abs absolute negative positive square sign conj conjugate "
-    "bitwise_not invert signbit isnan isinf isfinite isposinf isneginf real imag angle "
-    "logical_not around round clip add subtract multiply maximum minimum power mod remainder "
-    "fmod floor_divide arctan2 hypot logaddexp logaddexp2 nextafter copysign heaviside gcd lcm "
-    "bitwise_and bitwise_or bitwise_xor bitwise_left_shift bitwise_right_shift left_shift "
-    "right_shift equal not_equal less less_equal greater greater_equal logical_and logical_or "
-    "logical_xor true_divide divide divmod float_power isclose allclose array_equal iscomplex "
-    "isreal iscomplexobj isrealobj".split())

@@ -14,6 +14,7 @@ from torchflow._src.core import dtypes
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.numpy import np_dtypes as _d
 from torchflow._src.numpy import np_math as _m
+from torchflow._src.numpy import np_math_unary as _mu
 from torchflow._src.numpy.np_array_ops import moveaxis, pad
 from torchflow._src.numpy.np_arrays import asarray, promote, to_float
 from torchflow._src.ops import numpy_ops as _k
@@ -81,7 +82,7 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     if a._dtype.is_complex:
         m = mean(a, axis, keepdims=True)
         d = _m.subtract(a, m)
-        sq = _m.real(_m.multiply(d, _m.conj(d)))
+        sq = _m.real(_m.multiply(d, _mu.conj(d)))
         n = _k.num_elements(a) if axis is None else int(np.prod([a.shape[i] for i in np.atleast_1d(
             _axis(axis))]))
         return _m.true_divide(sum(sq, axis, keepdims=keepdims), max(n - ddof, 0))
@@ -271,7 +272,7 @@ def dot(a, b):
 def vdot(a, b):
     """Dot product of the flattened inputs, conjugating ``a``."""
     a, b = _as_float_ok(a, b)
-    a = _m.conj(a) if a._dtype.is_complex else a
+    a = _mu.conj(a) if a._dtype.is_complex else a
     return _k.sum(_m.multiply(_k.reshape(a, (-1,)), _k.reshape(b, (-1,))), None, False)
 
 
