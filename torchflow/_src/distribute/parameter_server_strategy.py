@@ -27,7 +27,12 @@ from torchflow._src.core import rpc
 from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.core.variable_scope import current_name_scope
 from torchflow._src.distribute import ps_values
-from torchflow._src.distribute.distribute_lib import Strategy, StrategyExtended
+from torchflow._src.distribute.distribute_lib import (
+    ReplicaContext,
+    Strategy,
+    StrategyExtended,
+    _merge_in_cross_replica,
+)
 from torchflow._src.distribute.ps_values import PSVariable, ShardedVariable
 from torchflow._src.ops.array_ops import split
 from torchflow._src.util.api import public
@@ -172,6 +177,26 @@ class ParameterServerExtended(StrategyExtended):
     # --- running ---
     def _update(self, var, fn, args, kwargs, group):
         return fn(var, *args, **kwargs)
+
+    def _call_for_each_replica(self, fn, args, kwargs):
+        strategy = self._container_strategy()
+        ctx = ReplicaContext(strategy, 0)
+
+        def merge(merge_fn, m_args, m_kwargs):
+            # A Keras optimizer applies its (aggregated) gradients through
+            # merge_call(optimizer._distributed_apply, (grads_and_vars,)): ps variables
+            # are updated on their ps tasks instead, beside the optimizer's slots.
+            opt = getattr(merge_fn, "__self__", None)
+            if getattr(merge_fn, "__name__", "") == "_distributed_apply" and \
+                    hasattr(opt, "apply_gradients") and len(m_args) == 1 and not m_kwargs:
+                return _merge_in_cross_replica(
+                    strategy, lambda s, gv: self.apply_optimizer_remotely(
+                        opt, list(gv), lambda pairs: merge_fn(s, pairs)), m_args, {})
+            return _merge_in_cross_replica(strategy, merge_fn, m_args, m_kwargs)
+
+        ctx._merge_hook = merge
+        with ctx:
+            return fn(*args, **kwargs)
 
 
 def _worker_copy(cluster, partitioner, sid):

@@ -23,12 +23,15 @@ is gone) is marked ``"ps": True``.
 
 from __future__ import annotations
 
+import logging
 import secrets
 import threading
 
 from torchflow._src.core import errors, rpc
 from torchflow._src.core.variables import Variable
 from torchflow._src.distribute import ps_values
+
+_log = logging.getLogger("torchflow")
 
 
 class _VarSlot:
@@ -166,6 +169,7 @@ class TaskService:
                     result = fn(*args, **kwargs)
                 return rpc.encode({"ok": _to_plain(result)})
             except Exception as e:  # noqa: BLE001 - the user's error is the answer
+                _log.debug("scheduled function %s failed", r["id"], exc_info=True)
                 return rpc.encode({"error": error_payload(e)})
 
     def _DatasetCreate(self, req, ctx):

@@ -15,6 +15,7 @@ from torchflow._src.core import dtypes, tracking
 from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.core.variable_scope import name_scope
 from torchflow._src.core.variables import Variable, VariableAggregation, VariableSynchronization
+from torchflow._src.distribute.ps_values import ShardedVariable
 from torchflow._src.keras import backend, constraints, regularizers
 from torchflow._src.keras import initializers as init_lib
 from torchflow._src.keras.engine.tree_generation import bump as _bump
@@ -178,7 +179,12 @@ class LayerWeightsMixin:
         if regularizer is not None:
             reg = regularizers.get(regularizer)
             self._callable_losses.append(functools.partial(_reg_loss, reg, var))
-        (self._trainable_weights if trainable else self._non_trainable_weights).append(var)
+        weights = self._trainable_weights if trainable else self._non_trainable_weights
+        if isinstance(var, ShardedVariable):
+            # A ParameterServerStrategy partitioner's weight: listed as its shards (TF 2.4).
+            weights.extend(var.variables)
+        else:
+            weights.append(var)
         if tracking._pending and name:
             tracking.notify(self, name, var)
         return var
