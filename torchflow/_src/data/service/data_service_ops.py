@@ -296,6 +296,8 @@ class _ServiceIterator:
             try:
                 r = self._dispatcher.call("ClientHeartbeat", {"client": self._client},
                                           timeout=5.0)
+            except ValueError:  # grpc: the channel was closed by close()
+                return
             except errors.OpError as e:
                 if time.monotonic() - last_ok > self._deadline_s:
                     self._results.put(errors.UnavailableError(
@@ -355,6 +357,8 @@ class _ServiceIterator:
                 r = worker.call("GetElement", {"task": task_id, "client": self._client,
                                                "seq": seq, "wait_s": 0.5, "most": n},
                                 timeout=5.0, idempotent=False)
+            except ValueError:  # grpc: the channel was closed by close()
+                return
             except (errors.UnavailableError, errors.DeadlineExceededError,
                     errors.NotFoundError, errors.CancelledError):
                 self._give_credits(n)

@@ -98,16 +98,20 @@ class DispatcherState:
 
     # --- journal ----------------------------------------------------------------
     def _replay(self, path) -> None:
-        with open(path) as f:
+        good = 0
+        with open(path, "rb") as f:
             for line in f:
-                line = line.strip()
-                if not line:
-                    continue
                 try:
-                    entry = json.loads(line)
+                    entry = json.loads(line) if line.endswith(b"\n") else None
                 except ValueError:
+                    entry = None
+                if entry is None:
                     break  # a torn last line: the change it started never happened
                 self._apply(entry)
+                good += len(line)
+        if good != os.path.getsize(path):
+            with open(path, "r+b") as f:  # later entries must not extend the torn line
+                f.truncate(good)
         now = self._clock()
         for w in self.workers.values():
             w.last_seen = now
