@@ -191,3 +191,23 @@ def test_bad_options_type():
         prof.start("/tmp/unused", options={"host_tracer_level": 2})
     with pytest.raises(tf.errors.UnavailableError):
         prof.stop()
+
+
+def test_python_tracer_records_python_functions(tmp_path):
+    def my_python_function(a):
+        return tf.matmul(a, a)
+
+    prof.start(str(tmp_path), options=prof.ProfilerOptions(python_tracer_level=1))
+    with prof.Trace("train", step_num=0, _r=1):
+        my_python_function(tf.ones((4, 4)))
+    prof.stop()
+    files = xplane_files(tmp_path)
+    names = [name for _, name, *_ in events(host_plane(load_space(files[0])))]
+    assert any(n.endswith(": my_python_function") for n in names)
+    assert xprof_step_names(files) == ["train 0"]
+    prof.start(str(tmp_path / "off"))  # off by default
+    my_python_function(tf.ones((4, 4)))
+    prof.stop()
+    names = [name for _, name, *_ in events(host_plane(load_space(
+        xplane_files(tmp_path / "off")[0])))]
+    assert not any("my_python_function" in n for n in names)
