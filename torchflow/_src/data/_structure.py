@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from torchflow._src.core.composite_tensor import CompositeTensor
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.core.tensor_spec import TensorSpec
@@ -101,24 +102,39 @@ def normalize(value, lists_are_tuples: bool = False):
         return tuple(normalize(v, True) for v in value)
     if value is None:
         raise TypeError("tf.data elements cannot be None.")
+    if isinstance(value, CompositeTensor):
+        return value  # tf.RaggedTensor (and other composites): one leaf, spec from _type_spec
     if hasattr(value, "dense_shape") and hasattr(value, "indices"):
         return value  # a sparse value (VarLenFeature): kept as one leaf
     return data_ops.as_tensor(value)
 
 
+def _leaf_spec(t):
+    if isinstance(t, CompositeTensor):
+        return t._type_spec
+    return TensorSpec(t.shape, t.dtype)
+
+
 def spec_of(element):
-    """The nested ``TensorSpec`` of a concrete element."""
-    return map_structure(lambda t: TensorSpec(t.shape, t.dtype), element)
+    """The nested ``TensorSpec`` (``TypeSpec`` for composite leaves) of a concrete element."""
+    return map_structure(_leaf_spec, element)
+
+
+def is_composite_spec(s) -> bool:
+    """True for a leaf spec that is not a plain ``TensorSpec`` (``RaggedTensorSpec``...)."""
+    return hasattr(s, "_to_components") and not isinstance(s, TensorSpec)
 
 
 def unbatched_spec(spec):
-    return map_structure(lambda s: TensorSpec(s.shape[1:] if s.shape.rank else None, s.dtype),
-                         spec)
+    return map_structure(
+        lambda s: s._unbatch() if is_composite_spec(s) else TensorSpec(
+            s.shape[1:] if s.shape.rank else None, s.dtype), spec)
 
 
 def batched_spec(spec, dim):
-    return map_structure(lambda s: TensorSpec(TensorShape([dim]).concatenate(s.shape), s.dtype),
-                         spec)
+    return map_structure(
+        lambda s: s._batch(dim) if is_composite_spec(s) else TensorSpec(
+            TensorShape([dim]).concatenate(s.shape), s.dtype), spec)
 
 
 def merge_specs(a, b):

@@ -41,6 +41,10 @@ class BatchDataset(UnaryDataset):
         return _structure.batched_spec(self._input.element_spec, dim)
 
     def _make_iter(self, ctx):
+        flat_spec = _structure.flatten(self._input.element_spec)
+        if any(_structure.is_composite_spec(s) for s in flat_spec):  # tf.RaggedTensor parts
+            return _batch_iter(self._input._make_iter(ctx), self._size, self._drop,
+                               flat_spec)
         # cycle: rowwise fuses map/shuffle/batch chains and stacks with this module.
         from torchflow._src.data import rowwise
 
@@ -50,8 +54,23 @@ class BatchDataset(UnaryDataset):
         return _batch_iter(self._input._make_iter(ctx), self._size, self._drop)
 
 
-def stack_elements(elements):
-    """One batch element from a list of elements of the same structure."""
+def _stack_by_spec(elements, flat_spec):
+    """A batch of elements some of whose components are composite (by their specs)."""
+    flats = [_structure.flatten(e) for e in elements]
+    out = []
+    for i, (s, parts) in enumerate(zip(flat_spec, zip(*flats))):
+        if _structure.is_composite_spec(s):
+            out.append(data_ops.batch_composite(list(parts), s))
+        else:
+            out.append(data_ops.stack(list(parts), i))
+    return _structure.pack_as(elements[0], out)
+
+
+def stack_elements(elements, flat_spec=None):
+    """One batch element from a list of elements of the same structure (``flat_spec``:
+    the element's flat spec, given when a component is composite)."""
+    if flat_spec is not None:
+        return _stack_by_spec(elements, flat_spec)
     e0 = elements[0]
     t0 = type(e0)
     stack = data_ops.stack
@@ -70,16 +89,16 @@ def stack_elements(elements):
     return _structure.pack_as(e0, [stack(list(parts), i) for i, parts in enumerate(zip(*flats))])
 
 
-def _batch_iter(it, size, drop):
+def _batch_iter(it, size, drop, flat_spec=None):
     buf = []
     try:
         for element in it:
             buf.append(element)
             if len(buf) == size:
-                yield stack_elements(buf)
+                yield stack_elements(buf, flat_spec)
                 buf = []
         if buf and not drop:
-            yield stack_elements(buf)
+            yield stack_elements(buf, flat_spec)
     finally:
         close_iter(it)
 

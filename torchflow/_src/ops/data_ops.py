@@ -14,6 +14,8 @@ from torchflow._src.core import dtypes
 from torchflow._src.core.convert import to_tensor
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.core.tensor import Tensor, wrap
+from torchflow._src.ops.ragged.ragged_factory import batch_rows
+from torchflow._src.ops.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 
 _STRING = dtypes.string
 
@@ -32,6 +34,8 @@ def as_tensor(value, dtype=None) -> Tensor:
 
 def rows(t: Tensor) -> int:
     """The size of dimension 0 (raises InvalidArgumentError for scalars)."""
+    if type(t) is RaggedTensor:
+        return t._nrows()
     if t._t.ndim == 0:
         raise InvalidArgumentError(None, None, "Unbatching a tensor is only supported for "
                                    "rank >= 1")
@@ -44,6 +48,8 @@ def shape_of(t: Tensor) -> tuple:
 
 def unstack_range(t: Tensor, start: int, stop: int) -> list:
     """Elements ``start..stop-1`` of ``t`` along dimension 0, as Tensors (views)."""
+    if type(t) is RaggedTensor:  # rows of a RaggedTensor: Tensors or RaggedTensors
+        return [t[i] for i in range(start, stop)]
     d = t._dtype
     x = t._t
     if d is _STRING:
@@ -71,6 +77,18 @@ def _shape_error(component: int, first, i: int, other) -> InvalidArgumentError:
         None, None,
         f"Cannot batch tensors with different shapes in component {component}. First element "
         f"had shape {list(first)} and element {i} had shape {list(other)}.")
+
+
+def batch_composite(parts: list, spec):
+    """One batch of composite values (or Tensors whose spec is a ``RaggedTensorSpec`` of
+    ragged rank 0) of ``spec``: a RaggedTensor one ragged rank up, as TF batches them.
+
+    Raises:
+      TypeError: For a spec torchflow cannot batch.
+    """
+    if isinstance(spec, RaggedTensorSpec):
+        return batch_rows(parts, spec.ragged_rank, spec.row_splits_dtype)
+    raise TypeError(f"Batching elements of {spec!r} is not supported.")
 
 
 def stack(parts: list, component: int = 0) -> Tensor:

@@ -44,6 +44,7 @@ from torchflow._src.data.options import MapVectorizationOptions as MapVectorizat
 from torchflow._src.data.options import OptimizationOptions as OptimizationOptions
 from torchflow._src.data.options import StatsOptions as StatsOptions
 from torchflow._src.data.options import ThreadingOptions as ThreadingOptions
+from torchflow._src.data.ragged_batching import dense_to_ragged_batch as dense_to_ragged_batch
 from torchflow._src.data.readers import TFRecordDataset as TFRecordDataset
 from torchflow._src.data.resampling import rejection_resample as rejection_resample
 from torchflow._src.data.sql_dataset import SqlDataset as SqlDataset

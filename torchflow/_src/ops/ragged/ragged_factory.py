@@ -179,6 +179,18 @@ def concat_rows(rts: list):
                         splits_tensor(torch.cat(splits), rts[0].row_splits_dtype), internal=True)
 
 
+def batch_rows(parts: list, ragged_rank: int, splits_dtype=_I64) -> RaggedTensor:
+    """``parts`` (Tensors or RaggedTensors brought to ``ragged_rank``) as the rows of one
+    RaggedTensor of ragged rank ``ragged_rank + 1`` (tf.data's batch of ragged elements)."""
+    parts = [p if isinstance(p, RaggedTensor) and p.ragged_rank == ragged_rank else (
+        to_ragged(p, ragged_rank, splits_dtype) if ragged_rank else convert_to_tensor(p))
+        for p in parts]
+    lengths = torch.tensor([nrows_of(p) for p in parts], dtype=torch.int64)
+    return RaggedTensor(concat_rows(parts), splits_tensor(lengths_to_splits(lengths),
+                                                          dtypes.as_dtype(splits_dtype)),
+                        internal=True)
+
+
 def interleave_rows(rts: list):
     """Rows ``[rts[0][0], rts[1][0], ..., rts[0][1], ...]`` (for axis-1 stack/concat)."""
     n = nrows_of(rts[0])
