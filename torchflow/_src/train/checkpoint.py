@@ -1,7 +1,9 @@
 """``tf.train.Checkpoint``: object-based saving and restoring of variables and state.
 
-The object graph (``object_graph.py``) is saved with the values of its variables
-and stateful objects (``checkpoint_format.py`` documents the files). ``restore``
+The object graph (``object_graph.py``) is saved in TF's checkpoint format: a
+tensor bundle (``tensor_bundle.py``) of every variable and stateful object's
+values, keyed as TF keys them, plus the ``TrackableObjectGraph`` proto, so TF
+reads what torchflow writes and the other way round. ``restore``
 matches saved objects to live ones by the names along their paths; values for
 objects that do not exist yet (a Keras layer not built, an optimizer slot not
 created) wait in ``core/tracking.py`` and are assigned when they appear.
@@ -12,13 +14,16 @@ from __future__ import annotations
 import logging
 import os
 
-from torchflow._src.core import dtypes, tracking
+import numpy as np
+
+from torchflow._src.core import dtypes, errors, tracking
 from torchflow._src.core.errors import InvalidArgumentError
+from torchflow._src.core.proto import tf_trackable_object_graph_pb2 as graph_pb2
 from torchflow._src.core.variables import Variable
 from torchflow._src.ops.tensor_proto_ops import tf_type_name
-from torchflow._src.train import checkpoint_format as fmt
 from torchflow._src.train import checkpoint_management as cm
 from torchflow._src.train import object_graph as og
+from torchflow._src.train import tensor_bundle
 from torchflow._src.util.api import public
 
 _log = logging.getLogger("torchflow")
@@ -57,34 +62,85 @@ def _assign(var, value, key=None):
     var.assign(value)
 
 
+OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
+
+
+def _escape(name: str) -> str:
+    """TF's escaping of an edge name inside a checkpoint key ('.' -> '..', '/' -> '.S')."""
+    return name.replace(".", "..").replace("/", ".S")
+
+
+def _full_name(var) -> str:
+    name = getattr(var, "name", "") or ""
+    return name[:-2] if name.endswith(":0") else name
+
+
+def _state_tensors(obj) -> dict:
+    """``{attribute name: NumPy value}`` of a stateful object (TF's
+    ``_serialize_to_tensors``; ``py_state`` for a ``PythonState``)."""
+    out = {}
+    for k, v in og.get_state(obj).items():
+        a = v.numpy() if hasattr(v, "numpy") else v
+        if isinstance(a, str):
+            a = a.encode("utf-8")
+        out[k] = np.asarray(a, dtype=object) if isinstance(a, bytes) else np.asarray(a)
+    return out
+
+
 def save_graph(root, prefix: str) -> None:
-    """Writes the object graph rooted at ``root`` as a checkpoint at ``prefix``."""
-    objects, edges, paths, index = og.walk(root)
-    data = fmt.DataWriter()
-    nodes: list[dict] = []
-    extra_slot_vars: list = []
-    for i, obj in enumerate(objects):
-        node = {"kind": og.kind_of(obj), "children": {n: j for n, j in edges[i]}}
-        if node["kind"] == "variable":
-            entry = data.add(_variable_numpy(obj))
-            entry["key"] = f"{paths[i]}/{_VALUE_KEY}"
-            node["value"] = entry
-        elif node["kind"] == "state":
-            node["state"] = data.encode_state(og.get_state(obj))
-        slots = getattr(obj, "_checkpoint_slots", None)
-        if callable(slots):
-            node["slots"] = []
+    """Writes the object graph rooted at ``root`` as a TF checkpoint at ``prefix``:
+    a tensor bundle holding every variable under ``<path>/.ATTRIBUTES/VARIABLE_VALUE``,
+    optimizer slots under ``<var path>/.OPTIMIZER_SLOT/<optimizer path>/<slot>/...``
+    and the ``TrackableObjectGraph`` under ``_CHECKPOINTABLE_OBJECT_GRAPH``."""
+    objects, edges, names, index = og.walk(root)
+    paths = [""] * len(objects)
+    for i, out in enumerate(edges):
+        for name, j in out:
+            if j > i and not paths[j]:
+                paths[j] = f"{paths[i]}/{_escape(name)}" if paths[i] else _escape(name)
+    graph = graph_pb2.TrackableObjectGraph()
+    writer = tensor_bundle.BundleWriter(prefix)
+    try:
+        for i, obj in enumerate(objects):
+            node = graph.nodes.add()
+            for name, j in edges[i]:
+                node.children.add(node_id=j, local_name=name)
+            kind = og.kind_of(obj)
+            if kind == "variable":
+                key = f"{paths[i]}/{_VALUE_KEY}"
+                node.attributes.add(name="VARIABLE_VALUE", full_name=_full_name(obj),
+                                    checkpoint_key=key)
+                writer.add(key, _variable_numpy(obj))
+            elif kind == "state":
+                for name, value in _state_tensors(obj).items():
+                    key = f"{paths[i]}/.ATTRIBUTES/{name}"
+                    node.attributes.add(name=name, checkpoint_key=key)
+                    writer.add(key, value)
+        for i, obj in enumerate(objects):
+            slots = getattr(obj, "_checkpoint_slots", None)
+            if not callable(slots):
+                continue
             for slot_name, var, slot_var in slots():
                 if id(var) not in index:
                     continue
-                entry = data.add(_variable_numpy(slot_var))
-                entry["key"] = (f"{paths[index[id(var)]]}/.OPTIMIZER_SLOT/{paths[i]}/"
-                                f"{slot_name}/.ATTRIBUTES/VARIABLE_VALUE")
-                node["slots"].append({"slot": slot_name, "original": index[id(var)],
-                                      "value": entry})
-                extra_slot_vars.append(slot_var)
-        nodes.append(node)
-    fmt.write(prefix, nodes, data)
+                original = index[id(var)]
+                key = (f"{paths[original]}/.OPTIMIZER_SLOT/{paths[i]}/{_escape(slot_name)}/"
+                       f"{_VALUE_KEY}")
+                slot_node = graph.nodes.add()
+                slot_node.attributes.add(name="VARIABLE_VALUE", full_name=_full_name(slot_var),
+                                         checkpoint_key=key)
+                writer.add(key, _variable_numpy(slot_var))
+                graph.nodes[i].slot_variables.add(
+                    original_variable_node_id=original, slot_name=slot_name,
+                    slot_variable_node_id=len(graph.nodes) - 1)
+        writer.add(OBJECT_GRAPH_KEY, np.array(graph.SerializeToString(), dtype=object))
+    except BaseException:
+        writer.abort()
+        raise
+    writer.finish()
+    for old in tensor_bundle.data_files(prefix):  # torchflow's older data-file names
+        if old != tensor_bundle.data_filename(prefix):
+            tensor_bundle.delete_file(old)
 
 
 class _Restore:
@@ -92,63 +148,89 @@ class _Restore:
 
     def __init__(self, prefix: str):
         self.prefix = prefix
-        self.nodes, self.reader, _ = fmt.read(prefix)
+        try:  # TF reads the object graph through its Python checkpoint reader
+            self.reader = cm.open_reader(prefix)
+            self.graph = cm.object_graph(self.reader)
+        except errors.OpError as e:
+            raise cm.translate_error(e) from None
+        self.nodes = self.graph.nodes
         self.matched: dict[int, object] = {}
         self.slot_done: set = set()
-        # original-variable node id -> [(optimizer node id, slot record)]
+        # original-variable node id -> [(optimizer node id, slot reference)]
         self.slots_by_original: dict[int, list] = {}
         for i, node in enumerate(self.nodes):
-            for rec in node.get("slots", ()):
-                self.slots_by_original.setdefault(rec["original"], []).append((i, rec))
+            for ref in node.slot_variables:
+                self.slots_by_original.setdefault(ref.original_variable_node_id, []).append(
+                    (i, ref))
+
+    def _value(self, node_id: int, name: str = "VARIABLE_VALUE"):
+        for attr in self.nodes[node_id].attributes:
+            if attr.name == name:
+                return self.reader.lookup(attr.checkpoint_key), attr.checkpoint_key
+        return None, None
 
     def match(self, node_id: int, obj) -> None:
         if node_id in self.matched:
             return
         self.matched[node_id] = obj
         node = self.nodes[node_id]
-        kind = node["kind"]
-        if kind == "variable":
+        if node.attributes:
             if og.is_variable(obj):
-                _assign(obj, self.reader.array(node["value"]), node["value"].get("key"))
-        elif kind == "state":
-            if og.has_state(obj):
-                og.set_state(obj, self.reader.decode_state(node["state"]))
+                value, key = self._value(node_id)
+                if value is not None:
+                    _assign(obj, value, key)
+            elif og.has_state(obj):
+                og.set_state(obj, {a.name: self.reader.lookup(a.checkpoint_key)
+                                   for a in node.attributes})
         live = dict(og.children(obj))
-        for name, child_id in node["children"].items():
-            child = live.get(name)
+        for ref in node.children:
+            child = live.get(ref.local_name)
             if child is not None:
-                self.match(child_id, child)
+                self.match(ref.node_id, child)
             elif type(obj) not in (list, tuple, dict):
-                tracking.defer(obj, name, _Deferred(self, child_id))
+                tracking.defer(obj, ref.local_name, _Deferred(self, ref.node_id))
         self._slots_for(node_id)
 
     def _slots_for(self, node_id: int) -> None:
         """Restores or parks optimizer slots once both ends of a slot are known."""
-        candidates = list(self.nodes[node_id].get("slots", ()))
-        pairs = [(node_id, rec) for rec in candidates]
+        pairs = [(node_id, ref) for ref in self.nodes[node_id].slot_variables]
         pairs += self.slots_by_original.get(node_id, [])
-        for opt_id, rec in pairs:
-            key = (opt_id, rec["original"], rec["slot"])
+        for opt_id, ref in pairs:
+            key = (opt_id, ref.original_variable_node_id, ref.slot_name)
             if key in self.slot_done:
                 continue
             opt = self.matched.get(opt_id)
-            var = self.matched.get(rec["original"])
+            var = self.matched.get(ref.original_variable_node_id)
             if opt is None or var is None:
                 continue
             self.slot_done.add(key)
-            value = self.reader.array(rec["value"])
+            value, ckpt_key = self._value(ref.slot_variable_node_id)
+            if value is None:
+                continue
             existing = None
             get_slot = getattr(opt, "_lookup_slot", None)
             if callable(get_slot):
-                existing = get_slot(var, rec["slot"])
+                existing = get_slot(var, ref.slot_name)
             if existing is not None:
-                _assign(existing, value)
+                _assign(existing, value, ckpt_key)
+                self.matched[ref.slot_variable_node_id] = existing
             else:
-                tracking.defer_slot(opt, rec["slot"], var, _Value(value))
+                tracking.defer_slot(opt, ref.slot_name, var,
+                                    _Value(value, self, ref.slot_variable_node_id))
 
     def unmatched_nodes(self) -> list[int]:
-        return [i for i, n in enumerate(self.nodes)
-                if i not in self.matched and (n["kind"] in ("variable", "state"))]
+        return [i for i, n in enumerate(self.nodes) if i not in self.matched and n.attributes]
+
+    def unmatched_keys(self) -> list[str]:
+        return [a.checkpoint_key for i in self.unmatched_nodes() for a in self.nodes[i].attributes]
+
+
+def restore_graph(root, prefix: str) -> CheckpointLoadStatus:
+    """Restores the checkpoint at ``prefix`` into the object graph rooted at ``root``
+    (what Keras ``load_weights`` and a SavedModel's ``variables/`` use)."""
+    r = _Restore(_path(prefix))
+    r.match(0, root)
+    return CheckpointLoadStatus(r, root)
 
 
 class ListWrapper(list):
@@ -193,11 +275,17 @@ class _Deferred:
 
 
 class _Value:
-    def __init__(self, value):
+    """A slot value parked until the optimizer creates the slot."""
+
+    def __init__(self, value, restore: _Restore | None = None, node_id: int | None = None):
         self._value = value
+        self._restore = restore
+        self._node_id = node_id
 
     def restore_into(self, var) -> None:
         _assign(var, self._value)
+        if self._restore is not None:
+            self._restore.matched[self._node_id] = var
 
 
 @public("torchflow.train")
@@ -219,11 +307,10 @@ class CheckpointLoadStatus:
     def assert_consumed(self):
         """Raises AssertionError unless every saved value was restored and every
         variable in the live object graph got a value."""
-        missing = self._restore.unmatched_nodes()
+        missing = self._restore.unmatched_keys()
         if missing:
             raise AssertionError(
-                f"Unresolved object in checkpoint {self._restore.prefix}: "
-                f"{[self._restore.nodes[i].get('value', {}).get('key', i) for i in missing]}")
+                f"Unresolved object in checkpoint {self._restore.prefix}: {missing}")
         live = self._live_unmatched()
         if live:
             raise AssertionError(f"Some Python objects were not bound to checkpointed values, "
@@ -405,9 +492,7 @@ class Checkpoint:
         return status
 
     def _read(self, save_path):
-        r = _Restore(_path(save_path))
-        r.match(0, self)
-        return CheckpointLoadStatus(r, self)
+        return restore_graph(self, save_path)
 
 
 def _path(p) -> str:

@@ -16,13 +16,18 @@ after the checkpoint it names is complete.
 from __future__ import annotations
 
 import os
-import re
 import time
 
+import numpy as np
+from google.protobuf import text_format
+
 from torchflow._src.core import errors
-from torchflow._src.core.dtypes import as_dtype
-from torchflow._src.train import checkpoint_format as fmt
+from torchflow._src.core.proto import tf_checkpoint_state_pb2 as state_pb2
+from torchflow._src.core.proto import tf_trackable_object_graph_pb2 as graph_pb2
+from torchflow._src.train import checkpoint_legacy, tensor_bundle
 from torchflow._src.util.api import public
+
+OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
 
 STATE_FILE = "checkpoint"
 
@@ -51,37 +56,35 @@ def read_state(directory: str, latest_filename: str | None = None) -> _State | N
             text = f.read()
     except OSError:
         return None
-    st = _State()
-    for line in text.splitlines():
-        m = re.match(r'\s*(\w+)\s*:\s*(.*)\s*$', line)
-        if not m:
-            continue
-        key, value = m.groups()
-        if value.startswith('"') and value.endswith('"'):
-            value = value[1:-1].encode("latin-1").decode("unicode_escape")
-        if key == "model_checkpoint_path":
-            st.latest = _abs(directory, value)
-        elif key == "all_model_checkpoint_paths":
-            st.paths.append(_abs(directory, value))
-        elif key == "all_model_checkpoint_timestamps":
-            st.timestamps.append(float(value))
-        elif key == "last_preserved_timestamp":
-            st.last_preserved = float(value)
-    return st
+    proto = state_pb2.CheckpointState()
+    try:
+        text_format.Parse(text, proto)
+    except text_format.ParseError:
+        return None
+    return _from_proto(directory, proto)
+
+
+def _from_proto(directory: str, proto) -> _State:
+    return _State(_abs(directory, proto.model_checkpoint_path) if proto.model_checkpoint_path
+                  else None,
+                  [_abs(directory, p) for p in proto.all_model_checkpoint_paths],
+                  list(proto.all_model_checkpoint_timestamps),
+                  proto.last_preserved_timestamp or None)
 
 
 def write_state(directory: str, st: _State, latest_filename: str | None = None) -> None:
-    lines = []
+    """Writes the ``checkpoint`` file (a text-format ``CheckpointState``) atomically."""
+    proto = state_pb2.CheckpointState()
     if st.latest is not None:
-        lines.append(f'model_checkpoint_path: "{_rel(directory, st.latest)}"')
-    lines += [f'all_model_checkpoint_paths: "{_rel(directory, p)}"' for p in st.paths]
-    lines += [f"all_model_checkpoint_timestamps: {t!r}" for t in st.timestamps]
+        proto.model_checkpoint_path = _rel(directory, st.latest)
+    proto.all_model_checkpoint_paths.extend(_rel(directory, p) for p in st.paths)
+    proto.all_model_checkpoint_timestamps.extend(st.timestamps)
     if st.last_preserved is not None:
-        lines.append(f"last_preserved_timestamp: {st.last_preserved!r}")
+        proto.last_preserved_timestamp = st.last_preserved
     path = os.path.join(directory, latest_filename or STATE_FILE)
     tmp = f"{path}.tmp{os.getpid()}"
     with open(tmp, "w", encoding="utf-8") as f:
-        f.write("\n".join(lines) + "\n")
+        f.write(text_format.MessageToString(proto))
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
@@ -112,7 +115,7 @@ def latest_checkpoint(checkpoint_dir, latest_filename=None):
     st = read_state(os.fspath(checkpoint_dir), latest_filename)
     if st is None or st.latest is None:
         return None
-    if fmt.exists(st.latest):
+    if tensor_bundle.exists(st.latest):
         return st.latest
     return None
 
@@ -195,12 +198,12 @@ class CheckpointManager:
         st = read_state(self._directory)
         if st is not None and st.latest is not None:
             pairs = [(p, t) for p, t in zip(st.paths, st.timestamps or [time.time()] * len(st.paths))
-                     if fmt.exists(p)]
+                     if tensor_bundle.exists(p)]
             self._paths = [p for p, _ in pairs]
             self._times = [t for _, t in pairs]
             self._last_preserved = st.last_preserved if st.last_preserved is not None \
                 else time.time()
-            self._latest = st.latest if fmt.exists(st.latest) else (
+            self._latest = st.latest if tensor_bundle.exists(st.latest) else (
                 self._paths[-1] if self._paths else None)
         else:
             self._paths, self._times = [], []
@@ -279,7 +282,7 @@ class CheckpointManager:
                     self._keep_hours * 3600.0:
                 self._last_preserved = ts
                 continue
-            fmt.delete(path)
+            tensor_bundle.delete(path)
 
     def restore_or_initialize(self):
         """Restores the latest checkpoint, or runs ``init_fn`` if there is none.
@@ -297,41 +300,126 @@ class CheckpointManager:
         return None
 
 
-def _check_ckpt(ckpt_path: str) -> None:
-    if not fmt.exists(ckpt_path):
-        raise errors.NotFoundError(None, None,
-                                   f"Unsuccessful TensorSliceReader constructor: Failed to find "
-                                   f"any matching files for {ckpt_path}")
+def open_reader(prefix: str):
+    """A ``BundleReader`` for the checkpoint at ``prefix`` (a ``LegacyReader`` for
+    torchflow's older format, read for one release).
+
+    Raises:
+      NotFoundError: There is no checkpoint at ``prefix``.
+      DataLossError: Its index is damaged.
+    """
+    prefix = os.fspath(prefix)
+    if not tensor_bundle.exists(prefix):
+        raise errors.NotFoundError(
+            None, None, f"Unsuccessful TensorSliceReader constructor: Failed to find any "
+            f"matching files for {prefix}")
+    if checkpoint_legacy.is_legacy(prefix):
+        return checkpoint_legacy.LegacyReader(prefix)
+    return tensor_bundle.BundleReader(prefix)
+
+
+def translate_error(e: errors.OpError) -> Exception:
+    """The exception TF's Python checkpoint reader raises for a failed read.
+
+    Its C++ status reaches Python through pybind11's status mapping
+    (InvalidArgument -> ``ValueError``, OutOfRange -> ``IndexError``,
+    Unimplemented -> ``NotImplementedError``, the rest ``RuntimeError``), and
+    ``error_translator`` turns a ``RuntimeError`` back into ``NotFoundError``
+    (missing files or keys), ``DataLossError`` ("Unable to open table file") or
+    else an ``OpError`` with code UNKNOWN; the message is the status's.
+    """
+    msg = e.message
+    if isinstance(e, errors.InvalidArgumentError):
+        return ValueError(msg)
+    if isinstance(e, errors.OutOfRangeError):
+        return IndexError(msg)
+    if isinstance(e, errors.UnimplementedError):
+        return NotImplementedError(msg)
+    if "not found in checkpoint" in msg or "Failed to find any matching files for" in msg:
+        return errors.NotFoundError(None, None, msg)
+    if "Unable to open table file" in msg:
+        return errors.DataLossError(None, None, msg)
+    return errors.OpError(None, None, msg, errors.UNKNOWN)
+
+
+def object_graph(reader):
+    """The ``TrackableObjectGraph`` a checkpoint holds.
+
+    Raises:
+      NotFoundError: The checkpoint has no object graph (a name-based TF1 checkpoint).
+      DataLossError: The object graph does not parse.
+    """
+    graph = getattr(reader, "graph", None)
+    if graph is not None:
+        return graph
+    if not reader.contains(OBJECT_GRAPH_KEY):
+        raise errors.NotFoundError(
+            None, None, f"The checkpoint at {reader.prefix} has no object graph "
+            f"({OBJECT_GRAPH_KEY}); name-based (tf.compat.v1.train.Saver) checkpoints cannot "
+            f"be restored by tf.train.Checkpoint.")
+    raw = reader.lookup(OBJECT_GRAPH_KEY)
+    graph = graph_pb2.TrackableObjectGraph()
+    try:
+        graph.ParseFromString(raw.item() if isinstance(raw, np.ndarray) else raw)
+    except Exception:  # noqa: BLE001 - protobuf's DecodeError
+        raise errors.DataLossError(
+            None, None, f"Unable to parse the object graph of {reader.prefix}") from None
+    return graph
 
 
 @public("torchflow.train")
 class CheckpointReader:
-    """Reads the variables of a checkpoint by key (``tf.train.load_checkpoint``)."""
+    """Reads the tensors of a checkpoint by key (``tf.train.load_checkpoint``).
+
+    Args:
+      ckpt_path: A checkpoint's path prefix.
+
+    Raises:
+      NotFoundError: There is no checkpoint at ``ckpt_path``.
+      OpError: The checkpoint is damaged (TF's reader reports this with code
+        UNKNOWN and the cause in the message).
+      ValueError: The checkpoint is of a newer format version.
+    """
 
     def __init__(self, ckpt_path: str):
-        _check_ckpt(ckpt_path)
-        nodes, reader, _ = fmt.read(ckpt_path)
-        self._reader = reader
-        self._entries = {}
-        for node in nodes:
-            if node["kind"] == "variable":
-                self._entries[node["value"]["key"]] = node["value"]
-            for rec in node.get("slots", ()):
-                self._entries[rec["value"]["key"]] = rec["value"]
+        try:
+            self._reader = open_reader(ckpt_path)
+        except errors.OpError as e:
+            raise translate_error(e) from None
 
     def get_variable_to_shape_map(self) -> dict:
-        return {k: list(v["shape"]) for k, v in self._entries.items()}
+        """``{key: shape as a list}`` for every tensor in the checkpoint."""
+        return {k: self._reader.shape(k) for k in self._reader.entries}
 
     def get_variable_to_dtype_map(self) -> dict:
-        return {k: as_dtype(v["dtype"]) for k, v in self._entries.items()}
+        """``{key: tf.DType}`` for every tensor in the checkpoint."""
+        return {k: self._reader.dtype(k) for k in self._reader.entries}
 
     def has_tensor(self, key: str) -> bool:
-        return key in self._entries
+        """Whether the checkpoint holds a tensor under ``key``."""
+        return self._reader.contains(key)
 
     def get_tensor(self, key: str):
-        if key not in self._entries:
-            raise errors.NotFoundError(None, None, f"Key {key} not found in checkpoint")
-        return self._reader.array(self._entries[key])
+        """The NumPy value under ``key`` (``bytes`` for a scalar string).
+
+        Raises:
+          NotFoundError: No tensor under ``key``.
+          OpError: Its bytes are damaged (a checksum mismatch).
+          IndexError: The data file is truncated.
+        """
+        try:
+            value = self._reader.lookup(key)
+        except errors.OpError as e:
+            raise translate_error(e) from None
+        if value.dtype.kind == "O" and value.ndim == 0:
+            return value.item()
+        return value
+
+    def debug_string(self) -> bytes:
+        """One ``key (dtype) [shape]`` line per tensor, as TF prints them."""
+        lines = [f"{k} ({self._reader.dtype(k).name}) {self._reader.shape(k)}"
+                 for k in sorted(self._reader.entries)]
+        return ("\n".join(lines) + "\n").encode()
 
 
 def _resolve(ckpt_dir_or_file) -> str:

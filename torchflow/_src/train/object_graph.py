@@ -10,11 +10,13 @@ An object's dependencies are, in order of precedence:
   ``__dict__`` and is reached through them, its trackable attributes, sorted.
 
 Trackable values are Variables, Modules, objects with ``_checkpoint_dependencies``
-or with state (``_serialize_state``/``_deserialize_state``, e.g. dataset
-iterators), and containers holding any of these.
+or with state (``_serialize_to_tensors``/``_restore_from_tensors``, e.g. dataset
+iterators, or ``PythonState``'s ``_serialize_state``), and containers holding any of these.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.core.module import Module
@@ -33,24 +35,24 @@ def has_state(obj) -> bool:
         and not isinstance(obj, type))
 
 
-def get_state(obj):
-    """An object's saveable state (``_serialize_state`` or TF's tensor-dict hook)."""
-    if hasattr(obj, "_serialize_state"):
-        return obj._serialize_state()
-    out = {}
-    for k, v in obj._serialize_to_tensors().items():
-        a = v.numpy() if hasattr(v, "numpy") else v
-        out[k] = a.item() if getattr(a, "dtype", None) is not None and a.dtype.kind == "O" \
-            and a.ndim == 0 else a
-    return {"__tensors__": out}
+def get_state(obj) -> dict:
+    """An object's saveable state as ``{attribute name: tensor or value}``: TF's
+    ``_serialize_to_tensors`` dict, or ``{"py_state": string}`` for a ``PythonState``
+    (the attribute TF saves one under)."""
+    if hasattr(obj, "_serialize_to_tensors"):
+        return dict(obj._serialize_to_tensors())
+    return {"py_state": obj._serialize_state()}
 
 
-def set_state(obj, state) -> None:
-    if isinstance(state, dict) and "__tensors__" in state and hasattr(obj, "_restore_from_tensors"):
-        obj._restore_from_tensors({k: convert_to_tensor(v)
-                                   for k, v in state["__tensors__"].items()})
-    else:
-        obj._deserialize_state(state)
+def set_state(obj, state: dict) -> None:
+    """Restores ``{attribute name: NumPy value}`` read from a checkpoint."""
+    if hasattr(obj, "_restore_from_tensors"):
+        obj._restore_from_tensors({k: convert_to_tensor(v) for k, v in state.items()})
+        return
+    value = state.get("py_state")
+    if isinstance(value, np.ndarray):
+        value = value.item()
+    obj._deserialize_state(value.decode("utf-8") if isinstance(value, bytes) else value)
 
 
 def is_trackable(obj) -> bool:
