@@ -1,46 +1,50 @@
-"""``torchflow launch --ps``: a parameter-server job, the launcher's token shared by
-every task (each task checks it on every call)."""
+"""``torchflow launch --ps``: every task of the job gets the same cluster token (which
+each task's gRPC servers and channels check on every call), a fresh one per job,
+unless one is already set."""
 
+import json
+import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
 pytestmark = pytest.mark.multiprocess
 
+# The launcher run by path imports no torchflow for a --ps job (only the standard
+# library), so three launches cost seconds, not three torchflow imports.
+LAUNCH = Path(__file__).resolve().parents[3] / "torchflow" / "_src" / "distribute" / "launch.py"
+
+# The tasks import no torchflow: the test is about the environment the launcher gives.
 SCRIPT = textwrap.dedent("""
-    import os
-    import torchflow as tf
-
-    resolver = tf.distribute.cluster_resolver.TFConfigClusterResolver()
-    if resolver.task_type in ("worker", "ps"):
-        tf.distribute.Server(resolver.cluster_spec(), job_name=resolver.task_type,
-                             task_index=resolver.task_id, protocol="grpc").join()
-    else:
-        assert len(os.environ["TORCHFLOW_CLUSTER_TOKEN"]) == 64
-        strategy = tf.distribute.experimental.ParameterServerStrategy(resolver)
-        coordinator = tf.distribute.experimental.coordinator.ClusterCoordinator(strategy)
-        with strategy.scope():
-            counter = tf.Variable(0, dtype=tf.int64)
-
-        @tf.function
-        def bump():
-            counter.assign_add(1)
-            return os.getpid()
-
-        pids = {coordinator.schedule(bump) for _ in range(40)}
-        coordinator.join()
-        print("COUNTER", int(counter.numpy()), "WORKERS", len({p.fetch() for p in pids}))
+    import json, os, sys
+    task = json.loads(os.environ["TF_CONFIG"])["task"]
+    with open(os.path.join(sys.argv[1], f"{task['type']}{task['index']}.json"), "w") as f:
+        json.dump({"token": os.environ.get("TORCHFLOW_CLUSTER_TOKEN")}, f)
 """)
 
 
-def test_launch_runs_a_ps_job_with_a_generated_token(tmp_path):
-    script = tmp_path / "train.py"
+def _launch(tmp_path, extra_env):
+    script = tmp_path / "task.py"
     script.write_text(SCRIPT)
-    env = {"PATH": "/usr/bin:/bin", "OMP_NUM_THREADS": "1", "CUDA_VISIBLE_DEVICES": ""}
-    out = subprocess.run([sys.executable, "-m", "torchflow.launch", "--chief", "--workers", "1",
-                          "--ps", "1", str(script)], env=env, capture_output=True, text=True,
-                         timeout=180)
-    assert out.returncode == 0, out.stderr[-3000:]
-    assert "[chief 0] COUNTER 40 WORKERS 1" in out.stdout, out.stdout[-3000:]
+    out_dir = tmp_path / f"out{len(list(tmp_path.iterdir()))}"
+    out_dir.mkdir()
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), **extra_env}
+    run = subprocess.run([sys.executable, str(LAUNCH), "--chief", "--workers", "2",
+                          "--ps", "1", str(script), str(out_dir)], env=env, capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-3000:]
+    return {p.stem: json.loads(p.read_text())["token"] for p in out_dir.iterdir()}
+
+
+def test_launch_gives_every_ps_task_one_fresh_token(tmp_path):
+    first = _launch(tmp_path, {})
+    assert sorted(first) == ["chief0", "ps0", "worker0", "worker1"]
+    tokens = set(first.values())
+    assert len(tokens) == 1 and len(tokens.pop()) == 64
+    second = _launch(tmp_path, {})
+    assert set(second.values()) != set(first.values())  # a new job, a new token
+    kept = _launch(tmp_path, {"TORCHFLOW_CLUSTER_TOKEN": "given-by-the-user"})
+    assert set(kept.values()) == {"given-by-the-user"}
