@@ -1,16 +1,29 @@
-"""``tf.IndexedSlices``: a sparse set of rows of a dense tensor.
+"""``tf.IndexedSlices``: a sparse set of rows of a dense tensor, and the sparse
+gradients of row gathers.
 
-torchflow's own gradients are dense (see ``tape.py``), so an ``IndexedSlices``
-appears only where a program builds one: as the ``sparse_delta`` of
-``Variable.scatter_*`` or as a gradient handed to an optimizer. It converts to
-a dense tensor wherever a Tensor is expected (duplicate indices sum, as
-``tf.convert_to_tensor`` of an ``IndexedSlices`` does in TF).
+As in TF, ``GradientTape.gradient`` of a variable (or watched tensor) used only
+through row gathers (``tf.gather`` on axis 0, ``tf.nn.embedding_lookup``, Keras
+``Embedding``) is an ``IndexedSlices`` of the gathered rows' gradients; a source
+also used densely gets the dense sum. Mechanism: a recording gather of a tensor
+that requires grad runs ``gather_rows`` (a ``torch.autograd.Function``). While a
+tape's ``gradient()`` runs its backward pass it opens a ``RowCollector`` for its
+sources; the gather's backward then hands its rows' gradient to the collector
+instead of scattering it into a dense tensor, and ``RowCollector.result``
+assembles each source's gradient. Every other backward pass (jacobians, higher
+order, tapes of other sources) gets the dense scatter, so values never differ.
+
+An ``IndexedSlices`` converts to a dense tensor wherever a Tensor is expected
+(duplicate indices sum, as ``tf.convert_to_tensor`` of one does in TF).
 """
 
 from __future__ import annotations
 
+import itertools
+import threading
+
 import torch
 
+from torchflow._src.core import dtypes
 from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.core.tensor_shape import TensorShape
@@ -90,3 +103,85 @@ class IndexedSlices:
         return (f"IndexedSlices(indices={self._indices!r}, values={self._values!r}"
                 + (f", dense_shape={self._dense_shape!r})" if self._dense_shape is not None
                    else ")"))
+
+
+# --- sparse gradients of row gathers -------------------------------------------
+_SEQ = itertools.count()
+_ACTIVE: list = []  # open RowCollectors (backward may run on torch's device threads)
+_LOCK = threading.Lock()
+
+
+def _source_id(p: torch.Tensor) -> int:
+    """The tensor a gradient is asked for when ``p`` is gathered: ``p`` itself, or
+    the variable leaf of which ``p`` is a full view (a variable read)."""
+    b = p._base
+    if b is not None and b.shape == p.shape and b.stride() == p.stride() \
+            and b.storage_offset() == p.storage_offset():
+        return id(b)
+    return id(p)
+
+
+class _GatherRows(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, p, idx, ids_dtype):  # pyright: ignore[reportIncompatibleMethodOverride] - torch's Function protocol
+        ctx.save_for_backward(idx)
+        ctx.src, ctx.seq, ctx.shape, ctx.ids_dtype = _source_id(p), next(_SEQ), p.shape, ids_dtype
+        return p.index_select(0, idx.reshape(-1)).reshape(tuple(idx.shape) + tuple(p.shape[1:]))
+
+    @staticmethod
+    def backward(ctx, g):  # pyright: ignore[reportIncompatibleMethodOverride] - torch's Function protocol
+        (idx,) = ctx.saved_tensors
+        rows = g.reshape((-1,) + tuple(ctx.shape[1:]))
+        flat = idx.reshape(-1)
+        with _LOCK:
+            col = next((c for c in reversed(_ACTIVE) if ctx.src in c.sources), None)
+            if col is not None:
+                col.rows.setdefault(ctx.src, []).append((ctx.seq, flat, rows, ctx.ids_dtype))
+                return None, None, None
+        dense = torch.zeros(ctx.shape, dtype=g.dtype, device=g.device)
+        return dense.index_add(0, flat.to(g.device), rows), None, None
+
+
+def gather_rows(p: torch.Tensor, idx: torch.Tensor, ids_dtype) -> torch.Tensor:
+    """``p[idx]`` (rows of dim 0) whose gradient can come back as an IndexedSlices.
+
+    Call it only when ``p.requires_grad`` and grad mode is on; ``idx`` is an
+    int64 tensor of valid row ids on ``p``'s device, ``ids_dtype`` the DType of
+    the user's ids (the dtype of the slices' ``indices``).
+    """
+    return _GatherRows.apply(p, idx, ids_dtype)
+
+
+class RowCollector:
+    """Collects the row gradients of gathers of ``sources`` during one backward pass."""
+
+    __slots__ = ("sources", "rows")
+
+    def __init__(self, sources):
+        self.sources = {id(s): s for s in sources}
+        self.rows: dict = {}
+
+    def __enter__(self) -> RowCollector:
+        with _LOCK:
+            _ACTIVE.append(self)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        with _LOCK:
+            _ACTIVE.remove(self)
+
+    def result(self, src: torch.Tensor, dense, dtype):
+        """The gradient of ``src``: its dense gradient ``dense`` (torch or None) plus the
+        collected rows; an IndexedSlices when there is no dense part."""
+        parts = self.rows.get(id(src))
+        if not parts:
+            return dense
+        parts.sort(key=lambda r: r[0])  # in the order the gathers ran, as TF aggregates
+        idx = torch.cat([r[1] for r in parts])
+        vals = torch.cat([r[2] for r in parts])
+        if dense is not None:
+            return dense.index_add(0, idx.to(dense.device), vals.to(dense.dtype))
+        ids_dtype = parts[0][3]
+        shape = torch.tensor(list(src.shape), dtype=torch.int32)
+        return IndexedSlices(wrap(vals, dtype), wrap(idx.to(ids_dtype._torch), ids_dtype),
+                             wrap(shape, dtypes.int32))

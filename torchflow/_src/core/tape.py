@@ -27,6 +27,7 @@ import torch
 
 from torchflow._src.core import context, dtypes
 from torchflow._src.core.convert import to_tensor
+from torchflow._src.core.indexed_slices import IndexedSlices, RowCollector
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.core.variables import Variable
 from torchflow._src.util import nest
@@ -98,6 +99,19 @@ def _grad(outs, inputs, gouts, retain: bool, create: bool):
                                create_graph=create, allow_unused=True)
 
 
+def _grad_with_rows(outs, srcs: list, dts: list, gouts, retain: bool, create: bool) -> list:
+    """``_grad`` whose sources used through row gathers get ``IndexedSlices`` (first
+    order only; see ``indexed_slices.py``)."""
+    if create:
+        return list(_grad(outs, srcs, gouts, retain, create))
+    rows = RowCollector(srcs)
+    with rows:
+        res = _grad(outs, srcs, gouts, retain, create)
+    if not rows.rows:
+        return list(res)
+    return [rows.result(s, r, d) for s, r, d in zip(srcs, res, dts)]
+
+
 def _sync_grad_mode() -> None:
     rec = any(t._recording for t in _state.tapes)
     _state.recording = rec
@@ -121,8 +135,10 @@ class GradientTape:
     >>> float(g.gradient(y, x))
     6.0
 
-    Differences from TensorFlow 2.4: gradients with respect to a variable used
-    through ``tf.gather`` are dense tensors, not ``tf.IndexedSlices``.
+    As in TF, the gradient of a variable used only through row gathers
+    (``tf.gather``, ``tf.nn.embedding_lookup``, Keras ``Embedding``) is a
+    ``tf.IndexedSlices``. Differences from TensorFlow 2.4: higher-order
+    gradients (an outer tape recording) and jacobians of such gathers are dense.
     """
 
     def __init__(self, persistent: bool = False, watch_accessed_variables: bool = True):
@@ -329,10 +345,11 @@ class GradientTape:
             for i in live:
                 uniq.setdefault(id(srcs[i]), srcs[i])  # pyright: ignore[reportArgumentType] - live sources are not None
             keys = list(uniq)
+            dts = {id(srcs[i]): flat_sources[i].dtype for i in live}
             try:
                 with torch.set_grad_enabled(create):
-                    res = _grad(outs, [uniq[k] for k in keys], gouts,
-                                self._retain() or create, create)
+                    res = _grad_with_rows(outs, [uniq[k] for k in keys], [dts[k] for k in keys],
+                                          gouts, self._retain() or create, create)
             except RuntimeError as e:
                 raise RuntimeError(f"GradientTape.gradient: {e}") from None
             by_id = dict(zip(keys, res))
@@ -348,6 +365,8 @@ class GradientTape:
                     out.append(_zeros_like_source(s))
                 else:
                     out.append(None)
+            elif isinstance(g, IndexedSlices):
+                out.append(g)
             else:
                 if g._is_zerotensor():  # torch's lazy zeros (e.g. 2nd derivative of abs)
                     g = torch.zeros(g.shape, dtype=g.dtype, device=g.device)

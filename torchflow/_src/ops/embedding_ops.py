@@ -6,6 +6,7 @@ import torch
 
 from torchflow._src.core import dtypes
 from torchflow._src.core.errors import InvalidArgumentError
+from torchflow._src.core.indexed_slices import gather_rows
 from torchflow._src.ops import _nn_common as nc
 from torchflow._src.ops._dispatch import Tensor, tensor_arg, translate, wrap
 from torchflow._src.util.api import public
@@ -13,7 +14,8 @@ from torchflow._src.util.api import public
 _ID_TYPES = nc.TypeSet((dtypes.int16, dtypes.int32, dtypes.int64))
 
 
-def _gather(p: torch.Tensor, idx: torch.Tensor, op: str = "GatherV2") -> torch.Tensor:
+def _gather(p: torch.Tensor, idx: torch.Tensor, op: str = "GatherV2",
+            ids_dtype=None) -> torch.Tensor:
     n = p.shape[0]
     if p.device.type != "cpu":
         # As TF's GPU kernel: out-of-range ids give zero rows (no host sync, and no
@@ -28,6 +30,8 @@ def _gather(p: torch.Tensor, idx: torch.Tensor, op: str = "GatherV2") -> torch.T
             raise InvalidArgumentError(
                 None, None,
                 f"indices[{pos}] = {int(idx.reshape(-1)[pos])} is not in [0, {n}) [Op:{op}]")
+    if ids_dtype is not None and p.requires_grad and torch.is_grad_enabled():
+        return gather_rows(p, idx.long(), ids_dtype)  # gradient as IndexedSlices, as TF
     return p[idx.long()]
 
 
@@ -63,7 +67,7 @@ def embedding_lookup(params, ids, max_norm=None, name=None) -> Tensor:
     it = i._t
     try:
         if len(parts) == 1:
-            out = _gather(parts[0]._t, it)
+            out = _gather(parts[0]._t, it, ids_dtype=i._dtype)
         else:
             out = _div_lookup([p._t for p in parts], it)
         if max_norm is not None:

@@ -6,7 +6,7 @@ from torchflow._src.keras import backend
 from torchflow._src.keras.initializers import Constant
 from torchflow._src.keras.optimizers._fast import FusedMixin, slots
 from torchflow._src.keras.optimizers.optimizer_v2 import Optimizer
-from torchflow._src.ops import training_ops
+from torchflow._src.ops import training_ops, training_sparse_ops
 from torchflow._src.util.api import public
 
 
@@ -38,6 +38,11 @@ class Adagrad(FusedMixin, Optimizer):
     def _apply_batch(self, grads, variables, iterations):
         training_ops.apply_adagrad(variables, grads, slots(self, variables, "accumulator"),
                                    self._lr_float(iterations), float(self.epsilon))
+
+    def _apply_sparse_batch(self, grads, variables, iterations):
+        training_sparse_ops.sparse_apply_adagrad(
+            variables, grads, slots(self, variables, "accumulator"),
+            self._lr_float(iterations), float(self.epsilon))
 
     def get_config(self):
         config = super().get_config()

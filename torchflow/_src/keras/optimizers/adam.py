@@ -5,7 +5,7 @@ from __future__ import annotations
 from torchflow._src.keras import backend
 from torchflow._src.keras.optimizers._fast import FusedMixin, slots
 from torchflow._src.keras.optimizers.optimizer_v2 import Optimizer
-from torchflow._src.ops import training_ops
+from torchflow._src.ops import training_ops, training_sparse_ops
 from torchflow._src.util.api import public
 
 
@@ -54,6 +54,15 @@ class Adam(FusedMixin, Optimizer):
         step = iterations + 1
         lr_t = training_ops.adam_lr_t(lr, b1, b2, step)
         training_ops.apply_adam(
+            variables, grads, slots(self, variables, "m"), slots(self, variables, "v"),
+            slots(self, variables, "vhat") if self.amsgrad else None, lr_t, b1, b2,
+            float(self.epsilon))
+
+    def _apply_sparse_batch(self, grads, variables, iterations):
+        lr = self._lr_float(iterations)
+        b1, b2 = self._hyper_float("beta_1"), self._hyper_float("beta_2")
+        lr_t = training_ops.adam_lr_t(lr, b1, b2, iterations + 1)
+        training_sparse_ops.sparse_apply_adam(
             variables, grads, slots(self, variables, "m"), slots(self, variables, "v"),
             slots(self, variables, "vhat") if self.amsgrad else None, lr_t, b1, b2,
             float(self.epsilon))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.keras.optimizers._fast import FusedMixin, slots
 from torchflow._src.keras.optimizers.optimizer_v2 import Optimizer
-from torchflow._src.ops import training_ops
+from torchflow._src.ops import training_ops, training_sparse_ops
 from torchflow._src.util.api import public
 
 
@@ -51,6 +51,15 @@ class SGD(FusedMixin, Optimizer):
                 self._hyper_float("momentum"), self.nesterov)
         else:
             training_ops.apply_gradient_descent(variables, grads, lr)
+
+    def _apply_sparse_batch(self, grads, variables, iterations):
+        lr = self._lr_float(iterations)
+        if self._momentum:
+            training_sparse_ops.sparse_apply_keras_momentum(
+                variables, grads, slots(self, variables, "momentum"), lr,
+                self._hyper_float("momentum"), self.nesterov)
+        else:
+            training_sparse_ops.sparse_apply_gradient_descent(variables, grads, lr)
 
     def get_config(self):
         config = super().get_config()

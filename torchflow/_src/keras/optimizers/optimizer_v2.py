@@ -23,6 +23,7 @@ import warnings
 from torchflow._src.core import dtypes, tracking
 from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.core.device import device
+from torchflow._src.core.indexed_slices import IndexedSlices
 from torchflow._src.core.tape import GradientTape
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.variable_scope import name_scope
@@ -533,7 +534,9 @@ class Optimizer:
             # the optimizer's weights are still created and iterations stays put.
             self._create_all_weights([])
             return None
-        filtered = [(_to_dense(g), v) for g, v in pairs if g is not None]
+        sparse_ok = self._keeps_sparse()
+        filtered = [(g if sparse_ok and isinstance(g, IndexedSlices) else _to_dense(g), v)
+                    for g, v in pairs if g is not None]
         if not filtered:
             raise ValueError(f"No gradients provided for any variable: "
                              f"{tuple(v.name for _, v in pairs)}.")
@@ -576,7 +579,7 @@ class Optimizer:
                 if step is None:
                     step = int(self._iterations.numpy())
                 frozen["iterations"] = step + 1
-            self._apply_batch(grads, variables, step)
+            self._apply_fused(grads, variables, step)
         else:
             apply_state = self._prepare(variables)
             for g, v in grads_and_vars:
@@ -586,6 +589,27 @@ class Optimizer:
                 v.assign(v.constraint(v))
         it = self._iterations
         it.assign_add(_one_int64() if it.dtype is dtypes.int64 else 1)
+
+    def _keeps_sparse(self) -> bool:
+        """Whether IndexedSlices gradients reach ``_apply`` as they are (a built-in
+        optimizer with a sparse update, nothing transforming the gradients, no
+        strategy); otherwise they are densified first."""
+        return (hasattr(self, "_apply_sparse_batch") and _uses_fast_path(type(self))
+                and self.clipnorm is None and self.clipvalue is None
+                and self.global_clipnorm is None and not self.gradient_transformers
+                and self.gradient_aggregator is None and not ds_context.has_strategy())
+
+    def _apply_fused(self, grads, variables, step):
+        """``_apply_batch`` for the dense gradients, ``_apply_sparse_batch`` (TF's
+        ``_resource_apply_sparse``) for the IndexedSlices ones."""
+        if not any(isinstance(g, IndexedSlices) for g in grads):
+            self._apply_batch(grads, variables, step)
+            return
+        dense = [(g, v) for g, v in zip(grads, variables) if not isinstance(g, IndexedSlices)]
+        sparse = [(g, v) for g, v in zip(grads, variables) if isinstance(g, IndexedSlices)]
+        if dense:
+            self._apply_batch([g for g, _ in dense], [v for _, v in dense], step)
+        self._apply_sparse_batch([g for g, _ in sparse], [v for _, v in sparse], step)
 
     @contextlib.contextmanager
     def _steps_as_one(self):

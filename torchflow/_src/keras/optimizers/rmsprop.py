@@ -6,7 +6,7 @@ from torchflow._src.core.tensor import Tensor
 from torchflow._src.keras import backend
 from torchflow._src.keras.optimizers._fast import FusedMixin, slots
 from torchflow._src.keras.optimizers.optimizer_v2 import Optimizer
-from torchflow._src.ops import training_ops
+from torchflow._src.ops import training_ops, training_sparse_ops
 from torchflow._src.util.api import public
 
 
@@ -43,6 +43,14 @@ class RMSprop(FusedMixin, Optimizer):
 
     def _apply_batch(self, grads, variables, iterations):
         training_ops.apply_rmsprop(
+            variables, grads, slots(self, variables, "rms"),
+            slots(self, variables, "momentum") if self._momentum else None,
+            slots(self, variables, "mg") if self.centered else None,
+            self._lr_float(iterations), self._hyper_float("rho"),
+            self._hyper_float("momentum"), float(self.epsilon))
+
+    def _apply_sparse_batch(self, grads, variables, iterations):
+        training_sparse_ops.sparse_apply_rmsprop(
             variables, grads, slots(self, variables, "rms"),
             slots(self, variables, "momentum") if self._momentum else None,
             slots(self, variables, "mg") if self.centered else None,
