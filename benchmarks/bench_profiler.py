@@ -12,16 +12,20 @@ Cases:
   fit's per-step marker costs when nobody profiles.
 
 Medians of interleaved repeats (``_common.compare``). The first capture of a process
-sets up torch's profiler (~1 s); the warm-up calls absorb it.
+sets up torch's profiler (~1 s); the warm-up calls absorb it. Real TF 2.21 (tf.keras,
+its own profiler) runs the same ``fit`` case in a child process (``--impl tensorflow``),
+so its on/off ratio is shown beside ours; ``--no-tf`` skips it.
 
-``python benchmarks/bench_profiler.py [--steps N] [--repeat R]``
+``python benchmarks/bench_profiler.py [--steps N] [--repeat R] [--no-tf]``
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
+import subprocess
 import sys
 import tempfile
 
@@ -30,10 +34,8 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _common
 
-import torchflow as tf
 
-
-def _fit_case(steps: int, batch: int = 64):
+def _fit_case(tf, steps: int, batch: int = 64):
     rng = np.random.default_rng(0)
     x = rng.standard_normal((steps * batch, 784)).astype(np.float32)
     y = rng.integers(0, 10, size=(steps * batch,)).astype(np.int32)
@@ -60,7 +62,7 @@ def _fit_case(steps: int, batch: int = 64):
     return {"off": off, "on": on, "on+save": on_saved}
 
 
-def _trace_case():
+def _trace_case(tf):
     trace = tf.profiler.experimental.Trace
     null = contextlib.nullcontext()
 
@@ -80,13 +82,32 @@ def main(argv=None) -> int:
     parser.add_argument("--steps", type=int, default=100)
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--strict", action="store_true", help="exit 1 if a target is missed")
+    parser.add_argument("--no-tf", action="store_true", help="skip real TensorFlow")
+    parser.add_argument("--impl", default="torchflow", choices=["torchflow", "tensorflow"])
     args = parser.parse_args(argv)
+    if args.impl == "tensorflow":  # the child: real TF's numbers as JSON
+        fit = _common.compare(_fit_case(_common.real_tf(), args.steps), repeat=args.repeat,
+                              target_s=0.2)
+        print(json.dumps(fit))
+        return 0
+    import torchflow as tf
+
     print(_common.describe_machine())
-    fit = _common.compare(_fit_case(args.steps), repeat=args.repeat, target_s=0.2)
-    marks = _common.compare(_trace_case(), repeat=args.repeat, target_s=0.05)
+    fit = _common.compare(_fit_case(tf, args.steps), repeat=args.repeat, target_s=0.2)
+    marks = _common.compare(_trace_case(tf), repeat=args.repeat, target_s=0.05)
+    tf_fit = None
+    if not args.no_tf and _common.real_tf_available():
+        out = subprocess.run([sys.executable, os.path.abspath(__file__), "--impl",
+                              "tensorflow", "--steps", str(args.steps), "--repeat",
+                              str(args.repeat)], capture_output=True, text=True,
+                             env=dict(os.environ, TF_USE_LEGACY_KERAS="1",
+                                      TF_CPP_MIN_LOG_LEVEL="3"), check=False)
+        lines = out.stdout.strip().splitlines()
+        tf_fit = json.loads(lines[-1]) if out.returncode == 0 and lines else None
     ok = _common.print_table(
         f"Keras fit, MLP 784-128-10, batch 64, {args.steps} steps per fit (median)",
-        [_common.Row("fit", fit, [("on", "off", 1.10, "max")])],
+        [_common.Row("fit (torchflow)", fit, [("on", "off", 1.10, "max")])]
+        + ([_common.Row("fit (TF 2.21)", tf_fit)] if tf_fit else []),
         ["off", "on", "on+save"], [("on", "off"), ("on+save", "off")])
     _common.print_table("Per-step marker with no profiler running (median per use)",
                         [_common.Row("Trace", marks)],

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import socket
@@ -49,6 +50,7 @@ def decode_name(encoded: str) -> tuple[str, list[tuple[str, str]]]:
     return head, pairs
 
 
+@functools.lru_cache(maxsize=4096)
 def tf_op_name(torch_name: str) -> str:
     """``aten::addmm`` -> ``aten.addmm:Addmm``: TF's ``name:Type`` form for op statistics."""
     namespace, _, op = torch_name.rpartition("::")
