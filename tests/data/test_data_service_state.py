@@ -232,6 +232,8 @@ def test_in_process_modes_and_errors(local_service):
     dis = ds.apply(svc.distribute("distributed_epoch", d.target, max_outstanding_requests=1))
     assert sorted(int(x) for x in dis) == [1, 2, 3, 4, 5, 6]
 
+    assert int(svc.register_dataset(d.target, ds)) == int(svc.register_dataset(d.target, ds))
+
     def bad(x):
         if x == 3:
             raise ValueError("boom")
@@ -252,3 +254,19 @@ def test_no_worker_means_unavailable_not_a_hang(monkeypatch):
             next(iter(ds))
     finally:
         d._stop()
+
+
+def test_in_process_files_are_split_between_workers(local_service, tmp_path):
+    files = []
+    for k in range(4):
+        files.append(str(tmp_path / f"f{k}.tfrecord"))
+        with tf.io.TFRecordWriter(files[-1]) as w:
+            for j in range(3):
+                w.write(f"{k}-{j}".encode())
+    expected = sorted(f"{k}-{j}".encode() for k in range(4) for j in range(3))
+    for ds in (tf.data.TFRecordDataset(files),
+               tf.data.Dataset.from_tensor_slices(files).interleave(
+                   tf.data.TFRecordDataset, cycle_length=2)):
+        assert splits.num_splits(ds) == 4  # the file names are the source
+        out = ds.apply(svc.distribute("distributed_epoch", local_service.target))
+        assert sorted(x.numpy() for x in out) == expected
