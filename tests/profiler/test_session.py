@@ -211,3 +211,19 @@ def test_python_tracer_records_python_functions(tmp_path):
     names = [name for _, name, *_ in events(host_plane(load_space(
         xplane_files(tmp_path / "off")[0])))]
     assert not any("my_python_function" in n for n in names)
+
+
+def test_library_host_ranges_keep_tf_names(tmp_path):
+    from torchflow._src.core import profiler_backend
+
+    assert profiler_backend.host_range("Iterator::GetNext") is profiler_backend.host_range("x")
+    prof.start(str(tmp_path))
+    with prof.Trace("train", step_num=0, _r=1):
+        with profiler_backend.host_range("Iterator::GetNext#element_id=4#"):
+            tf.ones((2, 2)) + 1.0
+    prof.stop()
+    files = xplane_files(tmp_path)
+    evs = events(host_plane(load_space(files[0])))
+    assert [s for _, n, _, _, s in evs if n == "Iterator::GetNext"] == [{"element_id": 4}]
+    trace = xprof_tool(files, "trace_viewer")
+    assert any(e.get("name") == "Iterator::GetNext" for e in trace["traceEvents"])

@@ -11,13 +11,14 @@ thread line, as XProf needs to find a step's ops inside its step event.
 
 from __future__ import annotations
 
+import contextlib
 from typing import NamedTuple
 
 import torch
 from torch._C._profiler import _ExperimentalConfig, _RecordFunctionFast
 from torch.profiler import ProfilerActivity, profile
 
-__all__ = ["RawEvent", "Capture", "annotation", "gpu_available"]
+__all__ = ["RawEvent", "Capture", "annotation", "host_range", "range_names", "gpu_available"]
 
 KIND_OP = "op"              # a torch (aten) op or a user range on a host thread
 KIND_PYTHON = "python"      # a Python function (python tracer)
@@ -45,6 +46,31 @@ def gpu_available() -> bool:
 def annotation(name: str) -> _RecordFunctionFast:
     """A context manager recording ``name`` as a range in the running capture."""
     return _RecordFunctionFast(name)
+
+
+_active = 0                   # captures running in this process (0 or 1)
+_range_names: set = set()     # names host_range recorded in the running capture
+_NULL = contextlib.nullcontext()
+
+
+def host_range(name: str):
+    """A named host event (TF's TraceMe) for the library's own stages, cheap when idle.
+
+    For layers below the profiler (tf.data's ``Iterator::GetNext``, collectives,
+    checkpoint writes): with no capture running it returns a shared no-op context
+    (one global read); during one it records ``name`` (TraceMe-encoded metadata
+    ``name#key=value#`` allowed) under exactly that name in the XSpace, where XProf
+    looks for TF's names.
+    """
+    if not _active:
+        return _NULL
+    _range_names.add(name)
+    return _RecordFunctionFast(name)
+
+
+def range_names() -> frozenset:
+    """The names ``host_range`` recorded since the running (or last) capture began."""
+    return frozenset(_range_names)
 
 
 def _kind(event) -> str | None:
@@ -80,14 +106,19 @@ class Capture:
         self._started = False
 
     def start(self) -> None:
+        global _active
         self._profile.start()
         self._started = True
+        _range_names.clear()
+        _active += 1
 
     def stop(self) -> list[RawEvent]:
         """Stops the capture and returns its events (an empty list if it never started)."""
+        global _active
         if not self._started:
             return []
         self._started = False
+        _active -= 1
         self._profile.stop()
         results = self._profile.profiler.kineto_results if self._profile.profiler else None
         if results is None:

@@ -74,6 +74,7 @@ class Session:
     def finish(self, hostname: str | None = None):
         """Stops the capture and returns its XSpace."""
         events = self.capture.stop()
+        self.user_names |= backend.range_names()  # the library's own stages, by TF's names
         self.stop_ns = max(time.time_ns(), self.start_ns)
         if self.host_level <= 0:
             events = [e for e in events if e.device >= 0]
