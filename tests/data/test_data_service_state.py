@@ -114,9 +114,10 @@ def test_named_job_is_shared_and_checked():
     s = _state()
     s.worker_heartbeat("w0", "i", 0.2, [])
     ds = _register(s)
-    j1, c1 = s.get_or_create_job(ds, "parallel_epochs", "shared")
-    j2, c2 = s.get_or_create_job(ds, "parallel_epochs", "shared")
+    j1, c1 = s.get_or_create_job(ds, "parallel_epochs", "shared", "req-1")
+    j2, c2 = s.get_or_create_job(ds, "parallel_epochs", "shared", "req-2")
     assert j1 == j2 and c1 != c2
+    assert s.get_or_create_job(ds, "parallel_epochs", "shared", "req-1") == (j1, c1)  # retry
     with pytest.raises(tf.errors.InvalidArgumentError, match="different parameters"):
         s.get_or_create_job(ds, "distributed_epoch", "shared")
     s.release_client(c1)

@@ -22,6 +22,7 @@ import sys
 import sysconfig
 import threading
 import time
+import uuid
 
 import cloudpickle
 
@@ -279,9 +280,9 @@ class _ServiceIterator:
         self._tasks: dict = {}   # task id -> "running" | "ended" | "removed"
         self._deadline_s = CONSUMER_DEADLINE_S
         self._done = False
-        r = self._dispatcher.call("GetOrCreateJob", {
-            "dataset": ds._dataset_id, "mode": ds._mode, "name": ds._job_name},
-            timeout=self._deadline_s)
+        r = self._dispatcher.call("GetOrCreateJob", {  # retried: the request id dedups
+            "dataset": ds._dataset_id, "mode": ds._mode, "name": ds._job_name,
+            "request": uuid.uuid4().hex}, timeout=self._deadline_s)
         self._client = int(r["client"])
         self._last_progress = time.monotonic()
         self._hb = start_thread(self._heartbeat_loop, "tf.data service consumer")

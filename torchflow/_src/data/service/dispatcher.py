@@ -86,6 +86,7 @@ class DispatcherState:
         self.workers: dict = {}
         self._next = {"dataset": 1000, "job": 2000, "client": 3000, "task": 4000}
         self._last_split: dict = {}  # task id -> (seq, answer), for retried calls
+        self._requests: dict = {}    # GetOrCreateJob request id -> (job, client)
         self._work_dir = work_dir
         self._journal = None
         if work_dir:
@@ -143,6 +144,8 @@ class DispatcherState:
             self._next["job"] = max(self._next["job"], e["id"] + 1)
         elif op == "client":
             self.clients[e["id"]] = e["job"]
+            if e.get("req") is not None:
+                self._requests[e["req"]] = (e["job"], e["id"])
             self.jobs[e["job"]].clients.add(e["id"])
             self._next["client"] = max(self._next["client"], e["id"] + 1)
         elif op == "release":
@@ -202,9 +205,12 @@ class DispatcherState:
             return self.datasets[dataset_id], self._dataset_bytes[dataset_id]
 
     # --- jobs and consumers -------------------------------------------------------
-    def get_or_create_job(self, dataset_id: int, mode: str, job_name=None):
-        """``(job_id, client_id)`` for a new consumer of the (named) job."""
+    def get_or_create_job(self, dataset_id: int, mode: str, job_name=None, request_id=None):
+        """``(job_id, client_id)`` for a new consumer of the (named) job. A request
+        repeated with the same ``request_id`` (a retry) gets the same answer."""
         with self._lock:
+            if request_id is not None and request_id in self._requests:
+                return self._requests[request_id]
             info, _ = self.dataset(dataset_id)
             job = None
             if job_name is not None and job_name in self._named:
@@ -227,7 +233,7 @@ class DispatcherState:
                     if w.alive:
                         self._create_task(job, w.address)
             client = self._record({"op": "client", "id": self._new_id("client"),
-                                   "job": job.id})["id"]
+                                   "job": job.id, "req": request_id})["id"]
             return job.id, client
 
     def _create_task(self, job: _Job, worker: str) -> None:

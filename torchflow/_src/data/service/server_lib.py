@@ -136,7 +136,7 @@ class DispatchServer:
             "GetDatasetDef": (self._get_dataset_def, True),
             "GetDatasetInfo": (self._get_dataset_info, False),
             "GetOrCreateJob": (lambda r: dict(zip(("job", "client"), s.get_or_create_job(
-                int(r["dataset"]), r["mode"], r.get("name")))), False),
+                int(r["dataset"]), r["mode"], r.get("name"), r.get("request")))), False),
             "ClientHeartbeat": (lambda r: s.client_heartbeat(int(r["client"])), False),
             "ReleaseClient": (lambda r: s.release_client(int(r["client"])) or {}, False),
             "WorkerHeartbeat": (lambda r: s.worker_heartbeat(
