@@ -16,6 +16,8 @@ from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.ops.ragged.ragged_factory import batch_rows
 from torchflow._src.ops.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
+from torchflow._src.ops.sparse import sparse_data
+from torchflow._src.ops.sparse.sparse_tensor import SparseTensor, SparseTensorSpec
 
 _STRING = dtypes.string
 
@@ -36,6 +38,8 @@ def rows(t: Tensor) -> int:
     """The size of dimension 0 (raises InvalidArgumentError for scalars)."""
     if type(t) is RaggedTensor:
         return t._nrows()
+    if type(t) is SparseTensor:
+        return sparse_data.nrows(t)
     if t._t.ndim == 0:
         raise InvalidArgumentError(None, None, "Unbatching a tensor is only supported for "
                                    "rank >= 1")
@@ -50,6 +54,8 @@ def unstack_range(t: Tensor, start: int, stop: int) -> list:
     """Elements ``start..stop-1`` of ``t`` along dimension 0, as Tensors (views)."""
     if type(t) is RaggedTensor:  # rows of a RaggedTensor: Tensors or RaggedTensors
         return [t[i] for i in range(start, stop)]
+    if type(t) is SparseTensor:  # rows of a SparseTensor: SparseTensors of one rank less
+        return sparse_data.rows(t, start, stop)
     d = t._dtype
     x = t._t
     if d is _STRING:
@@ -88,6 +94,8 @@ def batch_composite(parts: list, spec):
     """
     if isinstance(spec, RaggedTensorSpec):
         return batch_rows(parts, spec.ragged_rank, spec.row_splits_dtype)
+    if isinstance(spec, SparseTensorSpec):
+        return sparse_data.batch(parts)
     raise TypeError(f"Batching elements of {spec!r} is not supported.")
 
 

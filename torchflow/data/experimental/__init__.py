@@ -47,5 +47,6 @@ from torchflow._src.data.options import ThreadingOptions as ThreadingOptions
 from torchflow._src.data.ragged_batching import dense_to_ragged_batch as dense_to_ragged_batch
 from torchflow._src.data.readers import TFRecordDataset as TFRecordDataset
 from torchflow._src.data.resampling import rejection_resample as rejection_resample
+from torchflow._src.data.sparse_batching import dense_to_sparse_batch as dense_to_sparse_batch
 from torchflow._src.data.sql_dataset import SqlDataset as SqlDataset
 from torchflow.data.experimental import service as service
