@@ -18,6 +18,8 @@ from torchflow._src.keras.applications.inception_resnet_v2 import (
 from torchflow._src.keras.applications.inception_v3 import InceptionV3 as InceptionV3
 from torchflow._src.keras.applications.mobilenet import MobileNet as MobileNet
 from torchflow._src.keras.applications.mobilenet_v2 import MobileNetV2 as MobileNetV2
+from torchflow._src.keras.applications.mobilenet_v3 import MobileNetV3Large as MobileNetV3Large
+from torchflow._src.keras.applications.mobilenet_v3 import MobileNetV3Small as MobileNetV3Small
 from torchflow._src.keras.applications.nasnet import NASNetLarge as NASNetLarge
 from torchflow._src.keras.applications.nasnet import NASNetMobile as NASNetMobile
 from torchflow._src.keras.applications.resnet import ResNet50 as ResNet50

@@ -49,6 +49,25 @@ def _public_path(fn) -> str:
     return f"{sub}.{fn.__name__}"
 
 
+# The op tf.keras names an operator's layer after (``x * 2`` makes
+# "tf.math.multiply", ``2 - x`` "tf.math.subtract"); the config keeps the operator.
+_OPERATOR_DISPLAY = {
+    "sub": "math.subtract", "mul": "math.multiply", "truediv": "math.truediv",
+    "floordiv": "compat.v1.floor_div", "mod": "math.floormod", "pow": "math.pow",
+    "neg": "math.negative", "abs": "math.abs", "lt": "math.less", "le": "math.less_equal",
+    "gt": "math.greater", "ge": "math.greater_equal", "matmul": "linalg.matmul",
+}
+
+
+def _display_symbol(symbol: str) -> str:
+    if not symbol.startswith("__operators__."):
+        return symbol
+    name = symbol.split(".", 1)[1]
+    if name.startswith("r") and name[1:] in _OPERATOR_FUNCS:
+        name = name[1:]  # 2 - x is named as x - 2 is
+    return _OPERATOR_DISPLAY.get(name, "__operators__." + name)
+
+
 def _resolve(path: str):
     if path.startswith("__operators__."):
         name = path.split(".", 1)[1]
@@ -75,7 +94,8 @@ class TFOpLambda(Layer):
         self.function = getattr(function, "__tf_original__", function)
         self.symbol = _public_path(function)
         if kwargs.get("name") is None:
-            kwargs["name"] = backend.unique_object_name("tf." + self.symbol, zero_based=True)
+            kwargs["name"] = backend.unique_object_name("tf." + _display_symbol(self.symbol),
+                                                        zero_based=True)
         kwargs.setdefault("autocast", False)
         super().__init__(**kwargs)
         self._call_spec = _SPEC
