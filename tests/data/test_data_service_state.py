@@ -7,6 +7,7 @@ from __future__ import annotations
 import collections
 import json
 import os
+import time
 
 import numpy as np
 import pytest
@@ -271,3 +272,15 @@ def test_in_process_files_are_split_between_workers(local_service, tmp_path):
         assert splits.num_splits(ds) == 4  # the file names are the source
         out = ds.apply(svc.distribute("distributed_epoch", local_service.target))
         assert sorted(x.numpy() for x in out) == expected
+
+
+def test_max_outstanding_requests_bounds_what_the_consumer_holds(local_service):
+    ds = tf.data.Dataset.range(200).apply(
+        svc.distribute("parallel_epochs", local_service.target, max_outstanding_requests=3))
+    it = iter(ds)
+    first = int(next(it))
+    consumer = it._it  # the service iterator under tf.data's Iterator
+    time.sleep(0.5)  # the fetchers would fill an unbounded buffer meanwhile
+    assert consumer._results.qsize() <= 3
+    rest = [int(x) for x in it]
+    assert collections.Counter([first] + rest) == {i: 2 for i in range(200)}
