@@ -49,6 +49,11 @@ class TensorBoard(Callback):
     Raises:
       ValueError: For an invalid ``profile_batch``.
 
+    Differences from TensorFlow 2.4: in a profile this callback takes, every profiled
+    batch carries its ``train`` step marker; TF 2.4's marker also wrapped the batch
+    hooks that start and stop the profiler, so its first and last profiled batches had
+    none (and ``profile_batch=N`` gave XProf no step at all).
+
     >>> import torchflow as tf
     >>> cb = tf.keras.callbacks.TensorBoard(log_dir="./logs", histogram_freq=1)
     """
