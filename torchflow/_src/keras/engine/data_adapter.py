@@ -13,6 +13,7 @@ import random
 
 import numpy as np
 
+from torchflow._src.core.composite_tensor import CompositeTensor
 from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.data.dataset_ops import DatasetV2
@@ -114,7 +115,7 @@ def standardize_batch(data):
 
 
 def _is_array(x) -> bool:
-    return isinstance(x, (np.ndarray, Tensor)) or hasattr(x, "_tf_value") or (
+    return isinstance(x, (np.ndarray, Tensor, CompositeTensor)) or hasattr(x, "_tf_value") or (
         isinstance(x, (list, tuple)) and x and all(_is_array(v) for v in x)) or (
         isinstance(x, dict) and x and all(_is_array(v) for v in x.values()))
 
@@ -143,7 +144,7 @@ def _is_sequence(x) -> bool:
 
 
 def _to_tensor(x):
-    if isinstance(x, Tensor):
+    if isinstance(x, (Tensor, CompositeTensor)):  # a tf.RaggedTensor is sliced as it is
         return x
     if isinstance(x, np.ndarray) and x.dtype == np.float64:
         return convert_to_tensor(x.astype(np.float32))

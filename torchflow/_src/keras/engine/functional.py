@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from torchflow._src.core import dtypes
+from torchflow._src.core.composite_tensor import CompositeTensor
 from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.keras import backend
@@ -247,6 +248,9 @@ class Functional(Model):
         flat = self._flatten_inputs(inputs)
         values = {}
         for kt, v in zip(self._inputs_flat, flat):
+            if isinstance(v, CompositeTensor):  # a tf.RaggedTensor input: passed as is
+                values[id(kt)] = v
+                continue
             if not isinstance(v, Tensor):
                 v = convert_to_tensor(v)
             if v._dtype is not kt.dtype and (v._dtype.is_floating or v._dtype.is_integer) \

@@ -22,6 +22,7 @@ from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.keras.engine.keras_tensor import KerasTensor
 from torchflow._src.keras.engine.node import Node
 from torchflow._src.ops.creation_ops import zeros
+from torchflow._src.ops.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 from torchflow._src.util import nest
 
 _SIZES = ((2, 8), (3, 9))
@@ -54,8 +55,25 @@ def _placeholder(shape: TensorShape, dtype, variant: int):
     return zeros(dims, dtype=dtype)
 
 
+def _ragged_placeholder(spec: RaggedTensorSpec, variant: int) -> RaggedTensor:
+    """Rows of lengths 1, 2, ... (each ragged dimension), so ragged dims come out None."""
+    dims = spec.shape.as_list()
+    nrows = dims[0] if dims[0] is not None else _SIZES[variant][0]
+    nested, n = [], nrows
+    for _ in range(spec.ragged_rank):
+        lengths = [1 + (i + variant) % 3 for i in range(n)]
+        nested.append([0] + np.cumsum(lengths).tolist())
+        n = sum(lengths)
+    inner = [d if d is not None else _SIZES[variant][1] for d in dims[spec.ragged_rank + 1:]]
+    flat = _placeholder(TensorShape([n] + inner), spec.dtype, variant)
+    splits = [constant(s, dtype=spec.row_splits_dtype) for s in nested]
+    return RaggedTensor.from_nested_row_splits(flat, splits, validate=False)
+
+
 def _concretize(structure, variant):
     def conv(x):
+        if isinstance(x, KerasTensor) and x.ragged:
+            return _ragged_placeholder(x.type_spec, variant)
         if isinstance(x, KerasTensor):
             t = _placeholder(x.shape, x.dtype, variant)
             if x._keras_mask is not None:
@@ -86,6 +104,10 @@ def _merge_shape(a, b) -> TensorShape:
 
 
 def _to_keras(a, b):
+    if isinstance(a, RaggedTensor):  # a ragged output: its spec, shapes merged
+        shape = _merge_shape(a, b)
+        return KerasTensor(shape, a.dtype, type_spec=RaggedTensorSpec(
+            shape, a.dtype, a.ragged_rank, a.row_splits_dtype))
     if not isinstance(a, Tensor):
         raise TypeError(f"A Keras layer called on symbolic inputs returned a non-tensor "
                         f"output: {a!r}")

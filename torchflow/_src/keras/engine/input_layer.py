@@ -9,6 +9,7 @@ from torchflow._src.keras.engine import tf_op_layer
 from torchflow._src.keras.engine.base_layer import Layer
 from torchflow._src.keras.engine.keras_tensor import KerasTensor
 from torchflow._src.keras.engine.node import Node
+from torchflow._src.ops.ragged.ragged_tensor import RaggedTensorSpec
 from torchflow._src.util.api import public
 
 
@@ -21,15 +22,17 @@ class InputLayer(Layer):
       batch_size: Optional fixed batch size.
       dtype: The input dtype (default floatx).
       input_tensor: Not supported (eager).
-      sparse, ragged: Must be False (no sparse or ragged tensors in torchflow).
+      sparse: Must be False (no sparse inputs yet).
+      ragged: If True, the input is a ``tf.RaggedTensor`` (ragged up to the last
+        None dimension of the shape, as TF 2.4).
       name: Layer name.
     """
 
     def __init__(self, input_shape=None, batch_size=None, dtype=None, input_tensor=None,
                  sparse=False, name=None, ragged=False, batch_input_shape=None, **kwargs):
-        if sparse or ragged:
-            raise ValueError("torchflow has no sparse or ragged tensors: InputLayer needs "
-                             "sparse=False and ragged=False.")
+        if sparse:
+            raise ValueError("torchflow has no sparse Keras inputs yet: InputLayer needs "
+                             "sparse=False.")
         if name is None:
             name = backend.unique_object_name("input", zero_based=False)
         batch_input_shape = batch_input_shape if batch_input_shape is not None else \
@@ -47,7 +50,12 @@ class InputLayer(Layer):
         self.built = True
         self._batch_input_shape = shape
         self.is_placeholder = True
-        kt = KerasTensor(TensorShape(shape), dtype, name=name)
+        spec = None
+        self._ragged = bool(ragged)
+        if ragged:  # ragged up to the last unknown dimension (TF 2.4's placeholder rule)
+            rr = max([i for i in range(1, len(shape)) if shape[i] is None], default=0)
+            spec = RaggedTensorSpec(TensorShape(shape), dtype, rr)
+        kt = KerasTensor(TensorShape(shape), dtype, name=name, type_spec=spec)
         Node(self, (), {}, kt)
         self._kt = kt
 
@@ -59,7 +67,7 @@ class InputLayer(Layer):
 
     def get_config(self):
         return {"batch_input_shape": self._batch_input_shape, "dtype": self.dtype,
-                "sparse": False, "ragged": False, "name": self.name}
+                "sparse": False, "ragged": self._ragged, "name": self.name}
 
 
 @public("torchflow.keras")
@@ -72,6 +80,9 @@ def Input(shape=None, batch_size=None, name=None, dtype=None, sparse=False, tens
       batch_size: Optional static batch size.
       name: Optional name.
       dtype: Input dtype (default floatx).
+      sparse: Must be False.
+      tensor: Not supported (eager).
+      ragged: If True, the model takes ``tf.RaggedTensor`` values here.
 
     Returns:
       A ``KerasTensor``.

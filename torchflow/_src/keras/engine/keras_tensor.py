@@ -13,6 +13,7 @@ import operator
 from torchflow._src.core import dtypes
 from torchflow._src.core.tensor import Reference
 from torchflow._src.core.tensor_shape import TensorShape
+from torchflow._src.core.tensor_spec import TensorSpec
 from torchflow._src.util.api import public
 
 
@@ -27,12 +28,25 @@ class KerasTensor:
     _is_tf_tensor_like = True
     __array_priority__ = 200
 
-    def __init__(self, shape, dtype="float32", name=None, keras_history=None):
+    def __init__(self, shape, dtype="float32", name=None, keras_history=None, type_spec=None):
         self._shape = TensorShape(shape)
         self._dtype = dtypes.as_dtype(dtype)
         self._name = name
         self._keras_history = keras_history
         self._keras_mask = None
+        self._composite_spec = type_spec  # a RaggedTensorSpec for ragged values, else None
+
+    @property
+    def type_spec(self):
+        """The ``tf.TypeSpec`` of the values this KerasTensor stands for."""
+        if self._composite_spec is not None:
+            return self._composite_spec
+        return TensorSpec(self._shape, self._dtype)
+
+    @property
+    def ragged(self) -> bool:
+        """True when the values are ``tf.RaggedTensor``s."""
+        return type(self._composite_spec).__name__ == "RaggedTensorSpec"
 
     @property
     def shape(self) -> TensorShape:

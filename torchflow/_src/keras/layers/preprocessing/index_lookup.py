@@ -13,6 +13,7 @@ from torchflow._src.core import dtypes
 from torchflow._src.core.convert import constant
 from torchflow._src.keras.layers.preprocessing.base import PreprocessingLayer, to_numpy
 from torchflow._src.ops import lookup_ops
+from torchflow._src.ops.ragged.ragged_tensor import RaggedTensor
 from torchflow._src.util.api import public
 
 _NS = "torchflow.keras.layers.experimental.preprocessing"
@@ -113,6 +114,8 @@ class IndexLookup(PreprocessingLayer):
         self.built = True
 
     def _update_state(self, batch):
+        if isinstance(batch, RaggedTensor):
+            batch = batch.flat_values
         lookup_ops.count_tokens(lookup_ops.as_key_array(batch), self._counts)
 
     def _finalize_state(self):
@@ -124,6 +127,8 @@ class IndexLookup(PreprocessingLayer):
                                                            else np.int64))
 
     def call(self, inputs):
+        if isinstance(inputs, RaggedTensor):  # ragged in, ragged out (as tf.keras)
+            return inputs.with_flat_values(self.call(inputs.flat_values))
         a = to_numpy(inputs)
         if self.invert:
             vocab = self.get_vocabulary()
