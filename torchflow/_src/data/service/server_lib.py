@@ -115,6 +115,14 @@ class DispatchServer:
       ValueError: If ``fault_tolerant_mode`` is set without a ``work_dir``.
       TypeError: For TF 2.3's keyword form (``DispatchServer(port=5050)``).
 
+    Differences from TensorFlow 2.4: every call to the dispatcher and to the workers
+    must carry the cluster token ``TORCHFLOW_CLUSTER_TOKEN`` (datasets travel as
+    pickled Python code, see ``register_dataset``). A server started without one makes
+    a random one into this process's environment, which processes it starts inherit;
+    give every other process of the service (workers, consumers) the same value.
+    With ``work_dir`` and ``fault_tolerant_mode`` the dispatcher's whole state (jobs,
+    consumers, tasks, splits handed out) is journaled and recovered on a restart.
+
     >>> import torchflow as tf
     >>> d = tf.data.experimental.service.DispatchServer()
     >>> d.target.startswith("grpc://localhost:")
@@ -215,6 +223,12 @@ class WorkerServer:
     Raises:
       ValueError: If ``config.dispatcher_address`` is None.
       TypeError: For TF 2.3's keyword form (``WorkerServer(port=0, dispatcher_address=...)``).
+
+    Differences from TensorFlow 2.4: the worker needs the dispatcher's cluster token
+    (``TORCHFLOW_CLUSTER_TOKEN``) and checks the signature of each dataset definition
+    before it unpickles it. It is dropped after 3 missed heartbeats (at least 1 s) and
+    its share of a ``distributed_epoch`` goes to the other workers; when it comes back
+    it gets tasks again.
     """
 
     def __init__(self, config, start=True):
