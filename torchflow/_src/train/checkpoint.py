@@ -21,9 +21,9 @@ from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.core.proto import tf_trackable_object_graph_pb2 as graph_pb2
 from torchflow._src.core.variables import Variable
 from torchflow._src.ops.tensor_proto_ops import tf_type_name
+from torchflow._src.train import checkpoint_legacy, tensor_bundle
 from torchflow._src.train import checkpoint_management as cm
 from torchflow._src.train import object_graph as og
-from torchflow._src.train import tensor_bundle
 from torchflow._src.util.api import public
 
 _log = logging.getLogger("torchflow")
@@ -154,6 +154,7 @@ class _Restore:
         except errors.OpError as e:
             raise cm.translate_error(e) from None
         self.nodes = self.graph.nodes
+        self.legacy = isinstance(self.reader, checkpoint_legacy.LegacyReader)
         self.matched: dict[int, object] = {}
         self.slot_done: set = set()
         # original-variable node id -> [(optimizer node id, slot reference)]
@@ -182,7 +183,9 @@ class _Restore:
             elif og.has_state(obj):
                 og.set_state(obj, {a.name: self.reader.lookup(a.checkpoint_key)
                                    for a in node.attributes})
-        live = dict(og.children(obj))
+        legacy_deps = getattr(obj, "_legacy_checkpoint_dependencies", None) if self.legacy \
+            else None
+        live = dict(legacy_deps() if callable(legacy_deps) else og.children(obj))
         for ref in node.children:
             child = live.get(ref.local_name)
             if child is not None:

@@ -151,6 +151,28 @@ class Functional(Model):
     def layers(self):
         return list(self._self_tracked_layers)
 
+    def _checkpoint_dependencies(self):
+        """TF's names for a graph network's layers in checkpoints: for each of
+        ``self.layers`` (a Sequential's without its InputLayer) ``layer_with_weights-K``
+        (counting only layers with weights) when it has weights, then ``layer-I``,
+        both edges to the same layer; then the Layer's own dependencies."""
+        deps = []
+        k = 0
+        layers = self.layers
+        for i, layer in enumerate(layers):
+            if layer.weights:
+                deps.append((f"layer_with_weights-{k}", layer))
+                k += 1
+            deps.append((f"layer-{i}", layer))
+        seen = {id(layer) for layer in layers}
+        deps += [(n, c) for n, c in super()._checkpoint_dependencies() if id(c) not in seen]
+        return deps
+
+    def _legacy_checkpoint_dependencies(self):
+        """The names torchflow's first checkpoint format used (``layer-I`` over the
+        tracked layers, a Sequential's InputLayer first), to read such files."""
+        return super()._checkpoint_dependencies()
+
     def _flatten_inputs(self, inputs):
         if isinstance(self._nested_inputs, dict):
             if not isinstance(inputs, dict):

@@ -1,8 +1,8 @@
 """Saving and loading Keras models and weights.
 
 * ``save_weights(path)``: HDF5 in tf.keras' layout when ``path`` ends in
-  ``.h5``/``.keras``/``.hdf5`` or ``save_format="h5"``; otherwise a torchflow
-  checkpoint (``tf.train.Checkpoint`` of the model) at that prefix.
+  ``.h5``/``.keras``/``.hdf5`` or ``save_format="h5"``; otherwise a TF-format
+  checkpoint whose root object is the model (as tf.keras writes it) at that prefix.
 * ``model.save(path)``: ``.h5`` -> a tf.keras whole-model HDF5 file (attributes
   ``model_config`` and ``training_config`` as JSON, groups ``model_weights`` and
   ``optimizer_weights``); any other path -> a directory holding
@@ -29,7 +29,7 @@ from torchflow._src.keras.engine.sequential import Sequential
 from torchflow._src.keras.engine.serialization import deserialize_layer, serialize_layer
 from torchflow._src.keras.saving import hdf5_format
 from torchflow._src.train import checkpoint_management as cm
-from torchflow._src.train.checkpoint import Checkpoint
+from torchflow._src.train.checkpoint import Checkpoint, restore_graph, save_graph
 from torchflow._src.train.checkpoint_management import latest_checkpoint
 from torchflow._src.util.api import public
 
@@ -53,7 +53,7 @@ def save_weights(model, filepath, overwrite=True, save_format=None):
     if _is_h5(filepath, save_format):
         hdf5_format.save_weights_h5(model, filepath)
         return None
-    Checkpoint(model=model).write(filepath)
+    save_graph(model, filepath)  # TF's layout: the model is the root object
     cm.write_state(os.path.dirname(os.path.abspath(filepath)),
                    cm._State(os.path.abspath(filepath), [os.path.abspath(filepath)]))
     return None
@@ -72,7 +72,7 @@ def load_weights(model, filepath, by_name=False, skip_mismatch=False):
             return Checkpoint(model=model).read(
                 os.path.join(filepath, "variables", "variables")).expect_partial()
         filepath = latest_checkpoint(filepath) or filepath
-    return Checkpoint(model=model).read(filepath)
+    return restore_graph(model, filepath)
 
 
 def _training_config(model):
