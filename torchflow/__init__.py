@@ -267,6 +267,7 @@ from torchflow._src.ops.space_batch_ops import (
 )
 from torchflow._src.ops.space_batch_ops import space_to_batch as space_to_batch
 from torchflow._src.ops.space_batch_ops import space_to_batch_nd as space_to_batch_nd
+from torchflow._src.ops.sparse.sparse_misc import edit_distance as edit_distance
 from torchflow._src.ops.sparse.sparse_tensor import SparseTensor as SparseTensor
 from torchflow._src.ops.sparse.sparse_tensor import SparseTensorSpec as SparseTensorSpec
 from torchflow._src.ops.string_hash_ops import fingerprint as fingerprint

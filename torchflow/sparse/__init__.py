@@ -12,6 +12,7 @@ from torchflow._src.ops.sparse.sparse_math import segment_sqrt_n as segment_sqrt
 from torchflow._src.ops.sparse.sparse_math import segment_sum as segment_sum
 from torchflow._src.ops.sparse.sparse_math import softmax as softmax
 from torchflow._src.ops.sparse.sparse_math import sparse_dense_matmul as sparse_dense_matmul
+from torchflow._src.ops.sparse.sparse_misc import bincount as bincount
 from torchflow._src.ops.sparse.sparse_ops import concat as concat
 from torchflow._src.ops.sparse.sparse_ops import expand_dims as expand_dims
 from torchflow._src.ops.sparse.sparse_ops import eye as eye
