@@ -2,6 +2,8 @@
 
 Subcommands:
   launch   run a multi-worker program on a local cluster (see ``distribute/launch.py``)
+  profile  ``profile view LOGDIR [--out FILE] [--serve PORT]``: one page with every
+           worker's step time of the profiles under LOGDIR (see ``profiler/view.py``)
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import sys
 
 from torchflow._src.distribute import launch
+from torchflow._src.profiler import view as profile_view
 
 
 def main(argv=None) -> int:
@@ -20,6 +23,8 @@ def main(argv=None) -> int:
     command, rest = argv[0], argv[1:]
     if command == "launch":
         return launch.main(rest)
+    if command == "profile":
+        return profile_view.main(rest)
     print(f"torchflow: unknown command {command!r}\n\n{__doc__.strip()}", file=sys.stderr)
     return 2
 
