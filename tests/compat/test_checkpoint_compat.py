@@ -205,3 +205,37 @@ def test_checkpoint_manager_max_to_keep(tmp_path, direction):
     assert reader.train.latest_checkpoint(str(tmp_path)) == str(tmp_path / "ckpt-5")
     assert not os.path.exists(tmp_path / "ckpt-3.index")
     assert writer.train.latest_checkpoint(str(tmp_path)) == str(tmp_path / "ckpt-5")
+
+
+def _damaged_checkpoint(lib, tmp_path, how):
+    from torchflow._src.train import tensor_bundle
+
+    prefix = lib.train.Checkpoint(v=lib.Variable(np.arange(50, dtype=np.float32))).write(
+        str(tmp_path / f"{how}_{'tf' if lib is real_tf() else 'ours'}"))
+    entry = tensor_bundle.BundleReader(prefix).entries["v/.ATTRIBUTES/VARIABLE_VALUE"]
+    data = prefix + ".data-00000-of-00001"
+    if how == "variable_bytes":
+        with open(data, "r+b") as f:
+            f.seek(entry.offset + 3)
+            f.write(b"\xff\xff")
+    elif how == "index_bytes":
+        with open(prefix + ".index", "r+b") as f:
+            f.seek(3)
+            f.write(b"\xff\xff")
+    elif how == "missing":
+        prefix += "-nope"
+    return prefix
+
+
+@pytest.mark.parametrize("how", ["variable_bytes", "index_bytes", "missing"])
+def test_restore_of_damaged_checkpoint_raises_tf_error(tmp_path, how):
+    rtf = real_tf()
+    for writer in (rtf, tf):
+        prefix = _damaged_checkpoint(writer, tmp_path, how)
+        with pytest.raises(Exception) as theirs:
+            rtf.train.Checkpoint(v=rtf.Variable(np.zeros(50, np.float32))).restore(prefix)
+        with pytest.raises(Exception) as ours:
+            tf.train.Checkpoint(v=tf.Variable(np.zeros(50, np.float32))).restore(prefix)
+        assert type(ours.value).__name__ == type(theirs.value).__name__, (how, ours.value,
+                                                                           theirs.value)
+        assert getattr(ours.value, "error_code", None) == getattr(theirs.value, "error_code", None)

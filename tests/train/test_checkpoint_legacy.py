@@ -66,3 +66,14 @@ def test_legacy_checkpoint_lists_and_rewrites_in_tf_format(tmp_path):
         assert f.read(1) != b"{"
     np.testing.assert_array_equal(tf.train.load_variable(path, "module/v/.ATTRIBUTES/VARIABLE_VALUE"),
                                   m.v.numpy())
+
+
+def test_legacy_save_weights_file_loads(tmp_path):
+    # torchflow 0.x's save_weights wrote Checkpoint(model=model); the new load_weights
+    # takes the model as the root object and finds it under "model".
+    shutil.copytree(DATA, tmp_path / "ck")
+    expected = np.load(os.path.join(DATA, "expected.npz"))
+    model, _, _ = _objects()
+    model.load_weights(str(tmp_path / "ck" / "ckpt-1")).expect_partial()
+    for i, w in enumerate(model.get_weights()):
+        np.testing.assert_array_equal(w, expected[f"model_{i}"])

@@ -228,11 +228,20 @@ class _Restore:
         return [a.checkpoint_key for i in self.unmatched_nodes() for a in self.nodes[i].attributes]
 
 
-def restore_graph(root, prefix: str) -> CheckpointLoadStatus:
+def restore_graph(root, prefix: str, legacy_root: str | None = None) -> CheckpointLoadStatus:
     """Restores the checkpoint at ``prefix`` into the object graph rooted at ``root``
-    (what Keras ``load_weights`` and a SavedModel's ``variables/`` use)."""
+    (what Keras ``load_weights`` and a SavedModel's ``variables/`` use).
+
+    ``legacy_root`` names the child of a torchflow 0.x checkpoint's root that
+    ``root`` corresponds to (0.x ``save_weights`` saved ``Checkpoint(model=model)``).
+    """
     r = _Restore(_path(prefix))
-    r.match(0, root)
+    start = 0
+    if r.legacy and legacy_root is not None:
+        start = next((c.node_id for c in r.nodes[0].children if c.local_name == legacy_root), 0)
+        if start:
+            r.matched[0] = None
+    r.match(start, root)
     return CheckpointLoadStatus(r, root)
 
 

@@ -72,7 +72,7 @@ def load_weights(model, filepath, by_name=False, skip_mismatch=False):
             return Checkpoint(model=model).read(
                 os.path.join(filepath, "variables", "variables")).expect_partial()
         filepath = latest_checkpoint(filepath) or filepath
-    return restore_graph(model, filepath)
+    return restore_graph(model, filepath, legacy_root="model")
 
 
 def _training_config(model):
