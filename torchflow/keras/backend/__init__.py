@@ -27,6 +27,10 @@ from torchflow._src.keras.backend import set_floatx as set_floatx
 from torchflow._src.keras.backend import set_image_data_format as set_image_data_format
 from torchflow._src.keras.backend import set_learning_phase as set_learning_phase
 from torchflow._src.keras.backend import set_value as set_value
+from torchflow._src.keras.backend_batch_ops import batch_dot as batch_dot
+from torchflow._src.keras.backend_batch_ops import local_conv1d as local_conv1d
+from torchflow._src.keras.backend_batch_ops import local_conv2d as local_conv2d
+from torchflow._src.keras.backend_batch_ops import resize_volumes as resize_volumes
 from torchflow._src.keras.backend_nn import backend_name as backend
 from torchflow._src.keras.backend_nn import batch_normalization as batch_normalization
 from torchflow._src.keras.backend_nn import conv1d as conv1d
