@@ -154,6 +154,26 @@ def test_distributed_epoch_splits_once_and_dropped_worker_share_redistributed():
     assert s.client_heartbeat(client)["finished"]
 
 
+def test_silent_consumers_are_garbage_collected():
+    clock = Clock()
+    s = DispatcherState(None, False, clock, job_gc_timeout_s=5.0)
+    s.worker_heartbeat("w0", "i", 0.2, [])
+    ds = _register(s)
+    _, alive = s.get_or_create_job(ds, "parallel_epochs", "j")
+    _, dead = s.get_or_create_job(ds, "parallel_epochs", "j")
+    [(t0, _)] = s.client_heartbeat(alive)["tasks"]
+    s.client_heartbeat(dead)
+    clock.t += 4
+    s.client_heartbeat(alive)
+    assert s.gc_clients() == []
+    clock.t += 2  # dead silent 6 s > 5 s; alive 2 s
+    assert s.gc_clients() == [dead]
+    assert s.worker_heartbeat("w0", "i", 0.2, [t0])["delete"] == []  # job still consumed
+    clock.t += 6
+    assert s.gc_clients() == [alive]
+    assert s.worker_heartbeat("w0", "i", 0.2, [t0])["delete"] == [t0]  # job over: tasks go
+
+
 def test_worker_that_comes_back_gets_tasks_again():
     clock = Clock()
     s = _state(clock=clock)

@@ -73,9 +73,12 @@ class _Worker:
 class DispatcherState:
     """The dispatcher's state machine (no I/O but its journal; servers call it)."""
 
-    def __init__(self, work_dir=None, fault_tolerant_mode=False, clock=time.monotonic):
+    def __init__(self, work_dir=None, fault_tolerant_mode=False, clock=time.monotonic,
+                 job_gc_timeout_s=300.0):
         self._lock = threading.RLock()
         self._clock = clock
+        self._gc_timeout_s = float(job_gc_timeout_s)
+        self._client_seen: dict = {}  # client id -> last heartbeat (not journaled)
         self.datasets: dict = {}   # id -> {"fp", "spec", "splits", "sig"}
         self._dataset_bytes: dict = {}
         self._by_fingerprint: dict = {}
@@ -258,11 +261,25 @@ class DispatcherState:
         with self._lock:
             if client_id not in self.clients:
                 raise NotFoundError(None, None, f"Unknown job client id {client_id}")
+            self._client_seen[client_id] = self._clock()
             job = self.jobs[self.clients[client_id]]
             tasks = [[t.id, t.worker] for t in job.tasks if t.state != "lost"]
             timeout = max([w.timeout_s for w in self.workers.values()] or [0.0])
             return {"tasks": tasks, "finished": self._job_finished(job),
                     "worker_timeout_s": timeout}
+
+    def gc_clients(self) -> list:
+        """Releases the consumers silent for longer than ``job_gc_timeout``: a consumer
+        process that died without releasing its job would keep the job's tasks running
+        on the workers. Returns the released client ids."""
+        with self._lock:
+            now = self._clock()
+            gone = [c for c in self.clients
+                    if now - self._client_seen.setdefault(c, now) > self._gc_timeout_s]
+            for c in gone:
+                self._record({"op": "release", "client": c})
+                self._client_seen.pop(c, None)
+            return gone
 
     def release_client(self, client_id: int) -> None:
         with self._lock:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import collections
 import threading
+import time
 
 from torchflow._src.core import errors
 from torchflow._src.data._runtime import start_thread
@@ -38,7 +39,8 @@ class DispatcherConfig(_DispatcherConfigBase):
         applied, and recover the state from there on a restart (needs ``work_dir``).
       job_gc_check_interval_ms: How often to look for jobs to garbage collect
         (default 10 minutes).
-      job_gc_timeout_ms: How long a job without consumers lives (default 5 minutes).
+      job_gc_timeout_ms: A consumer silent this long (its process died) is released,
+        and a job without consumers ends (default 5 minutes).
 
     >>> import torchflow as tf
     >>> tf.data.experimental.service.DispatcherConfig().port
@@ -137,7 +139,8 @@ class DispatchServer:
                              "work_dir")
         _check_protocol(config.protocol)
         self._config = config
-        self._state = DispatcherState(config.work_dir, config.fault_tolerant_mode)
+        self._state = DispatcherState(config.work_dir, config.fault_tolerant_mode,
+                                      job_gc_timeout_s=config.job_gc_timeout_ms / 1000.0)
         s = self._state
         self._server = _transport.Server(config.port, {
             "RegisterDataset": (self._register_dataset, True),
@@ -173,8 +176,13 @@ class DispatchServer:
         return {"spec": info["spec"], "splits": info["splits"]}
 
     def _check_loop(self) -> None:
+        gc_every = max(0.2, self._config.job_gc_check_interval_ms / 1000.0)
+        next_gc = time.monotonic() + gc_every
         while not self._stopped.wait(0.2):
             self._state.check_workers()
+            if time.monotonic() >= next_gc:
+                self._state.gc_clients()
+                next_gc = time.monotonic() + gc_every
 
     def start(self) -> None:
         """Starts serving (a no-op when already started)."""
