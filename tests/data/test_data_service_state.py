@@ -200,6 +200,7 @@ def test_journal_replays_the_state(tmp_path):
     with open(os.path.join(tmp_path, "journal.jsonl"), "a") as f:
         f.write('{"op": "spl')  # a torn last line (a crash mid-write) is ignored
     r = _state(tmp_path)
+    assert r.get_split(job, t0, 1) == first  # a retry of a reply lost in the crash
     assert r.dataset(ds)[1] == b"pickled"
     assert r.get_or_create_job(ds, "distributed_epoch", "j")[0] == job
     assert r.client_heartbeat(client)["tasks"] == [[t0, "w0"]]

@@ -177,6 +177,8 @@ class DispatcherState:
             self.tasks[e["id"]].state = e["state"]
         elif op == "split":
             self.jobs[e["job"]].next_split = e["next"]
+            if "task" in e:  # the answer, for a retry that comes after a restart
+                self._last_split[e["task"]] = (e["seq"], [e["next"] - e["size"], e["next"]])
         return e
 
     def _dataset_path(self, dataset_id) -> str:
@@ -339,11 +341,11 @@ class DispatcherState:
             last = self._last_split.get(task_id)
             if last is not None and last[0] == seq:
                 return last[1]
-            out = self._next_split(job_id, task_id)
+            out = self._next_split(job_id, task_id, seq)
             self._last_split[task_id] = (seq, out)
             return out
 
-    def _next_split(self, job_id: int, task_id: int):
+    def _next_split(self, job_id: int, task_id: int, seq: int):
         job = self.jobs.get(job_id)
         t = self.tasks.get(task_id)
         if job is None or t is None or t.state != "active":
@@ -354,7 +356,8 @@ class DispatcherState:
             return None
         live = sum(1 for x in job.tasks if x.state == "active")
         size = max(1, min(256, (total - start) // (4 * max(1, live))))
-        self._record({"op": "split", "job": job_id, "next": start + size})
+        self._record({"op": "split", "job": job_id, "next": start + size, "task": task_id,
+                      "seq": seq, "size": size})
         return [start, start + size]
 
     def check_workers(self) -> list:
