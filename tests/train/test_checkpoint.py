@@ -258,3 +258,14 @@ def test_dataset_iterator_position_round_trips(tmp_path):
     it2 = iter(ds)
     tf.train.Checkpoint(iterator=it2).restore(path).assert_consumed()
     assert [b.numpy().tolist() for b in it2] == expected
+
+
+def test_relative_prefix_round_trip(tmp_path, monkeypatch):
+    # A prefix without a directory ("ckpt", as the Keras save guide writes) keeps its data file.
+    monkeypatch.chdir(tmp_path)
+    v = tf.Variable([1.0, 2.0])
+    tf.train.Checkpoint(v=v).write("ckpt")
+    assert sorted(os.listdir(tmp_path)) == ["ckpt.data-00000-of-00001", "ckpt.index"]
+    v.assign([0.0, 0.0])
+    tf.train.Checkpoint(v=v).read("ckpt").assert_consumed()
+    np.testing.assert_array_equal(v.numpy(), [1.0, 2.0])

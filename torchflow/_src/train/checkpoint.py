@@ -138,8 +138,9 @@ def save_graph(root, prefix: str) -> None:
         writer.abort()
         raise
     writer.finish()
+    current = os.path.basename(tensor_bundle.data_filename(prefix))
     for old in tensor_bundle.data_files(prefix):  # torchflow's older data-file names
-        if old != tensor_bundle.data_filename(prefix):
+        if os.path.basename(old) != current:
             tensor_bundle.delete_file(old)
 
 
