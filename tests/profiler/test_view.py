@@ -1,12 +1,14 @@
 """``torchflow profile view``: the per-worker step-time split, checked against analytic
 values on hand-made profiles and against the step events of a real capture; the page
-embeds those numbers. (No headless browser on this machine: the page's script is not run.)
+embeds those numbers, and headless Chromium (Debian's ``chromium``) shows them.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import shutil
+import subprocess
 
 import pytest
 from xprof_helpers import events, host_plane, load_space, xplane_files
@@ -78,3 +80,34 @@ def test_page_from_a_real_capture(tmp_path, capsys):
         assert s["compute_us"] + s["python_us"] + s["input_us"] == pytest.approx(s["total_us"])
     assert worker["top_ops"][0]["self_us"] > 0
     assert "<select id=\"step\">" in page and "http" not in page.split("<script")[0]
+
+
+def test_page_in_headless_chromium(tmp_path):
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        pytest.skip("Debian's chromium is not installed")
+    run = tmp_path / "plugins" / "profile" / "run1"
+    xspace.write_xspace(_worker(100, [("aten::mm", 10, 30), ("Iterator::GetNext", 50, 20)]),
+                        str(run), "w0")
+    xspace.write_xspace(_worker(200, [("aten::mm", 10, 40), ("c10d::allreduce_", 60, 100)]),
+                        str(run), "w1")
+    page = tmp_path / "view.html"
+    assert view.main(["view", str(tmp_path), "--out", str(page)]) == 0
+    args = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+            "--window-size=1000,600"]
+    dom = subprocess.run(args + ["--dump-dom", page.as_uri()], capture_output=True,
+                         text=True, timeout=120, check=True).stdout
+    rows = re.findall(r'<tr class="(slow)?"><td class="l">([^<]*)</td>(.*?)</tr>', dom)
+    shown = {name: [float(v) for v in re.findall(r"<td[^>]*>([\d.]+)</td>", cells)]
+             for _, name, cells in rows}
+    data = view.analyze(tmp_path)["run1"]["workers"]
+    for worker, label in (("w0", "w0"), ("w1", "w1 (slowest)")):
+        s = data[worker]["steps"]["0"]
+        assert shown[label] == [round(s[k], 1) for k in (
+            "total_us", "input_us", "compute_us", "communication_us", "python_us", "idle_us")]
+    assert [slow for slow, *_ in rows] == ["", "slow"]
+    assert '<td class="big">100.0</td>' in dom  # w1's biggest category: communication
+    shot = tmp_path / "view.png"
+    subprocess.run(args + [f"--screenshot={shot}", page.as_uri()], capture_output=True,
+                   timeout=120, check=True)
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 5000
