@@ -21,6 +21,8 @@ from torchflow._src.keras.utils.sequence import OrderedEnqueuer, Sequence
 from torchflow._src.ops import random_ops
 from torchflow._src.ops.creation_ops import range as tf_range
 from torchflow._src.ops.gather_ops import gather
+from torchflow._src.ops.sparse import sparse_data
+from torchflow._src.ops.sparse.sparse_tensor import SparseTensor
 from torchflow._src.util import nest
 from torchflow._src.util.api import public
 
@@ -151,6 +153,19 @@ def _to_tensor(x):
     return convert_to_tensor(x)
 
 
+def _rows(a, lo, hi):
+    """Rows ``lo..hi-1`` of one input (a tf.SparseTensor by its dense rows)."""
+    if a is None:
+        return None
+    return sparse_data.slice_rows(a, lo, hi) if isinstance(a, SparseTensor) else a[lo:hi]
+
+
+def _gather_rows(a, perm):
+    if a is None:
+        return None
+    return sparse_data.gather_rows(a, perm) if isinstance(a, SparseTensor) else gather(a, perm)
+
+
 def _num_rows(structure) -> int:
     sizes = {int(t.shape[0]) for t in nest.flatten(structure) if t is not None}
     if len(sizes) > 1:
@@ -172,7 +187,7 @@ def train_validation_split(arrays, validation_split):
                          f"or a different value for the `validation_split` argument.")
 
     def cut(lo, hi):
-        return nest.map_structure(lambda a: None if a is None else a[lo:hi], arrays)
+        return nest.map_structure(lambda a: _rows(a, lo, hi), arrays)
 
     return cut(0, split), cut(split, n)
 
@@ -192,7 +207,7 @@ class _ArrayFeed:
         data = self.data
         if self.shuffle and self.n > 1:
             perm = random_ops.shuffle(tf_range(self.n))
-            data = nest.map_structure(lambda a: None if a is None else gather(a, perm), data)
+            data = nest.map_structure(lambda a: _gather_rows(a, perm), data)
         bs = self.batch_size
         width = self._width
         if all(type(a) is Tensor for a in data[:width]):
@@ -209,8 +224,7 @@ class _ArrayFeed:
             return
         for i in range(self.steps):
             lo, hi = i * bs, (i + 1) * bs
-            x, y, sw = nest.map_structure(
-                lambda a, lo=lo, hi=hi: None if a is None else a[lo:hi], data)
+            x, y, sw = nest.map_structure(lambda a, lo=lo, hi=hi: _rows(a, lo, hi), data)
             yield pack_x_y_sample_weight(x, y, sw)
 
 

@@ -23,6 +23,8 @@ from torchflow._src.keras.engine.keras_tensor import KerasTensor
 from torchflow._src.keras.engine.node import Node
 from torchflow._src.ops.creation_ops import zeros
 from torchflow._src.ops.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
+from torchflow._src.ops.sparse.sparse_data import placeholder as sparse_placeholder
+from torchflow._src.ops.sparse.sparse_tensor import SparseTensor, SparseTensorSpec
 from torchflow._src.util import nest
 
 _SIZES = ((2, 8), (3, 9))
@@ -74,6 +76,11 @@ def _concretize(structure, variant):
     def conv(x):
         if isinstance(x, KerasTensor) and x.ragged:
             return _ragged_placeholder(x.type_spec, variant)
+        if isinstance(x, KerasTensor) and isinstance(x.type_spec, SparseTensorSpec):
+            batch, other = _SIZES[variant]
+            dims = [d if d is not None else (batch if i == 0 else other)
+                    for i, d in enumerate(x.shape.as_list())]
+            return sparse_placeholder(dims, x.dtype)
         if isinstance(x, KerasTensor):
             t = _placeholder(x.shape, x.dtype, variant)
             if x._keras_mask is not None:
@@ -108,6 +115,9 @@ def _to_keras(a, b):
         shape = _merge_shape(a, b)
         return KerasTensor(shape, a.dtype, type_spec=RaggedTensorSpec(
             shape, a.dtype, a.ragged_rank, a.row_splits_dtype))
+    if isinstance(a, SparseTensor):  # a sparse output: its spec, shapes merged
+        shape = _merge_shape(a, b)
+        return KerasTensor(shape, a.dtype, type_spec=SparseTensorSpec(shape, a.dtype))
     if not isinstance(a, Tensor):
         raise TypeError(f"A Keras layer called on symbolic inputs returned a non-tensor "
                         f"output: {a!r}")

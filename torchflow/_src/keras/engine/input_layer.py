@@ -10,6 +10,7 @@ from torchflow._src.keras.engine.base_layer import Layer
 from torchflow._src.keras.engine.keras_tensor import KerasTensor
 from torchflow._src.keras.engine.node import Node
 from torchflow._src.ops.ragged.ragged_tensor import RaggedTensorSpec
+from torchflow._src.ops.sparse.sparse_tensor import SparseTensorSpec
 from torchflow._src.util.api import public
 
 
@@ -22,7 +23,7 @@ class InputLayer(Layer):
       batch_size: Optional fixed batch size.
       dtype: The input dtype (default floatx).
       input_tensor: Not supported (eager).
-      sparse: Must be False (no sparse inputs yet).
+      sparse: If True, the input is a ``tf.SparseTensor``.
       ragged: If True, the input is a ``tf.RaggedTensor`` (ragged up to the last
         None dimension of the shape, as TF 2.4).
       name: Layer name.
@@ -30,9 +31,8 @@ class InputLayer(Layer):
 
     def __init__(self, input_shape=None, batch_size=None, dtype=None, input_tensor=None,
                  sparse=False, name=None, ragged=False, batch_input_shape=None, **kwargs):
-        if sparse:
-            raise ValueError("torchflow has no sparse Keras inputs yet: InputLayer needs "
-                             "sparse=False.")
+        if sparse and ragged:
+            raise ValueError("Cannot set both sparse and ragged to True in a Keras input.")
         if name is None:
             name = backend.unique_object_name("input", zero_based=False)
         batch_input_shape = batch_input_shape if batch_input_shape is not None else \
@@ -52,6 +52,9 @@ class InputLayer(Layer):
         self.is_placeholder = True
         spec = None
         self._ragged = bool(ragged)
+        self._sparse = bool(sparse)
+        if sparse:  # the model takes tf.SparseTensor values here
+            spec = SparseTensorSpec(TensorShape(shape), dtype)
         if ragged:  # ragged up to the last unknown dimension (TF 2.4's placeholder rule)
             rr = max([i for i in range(1, len(shape)) if shape[i] is None], default=0)
             spec = RaggedTensorSpec(TensorShape(shape), dtype, rr)
@@ -67,7 +70,7 @@ class InputLayer(Layer):
 
     def get_config(self):
         return {"batch_input_shape": self._batch_input_shape, "dtype": self.dtype,
-                "sparse": False, "ragged": self._ragged, "name": self.name}
+                "sparse": self._sparse, "ragged": self._ragged, "name": self.name}
 
 
 @public("torchflow.keras")
@@ -80,7 +83,7 @@ def Input(shape=None, batch_size=None, name=None, dtype=None, sparse=False, tens
       batch_size: Optional static batch size.
       name: Optional name.
       dtype: Input dtype (default floatx).
-      sparse: Must be False.
+      sparse: If True, the model takes ``tf.SparseTensor`` values here.
       tensor: Not supported (eager).
       ragged: If True, the model takes ``tf.RaggedTensor`` values here.
 

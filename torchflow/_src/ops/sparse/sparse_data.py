@@ -81,3 +81,41 @@ def dense_batch(parts: list, row_shape: list) -> SparseTensor:
     values = sc.cat_values(vals, ts[0].dtype)
     return sc.make(torch.cat(ind).to(values._t.device if isinstance(values._t, torch.Tensor)
                                      else "cpu"), values, [len(ts)] + out_shape)
+
+
+def placeholder(dims: list, dtype) -> SparseTensor:
+    """A SparseTensor of dense shape ``dims`` with a one at ``[i, 0, ...]`` of each row
+    (Keras runs layers on it to infer the output spec of a sparse input)."""
+    n = dims[0] if dims else 0
+    ind = torch.zeros([n, len(dims)], dtype=torch.int64)
+    if dims:
+        ind[:, 0] = torch.arange(n)
+    vals = wrap(torch.ones([n], dtype=dtype._torch), dtype)
+    return sc.make(ind, vals, dims)
+
+
+def slice_rows(st: SparseTensor, lo: int, hi: int) -> SparseTensor:
+    """Rows ``lo..hi-1`` of ``st`` (Keras' batches of a sparse input)."""
+    shape = sc.shape_list(st)
+    hi = min(hi, shape[0])
+    ind = sc.idx(st)
+    pos = torch.nonzero((ind[:, 0] >= lo) & (ind[:, 0] < hi)).reshape(-1)
+    new = ind[pos].clone()
+    new[:, 0] -= lo
+    return sc.make(new, sc.take(st.values, pos), [max(hi - lo, 0)] + shape[1:])
+
+
+def gather_rows(st: SparseTensor, perm) -> SparseTensor:
+    """Rows ``perm`` of ``st`` in that order (Keras' shuffle of a sparse input)."""
+    p = tensor_arg(perm)._t.to(torch.int64).reshape(-1)
+    shape = sc.shape_list(st)
+    ind = sc.idx(st)
+    inv = torch.full([shape[0]], -1, dtype=torch.int64, device=ind.device)
+    inv[p.to(ind.device)] = torch.arange(p.shape[0], device=ind.device)
+    new = ind.clone()
+    new[:, 0] = inv[ind[:, 0]]
+    keep = torch.nonzero(new[:, 0] >= 0).reshape(-1)
+    new = new[keep]
+    order = sc.lex_order(new)
+    return sc.make(new[order], sc.take(sc.take(st.values, keep), order),
+                   [p.shape[0]] + shape[1:])

@@ -10,6 +10,8 @@ from torchflow._src.ops import fused_layer_ops
 from torchflow._src.ops.creation_ops import cast
 from torchflow._src.ops.einsum_ops import tensordot
 from torchflow._src.ops.nn_ops import bias_add
+from torchflow._src.ops.sparse.sparse_math import sparse_dense_matmul
+from torchflow._src.ops.sparse.sparse_tensor import SparseTensor
 from torchflow._src.util.api import public
 
 
@@ -75,6 +77,13 @@ class Dense(Layer):
 
     def call(self, inputs):
         cd = self._compute_dtype_obj
+        if isinstance(inputs, SparseTensor):  # sparse @ kernel, as tf.keras' Dense does
+            if cd is not None and inputs.dtype != cd:
+                inputs = inputs.with_values(cast(inputs.values, cd))
+            y = sparse_dense_matmul(inputs, self.kernel)
+            if self.bias is not None:
+                y = bias_add(y, self.bias)
+            return y if self._is_linear else self.activation(y)
         if cd is not None and inputs.dtype != cd:
             inputs = cast(inputs, cd)  # integer inputs too, as tf.keras' Dense does
         rank = inputs.shape.rank
