@@ -305,3 +305,24 @@ def test_max_outstanding_requests_bounds_what_the_consumer_holds(local_service):
     assert consumer._results.qsize() <= 3
     rest = [int(x) for x in it]
     assert collections.Counter([first] + rest) == {i: 2 for i in range(200)}
+
+
+def test_worker_gives_up_on_a_gone_dispatcher_after_dispatcher_timeout(monkeypatch):
+    monkeypatch.setenv("TORCHFLOW_CLUSTER_TOKEN", "in-process-token")
+    monkeypatch.setattr(data_service_ops, "CONSUMER_DEADLINE_S", 30.0)
+    d = svc.DispatchServer()
+    w = svc.WorkerServer(svc.WorkerConfig(d._address, heartbeat_interval_ms=200,
+                                          dispatcher_timeout_ms=500))
+    try:
+        it = iter(tf.data.Dataset.range(2000).apply(
+            svc.distribute("distributed_epoch", d.target)))
+        next(it)
+        d._stop()
+        t0 = time.monotonic()
+        with pytest.raises(tf.errors.UnavailableError):
+            for _ in it:
+                pass
+        assert time.monotonic() - t0 < 10  # the worker's 0.5 s, not the consumer's 30 s
+    finally:
+        w._stop()
+        d._stop()

@@ -24,6 +24,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+import time
 import uuid
 
 from torchflow._src.core import errors
@@ -56,15 +57,22 @@ class _Task:
         self._thread = start_thread(self._produce, f"tf.data service task {self.id}")
 
     def _next_split(self):
+        """The next range from the dispatcher, retried for ``dispatcher_timeout_ms``
+        (then the task's consumers get the UnavailableError)."""
         self._split_seq += 1
+        end = time.monotonic() + self._worker.config.dispatcher_timeout_ms / 1000.0
         while not self._stop.is_set():
+            left = end - time.monotonic()
             try:
                 r = self._worker.dispatcher.call(
                     "GetSplit", {"job": self._job, "task": self.id, "seq": self._split_seq},
-                    timeout=10.0)
+                    timeout=max(0.1, min(10.0, left)))
                 return r["split"]
+            except ValueError:  # grpc: the worker stopped and closed the channel
+                return None
             except errors.UnavailableError:
-                continue
+                if time.monotonic() >= end:
+                    raise
         return None
 
     def _put(self, item) -> bool:
@@ -172,6 +180,8 @@ class Worker:
         while not self._stop.wait(self._interval_s):
             try:
                 self.heartbeat()
+            except ValueError:  # grpc: stop() closed the channel
+                return
             except errors.OpError as e:
                 _log.warning("tf.data service worker %s: heartbeat failed: %s", self.address, e)
 
@@ -233,4 +243,6 @@ class Worker:
         for t in tasks:
             t.stop()
         self._server.stop()
+        if self._thread is not None:
+            self._thread.join(timeout=2.0)  # it may be in a call: let it see the stop
         self.dispatcher.close()
