@@ -93,21 +93,58 @@ def _self_times(evs, totals):
     close(float("inf"))
 
 
+def _union(intervals):
+    out = []
+    for s, t in sorted(intervals):
+        if out and s <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], t)
+        else:
+            out.append([s, t])
+    return out
+
+
+def _overlap(a, b) -> int:
+    """Total length of the intersection of two sorted interval unions."""
+    i = j = total = 0
+    while i < len(a) and j < len(b):
+        lo, hi = max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
+        total += max(0, hi - lo)
+        if a[i][1] < b[j][1]:
+            i += 1
+        else:
+            j += 1
+    return total
+
+
 def analyze_worker(space) -> dict:
-    """Steps (with their category split, in microseconds) and top ops of one XSpace."""
+    """Steps (with their category split, in microseconds) and top ops of one XSpace.
+
+    Collectives that run on another thread (gloo's and NCCL's own threads) while the
+    step's thread runs no op count as communication, not host-side Python.
+    """
     plane = next((p for p in space.planes if p.name == "/host:CPU"), None)
     steps, totals = {}, {}
     if plane is None:
         return {"steps": steps, "top_ops": []}
-    for evs in _events(plane).values():
+    lines = _events(plane)
+    comm_by_line = {k: _union((e[0], e[1]) for e in evs
+                              if _category(e[2], e[4]) == "communication")
+                    for k, evs in lines.items()}
+    for key, evs in lines.items():
         _self_times(evs, totals)
+        others = _union(iv for k, ivs in comm_by_line.items() if k != key for iv in ivs)
         marks = [e for e in evs if "step_num" in e[3] and e[3].get("_r") == 1]
         for i, (start, stop, name, stats, _) in enumerate(marks):
             inner = [e for e in evs if start <= e[0] and e[1] <= stop and e[0:3] != (
                 start, stop, name)]
             split = dict.fromkeys(CATEGORIES, 0.0)
+            busy = []
             for s, t, cat in _outermost(inner):
                 split[cat] += (t - s) / 1e6
+                busy.append((s, t))
+            # the step's thread idle in Python while another thread communicates
+            free = [[a, b] for a, b in _gaps(start, stop, _union(busy))]
+            split["communication"] += _overlap(free, others) / 1e6
             split["python"] = max(0.0, (stop - start) / 1e6 - sum(split.values()))
             nxt = marks[i + 1][0] if i + 1 < len(marks) else stop
             steps[str(stats["step_num"])] = {
@@ -115,6 +152,16 @@ def analyze_worker(space) -> dict:
                 **{k + "_us": v for k, v in split.items()}}
     top = sorted(totals.items(), key=lambda kv: -kv[1])[:10]
     return {"steps": steps, "top_ops": [{"op": k, "self_us": v / 1e6} for k, v in top]}
+
+
+def _gaps(start, stop, busy):
+    cur = start
+    for s, t in busy:
+        if s > cur:
+            yield cur, s
+        cur = max(cur, t)
+    if cur < stop:
+        yield cur, stop
 
 
 def analyze(logdir) -> dict:
