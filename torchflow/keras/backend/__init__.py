@@ -147,3 +147,4 @@ from torchflow._src.keras.backend_ops import var as var
 from torchflow._src.keras.backend_ops import variable as variable
 from torchflow._src.keras.backend_ops import zeros as zeros
 from torchflow._src.keras.backend_ops import zeros_like as zeros_like
+from torchflow._src.keras.backend_rnn import rnn as rnn
