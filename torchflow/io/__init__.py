@@ -21,6 +21,7 @@ from torchflow._src.ops.io_ops import read_file as read_file
 from torchflow._src.ops.io_ops import write_file as write_file
 from torchflow._src.ops.parsing_ops import FixedLenFeature as FixedLenFeature
 from torchflow._src.ops.parsing_ops import FixedLenSequenceFeature as FixedLenSequenceFeature
+from torchflow._src.ops.parsing_ops import RaggedFeature as RaggedFeature
 from torchflow._src.ops.parsing_ops import SparseFeature as SparseFeature
 from torchflow._src.ops.parsing_ops import VarLenFeature as VarLenFeature
 from torchflow._src.ops.parsing_ops import decode_csv as decode_csv

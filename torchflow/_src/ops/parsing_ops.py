@@ -21,6 +21,8 @@ from torchflow._src.core.proto import example_pb2
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.ops import data_ops
+from torchflow._src.ops.ragged.ragged_factory import batch_rows
+from torchflow._src.ops.ragged.ragged_tensor import RaggedTensor
 from torchflow._src.ops.sparse.sparse_tensor import SparseTensor
 from torchflow._src.util.api import public
 
@@ -65,6 +67,48 @@ class SparseFeature(collections.namedtuple(
 
     def __new__(cls, index_key, value_key, dtype, size, already_sorted=False):
         return super().__new__(cls, index_key, value_key, dtype, size, already_sorted)
+
+
+def _partition(name: str, field: str, doc: str):
+    cls = collections.namedtuple(name, [field])
+    cls.__doc__ = doc
+    cls.__module__ = "torchflow.io"
+    cls.__qualname__ = f"RaggedFeature.{name}"
+    return cls
+
+
+@public("torchflow.io")
+class RaggedFeature(collections.namedtuple(
+        "RaggedFeature", ["dtype", "value_key", "partitions", "row_splits_dtype", "validate"])):
+    """A feature parsed into a ``tf.RaggedTensor`` (a 1-D Tensor for one example
+    without partitions).
+
+    ``partitions`` (outermost first) split the values with other features of the
+    example: ``RaggedFeature.RowSplits(key)``, ``RowLengths(key)``,
+    ``RowStarts(key)``, ``RowLimits(key)``, ``ValueRowIds(key)`` or
+    ``UniformRowLength(length)``. ``parse_example`` adds the batch as the
+    outermost ragged dimension.
+
+    Args:
+      dtype: The values' dtype.
+      value_key: The feature holding the values (default: the feature's key).
+      partitions: A sequence of partitions.
+      row_splits_dtype: The row splits' dtype (int32 or int64; default int32).
+      validate: If True, partitions are checked.
+    """
+
+    RowSplits = _partition("RowSplits", "key", "Row splits in the feature ``key``.")
+    RowLengths = _partition("RowLengths", "key", "Row lengths in the feature ``key``.")
+    RowStarts = _partition("RowStarts", "key", "Row starts in the feature ``key``.")
+    RowLimits = _partition("RowLimits", "key", "Row limits in the feature ``key``.")
+    ValueRowIds = _partition("ValueRowIds", "key", "Value row ids in the feature ``key``.")
+    UniformRowLength = _partition("UniformRowLength", "length",
+                                  "Rows of a fixed ``length``.")
+
+    def __new__(cls, dtype, value_key=None, partitions=(), row_splits_dtype=dtypes.int32,
+                validate=False):
+        return super().__new__(cls, dtypes.as_dtype(dtype), value_key, tuple(partitions),
+                               dtypes.as_dtype(row_splits_dtype), validate)
 
 
 @public("torchflow.io")
@@ -141,6 +185,32 @@ def _sparse_feature(fmap, key, spec) -> SparseTensor:
                         wrap(torch.tensor(sizes, dtype=torch.int64), dtypes.int64))
 
 
+def _ragged_feature(fmap, key, spec):
+    vkey = spec.value_key or key
+    vals = _values(fmap[vkey], spec.dtype, vkey) if vkey in fmap else []
+    value = _dense(vals, spec.dtype, [len(vals)])
+    sd = spec.row_splits_dtype
+    for part in reversed(spec.partitions):
+        if isinstance(part, RaggedFeature.UniformRowLength):
+            n = int(part.length)
+            if isinstance(value, RaggedTensor):
+                value = RaggedTensor.from_uniform_row_length(value, n)
+            else:
+                value = wrap(value._t.reshape([-1, n] + list(value._t.shape[1:])), value.dtype)
+            continue
+        col = _values(fmap[part.key], dtypes.int64, part.key) if part.key in fmap else []
+        p = wrap(torch.tensor(col, dtype=torch.int64).to(sd._torch), sd)
+        make = {RaggedFeature.RowSplits: RaggedTensor.from_row_splits,
+                RaggedFeature.RowLengths: RaggedTensor.from_row_lengths,
+                RaggedFeature.RowStarts: RaggedTensor.from_row_starts,
+                RaggedFeature.RowLimits: RaggedTensor.from_row_limits,
+                RaggedFeature.ValueRowIds: RaggedTensor.from_value_rowids}.get(type(part))
+        if make is None:
+            raise ValueError(f"Unsupported partition {part!r} for feature {key!r}.")
+        value = make(value, p, validate=bool(spec.validate))
+    return value
+
+
 def _parse_one(data: bytes, features: dict) -> dict:
     ex = example_pb2.Example()
     try:
@@ -162,6 +232,9 @@ def _parse_one(data: bytes, features: dict) -> dict:
             continue
         if isinstance(spec, SparseFeature):
             out[key] = _sparse_feature(fmap, key, spec)
+            continue
+        if isinstance(spec, RaggedFeature):
+            out[key] = _ragged_feature(fmap, key, spec)
             continue
         if isinstance(spec, FixedLenSequenceFeature):
             shape = list(TensorShape(spec.shape).as_list())
@@ -260,6 +333,9 @@ def parse_example(serialized, features, example_names=None, name=None) -> dict:
         cols = [p[key] for p in parsed]
         if isinstance(spec, SparseFeature):
             out[key] = _batch_sparse(cols, spec)
+        elif isinstance(spec, RaggedFeature):
+            rr = max((c.ragged_rank for c in cols if isinstance(c, RaggedTensor)), default=0)
+            out[key] = batch_rows(cols, rr, spec.row_splits_dtype)
         elif isinstance(spec, VarLenFeature):
             idx, vals = [], []
             width = 0
