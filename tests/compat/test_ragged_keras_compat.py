@@ -73,3 +73,23 @@ def test_keras_tensor_type_specs_match_tf_keras():
     x = tf.keras.Input(shape=(None,), ragged=True)
     assert x.ragged and not tf.keras.Input(shape=(3,)).ragged
     assert tf.keras.Model(x, x).layers[0].get_config()["ragged"] is True
+
+
+def test_lstm_on_ragged_input_matches_tf_keras():
+    # The ragged tensor guide's question classifier: Input(ragged=True) -> Embedding ->
+    # LSTM (padded, masked by the row lengths) -> Dense, same weights in both.
+    def run(t):
+        words = t.strings.split(["What makes you think she is a witch?", "A newt?",
+                                 "She turned me into a newt."])
+        ids = t.strings.to_hash_bucket_fast(words, 50)
+        model = t.keras.Sequential([t.keras.layers.Input(shape=[None], dtype=t.int64,
+                                                         ragged=True),
+                                    t.keras.layers.Embedding(50, 4),
+                                    t.keras.layers.LSTM(3, use_bias=False),
+                                    t.keras.layers.Dense(1)])
+        rng = np.random.RandomState(1)
+        model.set_weights([rng.uniform(-0.3, 0.3, w.shape).astype(np.float32)
+                           for w in model.get_weights()])
+        return model.predict(ids).ravel()
+
+    np.testing.assert_allclose(run(tf), run(real_tf()), rtol=1e-5, atol=1e-6)

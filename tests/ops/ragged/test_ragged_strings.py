@@ -34,6 +34,14 @@ CASES = {
     "reduce_join_neg": lambda t: t.strings.reduce_join(t.strings.split(X), axis=-1),
     "reduce_join_2d": lambda t: t.strings.reduce_join(t.strings.split([["a b"], ["c"]]),
                                                       axis=-1),
+    "hash_fast": lambda t: t.strings.to_hash_bucket_fast(t.strings.split(X), 1024),
+    "hash": lambda t: t.strings.to_hash_bucket(t.strings.split(X), 1024),
+    "hash_strong": lambda t: t.strings.to_hash_bucket_strong(t.strings.split(X), 1024, [1, 2]),
+    "join": lambda t: t.strings.join([t.strings.split(X), t.strings.split(X)], separator="+"),
+    "length": lambda t: t.strings.length(t.strings.split(X)),
+    "upper": lambda t: t.strings.upper(t.strings.split(X)),
+    "regex_replace": lambda t: t.strings.regex_replace(t.strings.split(X), "[ae]", "_"),
+    "to_number": lambda t: t.strings.to_number(t.ragged.constant([["1.5", "2"], []])),
     "substr": lambda t: t.strings.substr(t.strings.split(["abc de", "fgh"]), 0, 2),
 }
 

@@ -135,6 +135,16 @@ CASES = {
     "gather_ragged_indices": lambda t: t.gather([10, 20, 30], t.ragged.constant([[2], [0, 1]])),
     "where": lambda t: t.where(t.ragged.constant(RT) > 3, t.ragged.constant(RT),
                                t.ragged.constant(RT) * 0),
+    "tile": lambda t: t.tile(t.ragged.constant(RT), [1, 2]),
+    "tile_rows": lambda t: t.tile(t.ragged.constant([[1, 2], [3]]), [2, 3]),
+    "tile_rank3": lambda t: t.tile(t.ragged.constant(R3), [1, 2, 2]),
+    "reverse_1": lambda t: t.reverse(t.ragged.constant(RT), [1]),
+    "reverse_0": lambda t: t.reverse(t.ragged.constant(RT), [0]),
+    "reverse_rank3": lambda t: t.reverse(t.ragged.constant(R3), [2]),
+    "palindrome": lambda t: t.concat([t.ragged.constant(RT), t.reverse(t.ragged.constant(RT),
+                                                                       [1])], 1),
+    "embedding_lookup": lambda t: t.nn.embedding_lookup(t.constant([[0., 1.], [2., 3.]]),
+                                                        t.ragged.constant([[1, 0], [], [1]])),
     "ragged_range": lambda t: t.ragged.range([3, 0, 2]),
     "ragged_range_deltas": lambda t: t.ragged.range(1, [4, 5], 2),
     "ragged_range_float": lambda t: t.ragged.range([1.5, 2.0]),
@@ -211,7 +221,8 @@ def test_errors():
         tf.RaggedTensor.from_row_splits([1, 2], [1, 2])
     with pytest.raises(ValueError, match="all scalar values must have the same nesting depth"):
         tf.ragged.constant([[1, 2], 3])
-    with pytest.raises(ValueError, match="Inputs must have identical ragged splits"):
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Inputs must have identical ragged splits"):
         tf.ragged.constant([[1, 2], [3]]) + tf.ragged.constant([[1], [2, 3]])
     with pytest.raises(ValueError, match="Specify lengths or padding, but not both"):
         tf.RaggedTensor.from_tensor([[1]], lengths=[1], padding=0)

@@ -416,6 +416,8 @@ def tile(input, multiples, name=None) -> Tensor:
       InvalidArgumentError: If ``multiples`` has the wrong length or a
         negative entry.
     """
+    if type(input) in COMPOSITE:  # tf.RaggedTensor
+        return COMPOSITE[type(input)].tile(input, multiples, tile)
     x = tensor_of(input)
     m = int_list(multiples, "multiples")
     rank = x._t.ndim
@@ -545,6 +547,8 @@ def reverse(tensor, axis, name=None) -> Tensor:
     Raises:
       InvalidArgumentError: If an axis is out of range or repeated.
     """
+    if type(tensor) in COMPOSITE:  # tf.RaggedTensor
+        return COMPOSITE[type(tensor)].reverse(tensor, axis, reverse)
     x = tensor_of(tensor)
     rank = x._t.ndim
     axes = []

@@ -8,7 +8,7 @@ from torchflow._src.core import dtypes
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.core.indexed_slices import gather_rows
 from torchflow._src.ops import _nn_common as nc
-from torchflow._src.ops._dispatch import Tensor, tensor_arg, translate, wrap
+from torchflow._src.ops._dispatch import COMPOSITE, Tensor, tensor_arg, translate, wrap
 from torchflow._src.util.api import public
 
 _ID_TYPES = nc.TypeSet((dtypes.int16, dtypes.int32, dtypes.int64))
@@ -59,6 +59,8 @@ def embedding_lookup(params, ids, max_norm=None, name=None) -> Tensor:
     >>> tf.nn.embedding_lookup(tf.constant([[0., 1.], [2., 3.]]), [1]).numpy()
     array([[2., 3.]], dtype=float32)
     """
+    if type(ids) in COMPOSITE:  # tf.RaggedTensor ids: a ragged result, as TF dispatches
+        return ids.with_flat_values(embedding_lookup(params, ids.flat_values, max_norm))
     parts = [tensor_arg(p) for p in params] if isinstance(params, (list, tuple)) else \
         [tensor_arg(params)]
     if not parts:

@@ -14,6 +14,7 @@ import numpy as np
 from torchflow._src.core import dtypes
 from torchflow._src.core.errors import invalid_argument
 from torchflow._src.ops._dispatch import Tensor, tensor_arg
+from torchflow._src.ops.ragged.ragged_tensor import RaggedTensor
 from torchflow._src.ops.string_ops import _num, str_arg
 from torchflow._src.util.api import public
 
@@ -236,6 +237,8 @@ def to_hash_bucket_fast(input, num_buckets, name=None) -> Tensor:
     >>> int(tf.strings.to_hash_bucket_fast(["hello"], 10)[0]) in range(10)
     True
     """
+    if isinstance(input, RaggedTensor):  # elementwise on the flat values, as TF dispatches
+        return input.with_flat_values(to_hash_bucket_fast(input.flat_values, num_buckets))
     a = str_arg("StringToHashBucketFast", input)
     n = _buckets("StringToHashBucketFast", num_buckets)
     out = np.fromiter((fingerprint64(s) % n for s in a.reshape(-1)), np.int64, a.size)
@@ -254,6 +257,9 @@ def to_hash_bucket(string_tensor, num_buckets, name=None) -> Tensor:
     Returns:
       An int64 Tensor of the input's shape; the same ids TensorFlow computes.
     """
+    if isinstance(string_tensor, RaggedTensor):  # elementwise on the flat values
+        return string_tensor.with_flat_values(to_hash_bucket(string_tensor.flat_values,
+                                                             num_buckets))
     a = str_arg("StringToHashBucket", string_tensor)
     n = _buckets("StringToHashBucket", num_buckets)
     out = np.fromiter((hash64(s) % n for s in a.reshape(-1)), np.int64, a.size)
@@ -273,6 +279,9 @@ def to_hash_bucket_strong(input, num_buckets, key, name=None) -> Tensor:
     Returns:
       An int64 Tensor of ``input``'s shape.
     """
+    if isinstance(input, RaggedTensor):  # elementwise on the flat values
+        return input.with_flat_values(to_hash_bucket_strong(input.flat_values, num_buckets,
+                                                            key))
     a = str_arg("StringToHashBucketStrong", input)
     n = _buckets("StringToHashBucketStrong", num_buckets)
     k = list(key)

@@ -106,6 +106,8 @@ def length(input, unit="BYTE", name=None) -> Tensor:
     >>> tf.strings.length(["héllo", ""], unit="UTF8_CHAR").numpy()
     array([5, 0], dtype=int32)
     """
+    if isinstance(input, RaggedTensor):  # elementwise on the flat values, as TF dispatches
+        return input.with_flat_values(length(input.flat_values, unit))
     a = str_arg("StringLength", input)
     if _unit("StringLength", unit) == "BYTE":
         out = np.fromiter((len(s) for s in a.reshape(-1)), np.int32, a.size)
@@ -118,6 +120,8 @@ def length(input, unit="BYTE", name=None) -> Tensor:
 @public("torchflow.strings")
 def lower(input, encoding="", name=None) -> Tensor:
     """Lower-cases ``input`` (ASCII only, or all of Unicode with ``encoding="utf-8"``)."""
+    if isinstance(input, RaggedTensor):
+        return input.with_flat_values(lower(input.flat_values, encoding))
     a = str_arg("StringLower", input)
     if encoding:
         return _sw(_map(a, lambda s: s.decode("utf-8", "replace").lower().encode("utf-8")))
@@ -127,6 +131,8 @@ def lower(input, encoding="", name=None) -> Tensor:
 @public("torchflow.strings")
 def upper(input, encoding="", name=None) -> Tensor:
     """Upper-cases ``input`` (ASCII only, or all of Unicode with ``encoding="utf-8"``)."""
+    if isinstance(input, RaggedTensor):
+        return input.with_flat_values(upper(input.flat_values, encoding))
     a = str_arg("StringUpper", input)
     if encoding:
         return _sw(_map(a, lambda s: s.decode("utf-8", "replace").upper().encode("utf-8")))
@@ -136,6 +142,8 @@ def upper(input, encoding="", name=None) -> Tensor:
 @public("torchflow.strings")
 def strip(input, name=None) -> Tensor:
     """Strips leading and trailing whitespace from each string."""
+    if isinstance(input, RaggedTensor):
+        return input.with_flat_values(strip(input.flat_values))
     return _sw(_map(str_arg("StringStrip", input), bytes.strip))
 
 
@@ -155,6 +163,10 @@ def join(inputs, separator="", name=None) -> Tensor:
     >>> tf.strings.join(["a", ["b", "c"]], separator="+").numpy()
     array([b'a+b', b'a+c'], dtype=object)
     """
+    if any(isinstance(x, RaggedTensor) for x in inputs):  # one row partition, as TF
+        rts = [x for x in inputs if isinstance(x, RaggedTensor)]
+        flat = [x.flat_values if isinstance(x, RaggedTensor) else x for x in inputs]
+        return rts[0].with_flat_values(join(flat, separator))
     sep = _to_bytes(separator)
     arrs = [str_arg("StringJoin", x) for x in inputs]
     if not arrs:
@@ -410,6 +422,8 @@ def to_number(input, out_type=dtypes.float32, name=None) -> Tensor:
     >>> tf.strings.to_number(["1.5", "2"]).numpy()
     array([1.5, 2. ], dtype=float32)
     """
+    if isinstance(input, RaggedTensor):
+        return input.with_flat_values(to_number(input.flat_values, out_type))
     a = str_arg("StringToNumber", input)
     d = dtypes.as_dtype(out_type)
     if d not in (dtypes.float32, dtypes.float64, dtypes.int32, dtypes.int64):
@@ -644,6 +658,8 @@ def _compile(op: str, pattern):
 @public("torchflow.strings")
 def regex_full_match(input, pattern, name=None) -> Tensor:
     """True where the whole string matches the regular expression ``pattern``."""
+    if isinstance(input, RaggedTensor):
+        return input.with_flat_values(regex_full_match(input.flat_values, pattern))
     a = str_arg("RegexFullMatch", input)
     rx = _compile("RegexFullMatch", pattern)
     out = np.fromiter((rx.fullmatch(s) is not None for s in a.reshape(-1)), bool, a.size)
@@ -667,6 +683,9 @@ def regex_replace(input, pattern, rewrite, replace_global=True, name=None) -> Te
     Returns:
       A string Tensor.
     """
+    if isinstance(input, RaggedTensor):
+        return input.with_flat_values(regex_replace(input.flat_values, pattern, rewrite,
+                                                    replace_global))
     a = str_arg("RegexReplace", input)
     rx = _compile("RegexReplace", pattern)
     rw = rewrite.numpy() if isinstance(rewrite, Tensor) else rewrite

@@ -26,6 +26,7 @@ from torchflow._src.ops import unary_math_ops as um
 from torchflow._src.ops.ragged import ragged_factory as rf
 from torchflow._src.ops.ragged.ragged_tensor import (
     RaggedTensor,
+    lengths_to_splits,
     replace_innermost,
     rowids_of,
     take_rows,
@@ -85,8 +86,8 @@ def elementwise(f, x, y):
     xr, yr = isinstance(x, RaggedTensor), isinstance(y, RaggedTensor)
     if xr and yr:
         if not rf.same_partition(x, y):
-            raise ValueError("Inputs must have identical ragged splits. Input received: "
-                             f"{x}, {y}")
+            raise InvalidArgumentError(None, None, "Inputs must have identical ragged "
+                                       f"splits. Input received: {x}, {y}")
         return x.with_flat_values(f(x.flat_values, y.flat_values))
     rt, other = (x, y) if xr else (y, x)
     flat = rt.flat_values
@@ -248,6 +249,58 @@ def where(condition, x, y):
     return from_gather.with_flat_values(gather_ops.where(*flats))
 
 
+def tile(rt, multiples, dense_tile):
+    """``tf.tile`` of a RaggedTensor: row contents repeat along ragged dimensions."""
+    m = [int(v) for v in (multiples.numpy().tolist() if isinstance(multiples, Tensor)
+                          else multiples)]
+    if len(m) != rt.shape.rank:
+        raise InvalidArgumentError(None, None, f"Expected multiples argument to be a vector "
+                                   f"of length {rt.shape.rank} but got length {len(m)}")
+    return _tile(rt, m, dense_tile)
+
+
+def _tile(rt, m: list, dense_tile):
+    if not isinstance(rt, RaggedTensor):
+        return dense_tile(rt, m)
+    inner = _tile(rt._values, [1] + m[2:], dense_tile)
+    s = rt._row_splits._t.to(torch.int64).cpu()
+    lengths = s[1:] - s[:-1]
+    k = m[1]
+    starts = torch.repeat_interleave(s[:-1], lengths * k)
+    new_splits = lengths_to_splits(lengths * k)
+    pos = torch.arange(int(new_splits[-1])) - torch.repeat_interleave(new_splits[:-1],
+                                                                      lengths * k)
+    within = pos % torch.repeat_interleave(lengths, lengths * k).clamp(min=1)
+    rows = RaggedTensor(take_rows(inner, starts + within),
+                        wrap(new_splits.to(rt.row_splits_dtype._torch), rt.row_splits_dtype),
+                        internal=True)
+    if m[0] == 1:
+        return rows
+    return rows._gather_rows(torch.arange(rt._nrows()).repeat(m[0]))
+
+
+def reverse(rt, axis, dense_reverse):
+    """``tf.reverse`` of a RaggedTensor: rows (axis 0), or each row's items (a ragged axis)."""
+    axes = _axes(rt, axis.numpy().tolist() if isinstance(axis, Tensor) else axis)
+    out = rt
+    for a in axes:
+        out = _reverse_one(out, a, dense_reverse)
+    return out
+
+
+def _reverse_one(rt, a: int, dense_reverse):
+    if not isinstance(rt, RaggedTensor):
+        return dense_reverse(rt, [a])
+    if a == 0:
+        return rt._gather_rows(torch.arange(rt._nrows() - 1, -1, -1))
+    if a > 1:
+        return rt.with_values(_reverse_one(rt._values, a - 1, dense_reverse))
+    s = rt._row_splits._t.to(torch.int64).cpu()
+    rows = rowids_of(s)
+    pos = torch.arange(int(s[-1]))
+    return rt.with_values(take_rows(rt._values, s[1:][rows] - 1 - (pos - s[:-1][rows])))
+
+
 def cast(x: RaggedTensor, dtype, fn):
     return x.with_flat_values(fn(x.flat_values, dtype))
 
@@ -289,6 +342,8 @@ class _Handler:
     gather = staticmethod(gather)
     where = staticmethod(where)
     cast = staticmethod(cast)
+    tile = staticmethod(tile)
+    reverse = staticmethod(reverse)
 
 
 install()

@@ -19,6 +19,8 @@ from torchflow._src.keras.layers.rnn.cells import _zeros_state
 from torchflow._src.ops.array_ops import expand_dims, reshape, stack, unstack
 from torchflow._src.ops.creation_ops import cast, zeros_like
 from torchflow._src.ops.gather_ops import where
+from torchflow._src.ops.ragged.ragged_tensor import RaggedTensor
+from torchflow._src.ops.shape_ops import sequence_mask
 from torchflow._src.util import nest
 from torchflow._src.util.api import public
 
@@ -263,9 +265,23 @@ class RNN(Layer):
         self.built = True
 
     # --- call ---------------------------------------------------------------
-    def call(self, inputs, mask=None, training=None, initial_state=None, constants=None):
+    def _ragged_call(self, inputs, training, initial_state, constants):
+        """A RaggedTensor input: padded, and masked by its row lengths, as TF 2.4."""
         if constants is not None:
             raise NotImplementedError("RNN(constants=...) is not supported by torchflow.")
+        lengths = inputs.row_lengths()
+        dense = inputs.to_tensor()
+        out = self.call(dense, mask=sequence_mask(lengths, dense.shape[1]), training=training,
+                        initial_state=initial_state)
+        if not self.return_sequences:
+            return out
+        if self.return_state:
+            return [RaggedTensor.from_tensor(out[0], lengths=lengths)] + list(out[1:])
+        return RaggedTensor.from_tensor(out, lengths=lengths)
+
+    def call(self, inputs, mask=None, training=None, initial_state=None, constants=None):
+        if constants is not None or isinstance(inputs, RaggedTensor):
+            return self._ragged_call(inputs, training, initial_state, constants)
         if _is_nested_input(inputs):
             return self._nested_call(inputs, training, initial_state)
         if isinstance(inputs, (list, tuple)):
