@@ -41,6 +41,10 @@ def _nan_equal(a, b):
     return repr(a) == repr(b)  # NaN-safe, and exact for ints, floats, bytes and names
 
 
+def _sparse_parts(st):
+    return [st.indices, st.values, st.dense_shape]
+
+
 CASES = {
     "constant": lambda t: t.ragged.constant(RT),
     "constant_float": lambda t: t.ragged.constant([[1.5], []]),
@@ -145,6 +149,14 @@ CASES = {
                                                                        [1])], 1),
     "embedding_lookup": lambda t: t.nn.embedding_lookup(t.constant([[0., 1.], [2., 3.]]),
                                                         t.ragged.constant([[1, 0], [], [1]])),
+    "to_sparse": lambda t: _sparse_parts(t.ragged.constant(RT).to_sparse()),
+    "to_sparse_rank3": lambda t: _sparse_parts(t.ragged.constant(R3).to_sparse()),
+    "to_sparse_inner": lambda t: _sparse_parts(t.ragged.constant(
+        [[[1, 2]], [[3, 4], [5, 6]]], ragged_rank=1).to_sparse()),
+    "to_sparse_str": lambda t: _sparse_parts(t.ragged.constant([["a"], [], ["b", "c"]])
+                                             .to_sparse()),
+    "from_sparse": lambda t: t.RaggedTensor.from_sparse(t.sparse.SparseTensor(
+        [[0, 0], [0, 1], [2, 0]], [1, 2, 3], [4, 3])),
     "ragged_range": lambda t: t.ragged.range([3, 0, 2]),
     "ragged_range_deltas": lambda t: t.ragged.range(1, [4, 5], 2),
     "ragged_range_float": lambda t: t.ragged.range([1.5, 2.0]),

@@ -31,6 +31,7 @@ from torchflow._src.ops.ragged.ragged_tensor import (
     rowids_of,
     take_rows,
 )
+from torchflow._src.ops.sparse.sparse_tensor import SparseTensor
 
 _BOOL = dtypes.bool
 _PY = (int, float, bool, complex, str, bytes)
@@ -305,6 +306,55 @@ def cast(x: RaggedTensor, dtype, fn):
     return x.with_flat_values(fn(x.flat_values, dtype))
 
 
+# --- sparse <-> ragged ---------------------------------------------------------------
+def to_sparse(self, name=None) -> SparseTensor:
+    """Converts this ``RaggedTensor`` into a ``tf.sparse.SparseTensor``.
+
+    Returns:
+      A SparseTensor of shape ``bounding_shape()`` holding every value at its
+      position (row-major order).
+
+    >>> import torchflow as tf
+    >>> tf.ragged.constant([[1, 2], [3]]).to_sparse().indices.numpy()
+    array([[0, 0],
+           [0, 1],
+           [1, 0]])
+    """
+    flat = self.flat_values
+    idx = _flat_index(self)
+    inner = list(flat._t.shape[1:])
+    n_inner = 1
+    for d in inner:
+        n_inner *= int(d)
+    cols = [ix.repeat_interleave(n_inner) for ix in idx]
+    if inner:
+        grid = torch.stack(torch.meshgrid(*[torch.arange(int(d)) for d in inner],
+                                          indexing="ij"), -1).reshape(-1, len(inner))
+        cols += [grid[:, j].repeat(idx[0].shape[0]) for j in range(len(inner))]
+    indices = torch.stack(cols, 1) if cols[0].numel() else torch.zeros(
+        (0, len(cols)), dtype=torch.int64)
+    values = flat._t.reshape(-1)
+    shape = self.bounding_shape(out_type=dtypes.int64)
+    return SparseTensor(wrap(indices, dtypes.int64), wrap(values, flat._dtype), shape)
+
+
+def from_sparse(cls, st_input, name=None, row_splits_dtype=dtypes.int64) -> RaggedTensor:
+    """A 2-D RaggedTensor from a 2-D ``SparseTensor`` with row-major, left-aligned indices.
+
+    Raises:
+      TypeError: If ``st_input`` is not a SparseTensor.
+      ValueError: If it is not 2-D.
+    """
+    if not isinstance(st_input, SparseTensor):
+        raise TypeError(f"st_input must be a SparseTensor; got {type(st_input).__name__}")
+    if st_input.shape.rank != 2:
+        raise ValueError("rank(st_input) must be 2.")
+    rows = st_input.indices._t[:, 0]
+    nrows = int(st_input.dense_shape._t[0])
+    return cls.from_value_rowids(st_input.values, wrap(rows, dtypes.int64), nrows,
+                                 validate=False).with_row_splits_dtype(row_splits_dtype)
+
+
 # --- operators ---------------------------------------------------------------------
 def _reflect(fn):
     def rop(self, other):
@@ -328,6 +378,8 @@ def install() -> None:
     RaggedTensor.__neg__ = um.negative
     RaggedTensor.__abs__ = um.abs
     RaggedTensor.__invert__ = cmp.logical_not
+    RaggedTensor.to_sparse = to_sparse
+    RaggedTensor.from_sparse = classmethod(from_sparse)
     _dispatch.COMPOSITE[RaggedTensor] = _Handler
 
 

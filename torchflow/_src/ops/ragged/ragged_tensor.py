@@ -495,9 +495,6 @@ class RaggedTensor(CompositeTensor):
             out[i] = r
         return out
 
-    def to_sparse(self, name=None):
-        raise NotImplementedError("RaggedTensor.to_sparse is not supported yet.")
-
     def __repr__(self) -> str:
         return f"<tf.RaggedTensor {self.to_list()}>"
 
