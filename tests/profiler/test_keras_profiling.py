@@ -22,12 +22,20 @@ import torchflow as tf
 from torchflow._src.profiler import session as session_lib
 
 
-@pytest.fixture(autouse=True)
-def _no_session_left():
-    yield
+def _end_any_session():
     if session_lib._current is not None:
         session_lib.end(session_lib._current)
-        session_lib._logdir = None
+    session_lib._logdir = None
+
+
+@pytest.fixture(autouse=True)
+def _no_session_left():
+    # A fit that failed elsewhere in this process may have left the TensorBoard
+    # callback's session running (as it would in TF); and a failed test here must not
+    # leak its own.
+    _end_any_session()
+    yield
+    _end_any_session()
 
 
 def _model():

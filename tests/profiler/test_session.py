@@ -31,12 +31,20 @@ from torchflow._src.testing import real_tf
 prof = tf.profiler.experimental
 
 
+def _end_any_session():
+    if session_lib._current is not None:
+        session_lib.end(session_lib._current)
+    session_lib._logdir = None
+
+
 @pytest.fixture(autouse=True)
 def _no_session_left():
+    # A fit that failed elsewhere in this process may have left the TensorBoard
+    # callback's session running (as it would in TF); and a failed test here must not
+    # leak its own.
+    _end_any_session()
     yield
-    if session_lib._current is not None:  # a failed test must not leak its session
-        session_lib.end(session_lib._current)
-        session_lib._logdir = None
+    _end_any_session()
 
 
 def _custom_loop(steps=3):
