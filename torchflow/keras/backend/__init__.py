@@ -33,6 +33,8 @@ from torchflow._src.keras.backend_batch_ops import local_conv2d as local_conv2d
 from torchflow._src.keras.backend_batch_ops import resize_volumes as resize_volumes
 from torchflow._src.keras.backend_ctc import ctc_batch_cost as ctc_batch_cost
 from torchflow._src.keras.backend_ctc import ctc_label_dense_to_sparse as ctc_label_dense_to_sparse
+from torchflow._src.keras.backend_function import function as function
+from torchflow._src.keras.backend_function import placeholder as placeholder
 from torchflow._src.keras.backend_nn import backend_name as backend
 from torchflow._src.keras.backend_nn import batch_normalization as batch_normalization
 from torchflow._src.keras.backend_nn import conv1d as conv1d
