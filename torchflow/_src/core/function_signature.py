@@ -1,0 +1,127 @@
+"""What a traced ``tf.function`` shows of itself: signatures printed as TF 2.4
+prints them, the symbolic tensors of ``structured_outputs``, and how a
+``ConcreteFunction`` binds its call arguments."""
+
+from __future__ import annotations
+
+from torchflow._src.core.tensor import Tensor
+from torchflow._src.core.tensor_shape import TensorShape
+from torchflow._src.core.tensor_spec import TensorSpec
+from torchflow._src.core.variables import Variable
+from torchflow._src.util import nest
+
+
+class SymbolicTensor:
+    """An output of a traced function as its graph names it (``Identity:0``): the
+    values of ``ConcreteFunction.structured_outputs``."""
+
+    __slots__ = ("shape", "dtype", "name")
+
+    def __init__(self, shape: TensorShape, dtype, name: str):
+        self.shape = shape
+        self.dtype = dtype
+        self.name = name
+
+    def get_shape(self) -> TensorShape:
+        return self.shape
+
+    def __repr__(self) -> str:
+        return f"<tf.Tensor '{self.name}' shape={self.shape} dtype={self.dtype.name}>"
+
+    def __str__(self) -> str:
+        return f'Tensor("{self.name}", shape={self.shape}, dtype={self.dtype.name})'
+
+
+def symbolic_outputs(out):
+    """``structured_outputs`` of a trace whose (eager) result was ``out``."""
+    count = [0]
+
+    def one(x):
+        if isinstance(x, (Tensor, Variable)):
+            k = count[0]
+            count[0] += 1
+            name = "Identity:0" if k == 0 else f"Identity_{k}:0"
+            return SymbolicTensor(x.shape, x.dtype, name)
+        return x
+
+    return nest.map_structure(one, out)
+
+
+def _has_spec(x) -> bool:
+    return any(isinstance(s, (TensorSpec, SymbolicTensor)) for s in nest.flatten(x))
+
+
+def _spec_text(spec) -> str:
+    if isinstance(spec, (TensorSpec, SymbolicTensor)):
+        return f"{spec.dtype.name} Tensor, shape={spec.shape}"
+    if nest.is_nested(spec):
+        leaves = nest.flatten(spec)
+        marks = [_Mark(f"<{i + 1}>") for i in range(len(leaves))]
+        text = str(nest.pack_sequence_as(spec, marks))
+        for m, leaf in zip(marks, leaves):
+            text += f"\n      {m}: {_spec_text(leaf)}"
+        return text
+    return repr(spec)
+
+
+class _Mark:
+    __slots__ = ("_s",)
+
+    def __init__(self, s: str):
+        self._s = s
+
+    def __repr__(self) -> str:
+        return self._s
+
+    __str__ = __repr__
+
+
+def pretty_signature(fn_name: str, names: list, signature, outputs) -> str:
+    """TF 2.4's ``pretty_printed_signature``: ``name(a, b=2)``, then the tensor
+    arguments (``Args:``) and the outputs (``Returns:``)."""
+    args, kwargs = signature
+    items = list(zip(names, args)) + sorted(kwargs.items())
+    summary, details = [], []
+    for name, spec in items:
+        if _has_spec(spec):
+            summary.append(name)
+            details.append(f"    {name}: {_spec_text(spec)}")
+        else:
+            summary.append(f"{name}={spec!r}")
+    lines = [f"{fn_name}({', '.join(summary)})"]
+    if details:
+        lines.append("  Args:")
+        lines.extend(details)
+    lines.append("  Returns:")
+    lines.append(f"    {_spec_text(outputs)}")
+    return "\n".join(lines)
+
+
+def bind_concrete_call(fn_name: str, names: list, signature, args, kwargs):
+    """The full (args, kwargs) of the Python function for a call of a concrete
+    function: its tensor arguments positionally in signature order or by name,
+    Python values fixed by the trace.
+
+    Raises:
+      TypeError: As TF, for too many arguments, unknown or fixed keywords and
+        missing tensor arguments.
+    """
+    args_spec, kwargs_spec = signature
+    params = list(zip(names, args_spec)) + list(kwargs_spec.items())
+    tensor_names = [n for n, s in params if _has_spec(s)]
+    if len(args) > len(tensor_names):
+        raise TypeError(f"{fn_name}(...) takes {len(tensor_names)} positional arguments but "
+                        f"{len(args)} were given.")
+    bound = dict(zip(tensor_names, args))
+    for k, v in kwargs.items():
+        if k not in tensor_names:
+            raise TypeError(f"{fn_name}(...) got unexpected keyword argument '{k}'.")
+        if k in bound:
+            raise TypeError(f"{fn_name}(...) got multiple values for argument '{k}'.")
+        bound[k] = v
+    missing = [n for n in tensor_names if n not in bound]
+    if missing:
+        raise TypeError(f"{fn_name}(...) missing required arguments: {', '.join(missing)}.")
+    full_args = tuple(bound[n] if _has_spec(s) else s for n, s in zip(names, args_spec))
+    full_kwargs = {n: bound[n] if _has_spec(s) else s for n, s in kwargs_spec.items()}
+    return full_args, full_kwargs

@@ -1,0 +1,537 @@
+"""Trace once, replay: the recorder behind ``tf.function``.
+
+The first call of a ``tf.function`` with a new signature runs its Python body once,
+for real, while a ``torch`` function mode records every torch call the body makes
+(``Recorder``). Tensors are identified by object: the inputs, the tensors each call
+produced (slots), and tensors that existed before (captured by reference: variable
+storage, constants). The recording becomes one generated Python function of
+straight-line torch calls (``Graph``); later calls with the same signature run it,
+so no Python of the body runs again, as in TF.
+
+What must run on every call although it is not a torch call is recorded as one
+*host node* instead of its torch calls: variable writes (their copy-on-write choice
+depends on who else holds the buffer at that moment), ``tf.print``,
+``py_function``, tf.data ``get_next``, the optimizers' fused update (it reads the
+step count on the host). Such functions are marked with ``host_op``; inside a host
+node nothing is recorded.
+
+A trace the recording cannot replay faithfully is marked *eager* (the signature
+keeps running its Python body on every call, the behaviour before this module):
+when the body reads a tensor value that depends on the inputs, on variables or on
+random ops into Python (``bool``, ``int``, ``.numpy()``: data-dependent Python
+control flow, which TF's AutoGraph would have converted), iterates a dataset, or
+uses string tensors computed from inputs.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import threading
+import weakref
+
+import torch
+from torch.overrides import TorchFunctionMode
+
+from torchflow._src.core import tensor as _tensor_mod
+from torchflow._src.core.errors import OperatorNotAllowedInGraphError
+from torchflow._src.core.tensor import Tensor, wrap
+
+_get_ident = threading.get_ident
+
+# The recorder tracing in some thread (one at a time per thread; other threads,
+# e.g. tf.data's, are not recorded).
+_ACTIVE: "Recorder | None" = None
+
+# Value reads into Python: a trace whose Python used such a value of an input-,
+# variable- or random-dependent tensor cannot be replayed.
+_READS = frozenset({
+    "__bool__", "item", "tolist", "numpy", "__int__", "__float__", "__index__",
+    "__array__", "__complex__", "__len__", "__iter__", "__format__", "__repr__",
+    "__str__", "__contains__", "__reversed__", "equal", "allclose", "data_ptr",
+})
+# Calls whose result differs between calls with equal inputs.
+_RANDOM = frozenset({
+    "rand", "randn", "randint", "randperm", "rand_like", "randn_like", "randint_like",
+    "normal", "bernoulli", "multinomial", "poisson", "dropout", "alpha_dropout",
+    "feature_alpha_dropout", "uniform_", "normal_", "bernoulli_", "random_",
+    "exponential_", "geometric_", "cauchy_", "log_normal_", "_standard_gamma",
+    "_sample_dirichlet", "binomial", "rrelu", "rrelu_", "dropout_", "native_dropout",
+})
+# Calls that change an argument without returning a tensor.
+_MUTATORS = frozenset({"__setitem__", "__set__", "backward", "set_", "record_stream"})
+_SIMPLE = (bool, int, str, type(None))
+
+# Variable storages (torch leaves) alive, by id: reads of them are not constant.
+_LEAVES: "dict[int, weakref.ref]" = {}
+
+
+def register_leaf(t: torch.Tensor) -> None:
+    """Records ``t`` as a variable's storage (its reads are not constants)."""
+    key = id(t)
+    _LEAVES[key] = weakref.ref(t, lambda _r, k=key: _LEAVES.pop(k, None))
+
+
+def _is_leaf(t: torch.Tensor) -> bool:
+    r = _LEAVES.get(id(t))
+    return r is not None and r() is t
+
+
+class TraceUnsafe(BaseException):
+    """Internal: the body did something a recording cannot replay (a BaseException,
+    so that a user's ``except Exception`` around the call does not swallow it when a
+    dry trace must stop)."""
+
+
+RUN = "run"  # host_op(dry=RUN): a dry trace runs the function anyway
+
+
+def cannot_dry_run(*args, **kwargs):
+    """``host_op(dry=...)`` of functions a dry trace cannot stand in for."""
+    raise TraceUnsafe("a host op that a trace without execution cannot stand in for")
+
+
+def active() -> "Recorder | None":
+    """The recorder of this thread, or None (also inside a host node)."""
+    r = _ACTIVE
+    if r is not None and r.paused == 0 and r.thread == _get_ident():
+        return r
+    return None
+
+
+def mark_eager(reason: str) -> None:
+    """Tells the tracing ``tf.function`` (if any) that it must run eagerly."""
+    r = active()
+    if r is not None and r.unsafe is None:
+        r.unsafe = reason
+
+
+class paused:
+    """Within it, this thread's torch calls are not recorded (the code runs once, at
+    trace time: ``init_scope``, variable creation)."""
+
+    __slots__ = ("_r",)
+
+    def __enter__(self):
+        r = _ACTIVE
+        if r is not None and r.thread == _get_ident():
+            r.paused += 1
+            self._r = r
+        else:
+            self._r = None
+
+    def __exit__(self, *exc):
+        if self._r is not None:
+            self._r.paused -= 1
+
+
+def host_op(fn=None, *, dry=None):
+    """Marks ``fn`` as one host node of traced functions: while a ``tf.function``
+    traces, a call of it is recorded as a call (run again on every later call of
+    the function) instead of the torch calls it makes.
+
+    ``dry`` is what a trace that must not execute anything (``get_concrete_function``)
+    does instead: a function of the same arguments giving a stand-in result, ``RUN``
+    to run ``fn`` anyway, or None (the stand-in result is None)."""
+    if fn is None:
+        return functools.partial(host_op, dry=dry)
+
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        r = _ACTIVE
+        if r is not None and r.paused == 0 and r.thread == _get_ident():
+            return r.host_call(call, fn, args, kwargs, dry)
+        return fn(*args, **kwargs)
+
+    call.__wrapped_host__ = fn  # pyright: ignore[reportAttributeAccessIssue] - a marker attribute on the wrapper
+    return call
+
+
+def _has_tensor(x) -> bool:
+    if isinstance(x, torch.Tensor):
+        return True
+    if type(x) in (tuple, list) or isinstance(x, tuple):
+        return any(isinstance(e, torch.Tensor) for e in x)
+    return False
+
+
+class Recorder(TorchFunctionMode):
+    """Records the torch calls of one trace into code (see the module docstring)."""
+
+    def __init__(self, name: str, dry: bool = False, autograph: bool = True):
+        super().__init__()
+        self.name = name
+        self.autograph = autograph
+        self.dry = dry  # host nodes are recorded, not run (get_concrete_function)
+        self.lines: list[str] = []
+        self.ns: dict = {"_wrap": wrap, "_sg": torch._C._set_grad_enabled}
+        self.slots: dict[int, str] = {}
+        self.dynamic: set[int] = set()
+        self.keep: list = []
+        self.objs: dict[int, str] = {}
+        self.unsafe: str | None = None
+        self.paused = 0
+        self.thread = _get_ident()
+        self.entry_grad = torch.is_grad_enabled()
+        self.grad = self.entry_grad
+        self.ops: list[tuple[str, str]] = []  # (type, name) per node, for Graph views
+        self._n = 0
+        self._prev: "Recorder | None" = None
+
+    # --- lifetime -------------------------------------------------------------
+    def __enter__(self):
+        global _ACTIVE
+        self._prev = _ACTIVE
+        _ACTIVE = self
+        _install_apply_hook()
+        return super().__enter__()
+
+    def __exit__(self, *exc):
+        global _ACTIVE
+        _ACTIVE = self._prev
+        if _ACTIVE is None:
+            _remove_apply_hook()
+        return super().__exit__(*exc)
+
+    def apply_call(self, cls, args, kwargs):
+        """A custom ``torch.autograd.Function`` (whose ``apply`` no torch function
+        mode sees): one node, run again with its forward and backward on replays."""
+        self._grad_line()
+        self.paused += 1
+        try:
+            out = _ORIG_APPLY(cls, *args, **kwargs)
+        finally:
+            self.paused -= 1
+        call = self._call_expr(self._obj(_ORIG_APPLY), (cls, *args), kwargs)
+        self.ops.append((cls.__name__, call))
+        if isinstance(out, torch.Tensor):
+            self.lines.append(f"{self._slot(out, True)} = {call}")
+        elif _has_tensor(out):
+            tmp = self._fresh("t")
+            self.lines.append(f"{tmp} = {call}")
+            for k, e in enumerate(out):
+                if isinstance(e, torch.Tensor):
+                    self.lines.append(f"{self._slot(e, True)} = {tmp}[{k}]")
+        else:
+            self.lines.append(call)
+        return out
+
+    # --- names ----------------------------------------------------------------
+    def _fresh(self, prefix: str) -> str:
+        self._n += 1
+        return f"{prefix}{self._n}"
+
+    def _obj(self, x) -> str:
+        name = self.objs.get(id(x))
+        if name is None:
+            name = self._fresh("c")
+            self.objs[id(x)] = name
+            self.ns[name] = x
+            self.keep.append(x)
+        return name
+
+    def input(self, t: torch.Tensor) -> str:
+        name = self._fresh("i")
+        self.slots[id(t)] = name
+        self.dynamic.add(id(t))
+        self.keep.append(t)
+        return name
+
+    def _slot(self, t: torch.Tensor, dynamic: bool) -> str:
+        name = self.slots.get(id(t))
+        if name is None:
+            name = self._fresh("s")
+            self.slots[id(t)] = name
+            self.keep.append(t)
+        if dynamic:
+            self.dynamic.add(id(t))
+        return name
+
+    def _is_dynamic(self, x) -> bool:
+        if isinstance(x, torch.Tensor):
+            i = id(x)
+            return i in self.dynamic or (i not in self.slots and _is_leaf(x))
+        if type(x) in (tuple, list):
+            return any(self._is_dynamic(e) for e in x)
+        if type(x) is dict:
+            return any(self._is_dynamic(e) for e in x.values())
+        return False
+
+    def _expr(self, x) -> str:
+        tp = type(x)
+        if tp in _SIMPLE:
+            return repr(x)
+        if tp is float:
+            return repr(x) if math.isfinite(x) else self._obj(x)
+        if isinstance(x, torch.Tensor):
+            name = self.slots.get(id(x))
+            return name if name is not None else self._obj(x)
+        if tp is tuple:
+            if not x:
+                return "()"
+            return "(" + ", ".join(self._expr(e) for e in x) + ",)"
+        if tp is list:
+            return "[" + ", ".join(self._expr(e) for e in x) + "]"
+        if tp is dict and all(type(k) is str for k in x):
+            return "{" + ", ".join(f"{k!r}: {self._expr(v)}" for k, v in x.items()) + "}"
+        if x is Ellipsis:
+            return "..."
+        if tp is slice and not _has_tensor((x.start, x.stop, x.step)):
+            return f"slice({self._expr(x.start)}, {self._expr(x.stop)}, {self._expr(x.step)})"
+        return self._obj(x)
+
+    def _grad_line(self) -> None:
+        g = torch.is_grad_enabled()
+        if g is not self.grad:
+            self.lines.append(f"_sg({g})")
+            self.grad = g
+
+    # --- torch calls ----------------------------------------------------------
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        if kwargs is None:
+            kwargs = {}
+        if self.paused:
+            return func(*args, **kwargs)
+        name = getattr(func, "__name__", "")
+        if name in _READS:
+            if self.unsafe is None and self._is_dynamic(args):
+                self.unsafe = f"the body reads a tensor value into Python ({name})"
+            return func(*args, **kwargs)
+        out = func(*args, **kwargs)
+        if _has_tensor(out) or name in _MUTATORS or (name.endswith("_") and
+                                                    not name.endswith("__")):
+            self._emit(func, name, args, kwargs, out)
+        return out
+
+    def _emit(self, func, name, args, kwargs, out) -> None:
+        self._grad_line()
+        if func is torch.autograd.grad:
+            func = _replay_grad
+        dyn = name in _RANDOM or "generator" in kwargs or self._is_dynamic(args) or \
+            self._is_dynamic(kwargs)
+        call = self._call_expr(self._obj(func), args, kwargs)
+        self.ops.append((name, call))
+        if isinstance(out, torch.Tensor):
+            self.lines.append(f"{self._slot(out, dyn)} = {call}")
+        elif _has_tensor(out):
+            tmp = self._fresh("t")
+            self.lines.append(f"{tmp} = {call}")
+            for k, e in enumerate(out):
+                if isinstance(e, torch.Tensor):
+                    self.lines.append(f"{self._slot(e, dyn)} = {tmp}[{k}]")
+        else:
+            self.lines.append(call)
+            if dyn and args and isinstance(args[0], torch.Tensor):
+                self.dynamic.add(id(args[0]))  # written in place from dynamic values
+
+    def _call_expr(self, fname: str, args, kwargs) -> str:
+        parts = [self._expr(a) for a in args]
+        parts += [f"{k}={self._expr(v)}" for k, v in kwargs.items()]
+        return f"{fname}({', '.join(parts)})"
+
+    # --- host nodes -----------------------------------------------------------
+    def _host_expr(self, x) -> str:
+        tp = type(x)
+        if tp is Tensor or isinstance(x, Tensor):
+            t = x._t
+            if isinstance(t, torch.Tensor) and id(t) in self.slots:
+                return f"_wrap({self.slots[id(t)]}, {self._obj(x._dtype)})"
+            return self._obj(x)
+        if tp is tuple:
+            return "(" + ", ".join(self._host_expr(e) for e in x) + ",)" if x else "()"
+        if tp is list:
+            return "[" + ", ".join(self._host_expr(e) for e in x) + "]"
+        if tp is dict and all(type(k) is str for k in x):
+            return "{" + ", ".join(f"{k!r}: {self._host_expr(v)}" for k, v in x.items()) + "}"
+        if tp in _SIMPLE or (tp is float and math.isfinite(x)):
+            return repr(x)
+        if isinstance(x, torch.Tensor):
+            return self._expr(x)
+        if tp.__name__ in _COMPOSITES or hasattr(tp, "_type_spec"):
+            # A composite value (IndexedSlices, SparseTensor, ...): rebuilt around
+            # this call's component tensors.
+            fields = getattr(x, "__dict__", None)
+            if fields and any(isinstance(v, Tensor) for v in fields.values()):
+                self.ns["_rebuild"] = _rebuild
+                parts = ", ".join(f"{k!r}: {self._host_expr(v)}" for k, v in fields.items()
+                                  if isinstance(v, Tensor))
+                return f"_rebuild({self._obj(x)}, {{{parts}}})"
+        if tp is zip or tp is map or tp is filter or (
+                hasattr(x, "__next__") and hasattr(x, "__iter__") and tp.__module__ == "builtins"):
+            raise TraceUnsafe("a one-shot iterator is passed to a host op")
+        return self._obj(x)
+
+    def host_call(self, wrapper, fn, args, kwargs, dry=None):
+        """Runs ``fn`` now (not recorded inside) and records one call of ``wrapper``."""
+        if any(type(a) in (zip, map, filter) for a in args):
+            args = tuple(list(a) if type(a) in (zip, map, filter) else a for a in args)
+        self._grad_line()
+        try:
+            call = self._call_host(wrapper, args, kwargs)
+        except TraceUnsafe as e:
+            if self.unsafe is None:
+                self.unsafe = str(e)
+            call = None
+        if self.dry and dry is not RUN:
+            if call is None:
+                raise TraceUnsafe(self.unsafe)
+            out = dry(*args, **kwargs) if dry is not None else None
+        else:
+            self.paused += 1
+            try:
+                out = fn(*args, **kwargs)
+            finally:
+                self.paused -= 1
+        if call is None:
+            return out
+        tensors = _flat_tensors(out)
+        self.ops.append((getattr(fn, "__name__", "host"), call))
+        if not tensors:
+            self.lines.append(call)
+            return out
+        tmp = self._fresh("h")
+        self.lines.append(f"{tmp} = _flat({call})")
+        self.ns["_flat"] = _flat_tensors
+        for k, t in enumerate(tensors):
+            if isinstance(t._t, torch.Tensor):
+                self.lines.append(f"{self._slot(t._t, True)} = {tmp}[{k}]._t")
+        return out
+
+    def _call_host(self, wrapper, args, kwargs) -> str:
+        parts = [self._host_expr(a) for a in args]
+        parts += [f"{k}={self._host_expr(v)}" for k, v in kwargs.items()]
+        return f"{self._obj(wrapper)}({', '.join(parts)})"
+
+    def add_line(self, code: str, **names) -> None:
+        """Records a line of host code (``names`` are the objects it refers to)."""
+        self._grad_line()
+        self.ns.update(names)
+        self.keep.extend(names.values())
+        self.lines.append(code)
+
+
+_ENGINE = getattr(getattr(torch.autograd, "Variable", None), "_execution_engine", None)
+
+
+def _replay_grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
+                 only_inputs=True, allow_unused=None, is_grads_batched=False,
+                 materialize_grads=False):
+    """``torch.autograd.grad`` as a replay calls it: the trace validated the
+    arguments already, so unbatched calls go to the engine directly (~20 us less)."""
+    gouts = grad_outputs if type(grad_outputs) in (tuple, list) else None
+    if (_ENGINE is None or is_grads_batched or materialize_grads or _ACTIVE is not None
+            or type(outputs) not in (tuple, list) or gouts is None
+            or type(inputs) not in (tuple, list) or any(g is None for g in gouts)):
+        return torch.autograd.grad(outputs, inputs, grad_outputs, retain_graph=retain_graph,
+                                   create_graph=create_graph, allow_unused=allow_unused,
+                                   is_grads_batched=is_grads_batched,
+                                   materialize_grads=materialize_grads)
+    if retain_graph is None:
+        retain_graph = create_graph
+    return _ENGINE.run_backward(tuple(outputs), tuple(gouts), retain_graph,
+                                create_graph, tuple(inputs), bool(allow_unused), False)
+
+
+_COMPOSITES = frozenset({"IndexedSlices", "SparseTensor", "RaggedTensor"})
+
+
+def _rebuild(template, fields: dict):
+    new = object.__new__(type(template))
+    new.__dict__.update(template.__dict__)
+    new.__dict__.update(fields)
+    return new
+
+
+def _check_bool(t) -> None:
+    r = active()
+    if r is not None and not r.autograph and isinstance(t._t, torch.Tensor) and \
+            r._is_dynamic(t._t):
+        raise OperatorNotAllowedInGraphError(
+            "using a `tf.Tensor` as a Python `bool` is not allowed: AutoGraph is disabled "
+            "in this function. Try decorating it directly with @tf.function.")
+
+
+_tensor_mod._graph_bool_check = _check_bool
+
+_ORIG_APPLY = torch.autograd.Function.apply.__func__  # pyright: ignore[reportFunctionMemberAccess] - a classmethod's function
+
+
+def _hooked_apply(cls, *args, **kwargs):
+    r = _ACTIVE
+    if r is not None and r.paused == 0 and r.thread == _get_ident():
+        return r.apply_call(cls, args, kwargs)
+    return _ORIG_APPLY(cls, *args, **kwargs)
+
+
+def _install_apply_hook() -> None:
+    if torch.autograd.Function.__dict__.get("apply") is not _HOOK:
+        torch.autograd.Function.apply = _HOOK  # pyright: ignore[reportAttributeAccessIssue] - restored by _remove_apply_hook
+
+
+def _remove_apply_hook() -> None:
+    if torch.autograd.Function.__dict__.get("apply") is _HOOK:
+        torch.autograd.Function.apply = _ORIG_APPLY_CM  # pyright: ignore[reportAttributeAccessIssue] - the original classmethod
+
+
+_ORIG_APPLY_CM = torch.autograd.Function.__dict__["apply"]
+_HOOK = classmethod(_hooked_apply)
+
+
+def _flat_tensors(out) -> list:
+    if isinstance(out, Tensor):
+        return [out]
+    if out is None or type(out) in (bool, int, float, str):
+        return []
+    from torchflow._src.util import nest
+    return [x for x in nest.flatten(out) if isinstance(x, Tensor)]
+
+
+class Graph:
+    """A replayable recording: ``run(inputs)`` returns the flat output leaves."""
+
+    def __init__(self, rec: Recorder, input_names: list[str], out):
+        from torchflow._src.util import nest
+        self._single = isinstance(out, Tensor)
+        out_leaves = [out] if self._single else nest.flatten(out)
+        self._structure = out
+        self.ops = rec.ops
+        self.entry_grad = rec.entry_grad
+        self.captures = [x for x in rec.keep if isinstance(x, torch.Tensor)
+                         and id(x) not in rec.slots]
+        outs = []
+        self._templates = []
+        for leaf in out_leaves:
+            t = leaf._t if isinstance(leaf, Tensor) else None
+            if isinstance(t, torch.Tensor) and id(t) in rec.slots:
+                outs.append(rec.slots[id(t)])
+                self._templates.append(leaf._dtype)
+            else:
+                outs.append(rec._obj(leaf))
+                self._templates.append(None)
+        body = list(rec.lines)
+        if rec.grad is not rec.entry_grad:
+            body.append(f"_sg({rec.entry_grad})")
+        body.append("return (" + ", ".join(outs) + ",)" if outs else "return ()")
+        src = f"def _replay({', '.join(input_names)}):\n    " + "\n    ".join(body) + "\n"
+        self.source = src
+        ns = dict(rec.ns)
+        exec(compile(src, f"<tf.function {rec.name}>", "exec"), ns)  # the code generated above
+        self._fn = ns["_replay"]
+
+    def pack(self, leaves: list):
+        """The function's output structure around the leaves ``run`` returned."""
+        if self._single:
+            return leaves[0]
+        from torchflow._src.util import nest
+        return nest.pack_sequence_as(self._structure, leaves)
+
+    def run(self, flat_inputs: list) -> list:
+        try:
+            leaves = self._fn(*flat_inputs)
+        finally:
+            if torch.is_grad_enabled() is not self.entry_grad:
+                torch._C._set_grad_enabled(self.entry_grad)
+        out = []
+        for leaf, dt in zip(leaves, self._templates):
+            out.append(wrap(leaf, dt) if dt is not None else leaf)
+        return out
