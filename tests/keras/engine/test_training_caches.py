@@ -36,7 +36,9 @@ def _changed(before, layer):
     return [not np.array_equal(b, w.numpy()) for b, w in zip(before, layer.weights)]
 
 
-def test_trainable_flag_flipped_after_a_step_freezes_the_layer():
+def test_trainable_flag_flipped_after_a_step_takes_effect_at_compile():
+    # As tf.keras (checked against it): fit's traced step keeps the weights it was
+    # traced with until compile() is called again.
     x, y = _data()
     d1, d2 = L.Dense(3, input_shape=(4,)), L.Dense(1)
     model = _sgd_model(tf.keras.Sequential([d1, d2]))
@@ -44,11 +46,16 @@ def test_trainable_flag_flipped_after_a_step_freezes_the_layer():
     assert len(model.trainable_weights) == 4
     d1.trainable = False
     assert len(model.trainable_weights) == 2
+    b1 = _snapshot(d1)
+    model.fit(x, y, batch_size=8, epochs=1, verbose=0)
+    assert _changed(b1, d1) == [True, True]
+    _sgd_model(model)
     b1, b2 = _snapshot(d1), _snapshot(d2)
     model.fit(x, y, batch_size=8, epochs=1, verbose=0)
     assert _changed(b1, d1) == [False, False]
     assert _changed(b2, d2) == [True, True]
     d1.trainable = True
+    _sgd_model(model)
     model.fit(x, y, batch_size=8, epochs=1, verbose=0)
     assert _changed(b1, d1) == [True, True]
 
@@ -74,16 +81,21 @@ class _Scale(L.Layer):
         return x * self.s
 
 
-def test_layer_added_after_a_step_is_trained():
+def test_layer_added_after_a_step_is_trained_after_compile():
+    # tf.keras raises when the traced step would build a new layer's weights (a
+    # variable created on a later trace); after compile() the new layer trains.
     x, y = _data()
     model = _sgd_model(_Gated())
     model.fit(x, y, batch_size=32, epochs=1, verbose=0)
     assert len(model.trainable_weights) == 2
     model.extra = _Scale()
-    model.fit(x, y, batch_size=32, epochs=1, verbose=0)  # builds extra, then trains it
+    with pytest.raises(ValueError, match="singleton tf.Variables"):
+        model.fit(x, y, batch_size=32, epochs=1, verbose=0)
+    _sgd_model(model)
+    model.fit(x, y, batch_size=32, epochs=1, verbose=0)
     assert len(model.trainable_weights) == 3
     s = model.extra.s.numpy()
-    # one SGD step on s by hand: loss = mean((s * f(x) - y)^2), s was 1
+    # one SGD step on s by hand: loss = mean((s * f(x) - y)^2)
     f = model.first(x).numpy()
     before = float(model.extra.s.numpy())
     model.fit(x, y, batch_size=32, epochs=1, verbose=0)

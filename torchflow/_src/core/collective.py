@@ -30,7 +30,7 @@ import torch
 import torch.distributed as dist
 from torch._C._distributed_c10d import AllgatherOptions
 
-from torchflow._src.core import errors
+from torchflow._src.core import errors, graph_trace
 from torchflow._src.core.tensor import Tensor, wrap
 
 # torch.distributed's own default process-group timeout; TF 2.4 waits forever.
@@ -303,6 +303,7 @@ class CollectiveGroup:
         Returns:
           A list of ``Tensor``s, the reductions, in ``values``' order.
         """
+        graph_trace.mark_eager("a collective runs")
         self._check()
         timeout = float(timeout_seconds or self.timeout)
         ts = [_torch(v) for v in values]
@@ -348,6 +349,7 @@ class CollectiveGroup:
     def broadcast(self, values: list, src_rank: int = 0, *,
                   timeout_seconds: float | None = None) -> list:
         """Each tensor in ``values`` as rank ``src_rank`` holds it."""
+        graph_trace.mark_eager("a collective runs")
         self._check()
         timeout = float(timeout_seconds or self.timeout)
         opts = dist.BroadcastOptions()
@@ -364,6 +366,7 @@ class CollectiveGroup:
 
     def all_gather(self, value, axis: int = 0, *, timeout_seconds: float | None = None):
         """Concatenation along ``axis`` of every rank's ``value`` (sizes along it may differ)."""
+        graph_trace.mark_eager("a collective runs")
         self._check()
         timeout = float(timeout_seconds or self.timeout)
         t = _torch(value)
@@ -386,6 +389,7 @@ class CollectiveGroup:
 
     def barrier(self, *, timeout_seconds: float | None = None) -> None:
         """Waits until every rank reaches the barrier (bounded by the timeout)."""
+        graph_trace.mark_eager("a collective runs")
         self._check()
         timeout = float(timeout_seconds or self.timeout)
         self.all_reduce([wrap(torch.zeros(1))], timeout_seconds=timeout)

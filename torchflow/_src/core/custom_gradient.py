@@ -15,7 +15,7 @@ import inspect
 import torch
 import torch.utils.checkpoint
 
-from torchflow._src.core import context
+from torchflow._src.core import context, graph_trace
 from torchflow._src.core.convert import to_tensor
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.core.variables import Variable
@@ -101,6 +101,8 @@ def custom_gradient(f=None):
     return decorated
 
 
+# Traced functions call f again each time (its grad_fn is Python).
+@graph_trace.host_op(dry=graph_trace.RUN)
 def _call_custom(f, args, kwargs):
     s = _state
     if not s.recording:

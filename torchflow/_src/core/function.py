@@ -1,19 +1,19 @@
-"""``tf.function``: concrete functions per input signature, run eagerly.
+"""``tf.function``: concrete functions per input signature, traced once and replayed.
 
 A ``Function`` keeps TF's bookkeeping — one ``ConcreteFunction`` per input
 signature (tensor shapes and dtypes, Python values, structure), ``input_signature``
 checks with TF's errors, ``reduce_retracing``/``experimental_relax_shapes``
-generalisation and ``experimental_get_tracing_count()`` — but runs the Python
-body on every call (torch executes eagerly anyway, and avoids a tracing step).
+generalisation and ``experimental_get_tracing_count()``. The first call of a
+signature runs the Python body once while ``graph_trace.Recorder`` records its torch
+calls; later calls replay the recording, so the body's Python (``print``, list
+appends) runs only at trace time, as in TF, and ops, variable writes, ``tf.print`` and
+``py_function`` run on every call. A body the recording cannot replay faithfully
+(Python control flow on tensor values, dataset loops, string inputs) runs eagerly on
+every call for that signature. See docs/function.md.
+
 ``jit_compile=True`` hands each concrete function to ``torch.compile``; a frame
 that cannot be compiled runs eagerly (torch's own per-frame fallback, taken
-before the frame runs, so side effects never run twice). GradientTape
-bookkeeping and Variable writes always run eagerly between compiled segments.
-On the CPU, for small models, compilation does not pay (see the report in
-benchmarks/bench_train_step.py): it is worth it for larger, GPU-bound bodies.
-
-Differences from TensorFlow 2.4: Python side effects in the body (``print``,
-appending to lists) run on every call, not only while tracing. Inside the body
+before the frame runs, so side effects never run twice). Inside the body
 ``tf.executing_eagerly()`` is False, as in TF.
 """
 
@@ -28,9 +28,9 @@ from typing import Any
 import numpy as np
 import torch
 
-from torchflow._src.core import context, dtypes, tape, variables
+from torchflow._src.core import context, dtypes, function_signature, graph_trace, tape, variables
 from torchflow._src.core.convert import to_tensor
-from torchflow._src.core.errors import InvalidArgumentError
+from torchflow._src.core.errors import InvalidArgumentError, OpError
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.core.tensor_shape import TensorShape, from_tuple
 from torchflow._src.core.tensor_spec import TensorSpec
@@ -108,6 +108,9 @@ class ConcreteFunction:
         self.structured_outputs = None
         self._compiled: tuple | None = None  # (torch.compile(...), output structure)
         self._compile_failed = False
+        # Recordings by exact inputs (graph_trace._graph_inputs' key); None: eager.
+        self._graphs: dict = {}
+        self._second_trace = False  # the trace before created variables (TF counts 2)
 
     def _matches(self, shapes) -> bool:
         if len(shapes) != len(self._shapes):
@@ -119,13 +122,30 @@ class ConcreteFunction:
         return f"__inference_{self._function.__name__}"
 
     def pretty_printed_signature(self, verbose=True) -> str:
-        args, kwargs = self.structured_input_signature
-        return f"{self.name}(args={args!r}, kwargs={kwargs!r})"
+        """The signature as TF 2.4 prints it: ``f(a, b=2)``, its tensor arguments
+        (``Args:``) and outputs (``Returns:``)."""
+        fn = self._function
+        if self.structured_outputs is None:
+            fn._dry_trace(self)
+        return function_signature.pretty_signature(
+            fn.__name__, fn._arg_names(len(self.structured_input_signature[0])),
+            self.structured_input_signature, self.structured_outputs)
+
+    def __str__(self) -> str:
+        return "ConcreteFunction " + self.pretty_printed_signature()
+
+    def __repr__(self) -> str:
+        return f"<ConcreteFunction {self.pretty_printed_signature().splitlines()[0]} at " \
+               f"0x{id(self):X}>"
 
     def __call__(self, *args, **kwargs):
-        flat_specs = [s for s in nest.flatten(self.structured_input_signature[0])
+        fn = self._function
+        args, kwargs = function_signature.bind_concrete_call(
+            fn.__name__, fn._arg_names(len(self.structured_input_signature[0])),
+            self.structured_input_signature, args, kwargs)
+        flat_specs = [s for s in nest.flatten(self.structured_input_signature)
                       if isinstance(s, TensorSpec)]
-        flat_args = [a for a in nest.flatten(args) if isinstance(a, (Tensor, Variable))]
+        flat_args = [a for a in nest.flatten((args, kwargs)) if isinstance(a, (Tensor, Variable))]
         for i, (a, s) in enumerate(zip(flat_args, flat_specs)):
             if a.dtype != s.dtype:
                 raise InvalidArgumentError(
@@ -143,8 +163,9 @@ class Function:
     """
 
     def __init__(self, python_function, input_signature=None, jit_compile=False,
-                 reduce_retracing=False, name=None, instance_ref=None):
+                 reduce_retracing=False, name=None, instance_ref=None, autograph=True):
         self._python_function = python_function
+        self._autograph = bool(autograph)
         self._instance_ref = instance_ref
         self._jit_compile = bool(jit_compile)
         self._reduce_retracing = bool(reduce_retracing)
@@ -188,6 +209,31 @@ class Function:
     def input_signature(self):
         return self._input_signature
 
+    def _arg_names(self, n: int) -> list:
+        """Names of the first ``n`` positional arguments (``*args`` ones numbered)."""
+        names, star = [], None
+        for p in (self._sig.parameters.values() if self._sig is not None else ()):
+            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+                names.append(p.name)
+            elif p.kind is p.VAR_POSITIONAL:
+                star = p.name
+        while len(names) < n:
+            names.append(f"{star or 'arg'}_{len(names)}")
+        return names[:n]
+
+    def _list_all_concrete_functions(self) -> list:
+        out = []
+        for c in self._cache.values():
+            if all(c is not o for o in out):
+                out.append(c)
+        return out
+
+    def pretty_printed_concrete_signatures(self, verbose=True) -> str:
+        """The signatures of every concrete function traced so far, as TF 2.4 prints
+        them (see ``ConcreteFunction.pretty_printed_signature``)."""
+        return "\n\n".join(c.pretty_printed_signature(verbose)
+                            for c in self._list_all_concrete_functions())
+
     def experimental_get_tracing_count(self) -> int:
         """How many concrete functions this Function has traced."""
         return self._tracing_count
@@ -207,7 +253,8 @@ class Function:
         except TypeError:
             ref = (lambda obj: (lambda: obj))(instance)
         bound = Function(self._python_function, self._input_signature, self._jit_compile,
-                         self._reduce_retracing, self.__name__, instance_ref=ref)
+                         self._reduce_retracing, self.__name__, instance_ref=ref,
+                         autograph=self._autograph)
         self._bound[key] = (ref, bound)
         return bound
 
@@ -223,8 +270,30 @@ class Function:
             args = self._input_signature
         args, kwargs = self._canonicalize(args, kwargs)
         if self._input_signature is not None:
-            self._check_signature(args, kwargs)
-        return self._lookup(args, kwargs, trace=True)
+            args = self._check_signature(args, kwargs)
+        concrete = self._lookup(args, kwargs, trace=True)
+        if concrete.structured_outputs is None and not context.GLOBAL.run_functions_eagerly:
+            self._dry_trace(concrete, args, kwargs)
+        return concrete
+
+    def _dry_trace(self, concrete: ConcreteFunction, args=None, kwargs=None) -> None:
+        """Traces ``concrete`` without running anything that has effects (variable
+        writes, prints): ``get_concrete_function``. The recording is kept for later
+        calls with these exact inputs, so the Python body runs once, as in TF."""
+        if args is None:
+            args, kwargs = concrete.structured_input_signature
+        args, kwargs = nest.map_structure(_placeholder, (args, kwargs or {}))
+        flat, gkey = _graph_inputs(args, kwargs)
+        rec = graph_trace.Recorder(self.__name__, dry=True, autograph=self._autograph)
+        names = [rec.input(t) for t in flat]
+        first = self._calls == 0
+        try:
+            with rec:
+                out = self._run_python(concrete, args, kwargs, first)
+        except graph_trace.TraceUnsafe:
+            return
+        if rec.unsafe is None and gkey is not None and gkey not in concrete._graphs:
+            concrete._graphs[gkey] = graph_trace.Graph(rec, names, out)
 
     # --- calling -----------------------------------------------------------
     def __call__(self, *args, **kwargs):
@@ -236,8 +305,8 @@ class Function:
             args, kwargs = cargs, ckwargs
         concrete, saw_numpy = self._lookup(cargs, ckwargs, trace=True, report_numpy=True)
         if saw_numpy:
-            args, kwargs = nest.map_structure(_np_to_tensor, (args, kwargs))
-        return self._run(concrete, args, kwargs)
+            cargs, ckwargs = nest.map_structure(_np_to_tensor, (cargs, ckwargs))
+        return self._run(concrete, cargs, ckwargs)
 
     def _call_python(self, args, kwargs):
         if self._instance_ref is not None:
@@ -358,10 +427,56 @@ class Function:
         s = _state
         first = self._calls == 0
         self._calls += 1
+        if self._jit_compile and not concrete._compile_failed:
+            return self._run_python(concrete, args, kwargs, first, compiled=True)
+        flat, gkey = _graph_inputs(args, kwargs)
+        graphs = concrete._graphs
+        graph = graphs.get(gkey, _MISSING) if gkey is not None else None
+        if graph is not _MISSING and graph is not None:
+            s.function_depth += 1
+            try:
+                leaves = graph.run(flat)
+            except (OpError, StopIteration):
+                raise
+            except Exception:  # noqa: BLE001 - the Python body raises TF's error
+                # A torch error inside the replay (a value a kernel rejects): the
+                # body runs as Python, whose ops raise TF's error for it.
+                leaves = None
+            finally:
+                s.function_depth -= 1
+            if leaves is None:
+                return self._run_python(concrete, args, kwargs, first)
+            return graph.pack(leaves)
+        if graph is None or graph_trace.active() is not None:
+            # Not replayable, or called while another function traces (inlined there).
+            return self._run_python(concrete, args, kwargs, first)
+        rec = graph_trace.Recorder(self.__name__, autograph=self._autograph)
+        names = [rec.input(t) for t in flat]
+        created = getattr(s, "variables_created", 0)
+        if concrete._second_trace:
+            concrete._second_trace = False
+            self._tracing_count += 1
+        with rec:
+            out = self._run_python(concrete, args, kwargs, first)
+        if getattr(s, "variables_created", 0) != created:
+            # TF traces again at once after a trace that created variables (and fails
+            # if that trace creates more); here that second trace is the next call's.
+            concrete._second_trace = True
+            return out
+        if rec.unsafe is not None:
+            _log.debug("tf.function %s runs eagerly for this signature: %s", self.__name__,
+                       rec.unsafe)
+            graphs[gkey] = None
+        else:
+            graphs[gkey] = graph_trace.Graph(rec, names, out)
+        return out
+
+    def _run_python(self, concrete, args, kwargs, first, compiled=False):
+        s = _state
         created = getattr(s, "variables_created", 0)
         s.function_depth += 1
         try:
-            if self._jit_compile and not concrete._compile_failed:
+            if compiled:
                 out = _run_compiled(self, concrete, args, kwargs)
             else:
                 out = self._call_python(args, kwargs)
@@ -372,8 +487,46 @@ class Function:
                 f"tf.function only supports singleton tf.Variables created on the first call. "
                 f"Make sure the tf.Variable is only created once or created outside "
                 f"tf.function. (in {self.__name__})")
-        return _convert_outputs(out)
+        out = _convert_outputs(out)
+        if concrete.structured_outputs is None:
+            concrete.structured_outputs = function_signature.symbolic_outputs(out)
+        return out
 
+
+_MISSING = object()
+
+
+def _placeholder(x):
+    """A stand-in tensor for a ``TensorSpec`` (unknown dimensions 1) in a dry trace."""
+    if isinstance(x, TensorSpec):
+        dims = x.shape.dims
+        shape = () if dims is None else tuple(1 if d is None else d for d in dims)
+        if x.dtype is dtypes.string:
+            return to_tensor(np.full(shape, b"", dtype=object), x.dtype)
+        return wrap(torch.zeros(shape, dtype=x.dtype._torch), x.dtype)
+    return x
+
+
+def _graph_inputs(args, kwargs):
+    """The torch tensors a recording binds, and the key of the recording that fits
+    them (exact shapes, devices, grad requirements, aliasing, variables by identity,
+    whether a tape records); key None when no recording can take these inputs."""
+    flat = []
+    key: list = [torch.is_grad_enabled()]
+    for x in nest.flatten((args, kwargs)) if (args or kwargs) else ():
+        if isinstance(x, Tensor):
+            t = x._t
+            if not isinstance(t, torch.Tensor):
+                return flat, None  # a string tensor: its values live in NumPy
+            flat.append(t)
+            key.append((t.shape, t.device, t.requires_grad))
+        elif isinstance(x, Variable):
+            key.append(id(x))
+    if len(flat) > 1:
+        ids = [id(t) for t in flat]
+        if len(set(ids)) != len(ids):
+            key.append(tuple(ids.index(i) for i in ids))
+    return flat, tuple(key)
 
 def _np_to_tensor(x):
     return to_tensor(x) if type(x) is np.ndarray and x.dtype.kind not in "OUS" else x
@@ -441,7 +594,8 @@ def function(func=None, input_signature=None, autograph=True, experimental_imple
       func: The function to wrap (or None to use as a decorator with arguments).
       input_signature: A (nested) list of ``tf.TensorSpec``; if given, calls
         must match it and only one concrete function is traced.
-      autograph: Accepted (the body runs as Python).
+      autograph: Accepted; Python control flow on tensor values makes the
+        signature run eagerly (docs/function.md) instead of being converted.
       experimental_implements: Accepted, unused.
       experimental_autograph_options: Accepted, unused.
       experimental_relax_shapes: Generalise shapes after a retrace instead of
@@ -472,7 +626,7 @@ def function(func=None, input_signature=None, autograph=True, experimental_imple
     def wrap_fn(f):
         if isinstance(f, Function):
             f = f._python_function
-        return Function(f, input_signature, jit, relax)
+        return Function(f, input_signature, jit, relax, autograph=autograph)
 
     if func is None:
         return wrap_fn
@@ -493,9 +647,12 @@ class init_scope:
     variables there). The name scope is cleared, as in TF.
     """
 
-    __slots__ = ("_depth", "_names")
+    __slots__ = ("_depth", "_names", "_pause")
 
     def __enter__(self):
+        # Runs once, while tracing: what it does is not recorded.
+        self._pause = graph_trace.paused()
+        self._pause.__enter__()
         s = _state
         self._depth = s.function_depth
         self._names = list(s.name_scope)
@@ -509,6 +666,7 @@ class init_scope:
         s.function_depth = self._depth
         s.lifted_function_depth -= self._depth
         s.name_scope[:] = self._names
+        self._pause.__exit__()
 
 
 public("torchflow")(init_scope)

@@ -25,7 +25,7 @@ import weakref
 
 import torch
 
-from torchflow._src.core import context, dtypes
+from torchflow._src.core import context, dtypes, graph_trace
 from torchflow._src.core.convert import to_tensor
 from torchflow._src.core.indexed_slices import IndexedSlices, RowCollector
 from torchflow._src.core.tensor import Tensor, wrap
@@ -89,7 +89,7 @@ _ENGINE = getattr(getattr(torch.autograd, "Variable", None), "_execution_engine"
 def _grad(outs, inputs, gouts, retain: bool, create: bool):
     """``torch.autograd.grad(outs, inputs, gouts, allow_unused=True)``; the grad
     outputs already match the outputs' shapes and dtypes."""
-    if _ENGINE is not None:
+    if _ENGINE is not None and graph_trace._ACTIVE is None:  # a trace records grad()
         try:
             return _ENGINE.run_backward(tuple(outs), tuple(gouts), retain, create,
                                         tuple(inputs), True, False)
@@ -109,6 +109,8 @@ def _grad_with_rows(outs, srcs: list, dts: list, gouts, retain: bool, create: bo
         res = _grad(outs, srcs, gouts, retain, create)
     if not rows.rows:
         return list(res)
+    # The rows reach the collector in Python, which a replay would not run again.
+    graph_trace.mark_eager("IndexedSlices gradients are assembled in Python")
     return [rows.result(s, r, d) for s, r, d in zip(srcs, res, dts)]
 
 

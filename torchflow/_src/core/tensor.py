@@ -15,6 +15,8 @@ from torchflow._src.core.tensor_shape import TensorShape, from_tuple
 from torchflow._src.util.api import public
 
 _BY_TORCH = dtypes._BY_TORCH
+# Set by graph_trace: refuses ``bool()`` of a traced tensor where TF does.
+_graph_bool_check = None
 
 
 @public("torchflow")
@@ -107,6 +109,8 @@ class Tensor:
         return v.reshape(()).item() if isinstance(v, np.ndarray) else v
 
     def __bool__(self) -> bool:
+        if _graph_bool_check is not None:
+            _graph_bool_check(self)
         if self._t.ndim != 0 and self.shape.num_elements() == 0:
             return False  # NumPy's (deprecated) answer, which TF returns
         if self._t.ndim != 0 and self.shape.num_elements() != 1:

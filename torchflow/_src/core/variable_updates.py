@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import torch
 
+from torchflow._src.core import graph_trace
 from torchflow._src.core.convert import to_tensor
 from torchflow._src.core.errors import InvalidArgumentError, translate
 from torchflow._src.core.tensor import Tensor, wrap
@@ -93,6 +94,7 @@ def _positions(var, key) -> torch.Tensor:
     return wrap(flat)[key]._t  # pyright: ignore[reportIndexIssue] - ops/indexing installs Tensor.__getitem__; Tensor.__getitem__: TF's slicing rules and errors
 
 
+@graph_trace.host_op(dry=lambda var, key, value: var)  # runs on every call, as all writes
 def assign_slice(var, key, value):
     """``var[key] = value`` with TF's ResourceStridedSliceAssign rules."""
     op = "ResourceStridedSliceAssign"

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from torchflow._src.core import context, dtypes, variable_updates
+from torchflow._src.core import context, dtypes, graph_trace, variable_updates
 from torchflow._src.core.convert import convert_to_tensor, to_tensor
 from torchflow._src.core.errors import InvalidArgumentError, translate
 from torchflow._src.core.indexed_slices import IndexedSlices
@@ -179,6 +179,13 @@ class Variable(metaclass=VariableMetaclass):
                  import_scope=None, constraint=None,
                  synchronization=VariableSynchronization.AUTO,
                  aggregation=VariableAggregation.NONE, shape=None, **unused):
+        # Created once, at trace time, when a tf.function creates it: not recorded.
+        with graph_trace.paused():
+            self._init(initial_value, trainable, validate_shape, name, dtype, constraint,
+                       synchronization, aggregation, shape)
+
+    def _init(self, initial_value, trainable, validate_shape, name, dtype, constraint,
+              synchronization, aggregation, shape):
         if initial_value is None:
             raise ValueError(
                 "The `initial_value` arg to `tf.Variable` must be specified except when "
@@ -232,6 +239,7 @@ class Variable(metaclass=VariableMetaclass):
             t = t.contiguous()
             if self._trainable and (t.is_floating_point() or t.is_complex()):
                 t.requires_grad_(True)
+            graph_trace.register_leaf(t)
         else:
             t = np.array(t, dtype=object)
         self._leaf = t
@@ -317,6 +325,8 @@ class Variable(metaclass=VariableMetaclass):
         if self._forward_dual is not None:
             return wrap(self._forward_dual, self._dtype)
         if _state.recording:
+            if graph_trace._ACTIVE is not None:
+                _notify_read(self)  # a host node: replays tell the tapes then recording
             tapes = _state.tapes
             leaf = self._leaf
             if not getattr(leaf, "requires_grad", False):
@@ -613,6 +623,28 @@ class Variable(metaclass=VariableMetaclass):
 
     def __reduce__(self):
         return (_rebuild, (self.numpy(), self._trainable, self._name[:-2], self._dtype.name))
+
+
+def _dry_write(var, *args, read_value=True, **kwargs):
+    return var if read_value else None
+
+
+@graph_trace.host_op(dry=graph_trace.RUN)
+def _notify_read(var) -> None:
+    if _state.recording:
+        for tape in _state.tapes:
+            if tape._recording:
+                tape._on_variable_read(var)
+
+
+# Writes run again on every call of a traced function: whether they may write in
+# place depends on who holds the buffer then.
+for _name in ("assign", "assign_add", "assign_sub", "scatter_update", "scatter_add",
+              "scatter_sub", "scatter_mul", "scatter_div", "scatter_max", "scatter_min",
+              "batch_scatter_update", "scatter_nd_update", "scatter_nd_add", "scatter_nd_sub",
+              "scatter_nd_max", "scatter_nd_min"):
+    setattr(Variable, _name, graph_trace.host_op(getattr(Variable, _name), dry=_dry_write))
+del _name
 
 
 def _check_slices(sparse_delta) -> None:

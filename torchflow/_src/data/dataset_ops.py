@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from torchflow._src.core import dtypes
+from torchflow._src.core import dtypes, graph_trace
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.data import _structure
 from torchflow._src.data.iterator_ops import OwnedIterator
@@ -101,6 +101,9 @@ class DatasetV2:
 
     # --- iteration ---------------------------------------------------------
     def __iter__(self):
+        # A loop over a dataset in a traced function is not recorded (TF's AutoGraph
+        # makes it a graph loop): such a function runs eagerly.
+        graph_trace.mark_eager("the body iterates over a tf.data.Dataset")
         return OwnedIterator(self)
 
     def __bool__(self) -> bool:

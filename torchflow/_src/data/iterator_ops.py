@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import weakref
 
-from torchflow._src.core import dtypes
+from torchflow._src.core import dtypes, graph_trace
 from torchflow._src.core.errors import InvalidArgumentError, OutOfRangeError
 from torchflow._src.data import _structure
 from torchflow._src.data._runtime import IterContext, close_iter
@@ -54,6 +54,7 @@ class Iterator:
     def __iter__(self):
         return self
 
+    @graph_trace.host_op(dry=graph_trace.cannot_dry_run)
     def __next__(self):
         v = next(self._it)
         self._consumed += 1
@@ -70,6 +71,7 @@ class Iterator:
 
     def get_next_as_optional(self):
         """The next element wrapped in an ``Optional`` (empty at the end)."""
+        graph_trace.mark_eager("the body calls get_next_as_optional")
         try:
             return Optional.from_value(self.__next__())
         except StopIteration:

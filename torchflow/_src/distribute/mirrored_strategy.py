@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 import math
 
-from torchflow._src.core import config, context
+from torchflow._src.core import config, context, graph_trace
 from torchflow._src.core.device import DeviceSpec, device
 from torchflow._src.core.variable_scope import current_name_scope
 from torchflow._src.core.variables import Variable, VariableSynchronization
@@ -194,6 +194,8 @@ class MirroredExtended(StrategyExtended):
         if len(contexts) == 1:
             with device(self._devices[0]), contexts[0]:
                 return fn(*values.select_replica(0, args), **values.select_replica(0, kwargs))
+        # Replicas run in their own threads, which a trace does not record.
+        graph_trace.mark_eager("replicas run in threads")
         pool = self.__dict__.get("_worker_pool")
         if pool is None or len(pool.workers) < len(contexts):
             pool = self._worker_pool = mirrored_run.WorkerPool(self, len(contexts))

@@ -11,7 +11,7 @@ import sys
 
 import numpy as np
 
-from torchflow._src.core import dtypes
+from torchflow._src.core import dtypes, graph_trace
 from torchflow._src.core.convert import to_tensor
 from torchflow._src.core.tensor import Tensor, is_tensor, to_numpy
 from torchflow._src.util import nest
@@ -117,6 +117,7 @@ def _write(stream, text: str) -> None:
 
 
 @public("torchflow")
+@graph_trace.host_op
 def print(*inputs, **kwargs) -> None:  # noqa: A001 - TF's name
     """Prints tensors and Python values (``tf.print``).
 

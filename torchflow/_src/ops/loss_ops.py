@@ -8,7 +8,7 @@ import math
 
 import torch
 
-from torchflow._src.core import context, dtypes
+from torchflow._src.core import context, dtypes, graph_trace
 from torchflow._src.core.errors import InvalidArgumentError, dims
 from torchflow._src.ops import _nn_common as nc
 from torchflow._src.ops._dispatch import Tensor, tensor_arg, translate, wrap
@@ -177,8 +177,10 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None) -> Tenso
         out = torch.where(ok, out, torch.full_like(out, float("nan")))
         return wrap(out.to(xt.dtype), x._dtype)
     # torch's fused kernel checks the label range itself (no extra pass over the
-    # labels); only int64's smallest value could pass as its ignore_index.
-    if yt.numel() and n and (yt.dtype is not torch.int64 or int(yt.min()) != _I64_MIN):
+    # labels); only int64's smallest value could pass as its ignore_index (not
+    # checked while a tf.function traces: that read would keep it from replaying).
+    if yt.numel() and n and (yt.dtype is not torch.int64 or graph_trace.active() is not None
+                             or int(yt.min()) != _I64_MIN):
         flat = xt.ndim == 2
         try:
             out = torch.nn.functional.cross_entropy(

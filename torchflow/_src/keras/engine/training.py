@@ -1,7 +1,7 @@
 """``Model.compile/fit/evaluate/predict`` and the step functions behind them.
 
-Every step runs eagerly through torchflow ops (torch kernels); ``run_eagerly``
-is accepted and always effectively true. ``steps_per_execution=N`` runs N
+The steps run as ``tf.function``s (traced once, replayed) unless ``run_eagerly``
+(or ``tf.config.run_functions_eagerly``). ``steps_per_execution=N`` runs N
 batches per execution: callbacks' batch hooks and the progress bar see the
 batches in groups of N, as in TF 2.4: ``on_*_batch_begin`` gets the index of the
 group's first batch, ``on_*_batch_end`` its last (a final partial group too).
@@ -29,6 +29,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from torchflow._src.core.convert import convert_to_tensor
+from torchflow._src.core.function import function
 from torchflow._src.core.tape import GradientTape
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.keras import optimizers
@@ -220,22 +221,35 @@ class TrainingMixin:
             self.train_function = _dist.make_train_function(self, TrainingMixin.train_step)
             return self.train_function
 
+        step_updates = self._maybe_traced(self._train_step_updates)
+        train_step = self._maybe_traced(self.train_step)
+
         def train_function(batches):
             if type(self).train_step is TrainingMixin.train_step:
                 # Only the group's last logs are returned: the steps before it need
                 # not read the metrics back.
                 with _steps_as_one(self.optimizer, len(batches)):
                     for b in batches[:-1]:
-                        self._train_step_updates(b)
-                    return self.train_step(batches[-1]) if batches else None
+                        step_updates(b)
+                    return train_step(batches[-1]) if batches else None
             logs = None
             for b in batches:
-                logs = self.train_step(b)
+                logs = train_step(b)
             return logs
 
+        # A group of steps_per_execution steps is one call of one traced function.
+        train_function = self._maybe_traced(train_function)
         train_function._default_step = True
+        train_function._step_updates = step_updates
         self.train_function = train_function
         return train_function
+
+    def _maybe_traced(self, fn):
+        """``fn`` as a ``tf.function`` (traced once, replayed), unless the model runs
+        eagerly (``compile(run_eagerly=True)`` or ``tf.config.run_functions_eagerly``)."""
+        if self.run_eagerly:
+            return fn
+        return function(fn)
 
     def make_test_function(self):
         if self.test_function is not None:
@@ -244,13 +258,17 @@ class TrainingMixin:
             self.test_function = _dist.make_test_function(self)
             return self.test_function
 
+        test_step = self._maybe_traced(self.test_step)
+
         def test_function(batches):
             logs = None
             for b in batches:
-                logs = self.test_step(b)
+                logs = test_step(b)
             return logs
 
+        test_function = self._maybe_traced(test_function)
         test_function._default_step = True
+        test_function._step_updates = self._maybe_traced(self._test_step_updates)
         self.test_function = test_function
         return test_function
 
@@ -261,10 +279,12 @@ class TrainingMixin:
             self.predict_function = _dist.make_predict_function(self)
             return self.predict_function
 
-        def predict_function(batches):
-            return [self.predict_step(b) for b in batches]
+        predict_step = self._maybe_traced(self.predict_step)
 
-        self.predict_function = predict_function
+        def predict_function(batches):
+            return [predict_step(b) for b in batches]
+
+        self.predict_function = self._maybe_traced(predict_function)
         return predict_function
 
     # --- fit ----------------------------------------------------------------
@@ -515,8 +535,10 @@ class TrainingMixin:
                 cbs.on_test_batch_begin(step - len(group) + 1)
                 with Trace("test", step_num=step - len(group) + 1, _r=1):
                     if lazy:
+                        updates = getattr(test_function, "_step_updates",
+                                          self._test_step_updates)
                         for b in group:
-                            self._test_step_updates(b)
+                            updates(b)
                         logs = _MetricLogs(self)
                     else:
                         logs = {k: _to_py(v) for k, v in test_function(group).items()}

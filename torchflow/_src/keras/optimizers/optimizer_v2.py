@@ -20,7 +20,7 @@ import logging
 import operator
 import warnings
 
-from torchflow._src.core import dtypes, tracking
+from torchflow._src.core import dtypes, graph_trace, tracking
 from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.core.device import device
 from torchflow._src.core.indexed_slices import IndexedSlices
@@ -567,6 +567,9 @@ class Optimizer:
         a mirrored variable's replicas share its storage (tf.distribute, issue 12)."""
         self._apply([(first_local_value(g), v) for g, v in grads_and_vars])
 
+    # One host node of a traced step: the fused update reads the step count and the
+    # hyperparameters on the host, so it runs again on every call.
+    @graph_trace.host_op(dry=lambda self, grads_and_vars: None)
     def _apply(self, grads_and_vars):
         grads = [g for g, _ in grads_and_vars]
         variables = [v for _, v in grads_and_vars]
