@@ -239,3 +239,32 @@ def test_restore_of_damaged_checkpoint_raises_tf_error(tmp_path, how):
         assert type(ours.value).__name__ == type(theirs.value).__name__, (how, ours.value,
                                                                            theirs.value)
         assert getattr(ours.value, "error_code", None) == getattr(theirs.value, "error_code", None)
+
+
+@pytest.mark.parametrize("direction", ["tf_to_torchflow", "torchflow_to_tf"])
+def test_sharded_variable_partitioned_save(tmp_path, direction):
+    from tensorflow.python.distribute.sharded_variable import ShardedVariable as TfSharded
+
+    from torchflow._src.distribute.ps_values import ShardedVariable
+
+    rtf = real_tf()
+    full = np.arange(7 * 2, dtype=np.float32).reshape(7, 2)
+    cuts = [(0, 3), (3, 5), (5, 7)]
+
+    def sharded(lib, cls, value):
+        return cls([lib.Variable(value[a:b], name=f"part_{i}") for i, (a, b) in enumerate(cuts)])
+
+    writer, reader = (rtf, tf) if direction == "tf_to_torchflow" else (tf, rtf)
+    classes = {rtf: TfSharded, tf: ShardedVariable}
+    src = sharded(writer, classes[writer], full)
+    path = writer.train.Checkpoint(table=src).write(str(tmp_path / "sharded"))
+    key = "table/.ATTRIBUTES/VARIABLE_VALUE"
+    assert dict(rtf.train.list_variables(path))[key] == [7, 2]
+    np.testing.assert_array_equal(tf.train.load_variable(path, key), full)
+    dst = sharded(reader, classes[reader], np.zeros_like(full))
+    reader.train.Checkpoint(table=dst).read(path).assert_consumed()
+    np.testing.assert_array_equal(np.concatenate([v.numpy() for v in dst.variables]), full)
+    # ... and into one whole variable, as TF restores a partitioned tensor
+    whole = reader.Variable(np.zeros_like(full))
+    reader.train.Checkpoint(table=whole).read(path).assert_consumed()
+    np.testing.assert_array_equal(whole.numpy(), full)

@@ -95,10 +95,17 @@ def prefetch(variables) -> None:
     for v in variables:
         by_ps.setdefault(v._address, []).append(v)
     epoch = _epoch()
-    for address, vs in by_ps.items():
-        out = rpc.decode(channel(address).call(
+    if len(by_ps) == 1:
+        (address, vs), = by_ps.items()
+        waits = [(vs, lambda a=address, vs=vs: channel(a).call(
             "VarRead", rpc.encode({"keys": [v._key for v in vs]}), timeout=READ_TIMEOUT,
-            idempotent=True))
+            idempotent=True))]
+    else:  # all ps tasks at once; a lost one fails the step (no retry to wait for)
+        waits = [(vs, channel(address).call_async(
+            "VarRead", rpc.encode({"keys": [v._key for v in vs]}), timeout=READ_TIMEOUT))
+            for address, vs in by_ps.items()]
+    for vs, wait in waits:
+        out = rpc.decode(wait())
         for v, value in zip(vs, out["values"]):
             v._set_cache(value, epoch)
 
@@ -235,6 +242,11 @@ class ShardedVariable:
     @property
     def variables(self) -> list:
         """The list of the shard variables."""
+        return list(self._variables)
+
+    def _checkpoint_shards(self) -> list:
+        """The shards along axis 0: tf.train.Checkpoint saves them as TF 2.4 saves a
+        ShardedVariable, one partitioned tensor whose slices are the shards."""
         return list(self._variables)
 
     @property

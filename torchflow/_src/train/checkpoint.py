@@ -87,6 +87,16 @@ def _state_tensors(obj) -> dict:
     return out
 
 
+def _add_sharded(writer, key: str, var, shards) -> None:
+    """A ShardedVariable as TF 2.4 saves it: one tensor partitioned along axis 0."""
+    pieces, offset = [], 0
+    for shard in shards:
+        value = _variable_numpy(shard)
+        pieces.append((offset, value))
+        offset += value.shape[0]
+    writer.add_slices(key, [int(d) for d in var.shape.as_list()], pieces)
+
+
 def save_graph(root, prefix: str) -> None:
     """Writes the object graph rooted at ``root`` as a TF checkpoint at ``prefix``:
     a tensor bundle holding every variable under ``<path>/.ATTRIBUTES/VARIABLE_VALUE``,
@@ -110,7 +120,11 @@ def save_graph(root, prefix: str) -> None:
                 key = f"{paths[i]}/{_VALUE_KEY}"
                 node.attributes.add(name="VARIABLE_VALUE", full_name=_full_name(obj),
                                     checkpoint_key=key)
-                writer.add(key, _variable_numpy(obj))
+                shards = getattr(obj, "_checkpoint_shards", None)
+                if callable(shards):
+                    _add_sharded(writer, key, obj, shards())
+                else:
+                    writer.add(key, _variable_numpy(obj))
             elif kind == "state":
                 for name, value in _state_tensors(obj).items():
                     key = f"{paths[i]}/.ATTRIBUTES/{name}"

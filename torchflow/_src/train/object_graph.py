@@ -26,7 +26,10 @@ _IGNORED = frozenset(("_self_unconditional_checkpoint_dependencies",))
 
 
 def is_variable(obj) -> bool:
-    return isinstance(obj, Variable) or getattr(obj, "_is_checkpointable_variable", False)
+    """A Variable, or an object saved as one (``_is_checkpointable_variable``; a
+    ShardedVariable's ``_checkpoint_shards``)."""
+    return isinstance(obj, Variable) or getattr(obj, "_is_checkpointable_variable", False) or (
+        callable(getattr(obj, "_checkpoint_shards", None)) and not isinstance(obj, type))
 
 
 def has_state(obj) -> bool:

@@ -7,6 +7,8 @@ A bundle with prefix ``P`` is
   holds a ``BundleHeaderProto`` (shard count, endianness, format version), and
   whose other keys, sorted, hold a ``BundleEntryProto`` each: dtype, shape,
   data shard, offset, size and the masked CRC-32C of the tensor's bytes;
+  A partitioned tensor (a ShardedVariable) has a full entry listing its slices
+  and one entry per slice under an OrderedCode key (``slice_key``);
 * ``P.data-00000-of-00001``: the tensors' bytes back to back, little-endian
   C order; a string tensor is ``varint64`` lengths, the masked CRC-32C of the
   lengths (each as a fixed32), then the bytes.
@@ -101,6 +103,43 @@ def _string_bytes(array: np.ndarray) -> tuple[list, int]:
     return [bytes(lengths), length_crc, *items], crc
 
 
+def _ordered_num(value: int) -> bytes:
+    """TF's OrderedCode WriteNumIncreasing: a length byte, then big-endian bytes."""
+    raw = value.to_bytes((value.bit_length() + 7) // 8, "big") if value else b""
+    return bytes([len(raw)]) + raw
+
+
+def _ordered_signed(value: int) -> bytes:
+    """TF's OrderedCode WriteSignedNumIncreasing: n bytes whose top n bits are ones,
+    then a zero, then the number (a negative number is the complement of ~value's)."""
+    if value < 0:
+        return bytes(~b & 0xFF for b in _ordered_signed(~value))
+    for n in range(1, 9):
+        if value < 1 << (7 * n - 1):
+            return (((1 << n) - 1) << (7 * n) | value).to_bytes(n, "big")
+    raise errors.InvalidArgumentError(None, None, f"Slice bound {value} is too large")
+
+
+def slice_key(name: str, extents) -> bytes:
+    """The index key of one slice of a partitioned tensor (TF's EncodeTensorNameSlice):
+    ``extents`` are ``(start, length)`` per dimension, length -1 for the whole dimension."""
+    escaped = b"".join(b"\x00\xff" if c == 0 else b"\xff\x00" if c == 0xFF else bytes([c])
+                       for c in name.encode("utf-8"))
+    out = _ordered_num(0) + escaped + b"\x00\x01" + _ordered_num(len(extents))
+    for start, length in extents:
+        out += _ordered_signed(start) + _ordered_signed(length)
+    return out
+
+
+def _extents(proto, full_shape) -> list:
+    out = []
+    for e in proto.extent:
+        length = e.length if e.HasField("length") else -1
+        out.append((e.start, length))
+    out += [(0, -1)] * (len(full_shape) - len(out))
+    return out
+
+
 def _fsync_dir(path: str) -> None:
     try:
         fd = os.open(path or ".", os.O_RDONLY)
@@ -145,7 +184,7 @@ class BundleWriter:
         Raises:
           InvalidArgumentError: For a duplicate key or a dtype TF cannot save.
         """
-        if key in self._entries or key == "":
+        if key in self._entries or key in ("", b""):
             raise errors.InvalidArgumentError(
                 None, None, f"Adding duplicate key: {key}" if key else "The empty key is reserved")
         a = np.asarray(array)
@@ -180,14 +219,57 @@ class BundleWriter:
         self._offset += size
         self._entries[key] = entry
 
+    def add_slices(self, key: str, full_shape, slices) -> None:
+        """Adds a partitioned tensor as TF saves one: ``slices`` are ``(offset, array)``
+        pieces along axis 0 (a ShardedVariable's shards); the full entry lists them and
+        each is stored under its own slice key.
+
+        Raises:
+          InvalidArgumentError: For a duplicate key or pieces that do not tile the shape.
+        """
+        if key in self._entries:
+            raise errors.InvalidArgumentError(None, None, f"Adding duplicate key: {key}")
+        slices = list(slices)
+        if len(slices) == 1 and np.shape(slices[0][1]) == tuple(full_shape):
+            self.add(key, slices[0][1])  # a slice that is the whole tensor: TF saves it whole
+            return
+        full = bundle_pb2.BundleEntryProto()
+        full.shape.SetInParent()
+        for d in full_shape:
+            full.shape.dim.add(size=int(d))
+        covered = 0
+        for offset, array in slices:
+            a = np.asarray(array)
+            if int(offset) != covered or a.shape[1:] != tuple(full_shape[1:]):
+                raise errors.InvalidArgumentError(
+                    None, None, f"The slices of {key} do not tile its shape {list(full_shape)}")
+            covered += a.shape[0]
+            proto = full.slices.add()
+            first = proto.extent.add()
+            if offset:
+                first.start = int(offset)
+            first.length = int(a.shape[0])
+            for _ in full_shape[1:]:
+                proto.extent.add()
+            extents = [(int(offset), int(a.shape[0]))] + [(0, -1)] * (len(full_shape) - 1)
+            self.add(slice_key(key, extents), a)
+            full.dtype = self._entries[slice_key(key, extents)].dtype
+        if covered != int(full_shape[0]):
+            raise errors.InvalidArgumentError(
+                None, None, f"The slices of {key} do not tile its shape {list(full_shape)}")
+        self._entries[key] = full
+
     def finish(self) -> None:
         """Flushes the data, writes the index, and moves both into place."""
         header = bundle_pb2.BundleHeaderProto(num_shards=1)
         header.endianness = bundle_pb2.BundleHeaderProto.LITTLE
         header.version.producer = VERSION
         items = [(b"", header.SerializeToString())]
-        items += [(k.encode("utf-8"), self._entries[k].SerializeToString())
-                  for k in sorted(self._entries, key=lambda k: k.encode("utf-8"))]
+        def raw(k):
+            return k if isinstance(k, bytes) else k.encode("utf-8")
+
+        items += [(raw(k), self._entries[k].SerializeToString())
+                  for k in sorted(self._entries, key=raw)]
         table = sstable.build_table(items)
         index_path = index_filename(self._prefix)
         try:
@@ -271,6 +353,7 @@ class BundleReader:
             raise errors.NotFoundError(
                 None, None, f"Failed to find any matching files for {self._prefix}") from None
         self.entries: dict[str, bundle_pb2.BundleEntryProto] = {}
+        self._slice_entries: dict[bytes, bundle_pb2.BundleEntryProto] = {}
         header = None
         try:
             table = sstable.read_table(raw)
@@ -285,6 +368,8 @@ class BundleReader:
             try:
                 if key == b"":
                     header = bundle_pb2.BundleHeaderProto.FromString(bytes(value))
+                elif key[:1] == b"\x00":  # one slice of a partitioned tensor
+                    self._slice_entries[key] = bundle_pb2.BundleEntryProto.FromString(bytes(value))
                 else:
                     self.entries[key.decode("utf-8")] = \
                         bundle_pb2.BundleEntryProto.FromString(bytes(value))
@@ -347,8 +432,34 @@ class BundleReader:
         """
         entry = self._entry(key)
         if entry.slices:
+            return self._assemble(key, entry)
+        return self._value(key, entry)
+
+    def _assemble(self, key: str, entry) -> np.ndarray:
+        """A partitioned tensor, put together from its slices."""
+        shape = tuple(d.size for d in entry.shape.dim)
+        dt = dtypes.as_dtype(entry.dtype)
+        out = np.empty(shape, dtype=object if dt == dtypes.string else dt.as_numpy_dtype)
+        filled = 0
+        for proto in entry.slices:
+            extents = _extents(proto, shape)
+            piece_entry = self._slice_entries.get(slice_key(key, extents))
+            if piece_entry is None:
+                raise errors.NotFoundError(
+                    None, None, f"Key {key} slice {extents} not found in checkpoint")
+            index = tuple(slice(None) if n < 0 else slice(s, s + n) for s, n in extents)
+            piece = self._value(key, piece_entry)
+            if out[index].shape != piece.shape:
+                raise errors.DataLossError(
+                    None, None, f"Invalid slice shape for {key}: {piece.shape} at {extents}")
+            out[index] = piece
+            filled += piece.size
+        if filled != out.size:
             raise errors.UnimplementedError(
-                None, None, f"Reading the partitioned (sliced) tensor {key} is not supported")
+                None, None, f"The slices of {key} do not cover its shape {list(shape)}")
+        return out
+
+    def _value(self, key: str, entry) -> np.ndarray:
         dt = dtypes.as_dtype(entry.dtype)
         shape = tuple(d.size for d in entry.shape.dim)
         raw = self._read(entry)
