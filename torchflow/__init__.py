@@ -88,6 +88,7 @@ from torchflow._src.core.function import function as function
 from torchflow._src.core.function import init_scope as init_scope
 from torchflow._src.core.function import inside_function as inside_function
 from torchflow._src.core.indexed_slices import IndexedSlices as IndexedSlices
+from torchflow._src.core.indexed_slices import IndexedSlicesSpec as IndexedSlicesSpec
 from torchflow._src.core.module import Module as Module
 from torchflow._src.core.tape import AggregationMethod as AggregationMethod
 from torchflow._src.core.tape import GradientTape as GradientTape

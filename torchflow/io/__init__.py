@@ -35,6 +35,13 @@ from torchflow._src.ops.sequence_example_ops import parse_sequence_example as pa
 from torchflow._src.ops.sequence_example_ops import (
     parse_single_sequence_example as parse_single_sequence_example,
 )
+from torchflow._src.ops.sparse.sparse_serialize import (
+    deserialize_many_sparse as deserialize_many_sparse,
+)
+from torchflow._src.ops.sparse.sparse_serialize import (
+    serialize_many_sparse as serialize_many_sparse,
+)
+from torchflow._src.ops.sparse.sparse_serialize import serialize_sparse as serialize_sparse
 from torchflow._src.ops.tensor_proto_ops import parse_tensor as parse_tensor
 from torchflow._src.ops.tensor_proto_ops import serialize_tensor as serialize_tensor
 from torchflow.io import gfile as gfile

@@ -189,6 +189,17 @@ CASES = {
                                                      binary_output=True),
     "bincount_maxlength": lambda tf: tf.sparse.bincount(
         _st(tf, [[0, 0], [0, 1], [1, 0]], [1, 3, 1], [2, 2]), axis=-1, maxlength=2),
+    "serialize_sparse": lambda tf: tf.io.serialize_sparse(a(tf)),
+    # String values: TF writes them as tensor_content, torchflow as string_val (the
+    # bytes differ, both parse to the same tensor), so the round trip is compared.
+    "serialize_sparse_str_roundtrip": lambda tf: tf.io.deserialize_many_sparse(
+        tf.stack([tf.io.serialize_sparse(sstr(tf))]), tf.string),
+    "serialize_many_sparse": lambda tf: tf.io.serialize_many_sparse(s3(tf)),
+    "deserialize_many_sparse": lambda tf: tf.io.deserialize_many_sparse(
+        tf.io.serialize_many_sparse(s3(tf)), tf.int32),
+    "deserialize_stacked": lambda tf: tf.io.deserialize_many_sparse(tf.stack([
+        tf.io.serialize_sparse(_st(tf, [[0]], [1.0], [2])),
+        tf.io.serialize_sparse(_st(tf, [[1], [3]], [2.0, 3.0], [4]))]), tf.float32),
     "bad_indices_rank": lambda tf: tf.sparse.SparseTensor([0, 1], [1, 2], [3]),
     "bad_values_len": lambda tf: tf.sparse.SparseTensor([[0]], [1, 2], [3]),
     "not_sparse": lambda tf: tf.sparse.to_dense(tf.constant([1])),

@@ -24,14 +24,16 @@ import threading
 import torch
 
 from torchflow._src.core import dtypes
+from torchflow._src.core.composite_tensor import CompositeTensor, TypeSpec
 from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.core.tensor import Tensor, wrap
-from torchflow._src.core.tensor_shape import TensorShape
+from torchflow._src.core.tensor_shape import TensorShape, as_shape
+from torchflow._src.core.tensor_spec import TensorSpec
 from torchflow._src.util.api import public
 
 
 @public("torchflow")
-class IndexedSlices:
+class IndexedSlices(CompositeTensor):
     """A sparse representation of a set of tensor slices at given indices.
 
     ``values[i]`` is row ``indices[i]`` of the dense tensor of shape
@@ -86,6 +88,14 @@ class IndexedSlices:
     def device(self) -> str:
         return self._values.device
 
+    @property
+    def _type_spec(self) -> IndexedSlicesSpec:
+        ds = self._dense_shape
+        shape = self.shape if ds is not None else \
+            TensorShape([None] + self._values.shape.as_list()[1:])
+        return IndexedSlicesSpec(shape, self.dtype, self._indices.dtype,
+                                 None if ds is None else ds.dtype, self._indices.shape)
+
     def _tf_value(self, dtype=None) -> Tensor:
         if self._dense_shape is None:
             raise ValueError(f"Tensor conversion requested for IndexedSlices without "
@@ -103,6 +113,73 @@ class IndexedSlices:
         return (f"IndexedSlices(indices={self._indices!r}, values={self._values!r}"
                 + (f", dense_shape={self._dense_shape!r})" if self._dense_shape is not None
                    else ")"))
+
+
+@public("torchflow")
+class IndexedSlicesSpec(TypeSpec):
+    """The type of a ``tf.IndexedSlices``.
+
+    Args:
+      shape: The dense shape (dims may be None).
+      dtype: The values' dtype.
+      indices_dtype: The indices' dtype (int32 or int64).
+      dense_shape_dtype: The dense shape's dtype, or None for slices without one.
+      indices_shape: The indices' shape (1-D, default ``[None]``).
+
+    >>> import torchflow as tf
+    >>> tf.IndexedSlicesSpec([None, 2], tf.float32)
+    IndexedSlicesSpec(TensorShape([None, 2]), tf.float32, tf.int64, None, TensorShape([None]))
+    """
+
+    __slots__ = ("_shape", "_values_dtype", "_indices_dtype", "_dense_shape_dtype",
+                 "_indices_shape")
+
+    def __init__(self, shape=None, dtype=dtypes.float32, indices_dtype=dtypes.int64,
+                 dense_shape_dtype=None, indices_shape=None):
+        self._shape = as_shape(shape)
+        self._values_dtype = dtypes.as_dtype(dtype)
+        self._indices_dtype = dtypes.as_dtype(indices_dtype)
+        self._dense_shape_dtype = None if dense_shape_dtype is None else \
+            dtypes.as_dtype(dense_shape_dtype)
+        self._indices_shape = as_shape([None] if indices_shape is None else indices_shape)
+
+    @property
+    def value_type(self):
+        return IndexedSlices
+
+    @property
+    def shape(self) -> TensorShape:
+        return self._shape
+
+    @property
+    def dtype(self):
+        return self._values_dtype
+
+    def _serialize(self) -> tuple:
+        return (self._shape, self._values_dtype, self._indices_dtype, self._dense_shape_dtype,
+                self._indices_shape)
+
+    @property
+    def _component_specs(self):
+        inner = self._shape[1:] if self._shape.rank else TensorShape(None)
+        specs = [TensorSpec(self._indices_shape.concatenate(inner), self._values_dtype),
+                 TensorSpec(self._indices_shape, self._indices_dtype)]
+        if self._dense_shape_dtype is not None:
+            specs.append(TensorSpec([self._shape.rank], self._dense_shape_dtype))
+        return specs
+
+    def _to_components(self, value: IndexedSlices) -> list:
+        out = [value.values, value.indices]
+        if self._dense_shape_dtype is not None:
+            out.append(value.dense_shape)
+        return out
+
+    def _from_components(self, components) -> IndexedSlices:
+        if self._dense_shape_dtype is None:
+            values, indices = components
+            return IndexedSlices(values, indices)
+        values, indices, dense_shape = components
+        return IndexedSlices(values, indices, dense_shape)
 
 
 # --- sparse gradients of row gathers -------------------------------------------
