@@ -157,6 +157,12 @@ CASES = {
                                              .to_sparse()),
     "from_sparse": lambda t: t.RaggedTensor.from_sparse(t.sparse.SparseTensor(
         [[0, 0], [0, 1], [2, 0]], [1, 2, 3], [4, 3])),
+    "map_fn": lambda t: t.map_fn(t.math.square, t.ragged.constant(RT)),
+    "map_fn_dense_sig": lambda t: t.map_fn(t.reduce_sum, t.ragged.constant(RT),
+                                           fn_output_signature=t.int32),
+    "map_fn_ragged_sig": lambda t: t.map_fn(
+        lambda r: t.concat([r, r], 0), t.ragged.constant(RT),
+        fn_output_signature=t.RaggedTensorSpec([None], t.int32, 0)),
     "ragged_range": lambda t: t.ragged.range([3, 0, 2]),
     "ragged_range_deltas": lambda t: t.ragged.range(1, [4, 5], 2),
     "ragged_range_float": lambda t: t.ragged.range([1.5, 2.0]),

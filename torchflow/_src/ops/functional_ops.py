@@ -13,7 +13,7 @@ import logging
 import numpy as np
 import torch
 
-from torchflow._src.core import dtypes, graph_trace
+from torchflow._src.core import dtypes
 from torchflow._src.core.convert import to_tensor
 from torchflow._src.core.errors import (
     InvalidArgumentError,
@@ -25,6 +25,7 @@ from torchflow._src.core.errors import (
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.core.tensor_spec import TensorSpec
 from torchflow._src.core.variables import Variable
+from torchflow._src.ops._dispatch import COMPOSITE
 from torchflow._src.util import nest
 from torchflow._src.util.api import public
 
@@ -119,6 +120,9 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True,
     if not callable(fn):
         raise TypeError(f"fn must be callable. Received: {fn!r}")
     sig = fn_output_signature if fn_output_signature is not None else dtype
+    if type(elems) in COMPOSITE:  # the rows of a tf.RaggedTensor
+        return COMPOSITE[type(elems)].map_fn(fn, elems, sig,
+                                             lambda rows: _stack(rows, rows[0]._dtype))
     return _map(fn, elems, sig, back_prop, check_dtypes=True)
 
 
@@ -293,10 +297,7 @@ def _call_with_outputs(op, func, args, Tout, as_numpy: bool):
         return None
     single = not isinstance(Tout, (list, tuple))
     touts = [Tout] if single else list(Tout)
-    if out is None and not single:
-        outs = []  # None is no output (Tout=[]: the list of no tensors TF returns)
-    else:
-        outs = [out] if single else (list(out) if isinstance(out, (list, tuple)) else [out])
+    outs = [out] if single else (list(out) if isinstance(out, (list, tuple)) else [out])
     if len(outs) != len(touts):
         raise InvalidArgumentError(None, None, f"{op}: func returned {len(outs)} values "
                                    f"but Tout has {len(touts)} entries")
@@ -332,7 +333,6 @@ def _py_func_error(op, e: Exception):
 
 
 @public("torchflow")
-@graph_trace.host_op(dry=graph_trace.cannot_dry_run)
 def py_function(func, inp, Tout, name=None):
     """Calls ``func`` on Tensors ``inp`` eagerly; gradients flow through the
     torchflow ops ``func`` uses.
@@ -357,7 +357,6 @@ def py_function(func, inp, Tout, name=None):
 
 
 @public("torchflow")
-@graph_trace.host_op(dry=graph_trace.cannot_dry_run)
 def numpy_function(func, inp, Tout, name=None):
     """Calls ``func`` on NumPy arrays (not differentiable), as ``tf.numpy_function``.
 

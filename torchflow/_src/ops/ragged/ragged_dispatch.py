@@ -26,6 +26,7 @@ from torchflow._src.ops import unary_math_ops as um
 from torchflow._src.ops.ragged import ragged_factory as rf
 from torchflow._src.ops.ragged.ragged_tensor import (
     RaggedTensor,
+    RaggedTensorSpec,
     lengths_to_splits,
     replace_innermost,
     rowids_of,
@@ -302,6 +303,22 @@ def _reverse_one(rt, a: int, dense_reverse):
     return rt.with_values(take_rows(rt._values, s[1:][rows] - 1 - (pos - s[:-1][rows])))
 
 
+def map_fn(fn, elems: RaggedTensor, sig, dense_stack):
+    """``tf.map_fn`` over the rows of a RaggedTensor.
+
+    Without ``fn_output_signature`` the result has ``elems``' type (TF 2.4): the
+    rows ``fn`` returns become the rows of a RaggedTensor. A ``RaggedTensorSpec``
+    signature does the same; a dtype or ``TensorSpec`` stacks dense results.
+    """
+    rows = [fn(elems[i]) for i in range(elems._nrows())]
+    if sig is None or isinstance(sig, RaggedTensorSpec):
+        rr = elems.ragged_rank - 1 if sig is None else sig.ragged_rank  # of one row
+        if not rows:
+            return elems
+        return rf.batch_rows(rows, rr, elems.row_splits_dtype)
+    return dense_stack(rows)
+
+
 def cast(x: RaggedTensor, dtype, fn):
     return x.with_flat_values(fn(x.flat_values, dtype))
 
@@ -396,6 +413,7 @@ class _Handler:
     cast = staticmethod(cast)
     tile = staticmethod(tile)
     reverse = staticmethod(reverse)
+    map_fn = staticmethod(map_fn)
 
 
 install()
