@@ -13,7 +13,7 @@ import logging
 import numpy as np
 import torch
 
-from torchflow._src.core import dtypes
+from torchflow._src.core import dtypes, graph_trace
 from torchflow._src.core.convert import to_tensor
 from torchflow._src.core.errors import (
     InvalidArgumentError,
@@ -297,7 +297,10 @@ def _call_with_outputs(op, func, args, Tout, as_numpy: bool):
         return None
     single = not isinstance(Tout, (list, tuple))
     touts = [Tout] if single else list(Tout)
-    outs = [out] if single else (list(out) if isinstance(out, (list, tuple)) else [out])
+    if out is None and not single:
+        outs = []  # None is no output (Tout=[]: the list of no tensors TF returns)
+    else:
+        outs = [out] if single else (list(out) if isinstance(out, (list, tuple)) else [out])
     if len(outs) != len(touts):
         raise InvalidArgumentError(None, None, f"{op}: func returned {len(outs)} values "
                                    f"but Tout has {len(touts)} entries")
@@ -333,6 +336,7 @@ def _py_func_error(op, e: Exception):
 
 
 @public("torchflow")
+@graph_trace.host_op(dry=graph_trace.cannot_dry_run)
 def py_function(func, inp, Tout, name=None):
     """Calls ``func`` on Tensors ``inp`` eagerly; gradients flow through the
     torchflow ops ``func`` uses.
@@ -357,6 +361,7 @@ def py_function(func, inp, Tout, name=None):
 
 
 @public("torchflow")
+@graph_trace.host_op(dry=graph_trace.cannot_dry_run)
 def numpy_function(func, inp, Tout, name=None):
     """Calls ``func`` on NumPy arrays (not differentiable), as ``tf.numpy_function``.
 
