@@ -76,10 +76,12 @@ def readable_index(prefix: str) -> str:
     return index
 
 
-def _raw_crc(raw: bytes) -> int:
+def _raw_crc(raw) -> int:
+    """CRC-32C of ``bytes`` or a uint8 array, in chunks (the C extension wants bytes)."""
     crc = 0
     for start in range(0, len(raw), _CRC_CHUNK):
-        crc = sstable.crc32c(raw[start:start + _CRC_CHUNK], crc)
+        chunk = raw[start:start + _CRC_CHUNK]
+        crc = sstable.crc32c(chunk if isinstance(chunk, bytes) else chunk.tobytes(), crc)
     return crc
 
 
@@ -203,7 +205,7 @@ class BundleWriter:
                 a = a.copy(order="C")  # (np.ascontiguousarray makes a scalar 1-D)
             if a.dtype.byteorder == ">":
                 a = a.astype(a.dtype.newbyteorder("<"))
-            raw = a.tobytes()
+            raw = a.reshape(-1).view(np.uint8)  # written as is: no copy of the whole tensor
             pieces, crc = [raw], _raw_crc(raw)
         entry.shape.SetInParent()  # TF writes the (empty) shape of a scalar too
         for d in a.shape:
