@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 
 import torchflow
+from torchflow._src.core import indexed_slices as ours
 from torchflow._src.testing import real_tf
 
 pytestmark = pytest.mark.compat
@@ -26,3 +29,32 @@ def _program(tf):
 
 def test_indexed_slices_composite_matches_tf():
     assert _program(torchflow) == _program(real_tf())
+
+
+def _convert_warnings(tf):
+    s = tf.IndexedSlices(tf.ones([2, 3]), tf.constant([0, 4]), tf.constant([6, 3]))
+    with warnings.catch_warnings(record=True) as eager:
+        warnings.simplefilter("always")
+        tf.convert_to_tensor(s)
+
+    @tf.function
+    def f():
+        return tf.convert_to_tensor(s) + 1.0
+
+    with warnings.catch_warnings(record=True) as traced:
+        warnings.simplefilter("always")
+        f()
+    return ([str(w.message) for w in eager if "IndexedSlices" in str(w.message)],
+            [str(w.message) for w in traced if "IndexedSlices" in str(w.message)])
+
+
+def test_densifying_large_indexed_slices_warns_in_functions_only(monkeypatch):
+    rtf = real_tf()
+    from tensorflow.python.framework import indexed_slices as tf_is  # the reference's
+
+    monkeypatch.setattr(tf_is, "_LARGE_SPARSE_NUM_ELEMENTS", 10)
+    monkeypatch.setattr(ours, "_LARGE_SPARSE_NUM_ELEMENTS", 10)
+    want = _convert_warnings(rtf)
+    got = _convert_warnings(torchflow)
+    assert want[0] == [] and len(want[1]) == 1
+    assert got == want

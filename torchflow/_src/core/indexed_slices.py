@@ -19,17 +19,22 @@ An ``IndexedSlices`` converts to a dense tensor wherever a Tensor is expected
 from __future__ import annotations
 
 import itertools
+import math
 import threading
+import warnings
 
 import torch
 
-from torchflow._src.core import dtypes
+from torchflow._src.core import dtypes, graph_trace
 from torchflow._src.core.composite_tensor import CompositeTensor, TypeSpec
 from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.core.tensor_shape import TensorShape, as_shape
 from torchflow._src.core.tensor_spec import TensorSpec
 from torchflow._src.util.api import public
+
+# TF's threshold for its warning on densifying large IndexedSlices.
+_LARGE_SPARSE_NUM_ELEMENTS = 100000000
 
 
 @public("torchflow")
@@ -102,6 +107,12 @@ class IndexedSlices(CompositeTensor):
                              f"dense_shape: {self!r}")
         v = self._values._t
         shape = [int(d) for d in self._dense_shape.numpy()]
+        if graph_trace._ACTIVE is not None:  # TF warns while building a graph, not eagerly
+            n = math.prod(shape)
+            if n >= _LARGE_SPARSE_NUM_ELEMENTS:
+                warnings.warn(f"Converting sparse IndexedSlices to a dense Tensor with {n} "
+                              "elements. This may consume a large amount of memory.",
+                              stacklevel=2)
         out = torch.zeros(shape, dtype=v.dtype, device=v.device)
         out.index_add_(0, self._indices._t.long().to(v.device), v)
         return wrap(out, self._values.dtype)
