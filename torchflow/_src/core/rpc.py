@@ -19,6 +19,7 @@ API for other modules::
     # --- client -----------------------------------------------------------------
     ch = rpc.Channel("127.0.0.1:1234")         # token: arg, else $TORCHFLOW_CLUSTER_TOKEN
     out = ch.call("Echo", payload, timeout=10.0, idempotent=True)
+    outs = rpc.call_all([(ch1, "Read", p1), (ch2, "Read", p2)], timeout=5.0)  # at once
     for chunk in ch.stream("Tail", payload, timeout=60.0): ...
     ch.ping(timeout=1.0) -> bool; ch.close()
 
@@ -325,6 +326,41 @@ def error_from_rpc(e: grpc.RpcError, target: str = "") -> errors.OpError:
     if num in (errors.UNAVAILABLE, errors.DEADLINE_EXCEEDED) and target:
         details = f"{details} (peer {target})"
     return cls(None, None, details)
+
+
+# --- several peers at once ------------------------------------------------------------
+
+_fanout = futures.ThreadPoolExecutor(max_workers=8, thread_name_prefix="tf-rpc-fanout")
+
+
+def call_all(calls, timeout: float | None = DEFAULT_TIMEOUT, idempotent: bool = False) -> list:
+    """Makes ``calls`` (``(channel, method, payload)`` triples, one per peer) at the same
+    time and returns their responses in order; the first error is raised after all
+    have finished. (gRPC's own futures start a thread per call; a pool is cheaper.)"""
+    if len(calls) <= 1:
+        if not calls:
+            return []
+        ch, method, payload = calls[0]
+        return [ch.call(method, payload, timeout=timeout, idempotent=idempotent)]
+    pending = [_fanout.submit(ch.call, method, payload, timeout, idempotent)
+               for ch, method, payload in calls[1:]]
+    first_error = None
+    results = []
+    ch, method, payload = calls[0]
+    try:
+        results.append(ch.call(method, payload, timeout=timeout, idempotent=idempotent))
+    except errors.OpError as e:
+        first_error = e
+        results.append(None)
+    for f in pending:
+        try:
+            results.append(f.result())
+        except errors.OpError as e:
+            first_error = first_error or e
+            results.append(None)
+    if first_error is not None:
+        raise first_error
+    return results
 
 
 # --- server ----------------------------------------------------------------------------

@@ -161,18 +161,25 @@ class ParameterServerExtended(StrategyExtended):
         step = int(it.numpy())
         opt_key = it._key if isinstance(it, PSVariable) else f"{self._sid}/opt/{id(optimizer)}"
         blob = None
+        counted = not isinstance(it, PSVariable)
+        calls, sent_keys = [], []
         for address, pairs in by_ps.items():
             msg = {"opt": opt_key, "keys": [v._key for _, v in pairs],
                    "grads": [convert_to_tensor(g) for g, _ in pairs], "step": step}
+            if not counted and address == it._address:
+                msg["count"] = it._key  # the step is counted where `iterations` lives
+                counted = True
             sent = (address, opt_key, id(optimizer))
             if sent not in _sent_optimizers:
                 blob = blob or rpc.dumps_code(optimizer)
                 msg["blob"] = blob
-            ps_values.channel(address).call("OptApply", rpc.encode(msg),
-                                            timeout=rpc.DEFAULT_TIMEOUT)
-            with _sent_lock:
-                _sent_optimizers.add(sent)
-        it.assign_add(1)
+            calls.append((ps_values.channel(address), "OptApply", rpc.encode(msg)))
+            sent_keys.append(sent)
+        rpc.call_all(calls, timeout=rpc.DEFAULT_TIMEOUT)  # every ps task's update at once
+        with _sent_lock:
+            _sent_optimizers.update(sent_keys)
+        if not counted:
+            it.assign_add(1)
 
     # --- running ---
     def _update(self, var, fn, args, kwargs, group):

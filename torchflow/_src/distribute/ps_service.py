@@ -8,8 +8,9 @@ Methods (all on the one transport, ``core/rpc.py``; * = code, token required):
 ``VarRead``     ``{"keys"}`` -> ``{"values"}``: one call per ps task per step
 ``VarUpdate``   ``{"ops": [[key, "assign"|"add"|"sub", value], ...]}``, each op
                 atomic under its variable's lock; answers the new values
-``OptApply`` *  ``{"opt", "keys", "grads", "step"[, "blob"]}``: the optimizer's update
-                of this task's variables, run here beside its slots, under one lock
+``OptApply`` *  ``{"opt", "keys", "grads", "step"[, "blob", "count"]}``: the optimizer's
+                update of this task's variables, run here beside its slots, under one
+                lock; ``count`` names the ``iterations`` variable to increment here
 ``FnRegister`` * ``{"id", "blob"}``: a scheduled function (and its strategy), once
 ``FnRun`` *     ``{"id", "args"}``: runs it; ``{"ok": result}`` or ``{"error": {...}}``
 ``DatasetCreate`` * / ``IteratorCreate``: per-worker datasets and their iterators
@@ -131,6 +132,13 @@ class TaskService:
                 step = Variable(int(r["step"]), dtype="int64", trainable=False,
                                 name="iter")
                 object.__setattr__(opt, "_iterations", step)
+                # Hyperparameter variables made on a worker are read here on every
+                # update: this copy keeps their values locally (one read now).
+                hyper = getattr(opt, "_hyper", None)
+                if isinstance(hyper, dict):
+                    for name, value in list(hyper.items()):
+                        if isinstance(value, ps_values.PSVariable):
+                            hyper[name] = Variable(value.numpy(), trainable=False, name=name)
                 entry = self._opts[r["opt"]] = (threading.Lock(), opt)
         lock, opt = entry
         slots = [self._slot(k) for k in r["keys"]]
@@ -138,6 +146,10 @@ class TaskService:
             opt._iterations.assign(int(r["step"]))
             opt.apply_gradients(zip(r["grads"], [s.var for s in slots]),
                                 experimental_aggregate_gradients=False)
+        if "count" in r:
+            it = self._slot(r["count"])
+            with it.lock:
+                it.var.assign_add(1)
         return b""
 
     # --- functions (a worker task) ---

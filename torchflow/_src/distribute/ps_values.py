@@ -95,18 +95,11 @@ def prefetch(variables) -> None:
     for v in variables:
         by_ps.setdefault(v._address, []).append(v)
     epoch = _epoch()
-    if len(by_ps) == 1:
-        (address, vs), = by_ps.items()
-        waits = [(vs, lambda a=address, vs=vs: channel(a).call(
-            "VarRead", rpc.encode({"keys": [v._key for v in vs]}), timeout=READ_TIMEOUT,
-            idempotent=True))]
-    else:  # all ps tasks at once; a lost one fails the step (no retry to wait for)
-        waits = [(vs, channel(address).call_async(
-            "VarRead", rpc.encode({"keys": [v._key for v in vs]}), timeout=READ_TIMEOUT))
-            for address, vs in by_ps.items()]
-    for vs, wait in waits:
-        out = rpc.decode(wait())
-        for v, value in zip(vs, out["values"]):
+    groups = list(by_ps.items())
+    outs = rpc.call_all([(channel(a), "VarRead", rpc.encode({"keys": [v._key for v in vs]}))
+                         for a, vs in groups], timeout=READ_TIMEOUT, idempotent=True)
+    for (_, vs), raw in zip(groups, outs):
+        for v, value in zip(vs, rpc.decode(raw)["values"]):
             v._set_cache(value, epoch)
 
 
