@@ -26,7 +26,7 @@ import pytest
 
 import torchflow as tf
 from torchflow._src.core import rpc
-from torchflow._src.data.service import _transport, data_service_ops
+from torchflow._src.data.service import _transport, data_service_ops, worker
 
 pytestmark = pytest.mark.multiprocess
 
@@ -315,7 +315,7 @@ def test_worker_sigkilled_mid_epoch_then_back(cluster):
     # at most once: nothing twice, nothing invented; what the killed worker held
     # (its buffer, its last reply, its current range) is all that may be missing
     assert len(got) == len(set(got)) and set(got) <= set(range(400))
-    assert len(got) >= 400 - (8 + 64 + 400 // 8)
+    assert len(got) >= 400 - (worker.BUFFER_ELEMENTS + 4 + 400 // 8)
     # the worker comes back on the same address and is used again
     cluster.start_worker(1)
     cluster.wait_workers(2)

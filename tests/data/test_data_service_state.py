@@ -256,6 +256,11 @@ def test_in_process_modes_and_errors(local_service):
     assert sorted(int(x) for x in dis) == [1, 2, 3, 4, 5, 6]
 
     assert int(svc.register_dataset(d.target, ds)) == int(svc.register_dataset(d.target, ds))
+    # elements of different shapes (a reply cannot stack them) and of nested structure
+    ragged = tf.data.Dataset.range(8).map(lambda x: {"r": tf.range(x), "s": tf.strings.as_string(x)})
+    got = sorted((v["r"].numpy().tolist(), v["s"].numpy()) for v in
+                 ragged.apply(svc.distribute("distributed_epoch", d.target)))
+    assert got == [(list(range(i)), str(i).encode()) for i in range(8)]
 
     def bad(x):
         if x == 3:

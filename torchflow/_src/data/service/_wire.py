@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from torchflow._src.core import dtypes
+from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.core.tensor_spec import TensorSpec
 from torchflow._src.data import _structure
@@ -23,11 +24,42 @@ from torchflow._src.ops import data_ops
 
 def element_arrays(element) -> list:
     """The leaves of a dataset element as NumPy arrays (in ``flatten`` order)."""
+    return leaf_arrays(_structure.flatten(element))
+
+
+def leaf_arrays(leaves: list) -> list:
+    """``leaves`` (a flat list of Tensors) as NumPy arrays."""
     out = []
-    for t in _structure.flatten(element):
+    for t in leaves:
         a = t.numpy()
         out.append(a if isinstance(a, np.ndarray) else np.asarray(a))
     return out
+
+
+def stacked_arrays(elements: list):
+    """The flat elements ``elements`` (lists of Tensors) as one array per component,
+    stacked along a new dimension 0, or None when their shapes differ. One array per
+    component instead of one per element leaf makes a reply of many small elements
+    cheap to frame, send and split again."""
+    if len(elements) < 2:
+        return None
+    out = []
+    for i in range(len(elements[0])):
+        try:
+            t = data_ops.stack([e[i] for e in elements], i)
+        except (InvalidArgumentError, TypeError, AttributeError):
+            return None  # different shapes (or composite leaves): one array each
+        a = t.numpy()
+        out.append(a if isinstance(a, np.ndarray) else np.asarray(a))
+    return out
+
+
+def elements_from_stacked(spec, arrays: list, n: int) -> list:
+    """The ``n`` elements of ``spec`` whose components ``stacked_arrays`` stacked."""
+    flat = _structure.flatten(spec)
+    parts = [data_ops.unstack_range(data_ops.from_numpy(a, s.dtype), 0, n)
+             for a, s in zip(arrays, flat)]
+    return [_structure.pack_as(spec, [p[k] for p in parts]) for k in range(n)]
 
 
 def element_from_arrays(spec, arrays: list):

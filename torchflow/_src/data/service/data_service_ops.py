@@ -366,13 +366,23 @@ class _ServiceIterator:
                 self._stop.wait(backoff)  # the same seq again: nothing lost or repeated
                 backoff = min(1.0, backoff * 2)
                 continue
+            except errors.OpError as e:  # not transient: the consumer raises it now
+                self._give_credits(n - 1)
+                with self._lock:
+                    if self._tasks.get(task_id) == "running":
+                        self._tasks[task_id] = "ended"
+                self._results.put(e)
+                return
             backoff = 0.05
-            els = r["els"]
+            if "stacked" in r:
+                els = _wire.elements_from_stacked(spec, r["stacked"], int(r["n"]))
+            else:
+                els = [_wire.element_from_arrays(spec, a) for a in r["els"]]
             self._give_credits(n - len(els))
             if els or r["end"] or "error" in r:
                 seq += 1
-            for arrays in els:
-                self._results.put(_wire.element_from_arrays(spec, arrays))
+            for el in els:
+                self._results.put(el)
             if "error" in r:
                 cls = getattr(errors, r["error"], errors.UnknownError)
                 if not isinstance(cls, type) or not issubclass(cls, errors.OpError):

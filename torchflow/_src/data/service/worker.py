@@ -21,20 +21,71 @@ transient failure neither loses nor duplicates an element.
 
 from __future__ import annotations
 
+import collections
 import logging
-import queue
 import threading
 import time
 import uuid
 
 from torchflow._src.core import errors
+from torchflow._src.data import _structure
 from torchflow._src.data._runtime import start_thread
 from torchflow._src.data.service import _transport, _wire, splits
 from torchflow._src.data.service.dispatcher import DISTRIBUTED_EPOCH
+from torchflow._src.ops import data_ops
 
 _log = logging.getLogger("torchflow.data.service")
-BUFFER_ELEMENTS = 8
+BUFFER_ELEMENTS = 64
+BUFFER_BYTES = 64 << 20
+
+
+def _nbytes(item) -> int:
+    if not isinstance(item, list):
+        return 0
+    n = 0
+    for t in item:
+        size = 1
+        for d in data_ops.shape_of(t):
+            size *= d
+        n += size * max(1, getattr(t.dtype, "size", 8))
+    return n
+
+
+class _Buffer:
+    """A FIFO of produced elements bounded by count and bytes (at least one fits)."""
+
+    def __init__(self):
+        self._items: collections.deque = collections.deque()
+        self._bytes = 0
+        self._cv = threading.Condition()
+
+    def put(self, item, timeout: float) -> bool:
+        size = _nbytes(item)
+        with self._cv:
+            if self._items and (len(self._items) >= BUFFER_ELEMENTS or
+                                self._bytes + size > BUFFER_BYTES):
+                self._cv.wait(timeout)
+                if self._items and (len(self._items) >= BUFFER_ELEMENTS or
+                                    self._bytes + size > BUFFER_BYTES):
+                    return False
+            self._items.append((item, size))
+            self._bytes += size
+            self._cv.notify_all()
+            return True
+
+    def get(self, timeout: float):
+        """The oldest item; ``_EMPTY`` if none came within ``timeout`` (0: no wait)."""
+        with self._cv:
+            if not self._items and timeout > 0:
+                self._cv.wait(timeout)
+            if not self._items:
+                return _EMPTY
+            item, size = self._items.popleft()
+            self._bytes -= size
+            self._cv.notify_all()
+            return item
 _END = object()
+_EMPTY = object()
 
 
 class _Task:
@@ -44,7 +95,7 @@ class _Task:
         self.id = int(task_def["task"])
         self._worker = worker
         self._job = int(task_def["job"])
-        self._buffer: queue.Queue = queue.Queue(BUFFER_ELEMENTS)
+        self._buffer = _Buffer()
         self._stop = threading.Event()
         self._ended = False
         self._lock = threading.Lock()
@@ -77,11 +128,8 @@ class _Task:
 
     def _put(self, item) -> bool:
         while not self._stop.is_set():
-            try:
-                self._buffer.put(item, timeout=0.2)
+            if self._buffer.put(item, timeout=0.2):
                 return True
-            except queue.Full:
-                continue
         return False
 
     def _produce(self) -> None:
@@ -93,7 +141,7 @@ class _Task:
             return
         while not self._stop.is_set():
             try:
-                item = _wire.element_arrays(next(it))
+                item = _structure.flatten(next(it))
             except StopIteration:
                 break
             except errors.OpError as e:
@@ -110,7 +158,7 @@ class _Task:
             if last is not None and last[0] == seq:
                 return last[1]
             reply = self._next(wait_s, most)
-            if reply["els"] or reply["end"]:
+            if reply["els"] or reply.get("n") or reply["end"]:
                 self._replies[client] = (seq, reply)
             return reply
 
@@ -121,10 +169,8 @@ class _Task:
             return {"els": [], "end": False, "error": type(e).__name__, "message": e.message}
         els: list = []
         while not self._ended and len(els) < most:
-            try:
-                item = self._buffer.get(timeout=wait_s) if not els else \
-                    self._buffer.get_nowait()
-            except queue.Empty:
+            item = self._buffer.get(wait_s if not els else 0)
+            if item is _EMPTY:
                 break
             if item is _END:
                 self._ended = True
@@ -137,7 +183,10 @@ class _Task:
                 return {"els": [], "end": False, "error": type(item).__name__,
                         "message": item.message}
             els.append(item)
-        return {"els": els, "end": self._ended}
+        stacked = _wire.stacked_arrays(els)
+        if stacked is not None:
+            return {"stacked": stacked, "n": len(els), "els": [], "end": self._ended}
+        return {"els": [_wire.leaf_arrays(e) for e in els], "end": self._ended}
 
     def stop(self) -> None:
         self._stop.set()
