@@ -268,3 +268,21 @@ def test_sharded_variable_partitioned_save(tmp_path, direction):
     whole = reader.Variable(np.zeros_like(full))
     reader.train.Checkpoint(table=whole).read(path).assert_consumed()
     np.testing.assert_array_equal(whole.numpy(), full)
+
+
+def test_tf_iterator_state_is_a_clear_error(tmp_path):
+    # A tf.data iterator's state is a DT_VARIANT (TF runtime object): listed like TF,
+    # get_tensor fails as TF's does, restore says why instead of misreading bytes.
+    rtf = real_tf()
+    it = iter(rtf.data.Dataset.range(10))
+    next(it)
+    path = rtf.train.Checkpoint(it=it).write(str(tmp_path / "it"))
+    assert tf.train.list_variables(path) == rtf.train.list_variables(path)
+    key = "it/.ATTRIBUTES/ITERATOR_STATE"
+    with pytest.raises(rtf.errors.InternalError) as theirs:
+        rtf.train.load_checkpoint(path).get_tensor(key)
+    with pytest.raises(tf.errors.InternalError) as ours:
+        tf.train.load_checkpoint(path).get_tensor(key)
+    assert str(ours.value) == str(theirs.value)
+    with pytest.raises(tf.errors.UnimplementedError, match="variant"):
+        tf.train.Checkpoint(it=iter(tf.data.Dataset.range(10))).restore(path)

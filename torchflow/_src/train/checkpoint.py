@@ -185,6 +185,23 @@ class _Restore:
                 return self.reader.lookup(attr.checkpoint_key), attr.checkpoint_key
         return None, None
 
+    def _state(self, node) -> dict:
+        """``{name: value}`` of a stateful object's attributes. TF keys a saveable's
+        tensors by the attribute's key plus each tensor's suffix (an iterator's
+        ``ITERATOR`` attribute is stored as ``.../ITERATOR_STATE``)."""
+        out = {}
+        for a in node.attributes:
+            if self.reader.contains(a.checkpoint_key):
+                out[a.name] = self.reader.lookup(a.checkpoint_key)
+                continue
+            keys = [k for k in self.reader.entries if k.startswith(a.checkpoint_key)]
+            if not keys:
+                raise errors.NotFoundError(
+                    None, None, f"Key {a.checkpoint_key} not found in checkpoint")
+            for k in keys:
+                out[a.name + k[len(a.checkpoint_key):]] = self.reader.lookup(k)
+        return out
+
     def match(self, node_id: int, obj) -> None:
         if node_id in self.matched:
             return
@@ -196,8 +213,7 @@ class _Restore:
                 if value is not None:
                     _assign(obj, value, key)
             elif og.has_state(obj):
-                og.set_state(obj, {a.name: self.reader.lookup(a.checkpoint_key)
-                                   for a in node.attributes})
+                og.set_state(obj, self._state(node))
         legacy_deps = getattr(obj, "_legacy_checkpoint_dependencies", None) if self.legacy \
             else None
         live = dict(legacy_deps() if callable(legacy_deps) else og.children(obj))

@@ -407,6 +407,11 @@ class CheckpointReader:
           OpError: Its bytes are damaged (a checksum mismatch).
           IndexError: The data file is truncated.
         """
+        if self._reader.contains(key) and self._reader.dtype(key).as_numpy_dtype is None \
+                and self._reader.dtype(key).name != "string":
+            raise errors.InternalError(
+                None, None, f"Tensorflow type {self._reader.dtype(key).as_datatype_enum} not "
+                f"convertible to numpy dtype.")
         try:
             value = self._reader.lookup(key)
         except errors.OpError as e:

@@ -463,6 +463,10 @@ class BundleReader:
 
     def _value(self, key: str, entry) -> np.ndarray:
         dt = dtypes.as_dtype(entry.dtype)
+        if dt in (dtypes.variant, dtypes.resource):
+            raise errors.UnimplementedError(
+                None, None, f"Cannot read {key}: a {dt.name} tensor holds a TensorFlow runtime "
+                f"object (e.g. a tf.data iterator's state), which torchflow cannot restore")
         shape = tuple(d.size for d in entry.shape.dim)
         raw = self._read(entry)
         if dt == dtypes.string:
