@@ -24,12 +24,15 @@ from typing import Callable
 import torch
 
 from torchflow._src.core import dtypes
+from torchflow._src.core import tensor as _tensor_module
 from torchflow._src.core.errors import InvalidArgumentError, NotFoundError, dims, translate
+from torchflow._src.core.variables import Variable
 from torchflow._src.ops._dispatch import (
     COMPOSITE,
     NARROW_UNSIGNED,
     Tensor,
     binary,
+    scalar_operand,
     tensor_arg,
     tf_type_name,
     wrap,
@@ -178,16 +181,49 @@ def retry_wide(op: str, fn, a, b, d: dtypes.DType, e: BaseException, ordered: bo
     raise op_failure(op, e, a, b) from None
 
 
+def rdiv(a, b):
+    """``b / a``: the torch function of the reflected ``/`` (``2.0 / x``)."""
+    return torch.div(as_torch_scalar(b, a), a)
+
+
+def rpow(a, b):
+    """``b ** a``: the torch function of the reflected ``**`` (``2.0 ** x``)."""
+    return torch.pow(as_torch_scalar(b, a), a)
+
+
+# torch functions for which a Python number may be passed as a cached 0-d tensor of the
+# other operand's dtype (``scalar_operand``) with the same result: plain arithmetic.
+# Not maximum/minimum (clamp_min/clamp_max for numbers: TF's gradient at ties).
+_SCALAR_OPERAND_FNS = frozenset((torch.add, torch.sub, torch.rsub, torch.mul, torch.div,
+                                 torch.pow, rdiv, rpow))
+_new = object.__new__
+
+
+# The composite (tf.RaggedTensor) branches live outside binary_op/unary_op: a lambda
+# there would make their arguments closure cells, which every call pays for.
+def _composite_binary(op, fn, allowed, x, y, other):
+    h = COMPOSITE.get(type(x)) or COMPOSITE[type(y)]
+    return h.elementwise(lambda a, b: binary_op(op, fn, allowed, a, b, other), x, y)
+
+
+def _composite_unary(op, fn, allowed, x, out):
+    return COMPOSITE[type(x)].unary(lambda a: unary_op(op, fn, allowed, a, out), x)
+
+
 def binary_op(op: str, fn: Callable, allowed: TypeSet, x, y, other: Callable | None = None
               ) -> Tensor:
     """Runs the torch function ``fn`` as TF's binary op ``op`` on ``x`` and ``y``.
 
-    The one path every elementwise binary ``tf.math`` op takes. Two Tensors of one
-    dtype in ``allowed`` go straight to ``fn`` (the hot path: no conversion, one
-    set lookup). Anything else goes through ``_dispatch.binary`` (Python numbers
-    and NumPy values take the tensor's dtype; TF's no-promotion rule) and TF's
-    dtype check. A torch failure is retried in int64 for narrow unsigned dtypes
-    and otherwise becomes TF's error.
+    The one path every elementwise binary op takes, ``tf.math``'s functions and
+    ``Tensor``'s operators alike. The fast path: two Tensors of one dtype in
+    ``allowed`` go straight to ``fn`` (no conversion, one set lookup), as does a
+    Tensor of a floating or complex dtype with a Python ``float``/``int`` when
+    ``fn`` is plain arithmetic (the number as a cached 0-d tensor, see
+    ``_dispatch.scalar_operand``); a Variable is read once first. Anything else
+    goes through ``_dispatch.binary`` (Python numbers and NumPy values take the
+    tensor's dtype; TF's no-promotion rule) and TF's dtype check. A torch failure
+    is retried in int64 for narrow unsigned dtypes and otherwise becomes TF's
+    error.
 
     Args:
       op: TF's op name, used in error messages (``"AddV2"``).
@@ -208,17 +244,42 @@ def binary_op(op: str, fn: Callable, allowed: TypeSet, x, y, other: Callable | N
       NotFoundError: A dtype TF's OpDef lists but has no kernel for.
       TypeError: A Python value that does not fit the tensor's dtype.
     """
-    # Positional parameters only: keyword-only ones cost ~30 ns a call here.
-    if type(x) is Tensor and type(y) is Tensor:
+    # Positional parameters only: keyword-only ones cost ~30 ns a call here. The result
+    # is made as tensor.wrap makes it, inline: one call fewer on the hot path.
+    if type(x) is Tensor:
         d = x._dtype
-        if y._dtype is d and d._name in allowed:
-            try:
-                return wrap(fn(x._t, y._t), d)
-            except Exception:  # noqa: BLE001 - the general path below raises TF's error
-                pass
+        ty = type(y)
+        if ty is Tensor:
+            if y._dtype is d and d._name in allowed:
+                try:
+                    t = fn(x._t, y._t)
+                except Exception:  # noqa: BLE001 - the general path below raises TF's error
+                    pass
+                else:
+                    r = _new(Tensor)
+                    r._t = t
+                    r._dtype = d
+                    if _tensor_module._result_hook is not None:
+                        _tensor_module._result_hook(r)
+                    return r
+        elif ty is float or ty is int:
+            if (d._kind == "f" or d._kind == "c") and fn in _SCALAR_OPERAND_FNS and \
+                    d._name in allowed:
+                try:
+                    t = fn(x._t, scalar_operand(y, x._t))
+                except Exception:  # noqa: BLE001 - the general path below raises TF's error
+                    pass
+                else:
+                    r = _new(Tensor)
+                    r._t = t
+                    r._dtype = d
+                    if _tensor_module._result_hook is not None:
+                        _tensor_module._result_hook(r)
+                    return r
+        elif isinstance(y, Variable):  # read once (an AutoCastVariable casts here)
+            return binary_op(op, fn, allowed, x, y._tf_value(None), other)
     if type(x) in COMPOSITE or type(y) in COMPOSITE:  # tf.RaggedTensor operands
-        h = COMPOSITE.get(type(x)) or COMPOSITE[type(y)]
-        return h.elementwise(lambda a, b: binary_op(op, fn, allowed, a, b, other), x, y)
+        return _composite_binary(op, fn, allowed, x, y, other)
     a, b, d = binary(op, x, y)
     if d._name not in allowed:
         if other is not None:
@@ -256,12 +317,18 @@ def unary_op(op: str, fn: Callable, allowed: TypeSet, x, out: dtypes.DType | Non
     """
     if type(x) is not Tensor:
         if type(x) in COMPOSITE:  # tf.RaggedTensor
-            return COMPOSITE[type(x)].unary(lambda a: unary_op(op, fn, allowed, a, out), x)
+            return _composite_unary(op, fn, allowed, x, out)
         x = tensor_arg(x)
     d = x._dtype
     if d._name not in allowed:
         raise bad_type(op, d, allowed)
     try:
-        return wrap(fn(x._t), d if out is None else out)
+        t = fn(x._t)
     except Exception as e:  # noqa: BLE001 - translated to a TF error
         raise translate(op, e) from None
+    r = _new(Tensor)  # tensor.wrap, inline (see binary_op)
+    r._t = t
+    r._dtype = d if out is None else out
+    if _tensor_module._result_hook is not None:
+        _tensor_module._result_hook(r)
+    return r

@@ -9,6 +9,10 @@ gives ``False``/``True``. A Python scalar on either side takes the tensor's
 dtype. When the other operand cannot be converted and defines the reflected
 operator (a tensor-like object of another library), that operator is tried,
 as TF does.
+
+``+ - * / **`` (both ways) call ``_math_common.binary_op`` with their op's
+arguments, so they take its one fast path (same-dtype tensors, a Python number
+with a floating tensor, a Variable read once) with no call in between.
 """
 # This module assigns Tensor's operator methods (install()); the checker sees only the
 # class body, where they are not declared.
@@ -21,71 +25,137 @@ import torch
 
 from torchflow._src.core import dtypes
 from torchflow._src.core.tensor import Tensor
-from torchflow._src.core.variables import Variable
+from torchflow._src.ops import _math_common as mc
 from torchflow._src.ops import comparison_ops as cmp
 from torchflow._src.ops import math_ops as m
 from torchflow._src.ops import unary_math_ops as um
-from torchflow._src.ops._dispatch import scalar_operand, wrap
+from torchflow._src.ops._dispatch import wrap
 from torchflow._src.ops.linalg_ops import matmul as linalg_matmul
 
 _BOOL = dtypes.bool
 _PLAIN = (int, float, bool, complex, str, bytes, list, tuple, type(None))
+_SCALARS = (int, float, bool)
+_STRING = dtypes.string
+_binary_op = mc.binary_op
 
 
 def _forward(fn, rname):
+    """``self OP other`` through ``fn`` (the operators without a class below)."""
     def op(self, other):
         try:
             return fn(self, other)
         except (TypeError, ValueError):
-            if type(other) in _PLAIN or isinstance(other, Tensor):
-                raise
-            r = getattr(type(other), rname, None)
-            if r is None:
-                raise
-            out = r(other, self)
-            if out is NotImplemented:
-                raise
-            return out
+            return _reflect(self, other, rname)
 
     return op
 
 
-_SCALARS = (int, float, bool)
-_STRING = dtypes.string
+def _reflect(self, other, rname):
+    """``type(other).__rOP__(other, self)`` when ``self OP other`` failed to convert
+    ``other``, a tensor-like of another library (a KerasTensor). Called from the
+    operators' ``except`` blocks: a bare ``raise`` re-raises the error being handled."""
+    if type(other) in _PLAIN or isinstance(other, Tensor):
+        raise
+    r = getattr(type(other), rname, None)
+    if r is None:
+        raise
+    out = r(other, self)
+    if out is NotImplemented:
+        raise
+    return out
 
 
-# The full reflected ops. A Python scalar on the left would need a tensor made for it
-# (~2 us); commutative ops swap their operands instead and ``s - t`` uses torch.rsub.
-def _radd(self, other):
-    if type(other) in _SCALARS and self._dtype is not _STRING:
-        return m.add(self, other)
-    return m.add(other, self)
+class _Op:
+    """``x OP y`` for the arithmetic operators: the call their ``tf.math`` op
+    makes (same op name, torch function, dtypes), straight to ``_math_common.binary_op``,
+    which holds the one fast path. Named after their ops: tf.debugging's numerics
+    check and device-placement log name an op by its function (``result_hooks``).
+    The op's arguments are bound as defaults (local reads, not module lookups: the
+    operators are the hottest calls there are)."""
+
+    @staticmethod
+    def add(x, y, _op=_binary_op, _fn=torch.add, _types=m._ADD_TYPES,
+            _other=m._string_add):
+        try:
+            return _op("AddV2", _fn, _types, x, y, _other)
+        except (TypeError, ValueError):
+            return _reflect(x, y, "__radd__")
+
+    @staticmethod
+    def sub(x, y, _op=_binary_op, _fn=torch.sub, _types=mc.ALL_NUM):
+        try:
+            return _op("Sub", _fn, _types, x, y)
+        except (TypeError, ValueError):
+            return _reflect(x, y, "__rsub__")
+
+    @staticmethod
+    def mul(x, y, _op=_binary_op, _fn=torch.mul, _types=mc.ALL_NUM):
+        try:
+            if x._dtype is _BOOL:  # see _mul
+                return cmp.logical_and(x, y)
+            return _op("Mul", _fn, _types, x, y)
+        except (TypeError, ValueError):
+            return _reflect(x, y, "__rmul__")
+
+    @staticmethod
+    def truediv(x, y, _op=_binary_op, _fn=torch.div, _types=mc.FLOATS_COMPLEX,
+                _other=m._int_truediv):
+        try:
+            return _op("RealDiv", _fn, _types, x, y, _other)
+        except (TypeError, ValueError):
+            return _reflect(x, y, "__rtruediv__")
+
+    @staticmethod
+    def pow(x, y, _op=_binary_op, _fn=torch.pow, _types=mc.FLOATS_COMPLEX):
+        try:
+            if x._dtype._kind in "fc":  # tf.math.pow's _pow is torch.pow for these
+                return _op("Pow", _fn, _types, x, y)
+            return m.pow(x, y)
+        except (TypeError, ValueError):
+            return _reflect(x, y, "__rpow__")
 
 
-def _rmul(self, other):
-    if type(other) in _SCALARS:
-        return _mul(self, other)
-    return _mul(other, self)
+class _ROp:
+    """``y OP x`` (``Tensor.__rOP__``; ``x`` is the Tensor). A Python number on the left
+    would need a tensor made for it (~2 us): commutative ops swap their operands,
+    ``s - t`` uses torch.rsub, and ``s / t``, ``s ** t`` (floating ``t``) the reflected
+    torch functions ``_math_common.rdiv``/``rpow``, all through ``binary_op``'s fast
+    path. Arguments bound as in ``_Op``."""
 
+    @staticmethod
+    def add(x, y, _op=_binary_op, _fn=torch.add, _types=m._ADD_TYPES,
+            _other=m._string_add):
+        if type(y) in _SCALARS and x._dtype is not _STRING:
+            return _op("AddV2", _fn, _types, x, y, _other)
+        return m.add(y, x)
 
-def _rsub(self, other):
-    if type(other) in _SCALARS:
-        return m.rsub_scalar(self, other)
-    return m.subtract(other, self)
+    @staticmethod
+    def mul(x, y, _op=_binary_op, _fn=torch.mul, _types=mc.ALL_NUM):
+        if type(y) in _SCALARS:
+            if x._dtype is _BOOL:  # see _mul
+                return cmp.logical_and(x, y)
+            return _op("Mul", _fn, _types, x, y)
+        return _mul(y, x)
 
+    @staticmethod
+    def sub(x, y, _op=_binary_op, _fn=torch.rsub, _types=mc.ALL_NUM):
+        if type(y) in _SCALARS:
+            return _op("Sub", _fn, _types, x, y)
+        return m.subtract(y, x)
 
-def _fast_reflected(torch_fn, kinds, slow):
-    """``other OP self`` with an inline path for a Python number and a tensor of
-    ``kinds`` (the optimizer arithmetic ``0.9 * m``, ``1 - b ** t``); everything
-    else takes the full reflected op (``slow``)."""
+    @staticmethod
+    def truediv(x, y, _op=_binary_op, _fn=mc.rdiv, _types=mc.FLOATS_COMPLEX):
+        ty = type(y)
+        if (ty is float or ty is int) and x._dtype._kind in "fc":
+            return _op("RealDiv", _fn, _types, x, y)
+        return m.truediv(y, x)
 
-    def rop(self, other):
-        to = type(other)
-        if (to is float or to is int) and self._dtype._kind in kinds:
-            return wrap(torch_fn(scalar_operand(other, self._t), self._t), self._dtype)
-        return slow(self, other)
-
-    return rop
+    @staticmethod
+    def pow(x, y, _op=_binary_op, _fn=mc.rpow, _types=mc.FLOATS):
+        ty = type(y)
+        if (ty is float or ty is int) and x._dtype._kind == "f":
+            return _op("Pow", _fn, _types, x, y)
+        return m.pow(y, x)
 
 
 def _neg(self):
@@ -161,43 +231,10 @@ def _np_ne(a, b):
     return np.not_equal(a, b)
 
 
-def _fast(torch_fn, kinds, slow):
-    """``self OP other`` with an inline path for the common cases (same-dtype tensors or
-    variables, or a Python number with a floating tensor); everything else, errors
-    included, takes the full op (``slow``)."""
-
-    def op(self, other):
-        d = self._dtype
-        k = d._kind
-        if k in kinds:
-            to = type(other)
-            if to is not Tensor and to is not float and to is not int:
-                if not isinstance(other, Variable):
-                    return slow(self, other)
-                other = other._tf_value(None)  # read once (AutoCastVariable casts here)
-                to = type(other)
-            if to is Tensor:
-                if other._dtype is d:
-                    try:
-                        return wrap(torch_fn(self._t, other._t), d)
-                    except Exception:  # noqa: BLE001 - the full op raises TF's error
-                        pass
-            elif (to is float or to is int) and (k == "f" or k == "c"):
-                return wrap(torch_fn(self._t, scalar_operand(other, self._t)), d)
-        return slow(self, other)
-
-    return op
-
-
+# The operators other than + - * / ** (those are _Op's and _ROp's).
 _BINARY = {
-    "add": m.add,
-    "sub": m.subtract,
-    "mul": _mul,
-    "truediv": m.truediv,
-    "div": m.truediv,
     "floordiv": m.floordiv,
     "mod": m.floormod,
-    "pow": m.pow,
     "matmul": matmul,
     "and": _and,
     "or": _or,
@@ -205,24 +242,17 @@ _BINARY = {
 }
 
 
-_FAST = (("add", torch.add, "fiuc"), ("sub", torch.sub, "fiuc"), ("mul", torch.mul, "fiuc"),
-         ("truediv", torch.div, "fc"), ("pow", torch.pow, "fc"))
-
-
 def install() -> None:
     """Installs the operators on ``Tensor`` (idempotent)."""
     for name, fn in _BINARY.items():
         setattr(Tensor, f"__{name}__", _forward(fn, f"__r{name}__"))
         setattr(Tensor, f"__r{name}__", _reflected(fn))
-    for name, torch_fn, kinds in _FAST:
-        slow = _forward(_BINARY[name], f"__r{name}__")
-        setattr(Tensor, f"__{name}__", _fast(torch_fn, kinds, slow))
-    Tensor.__radd__ = _fast_reflected(torch.add, "fc", _radd)
-    Tensor.__rmul__ = _fast_reflected(torch.mul, "fc", _rmul)
-    Tensor.__rsub__ = _fast_reflected(torch.sub, "fc", _rsub)
-    Tensor.__rtruediv__ = Tensor.__rdiv__ = _fast_reflected(torch.div, "fc",
-                                                            _reflected(m.truediv))
-    Tensor.__rpow__ = _fast_reflected(torch.pow, "f", _reflected(m.pow))
+    Tensor.__add__, Tensor.__radd__ = _Op.add, _ROp.add
+    Tensor.__sub__, Tensor.__rsub__ = _Op.sub, _ROp.sub
+    Tensor.__mul__, Tensor.__rmul__ = _Op.mul, _ROp.mul
+    Tensor.__truediv__ = Tensor.__div__ = _Op.truediv
+    Tensor.__rtruediv__ = Tensor.__rdiv__ = _ROp.truediv
+    Tensor.__pow__, Tensor.__rpow__ = _Op.pow, _ROp.pow
     Tensor.__lt__ = cmp.less
     Tensor.__le__ = cmp.less_equal
     Tensor.__gt__ = cmp.greater
@@ -232,7 +262,6 @@ def install() -> None:
     Tensor.__neg__ = _neg
     Tensor.__abs__ = um.abs
     Tensor.__invert__ = _invert
-
 
 
 install()
