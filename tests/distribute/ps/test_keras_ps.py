@@ -140,3 +140,23 @@ def test_optimizer_updates_on_the_ps_lose_nothing_under_concurrent_workers(strat
     coordinator.join()
     assert float(w.numpy()) == -float(n)
     assert int(optimizer.iterations.numpy()) == n
+
+
+def test_sharded_keras_weights_checkpoint_as_whole_variables(strategy, tmp_path):
+    with strategy.scope():
+        model = tf.keras.Sequential([tf.keras.layers.Dense(3, input_shape=(5,))])
+    kernel, bias = model.layers[0].kernel, model.layers[0].bias
+    assert [tuple(s.shape) for s in kernel.variables] == [(3, 3), (2, 3)]
+    path = tf.train.Checkpoint(model=model).save(str(tmp_path / "ckpt"))
+    shapes = dict(tf.train.list_variables(path))
+    assert shapes["model/layer_with_weights-0/kernel/.ATTRIBUTES/VARIABLE_VALUE"] == [5, 3]
+    assert shapes["model/layer_with_weights-0/bias/.ATTRIBUTES/VARIABLE_VALUE"] == [3]
+    # Restored into the same model built without any strategy: one variable each.
+    plain = tf.keras.Sequential([tf.keras.layers.Dense(3, input_shape=(5,))])
+    tf.train.Checkpoint(model=plain).restore(path).assert_existing_objects_matched()
+    np.testing.assert_array_equal(plain.layers[0].kernel.numpy(), kernel.numpy())
+    np.testing.assert_array_equal(plain.layers[0].bias.numpy(), bias.numpy())
+    # ... and back into the sharded one after it changed.
+    kernel.assign(np.zeros((5, 3), np.float32))
+    tf.train.Checkpoint(model=model).restore(path)
+    np.testing.assert_array_equal(kernel.numpy(), plain.layers[0].kernel.numpy())

@@ -240,12 +240,13 @@ def test_unauthenticated_malformed_and_oversized_calls_are_refused(cluster, coor
     assert coordinator.schedule(lambda: v.read_value() + 1.0).fetch() == 2.0
 
 
-def test_killed_ps_raises_unavailable_within_10s(zygote):
+def test_killed_ps_raises_unavailable_within_10s_and_a_restart_resumes(zygote, tmp_path):
     c = Cluster(zygote, workers=1, ps=1)
-    coord = None
+    coords = []
     try:
         strategy = _strategy(c)
-        coord = tf.distribute.experimental.coordinator.ClusterCoordinator(strategy)
+        coords.append(tf.distribute.experimental.coordinator.ClusterCoordinator(strategy))
+        coord = coords[-1]
         with strategy.scope():
             v = tf.Variable(0.0, name="v")
 
@@ -256,6 +257,7 @@ def test_killed_ps_raises_unavailable_within_10s(zygote):
         for _ in range(5):
             coord.schedule(step)
         coord.join()
+        path = tf.train.Checkpoint(v=v).save(str(tmp_path / "ckpt"))
         for _ in range(200):
             coord.schedule(step)
         c.kill("ps", 0)
@@ -267,7 +269,26 @@ def test_killed_ps_raises_unavailable_within_10s(zygote):
         with pytest.raises(tf.errors.UnavailableError):
             coord.schedule(step).fetch()
         assert time.monotonic() - t0 < 10.0
+        coord._stop()
+        # The program restarts (a new strategy and coordinator, as a restarted chief
+        # makes) with the ps back, restores the checkpoint and finishes the job.
+        c.start("ps", 0)
+        strategy = _strategy(c)
+        coords.append(tf.distribute.experimental.coordinator.ClusterCoordinator(strategy))
+        coord = coords[-1]
+        with strategy.scope():
+            v = tf.Variable(0.0, name="v")
+        tf.train.Checkpoint(v=v).restore(path)
+        assert float(v.numpy()) == 5.0
+
+        def step2():
+            v.assign_add(1.0)
+
+        for _ in range(10):
+            coord.schedule(step2)
+        coord.join()
+        assert float(v.numpy()) == 15.0
     finally:
-        if coord is not None:
+        for coord in coords:
             coord._stop()
         c.close()

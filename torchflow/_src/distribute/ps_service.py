@@ -61,6 +61,7 @@ class TaskService:
         self._lock = threading.Lock()
         self._opts: dict = {}
         self._fns: dict = {}
+        self._fn_vars: dict = {}  # function id -> {key: proxy} it references
         self._datasets: dict = {}
         self._iterators: dict = {}
         self._proxies: dict = {}
@@ -161,8 +162,9 @@ class TaskService:
 
     def _FnRegister(self, req, ctx):
         r = rpc.decode(req)
-        with self._scope(-1):
+        with self._scope(-1) as scope:
             self._fns[r["id"]] = rpc.loads_code(r["blob"])  # (fn, strategy)
+        self._fn_vars[r["id"]] = dict(scope.touched)
         return b""
 
     def _FnRun(self, req, ctx):
@@ -171,12 +173,13 @@ class TaskService:
         if entry is None:
             raise errors.NotFoundError(None, None, f"function {r['id']} is not registered")
         fn, strategy = entry
-        with self._scope():
+        with self._scope() as scope:
             try:
                 args, kwargs = rpc.loads_code(r["args"])
-                # Every variable this worker knows (those of its functions and their
-                # arguments): one read per ps task, before the step.
-                ps_values.prefetch(list(self._proxies.values()))
+                # The variables the function and its arguments reference: one read per
+                # ps task, before the step.
+                scope.touched.update(self._fn_vars.get(r["id"], {}))
+                ps_values.prefetch(list(scope.touched.values()))
                 with strategy.scope():
                     result = fn(*args, **kwargs)
                 return rpc.encode({"ok": _to_plain(result)})

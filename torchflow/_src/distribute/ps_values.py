@@ -69,6 +69,7 @@ class WorkerScope:
         self.proxies = proxies
         self.epoch = epoch
         self.service = service
+        self.touched: dict = {}  # key -> proxy: the variables unpickled in this scope
 
     def __enter__(self):
         self._prev = getattr(_local, "scope", None)
@@ -187,7 +188,9 @@ class PSVariable(Variable):
 def _rebuild(key, ps_index, address, name, dtype, shape, trainable, strategy):
     scope = current_scope()
     if scope is not None and key in scope.proxies:
-        return scope.proxies[key]
+        v = scope.proxies[key]
+        scope.touched[key] = v
+        return v
     dt = dtypes.as_dtype(dtype)
     zeros = np.zeros(shape, dtype=object) if dt is dtypes.string else np.zeros(
         shape, dtype=dt.as_numpy_dtype)
@@ -195,6 +198,7 @@ def _rebuild(key, ps_index, address, name, dtype, shape, trainable, strategy):
                    strategy=strategy, dtype=dt)
     if scope is not None:
         scope.proxies[key] = v
+        scope.touched[key] = v
     return v
 
 

@@ -207,6 +207,10 @@ class Layer(LayerCompatMixin, LayerWeightsMixin, Module):
         deps = [(n, c) for n, c in object_graph.attribute_children(self) if n not in _NOT_TRACKED
                 and not n.startswith("_inbound")]
         seen = {id(c) for _, c in deps}
+        for _, c in deps:  # a ShardedVariable is saved as one variable, not its shards
+            shards = getattr(c, "_checkpoint_shards", None)
+            if callable(shards) and not isinstance(c, type):
+                seen.update(id(s) for s in shards())
         for w in self._trainable_weights + self._non_trainable_weights:
             if id(w) not in seen:
                 seen.add(id(w))
