@@ -32,6 +32,11 @@ OPTIMIZERS = {
     "rmsprop_centered": lambda k: _opts(k).RMSprop(0.01, centered=True),
     "rmsprop_centered_momentum": lambda k: _opts(k).RMSprop(0.01, momentum=0.5,
                                                                 centered=True),
+    # Clipping keeps the gradient sparse (the norm of the values, duplicates included).
+    "sgd_momentum_clipnorm": lambda k: _opts(k).SGD(0.1, momentum=0.9, clipnorm=0.5),
+    "adam_clipvalue": lambda k: _opts(k).Adam(0.05, clipvalue=0.1),
+    "rmsprop_momentum_global_clipnorm": lambda k: _opts(k).RMSprop(
+        0.01, momentum=0.5, global_clipnorm=0.3),
 }
 
 
@@ -126,3 +131,19 @@ def test_convert_to_tensor_densifies_and_sums_duplicates():
         res.append((tf.convert_to_tensor(s).numpy(), (tf.convert_to_tensor(s) + 1.0).numpy()))
     np.testing.assert_array_equal(res[1][0], res[0][0])
     np.testing.assert_array_equal(res[1][1], res[0][1])
+
+
+def test_clip_ops_keep_indexed_slices_as_tf():
+    rtf = real_tf()
+    out = []
+    for tf in (rtf, torchflow):
+        s = tf.IndexedSlices(tf.constant([[3.0, 4.0], [3.0, 4.0], [-6.0, 0.5]]),
+                             tf.constant([1, 1, 0]), tf.constant([3, 2]))
+        d = tf.constant([1.0, 2.0])
+        res = [tf.clip_by_value(s, -1.0, 2.0), tf.clip_by_norm(s, 2.0),
+               *tf.clip_by_global_norm([s, d], 3.0)[0]]
+        out.append([(type(r).__name__, tf.convert_to_tensor(r).numpy()) for r in res] +
+                   [("norm", tf.linalg.global_norm([s, d]).numpy())])
+    for (ka, a), (kb, b) in zip(out[1], out[0]):
+        assert ka.replace("EagerTensor", "Tensor") == kb.replace("EagerTensor", "Tensor")
+        np.testing.assert_allclose(a, b, rtol=1e-6)

@@ -9,6 +9,7 @@ import torch
 from torchflow._src.core import dtypes
 from torchflow._src.core.convert import to_tensor
 from torchflow._src.core.errors import translate
+from torchflow._src.core.indexed_slices import IndexedSlices
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.ops._array_helpers import _NATIVE, int_list, op_error, tensor_of, tfname
 from torchflow._src.util.api import public
@@ -42,6 +43,9 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None) -> Tensor:
     >>> tf.clip_by_value([-2., 0.5, 3.], -1., 1.).numpy()
     array([-1. ,  0.5,  1. ], dtype=float32)
     """
+    if isinstance(t, IndexedSlices):  # the values are clipped, as in TF
+        return IndexedSlices(clip_by_value(t.values, clip_value_min, clip_value_max),
+                             t.indices, t.dense_shape)
     x = tensor_of(t)
     d = x._dtype
     if d._kind not in "fiu":
@@ -85,6 +89,9 @@ def clip_by_norm(t, clip_norm, axes=None, name=None) -> Tensor:
     Raises:
       InvalidArgumentError: For non-float tensors.
     """
+    if isinstance(t, IndexedSlices):  # the norm of the values, as in TF
+        return IndexedSlices(clip_by_norm(t.values, clip_norm, axes), t.indices,
+                             t.dense_shape)
     x = tensor_of(t)
     _float_only(x, "Sqrt")
     v = x._t
@@ -108,7 +115,8 @@ def global_norm(t_list, name=None) -> Tensor:
     """
     if isinstance(t_list, (Tensor, str, bytes)) or not hasattr(t_list, "__iter__"):
         raise TypeError(f"`t_list` should be a sequence of tensors. Received {type(t_list)}.")
-    ts = [tensor_of(v) for v in t_list if v is not None]
+    ts = [tensor_of(v.values if isinstance(v, IndexedSlices) else v) for v in t_list
+          if v is not None]
     if not ts:
         return wrap(torch.tensor(0.0), dtypes.float32)
     d = ts[0]._dtype
@@ -152,8 +160,10 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
         if v is None:
             out.append(None)
             continue
-        x = tensor_of(v)
-        out.append(wrap(x._t * scale.to(x._t.dtype).to(x._t.device), x._dtype))
+        x = tensor_of(v.values if isinstance(v, IndexedSlices) else v)
+        c = wrap(x._t * scale.to(x._t.dtype).to(x._t.device), x._dtype)
+        out.append(IndexedSlices(c, v.indices, v.dense_shape) if isinstance(v, IndexedSlices)
+                   else c)
     return out, gn
 
 

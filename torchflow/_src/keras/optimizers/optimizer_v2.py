@@ -595,12 +595,12 @@ class Optimizer:
 
     def _keeps_sparse(self) -> bool:
         """Whether IndexedSlices gradients reach ``_apply`` as they are (a built-in
-        optimizer with a sparse update, nothing transforming the gradients, no
-        strategy); otherwise they are densified first."""
+        optimizer with a sparse update; clipvalue/clipnorm/global_clipnorm clip
+        their values, as TF's; no user transformers or aggregator, no strategy);
+        otherwise they are densified first."""
         return (hasattr(self, "_apply_sparse_batch") and _uses_fast_path(type(self))
-                and self.clipnorm is None and self.clipvalue is None
-                and self.global_clipnorm is None and not self.gradient_transformers
-                and self.gradient_aggregator is None and not ds_context.has_strategy())
+                and not self.gradient_transformers and self.gradient_aggregator is None
+                and not ds_context.has_strategy())
 
     def _apply_fused(self, grads, variables, step):
         """``_apply_batch`` for the dense gradients, ``_apply_sparse_batch`` (TF's
