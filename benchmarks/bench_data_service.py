@@ -8,7 +8,9 @@ throughput is bound by compute and should scale with workers until the cores run
 
 Our workers are separate processes (``OMP_NUM_THREADS=1`` each: one core per worker);
 the dispatcher and the consumer live in this process. TF's runs in a child process
-with its dispatcher and workers in-process (TF's own runtime threads). Each contender
+with its dispatcher and workers in-process (TF's own runtime threads, one intra-op
+thread per op). On a machine with fewer free cores than workers + 1 the figures show
+contention, not scaling: quote them with the machine's load. Each contender
 makes one warm-up pass, then the median of ``--repeat`` passes is reported as
 elements per second, with the ratio to local processing and to TF at the same worker
 count.
@@ -66,6 +68,7 @@ _WORKER = textwrap.dedent("""
 _TF_CHILD = _PIPELINE + textwrap.dedent("""
     import json, statistics, sys, time
     import tensorflow as tf
+    tf.config.threading.set_intra_op_parallelism_threads(1)  # one core per op, as ours
     n, repeat, counts = int(sys.argv[1]), int(sys.argv[2]), json.loads(sys.argv[3])
     svc = tf.data.experimental.service
 
