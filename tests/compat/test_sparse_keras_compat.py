@@ -68,3 +68,18 @@ def test_sparse_and_ragged_input_raises_as_tf():
     with pytest.raises(ValueError, match="^Cannot set both sparse and ragged to True in a "
                                          "Keras input.$"):
         torchflow.keras.Input(shape=(3,), sparse=True, ragged=True)
+
+
+@pytest.mark.parametrize("mode,ref_mode", [("binary", "multi_hot"), ("count", "count")])
+def test_category_encoding_sparse_output_matches_tf(mode, ref_mode):
+    rtf = real_tf()
+    data = np.array([[1, 2, 3, 1], [0, 3, 1, 0]])
+    ours = torchflow.keras.layers.experimental.preprocessing.CategoryEncoding(
+        5, mode, sparse=True)(data)
+    # tf-keras 2.21 names TF 2.4's max_tokens num_tokens and binary multi_hot.
+    theirs = rtf.keras.layers.CategoryEncoding(5, ref_mode, sparse=True)(data)
+    assert type(ours).__name__ == type(theirs).__name__ == "SparseTensor"
+    for attr in ("indices", "values", "dense_shape"):
+        a, b = getattr(ours, attr).numpy(), getattr(theirs, attr).numpy()
+        assert a.dtype == b.dtype
+        np.testing.assert_array_equal(a, b)

@@ -13,6 +13,7 @@ from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.keras.engine.base_layer import Layer
 from torchflow._src.keras.layers.preprocessing.base import PreprocessingLayer, to_numpy
 from torchflow._src.ops import lookup_ops
+from torchflow._src.ops.sparse.sparse_ops import from_dense
 from torchflow._src.util.api import public
 
 _NS = "torchflow.keras.layers.experimental.preprocessing"
@@ -40,7 +41,7 @@ class CategoryEncoding(PreprocessingLayer):
     Args:
       max_tokens: Number of categories (found by ``adapt`` when None).
       output_mode: ``binary`` (default), ``count`` or ``tf-idf``.
-      sparse: Must be False here (sparse outputs are not supported).
+      sparse: If True, the output is a ``tf.SparseTensor`` of the non-zero entries.
 
     Raises:
       InvalidArgumentError: For values outside ``[0, max_tokens)``.
@@ -53,8 +54,6 @@ class CategoryEncoding(PreprocessingLayer):
                              f"got {output_mode}")
         if max_tokens is not None and max_tokens < 1:
             raise ValueError("max_tokens must be > 1.")
-        if sparse:
-            raise NotImplementedError("CategoryEncoding: sparse=True is not supported.")
         self.max_tokens, self.output_mode, self.sparse = max_tokens, output_mode, sparse
         self._idf = None
 
@@ -102,7 +101,8 @@ class CategoryEncoding(PreprocessingLayer):
         if self.output_mode == TFIDF and self._idf is None:
             raise RuntimeError("CategoryEncoding: tf-idf needs `adapt` or set_tfidf_data.")
         out = encode(a.astype(np.int64), self.max_tokens, self.output_mode, self._idf)
-        return constant(out.astype(self.compute_dtype), dtype=self.compute_dtype)
+        dense = constant(out.astype(self.compute_dtype), dtype=self.compute_dtype)
+        return from_dense(dense) if self.sparse else dense
 
     def compute_output_shape(self, input_shape):
         return TensorShape([TensorShape(input_shape)[0], self.max_tokens])
