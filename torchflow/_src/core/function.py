@@ -427,15 +427,15 @@ class Function:
         s = _state
         first = self._calls == 0
         self._calls += 1
-        if self._jit_compile and not concrete._compile_failed:
-            return self._run_python(concrete, args, kwargs, first, compiled=True)
         flat, gkey = _graph_inputs(args, kwargs)
+        if self._jit_compile and gkey is None and not concrete._compile_failed:
+            return self._run_python(concrete, args, kwargs, first, compiled=True)
         graphs = concrete._graphs
         graph = graphs.get(gkey, _MISSING) if gkey is not None else None
         if graph is not _MISSING and graph is not None:
             s.function_depth += 1
             try:
-                leaves = graph.run(flat)
+                leaves = graph.run(flat, self._jit_compile)
             except (OpError, StopIteration):
                 raise
             except Exception:  # noqa: BLE001 - the Python body raises TF's error

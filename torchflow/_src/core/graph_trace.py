@@ -36,6 +36,7 @@ from torch.overrides import TorchFunctionMode
 from torchflow._src.core import tensor as _tensor_mod
 from torchflow._src.core.errors import OperatorNotAllowedInGraphError
 from torchflow._src.core.tensor import Tensor, wrap
+from torchflow._src.util import nest
 
 _get_ident = threading.get_ident
 
@@ -482,7 +483,6 @@ def _flat_tensors(out) -> list:
         return [out]
     if out is None or type(out) in (bool, int, float, str):
         return []
-    from torchflow._src.util import nest
     return [x for x in nest.flatten(out) if isinstance(x, Tensor)]
 
 
@@ -490,7 +490,6 @@ class Graph:
     """A replayable recording: ``run(inputs)`` returns the flat output leaves."""
 
     def __init__(self, rec: Recorder, input_names: list[str], out):
-        from torchflow._src.util import nest
         self._single = isinstance(out, Tensor)
         out_leaves = [out] if self._single else nest.flatten(out)
         self._structure = out
@@ -517,17 +516,34 @@ class Graph:
         ns = dict(rec.ns)
         exec(compile(src, f"<tf.function {rec.name}>", "exec"), ns)  # the code generated above
         self._fn = ns["_replay"]
+        self._jit = None
 
     def pack(self, leaves: list):
         """The function's output structure around the leaves ``run`` returned."""
         if self._single:
             return leaves[0]
-        from torchflow._src.util import nest
         return nest.pack_sequence_as(self._structure, leaves)
 
-    def run(self, flat_inputs: list) -> list:
+    def _compiled_fn(self):
+        """The recording handed to ``torch.compile`` (``jit_compile=True``); the plain
+        replay where it cannot compile."""
+        if self._jit is None:
+            try:
+                self._jit = torch.compile(self._fn, dynamic=False)
+            except Exception:  # noqa: BLE001 - no compiler here: replay uncompiled
+                self._jit = self._fn
+        return self._jit
+
+    def run(self, flat_inputs: list, jit: bool = False) -> list:
+        fn = self._fn
+        if jit and self._jit is not self._fn:
+            fn = self._compiled_fn()
         try:
-            leaves = self._fn(*flat_inputs)
+            try:
+                leaves = fn(*flat_inputs)
+            except torch._dynamo.exc.TorchDynamoException:  # pyright: ignore[reportAttributeAccessIssue] - torch._dynamo.exc has no stub
+                self._jit = self._fn  # compiling failed before anything ran
+                leaves = self._fn(*flat_inputs)
         finally:
             if torch.is_grad_enabled() is not self.entry_grad:
                 torch._C._set_grad_enabled(self.entry_grad)
