@@ -15,6 +15,9 @@ makes one warm-up pass, then the median of ``--repeat`` passes is reported as
 elements per second, with the ratio to local processing and to TF at the same worker
 count.
 
+A last line times scalar elements (``range(20000)``), where the per-element cost of
+the service itself (framing, calls, threads) is all there is.
+
     .venv/bin/python benchmarks/bench_data_service.py [--quick] [--no-tf] [--workers 1 2 4]
 """
 
@@ -51,8 +54,11 @@ _PIPELINE = textwrap.dedent("""
     def one_pass(ds):
         n = 0
         for b in ds:
-            n += int(b.shape[0])
+            n += int(b.shape[0]) if b.shape.rank else 1
         return n
+
+
+    SMALL = 20000  # scalar elements: what each element costs the service itself
 """)
 exec(_PIPELINE)  # the same source runs under TF in the child process
 
@@ -72,7 +78,7 @@ _TF_CHILD = _PIPELINE + textwrap.dedent("""
     n, repeat, counts = int(sys.argv[1]), int(sys.argv[2]), json.loads(sys.argv[3])
     svc = tf.data.experimental.service
 
-    def timed(make):
+    def timed(make, n=n):
         one_pass(make())
         times = []
         for _ in range(repeat):
@@ -90,6 +96,8 @@ _TF_CHILD = _PIPELINE + textwrap.dedent("""
             workers.append(svc.WorkerServer(svc.WorkerConfig(d.target.split("://")[1])))
         out[str(k)] = timed(lambda: make_pipeline(tf, n).apply(
             svc.distribute("distributed_epoch", d.target)))
+    out["small"] = timed(lambda: tf.data.Dataset.range(SMALL).apply(
+        svc.distribute("distributed_epoch", d.target)), SMALL)
     print("RESULT", json.dumps(out), flush=True)
 """)
 
@@ -145,6 +153,8 @@ def main() -> int:
                 time.sleep(0.1)
             ours[str(k)] = timed(lambda: make_pipeline(tf, n).apply(  # noqa: F821
                 svc.distribute("distributed_epoch", d.target)), n, args.repeat)
+        ours["small"] = timed(lambda: tf.data.Dataset.range(SMALL).apply(  # noqa: F821
+            svc.distribute("distributed_epoch", d.target)), SMALL, args.repeat)  # noqa: F821
     finally:
         for proc in procs:
             if proc.poll() is None:
@@ -164,6 +174,11 @@ def main() -> int:
         vs_tf = f"{mine / theirs:6.2f}x" if theirs else "    n/a"
         print(f"{name:>12} {mine:10.1f} {theirs or float('nan'):10.1f} {vs_local:8.2f}x "
               f"{vs_tf}")
+    small, theirs = ours["small"], tf_result.get("small") if tf_result else None
+    k = max(args.workers)
+    print(f"scalar elements (range({SMALL}), {k} worker{'s' if k > 1 else ''}): "  # noqa: F821
+          f"torchflow {small:.0f}/s, TF {theirs or float('nan'):.0f}/s"
+          + (f", {small / theirs:.2f}x TF" if theirs else ""))
     return 0
 
 
