@@ -111,3 +111,42 @@ def test_untaken_where_branch_gives_tf_zero_gradient():
         return np.asarray(t.gradient(z, x))
 
     assert_close(grad(tf), grad(rtf))
+
+
+# igamma/igammac (torch has no gradient for a), zeta and polygamma (none at all).
+@pytest.mark.parametrize("name", ["igamma", "igammac"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_igamma_gradients_for_both_arguments_match_tf(name, dtype):
+    rtf = real_tf()
+    a = [0.5, 1.0, 2.0, 3.5, 10.0, 0.1, 4.0]
+    x = [0.5, 0.0, 3.0, 1.0, 12.0, 0.01, 40.0]
+    ours = _binary_grads(tf, name, a, x, dtype)
+    ref = _binary_grads(rtf, name, a, x, dtype)
+    for got, want in zip(ours, ref):
+        assert_close(got, want, rtol=1e-4 if dtype == "float32" else 1e-7, atol=1e-7)
+
+
+@pytest.mark.parametrize("name, first, second", [
+    ("zeta", [2.0, 3.0, 2.5, 4.0, 2.0], [0.5, 2.0, 1.5, 3.0, 0.0]),
+    ("polygamma", [0.0, 1.0, 2.0, 3.0, 1.0], [0.5, 2.0, -0.5, 3.0, 0.0]),
+])
+def test_zeta_and_polygamma_gradients_match_tf(name, first, second):
+    # No gradient for the first argument (None, as TF), TF's formula for the second.
+    rtf = real_tf()
+    ours = _binary_grads(tf, name, first, second, "float64")
+    ref = _binary_grads(rtf, name, first, second, "float64")
+    assert ours[1].dtype == object and ref[1].dtype == object  # None
+    for i in (0, 2):
+        assert_close(ours[i], ref[i], rtol=1e-7)
+
+
+def test_zeta_and_polygamma_values_at_poles_match_tf():
+    # TF's (Eigen's) zeta: at q = 0, -1, ... inf for an even integer x, nan otherwise;
+    # inf at x = 1; so polygamma(2, 0) is nan where polygamma(1, 0) is inf.
+    rtf = real_tf()
+    q = np.tile([0.0, -1.0, -0.5, 1.5, -2.0, 3.0], 5)
+    x = np.repeat([2.0, 3.0, 2.5, 1.0, 4.0], 6)
+    assert_close(tf.math.zeta(x, q), rtf.math.zeta(x, q), rtol=1e-6)
+    n = np.repeat([0.0, 1.0, 2.0, 3.0, 1.5, -1.0], 6)
+    t = np.tile([0.0, -1.0, -0.5, 1.5, -2.0, 3.0], 6)
+    assert_close(tf.math.polygamma(n, t), rtf.math.polygamma(n, t), rtol=1e-6)

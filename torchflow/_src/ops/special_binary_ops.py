@@ -55,25 +55,19 @@ def _f32(fn, a, b):
 
 
 def _igamma(a, b):
-    return _f32(torch.special.gammainc, a, b)
+    return _f32(sg.igamma, a, b)
 
 
 def _igammac(a, b):
-    return _f32(torch.special.gammaincc, a, b)
+    return _f32(lambda x, y: sg.igamma(x, y, upper=True), a, b)
 
 
 def _zeta(a, b):
-    return torch.special.zeta(a, mc.as_torch_scalar(b, a))
+    return sg.zeta(a, b)
 
 
 def _polygamma(n, t):
-    n = mc.as_torch_scalar(n, t)
-    # psi^(n)(x) = (-1)^(n+1) n! zeta(n+1, x) for n >= 1; psi^(0) is digamma.
-    sign = torch.where(torch.remainder(n, 2) == 0, -1.0, 1.0).to(t.dtype)
-    higher = sign * torch.exp(torch.lgamma(n + 1)) * torch.special.zeta(n + 1, t)
-    out = torch.where(n == 0, torch.digamma(t), higher)
-    valid = (n >= 0) & (n == torch.floor(n))
-    return torch.where(valid, out, torch.full_like(out, float("nan")))
+    return sg.polygamma(n, t)
 
 
 @public("torchflow.math")

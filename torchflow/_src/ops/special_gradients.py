@@ -195,3 +195,138 @@ def lgamma(t: torch.Tensor) -> torch.Tensor:
 def digamma(t: torch.Tensor) -> torch.Tensor:
     """TF's ``Digamma`` (``nan`` at the poles) with TF's ``Polygamma(1, x)`` gradient."""
     return _Digamma.apply(t) if t.requires_grad else _digamma_kernel(t)
+
+
+# --- Igamma / Igammac / Zeta / Polygamma: torch has no gradient for some inputs ---
+def _igamma_grad_a(a: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+    """d/da of the regularized lower incomplete gamma P(a, x) (TF's ``IgammaGradA``).
+
+    From the series P(a, x) = prefix * sum_n t_n, prefix = exp(a log x - x -
+    lgamma(a + 1)), t_0 = 1, t_n = t_{n-1} x / (a + n): differentiating each factor,
+    dP/da = P (log x - digamma(a + 1)) - sum_n prefix t_n sum_{k<=n} 1/(a + k).
+    Each ``prefix * t_n`` is formed in log space (it is at most 1), in float64, over
+    about ``1.5 x + 10 sqrt(x)`` terms (at most 20000: beyond x ~ 10^4 the
+    derivative is lost to rounding anyway unless a is as large).
+    """
+    dt = a.dtype
+    a64, x64 = torch.broadcast_tensors(a.detach().double(), x.detach().double())
+    x_max = float(x64.max().clamp(min=0)) if x64.numel() else 0.0
+    n_terms = int(min(20000, 1.5 * x_max + 10 * x_max ** 0.5 + 60))
+    log_x = torch.log(x64)
+    log_c = a64 * log_x - x64 - torch.lgamma(a64 + 1)  # log(prefix * t_0)
+    p = torch.exp(log_c)
+    harmonic = torch.zeros_like(a64)
+    d_sum = torch.zeros_like(a64)
+    for n in range(1, n_terms + 1):
+        log_c = log_c + log_x - torch.log(a64 + n)
+        c = torch.exp(log_c)
+        harmonic = harmonic + 1.0 / (a64 + n)
+        p = p + c
+        d_sum = d_sum - c * harmonic
+    out = p * (log_x - torch.digamma(a64 + 1)) + d_sum
+    out = torch.where(x64 == 0, torch.zeros_like(out), out)
+    out = torch.where((x64 < 0) | (a64 <= 0), torch.full_like(out, float("nan")), out)
+    return out.to(dt)
+
+
+def _igamma_grad_x(a: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+    # d/dx P(a, x) = exp(-x + (a - 1) log x - lgamma(a))
+    return torch.exp(-x + (a - 1) * torch.log(x) - torch.lgamma(a))
+
+
+class _Igamma(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, a, x, upper):
+        xt = _as_tensor(x, a)
+        ctx.save_for_backward(a, xt)
+        ctx.x, ctx.upper = x, upper
+        return (torch.special.gammaincc if upper else torch.special.gammainc)(a, xt)
+
+    @staticmethod
+    def backward(ctx, dy):
+        a, x = ctx.saved_tensors
+        sign = -1.0 if ctx.upper else 1.0
+        ga = _reduce(sign * _igamma_grad_a(a, x) * dy, a) if ctx.needs_input_grad[0] else None
+        gx = _reduce(sign * _igamma_grad_x(a, x) * dy, ctx.x) \
+            if ctx.needs_input_grad[1] else None
+        return ga, gx, None
+
+
+def _zeta_kernel(x: torch.Tensor, q: torch.Tensor) -> torch.Tensor:
+    """Hurwitz zeta with TF's (Eigen's) values at q <= 0: at a non-positive integer
+    q, inf for an even integer x and nan otherwise (torch gives inf for every x);
+    nan for a negative non-integer q with a non-integer x; inf at x = 1."""
+    out = torch.special.zeta(x, q)
+    x_int = x == torch.floor(x)
+    q_int = q == torch.floor(q)
+    even = x_int & (torch.remainder(x, 2) == 0)
+    inf = torch.full_like(out, float("inf"))
+    nan = torch.full_like(out, float("nan"))
+    out = torch.where((q <= 0) & q_int, torch.where(even, inf, nan), out)
+    out = torch.where((q < 0) & ~q_int & ~x_int, nan, out)
+    return torch.where(x == 1, inf, out)  # the pole at x = 1, whatever q
+
+
+class _Zeta(torch.autograd.Function):
+    """TF's ``Zeta`` gradient: none for ``x``, ``-x * zeta(x + 1, q)`` for ``q``."""
+
+    @staticmethod
+    def forward(ctx, x, q):
+        qt = _as_tensor(q, x)
+        ctx.save_for_backward(x, qt)
+        ctx.q = q
+        return _zeta_kernel(x, qt)
+
+    @staticmethod
+    def backward(ctx, dy):
+        x, q = ctx.saved_tensors
+        gq = _reduce(-x * zeta(x + 1, q) * dy, ctx.q) if ctx.needs_input_grad[1] else None
+        return None, gq
+
+
+def _polygamma_kernel(n: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
+    # psi^(n)(x) = (-1)^(n+1) n! zeta(n+1, x) for n >= 1; psi^(0) is digamma.
+    sign = torch.where(torch.remainder(n, 2) == 0, -1.0, 1.0).to(t.dtype)
+    higher = sign * torch.exp(torch.lgamma(n + 1)) * _zeta_kernel(n + 1, t)
+    out = torch.where(n == 0, _digamma_kernel(t), higher)
+    valid = (n >= 0) & (n == torch.floor(n))
+    return torch.where(valid, out, torch.full_like(out, float("nan")))
+
+
+class _Polygamma(torch.autograd.Function):
+    """TF's ``Polygamma`` gradient: none for ``a``, ``polygamma(a + 1, x)`` for ``x``."""
+
+    @staticmethod
+    def forward(ctx, n, t):
+        ctx.save_for_backward(n, t)
+        return _polygamma_kernel(n, t)
+
+    @staticmethod
+    def backward(ctx, dy):
+        n, t = ctx.saved_tensors
+        gt = _reduce(polygamma(n + 1, t) * dy, t) if ctx.needs_input_grad[1] else None
+        return None, gt
+
+
+def igamma(a: torch.Tensor, x, upper: bool = False) -> torch.Tensor:
+    """``torch.special.gammainc`` (``gammaincc`` if ``upper``) with TF's gradients for
+    both arguments (torch has none for ``a``)."""
+    if _records(a, x):
+        return _Igamma.apply(a, x, upper)
+    return (torch.special.gammaincc if upper else torch.special.gammainc)(a, _as_tensor(x, a))
+
+
+def zeta(x: torch.Tensor, q) -> torch.Tensor:
+    """The Hurwitz zeta function with TF's values at q <= 0 and TF's ``Zeta``
+    gradient (torch has none)."""
+    if _records(x, q):
+        return _Zeta.apply(x, q)
+    return _zeta_kernel(x, _as_tensor(q, x))
+
+
+def polygamma(n: torch.Tensor, t) -> torch.Tensor:
+    """TF's ``Polygamma`` (nan for non-integer or negative orders) with its gradient."""
+    t = _as_tensor(t, n)
+    if _records(n, t):
+        return _Polygamma.apply(n, t)
+    return _polygamma_kernel(n, t)
