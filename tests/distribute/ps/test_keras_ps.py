@@ -160,3 +160,40 @@ def test_sharded_keras_weights_checkpoint_as_whole_variables(strategy, tmp_path)
     kernel.assign(np.zeros((5, 3), np.float32))
     tf.train.Checkpoint(model=model).restore(path)
     np.testing.assert_array_equal(kernel.numpy(), plain.layers[0].kernel.numpy())
+
+
+def test_fit_with_dataset_creator(strategy):
+    """model.fit under ParameterServerStrategy as TF (2.5+) runs it: a DatasetCreator,
+    steps_per_epoch, callbacks and History on the coordinator."""
+    x, y = _data()
+    with strategy.scope():
+        model = tf.keras.Sequential([tf.keras.layers.Dense(8, activation="relu", input_shape=(4,)),
+                                     tf.keras.layers.Dense(1, activation="sigmoid")])
+        model.compile(tf.keras.optimizers.RMSprop(0.05), loss="binary_crossentropy",
+                      metrics=["accuracy"])
+
+    def dataset_fn(input_context):
+        assert isinstance(input_context, tf.distribute.InputContext)
+        return tf.data.Dataset.from_tensor_slices((x, y)).shuffle(512, seed=0).batch(32).repeat()
+
+    seen = []
+
+    class Record(tf.keras.callbacks.Callback):
+        def on_epoch_end(self, epoch, logs=None):
+            seen.append((epoch, sorted(logs)))
+
+    creator = tf.keras.utils.experimental.DatasetCreator(dataset_fn)
+    history = model.fit(creator, epochs=3, steps_per_epoch=25, verbose=0, callbacks=[Record()])
+    assert sorted(history.history) == ["accuracy", "loss"]
+    assert len(history.history["loss"]) == 3
+    assert history.history["loss"][-1] < history.history["loss"][0]
+    assert history.history["accuracy"][-1] > 0.9
+    assert seen == [(0, ["accuracy", "loss"]), (1, ["accuracy", "loss"]), (2, ["accuracy", "loss"])]
+    # The coordinator's model holds the trained weights (read from the ps tasks).
+    assert np.mean((model(x).numpy() > 0.5) == (y > 0.5)) > 0.9
+    with pytest.raises(ValueError, match="`steps_per_epoch` argument must be provided"):
+        model.fit(creator, epochs=1)
+    with pytest.raises(NotImplementedError, match="Only `DatasetCreator` input is supported"):
+        model.fit(x, y, epochs=1, steps_per_epoch=2)
+    with pytest.raises(TypeError, match="must return a Dataset"):
+        tf.keras.utils.experimental.DatasetCreator(lambda ctx: 3)(None)

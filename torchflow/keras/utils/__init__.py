@@ -34,4 +34,5 @@ from torchflow._src.keras.utils.sequence import Sequence as Sequence
 from torchflow._src.keras.utils.sequence import SequenceEnqueuer as SequenceEnqueuer
 from torchflow._src.keras.utils.vis_utils import model_to_dot as model_to_dot
 from torchflow._src.keras.utils.vis_utils import plot_model as plot_model
+from torchflow.keras.utils import experimental as experimental
 # --- end BASICS ---

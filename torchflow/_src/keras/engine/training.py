@@ -34,7 +34,7 @@ from torchflow._src.core.tape import GradientTape
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.keras import optimizers
 from torchflow._src.keras.callbacks.callback import CallbackList
-from torchflow._src.keras.engine import compile_utils, data_adapter
+from torchflow._src.keras.engine import compile_utils, data_adapter, training_ps
 from torchflow._src.keras.engine import distributed_training as _dist  # tf.distribute
 from torchflow._src.keras.mixed_precision import policy as policy_lib
 from torchflow._src.keras.mixed_precision.loss_scale_optimizer import LossScaleOptimizer
@@ -289,6 +289,7 @@ class TrainingMixin:
 
     # --- fit ----------------------------------------------------------------
     @_dist.in_model_scope
+    @training_ps.through_coordinator  # under ParameterServerStrategy
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose=1, callbacks=None,
             validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,
             sample_weight=None, initial_epoch=0, steps_per_epoch=None, validation_steps=None,
