@@ -180,7 +180,7 @@ class IndexedSlicesSpec(TypeSpec):
         return specs
 
     def _to_components(self, value: IndexedSlices) -> list:
-        out = [value.values, value.indices]
+        out: list = [value.values, value.indices]
         if self._dense_shape_dtype is not None:
             out.append(value.dense_shape)
         return out

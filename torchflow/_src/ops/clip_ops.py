@@ -27,7 +27,7 @@ def _bound(v, d: dtypes.DType):
 
 
 @public("torchflow")
-def clip_by_value(t, clip_value_min, clip_value_max, name=None) -> Tensor:
+def clip_by_value(t, clip_value_min, clip_value_max, name=None) -> Tensor | IndexedSlices:
     """Clips values to ``[clip_value_min, clip_value_max]``.
 
     Computed as ``maximum(minimum(t, max), min)``, so when ``min > max`` every
@@ -81,7 +81,7 @@ def _float_only(x: Tensor, op: str):
 
 
 @public("torchflow")
-def clip_by_norm(t, clip_norm, axes=None, name=None) -> Tensor:
+def clip_by_norm(t, clip_norm, axes=None, name=None) -> Tensor | IndexedSlices:
     """Rescales ``t`` so that its L2 norm (over ``axes``) is at most ``clip_norm``.
 
     Returns ``t * clip_norm / max(l2norm(t), clip_norm)``.

@@ -64,7 +64,7 @@ def dense_batch(parts: list, row_shape: list) -> SparseTensor:
             raise InvalidArgumentError(
                 None, None, f"Input element and row_shape must have the same rank; got "
                             f"{t.shape.rank} and {rank}")
-    dims = [list(t.shape.as_list()) for t in ts]
+    dims = [[int(d) for d in t._t.shape] for t in ts]
     out_shape = [max(d[k] for d in dims) if row_shape[k] is None or row_shape[k] < 0
                  else row_shape[k] for k in range(rank)]
     ind, vals = [], []

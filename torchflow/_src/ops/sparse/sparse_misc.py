@@ -93,7 +93,7 @@ def _flat_values(values):
         ind = sc.idx(values)
         return ind, values.values, sc.shape_list(values)
     t = tensor_arg(values)
-    shape = list(t.shape.as_list())
+    shape = [int(d) for d in t._t.shape]
     flat = wrap(t._t.reshape(-1), t.dtype)
     n = flat._t.shape[0]
     ind = torch.nonzero(torch.ones(shape, dtype=torch.bool)) if shape else \
