@@ -1,15 +1,15 @@
-"""``tf.autograph``: accepted for compatibility.
+"""``tf.autograph``: source conversion of Python control flow (``to_graph``,
+``to_code``, ``do_not_convert``).
 
-torchflow runs ``tf.function`` bodies as Python (DESIGN.md), so there is no
-source conversion: Python ``if``/``for``/``while`` on tensor values simply run.
-These functions keep programs that call the AutoGraph API working.
+The conversion itself is ``core/autograph_convert.py``; its runtime (``tf.cond`` /
+``tf.while_loop`` for tensor conditions) is ``ops/autograph_ops.py``.
 """
 
 from __future__ import annotations
 
 import enum
-import inspect
 
+from torchflow._src.core import autograph_convert
 from torchflow._src.util.api import public
 
 
@@ -28,29 +28,81 @@ class Feature(enum.Enum):
 
 @public("torchflow.autograph.experimental")
 def do_not_convert(func=None):
-    """Marks ``func`` as not to be converted; returns it unchanged."""
+    """Marks ``func`` so that AutoGraph never converts it.
+
+    Args:
+      func: The function to mark; if None, returns a decorator.
+
+    Returns:
+      ``func`` itself, marked (its Python control flow always runs as Python, also
+      inside a ``tf.function``).
+    """
     if func is None:
         return do_not_convert
+    try:
+        setattr(func, autograph_convert.DO_NOT_CONVERT_ATTR, True)
+    except (AttributeError, TypeError):  # builtins and other objects without a __dict__
+        pass
     return func
-
-
-@public("torchflow.autograph.experimental")
-def set_loop_options(parallel_iterations=None, swap_memory=None, maximum_iterations=None,
-                     shape_invariants=None):
-    """Loop hints for AutoGraph (no effect: loops run as Python)."""
-    return None
 
 
 @public("torchflow.autograph")
 def to_graph(entity, recursive=True, experimental_optional_features=None):
-    """Returns ``entity`` itself (its Python code is what runs)."""
-    return entity
+    """Converts a Python function's control flow to TF control flow (AutoGraph).
+
+    ``if``/``while``/``for`` statements become calls that run ``tf.cond`` /
+    ``tf.while_loop`` when their condition (or iterable) is a tensor, and stay Python
+    otherwise; ``break``, ``continue`` and ``return`` inside them are supported.
+
+    Args:
+      entity: A Python function or method.
+      recursive: Accepted; functions that ``entity`` calls are not converted.
+      experimental_optional_features: Accepted, unused.
+
+    Returns:
+      The converted function (``entity`` itself when its source is unavailable or it
+      is marked ``do_not_convert``).
+
+    Raises:
+      ValueError: If ``entity`` is not a Python function or method.
+
+    Differences from TensorFlow 2.4: functions called by ``entity`` are not converted
+    (``recursive`` is ignored); a statement the converter does not support stays
+    Python instead of raising.
+
+    >>> import torchflow as tf
+    >>> def f(x):
+    ...   while x > 1:
+    ...     x = x / 2
+    ...   return x
+    >>> float(tf.autograph.to_graph(f)(tf.constant(8.0)))
+    1.0
+    """
+    if not callable(entity):
+        raise ValueError(f"Expected a Python function or method, got {entity!r}")
+    return autograph_convert.convert(entity)
 
 
 @public("torchflow.autograph")
 def to_code(entity, recursive=True, experimental_optional_features=None) -> str:
-    """The Python source of ``entity`` (there is no converted form)."""
-    return inspect.getsource(entity)
+    """The Python source of ``entity`` after AutoGraph conversion.
+
+    Args:
+      entity: A Python function or method.
+      recursive: Accepted; called functions are not converted.
+      experimental_optional_features: Accepted, unused.
+
+    Returns:
+      The converted source as a string (the original source when ``entity`` is not
+      converted).
+
+    Raises:
+      ValueError: If ``entity`` is not a Python function or method.
+      OSError: If the source of ``entity`` is unavailable.
+    """
+    if not callable(entity):
+        raise ValueError(f"Expected a Python function or method, got {entity!r}")
+    return autograph_convert.converted_source(entity)
 
 
 @public("torchflow.autograph")

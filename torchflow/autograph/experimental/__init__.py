@@ -2,4 +2,4 @@
 
 from torchflow._src.core.autograph import Feature as Feature
 from torchflow._src.core.autograph import do_not_convert as do_not_convert
-from torchflow._src.core.autograph import set_loop_options as set_loop_options
+from torchflow._src.ops.autograph_ops import set_loop_options as set_loop_options

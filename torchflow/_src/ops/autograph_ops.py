@@ -1,0 +1,193 @@
+"""The AutoGraph runtime: what code converted by ``core/autograph_convert.py`` calls.
+
+As in TF's AutoGraph, a statement whose condition (or iterable) is a Python value runs
+as Python, unchanged; one on a ``tf.Tensor`` becomes ``tf.cond`` / ``tf.while_loop``.
+The converted statement passes its state as ``getters`` (one ``lambda: name`` per
+variable the statement assigns; a variable not yet bound reads as ``Undefined``) and
+gets the new values back.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Callable
+
+from torchflow._src.core import autograph_convert
+from torchflow._src.core.tensor import Tensor
+from torchflow._src.core.variables import Variable
+from torchflow._src.ops import comparison_ops, control_flow_ops, shape_ops
+from torchflow._src.util.api import public
+
+
+class Undefined:
+    """The value of a variable that is not bound yet (TF's ``ag__.Undefined``)."""
+
+    __slots__ = ("symbol_name",)
+
+    def __init__(self, symbol_name: str) -> None:
+        self.symbol_name = symbol_name
+
+    def __repr__(self) -> str:
+        return self.symbol_name
+
+
+def _is_tensor(x: Any) -> bool:
+    return isinstance(x, (Tensor, Variable))
+
+
+def _load(getters, names) -> list:
+    out = []
+    for g, n in zip(getters, names):
+        try:
+            out.append(g())
+        except NameError:  # UnboundLocalError and free variables not yet bound
+            out.append(Undefined(n))
+    return out
+
+
+def not_(x: Any) -> Any:
+    """``not x``; ``tf.logical_not`` for a tensor."""
+    if _is_tensor(x):
+        return comparison_ops.logical_not(x)
+    return not x
+
+
+def and_(a: Callable, b: Callable) -> Any:
+    """``a() and b()``; ``tf.logical_and`` when ``a()`` is a tensor."""
+    x = a()
+    if _is_tensor(x):
+        return comparison_ops.logical_and(x, b())
+    return x and b()
+
+
+def or_(a: Callable, b: Callable) -> Any:
+    """``a() or b()``; ``tf.logical_or`` when ``a()`` is a tensor."""
+    x = a()
+    if _is_tensor(x):
+        return comparison_ops.logical_or(x, b())
+    return x or b()
+
+
+def if_stmt(cond: Any, body: Callable, orelse: Callable, getters, names, binds) -> tuple:
+    """``if cond: body else: orelse``; ``tf.cond`` on a tensor ``cond``.
+
+    Raises:
+      ValueError: For a tensor ``cond``, if a variable unbound before the statement
+        is bound in only one branch (TF's rule).
+    """
+    state = _load(getters, names)
+    if not _is_tensor(cond):
+        return tuple(body(*state) if cond else orelse(*state))
+    for value, name, (in_body, in_else) in zip(state, names, binds):
+        if isinstance(value, Undefined) and in_body != in_else:
+            branch = "else" if in_body else "main"
+            raise ValueError(f"'{name}' must also be initialized in the {branch} branch")
+    if not names:
+        control_flow_ops.cond(cond, lambda: body(*state) or None,
+                              lambda: orelse(*state) or None)
+        return ()
+    return tuple(control_flow_ops.cond(cond, lambda: tuple(body(*state)),
+                                       lambda: tuple(orelse(*state))))
+
+
+def _split(state: list) -> tuple[list, list]:
+    """Indices of the defined loop variables and of the undefined ones (loop-local:
+    TF does not carry them)."""
+    defined = [i for i, v in enumerate(state) if not isinstance(v, Undefined)]
+    local = [i for i, v in enumerate(state) if isinstance(v, Undefined)]
+    return defined, local
+
+
+def _tensor_loop(test: Callable, body: Callable, state: list, prefix: tuple = ()) -> list:
+    """``tf.while_loop`` over the defined variables of ``state`` (after ``prefix``
+    loop variables such as an index)."""
+    defined, local = _split(state)
+    k = len(prefix)
+
+    def full(vals):
+        out = list(state)
+        for i, v in zip(defined, vals):
+            out[i] = v
+        for i in local:
+            out[i] = state[i]
+        return out
+
+    def loop_test(*vals):
+        return test(*vals[:k], *full(vals[k:]))
+
+    def loop_body(*vals):
+        new = body(*vals[:k], *full(vals[k:]))
+        return (*new[:k], *(new[k:][i] for i in defined))
+
+    init = (*prefix, *(state[i] for i in defined))
+    if not init:
+        raise ValueError("a loop on a tensor condition needs at least one loop variable "
+                         "defined before the loop")
+    out = control_flow_ops.while_loop(loop_test, loop_body, init)
+    return full(list(out)[k:])
+
+
+def while_stmt(test: Callable, body: Callable, getters, names) -> tuple:
+    """``while test(): body()``; ``tf.while_loop`` when the first test is a tensor."""
+    state = _load(getters, names)
+    first = test(*state)
+    if not _is_tensor(first):
+        while first:
+            state = list(body(*state))
+            first = test(*state)
+        return tuple(state)
+    return tuple(_tensor_loop(test, lambda *s: tuple(body(*s)), state))
+
+
+def for_stmt(iterable: Any, extra_test: Callable | None, body: Callable, getters,
+             names) -> tuple:
+    """``for x in iterable: body(x)`` (stopping once ``extra_test()`` is false, as a
+    lowered ``break``); over a tensor, a ``tf.while_loop`` over its first dimension.
+
+    A ``tf.data.Dataset`` and other Python iterables run as a Python loop.
+    """
+    state = _load(getters, names)
+    if not _is_tensor(iterable):
+        it = iter(iterable)
+        while extra_test is None or extra_test(*state):
+            try:
+                item = next(it)
+            except StopIteration:
+                break
+            state = list(body(item, *state))
+        return tuple(state)
+    if iterable.shape.rank == 0:
+        raise TypeError("Cannot iterate over a scalar tensor.")
+    n = shape_ops.shape(iterable)[0]
+
+    def test(i, *s):
+        c = i < n
+        if extra_test is None:
+            return c
+        return comparison_ops.logical_and(c, extra_test(*s))
+
+    def step(i, *s):
+        return (i + 1, *body(iterable[i], *s))
+
+    zero = shape_ops.shape(iterable)[0] * 0
+    return tuple(_tensor_loop(test, step, state, prefix=(zero,)))
+
+
+@public("torchflow.autograph.experimental")
+def set_loop_options(parallel_iterations=None, swap_memory=None, maximum_iterations=None,
+                     shape_invariants=None):
+    """Loop hints for AutoGraph, called inside a loop body; no effect in torchflow.
+
+    Args:
+      parallel_iterations: The number of iterations allowed to run in parallel.
+      swap_memory: Whether to swap GPU memory to the host.
+      maximum_iterations: The largest number of iterations the loop may run.
+      shape_invariants: ``(variable, shape)`` pairs of allowed shape changes.
+
+    Differences from TensorFlow 2.4: the hints are accepted and ignored (loops run
+    on torch without these limits).
+    """
+    return None
+
+
+autograph_convert.set_runtime(sys.modules[__name__])
