@@ -71,7 +71,7 @@ import struct
 import threading
 import time
 from concurrent import futures
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, cast
 
 import cloudpickle
 import grpc
@@ -148,7 +148,7 @@ def _torch_bytes(t: torch.Tensor):
     t = t.resolve_conj().contiguous()
     if t.numel() == 0:
         return b""
-    return memoryview(t.reshape(-1).view(torch.uint8).numpy())
+    return t.reshape(-1).view(torch.uint8).numpy().data
 
 
 class _Encoder:
@@ -186,7 +186,7 @@ class _Encoder:
             if a.dtype.kind in "OSU":
                 return self.strings(kind, a)
             flat = np.ascontiguousarray(a).reshape(-1)  # at least 1-d: keep a's shape
-            return self.array(kind, _np_name(a), a.shape, memoryview(flat.view(np.uint8)))
+            return self.array(kind, _np_name(a), a.shape, flat.view(np.uint8).data)
         if isinstance(x, (bytes, bytearray, memoryview)):
             return {"~": "bytes", "b": self.buf(x)}
         if isinstance(x, tuple):
@@ -584,7 +584,7 @@ class Channel:
                 raise errors.DeadlineExceededError(
                     None, None, f"Deadline Exceeded calling {method} on {self.target}")
             try:
-                return stub(payload, timeout=left, metadata=self._metadata)
+                return cast(bytes, stub(payload, timeout=left, metadata=self._metadata))
             except grpc.RpcError as e:
                 err = error_from_rpc(e, self.target)
                 if not idempotent or not isinstance(err, errors.UnavailableError):
