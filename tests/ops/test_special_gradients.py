@@ -150,3 +150,41 @@ def test_zeta_and_polygamma_values_at_poles_match_tf():
     n = np.repeat([0.0, 1.0, 2.0, 3.0, 1.5, -1.0], 6)
     t = np.tile([0.0, -1.0, -0.5, 1.5, -2.0, 3.0], 6)
     assert_close(tf.math.polygamma(n, t), rtf.math.polygamma(n, t), rtol=1e-6)
+
+
+@pytest.mark.parametrize("name", ["bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1",
+                                  "bessel_k0", "bessel_k1", "bessel_k0e", "bessel_k1e"])
+def test_special_bessel_gradients_match_tf(name):
+    # torch.special's Bessel functions have no gradient: the tape answered None.
+    rtf = real_tf()
+    xs = [0.1, 0.5, 1.0, 2.0, 7.5] + ([0.0] if name in ("bessel_j0", "bessel_j1") else [])
+
+    def grads(mod):
+        fn = getattr(mod.math.special, name)
+        x = mod.constant(xs, "float64")
+        with mod.GradientTape() as outer:
+            outer.watch(x)
+            with mod.GradientTape() as inner:
+                inner.watch(x)
+                y = fn(x)
+            g = inner.gradient(y, x)
+        return [np.asarray(t) for t in (y, g, outer.gradient(g, x))]
+
+    for got, want in zip(grads(tf), grads(rtf)):
+        assert_close(got, want, rtol=1e-7, atol=1e-10)
+
+
+def test_betainc_gradient_only_for_x_as_tf():
+    rtf = real_tf()
+    a, b, x = [1.0, 2.0, 0.5, 3.0], [2.0, 1.0, 0.5, 1.0], [0.5, 0.3, 0.2, 0.9]
+
+    def grads(mod):
+        ts = [mod.constant(v, "float64") for v in (a, b, x)]
+        with mod.GradientTape() as tape:
+            tape.watch(ts)
+            z = mod.math.betainc(*ts)
+        return tape.gradient(z, ts)
+
+    ours, theirs = grads(tf), grads(rtf)
+    assert ours[0] is None and ours[1] is None and theirs[0] is None and theirs[1] is None
+    assert_close(ours[2], theirs[2], rtol=1e-7)

@@ -330,3 +330,52 @@ def polygamma(n: torch.Tensor, t) -> torch.Tensor:
     if _records(n, t):
         return _Polygamma.apply(n, t)
     return _polygamma_kernel(n, t)
+
+
+# --- Bessel functions: torch.special's have no gradient (the tape saw constants) ---
+_BESSEL = {
+    "j0": torch.special.bessel_j0, "j1": torch.special.bessel_j1,
+    "y0": torch.special.bessel_y0, "y1": torch.special.bessel_y1,
+    "k0": torch.special.modified_bessel_k0, "k1": torch.special.modified_bessel_k1,
+    "k0e": torch.special.scaled_modified_bessel_k0,
+    "k1e": torch.special.scaled_modified_bessel_k1,
+}
+
+
+def _bessel_derivative(kind: str, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """TF's Bessel gradient functions (J0' = -J1, J1' = J0 - J1/x with 0.5 at 0, ...)."""
+    if kind == "j0":
+        return -bessel(x, "j1")
+    if kind == "j1":
+        d = bessel(x, "j0") - y / x
+        return torch.where(x == 0, torch.full_like(d, 0.5), d)
+    if kind == "y0":
+        return -bessel(x, "y1")
+    if kind == "y1":
+        return bessel(x, "y0") - y / x
+    if kind == "k0":
+        return -bessel(x, "k1")
+    if kind == "k1":
+        return -bessel(x, "k0") - y / x
+    if kind == "k0e":
+        return y - bessel(x, "k1e")
+    return y * (1.0 - 1.0 / x) - bessel(x, "k0e")  # k1e
+
+
+class _Bessel(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, kind):
+        y = _BESSEL[kind](x)
+        ctx.save_for_backward(x, y)
+        ctx.kind = kind
+        return y
+
+    @staticmethod
+    def backward(ctx, dy):
+        x, y = ctx.saved_tensors
+        return dy * _bessel_derivative(ctx.kind, x, y), None
+
+
+def bessel(x: torch.Tensor, kind: str) -> torch.Tensor:
+    """torch.special's Bessel function ``kind`` ("j0", "k1e", ...) with TF's gradient."""
+    return _Bessel.apply(x, kind) if x.requires_grad else _BESSEL[kind](x)

@@ -8,6 +8,7 @@ expansions or Gauss-Legendre quadrature evaluated in float64 (within 1e-12 of Sc
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -16,6 +17,7 @@ import torch
 from torchflow._src.core import context, dtypes
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.ops import _math_common as mc
+from torchflow._src.ops import special_gradients as sg
 from torchflow._src.ops._dispatch import Tensor, dtype_error, tensor_arg, wrap
 from torchflow._src.ops._math_common import unary_op as _unary_op
 from torchflow._src.ops.unary_math_ops import _in_f32
@@ -43,7 +45,7 @@ def bessel_j0(x, name=None) -> Tensor:
     return _unary_op("BesselJ0", _bessel_j0_kernel, _F, x)
 
 
-_bessel_j0_kernel = _in_f32(torch.special.bessel_j0)
+_bessel_j0_kernel = _in_f32(functools.partial(sg.bessel, kind="j0"))
 
 
 @public(_NS)
@@ -65,7 +67,7 @@ def bessel_j1(x, name=None) -> Tensor:
     return _unary_op("BesselJ1", _bessel_j1_kernel, _F, x)
 
 
-_bessel_j1_kernel = _in_f32(torch.special.bessel_j1)
+_bessel_j1_kernel = _in_f32(functools.partial(sg.bessel, kind="j1"))
 
 
 @public(_NS)
@@ -87,7 +89,7 @@ def bessel_y0(x, name=None) -> Tensor:
     return _unary_op("BesselY0", _bessel_y0_kernel, _F, x)
 
 
-_bessel_y0_kernel = _in_f32(torch.special.bessel_y0)
+_bessel_y0_kernel = _in_f32(functools.partial(sg.bessel, kind="y0"))
 
 
 @public(_NS)
@@ -109,7 +111,7 @@ def bessel_y1(x, name=None) -> Tensor:
     return _unary_op("BesselY1", _bessel_y1_kernel, _F, x)
 
 
-_bessel_y1_kernel = _in_f32(torch.special.bessel_y1)
+_bessel_y1_kernel = _in_f32(functools.partial(sg.bessel, kind="y1"))
 
 
 @public(_NS)
@@ -131,7 +133,7 @@ def bessel_k0(x, name=None) -> Tensor:
     return _unary_op("BesselK0", _bessel_k0_kernel, _F, x)
 
 
-_bessel_k0_kernel = _in_f32(torch.special.modified_bessel_k0)
+_bessel_k0_kernel = _in_f32(functools.partial(sg.bessel, kind="k0"))
 
 
 @public(_NS)
@@ -153,7 +155,7 @@ def bessel_k1(x, name=None) -> Tensor:
     return _unary_op("BesselK1", _bessel_k1_kernel, _F, x)
 
 
-_bessel_k1_kernel = _in_f32(torch.special.modified_bessel_k1)
+_bessel_k1_kernel = _in_f32(functools.partial(sg.bessel, kind="k1"))
 
 
 @public(_NS)
@@ -175,7 +177,7 @@ def bessel_k0e(x, name=None) -> Tensor:
     return _unary_op("BesselK0e", _bessel_k0e_kernel, _F, x)
 
 
-_bessel_k0e_kernel = _in_f32(torch.special.scaled_modified_bessel_k0)
+_bessel_k0e_kernel = _in_f32(functools.partial(sg.bessel, kind="k0e"))
 
 
 @public(_NS)
@@ -197,7 +199,7 @@ def bessel_k1e(x, name=None) -> Tensor:
     return _unary_op("BesselK1e", _bessel_k1e_kernel, _F, x)
 
 
-_bessel_k1e_kernel = _in_f32(torch.special.scaled_modified_bessel_k1)
+_bessel_k1e_kernel = _in_f32(functools.partial(sg.bessel, kind="k1e"))
 
 
 def _betacf(a, b, x, eps, tiny, max_iter=300):
@@ -254,7 +256,8 @@ def betainc(a, b, x, name=None) -> Tensor:
         if t._dtype is not d:
             raise dtype_error("Betainc", i, d, t._dtype)
     try:
-        av, bv, xv = torch.broadcast_tensors(ta._t, tb._t, tx._t)
+        # TF registers no gradient for a and b (None), only for x.
+        av, bv, xv = torch.broadcast_tensors(ta._t.detach(), tb._t.detach(), tx._t)
     except RuntimeError as e:
         raise mc.op_failure("Betainc", e, ta._t, tx._t) from None
     eps = 1e-15 if d is dtypes.float64 else 1e-7
