@@ -132,6 +132,23 @@ def _bytes_of(serialized):
     return serialized
 
 
+def known_shape(spec, key) -> list[int]:
+    """A ``FixedLenFeature``'s or ``FixedLenSequenceFeature``'s shape as ints.
+
+    Raises:
+      ValueError: A dimension is unknown (TF's parsing-config check).
+    """
+    dims = TensorShape(spec.shape).as_list()
+    if isinstance(spec, FixedLenFeature) and dims and dims[0] is None:
+        raise ValueError(f"First dimension of shape for feature {key} unknown. Consider using "
+                         f"FixedLenSequenceFeature. Received feature={spec!r}.")
+    known = [d for d in dims if d is not None]
+    if len(known) != len(dims):
+        raise ValueError(f"All dimensions of shape for feature {key} need to be known but "
+                         f"received {spec.shape}.")
+    return known
+
+
 def _values(feature, dtype, key):
     kind = _KINDS.get(dtypes.as_dtype(dtype))
     if kind is None:
@@ -237,7 +254,7 @@ def _parse_one(data: bytes, features: dict) -> dict:
             out[key] = _ragged_feature(fmap, key, spec)
             continue
         if isinstance(spec, FixedLenSequenceFeature):
-            shape = list(TensorShape(spec.shape).as_list())
+            shape = known_shape(spec, key)
             vals = _values(fmap[key], spec.dtype, key) if present else []
             per = int(np.prod(shape)) if shape else 1
             if not present and not spec.allow_missing:
@@ -252,7 +269,7 @@ def _parse_one(data: bytes, features: dict) -> dict:
             continue
         if not isinstance(spec, FixedLenFeature):
             raise ValueError(f"Unsupported feature spec {spec!r} for key {key!r}.")
-        shape = list(TensorShape(spec.shape).as_list())
+        shape = known_shape(spec, key)
         n = int(np.prod(shape)) if shape else 1
         if present:
             vals = _values(fmap[key], spec.dtype, key)

@@ -16,7 +16,6 @@ from torchflow._src.core import dtypes
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.core.proto import example_pb2
 from torchflow._src.core.tensor import Tensor
-from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.ops import data_ops
 from torchflow._src.ops.parsing_ops import (
     FixedLenSequenceFeature,
@@ -26,6 +25,7 @@ from torchflow._src.ops.parsing_ops import (
     _dense,
     _parse_one,
     _values,
+    known_shape,
     parse_example,
 )
 from torchflow._src.util.api import public
@@ -47,28 +47,44 @@ def _int64(values, shape) -> Tensor:
     return data_ops.from_numpy(np.asarray(values, np.int64).reshape(shape), dtypes.int64)
 
 
-def _feature_list(seq, key, spec):
+def _frames(seq, key) -> tuple[bool, list]:
+    """Whether ``seq`` has the feature list ``key``, and its frames."""
     lists = seq.feature_lists.feature_list
     present = key in lists
-    frames = list(lists[key].feature) if present else []
+    return present, list(lists[key].feature) if present else []
+
+
+def _feature_list(seq, key, spec):
     if isinstance(spec, VarLenFeature):
-        idx, vals = [], []
-        width = 0
-        for f, feat in enumerate(frames):
-            v = _values(feat, spec.dtype, key)
-            width = max(width, len(v))
-            idx.extend([f, j] for j in range(len(v)))
-            vals.extend(v)
-        return SparseValue(_int64(idx, [-1, 2]), _dense(vals, spec.dtype, [len(vals)]),
-                           _int64([len(frames), width], [2]))
+        return _varlen_feature_list(seq, key, spec)
+    return _fixed_feature_list(seq, key, spec)
+
+
+def _varlen_feature_list(seq, key, spec) -> SparseValue:
+    """A ``VarLenFeature`` list: ``[frame, j]`` indices over ``[frames, longest]``."""
+    _, frames = _frames(seq, key)
+    idx, vals = [], []
+    width = 0
+    for f, feat in enumerate(frames):
+        v = _values(feat, spec.dtype, key)
+        width = max(width, len(v))
+        idx.extend([f, j] for j in range(len(v)))
+        vals.extend(v)
+    return SparseValue(_int64(idx, [-1, 2]), _dense(vals, spec.dtype, [len(vals)]),
+                       _int64([len(frames), width], [2]))
+
+
+def _fixed_feature_list(seq, key, spec) -> Tensor:
+    """A ``FixedLenSequenceFeature`` list: a dense ``[frames] + shape`` Tensor."""
     if not isinstance(spec, FixedLenSequenceFeature):
         raise ValueError(f"Unsupported sequence feature spec {spec!r} for key {key!r}.")
+    present, frames = _frames(seq, key)
     if not present and not spec.allow_missing:
         raise InvalidArgumentError(
             None, None, f"Name: <unknown>, Feature list '{key}' is required but could not be "
             "found.  Did you mean to include it in feature_list_dense_missing_assumed_empty "
             "or feature_list_dense_defaults?")
-    shape = list(TensorShape(spec.shape).as_list())
+    shape = known_shape(spec, key)
     per = int(np.prod(shape)) if shape else 1
     vals = []
     kind = _KIND_NAMES[dtypes.as_dtype(spec.dtype)]
@@ -137,24 +153,26 @@ def parse_sequence_example(serialized, context_features=None, sequence_features=
         context = parse_example(np.array(blobs, dtype=object), dict(context_features))
     feature_list, lengths = {}, {}
     for key, spec in (sequence_features or {}).items():
-        cols = [_feature_list(s, key, spec) for s in seqs]
         if isinstance(spec, VarLenFeature):
+            sparse = [_varlen_feature_list(s, key, spec) for s in seqs]
             idx, vals, frames, width = [], [], 0, 0
-            for b, sv in enumerate(cols):
+            for b, sv in enumerate(sparse):
                 shape = sv.dense_shape.numpy().tolist()
                 frames, width = max(frames, shape[0]), max(width, shape[1])
                 idx.extend([b] + r for r in sv.indices.numpy().tolist())
                 vals.append(sv.values)
             values = data_ops.concat(vals) if vals else _dense([], spec.dtype, [0])
             feature_list[key] = SparseValue(_int64(idx, [-1, 3]), values,
-                                            _int64([len(cols), frames, width], [3]))
+                                            _int64([len(sparse), frames, width], [3]))
             continue
-        longest = max((c.shape[0] for c in cols), default=0)
+        cols = [_fixed_feature_list(s, key, spec) for s in seqs]
+        counts = [int(c._t.shape[0]) for c in cols]  # each list's frames
+        longest = max(counts, default=0)
         pv = spec.default_value if spec.default_value is not None else (
             b"" if dtypes.as_dtype(spec.dtype) == dtypes.string else 0)
-        shape = [longest] + list(TensorShape(spec.shape).as_list())
+        shape = [longest] + known_shape(spec, key)
         feature_list[key] = data_ops.padded_stack(cols, shape, pv)
-        lengths[key] = _int64([c.shape[0] for c in cols], [len(cols)])
+        lengths[key] = _int64(counts, [len(cols)])
     return context, feature_list, lengths
 
 
