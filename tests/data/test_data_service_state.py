@@ -331,3 +331,20 @@ def test_worker_gives_up_on_a_gone_dispatcher_after_dispatcher_timeout(monkeypat
     finally:
         w._stop()
         d._stop()
+
+
+def test_service_dataset_under_a_strategy_and_fit(local_service):
+    x = np.arange(32, dtype=np.float32).reshape(16, 2)
+    y = x.sum(axis=1, keepdims=True)
+    ds = tf.data.Dataset.from_tensor_slices((x, y)).apply(
+        svc.distribute("distributed_epoch", local_service.target)).batch(4)
+    strategy = tf.distribute.MirroredStrategy()
+    rows = sorted(float(v) for xb, _ in strategy.experimental_distribute_dataset(ds)
+                  for v in xb.numpy()[:, 0])
+    assert rows == sorted(x[:, 0].tolist())
+    with strategy.scope():
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer="zeros",
+                                                           input_shape=(2,))])
+        model.compile(tf.keras.optimizers.SGD(0.0), "mse")
+    loss = model.fit(ds, epochs=1, verbose=0).history["loss"][0]
+    np.testing.assert_allclose(loss, float(np.mean(y ** 2)), rtol=1e-5)  # lr 0, zeros
