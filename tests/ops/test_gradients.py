@@ -341,8 +341,6 @@ _SWEEP = [(ns, name) for ns in ("math", "nn", "linalg") for name in _golden(ns)
 # an XPASS means it was fixed and the entry can go).
 _KNOWN_DIFFS = {
     "math.add_n": "add_n(tensor) (a Tensor, not a list) is accepted by TF, rejected here",
-    "math.igamma": "torch has no derivative of igamma with respect to `a`",
-    "math.igammac": "torch has no derivative of igammac with respect to `a`",
 }
 _SWEEP_PARAMS = [pytest.param(ns, name, id=f"{ns}.{name}", marks=pytest.mark.xfail(
     reason=_KNOWN_DIFFS[f"{ns}.{name}"], strict=False)) if f"{ns}.{name}" in _KNOWN_DIFFS
