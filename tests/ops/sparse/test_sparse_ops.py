@@ -259,3 +259,37 @@ def test_sparse_op_matches_tf(name):
         assert got[1][1] == want[1][1], (got[1], want[1])
     else:
         _compare(got[1], want[1])
+
+
+_UNARY = ["abs", "negative", "sign", "square", "sqrt", "erf", "tanh", "sin", "tan", "asin",
+          "atan", "asinh", "atanh", "bessel_i1e", "sigmoid", "exp", "log1p", "floor", "cos",
+          "is_nan", "softplus"]
+
+
+@pytest.mark.compat
+@pytest.mark.parametrize("name", _UNARY)
+def test_unary_op_on_sparse_tensor_as_tf(name):
+    rtf = real_tf()
+    out = []
+    for m in (rtf, torchflow):
+        st = m.sparse.SparseTensor([[0, 0], [1, 2]], [-0.5, 0.25], [2, 3])
+        try:
+            r = getattr(m.math, name)(st)
+            out.append((type(r).__name__, r.indices.numpy().tolist(), r.values.numpy(),
+                        r.dense_shape.numpy().tolist()))
+        except Exception as e:  # noqa: BLE001 - both sides' error types are compared
+            out.append((type(e).__name__,))
+    assert out[1][0] == out[0][0]
+    if out[0][0] == "SparseTensor":
+        assert out[1][1] == out[0][1] and out[1][3] == out[0][3]
+        np.testing.assert_allclose(out[1][2], out[0][2], rtol=1e-6)
+
+
+@pytest.mark.compat
+def test_cast_of_sparse_tensor_as_tf():
+    rtf = real_tf()
+    out = []
+    for m in (rtf, torchflow):
+        r = m.cast(m.sparse.SparseTensor([[0, 0], [1, 2]], [-1.5, 4.0], [2, 3]), m.int32)
+        out.append((type(r).__name__, r.dtype.name, r.values.numpy().tolist()))
+    assert out[1] == out[0]

@@ -207,7 +207,10 @@ def _composite_binary(op, fn, allowed, x, y, other):
 
 
 def _composite_unary(op, fn, allowed, x, out):
-    return COMPOSITE[type(x)].unary(lambda a: unary_op(op, fn, allowed, a, out), x)
+    h = COMPOSITE[type(x)]
+    if hasattr(h, "unary_op"):  # tf.SparseTensor: only TF's zero-preserving ops, by name
+        return h.unary_op(op, lambda a: unary_op(op, fn, allowed, a, out), x)
+    return h.unary(lambda a: unary_op(op, fn, allowed, a, out), x)
 
 
 def binary_op(op: str, fn: Callable, allowed: TypeSet, x, y, other: Callable | None = None

@@ -17,7 +17,7 @@ import torch.nn.functional as F
 from torchflow._src.core import dtypes
 from torchflow._src.ops import _math_common as mc
 from torchflow._src.ops import gradient_kernels
-from torchflow._src.ops._dispatch import Tensor, tensor_arg, wrap
+from torchflow._src.ops._dispatch import COMPOSITE, Tensor, tensor_arg, wrap
 from torchflow._src.util.api import public
 
 _HALF = (torch.float16, torch.bfloat16)
@@ -506,6 +506,9 @@ def abs(x, name=None) -> Tensor:  # noqa: A001 - TF's name
     array([1, 2], dtype=int32)
     """
     if type(x) is not Tensor:
+        if type(x) in COMPOSITE:  # tf.SparseTensor / tf.RaggedTensor: abs of the values
+            h = COMPOSITE[type(x)]
+            return h.unary_op("Abs", abs, x) if hasattr(h, "unary_op") else h.unary(abs, x)
         x = tensor_arg(x)
     d = x._dtype
     if d._name not in _ABS_TYPES:
