@@ -15,6 +15,8 @@ on that tuple, as TF 2.4 defines them.
 
 from __future__ import annotations
 
+from typing import Any
+
 from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.util.api import public
 
@@ -143,7 +145,7 @@ def _compatible(a, b) -> bool:
     return type(a) is type(b) and a == b
 
 
-def _most_specific(a, b):
+def _most_specific(a, b) -> Any:
     if isinstance(a, TensorShape):
         if not isinstance(b, TensorShape) or (a.rank is not None and b.rank is not None
                                               and a.rank != b.rank):

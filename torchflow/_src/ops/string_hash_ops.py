@@ -222,7 +222,7 @@ def _buckets(op: str, num_buckets) -> int:
 
 
 @public("torchflow.strings")
-def to_hash_bucket_fast(input, num_buckets, name=None) -> Tensor:
+def to_hash_bucket_fast(input, num_buckets, name=None) -> Tensor | RaggedTensor:
     """Hashes each string to a bucket in ``[0, num_buckets)`` (FarmHash Fingerprint64).
 
     Args:
@@ -246,7 +246,7 @@ def to_hash_bucket_fast(input, num_buckets, name=None) -> Tensor:
 
 
 @public("torchflow.strings")
-def to_hash_bucket(string_tensor, num_buckets, name=None) -> Tensor:
+def to_hash_bucket(string_tensor, num_buckets, name=None) -> Tensor | RaggedTensor:
     """Hashes each string to a bucket with TF's legacy ``Hash64`` (prefer ``_fast``).
 
     Args:
@@ -267,7 +267,7 @@ def to_hash_bucket(string_tensor, num_buckets, name=None) -> Tensor:
 
 
 @public("torchflow.strings")
-def to_hash_bucket_strong(input, num_buckets, key, name=None) -> Tensor:
+def to_hash_bucket_strong(input, num_buckets, key, name=None) -> Tensor | RaggedTensor:
     """Hashes each string to a bucket with keyed SipHash-2-4.
 
     Args:

@@ -25,6 +25,7 @@ from torchflow._src.ops._dispatch import Tensor, dtype_error, tensor_arg, wrap
 from torchflow._src.ops.ragged.ragged_tensor import (
     RaggedTensor,
     from_nested_rows,
+    rank_of,
     replace_innermost,
 )
 from torchflow._src.util.api import public
@@ -91,7 +92,7 @@ def _unit(op: str, unit: str) -> str:
 
 # --- elementwise ---------------------------------------------------------------
 @public("torchflow.strings")
-def length(input, unit="BYTE", name=None) -> Tensor:
+def length(input, unit="BYTE", name=None) -> Tensor | RaggedTensor:
     """String lengths of ``input`` in bytes or UTF-8 characters.
 
     Args:
@@ -118,7 +119,7 @@ def length(input, unit="BYTE", name=None) -> Tensor:
 
 
 @public("torchflow.strings")
-def lower(input, encoding="", name=None) -> Tensor:
+def lower(input, encoding="", name=None) -> Tensor | RaggedTensor:
     """Lower-cases ``input`` (ASCII only, or all of Unicode with ``encoding="utf-8"``)."""
     if isinstance(input, RaggedTensor):
         return input.with_flat_values(lower(input.flat_values, encoding))
@@ -129,7 +130,7 @@ def lower(input, encoding="", name=None) -> Tensor:
 
 
 @public("torchflow.strings")
-def upper(input, encoding="", name=None) -> Tensor:
+def upper(input, encoding="", name=None) -> Tensor | RaggedTensor:
     """Upper-cases ``input`` (ASCII only, or all of Unicode with ``encoding="utf-8"``)."""
     if isinstance(input, RaggedTensor):
         return input.with_flat_values(upper(input.flat_values, encoding))
@@ -140,7 +141,7 @@ def upper(input, encoding="", name=None) -> Tensor:
 
 
 @public("torchflow.strings")
-def strip(input, name=None) -> Tensor:
+def strip(input, name=None) -> Tensor | RaggedTensor:
     """Strips leading and trailing whitespace from each string."""
     if isinstance(input, RaggedTensor):
         return input.with_flat_values(strip(input.flat_values))
@@ -148,7 +149,7 @@ def strip(input, name=None) -> Tensor:
 
 
 @public("torchflow.strings")
-def join(inputs, separator="", name=None) -> Tensor:
+def join(inputs, separator="", name=None) -> Tensor | RaggedTensor:
     """Joins the strings of a list of string tensors elementwise.
 
     Args:
@@ -186,7 +187,7 @@ def join(inputs, separator="", name=None) -> Tensor:
 
 
 @public("torchflow.strings")
-def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None) -> Tensor:
+def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None) -> Tensor | RaggedTensor:
     """Joins the strings along ``axis`` (all axes when None), like a sum.
 
     Args:
@@ -232,7 +233,7 @@ def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None) -> T
 
 
 def _ragged_reduce_join(rt: RaggedTensor, axis, keepdims, separator):
-    rank = rt.shape.rank
+    rank = rank_of(rt)
     if axis is None:
         return reduce_join(rt.flat_values, None, keepdims, separator)
     ax = int(axis.numpy() if isinstance(axis, Tensor) else np.asarray(axis).reshape(-1)[0])
@@ -256,7 +257,7 @@ def _ragged_reduce_join(rt: RaggedTensor, axis, keepdims, separator):
 
 
 @public("torchflow.strings")
-def substr(input, pos, len, unit="BYTE", name=None) -> Tensor:  # noqa: A002
+def substr(input, pos, len, unit="BYTE", name=None) -> Tensor | RaggedTensor:  # noqa: A002
     """Substrings ``[pos, pos + len)`` of each string (negative ``pos`` counts from the end).
 
     Args:
@@ -404,7 +405,7 @@ _NAN_CHARS_RE = re.compile(rb"\s*[+-]?nan\([0-9A-Za-z_]*\)\s*", re.IGNORECASE)
 
 
 @public("torchflow.strings")
-def to_number(input, out_type=dtypes.float32, name=None) -> Tensor:
+def to_number(input, out_type=dtypes.float32, name=None) -> Tensor | RaggedTensor:
     """Converts each string to a number of ``out_type``.
 
     Args:
@@ -656,7 +657,7 @@ def _compile(op: str, pattern):
 
 
 @public("torchflow.strings")
-def regex_full_match(input, pattern, name=None) -> Tensor:
+def regex_full_match(input, pattern, name=None) -> Tensor | RaggedTensor:
     """True where the whole string matches the regular expression ``pattern``."""
     if isinstance(input, RaggedTensor):
         return input.with_flat_values(regex_full_match(input.flat_values, pattern))
@@ -670,7 +671,7 @@ _GROUP_RE = re.compile(rb"\\(\d)")
 
 
 @public("torchflow.strings")
-def regex_replace(input, pattern, rewrite, replace_global=True, name=None) -> Tensor:
+def regex_replace(input, pattern, rewrite, replace_global=True, name=None) -> Tensor | RaggedTensor:
     """Replaces matches of ``pattern`` with ``rewrite`` (``\\0``..``\\9`` are groups).
 
     Args:

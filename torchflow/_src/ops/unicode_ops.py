@@ -170,7 +170,7 @@ def _encode_cps(cps, enc, errors, repl) -> bytes:
 
 @public("torchflow.strings")
 def unicode_encode(input, output_encoding, errors="replace", replacement_char=65533,
-                   name=None) -> Tensor:
+                   name=None) -> Tensor | RaggedTensor:
     """Encodes code points into strings.
 
     Args:
@@ -195,7 +195,7 @@ def unicode_encode(input, output_encoding, errors="replace", replacement_char=65
             return _sw(np.array([_encode_cps(r.numpy(), enc, errors, replacement_char)
                                  for r in input] + [None], dtype=object)[:-1])
         if isinstance(input[0], list) and input[0] and isinstance(input[0][0], Tensor):
-            parts = [unicode_encode(r, output_encoding, errors, replacement_char)._t
+            parts = [unicode_encode(r, output_encoding, errors, replacement_char).numpy()
                      for r in input]
             return _sw(np.stack(parts))
     arr = np.asarray(tensor_arg(input).numpy())

@@ -28,7 +28,7 @@ def _default_arg(rt: RaggedTensor, default_value):
         return None
     d = convert_to_tensor(default_value, dtype=rt.dtype)
     inner = rt.flat_values.shape.as_list()[1:]
-    if d.shape.rank > len(inner):
+    if len(d._t.shape) > len(inner):
         raise ValueError(f"Shape {d.shape} must have rank at most {len(inner)}")
     return d._t
 
@@ -165,7 +165,7 @@ def from_tensor(cls, tensor, lengths=None, padding=None, ragged_rank=1, name=Non
     """
     splits_dtype = dtypes.as_dtype(row_splits_dtype)
     t = convert_to_tensor(tensor)
-    rank = t.shape.rank
+    rank = len(t._t.shape)
     if not isinstance(ragged_rank, int):
         raise TypeError(f"ragged_rank expected int, got {ragged_rank!r}")
     if ragged_rank <= 0:
@@ -249,5 +249,5 @@ def merge_dims(self, outer_axis, inner_axis):
 
 
 RaggedTensor.to_tensor = to_tensor
-RaggedTensor.from_tensor = classmethod(from_tensor)
+RaggedTensor.from_tensor = classmethod(from_tensor)  # pyright: ignore[reportAttributeAccessIssue] - a classmethod installed on the class
 RaggedTensor.merge_dims = merge_dims

@@ -28,6 +28,7 @@ from torchflow._src.ops.ragged.ragged_tensor import (
     RaggedTensor,
     RaggedTensorSpec,
     lengths_to_splits,
+    rank_of,
     replace_innermost,
     rowids_of,
     take_rows,
@@ -43,7 +44,7 @@ def _flat_index(rt: RaggedTensor) -> list:
     """For each flat value, its index in dimensions 0..ragged_rank (torch int64, CPU)."""
     splits = [s._t.to(torch.int64).cpu() for s in rt.nested_row_splits]
     cur = torch.arange(int(splits[-1][-1]))
-    out = [None] * (len(splits) + 1)
+    out: list = [None] * (len(splits) + 1)
     for level in reversed(range(len(splits))):
         s = splits[level]
         rows = rowids_of(s)[cur]
@@ -55,11 +56,11 @@ def _flat_index(rt: RaggedTensor) -> list:
 
 def _broadcast_to_flat(rt: RaggedTensor, dense: Tensor) -> Tensor:
     """``dense`` (rank above the uniform inner rank) laid out like ``rt.flat_values``."""
-    rank = rt.shape.rank
-    if dense.shape.rank > rank:
+    rank = rank_of(rt)
+    if rank_of(dense) > rank:
         raise ValueError(f"Shapes {rt.shape} and {dense.shape} are incompatible")
     a = dense._t
-    shape = [1] * (rank - dense.shape.rank) + list(a.shape)
+    shape = [1] * (rank - rank_of(dense)) + list(a.shape)
     a = a.reshape(shape)
     idx = _flat_index(rt)
     index = []
@@ -160,7 +161,7 @@ def _reduce_one(kind: str, rt, axis: int, keepdims: bool):
 
 
 def _axes(rt: RaggedTensor, axis) -> list:
-    rank = rt.shape.rank
+    rank = rank_of(rt)
     if isinstance(axis, Tensor):
         axis = axis.numpy().tolist()
     axes = [axis] if isinstance(axis, (int, np.integer)) else list(axis)
@@ -396,7 +397,7 @@ def install() -> None:
     RaggedTensor.__abs__ = um.abs
     RaggedTensor.__invert__ = cmp.logical_not
     RaggedTensor.to_sparse = to_sparse
-    RaggedTensor.from_sparse = classmethod(from_sparse)
+    RaggedTensor.from_sparse = classmethod(from_sparse)  # pyright: ignore[reportAttributeAccessIssue] - a classmethod installed on the class
     _dispatch.COMPOSITE[RaggedTensor] = _Handler
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+from typing import Any
 
 import numpy as np
 import torch
@@ -17,6 +18,7 @@ from torchflow._src.ops.ragged.ragged_tensor import (
     RaggedTensor,
     lengths_to_splits,
     nrows_of,
+    rank_of,
     rowids_of,
     splits_tensor,
     take_rows,
@@ -294,13 +296,13 @@ def boolean_mask(data, mask, name=None):
         mask = convert_to_tensor(mask, dtype=dtypes.bool)
     if mask.dtype is not dtypes.bool:
         raise TypeError("mask must have dtype bool")
-    if mask.shape.rank > data.shape.rank:
+    if rank_of(mask) > rank_of(data):
         raise ValueError("mask.shape.ndims must be less than or equal to data.shape.ndims")
-    if mask.shape.rank == 1:
+    if isinstance(mask, Tensor) and rank_of(mask) == 1:
         keep = torch.nonzero(_flat_bool(mask)).reshape(-1)
         return take_rows(data, keep)
     if not isinstance(mask, RaggedTensor):
-        mask = to_ragged(mask, mask.shape.rank - 1)
+        mask = to_ragged(mask, rank_of(mask) - 1)
     if not isinstance(data, RaggedTensor):
         data = to_ragged(data, mask.ragged_rank)
     return _mask_ragged(data, mask)
@@ -351,8 +353,8 @@ def map_flat_values(op, *args, **kwargs):
             return x.flat_values
         return x
 
-    new_args = nest.map_structure(strip, list(args))
-    new_kwargs = nest.map_structure(strip, dict(kwargs))
+    new_args = list(nest.map_structure(strip, list(args)))
+    new_kwargs: dict[str, Any] = dict(nest.map_structure(strip, dict(kwargs)))
     if not found:
         return op(*new_args, **new_kwargs)
     first = found[0]

@@ -15,6 +15,7 @@ from torchflow._src.core.tensor import Tensor
 from torchflow._src.ops.ragged.ragged_tensor import (
     RaggedTensor,
     lengths_to_splits,
+    rank_of,
     slice_rows,
     splits_tensor,
     take_rows,
@@ -45,7 +46,7 @@ def _expand_ellipsis(rt: RaggedTensor, key: list) -> list:
         return key
     i = key.index(Ellipsis)
     n_real = sum(1 for k in key if k is not Ellipsis and k is not None)
-    fill = [slice(None)] * max(rt.shape.rank - n_real, 0)
+    fill = [slice(None)] * max(rank_of(rt) - n_real, 0)
     return key[:i] + fill + key[i + 1:]
 
 
@@ -61,7 +62,7 @@ def getitem(rt: RaggedTensor, key):
     if any(k is None for k in key):
         raise ValueError("tf.newaxis is not supported in ragged __getitem__ here; use "
                          "tf.expand_dims on the result.")
-    if len(key) > rt.shape.rank:
+    if len(key) > rank_of(rt):
         raise ValueError("Too many indices for RaggedTensor")
     return _outer(rt, key)
 

@@ -9,6 +9,8 @@ int64 Tensors unless built from int32 ones (TF's ``row_splits_dtype``).
 
 from __future__ import annotations
 
+from typing import Any, Callable
+
 import numpy as np
 import torch
 
@@ -92,6 +94,13 @@ def replace_innermost(rt, new):
     return rt.with_values(replace_innermost(rt._values, new))
 
 
+def rank_of(x) -> int:
+    """The rank of a Tensor or RaggedTensor (always known eagerly)."""
+    if isinstance(x, RaggedTensor):
+        return x.ragged_rank + rank_of(x.flat_values)
+    return len(x._t.shape)
+
+
 def _int_arg(x, what: str, op: str) -> Tensor:
     t = x if isinstance(x, Tensor) else convert_to_tensor(
         x, None if isinstance(x, (Tensor, np.ndarray)) else _I64)
@@ -147,6 +156,22 @@ class RaggedTensor(CompositeTensor):
     """
 
     __slots__ = ("_values", "_row_splits", "_uniform_row_length", "__weakref__")
+
+    # Installed at import by ragged_convert, ragged_getitem and ragged_dispatch.
+    to_tensor: Callable[..., Tensor]
+    from_tensor: Callable[..., Any]
+    merge_dims: Callable[..., Any]
+    to_sparse: Callable[..., Any]
+    from_sparse: Callable[..., Any]
+    __getitem__: Callable[..., Any]
+    __div__: Callable[..., Any]
+    __lt__: Callable[..., Any]
+    __le__: Callable[..., Any]
+    __gt__: Callable[..., Any]
+    __ge__: Callable[..., Any]
+    __neg__: Callable[..., Any]
+    __abs__: Callable[..., Any]
+    __invert__: Callable[..., Any]
 
     def __init__(self, values, row_splits, internal=False, uniform_row_length=None):
         if internal is not True:
@@ -346,7 +371,8 @@ class RaggedTensor(CompositeTensor):
     @property
     def shape(self) -> TensorShape:
         """Static shape: ``[nrows, None, ...]`` (None for each ragged dimension)."""
-        dims, rt = [self._nrows()], self
+        dims: list = [self._nrows()]
+        rt = self
         while isinstance(rt, RaggedTensor):
             dims.append(rt._uniform_row_length)
             rt = rt._values
@@ -371,7 +397,7 @@ class RaggedTensor(CompositeTensor):
     def row_lengths(self, axis=1, name=None):
         """The length of each row of dimension ``axis`` (a Tensor, or ragged for axis > 1)."""
         if axis < 0:
-            axis += self.shape.rank
+            axis += rank_of(self)
         if axis == 1:
             s = self._row_splits
             return wrap(s._t[1:] - s._t[:-1], s._dtype)
@@ -379,8 +405,8 @@ class RaggedTensor(CompositeTensor):
             raise ValueError("axis=0 is not a ragged dimension")
         if isinstance(self._values, RaggedTensor):
             return self.with_values(self._values.row_lengths(axis - 1))
-        shape = self.flat_values.shape.as_list()
-        n = self.flat_values.shape[axis - 1]
+        shape = list(self.flat_values._t.shape)
+        n = int(shape[axis - 1])
         return self.with_flat_values(
             wrap(torch.full(shape[:axis - 1], n, dtype=self.row_splits_dtype._torch),
                  self.row_splits_dtype))
