@@ -22,6 +22,9 @@ CASES = [("adjust_brightness", (0.2,)), ("adjust_brightness", (-0.3,)),
 @pytest.mark.parametrize("dtype", ["float32", "uint8"])
 def test_matches_tf(name, args, dtype):
     t = real_tf()
+    if name == "per_image_standardization" and dtype == "uint8":
+        pytest.skip("TF 2.4 keeps the dtype, 2.5+ returns float32: "
+                    "test_per_image_standardization_keeps_the_dtype_as_tf24")
     v = X if dtype == "float32" else XU
     got = getattr(tf.image, name)(v, *args)
     want = getattr(t.image, name)(t.constant(v), *args)
@@ -110,3 +113,29 @@ def test_random_ops_statistics():
     with pytest.raises(tf.errors.InvalidArgumentError):
         tf.image.random_crop(X, [3, 3, 3, 3])
     assert tf.image.ResizeMethod.BICUBIC == "bicubic"
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int16", "float64"])
+def test_per_image_standardization_keeps_the_dtype_as_tf24(dtype):
+    # TF 2.4: images other than float16/float32 go through convert_image_dtype to
+    # float32 and back with saturate=True (2.5+ answer float32 instead). The
+    # reference: the standardization of the [0, 1]-scaled image in NumPy, scaled
+    # back by (max + 0.5), clamped and truncated as TF's saturate_cast does.
+    info = np.iinfo(dtype) if dtype != "float64" else None
+    v = XU.astype(dtype) if info is not None else X.astype("float64")
+    scale = 1.0 / float(info.max) if info is not None else 1.0
+    f = v.astype("float32") * np.float32(scale)
+    mean = f.mean(axis=(-3, -2, -1), keepdims=True)
+    std = np.maximum(f.std(axis=(-3, -2, -1), keepdims=True), 1.0 / np.sqrt(f[0].size))
+    z = (f - mean) / std
+    if info is not None:
+        want = np.clip(z * (float(info.max) + 0.5), info.min, info.max).astype(dtype)
+    else:
+        want = z.astype("float64")
+    got = tf.image.per_image_standardization(v)
+    assert got.dtype.name == dtype
+    np.testing.assert_allclose(got.numpy().astype(float), want.astype(float), atol=1.0 if
+                               info is not None else 1e-5)
+    if info is not None:  # saturated, not wrapped: negative values clamp at the minimum
+        assert got.numpy().min() == max(info.min, int(want.min()))
+

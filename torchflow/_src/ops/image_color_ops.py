@@ -185,16 +185,33 @@ def adjust_hue(image, delta, name=None) -> Tensor:
 
 @public("torchflow.image")
 def per_image_standardization(image) -> Tensor:
-    """``(x - mean) / max(stddev, 1 / sqrt(num_elements))`` per image (float32 for
-    integer images)."""
+    """Scales each image to mean 0 and variance 1:
+    ``(x - mean) / max(stddev, 1 / sqrt(N))`` over its last three axes.
+
+    As in TF 2.4, an image of a dtype other than float16/float32 is converted to
+    float32 with ``convert_image_dtype`` and the result converted back to its
+    dtype with ``saturate=True``.
+
+    Args:
+      image: A tensor of at least 3 dimensions, the last 3 those of each image.
+
+    Returns:
+      A tensor of ``image``'s shape and dtype.
+
+    Differences from TensorFlow 2.4: none; TF 2.5 and later return float32 for
+    integer images instead.
+    """
     t = tensor_arg(image)
-    x = t._t if t._dtype.is_floating else t._t.float()
-    d = t._dtype if t._dtype.is_floating else dtypes.float32
+    orig = t._dtype
+    if orig not in (dtypes.float16, dtypes.float32):
+        t = convert_image_dtype(t, dtypes.float32)
+    x = t._t
     dims = (-3, -2, -1)
     n = x.shape[-1] * x.shape[-2] * x.shape[-3]
     mean = x.mean(dim=dims, keepdim=True)
     std = ((x - mean) ** 2).mean(dim=dims, keepdim=True).sqrt()
-    return wrap((x - mean) / std.clamp_min(1.0 / math.sqrt(n)), d)
+    out = wrap((x - mean) / std.clamp_min(1.0 / math.sqrt(n)), t._dtype)
+    return out if orig == t._dtype else convert_image_dtype(out, orig, saturate=True)
 
 
 @public("torchflow.image")
