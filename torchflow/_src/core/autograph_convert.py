@@ -252,6 +252,12 @@ def _located(new: list, old: ast.AST) -> list:
     return new
 
 
+def _always_returns(stmts: list) -> bool:
+    """True if every path through ``stmts`` ends in a ``return``."""
+    return any(isinstance(s, ast.Return) or (isinstance(s, ast.If) and _always_returns(s.body)
+                                             and _always_returns(s.orelse)) for s in stmts)
+
+
 class _Unsupported(Exception):
     """A jump in a place the flag rewrite does not handle."""
 
@@ -271,6 +277,17 @@ def _lower_jumps(stmts: list, kinds, replace: Callable[[ast.stmt], list], flag: 
             out.append(s)
             continue
         if isinstance(s, ast.If):
+            rest = stmts[i + 1:]
+            if kinds is ast.Return and rest and _always_returns(s.body) != _always_returns(
+                    s.orelse):
+                # As TF's AutoGraph does: what follows an ``if`` one of whose branches
+                # always returns runs in the other branch, so that both branches set
+                # the return value (a tensor condition needs both to).
+                if _always_returns(s.body):
+                    s.orelse = s.orelse + rest
+                else:
+                    s.body = s.body + rest
+                stmts = stmts[:i + 1]
             s.body = _lower_jumps(s.body, kinds, replace, flag) or [ast.Pass()]
             s.orelse = _lower_jumps(s.orelse, kinds, replace, flag)
         elif isinstance(s, _LOOPS) and s.orelse:
@@ -319,8 +336,8 @@ class _Converter:
         except _Unsupported:
             return body
         head = _located([_assign(do_return, ast.Constant(value=False)),
-                         _assign(retval, ast.Constant(value=None))], body[0])
-        tail = _located([ast.Return(value=_name(retval))], body[-1])
+                         _assign(retval, _ag_call("UndefinedReturnValue", []))], body[0])
+        tail = _located([ast.Return(value=_ag_call("retval", [_name(retval)]))], body[-1])
         doc = [body[0]] if (isinstance(body[0], ast.Expr) and isinstance(
             body[0].value, ast.Constant) and isinstance(body[0].value.value, str)) else []
         return doc + head + new[len(doc):] + tail

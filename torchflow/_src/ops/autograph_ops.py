@@ -31,6 +31,17 @@ class Undefined:
         return self.symbol_name
 
 
+class UndefinedReturnValue:
+    """The return value of a converted function before a ``return`` ran."""
+
+    __slots__ = ()
+
+
+def retval(value: Any) -> Any:
+    """What a converted function returns: None if no ``return`` ran."""
+    return None if isinstance(value, UndefinedReturnValue) else value
+
+
 def _is_tensor(x: Any) -> bool:
     return isinstance(x, (Tensor, Variable))
 
@@ -71,23 +82,35 @@ def or_(a: Callable, b: Callable) -> Any:
 def if_stmt(cond: Any, body: Callable, orelse: Callable, getters, names, binds) -> tuple:
     """``if cond: body else: orelse``; ``tf.cond`` on a tensor ``cond``.
 
+    For a tensor ``cond``, a variable unbound before the statement and bound in only
+    one branch is local to that branch (TF's rule): it is not an output of the
+    ``tf.cond`` and stays unbound after the statement.
+
     Raises:
-      ValueError: For a tensor ``cond``, if a variable unbound before the statement
-        is bound in only one branch (TF's rule).
+      ValueError: For a tensor ``cond``, if one branch returns from the function and
+        the other does not (TF's rule).
     """
     state = _load(getters, names)
     if not _is_tensor(cond):
         return tuple(body(*state) if cond else orelse(*state))
-    for value, name, (in_body, in_else) in zip(state, names, binds):
-        if isinstance(value, Undefined) and in_body != in_else:
+    for v, (in_body, in_else) in zip(state, binds):
+        if isinstance(v, UndefinedReturnValue) and in_body != in_else:
             branch = "else" if in_body else "main"
-            raise ValueError(f"'{name}' must also be initialized in the {branch} branch")
-    if not names:
-        control_flow_ops.cond(cond, lambda: body(*state) or None,
-                              lambda: orelse(*state) or None)
-        return ()
-    return tuple(control_flow_ops.cond(cond, lambda: tuple(body(*state)),
-                                       lambda: tuple(orelse(*state))))
+            raise ValueError(f"the {branch} branch must also have a return statement.")
+    keep = [i for i, (v, (in_body, in_else)) in enumerate(zip(state, binds))
+            if not (isinstance(v, Undefined) and in_body != in_else)]
+
+    def branch(fn):
+        def run():
+            out = fn(*state)
+            return tuple(out[i] for i in keep) if keep else None
+        return run
+
+    out = control_flow_ops.cond(cond, branch(body), branch(orelse))
+    result = list(state)
+    for i, v in zip(keep, out if keep else ()):
+        result[i] = v
+    return tuple(result)
 
 
 def _split(state: list) -> tuple[list, list]:
@@ -157,7 +180,7 @@ def for_stmt(iterable: Any, extra_test: Callable | None, body: Callable, getters
             state = list(body(item, *state))
         return tuple(state)
     if iterable.shape.rank == 0:
-        raise TypeError("Cannot iterate over a scalar tensor.")
+        raise ValueError("len requires a non-scalar tensor, got one of shape []")
     n = shape_ops.shape(iterable)[0]
 
     def test(i, *s):
