@@ -252,6 +252,9 @@ def binary_op(op: str, fn: Callable, allowed: TypeSet, x, y, other: Callable | N
     if type(x) is Tensor:
         d = x._dtype
         ty = type(y)
+        if ty is not Tensor and ty is not float and ty is not int and isinstance(y, Variable):
+            y = y._tf_value(None)  # read once (an AutoCastVariable casts here)
+            ty = type(y)
         if ty is Tensor:
             if y._dtype is d and d._name in allowed:
                 try:
@@ -279,8 +282,6 @@ def binary_op(op: str, fn: Callable, allowed: TypeSet, x, y, other: Callable | N
                     if _tensor_module._result_hook is not None:
                         _tensor_module._result_hook(r)
                     return r
-        elif isinstance(y, Variable):  # read once (an AutoCastVariable casts here)
-            return binary_op(op, fn, allowed, x, y._tf_value(None), other)
     if type(x) in COMPOSITE or type(y) in COMPOSITE:  # tf.RaggedTensor operands
         return _composite_binary(op, fn, allowed, x, y, other)
     a, b, d = binary(op, x, y)

@@ -34,7 +34,6 @@ from torchflow._src.ops.linalg_ops import matmul as linalg_matmul
 
 _BOOL = dtypes.bool
 _PLAIN = (int, float, bool, complex, str, bytes, list, tuple, type(None))
-_SCALARS = (int, float, bool)
 _STRING = dtypes.string
 _binary_op = mc.binary_op
 
@@ -125,13 +124,15 @@ class _ROp:
     @staticmethod
     def add(x, y, _op=_binary_op, _fn=torch.add, _types=m._ADD_TYPES,
             _other=m._string_add):
-        if type(y) in _SCALARS and x._dtype is not _STRING:
+        ty = type(y)
+        if (ty is float or ty is int or ty is bool) and x._dtype is not _STRING:
             return _op("AddV2", _fn, _types, x, y, _other)
         return m.add(y, x)
 
     @staticmethod
     def mul(x, y, _op=_binary_op, _fn=torch.mul, _types=mc.ALL_NUM):
-        if type(y) in _SCALARS:
+        ty = type(y)
+        if ty is float or ty is int or ty is bool:
             if x._dtype is _BOOL:  # see _mul
                 return cmp.logical_and(x, y)
             return _op("Mul", _fn, _types, x, y)
@@ -139,7 +140,8 @@ class _ROp:
 
     @staticmethod
     def sub(x, y, _op=_binary_op, _fn=torch.rsub, _types=mc.ALL_NUM):
-        if type(y) in _SCALARS:
+        ty = type(y)
+        if ty is float or ty is int or ty is bool:
             return _op("Sub", _fn, _types, x, y)
         return m.subtract(y, x)
 
