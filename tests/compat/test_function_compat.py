@@ -324,3 +324,36 @@ def test_bool_of_a_traced_tensor_without_autograph_raises_as_tf():
 
         with pytest.raises(m.errors.OperatorNotAllowedInGraphError):
             f(m.constant(1.0))
+
+
+def cond_and_while_in_function(m):
+    """tf.cond and tf.while_loop on input-dependent tensors in a traced function:
+    both branches traced once (their Python runs once each, as in TF), values per
+    call as TF gives them."""
+    log = []
+
+    @m.function
+    def f(x):
+        log.append("trace")
+        y = m.cond(m.reduce_sum(x) > 0, lambda: (log.append("T"), x * 2.0)[1],
+                   lambda: (log.append("F"), -x)[1])
+        (z,) = m.while_loop(lambda z: m.reduce_sum(z) > 1, lambda z: (m.tanh(z),), (x,))
+        (n,) = m.while_loop(lambda i: i * i < m.cast(m.reduce_max(m.abs(x)), m.int32) * 7,
+                            lambda i: (i + 1,), (m.constant(0),), maximum_iterations=50)
+        return y, z, n
+
+    outs = []
+    for v in ([1.0, 2.0, 3.0], [-0.1, -0.2, 0.05], [5.0, -5.0, 2.0]):
+        y, z, n = f(m.constant(v))
+        outs.append((y.numpy(), z.numpy(), int(n)))
+    return log, outs, f.experimental_get_tracing_count()
+
+
+def test_cond_and_while_in_function_match_tf():
+    rtf = real_tf()
+    (log1, outs1, n1), (log2, outs2, n2) = cond_and_while_in_function(tf), \
+        cond_and_while_in_function(rtf)
+    assert log1 == log2 and n1 == n2
+    for a, b in zip(outs1, outs2):
+        for p, q in zip(a, b):
+            np.testing.assert_allclose(p, q, rtol=1e-5, atol=1e-6)

@@ -1,15 +1,17 @@
 """``tf.cond``, ``tf.case``, ``tf.switch_case``, ``tf.while_loop``.
 
-Execution is eager (DESIGN.md: tf.function bodies run as Python), so control
-flow is Python control flow on tensor values; these functions keep TF's
-argument checking, structure rules and errors. Gradients flow through the
-branch or iterations that ran, as in TF.
+Eagerly, control flow is Python control flow on tensor values; these functions keep
+TF's argument checking, structure rules and errors. Gradients flow through the
+branch or iterations that ran, as in TF. While a ``tf.function`` traces, a ``cond``
+or ``while_loop`` on a tensor that depends on its inputs becomes control flow in
+the recording (``core/graph_control.py``): both branches are traced, as in TF.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from torchflow._src.core import graph_control
 from torchflow._src.core.convert import to_tensor
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.core.tensor import Tensor, wrap
@@ -54,6 +56,9 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
         raise TypeError("'true_fn' must be callable.")
     if not callable(false_fn):
         raise TypeError("'false_fn' must be callable.")
+    rec = graph_control.wants_graph(pred)
+    if rec is not None and pred.shape.num_elements() == 1:
+        return graph_control.record_cond(rec, pred, true_fn, false_fn)
     return true_fn() if _truth(pred) else false_fn()
 
 
@@ -195,8 +200,8 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
                                        f"{max_iter}")
     else:
         max_iter = None
-    n = 0
-    while (max_iter is None or n < max_iter) and _truth(cond(*current)):
+
+    def step(current: Any) -> Any:
         new = body(*current)
         if single:
             new = (new,)
@@ -206,8 +211,20 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         _check_structure(current, new)
         if not back_prop:
             new = nest.map_structure(_stop, new)
-        current = new
-        n += 1
+        return new
+
+    def finish(current: Any, n: int) -> Any:
+        while (max_iter is None or n < max_iter) and _truth(cond(*current)):
+            current = step(current)
+            n += 1
+        return current
+
+    rec = graph_control.wants_graph_loop(current)
+    if rec is not None:
+        final = graph_control.record_while(rec, cond, body, current, max_iter, step, finish)
+        if final is not None:
+            return final[0] if single else final
+    current = finish(current, 0)
     if single:
         return current[0]
     return current

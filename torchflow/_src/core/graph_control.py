@@ -1,0 +1,241 @@
+"""``tf.cond`` and ``tf.while_loop`` inside a traced ``tf.function``.
+
+A condition that depends on the function's inputs (or on variables, or random ops)
+becomes control flow in the recording instead of making the trace eager:
+
+* ``cond``: both branches are traced, as TF traces them (their Python runs once
+  each): the branch the predicate picks now runs for real, the other one *dry*
+  (its torch ops compute on the current values, its host nodes — variable writes,
+  prints — are recorded, not run). The recording holds
+  ``if bool(pred): <true branch> else: <false branch>``.
+* ``while_loop``: the condition and the body are recorded once, on the loop
+  variables of the first iteration; the recording holds a Python ``while`` over
+  them. The first call's remaining iterations run as Python.
+
+When a branch cannot be traced this way (a dry branch that fails, branches whose
+structures or Python values differ, loop variables that change their Python
+values), the trace is marked eager instead: the values are right either way.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from torchflow._src.core import graph_trace
+from torchflow._src.core.tensor import Tensor
+from torchflow._src.util import nest
+
+
+def wants_graph(pred) -> "graph_trace.Recorder | None":
+    """The recorder to record control flow on ``pred`` into, or None (no trace, or a
+    predicate that is a Python value or a constant)."""
+    r = graph_trace.active()
+    if r is None or not isinstance(pred, Tensor) or not isinstance(pred._t, torch.Tensor):
+        return None
+    return r if r._is_dynamic(pred._t) else None
+
+
+def wants_graph_loop(loop_vars) -> "graph_trace.Recorder | None":
+    """The recorder to record a ``while_loop`` over ``loop_vars`` into, or None."""
+    r = graph_trace.active()
+    if r is None:
+        return None
+    # Constant loop variables too: the condition may still read the inputs.
+    for x in nest.flatten(loop_vars):
+        if isinstance(x, Tensor) and isinstance(x._t, torch.Tensor):
+            return r
+    return None
+
+
+def _sub_record(r, fn, dry: bool):
+    """Runs ``fn()`` recording its lines apart; returns (lines, output)."""
+    saved_lines, saved_dry, saved_grad = r.lines, r.dry, r.grad
+    r.lines = []
+    r.dry = dry or saved_dry
+    try:
+        out = fn()
+        if r.grad is not saved_grad:
+            r.lines.append(f"_sg({saved_grad})")
+            torch._C._set_grad_enabled(saved_grad)
+            r.grad = saved_grad
+        return r.lines, out
+    finally:
+        r.lines, r.dry = saved_lines, saved_dry
+        r.grad = saved_grad
+
+
+def _indent(lines: list) -> list:
+    return ["    " + line for line in lines] or ["    pass"]
+
+
+def _leaf_exprs(r, leaves) -> list | None:
+    out = []
+    for x in leaves:
+        if isinstance(x, Tensor) and isinstance(x._t, torch.Tensor):
+            out.append(r._expr(x._t))
+        elif isinstance(x, Tensor):
+            return None  # a string tensor: its values are not in the recording
+        else:
+            out.append(None)
+    return out
+
+
+def record_cond(r, pred: Tensor, true_fn, false_fn):
+    """``tf.cond`` while ``r`` traces (``pred`` depends on the inputs)."""
+    r.paused += 1
+    try:
+        taken = bool(pred._t)
+    finally:
+        r.paused -= 1
+    first, second = (true_fn, false_fn) if taken else (false_fn, true_fn)
+    lines_run, out = _sub_record(r, first, dry=False)
+    try:
+        lines_dry, out_dry = _sub_record(r, second, dry=True)
+    except (Exception, graph_trace.TraceUnsafe):  # noqa: BLE001 - the trace stays right eagerly
+        r.unsafe = r.unsafe or "a tf.cond branch could not be traced"
+        return out
+    leaves, leaves_dry = nest.flatten(out), nest.flatten(out_dry)
+    try:
+        nest.assert_same_structure(out, out_dry, check_types=False)
+    except (ValueError, TypeError):
+        r.unsafe = r.unsafe or "tf.cond branches return different structures"
+        return out
+    e_run, e_dry = _leaf_exprs(r, leaves), _leaf_exprs(r, leaves_dry)
+    if e_run is None or e_dry is None:
+        r.unsafe = r.unsafe or "tf.cond on string tensors"
+        return out
+    names = []
+    for a, b, x, y in zip(e_run, e_dry, leaves, leaves_dry):
+        if a is None or b is None:
+            if a is not None or b is not None or not _same_value(x, y):
+                r.unsafe = r.unsafe or "tf.cond branches return different Python values"
+                return out
+            names.append(None)
+            continue
+        if x._dtype is not y._dtype:
+            r.unsafe = r.unsafe or "tf.cond branches return different dtypes"
+            return out
+        names.append(r._fresh("o"))
+    cond_expr = r._expr(pred._t)
+    branch_true, branch_false = (lines_run, lines_dry) if taken else (lines_dry, lines_run)
+    e_true, e_false = (e_run, e_dry) if taken else (e_dry, e_run)
+    code = [f"if bool({cond_expr}):"]
+    code += _indent(branch_true + [f"{n} = {e}" for n, e in zip(names, e_true) if n])
+    code.append("else:")
+    code += _indent(branch_false + [f"{n} = {e}" for n, e in zip(names, e_false) if n])
+    r._grad_line()
+    r.lines.extend(code)
+    r.ops.append(("If", code[0]))
+    return _named_outputs(r, out, names)
+
+
+def _named_outputs(r, out, names):
+    """``out`` with each named tensor leaf replaced by a fresh alias of it that the
+    recording knows by that name (the leaf itself may be a tensor from before,
+    which later code must still see as itself)."""
+    leaves = nest.flatten(out)
+    new = []
+    r.paused += 1
+    try:
+        for n, x in zip(names, leaves):
+            if n is None:
+                new.append(x)
+                continue
+            a = object.__new__(type(x))
+            a._t, a._dtype = x._t.view_as(x._t), x._dtype
+            r.slots[id(a._t)] = n
+            r.dynamic.add(id(a._t))
+            r.keep.append(a._t)
+            new.append(a)
+    finally:
+        r.paused -= 1
+    if isinstance(out, Tensor):
+        return new[0]
+    return nest.pack_sequence_as(out, new)
+
+
+def _same_value(x, y) -> bool:
+    try:
+        return bool(x == y)
+    except Exception:  # noqa: BLE001 - incomparable Python values
+        return x is y
+
+
+def record_while(r, cond, body, current: tuple, max_iter, step, finish):
+    """``tf.while_loop`` while ``r`` traces. ``step(current) -> new`` runs one body
+    call with TF's structure checks; ``finish(current)`` the remaining iterations
+    as Python (recording paused); returns the final loop variables."""
+    leaves = nest.flatten(current)
+    if any(isinstance(x, Tensor) and not isinstance(x._t, torch.Tensor) for x in leaves):
+        r.unsafe = r.unsafe or "tf.while_loop over string tensors"
+        return None
+    names, aliases = [], []
+    r.paused += 1
+    try:
+        for x in leaves:
+            if isinstance(x, Tensor):
+                a = x._t.view_as(x._t)
+                aliases.append(object.__new__(type(x)))
+                aliases[-1]._t, aliases[-1]._dtype = a, x._dtype
+            else:
+                aliases.append(x)
+    finally:
+        r.paused -= 1
+    pre = []
+    for x, a in zip(leaves, aliases):
+        if isinstance(x, Tensor):
+            name = r._fresh("L")
+            pre.append(f"{name} = {r._expr(x._t)}")
+            r.slots[id(a._t)] = name
+            r.dynamic.add(id(a._t))
+            r.keep.append(a._t)
+            names.append(name)
+        else:
+            names.append(None)
+    loop_vars = nest.pack_sequence_as(current, aliases)
+    cond_lines, pred = _sub_record(r, lambda: cond(*loop_vars), dry=False)
+    if not isinstance(pred, Tensor) or not isinstance(pred._t, torch.Tensor):
+        r.unsafe = r.unsafe or "a tf.while_loop condition that is not a tensor"
+        return None
+    r.paused += 1
+    try:
+        go = bool(pred._t) and (max_iter is None or max_iter > 0)
+    finally:
+        r.paused -= 1
+    try:
+        body_lines, new = _sub_record(r, lambda: step(loop_vars), dry=not go)
+    except (Exception, graph_trace.TraceUnsafe):
+        if go:
+            raise
+        r.unsafe = r.unsafe or "a tf.while_loop body could not be traced"
+        return None
+    new_leaves = nest.flatten(new)
+    e_new = _leaf_exprs(r, new_leaves)
+    if e_new is None:
+        r.unsafe = r.unsafe or "tf.while_loop over string tensors"
+        return None
+    for n, x, y in zip(names, aliases, new_leaves):
+        if n is None and not _same_value(x, y):
+            r.unsafe = r.unsafe or "a tf.while_loop changes a Python loop variable"
+            return None
+        if n is not None and (not isinstance(y, Tensor) or y._dtype is not x._dtype):
+            r.unsafe = r.unsafe or "a tf.while_loop body changes a loop variable's dtype"
+            return None
+    counter = r._fresh("n")
+    code = list(pre) + [f"{counter} = 0", "while True:"]
+    inner = list(cond_lines) + [f"if not bool({r._expr(pred._t)}):", "    break"]
+    if max_iter is not None:
+        inner += [f"if {counter} >= {int(max_iter)}:", "    break"]
+    inner += body_lines + [f"{n} = {e}" for n, e in zip(names, e_new) if n]
+    inner.append(f"{counter} += 1")
+    code += _indent(inner)
+    r._grad_line()
+    r.lines.extend(code)
+    r.ops.append(("While", "while"))
+    # The first call's result: the remaining iterations, as Python.
+    r.paused += 1
+    try:
+        final = finish(new, 1) if go else current
+    finally:
+        r.paused -= 1
+    return _named_outputs(r, final, names)
