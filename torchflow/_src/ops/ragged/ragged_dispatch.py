@@ -112,13 +112,21 @@ _DENSE = {"sum": red.reduce_sum, "prod": red.reduce_prod, "max": red.reduce_max,
           "min": red.reduce_min, "all": red.reduce_all, "any": red.reduce_any}
 
 
+def _segment_sum(values: torch.Tensor, ids: torch.Tensor, n: int) -> torch.Tensor:
+    """Sums of the rows of ``values`` per id (one index_add, differentiable)."""
+    out = torch.zeros((n,) + tuple(values.shape[1:]), dtype=values.dtype,
+                      device=values.device)
+    return out.index_add(0, ids.to(device=values.device, dtype=torch.int64), values)
+
+
 def _segment(kind: str, values: Tensor, ids: torch.Tensor, n: int) -> Tensor:
-    ids_t = wrap(ids.to(torch.int64), dtypes.int64)
     if kind in ("all", "any"):
-        as_int = wrap(values._t.to(torch.int32) if kind == "any"
-                      else (~values._t).to(torch.int32), dtypes.int32)
-        s = seg.unsorted_segment_sum(as_int, ids_t, n)
-        return wrap(s._t > 0 if kind == "any" else s._t == 0, _BOOL)
+        as_int = values._t.to(torch.int32) if kind == "any" else (~values._t).to(torch.int32)
+        s = _segment_sum(as_int, ids, n)
+        return wrap(s > 0 if kind == "any" else s == 0, _BOOL)
+    if kind == "sum" and values._dtype.is_floating:
+        return wrap(_segment_sum(values._t, ids, n), values._dtype)
+    ids_t = wrap(ids.to(torch.int64), dtypes.int64)
     fn = {"sum": seg.unsorted_segment_sum, "prod": seg.unsorted_segment_prod,
           "max": seg.unsorted_segment_max, "min": seg.unsorted_segment_min}[kind]
     return fn(values, ids_t, n)
