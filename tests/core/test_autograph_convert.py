@@ -7,6 +7,7 @@ real-TF copy is the same code object with ``tf`` bound to TensorFlow, so both
 libraries run the same source.
 """
 
+import importlib.util
 import re
 import sys
 import traceback
@@ -118,6 +119,36 @@ def test_fizzbuzz_python_prints_once_per_trace_as_tf(capfd):
     _ours(fizzbuzz)(tf.constant(5))
     have = sorted(capfd.readouterr().out.splitlines())
     assert have == want
+
+
+def prints_in_both_branches(x):
+    if x > 0:
+        print("trace: true branch")
+        x = x + 1
+    else:
+        print("trace: false branch")
+        x = x - 1
+    return x
+
+
+# tf.cond traces both branches inside a tf.function once the lead's graph_control
+# (issue 13) is in the tree; before that it runs only the branch the value picks.
+_COND_TRACES_BOTH = importlib.util.find_spec("torchflow._src.core.graph_control") is not None
+
+
+@pytest.mark.xfail(not _COND_TRACES_BOTH, strict=True,
+                   reason="tf.cond inside a trace runs one branch without graph_control")
+def test_python_print_in_both_tensor_branches_once_per_trace_as_tf(capfd):
+    rtf = real_tf()
+    f_tf = _tf_function(prints_in_both_branches)
+    tf_vals = [int(f_tf(rtf.constant(v))) for v in (2, -2, 5)]
+    want = capfd.readouterr().out
+    f = _ours(prints_in_both_branches)
+    vals = [int(f(tf.constant(v))) for v in (2, -2, 5)]
+    have = capfd.readouterr().out
+    assert vals == tf_vals == [3, -3, 6]
+    assert sorted(want.splitlines()) == ["trace: false branch", "trace: true branch"]
+    assert sorted(have.splitlines()) == sorted(want.splitlines())
 
 
 # ---- break / continue / return ------------------------------------------------------
@@ -457,3 +488,33 @@ def test_tf_print_to_stdout_inside_converted_branch(capfd):
     g(tf.constant(-1))
     g(tf.constant(2))
     assert capfd.readouterr().out.splitlines() == ["pos 1", "neg -1", "pos 2"]
+
+
+class _Base:
+    def f(self, x):
+        return x + 1
+
+
+class _Child(_Base):
+    def __init__(self):
+        self.__p = 10
+
+    def f(self, x):
+        if x > 0:
+            x = super().f(x)  # zero-argument super() needs the method's own frame
+        return x
+
+    def g(self, x):
+        if x > 0:
+            x = x + self.__p  # a class-private (mangled) name
+        return x
+
+
+def test_super_and_class_private_names_keep_python_semantics():
+    c = _Child()
+    f = autograph_convert.convert(c.f)
+    assert int(f(tf.constant(1))) == 2 and int(f(tf.constant(-1))) == -1
+    assert "super().f(x)" in tf.autograph.to_code(c.f)
+    g = autograph_convert.convert(c.g)
+    assert g.__func__ is _Child.g  # not converted: mangled names need the class body
+    assert int(g(tf.constant(1))) == 11

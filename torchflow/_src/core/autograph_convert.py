@@ -113,6 +113,8 @@ def _compile(func: types.FunctionType):
     fdef = tree.body[0] if tree.body else None
     if not isinstance(fdef, ast.FunctionDef) or fdef.name != code.co_name:
         return None
+    if any(_private(n) for n in ast.walk(fdef)):
+        return None  # class-private names were mangled by the class body's compile
     fdef.decorator_list = []
     _Converter().convert_function(fdef)
     new_source = ast.unparse(fdef) + "\n"
@@ -134,6 +136,13 @@ def _compile(func: types.FunctionType):
     new_code = next(c for c in factory_code.co_consts
                     if isinstance(c, types.CodeType) and c.co_name == code.co_name)
     return new_code, new_source
+
+
+def _private(node: ast.AST) -> bool:
+    name = (node.id if isinstance(node, ast.Name) else node.attr
+            if isinstance(node, ast.Attribute) else node.arg if isinstance(node, ast.arg)
+            else None)
+    return bool(name) and name.startswith("__") and not name.endswith("__")
 
 
 # ---------------------------------------------------------------------------------
