@@ -169,6 +169,15 @@ def transpose(a, perm=None, conjugate=False, name="transpose") -> Tensor:
 def concat(values, axis, name="concat") -> Tensor:
     """Concatenates tensors along dimension ``axis`` (negative counts from the end).
 
+    Args:
+      values: A list of tensors of one dtype and rank, equal in every dimension except
+        ``axis``.
+      axis: A 0-D int32 tensor or int; in ``[-rank, rank)``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of the inputs' dtype; its ``axis`` dimension is the sum of theirs.
+
     Raises:
       InvalidArgumentError: On mismatched dtypes, ranks or dimensions, or an
         axis out of range.
@@ -231,6 +240,15 @@ def concat(values, axis, name="concat") -> Tensor:
 def stack(values, axis=0, name="stack") -> Tensor:
     """Stacks a list of rank-R tensors into one rank-(R+1) tensor.
 
+    Args:
+      values: A list of tensors of one shape and dtype.
+      axis: int, default 0; the new dimension, in ``[-(R+1), R+1)``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of the inputs' dtype and shape ``values[0].shape`` with ``len(values)``
+        inserted at ``axis``.
+
     Raises:
       ValueError: If ``axis`` is out of range.
       InvalidArgumentError: If shapes or dtypes differ.
@@ -279,6 +297,15 @@ def stack(values, axis=0, name="stack") -> Tensor:
 @public("torchflow")
 def unstack(value, num=None, axis=0, name="unstack") -> list:
     """Unpacks the dimension ``axis`` of ``value`` into a list of tensors.
+
+    Args:
+      value: A tensor of rank R > 0.
+      num: int or None (default): the length of dimension ``axis``; inferred when None.
+      axis: int, default 0; the dimension to unpack, in ``[-R, R)``.
+      name: Unused (eager).
+
+    Returns:
+      A list of ``value.shape[axis]`` tensors of rank R-1 and ``value``'s dtype.
 
     Raises:
       ValueError: If ``axis`` is out of range.
@@ -364,6 +391,15 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split") -> list:
 def squeeze(input, axis=None, name=None) -> Tensor:
     """Removes dimensions of size 1 (all of them, or those listed in ``axis``).
 
+    Args:
+      input: A tensor of any dtype.
+      axis: None (default: every size-1 dimension) or an int / list of ints in ``[-rank,
+        rank)``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``input``'s dtype and values with those dimensions removed.
+
     Raises:
       InvalidArgumentError: If a listed dimension is not 1 or is out of range.
     """
@@ -392,6 +428,14 @@ def squeeze(input, axis=None, name=None) -> Tensor:
 def expand_dims(input, axis, name=None) -> Tensor:
     """Inserts a dimension of size 1 at ``axis`` (in ``[-rank-1, rank]``).
 
+    Args:
+      input: A tensor of any dtype.
+      axis: 0-D int: where the new size-1 dimension goes.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``input``'s dtype and values, of rank ``rank(input) + 1``.
+
     Raises:
       InvalidArgumentError: If ``axis`` is out of range.
     """
@@ -411,6 +455,15 @@ def expand_dims(input, axis, name=None) -> Tensor:
 @public("torchflow")
 def tile(input, multiples, name=None) -> Tensor:
     """Repeats ``input`` ``multiples[i]`` times along dimension ``i``.
+
+    Args:
+      input: A tensor of any dtype.
+      multiples: A 1-D int32/int64 list or tensor of length ``rank(input)``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``input``'s dtype whose dimension ``i`` is ``input.shape[i] *
+        multiples[i]``.
 
     Raises:
       InvalidArgumentError: If ``multiples`` has the wrong length or a
@@ -544,6 +597,14 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None) -> Tens
 def reverse(tensor, axis, name=None) -> Tensor:
     """Reverses the dimensions listed in ``axis``.
 
+    Args:
+      tensor: A tensor of any dtype.
+      axis: A 1-D int32/int64 list or tensor of distinct dimensions to reverse.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``tensor``'s shape and dtype.
+
     Raises:
       InvalidArgumentError: If an axis is out of range or repeated.
     """
@@ -569,6 +630,16 @@ def reverse(tensor, axis, name=None) -> Tensor:
 def roll(input, shift, axis, name=None) -> Tensor:
     """Rolls elements along ``axis`` by ``shift`` (both ints or equal-length lists).
 
+    Args:
+      input: A tensor of any dtype.
+      shift: int or 1-D int list: how far to shift; positive moves elements towards higher
+        indices.
+      axis: int or 1-D int list of the same length as ``shift``: the dimensions to roll.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``input``'s shape and dtype.
+
     Raises:
       InvalidArgumentError: If ``shift`` and ``axis`` differ in length or an
         axis is out of range.
@@ -588,6 +659,17 @@ def roll(input, shift, axis, name=None) -> Tensor:
 @public("torchflow")
 def repeat(input, repeats, axis=None, name=None) -> Tensor:
     """Repeats each element ``repeats`` times along ``axis`` (flattening if None).
+
+    Args:
+      input: A tensor of any dtype.
+      repeats: A 0-D or 1-D int tensor: repeats per element, broadcast to
+        ``input.shape[axis]``.
+      axis: int or None (default): the dimension to repeat along; None flattens ``input``
+        first.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``input``'s dtype; dimension ``axis`` has ``sum(repeats)`` entries.
 
     Raises:
       InvalidArgumentError: If ``repeats`` does not broadcast to the dimension.
@@ -617,6 +699,17 @@ def repeat(input, repeats, axis=None, name=None) -> Tensor:
 @public("torchflow")
 def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=None, name=None) -> Tensor:
     """Reverses the first ``seq_lengths[b]`` elements along ``seq_axis`` of each batch b.
+
+    Args:
+      input: A tensor of any dtype.
+      seq_lengths: A 1-D int32/int64 tensor of length ``input.shape[batch_axis]``, each at
+        most ``input.shape[seq_axis]``.
+      seq_axis: int: the dimension that is partially reversed.
+      batch_axis: int, default 0: the dimension indexed by ``seq_lengths``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``input``'s shape and dtype.
 
     Raises:
       InvalidArgumentError: If a length exceeds the sequence dimension.
