@@ -34,6 +34,15 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None) -> Tensor | Inde
     value becomes ``min`` (as in TF). The gradient flows where
     ``min <= t <= max``.
 
+    Args:
+      t: A tensor (or ``IndexedSlices``).
+      clip_value_min: A 0-D or broadcastable tensor of ``t``'s dtype: the lower bound.
+      clip_value_max: A 0-D or broadcastable tensor of ``t``'s dtype: the upper bound.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``t``'s dtype and shape.
+
     Raises:
       TypeError: If a Python bound does not fit ``t``'s dtype.
       InvalidArgumentError: If a tensor bound has another dtype or does not
@@ -86,6 +95,16 @@ def clip_by_norm(t, clip_norm, axes=None, name=None) -> Tensor | IndexedSlices:
 
     Returns ``t * clip_norm / max(l2norm(t), clip_norm)``.
 
+    Args:
+      t: A float tensor (or ``IndexedSlices``).
+      clip_norm: A positive 0-D (or broadcastable) float tensor.
+      axes: None (default: all dimensions) or a 1-D int list of dimensions to take the norm
+        over.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``t``'s dtype and shape.
+
     Raises:
       InvalidArgumentError: For non-float tensors.
     """
@@ -109,6 +128,13 @@ def clip_by_norm(t, clip_norm, axes=None, name=None) -> Tensor | IndexedSlices:
 @public("torchflow.linalg")
 def global_norm(t_list, name=None) -> Tensor:
     """The global L2 norm ``sqrt(sum(||t||^2 for t in t_list))``; None entries are ignored.
+
+    Args:
+      t_list: A list or tuple of float tensors (or None).
+      name: Unused (eager).
+
+    Returns:
+      A 0-D float tensor of the inputs' dtype.
 
     Raises:
       TypeError: If ``t_list`` is not a sequence.
@@ -134,6 +160,12 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
 
     Each tensor becomes ``t * clip_norm / max(global_norm, clip_norm)``; None
     entries stay None. An infinite or NaN global norm makes every value NaN.
+
+    Args:
+      t_list: A list or tuple of float tensors (or None / ``IndexedSlices``).
+      clip_norm: A positive 0-D float: the maximum global norm.
+      use_norm: None (default) or a 0-D float tensor: a precomputed global norm to use.
+      name: Unused (eager).
 
     Returns:
       ``(list_clipped, global_norm)``.

@@ -135,7 +135,16 @@ def _like_dtype(input, dtype):
 
 @public("torchflow")
 def zeros_like(input, dtype=None, name=None) -> Tensor:
-    """A tensor of zeros with the shape of ``input`` (and its dtype unless ``dtype``)."""
+    """A tensor of zeros with the shape of ``input`` (and its dtype unless ``dtype``).
+
+    Args:
+      input: A tensor or convertible value.
+      dtype: None (default: ``input``'s dtype) or the result's ``tf.DType``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``input``'s shape filled with 0 (empty strings for string tensors).
+    """
     x, d = _like_dtype(input, dtype)
     if is_str(x._t) or d is dtypes.string or d in _WIDE:
         return zeros(list(x._t.shape), d)
@@ -145,6 +154,14 @@ def zeros_like(input, dtype=None, name=None) -> Tensor:
 @public("torchflow")
 def ones_like(input, dtype=None, name=None) -> Tensor:
     """A tensor of ones with the shape of ``input`` (and its dtype unless ``dtype``).
+
+    Args:
+      input: A tensor or convertible value.
+      dtype: None (default: ``input``'s dtype) or the result's ``tf.DType``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``input``'s shape filled with 1.
 
     Raises:
       InvalidArgumentError: If the dtype is string.
@@ -312,6 +329,13 @@ def identity(input, name=None) -> Tensor:
 
     The result is a distinct ``tf.Tensor`` (as in TF) sharing the immutable
     value; for a ``tf.Variable`` it is a snapshot of the current value.
+
+    Args:
+      input: A tensor, variable or convertible value.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``input``'s dtype, shape and values.
     """
     x = tensor_of(input)
     return wrap(x._t, x._dtype) if x is input else x
@@ -319,7 +343,15 @@ def identity(input, name=None) -> Tensor:
 
 @public("torchflow")
 def identity_n(input, name=None):
-    """Returns a list of tensors with the same values as ``input`` (a list)."""
+    """Returns a list of tensors with the same values as ``input`` (a list).
+
+    Args:
+      input: A list of tensors.
+      name: Unused (eager).
+
+    Returns:
+      A list of tensors, one per input, with its dtype and values.
+    """
     return [tensor_of(v) for v in input]
 
 
@@ -385,7 +417,17 @@ def _tfname(d):
 
 @public("torchflow")
 def saturate_cast(value, dtype, name=None) -> Tensor:
-    """Casts ``value`` to ``dtype``, clamping to the range of ``dtype`` first."""
+    """Casts ``value`` to ``dtype``, clamping to the range of ``dtype`` first.
+
+    Args:
+      value: A numeric tensor.
+      dtype: The target ``tf.DType``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``dtype`` and ``value``'s shape; out-of-range values become the nearest
+        representable one.
+    """
     dtype = dtypes.as_dtype(dtype)
     x = tensor_of(value)
     if x._dtype.is_complex and not dtype.is_complex:
@@ -425,6 +467,14 @@ def bitcast(input, type, name=None) -> Tensor:  # noqa: A002 - TF's argument nam
     If the new element type is smaller, a last dimension of size
     ``old_size // new_size`` is added; if larger, the last dimension must be
     ``new_size // old_size`` and is removed.
+
+    Args:
+      input: A numeric tensor (not bool or string).
+      type: The numeric ``tf.DType`` to reinterpret as.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of dtype ``type`` with the same bytes.
 
     Raises:
       InvalidArgumentError: For bool/string dtypes or a last dimension that

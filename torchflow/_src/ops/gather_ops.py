@@ -189,6 +189,16 @@ def _linear(idx, shape, op: str, what: str):
 def gather_nd(params, indices, batch_dims=0, name=None) -> Tensor:
     """Gathers slices of ``params`` at the index tuples in the last dimension of ``indices``.
 
+    Args:
+      params: The tensor to gather from.
+      indices: An int32/int64 tensor; its last dimension indexes into ``params``.
+      batch_dims: int, default 0: leading dimensions shared by ``params`` and ``indices``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``params``' dtype and shape ``indices.shape[:-1] + params.shape[batch_dims
+        + indices.shape[-1]:]``.
+
     Raises:
       InvalidArgumentError: For out-of-range index tuples.
 
@@ -262,6 +272,15 @@ def _acc_dtype(t):
 def scatter_nd(indices, updates, shape, name=None) -> Tensor:
     """Scatters ``updates`` into a zero tensor of ``shape``; duplicate indices add up.
 
+    Args:
+      indices: An int32/int64 tensor of index tuples into ``shape``.
+      updates: A tensor of shape ``indices.shape[:-1] + shape[indices.shape[-1]:]``.
+      shape: A 1-D int list or tensor: the output shape.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``updates``' dtype and shape ``shape``.
+
     Raises:
       InvalidArgumentError: For out-of-range indices or mismatched shapes.
 
@@ -333,6 +352,17 @@ def _tensor_scatter(tensor, indices, updates, op: str, kind: str) -> Tensor:
 def tensor_scatter_nd_update(tensor, indices, updates, name=None) -> Tensor:
     """A copy of ``tensor`` with the slices at ``indices`` replaced by ``updates``.
 
+    Args:
+      tensor: The tensor to copy and update.
+      indices: An int32/int64 tensor whose last dimension (of size ``<= rank(tensor)``)
+        holds index tuples into ``tensor``.
+      updates: A tensor of ``tensor``'s dtype and shape ``indices.shape[:-1] +
+        tensor.shape[indices.shape[-1]:]``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``tensor``'s dtype and shape.
+
     Raises:
       InvalidArgumentError: For out-of-range indices or mismatched shapes.
     """
@@ -341,25 +371,85 @@ def tensor_scatter_nd_update(tensor, indices, updates, name=None) -> Tensor:
 
 @public("torchflow")
 def tensor_scatter_nd_add(tensor, indices, updates, name=None) -> Tensor:
-    """A copy of ``tensor`` with ``updates`` added at ``indices`` (duplicates add up)."""
+    """A copy of ``tensor`` with ``updates`` added at ``indices`` (duplicates add up).
+
+    Args:
+      tensor: The tensor to copy and update.
+      indices: An int32/int64 tensor whose last dimension (of size ``<= rank(tensor)``)
+        holds index tuples into ``tensor``.
+      updates: A tensor of ``tensor``'s dtype and shape ``indices.shape[:-1] +
+        tensor.shape[indices.shape[-1]:]``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``tensor``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: For out-of-range indices or mismatched shapes.
+    """
     return _tensor_scatter(tensor, indices, updates, "TensorScatterAdd", "add")
 
 
 @public("torchflow")
 def tensor_scatter_nd_sub(tensor, indices, updates, name=None) -> Tensor:
-    """A copy of ``tensor`` with ``updates`` subtracted at ``indices``."""
+    """A copy of ``tensor`` with ``updates`` subtracted at ``indices``.
+
+    Args:
+      tensor: The tensor to copy and update.
+      indices: An int32/int64 tensor whose last dimension (of size ``<= rank(tensor)``)
+        holds index tuples into ``tensor``.
+      updates: A tensor of ``tensor``'s dtype and shape ``indices.shape[:-1] +
+        tensor.shape[indices.shape[-1]:]``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``tensor``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: For out-of-range indices or mismatched shapes.
+    """
     return _tensor_scatter(tensor, indices, updates, "TensorScatterSub", "sub")
 
 
 @public("torchflow")
 def tensor_scatter_nd_max(tensor, indices, updates, name=None) -> Tensor:
-    """A copy of ``tensor`` holding ``max(tensor, updates)`` at ``indices``."""
+    """A copy of ``tensor`` holding ``max(tensor, updates)`` at ``indices``.
+
+    Args:
+      tensor: The tensor to copy and update.
+      indices: An int32/int64 tensor whose last dimension (of size ``<= rank(tensor)``)
+        holds index tuples into ``tensor``.
+      updates: A tensor of ``tensor``'s dtype and shape ``indices.shape[:-1] +
+        tensor.shape[indices.shape[-1]:]``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``tensor``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: For out-of-range indices or mismatched shapes.
+    """
     return _tensor_scatter(tensor, indices, updates, "TensorScatterMax", "amax")
 
 
 @public("torchflow")
 def tensor_scatter_nd_min(tensor, indices, updates, name=None) -> Tensor:
-    """A copy of ``tensor`` holding ``min(tensor, updates)`` at ``indices``."""
+    """A copy of ``tensor`` holding ``min(tensor, updates)`` at ``indices``.
+
+    Args:
+      tensor: The tensor to copy and update.
+      indices: An int32/int64 tensor whose last dimension (of size ``<= rank(tensor)``)
+        holds index tuples into ``tensor``.
+      updates: A tensor of ``tensor``'s dtype and shape ``indices.shape[:-1] +
+        tensor.shape[indices.shape[-1]:]``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``tensor``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: For out-of-range indices or mismatched shapes.
+    """
     return _tensor_scatter(tensor, indices, updates, "TensorScatterMin", "amin")
 
 
@@ -393,6 +483,16 @@ def where(condition, x=None, y=None, name=None) -> Tensor:
     elements, an int64 tensor of shape ``[num_true, rank]``. With ``x`` and
     ``y``: returns ``x`` where ``condition`` is True and ``y`` elsewhere, all
     three broadcast together.
+
+    Args:
+      condition: A bool tensor (or any dtype, non-zero meaning True without ``x``/``y``).
+      x: None (default) or a tensor broadcastable with ``condition`` and ``y``.
+      y: None (default) or a tensor of ``x``'s dtype.
+      name: Unused (eager).
+
+    Returns:
+      With ``x`` and ``y``: a tensor of their dtype and the broadcast shape; otherwise the
+        int64 coordinates.
 
     Raises:
       ValueError: If only one of ``x`` and ``y`` is given.
@@ -456,6 +556,15 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask") -> Tensor:
 
     ``mask``'s shape must match ``tensor.shape[axis:axis + mask.ndim]``; those
     dimensions are replaced by one of length ``count_nonzero(mask)``.
+
+    Args:
+      tensor: A tensor of rank N.
+      mask: A bool tensor of rank K <= N (not a scalar).
+      axis: int or None (default 0): the first dimension ``mask`` applies to.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``tensor``'s dtype and rank ``N - K + 1``.
 
     Raises:
       ValueError: If ``mask`` is a scalar or its shape does not match.

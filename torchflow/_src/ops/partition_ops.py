@@ -36,6 +36,15 @@ def dynamic_partition(data, partitions, num_partitions, name=None) -> list:
     ``partitions`` has the shape of a prefix of ``data``'s shape; output ``i``
     stacks the slices of ``data`` whose partition is ``i``, in order.
 
+    Args:
+      data: A tensor.
+      partitions: An int32 tensor whose shape is a prefix of ``data``'s.
+      num_partitions: int >= 1: how many outputs.
+      name: Unused (eager).
+
+    Returns:
+      A list of ``num_partitions`` tensors of ``data``'s dtype.
+
     Raises:
       InvalidArgumentError: If a partition is outside ``[0, num_partitions)``
         or the shapes do not fit.
@@ -79,6 +88,15 @@ def dynamic_stitch(indices, data, name=None) -> Tensor:
 
     Where an index repeats, the value that comes last (in ``m``, then in
     position) wins, as in TF's CPU kernel. Positions never written are zero.
+
+    Args:
+      indices: A list of int32 tensors.
+      data: A list of tensors of one dtype, ``data[m].shape`` starting with
+        ``indices[m].shape``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``data``'s dtype with ``max(indices) + 1`` rows.
 
     Raises:
       InvalidArgumentError: If a ``data[m]`` shape does not extend
@@ -127,6 +145,13 @@ def dynamic_stitch(indices, data, name=None) -> Tensor:
 def parallel_stack(values, name="parallel_stack") -> Tensor:
     """Stacks a list of same-shaped tensors along a new first axis (like ``tf.stack``).
 
+    Args:
+      values: A list of tensors of one shape and dtype.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of shape ``[len(values)] + values[0].shape``.
+
     Raises:
       RuntimeError: When executing eagerly, as in TF (it works inside ``tf.function``).
     """
@@ -138,6 +163,11 @@ def parallel_stack(values, name="parallel_stack") -> Tensor:
 @public("torchflow")
 def unravel_index(indices, dims, name=None) -> Tensor:
     """Converts flat indices into coordinate arrays for an array of shape ``dims``.
+
+    Args:
+      indices: A 0-D or 1-D int32/int64 tensor of flat indices.
+      dims: A 1-D tensor of ``indices``' dtype: the shape being indexed.
+      name: Unused (eager).
 
     Returns:
       A tensor of shape ``[len(dims)] + indices.shape`` (indices' dtype).
@@ -197,7 +227,15 @@ def invert_permutation(x, name=None) -> Tensor:
 
 @public("torchflow")
 def get_static_value(tensor, partial=False):
-    """The NumPy value of an eager tensor (or the value itself if not a tensor)."""
+    """The NumPy value of an eager tensor (or the value itself if not a tensor).
+
+    Args:
+      tensor: A tensor or any value.
+      partial: bool, default False; unused when eager.
+
+    Returns:
+      A NumPy array (or ``tensor`` itself when it is not a tensor).
+    """
     if is_tensor(tensor):
         return tensor_of(tensor).numpy()
     return tensor

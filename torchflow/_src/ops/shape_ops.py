@@ -38,6 +38,14 @@ def _device(t):
 def shape(input, out_type=_i32, name=None) -> Tensor:
     """Returns the shape of a tensor as a 1-D int tensor (int32 by default).
 
+    Args:
+      input: A tensor (or ``SparseTensor``/``RaggedTensor``) or anything convertible.
+      out_type: ``tf.int32`` (default) or ``tf.int64``: the result's dtype.
+      name: Unused (eager).
+
+    Returns:
+      A 1-D tensor of ``out_type`` with ``rank(input)`` entries.
+
     >>> import torchflow as tf
     >>> tf.shape(tf.zeros([2, 3])).numpy()
     array([2, 3], dtype=int32)
@@ -49,13 +57,31 @@ def shape(input, out_type=_i32, name=None) -> Tensor:
 
 @public("torchflow")
 def shape_n(input, out_type=_i32, name=None) -> list:
-    """Returns the shapes of a list of tensors."""
+    """Returns the shapes of a list of tensors.
+
+    Args:
+      input: A list of tensors.
+      out_type: ``tf.int32`` (default) or ``tf.int64``: the result's dtype.
+      name: Unused (eager).
+
+    Returns:
+      A list of 1-D ``out_type`` tensors, one per input.
+    """
     return [shape(x, out_type) for x in input]
 
 
 @public("torchflow")
 def size(input, out_type=_i32, name=None) -> Tensor:
-    """Returns the number of elements of a tensor as a scalar (int32 by default)."""
+    """Returns the number of elements of a tensor as a scalar (int32 by default).
+
+    Args:
+      input: A tensor (or ``SparseTensor``) or anything convertible.
+      out_type: ``tf.int32`` (default) or ``tf.int64``: the result's dtype.
+      name: Unused (eager).
+
+    Returns:
+      A 0-D tensor of ``out_type``: the element count.
+    """
     x = tensor_of(input)
     d = _out_type(out_type, "Size")
     n = x._t.size if is_str(x._t) else x._t.numel()
@@ -64,7 +90,15 @@ def size(input, out_type=_i32, name=None) -> Tensor:
 
 @public("torchflow")
 def rank(input, name=None) -> Tensor:
-    """Returns the rank of a tensor as an int32 scalar."""
+    """Returns the rank of a tensor as an int32 scalar.
+
+    Args:
+      input: A tensor or anything ``tf.convert_to_tensor`` accepts.
+      name: Unused (eager).
+
+    Returns:
+      A 0-D int32 tensor.
+    """
     x = tensor_of(input)
     return wrap(torch.tensor(x._t.ndim, dtype=torch.int32, device=_device(x._t)), _i32)
 
@@ -90,6 +124,14 @@ def _bcast_dims(a: list, b: list):
 def broadcast_to(input, shape, name=None) -> Tensor:
     """Broadcasts ``input`` to ``shape`` (NumPy rules).
 
+    Args:
+      input: A tensor of any dtype.
+      shape: A 1-D int32/int64 list or tensor: the target shape.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``input``'s dtype and shape ``shape``.
+
     Raises:
       InvalidArgumentError: If the shapes are incompatible.
     """
@@ -109,6 +151,13 @@ def broadcast_to(input, shape, name=None) -> Tensor:
 def broadcast_static_shape(shape_x, shape_y) -> TensorShape:
     """The broadcast of two ``TensorShape``s.
 
+    Args:
+      shape_x: A ``TensorShape``.
+      shape_y: A ``TensorShape``.
+
+    Returns:
+      A ``TensorShape``: the broadcast shape (unknown dimensions stay unknown).
+
     Raises:
       ValueError: If the shapes cannot be broadcast.
     """
@@ -126,6 +175,13 @@ def broadcast_static_shape(shape_x, shape_y) -> TensorShape:
 @public("torchflow")
 def broadcast_dynamic_shape(shape_x, shape_y) -> Tensor:
     """The broadcast of two shapes given as 1-D int tensors.
+
+    Args:
+      shape_x: A 1-D int32/int64 tensor: a shape.
+      shape_y: A 1-D int tensor of the same dtype: another shape.
+
+    Returns:
+      A 1-D tensor of the inputs' dtype: the broadcast shape.
 
     Raises:
       InvalidArgumentError: If the shapes cannot be broadcast.
@@ -217,6 +273,14 @@ def sequence_mask(lengths, maxlen=None, dtype=dtypes.bool, name=None) -> Tensor:
 def ensure_shape(x, shape, name=None) -> Tensor:
     """Checks that ``x`` has a shape compatible with ``shape`` and returns it.
 
+    Args:
+      x: A tensor.
+      shape: A ``TensorShape`` or list; None entries match any size.
+      name: Unused (eager).
+
+    Returns:
+      ``x`` itself (same dtype and shape) when the check passes.
+
     Raises:
       InvalidArgumentError: If the shapes are incompatible.
     """
@@ -233,7 +297,15 @@ def ensure_shape(x, shape, name=None) -> Tensor:
 
 @public("torchflow")
 def guarantee_const(input, name=None) -> Tensor:
-    """Returns ``input`` unchanged (a graph-mode hint in TF)."""
+    """Returns ``input`` unchanged (a graph-mode hint in TF).
+
+    Args:
+      input: A tensor.
+      name: Unused (eager).
+
+    Returns:
+      A tensor with ``input``'s dtype, shape and values.
+    """
     return tensor_of(input)
 
 

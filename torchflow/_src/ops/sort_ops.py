@@ -75,6 +75,16 @@ def sort(values, axis=-1, direction="ASCENDING", name=None) -> Tensor:
 def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None) -> Tensor:
     """Indices (int32) that sort ``values`` along ``axis``; ties keep their order.
 
+    Args:
+      values: A numeric tensor.
+      axis: int, default -1: the dimension to sort along.
+      direction: ``'ASCENDING'`` (default) or ``'DESCENDING'``.
+      stable: bool, default False; the sort here is always stable.
+      name: Unused (eager).
+
+    Returns:
+      An int32 tensor of ``values``' shape.
+
     Raises:
       ValueError: For an unknown ``direction``.
       InvalidArgumentError: For an unsupported dtype or axis out of range.
@@ -132,6 +142,11 @@ def _unique(values, out_idx, op):
 def unique(x, out_idx=dtypes.int32, name=None) -> Unique:
     """Finds the unique elements of a 1-D tensor, in order of first appearance.
 
+    Args:
+      x: A 1-D tensor.
+      out_idx: ``tf.int32`` (default) or ``tf.int64``: the dtype of ``idx``.
+      name: Unused (eager).
+
     Returns:
       ``Unique(y, idx)``: ``y`` holds the unique values and ``x == gather(y, idx)``.
 
@@ -148,7 +163,20 @@ def unique(x, out_idx=dtypes.int32, name=None) -> Unique:
 
 @public("torchflow")
 def unique_with_counts(x, out_idx=dtypes.int32, name=None) -> UniqueWithCounts:
-    """Like ``unique``, also returning how often each unique value occurs."""
+    """Like ``unique``, also returning how often each unique value occurs.
+
+    Args:
+      x: A 1-D tensor.
+      out_idx: ``tf.int32`` (default) or ``tf.int64``: the dtype of ``idx``.
+      name: Unused (eager).
+
+    Returns:
+      ``UniqueWithCounts(y, idx, count)``: the unique values, the index of each ``x``
+        element in ``y``, and each value's count (``out_idx`` dtype).
+
+    Raises:
+      InvalidArgumentError: If ``x`` is not 1-D.
+    """
     return UniqueWithCounts(*_unique(x, out_idx, "UniqueWithCounts"))
 
 
