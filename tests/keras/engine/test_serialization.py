@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import torchflow as tf
@@ -87,3 +88,22 @@ def test_functional_model_with_custom_layer_needs_custom_objects():
         tf.keras.Model.from_config(model.get_config())
     clone = tf.keras.Model.from_config(model.get_config(), custom_objects={"MyLayer": my_layer})
     assert [type(layer).__name__ for layer in clone.layers] == ["InputLayer", "MyLayer"]
+
+
+def test_saved_model_dir_loads_custom_layers_without_custom_objects_h5_does_not(tmp_path):
+    # TF revives a SavedModel's custom layers from its graph (no custom_objects
+    # needed; the save-and-serialize guide relies on it), while an HDF5 file names
+    # only the class: tf.keras raises ValueError "Unknown layer" there.
+    my_layer, _ = _custom_classes(tf, "ser_test_saved")
+    inp = tf.keras.Input((3,))
+    model = tf.keras.Model(inp, tf.keras.layers.Dense(2)(my_layer(2)(inp)))
+    x = np.ones((2, 3), "float32")
+    model.save(str(tmp_path / "dir"))
+    loaded = tf.keras.models.load_model(str(tmp_path / "dir"))
+    np.testing.assert_allclose(loaded.predict(x), model.predict(x))
+    model.save(str(tmp_path / "m.h5"))
+    with pytest.raises(ValueError, match="Unknown layer: MyLayer"):
+        tf.keras.models.load_model(str(tmp_path / "m.h5"))
+    # After a SavedModel load, the strict lookup applies again.
+    with pytest.raises(ValueError, match="Unknown layer: MyLayer"):
+        tf.keras.layers.deserialize(tf.keras.layers.serialize(my_layer(1)))

@@ -2,12 +2,43 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import inspect
 
 from torchflow._src.core import context
 
 _custom_objects_stack: list = []
+
+
+@contextlib.contextmanager
+def reviving():
+    """While a SavedModel directory loads: a class not in ``custom_objects`` is
+    found by name among all the ``Layer`` subclasses defined in the process.
+
+    TF revives such a layer from the SavedModel's graph without its Python class
+    (so ``load_model(dir)`` works without ``custom_objects``); torchflow writes
+    no graph to revive from, and uses the class of that name instead.
+    """
+    st = context.thread_state()
+    old = getattr(st, "keras_reviving", False)
+    st.keras_reviving = True
+    try:
+        yield
+    finally:
+        st.keras_reviving = old
+
+
+def _all_subclasses(cls):
+    out = {}
+    stack = [cls]
+    while stack:
+        c = stack.pop()
+        for sub in c.__subclasses__():
+            if sub.__name__ not in out or not sub.__module__.startswith("torchflow."):
+                out.setdefault(sub.__name__, sub)
+            stack.append(sub)
+    return out
 
 
 def _builtin_subclasses(cls):
@@ -69,6 +100,8 @@ def deserialize_layer(config, custom_objects=None):
     if cls is None:
         _ensure_layers_loaded()
         cls = _builtin_subclasses(Layer).get(name)
+        if cls is None and getattr(context.thread_state(), "keras_reviving", False):
+            cls = _all_subclasses(Layer).get(name)
     if cls is None:
         raise ValueError(f"Unknown layer: {name}. Please ensure this object is passed to the "
                          f"`custom_objects` argument. See "

@@ -24,6 +24,7 @@ import os
 
 from torchflow._src.keras import losses, metrics, optimizers
 from torchflow._src.keras import metrics as metrics_lib
+from torchflow._src.keras.engine import serialization
 from torchflow._src.keras.engine.model import _json_default
 from torchflow._src.keras.engine.sequential import Sequential
 from torchflow._src.keras.engine.serialization import deserialize_layer, serialize_layer
@@ -272,7 +273,8 @@ def load_model(filepath, custom_objects=None, compile=True, options=None):  # no
             f"directory: torchflow does not write TF SavedModel graphs to revive it from. "
             f"Create the model in Python and restore its variables with "
             f"`model.load_weights({filepath!r})`.")
-    model = deserialize_layer(meta["model_config"], custom_objects)
+    with serialization.reviving():  # TF revives custom classes from the graph
+        model = deserialize_layer(meta["model_config"], custom_objects)
     if compile and meta.get("training_config"):
         _compile_from(model, meta["training_config"], custom_objects)
         Checkpoint(model=model, optimizer=model.optimizer).read(
