@@ -51,19 +51,43 @@ def _relu6(t):
 
 @public("torchflow.nn")
 def relu6(features, name=None) -> Tensor:
-    """Computes Rectified Linear 6: ``min(max(features, 0), 6)``."""
+    """Computes Rectified Linear 6: ``min(max(features, 0), 6)``.
+
+    Args:
+      features: A real-valued tensor.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``features``' dtype and shape.
+    """
     return _unary("Relu6", _relu6, features, _REALS)
 
 
 @public("torchflow.nn")
 def elu(features, name=None) -> Tensor:
-    """Computes the exponential linear unit: ``exp(x) - 1`` if ``x < 0`` else ``x``."""
+    """Computes the exponential linear unit: ``exp(x) - 1`` if ``x < 0`` else ``x``.
+
+    Args:
+      features: A float tensor (float16/bfloat16/float32/float64).
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``features``' dtype and shape.
+    """
     return _unary("Elu", F.elu, features)
 
 
 @public("torchflow.nn")
 def selu(features, name=None) -> Tensor:
-    """Computes the scaled exponential linear unit (``scale * elu(x, alpha)``)."""
+    """Computes the scaled exponential linear unit (``scale * elu(x, alpha)``).
+
+    Args:
+      features: A float tensor (float16/bfloat16/float32/float64).
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``features``' dtype and shape.
+    """
     return _unary("Selu", F.selu, features)
 
 
@@ -121,13 +145,29 @@ def leaky_relu(features, alpha=0.2, name=None) -> Tensor:
 
 @public("torchflow.nn")
 def sigmoid(x, name=None) -> Tensor:
-    """Computes ``1 / (1 + exp(-x))`` elementwise."""
+    """Computes ``1 / (1 + exp(-x))`` elementwise.
+
+    Args:
+      x: A float or complex tensor.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``x``'s dtype and shape.
+    """
     return _unary("Sigmoid", torch.sigmoid, x, _FLOATS_C)
 
 
 @public("torchflow.nn")
 def tanh(x, name=None) -> Tensor:
-    """Computes the hyperbolic tangent of ``x`` elementwise."""
+    """Computes the hyperbolic tangent of ``x`` elementwise.
+
+    Args:
+      x: A float or complex tensor.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``x``'s dtype and shape.
+    """
     return _unary("Tanh", torch.tanh, x, _FLOATS_C)
 
 
@@ -138,13 +178,29 @@ def _softplus(t):
 
 @public("torchflow.nn")
 def softplus(features, name=None) -> Tensor:
-    """Computes ``log(exp(features) + 1)`` elementwise."""
+    """Computes ``log(exp(features) + 1)`` elementwise.
+
+    Args:
+      features: A float tensor (float16/bfloat16/float32/float64).
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``features``' dtype and shape.
+    """
     return _unary("Softplus", _softplus, features)
 
 
 @public("torchflow.nn")
 def softsign(features, name=None) -> Tensor:
-    """Computes ``features / (abs(features) + 1)`` elementwise."""
+    """Computes ``features / (abs(features) + 1)`` elementwise.
+
+    Args:
+      features: A float tensor (float16/bfloat16/float32/float64).
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``features``' dtype and shape.
+    """
     return _unary("Softsign", F.softsign, features)
 
 
@@ -168,7 +224,15 @@ def silu(features, beta=1.0) -> Tensor:
 
 @public("torchflow.nn")
 def swish(features, beta=1.0) -> Tensor:
-    """Computes the Swish activation ``x * sigmoid(beta * x)`` (same as ``silu``)."""
+    """Computes the Swish activation ``x * sigmoid(beta * x)`` (same as ``silu``).
+
+    Args:
+      features: A float tensor (float16/bfloat16/float32/float64).
+      beta: float, default 1.0: the scale inside the sigmoid.
+
+    Returns:
+      A tensor of ``features``' dtype and shape.
+    """
     return silu(features, beta)
 
 
@@ -214,13 +278,34 @@ def softmax(logits, axis=None, name=None) -> Tensor:
 
 @public("torchflow.nn")
 def log_softmax(logits, axis=None, name=None) -> Tensor:
-    """Computes ``logits - log(reduce_sum(exp(logits), axis))`` along ``axis``."""
+    """Computes ``logits - log(reduce_sum(exp(logits), axis))`` along ``axis``.
+
+    Args:
+      logits: A non-empty float tensor (half/float32/float64).
+      axis: int or None (default -1, the last dimension).
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``logits``' dtype and shape.
+
+    Raises:
+      InvalidArgumentError: If ``logits`` is empty or ``axis`` is out of range.
+    """
     return _axis_softmax("LogSoftmax", torch.log_softmax, logits, axis)
 
 
 @public("torchflow.nn")
 def crelu(features, axis=-1, name=None) -> Tensor:
-    """Concatenated ReLU: ``concat([relu(x), relu(-x)], axis)``."""
+    """Concatenated ReLU: ``concat([relu(x), relu(-x)], axis)``.
+
+    Args:
+      features: A float tensor (float16/bfloat16/float32/float64).
+      axis: int, default -1: the dimension the two halves are concatenated along.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``features``' dtype, twice as large along ``axis``.
+    """
     x = nc.typed_arg("Relu", features, _FLOATS)
     try:
         return wrap(torch.cat([torch.relu(x._t), torch.relu(-x._t)], int(axis)), x._dtype)

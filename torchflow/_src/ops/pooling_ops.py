@@ -133,37 +133,133 @@ def avg_pool(input, ksize, strides, padding, data_format=None, name=None) -> Ten
 
 @public("torchflow.nn")
 def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None) -> Tensor:
-    """Max pooling of a 3-D ``input`` (``NWC`` or ``NCW``); see ``max_pool``."""
+    """Max pooling of a 3-D ``input`` (``NWC`` or ``NCW``); see ``max_pool``.
+
+    Args:
+      input: A 3-D float tensor in ``NWC`` (default) or ``NCW`` layout.
+      ksize: An int or a list of 1, 1 or 3 ints: the window size per dimension.
+      strides: An int or a list of 1, 1 or 3 ints: the window stride per dimension.
+      padding: ``'VALID'`` or ``'SAME'`` (or explicit paddings where TF allows them).
+      data_format: ``'NWC'`` (default) or ``'NCW'``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``input``'s dtype and layout, with the pooled spatial dimensions.
+
+    Raises:
+      InvalidArgumentError: For a wrong rank, dtype, ``ksize``/``strides`` length or
+        non-positive entries.
+    """
     return _pool("max", "MaxPool", 1, input, ksize, strides, padding, data_format)
 
 
 @public("torchflow.nn")
 def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None) -> Tensor:
-    """Max pooling of a 4-D ``input`` (``NHWC`` or ``NCHW``); see ``max_pool``."""
+    """Max pooling of a 4-D ``input`` (``NHWC`` or ``NCHW``); see ``max_pool``.
+
+    Args:
+      input: A 4-D float tensor in ``NHWC`` (default) or ``NCHW`` layout.
+      ksize: An int or a list of 1, 2 or 4 ints: the window size per dimension.
+      strides: An int or a list of 1, 2 or 4 ints: the window stride per dimension.
+      padding: ``'VALID'`` or ``'SAME'`` (or explicit paddings where TF allows them).
+      data_format: ``'NHWC'`` (default) or ``'NCHW'``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``input``'s dtype and layout, with the pooled spatial dimensions.
+
+    Raises:
+      InvalidArgumentError: For a wrong rank, dtype, ``ksize``/``strides`` length or
+        non-positive entries.
+    """
     return _pool("max", "MaxPool", 2, input, ksize, strides, padding, data_format)
 
 
 @public("torchflow.nn")
 def max_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None) -> Tensor:
-    """Max pooling of a 5-D ``input`` (``NDHWC`` or ``NCDHW``); see ``max_pool``."""
+    """Max pooling of a 5-D ``input`` (``NDHWC`` or ``NCDHW``); see ``max_pool``.
+
+    Args:
+      input: A 5-D float tensor in ``NDHWC`` (default) or ``NCDHW`` layout.
+      ksize: An int or a list of 1, 3 or 5 ints: the window size per dimension.
+      strides: An int or a list of 1, 3 or 5 ints: the window stride per dimension.
+      padding: ``'VALID'`` or ``'SAME'`` (or explicit paddings where TF allows them).
+      data_format: ``'NDHWC'`` (default) or ``'NCDHW'``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``input``'s dtype and layout, with the pooled spatial dimensions.
+
+    Raises:
+      InvalidArgumentError: For a wrong rank, dtype, ``ksize``/``strides`` length or
+        non-positive entries.
+    """
     return _pool("max", "MaxPool3D", 3, input, ksize, strides, padding, data_format)
 
 
 @public("torchflow.nn")
 def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None) -> Tensor:
-    """Average pooling of a 3-D ``input`` (``NWC`` or ``NCW``); see ``avg_pool``."""
+    """Average pooling of a 3-D ``input`` (``NWC`` or ``NCW``); see ``avg_pool``.
+
+    Args:
+      input: A 3-D float tensor in ``NWC`` (default) or ``NCW`` layout.
+      ksize: An int or a list of 1, 1 or 3 ints: the window size per dimension.
+      strides: An int or a list of 1, 1 or 3 ints: the window stride per dimension.
+      padding: ``'VALID'`` or ``'SAME'`` (or explicit paddings where TF allows them).
+      data_format: ``'NWC'`` (default) or ``'NCW'``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``input``'s dtype and layout, with the pooled spatial dimensions.
+
+    Raises:
+      InvalidArgumentError: For a wrong rank, dtype, ``ksize``/``strides`` length or
+        non-positive entries.
+    """
     return _pool("avg", "AvgPool", 1, input, ksize, strides, padding, data_format)
 
 
 @public("torchflow.nn")
 def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None) -> Tensor:
-    """Average pooling of a 4-D ``input`` (``NHWC`` or ``NCHW``); see ``avg_pool``."""
+    """Average pooling of a 4-D ``input`` (``NHWC`` or ``NCHW``); see ``avg_pool``.
+
+    Args:
+      input: A 4-D float tensor in ``NHWC`` (default) or ``NCHW`` layout.
+      ksize: An int or a list of 1, 2 or 4 ints: the window size per dimension.
+      strides: An int or a list of 1, 2 or 4 ints: the window stride per dimension.
+      padding: ``'VALID'`` or ``'SAME'`` (or explicit paddings where TF allows them).
+      data_format: ``'NHWC'`` (default) or ``'NCHW'``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``input``'s dtype and layout, with the pooled spatial dimensions.
+
+    Raises:
+      InvalidArgumentError: For a wrong rank, dtype, ``ksize``/``strides`` length or
+        non-positive entries.
+    """
     return _pool("avg", "AvgPool", 2, input, ksize, strides, padding, data_format)
 
 
 @public("torchflow.nn")
 def avg_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None) -> Tensor:
-    """Average pooling of a 5-D ``input`` (``NDHWC`` or ``NCDHW``); see ``avg_pool``."""
+    """Average pooling of a 5-D ``input`` (``NDHWC`` or ``NCDHW``); see ``avg_pool``.
+
+    Args:
+      input: A 5-D float tensor in ``NDHWC`` (default) or ``NCDHW`` layout.
+      ksize: An int or a list of 1, 3 or 5 ints: the window size per dimension.
+      strides: An int or a list of 1, 3 or 5 ints: the window stride per dimension.
+      padding: ``'VALID'`` or ``'SAME'`` (or explicit paddings where TF allows them).
+      data_format: ``'NDHWC'`` (default) or ``'NCDHW'``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``input``'s dtype and layout, with the pooled spatial dimensions.
+
+    Raises:
+      InvalidArgumentError: For a wrong rank, dtype, ``ksize``/``strides`` length or
+        non-positive entries.
+    """
     return _pool("avg", "AvgPool3D", 3, input, ksize, strides, padding, data_format)
 
 
@@ -208,6 +304,16 @@ def max_pool_with_argmax(input, ksize, strides, padding, data_format="NHWC",
 
     The index of ``[b, y, x, c]`` is ``((b * height + y) * width + x) * channels + c``
     with ``include_batch_in_index``, else ``(y * width + x) * channels + c``.
+
+    Args:
+      input: A 4-D NHWC tensor.
+      ksize: An int or list of 1, 2 or 4 ints.
+      strides: An int or list of 1, 2 or 4 ints.
+      padding: ``'VALID'`` or ``'SAME'``.
+      data_format: Only ``'NHWC'`` (the default).
+      output_dtype: ``tf.int64`` (default) or ``tf.int32``: the dtype of ``argmax``.
+      include_batch_in_index: bool, default False: whether the flat index counts the batch.
+      name: Unused (eager).
 
     Returns:
       ``(output, argmax)``.
