@@ -281,7 +281,7 @@ def log_softmax(logits, axis=None, name=None) -> Tensor:
     """Computes ``logits - log(reduce_sum(exp(logits), axis))`` along ``axis``.
 
     Args:
-      logits: A non-empty float tensor (half/float32/float64).
+      logits: A float tensor (half/float32/float64).
       axis: int or None (default -1, the last dimension).
       name: Unused (eager).
 
@@ -289,7 +289,7 @@ def log_softmax(logits, axis=None, name=None) -> Tensor:
       A tensor of ``logits``' dtype and shape.
 
     Raises:
-      InvalidArgumentError: If ``logits`` is empty or ``axis`` is out of range.
+      InvalidArgumentError: If ``axis`` is out of range.
     """
     return _axis_softmax("LogSoftmax", torch.log_softmax, logits, axis)
 
