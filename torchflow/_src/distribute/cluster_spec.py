@@ -7,7 +7,19 @@ sparse job. ``TF_CONFIG``'s ``"cluster"`` entry is such a mapping.
 
 from __future__ import annotations
 
+from torchflow._src.core.proto import tf_cluster_pb2
 from torchflow._src.util.api import public
+
+
+def _is_cluster_def(value) -> bool:
+    """Whether ``value`` is a ``tensorflow.ClusterDef`` message: torchflow's own, or
+    a same-named copy of TF's schema (TensorBoard's, a real TensorFlow's)."""
+    desc = getattr(value, "DESCRIPTOR", None)
+    return getattr(desc, "name", None) == "ClusterDef" and hasattr(value, "job")
+
+
+def _text(value) -> str:
+    return value.decode("utf-8") if isinstance(value, bytes) else value
 
 
 @public("torchflow.train")
@@ -17,14 +29,12 @@ class ClusterSpec:
     Args:
       cluster: A dictionary mapping one or more job names to (i) a list of
         network addresses, or (ii) a dictionary mapping integer task indices to
-        network addresses; or another ``ClusterSpec``.
+        network addresses; or a ``tf.train.ClusterDef`` protocol buffer; or
+        another ``ClusterSpec``.
 
     Raises:
       TypeError: If ``cluster`` is not a dictionary mapping strings to lists
-        (or dicts) of strings, and not a ``ClusterSpec``.
-
-    Differences from TensorFlow 2.4: the ``tf.train.ClusterDef`` protocol
-    buffer is not built; ``as_cluster_def()`` raises ``NotImplementedError``.
+        (or dicts) of strings, not a ``ClusterDef`` and not a ``ClusterSpec``.
 
     >>> import torchflow as tf
     >>> spec = tf.train.ClusterSpec({"worker": ["w0:2222", "w1:2222"], "ps": ["p0:2222"]})
@@ -35,8 +45,12 @@ class ClusterSpec:
     def __init__(self, cluster):
         if isinstance(cluster, ClusterSpec):
             # TF rebuilds from the ClusterDef, whose jobs are sorted by name.
-            self._cluster_spec = {job: dict(sorted(cluster._cluster_spec[job].items()))
-                                  for job in sorted(cluster._cluster_spec)}
+            cluster = cluster.as_cluster_def()
+        if _is_cluster_def(cluster):
+            # As TF: the jobs in the proto's order, each job's tasks as its map holds them.
+            self._cluster_spec = {}
+            for job_def in cluster.job:
+                self._cluster_spec[job_def.name] = {i: t for i, t in job_def.tasks.items()}
             return
         if not isinstance(cluster, dict):
             raise TypeError("`cluster` must be a dictionary mapping one or more job names to "
@@ -94,13 +108,21 @@ class ClusterSpec:
         return ret
 
     def as_cluster_def(self):
-        """Not available: torchflow does not build the ``ClusterDef`` proto.
+        """Returns a ``tf.train.ClusterDef`` protocol buffer for this cluster.
 
-        Raises:
-          NotImplementedError: Always; use ``as_dict()``.
+        Jobs are sorted by name and each job's tasks by index (TF's order), so
+        the serialized bytes are deterministic and equal TensorFlow's.
+
+        Returns:
+          A ``ClusterDef`` message (TF's ``tensorflow.ClusterDef`` schema).
         """
-        raise NotImplementedError("ClusterSpec.as_cluster_def: torchflow does not build the "
-                                  "tf.train.ClusterDef protocol buffer; use as_dict().")
+        cluster_def = tf_cluster_pb2.ClusterDef()
+        for job_name, tasks in sorted(self._cluster_spec.items(), key=lambda kv: _text(kv[0])):
+            job_def = cluster_def.job.add()
+            job_def.name = _text(job_name)
+            for i, address in sorted(tasks.items()):
+                job_def.tasks[i] = _text(address)
+        return cluster_def
 
     @property
     def jobs(self) -> list:
