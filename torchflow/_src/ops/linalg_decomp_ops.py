@@ -75,7 +75,19 @@ def inv(input, adjoint=False, name=None) -> Tensor:
 
 @public("torchflow.linalg")
 def det(input, name=None) -> Tensor:
-    """Computes the determinant of each square matrix in ``input``."""
+    """Computes the determinant of each square matrix in ``input``.
+
+    Args:
+      input: A float or complex tensor of shape ``[..., M, M]``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``input``'s dtype and shape ``[...]``.
+
+    Raises:
+      InvalidArgumentError: If ``input`` has rank < 2, is not square, or has an unsupported
+        dtype.
+    """
     t, m = _arg("MatrixDeterminant", input)
     return _out(torch.linalg.det(m), t)
 
@@ -83,6 +95,10 @@ def det(input, name=None) -> Tensor:
 @public("torchflow.linalg")
 def slogdet(input, name=None):
     """Computes the sign and the log of the absolute determinant of each matrix.
+
+    Args:
+      input: A float or complex tensor of shape ``[..., M, M]``.
+      name: Unused (eager).
 
     Returns:
       ``(sign, log_abs_determinant)``, a namedtuple of ``input``'s dtype.
@@ -94,7 +110,15 @@ def slogdet(input, name=None):
 
 @public("torchflow.linalg")
 def logdet(matrix, name=None) -> Tensor:
-    """The log-determinant of Hermitian positive definite matrices (via Cholesky)."""
+    """The log-determinant of Hermitian positive definite matrices (via Cholesky).
+
+    Args:
+      matrix: A float or complex tensor ``[..., M, M]``, Hermitian positive definite.
+      name: Unused (eager).
+
+    Returns:
+      A real tensor of shape ``[...]``.
+    """
     t, m = _arg("Cholesky", matrix)
     chol = _cholesky(m)
     r = 2.0 * torch.log(torch.diagonal(chol, 0, -2, -1).real).sum(-1)
@@ -118,6 +142,13 @@ def cholesky(input, name=None) -> Tensor:
     """The Cholesky factor ``L`` (lower triangular, ``L @ L^H = input``) of each
     Hermitian positive definite matrix; only the lower triangle of ``input`` is read.
 
+    Args:
+      input: A float or complex tensor of shape ``[..., M, M]``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``input``'s dtype and shape.
+
     Raises:
       InvalidArgumentError: if a matrix is not positive definite (TF 2.4's CPU
         behaviour; newer TF returns NaNs).
@@ -128,7 +159,17 @@ def cholesky(input, name=None) -> Tensor:
 
 @public("torchflow.linalg")
 def cholesky_solve(chol, rhs, name=None) -> Tensor:
-    """Solves ``A X = rhs`` given ``chol``, the Cholesky factor of ``A``."""
+    """Solves ``A X = rhs`` given ``chol``, the Cholesky factor of ``A``.
+
+    Args:
+      chol: A float tensor ``[..., M, M]``: lower-triangular Cholesky factors
+        (``tf.linalg.cholesky``).
+      rhs: A tensor of ``chol``'s dtype, shape ``[..., M, K]``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``rhs``' dtype and shape.
+    """
     t, c = _arg("CholeskySolve", chol)
     b = nc.same_dtype("MatrixTriangularSolve", t, rhs)._t
     b = b.to(c.dtype)
@@ -182,6 +223,10 @@ def eigh(tensor, name=None):
     """Eigenvalues (ascending) and eigenvectors of self-adjoint matrices; only the
     lower triangle is read.
 
+    Args:
+      tensor: A float or complex tensor of shape ``[..., N, N]``.
+      name: Unused (eager).
+
     Returns:
       ``(e, v)``: real eigenvalues ``[..., N]`` and eigenvectors ``[..., N, N]``
       (columns).
@@ -194,7 +239,18 @@ def eigh(tensor, name=None):
 
 @public("torchflow.linalg")
 def eigvalsh(tensor, name=None) -> Tensor:
-    """The eigenvalues (ascending) of self-adjoint matrices."""
+    """The eigenvalues (ascending) of self-adjoint matrices.
+
+    Args:
+      tensor: A float or complex tensor of shape ``[..., N, N]``.
+      name: Unused (eager).
+
+    Returns:
+      A real tensor of shape ``[..., N]``.
+
+    Raises:
+      InvalidArgumentError: If ``tensor`` is not a batch of square matrices.
+    """
     t, m = _arg("SelfAdjointEigV2", tensor)
     real = dtypes.as_dtype(t._dtype.real_dtype)
     return wrap(torch.linalg.eigvalsh(m).to(real._torch), real)
@@ -202,7 +258,19 @@ def eigvalsh(tensor, name=None) -> Tensor:
 
 @public("torchflow.linalg")
 def eig(tensor, name=None):
-    """Eigenvalues and eigenvectors of general matrices (complex results)."""
+    """Eigenvalues and eigenvectors of general matrices (complex results).
+
+    Args:
+      tensor: A float or complex tensor of shape ``[..., N, N]``.
+      name: Unused (eager).
+
+    Returns:
+      ``(e, v)``: eigenvalues ``[..., N]`` and eigenvectors ``[..., N, N]`` (columns),
+        complex64 for float32 input, complex128 for float64.
+
+    Raises:
+      InvalidArgumentError: If ``tensor`` is not a batch of square matrices.
+    """
     t, m = _arg("Eig", tensor)
     e, v = torch.linalg.eig(m)
     d = _COMPLEX_OF.get(m.dtype, t._dtype)
@@ -211,7 +279,19 @@ def eig(tensor, name=None):
 
 @public("torchflow.linalg")
 def eigvals(tensor, name=None) -> Tensor:
-    """Eigenvalues of general matrices (complex results)."""
+    """Eigenvalues of general matrices (complex results).
+
+    Args:
+      tensor: A float or complex tensor of shape ``[..., N, N]``.
+      name: Unused (eager).
+
+    Returns:
+      A complex tensor of shape ``[..., N]`` (complex64 for float32 input, complex128 for
+        float64).
+
+    Raises:
+      InvalidArgumentError: If ``tensor`` is not a batch of square matrices.
+    """
     t, m = _arg("Eig", tensor)
     e = torch.linalg.eigvals(m)
     d = _COMPLEX_OF.get(m.dtype, t._dtype)
@@ -358,7 +438,19 @@ def pinv(a, rcond=None, validate_args=False, name=None) -> Tensor:
 
 @public("torchflow.linalg")
 def expm(input, name=None) -> Tensor:
-    """The matrix exponential of each square matrix."""
+    """The matrix exponential of each square matrix.
+
+    Args:
+      input: A float or complex tensor of shape ``[..., M, M]``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``input``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: If ``input`` has rank < 2, is not square, or has an unsupported
+        dtype.
+    """
     t, m = _arg("MatrixExponential", input)
     return _out(torch.linalg.matrix_exp(m), t)
 
@@ -366,6 +458,14 @@ def expm(input, name=None) -> Tensor:
 @public("torchflow.linalg")
 def normalize(tensor, ord="euclidean", axis=None, name=None):  # noqa: A002 (TF's argument name)
     """Normalizes ``tensor`` along ``axis`` by its norm.
+
+    Args:
+      tensor: A float tensor.
+      ord: ``'euclidean'`` (default), ``'fro'``, ``1``, ``2``, ``np.inf`` or another
+        positive real, as in ``tf.norm``.
+      axis: None (default: the whole tensor), an int (vector norm) or a pair of ints (matrix
+        norm).
+      name: Unused (eager).
 
     Returns:
       ``(normalized, norm)``, ``norm`` with the reduced dimensions kept.

@@ -161,6 +161,14 @@ def _matrix_arg(op: str, x, allowed=None) -> Tensor:
 def matrix_transpose(a, name="matrix_transpose", conjugate=False) -> Tensor:
     """Transposes the last two dimensions of ``a`` (conjugating if asked).
 
+    Args:
+      a: A tensor of rank >= 2, shape ``[..., M, N]``.
+      name: Unused (eager).
+      conjugate: bool, default False: also conjugate complex values.
+
+    Returns:
+      A tensor of ``a``'s dtype and shape ``[..., N, M]``.
+
     Raises:
       ValueError: if ``a`` has rank < 2.
     """
@@ -177,13 +185,29 @@ def matrix_transpose(a, name="matrix_transpose", conjugate=False) -> Tensor:
 
 @public("torchflow.linalg")
 def adjoint(matrix, name=None) -> Tensor:
-    """The conjugate transpose of the last two dimensions of ``matrix``."""
+    """The conjugate transpose of the last two dimensions of ``matrix``.
+
+    Args:
+      matrix: A tensor of rank >= 2, shape ``[..., M, N]``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``matrix``'s dtype and shape ``[..., N, M]``.
+    """
     return matrix_transpose(matrix, conjugate=True)
 
 
 @public("torchflow.linalg")
 def trace(x, name=None) -> Tensor:
-    """The sum of the main diagonal of each innermost matrix of ``x``."""
+    """The sum of the main diagonal of each innermost matrix of ``x``.
+
+    Args:
+      x: A tensor of rank >= 2, shape ``[..., M, N]``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``x``'s dtype and shape ``[...]``.
+    """
     t = _matrix_arg("Trace", x)
     return wrap(torch.diagonal(t._t, 0, -2, -1).sum(-1, dtype=t._t.dtype), t._dtype)
 
@@ -372,7 +396,19 @@ def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT") -> Tenso
 
 @public("torchflow.linalg")
 def cross(a, b, name=None) -> Tensor:
-    """The pairwise cross product of 3-element vectors in the last dimension."""
+    """The pairwise cross product of 3-element vectors in the last dimension.
+
+    Args:
+      a: A real tensor of shape ``[..., 3]``.
+      b: A tensor of ``a``'s dtype and shape.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``a``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: If the shapes differ or the last dimension is not 3.
+    """
     x = nc.typed_arg("Cross", a, nc.REALS)
     y = nc.same_dtype("Cross", x, b)
     if tuple(x._t.shape) != tuple(y._t.shape):

@@ -23,6 +23,11 @@ _INDEX = nc.TypeSet((dtypes.int32, dtypes.int64))
 def lu(input, output_idx_type=dtypes.int32, name=None):
     """LU decomposition with partial pivoting: ``input[..., p, :] = L @ U``.
 
+    Args:
+      input: A float or complex tensor of shape ``[..., M, M]``.
+      output_idx_type: ``tf.int32`` (default) or ``tf.int64``.
+      name: Unused (eager).
+
     Returns:
       ``(lu, p)``: ``L`` (unit diagonal, not stored) and ``U`` packed into one
       matrix, and the row permutation ``p`` of ``output_idx_type``.
@@ -52,7 +57,18 @@ def _lu_solve(m, p, b):
 
 @public("torchflow.linalg")
 def lu_solve(lower_upper, perm, rhs, validate_args=False, name=None) -> Tensor:
-    """Solves ``A X = rhs`` from ``A``'s ``tf.linalg.lu`` factors."""
+    """Solves ``A X = rhs`` from ``A``'s ``tf.linalg.lu`` factors.
+
+    Args:
+      lower_upper: The packed ``lu`` output of ``tf.linalg.lu``, shape ``[..., M, M]``.
+      perm: The permutation output of ``tf.linalg.lu``, shape ``[..., M]``.
+      rhs: A tensor of ``lower_upper``'s dtype, shape ``[..., M, K]``.
+      validate_args: bool, default False; unused.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``rhs``' dtype and shape.
+    """
     t, m, p = _lu_parts("LuSolve", lower_upper, perm)
     b = nc.same_dtype("LuSolve", t, rhs)._t.to(m.dtype)
     try:
@@ -63,7 +79,17 @@ def lu_solve(lower_upper, perm, rhs, validate_args=False, name=None) -> Tensor:
 
 @public("torchflow.linalg")
 def lu_matrix_inverse(lower_upper, perm, validate_args=False, name=None) -> Tensor:
-    """The inverse of ``A`` from its ``tf.linalg.lu`` factors."""
+    """The inverse of ``A`` from its ``tf.linalg.lu`` factors.
+
+    Args:
+      lower_upper: The packed ``lu`` output of ``tf.linalg.lu``, shape ``[..., M, M]``.
+      perm: The permutation output of ``tf.linalg.lu``, shape ``[..., M]``.
+      validate_args: bool, default False; unused.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``lower_upper``'s dtype and shape.
+    """
     t, m, p = _lu_parts("LuMatrixInverse", lower_upper, perm)
     eye = torch.eye(m.shape[-1], dtype=m.dtype, device=m.device).expand(m.shape)
     return _out(_lu_solve(m, p, eye), t)
@@ -71,7 +97,17 @@ def lu_matrix_inverse(lower_upper, perm, validate_args=False, name=None) -> Tens
 
 @public("torchflow.linalg")
 def lu_reconstruct(lower_upper, perm, validate_args=False, name=None) -> Tensor:
-    """Rebuilds ``A`` from its ``tf.linalg.lu`` factors."""
+    """Rebuilds ``A`` from its ``tf.linalg.lu`` factors.
+
+    Args:
+      lower_upper: The packed ``lu`` output of ``tf.linalg.lu``, shape ``[..., M, M]``.
+      perm: The permutation output of ``tf.linalg.lu``, shape ``[..., M]``.
+      validate_args: bool, default False; unused.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``lower_upper``'s dtype and shape.
+    """
     t, m, p = _lu_parts("LuReconstruct", lower_upper, perm)
     lower = m.tril(-1) + torch.eye(m.shape[-1], dtype=m.dtype, device=m.device)
     prod = lower @ m.triu()
@@ -102,6 +138,13 @@ def _eig_fn(m: torch.Tensor, fn) -> torch.Tensor:
 @public("torchflow.linalg")
 def sqrtm(input, name=None) -> Tensor:
     """The principal square root of each square matrix.
+
+    Args:
+      input: A float or complex tensor of shape ``[..., M, M]``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``input``'s dtype and shape.
 
     Differences from TensorFlow 2.4: computed by eigendecomposition, so it needs
     diagonalizable matrices (TF uses a Schur decomposition).
@@ -183,7 +226,18 @@ def tridiagonal_solve(diagonals, rhs, diagonals_format="compact", transpose_rhs=
 
 @public("torchflow.linalg")
 def tridiagonal_matmul(diagonals, rhs, diagonals_format="compact", name=None) -> Tensor:
-    """Multiplies tridiagonal matrices (formats as in ``tridiagonal_solve``) by ``rhs``."""
+    """Multiplies tridiagonal matrices (formats as in ``tridiagonal_solve``) by ``rhs``.
+
+    Args:
+      diagonals: The tridiagonal matrices: ``[..., 3, M]`` (``'compact'``), a tuple of three
+        ``[..., M]`` tensors (``'sequence'``) or ``[..., M, M]`` (``'matrix'``).
+      rhs: A tensor of shape ``[..., M, N]`` and ``diagonals``' dtype.
+      diagonals_format: ``'compact'`` (default), ``'sequence'`` or ``'matrix'``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``rhs``' dtype and shape.
+    """
     t, a = _tridiagonal("TridiagonalMatMul", diagonals, diagonals_format)
     b = nc.same_dtype("TridiagonalMatMul", t, rhs)._t
     return wrap(a @ b, t._dtype)
@@ -202,6 +256,13 @@ def tensor_diag(diagonal, name=None) -> Tensor:
 @public("torchflow.linalg")
 def tensor_diag_part(input, name=None) -> Tensor:
     """The inverse of ``tensor_diag``: ``out[i1..ik] = input[i1..ik, i1..ik]``.
+
+    Args:
+      input: A tensor of rank 2k (k in 1..3) with shape ``s + s``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``input``'s dtype and shape ``s``.
 
     Raises:
       InvalidArgumentError: if ``input``'s rank is odd or its halves differ.
