@@ -428,7 +428,17 @@ def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None) -> Tensor:
 @public("torchflow.linalg")
 def pinv(a, rcond=None, validate_args=False, name=None) -> Tensor:
     """The Moore-Penrose pseudo-inverse of each matrix (singular values below
-    ``rcond * max(s)`` are treated as zero; default ``10 * max(M, N) * eps``)."""
+    ``rcond * max(s)`` are treated as zero; default ``10 * max(M, N) * eps``).
+
+    Args:
+      a: A float tensor of shape ``[..., M, N]``.
+      rcond: None (default) or a float tensor: the relative singular-value cutoff.
+      validate_args: bool, default False; unused.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``a``'s dtype and shape ``[..., N, M]``.
+    """
     t, m = _arg("Pinv", a, square=False, allowed=(dtypes.float32, dtypes.float64))
     if rcond is None:
         rcond = 10.0 * max(m.shape[-2], m.shape[-1]) * float(np.finfo(

@@ -118,7 +118,17 @@ def lu_reconstruct(lower_upper, perm, validate_args=False, name=None) -> Tensor:
 @public("torchflow.linalg")
 def matrix_rank(a, tol=None, validate_args=False, name=None) -> Tensor:
     """The number of singular values above ``tol`` (default
-    ``max(s) * max(M, N) * eps``), as int32."""
+    ``max(s) * max(M, N) * eps``), as int32.
+
+    Args:
+      a: A float tensor of shape ``[..., M, N]``.
+      tol: None (default) or a float: the singular-value threshold.
+      validate_args: bool, default False; unused.
+      name: Unused (eager).
+
+    Returns:
+      An int32 tensor of shape ``[...]``.
+    """
     t, m = _arg("MatrixRank", a, square=False)
     s = torch.linalg.svdvals(m)
     if tol is None:
@@ -157,7 +167,15 @@ def sqrtm(input, name=None) -> Tensor:
 @public("torchflow.linalg")
 def logm(input, name=None) -> Tensor:
     """The principal matrix logarithm of each complex square matrix (via
-    eigendecomposition; diagonalizable matrices only)."""
+    eigendecomposition; diagonalizable matrices only).
+
+    Args:
+      input: A complex64/complex128 tensor of shape ``[..., M, M]``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``input``'s dtype and shape.
+    """
     t, m = _arg("MatrixLogarithm", input, allowed=(dtypes.complex64, dtypes.complex128))
     return _out(_eig_fn(m, torch.log), t)
 
@@ -246,7 +264,15 @@ def tridiagonal_matmul(diagonals, rhs, diagonals_format="compact", name=None) ->
 @public("torchflow.linalg")
 def tensor_diag(diagonal, name=None) -> Tensor:
     """A rank-2k tensor with ``diagonal`` (rank k) on its diagonal:
-    ``out[i1..ik, i1..ik] = diagonal[i1..ik]``."""
+    ``out[i1..ik, i1..ik] = diagonal[i1..ik]``.
+
+    Args:
+      diagonal: A tensor of rank k (1 to 3).
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``diagonal``'s dtype and shape ``diagonal.shape + diagonal.shape``.
+    """
     t = tensor_arg(diagonal)
     d = t._t
     shape = tuple(d.shape)
