@@ -357,3 +357,44 @@ def test_cond_and_while_in_function_match_tf():
     for a, b in zip(outs1, outs2):
         for p, q in zip(a, b):
             np.testing.assert_allclose(p, q, rtol=1e-5, atol=1e-6)
+
+
+def symbolic_gradients(m):
+    """tf.gradients and tf.hessians inside tf.function (graph-mode gradients)."""
+    w = m.Variable([[1.0, 2.0], [3.0, -1.0]])
+
+    @m.function
+    def f(x):
+        y = m.reduce_sum(m.tanh(m.matmul(x, w)) ** 2)
+        gx, gw = m.gradients(y, [x, w])
+        (h,) = m.hessians(m.reduce_sum(x ** 3), x)
+        (unconnected,) = m.gradients(y, m.constant(1.0))
+        return gx, gw, h, unconnected is None
+
+    return [tuple(np.asarray(t) for t in f(m.constant(v)))
+            for v in ([[1.0, 0.5]], [[-0.3, 2.0]])]
+
+
+def test_symbolic_gradients_in_function_match_tf():
+    rtf = real_tf()
+    for a, b in zip(symbolic_gradients(tf), symbolic_gradients(rtf)):
+        for p, q in zip(a, b):
+            np.testing.assert_allclose(p, q, rtol=1e-5, atol=1e-6)
+    with pytest.raises(RuntimeError, match="eager execution"):
+        tf.gradients(tf.constant(1.0), tf.constant(2.0))
+
+
+def test_gather_replays_and_bad_index_raises_tf_error():
+    emb = tf.Variable(np.arange(12, dtype=np.float32).reshape(6, 2))
+    n = []
+
+    @tf.function
+    def f(i):
+        n.append(1)
+        return tf.reduce_sum(tf.gather(emb, i) * 2.0)
+
+    assert float(f(tf.constant([0, 5]))) == 2.0 * (0 + 1 + 10 + 11)
+    assert float(f(tf.constant([1, 2]))) == 2.0 * (2 + 3 + 4 + 5)
+    assert len(n) == 1  # replayed: the bounds check does not read the indices back
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"indices\[1\] = 9"):
+        f(tf.constant([1, 9]))

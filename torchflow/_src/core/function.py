@@ -209,6 +209,14 @@ class Function:
     def input_signature(self):
         return self._input_signature
 
+    def _uses_symbolic_gradients(self) -> bool:
+        flag = self.__dict__.get("_symbolic")
+        if flag is None:
+            code = getattr(self._python_function, "__code__", None)
+            names = code.co_names if code is not None else ()
+            flag = self._symbolic = "gradients" in names or "hessians" in names
+        return flag
+
     def _arg_names(self, n: int) -> list:
         """Names of the first ``n`` positional arguments (``*args`` ones numbered)."""
         names, star = [], None
@@ -475,6 +483,14 @@ class Function:
         s = _state
         created = getattr(s, "variables_created", 0)
         s.function_depth += 1
+        symbolic = self._uses_symbolic_gradients()
+        if symbolic:
+            # tf.gradients / tf.hessians in the body: everything is differentiable
+            # from the inputs and variables, as a TF graph is.
+            prev = (s.recording, torch.is_grad_enabled())
+            s.recording = True
+            torch.set_grad_enabled(True)
+            args, kwargs = nest.map_structure(_differentiable_input, (args, kwargs))
         try:
             if compiled:
                 out = _run_compiled(self, concrete, args, kwargs)
@@ -482,6 +498,9 @@ class Function:
                 out = self._call_python(args, kwargs)
         finally:
             s.function_depth -= 1
+            if symbolic:
+                s.recording = prev[0]  # pyright: ignore[reportPossiblyUnboundVariable] - set when symbolic
+                torch.set_grad_enabled(prev[1])  # pyright: ignore[reportPossiblyUnboundVariable] - set when symbolic
         if not first and getattr(s, "variables_created", 0) != created:
             raise ValueError(
                 f"tf.function only supports singleton tf.Variables created on the first call. "
@@ -494,6 +513,13 @@ class Function:
 
 
 _MISSING = object()
+
+
+def _differentiable_input(x):
+    if type(x) is Tensor and isinstance(x._t, torch.Tensor) and (
+            x._t.is_floating_point() or x._t.is_complex()) and not x._t.requires_grad:
+        return wrap(x._t.detach().requires_grad_(True), x._dtype)
+    return x
 
 
 def _placeholder(x):

@@ -561,24 +561,93 @@ class AggregationMethod:
 def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
               aggregation_method=None, stop_gradients=None,
               unconnected_gradients=UnconnectedGradients.NONE):
-    """Graph-mode symbolic gradients; not available eagerly (as in TF 2.x eager).
+    """Symbolic gradients of ``sum(ys)`` with respect to each of ``xs``, inside a
+    ``tf.function`` (TF's graph-mode ``tf.gradients``).
+
+    Args:
+      ys: A Tensor or list of Tensors to differentiate.
+      xs: A Tensor, Variable or list of them.
+      grad_ys: Optional Tensors of ``ys``' shapes: the gradients flowing into ``ys``
+        (ones by default).
+      name, gate_gradients, aggregation_method: Accepted for compatibility.
+      stop_gradients: Only None is supported.
+      unconnected_gradients: ``tf.UnconnectedGradients.NONE`` (None for an ``x``
+        that ``ys`` do not depend on) or ``ZERO``.
+
+    Returns:
+      A list with one Tensor (or None) per element of ``xs``.
 
     Raises:
-      RuntimeError: Always: use ``tf.GradientTape``.
+      RuntimeError: When eager execution is enabled (outside ``tf.function``), as TF.
+      NotImplementedError: For ``stop_gradients``.
     """
-    raise RuntimeError("tf.gradients is not supported when eager execution is enabled. "
-                       "Use tf.GradientTape instead.")
+    if _state.function_depth == 0 or not torch.is_grad_enabled():
+        raise RuntimeError("tf.gradients is not supported when eager execution is enabled. "
+                           "Use tf.GradientTape instead.")
+    if stop_gradients is not None:
+        raise NotImplementedError("tf.gradients(stop_gradients=...) is not supported.")
+    mode = _unconnected_mode(unconnected_gradients)
+    ys_l = list(ys) if isinstance(ys, (list, tuple)) else [ys]
+    xs_l = list(xs) if isinstance(xs, (list, tuple)) else [xs]
+    ys_t = [y._t if isinstance(y, Tensor) else to_tensor(y)._t for y in ys_l]
+    xs_t = [x._leaf if isinstance(x, Variable) else x._t for x in xs_l]
+    if grad_ys is None:
+        gys = [torch.ones_like(y) for y in ys_t]
+    else:
+        g_l = list(grad_ys) if isinstance(grad_ys, (list, tuple)) else [grad_ys]
+        gys = [to_tensor(g)._t.to(y.dtype).expand(y.shape) for g, y in zip(g_l, ys_t)]
+    pairs = [(y, g) for y, g in zip(ys_t, gys) if y.requires_grad]
+    wanted = [i for i, x in enumerate(xs_t) if x.requires_grad]
+    res: list = [None] * len(xs_t)
+    if pairs and wanted:
+        got = torch.autograd.grad([y for y, _ in pairs], [xs_t[i] for i in wanted],
+                                  [g for _, g in pairs], retain_graph=True, create_graph=True,
+                                  allow_unused=True)
+        for i, g in zip(wanted, got):
+            res[i] = g
+    out = []
+    for x, g in zip(xs_l, res):
+        if g is None:
+            out.append(None if mode is UnconnectedGradients.NONE else
+                       wrap(torch.zeros_like(x._leaf if isinstance(x, Variable) else x._t),
+                            x.dtype))
+        else:
+            out.append(wrap(g, x.dtype))
+    return out
 
 
 @public("torchflow")
 def hessians(ys, xs, gate_gradients=False, aggregation_method=None, name="hessians"):
-    """Graph-mode Hessians; not available eagerly (as in TF 2.x eager).
+    """The Hessian of ``sum(ys)`` with respect to each of ``xs``, inside a
+    ``tf.function`` (TF's graph-mode ``tf.hessians``).
+
+    Args:
+      ys: A Tensor or list of Tensors.
+      xs: A Tensor or list of Tensors.
+      gate_gradients, aggregation_method, name: Accepted for compatibility.
+
+    Returns:
+      A list with, per ``x``, a Tensor of shape ``x.shape + x.shape`` (or None).
 
     Raises:
-      RuntimeError: Always: use nested ``tf.GradientTape``s.
+      RuntimeError: When eager execution is enabled, as TF.
     """
-    raise RuntimeError("tf.gradients is not supported when eager execution is enabled. "
-                       "Use tf.GradientTape instead.")
+    xs_l = list(xs) if isinstance(xs, (list, tuple)) else [xs]
+    firsts = gradients(ys, xs_l)
+    out = []
+    for x, g in zip(xs_l, firsts):
+        if g is None:
+            out.append(None)
+            continue
+        xt = x._leaf if isinstance(x, Variable) else x._t
+        flat = g._t.reshape(-1)
+        rows = []
+        for k in range(flat.numel()):
+            (h,) = torch.autograd.grad([flat[k]], [xt], retain_graph=True, create_graph=True,
+                                       allow_unused=True)
+            rows.append(torch.zeros_like(xt) if h is None else h)
+        out.append(wrap(torch.stack(rows).reshape(tuple(xt.shape) * 2), x.dtype))
+    return out
 
 
 _barriers_installed = []

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from torchflow._src.core import dtypes
+from torchflow._src.core import dtypes, graph_trace
 from torchflow._src.core.convert import to_tensor
 from torchflow._src.core.errors import InvalidArgumentError, translate
 from torchflow._src.core.indexed_slices import gather_rows
@@ -121,10 +121,13 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0,
         if -nd <= ax < nd:
             ax = ax + nd if ax < 0 else ax
             n = p._t.shape[ax]
-            if it.numel():
+            if it.numel() and not (it.is_cpu and graph_trace.active() is not None):
                 lo, hi = torch.aminmax(it)
                 ok = lo.item() >= 0 and hi.item() < n
             else:
+                # Empty, or recorded by a tf.function: on the CPU index_select rejects an
+                # index out of range itself, and the replay then reruns the body, whose
+                # check raises TF's error (a host read here would keep it from replaying).
                 ok = True
             if ok and it.device == p._t.device:
                 if ax == 0 and p._t.requires_grad and torch.is_grad_enabled():
