@@ -195,6 +195,10 @@ def decode_png(contents, channels=0, dtype=dtypes.uint8, name=None) -> Tensor:
 def decode_gif(contents, name=None) -> Tensor:
     """Decodes every frame of a GIF to a uint8 ``[num_frames, h, w, 3]``.
 
+    Args:
+      contents: A 0-D string tensor: the GIF bytes.
+      name: Unused (eager).
+
     Raises:
       InvalidArgumentError: If ``contents`` is not a valid image.
     """
@@ -212,6 +216,11 @@ def decode_gif(contents, name=None) -> Tensor:
 @public("torchflow.io")
 def decode_bmp(contents, channels=0, name=None) -> Tensor:
     """Decodes a BMP to a uint8 ``[h, w, c]``.
+
+    Args:
+      contents: A 0-D string tensor: the BMP bytes.
+      channels: int, default 0 (as stored), or 3 / 4.
+      name: Unused (eager).
 
     Raises:
       InvalidArgumentError: If ``contents`` is not a BMP.
@@ -255,6 +264,20 @@ def decode_and_crop_jpeg(contents, crop_window, channels=0, ratio=1, fancy_upsca
                          name=None) -> Tensor:
     """``decode_jpeg`` then a crop to ``crop_window = [y, x, height, width]``.
 
+    Args:
+      contents: A 0-D string tensor: the JPEG bytes.
+      crop_window: A 1-D int32 tensor ``[y, x, height, width]``.
+      channels: int, default 0 (as stored); 1 (grayscale) or 3 (RGB).
+      ratio: int, default 1: downscaling factor.
+      fancy_upscaling: bool, default True.
+      try_recover_truncated: bool, default False.
+      acceptable_fraction: float, default 1.
+      dct_method: str, default ``''``.
+      name: Unused (eager).
+
+    Returns:
+      A uint8 tensor ``[height, width, channels]``.
+
     Raises:
       InvalidArgumentError: If the window is not inside the image.
     """
@@ -272,6 +295,14 @@ def decode_and_crop_jpeg(contents, crop_window, channels=0, ratio=1, fancy_upsca
 def extract_jpeg_shape(contents, output_type=dtypes.int32, name=None) -> Tensor:
     """``[height, width, channels]`` of a JPEG, read from its header.
 
+    Args:
+      contents: A 0-D string tensor: the JPEG bytes.
+      output_type: ``tf.int32`` (default) or ``tf.int64``.
+      name: Unused (eager).
+
+    Returns:
+      A 1-D tensor of ``output_type`` with three entries.
+
     Raises:
       InvalidArgumentError: If ``contents`` is not a JPEG.
     """
@@ -287,7 +318,15 @@ def extract_jpeg_shape(contents, output_type=dtypes.int32, name=None) -> Tensor:
 
 @public("torchflow.io")
 def is_jpeg(contents, name=None) -> Tensor:
-    """A scalar bool: whether ``contents`` starts with JPEG's signature."""
+    """A scalar bool: whether ``contents`` starts with JPEG's signature.
+
+    Args:
+      contents: A 0-D string tensor.
+      name: Unused (eager).
+
+    Returns:
+      A 0-D bool tensor.
+    """
     return data_ops.scalar(_format(_bytes(contents, "IsJpeg")) == _JPEG, dtypes.bool)
 
 

@@ -41,7 +41,15 @@ def _back(y: torch.Tensor, d, orig):
 
 @public("torchflow.image")
 def adjust_brightness(image, delta) -> Tensor:
-    """Adds ``delta`` to the image in [0, 1] float scale (integers saturate back)."""
+    """Adds ``delta`` to the image in [0, 1] float scale (integers saturate back).
+
+    Args:
+      image: An image tensor (any rank >= 3, float or integer).
+      delta: A scalar float added to every value in float scale.
+
+    Returns:
+      A tensor of ``image``'s dtype and shape.
+    """
     t, orig = _float_image(image)
     d = delta._t if isinstance(delta, Tensor) else delta
     return _back(t._t + d, t._dtype, orig)
@@ -50,6 +58,14 @@ def adjust_brightness(image, delta) -> Tensor:
 @public("torchflow.image")
 def adjust_gamma(image, gamma=1, gain=1) -> Tensor:
     """``gain * image ** gamma`` in float scale.
+
+    Args:
+      image: A float or integer image tensor.
+      gamma: A non-negative scalar, default 1.
+      gain: A scalar multiplier, default 1.
+
+    Returns:
+      A tensor of ``image``'s dtype and shape.
 
     Raises:
       ValueError: For a negative ``gamma``.
@@ -78,31 +94,67 @@ def _kernel_apply(op, images, kernel):
 
 @public("torchflow.image")
 def rgb_to_yiq(images) -> Tensor:
-    """RGB to YIQ (float images)."""
+    """RGB to YIQ (float images).
+
+    Args:
+      images: A float tensor whose last dimension is 3 (RGB in ``[0, 1]``).
+
+    Returns:
+      A tensor of ``images``' dtype and shape.
+    """
     return _kernel_apply("rgb_to_yiq", images, _RGB_TO_YIQ)
 
 
 @public("torchflow.image")
 def yiq_to_rgb(images) -> Tensor:
-    """YIQ to RGB."""
+    """YIQ to RGB.
+
+    Args:
+      images: A float tensor whose last dimension is 3 (YIQ).
+
+    Returns:
+      A tensor of ``images``' dtype and shape.
+    """
     return _kernel_apply("yiq_to_rgb", images, _YIQ_TO_RGB)
 
 
 @public("torchflow.image")
 def rgb_to_yuv(images) -> Tensor:
-    """RGB to YUV."""
+    """RGB to YUV.
+
+    Args:
+      images: A float tensor whose last dimension is 3 (RGB in ``[0, 1]``).
+
+    Returns:
+      A tensor of ``images``' dtype and shape.
+    """
     return _kernel_apply("rgb_to_yuv", images, _RGB_TO_YUV)
 
 
 @public("torchflow.image")
 def yuv_to_rgb(images) -> Tensor:
-    """YUV to RGB."""
+    """YUV to RGB.
+
+    Args:
+      images: A float tensor whose last dimension is 3 (YUV).
+
+    Returns:
+      A tensor of ``images``' dtype and shape.
+    """
     return _kernel_apply("yuv_to_rgb", images, _YUV_TO_RGB)
 
 
 @public("torchflow.image")
 def rgb_to_grayscale(images, name=None) -> Tensor:
-    """Luma ``0.2989 R + 0.587 G + 0.114 B`` with a trailing channel of size 1."""
+    """Luma ``0.2989 R + 0.587 G + 0.114 B`` with a trailing channel of size 1.
+
+    Args:
+      images: A float tensor whose last dimension is 3 (RGB in ``[0, 1]``).
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``images``' dtype whose last dimension is 1.
+    """
     t, orig = _float_image(images)
     k = torch.tensor([0.2989, 0.5870, 0.1140], dtype=t._t.dtype, device=t._t.device)
     g = torch.tensordot(t._t, k, dims=([-1], [0])).unsqueeze(-1)  # pyright: ignore[reportArgumentType] - torch's stub types dims as int; pairs of lists work
@@ -113,6 +165,13 @@ def rgb_to_grayscale(images, name=None) -> Tensor:
 @public("torchflow.image")
 def grayscale_to_rgb(images, name=None) -> Tensor:
     """Repeats the single channel three times.
+
+    Args:
+      images: A tensor whose last dimension is 1.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``images``' dtype whose last dimension is 3.
 
     Raises:
       ValueError: If the last dimension is not 1.
@@ -150,21 +209,49 @@ def _hsv_to_rgb(x: torch.Tensor) -> torch.Tensor:
 
 @public("torchflow.image")
 def rgb_to_hsv(images, name=None) -> Tensor:
-    """RGB to HSV, all channels in [0, 1] (float images)."""
+    """RGB to HSV, all channels in [0, 1] (float images).
+
+    Args:
+      images: A float tensor whose last dimension is 3 (RGB in ``[0, 1]``).
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``images``' dtype and shape.
+
+    Raises:
+      InvalidArgumentError: For a non-float dtype.
+    """
     t = _need_float("RGBToHSV", tensor_arg(images))
     return wrap(_rgb_to_hsv(t._t), t._dtype)
 
 
 @public("torchflow.image")
 def hsv_to_rgb(images, name=None) -> Tensor:
-    """HSV to RGB (float images)."""
+    """HSV to RGB (float images).
+
+    Args:
+      images: A float tensor whose last dimension is 3 (HSV in ``[0, 1]``).
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``images``' dtype and shape.
+    """
     t = _need_float("HSVToRGB", tensor_arg(images))
     return wrap(_hsv_to_rgb(t._t), t._dtype)
 
 
 @public("torchflow.image")
 def adjust_saturation(image, saturation_factor, name=None) -> Tensor:
-    """Multiplies the HSV saturation by ``saturation_factor`` (clipped to [0, 1])."""
+    """Multiplies the HSV saturation by ``saturation_factor`` (clipped to [0, 1]).
+
+    Args:
+      image: A float or integer RGB image, last dimension 3.
+      saturation_factor: A scalar float multiplying the saturation.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``image``'s dtype and shape.
+    """
     t, orig = _float_image(image)
     hsv = _rgb_to_hsv(t._t.float())
     f = saturation_factor._t if isinstance(saturation_factor, Tensor) else saturation_factor
@@ -174,7 +261,16 @@ def adjust_saturation(image, saturation_factor, name=None) -> Tensor:
 
 @public("torchflow.image")
 def adjust_hue(image, delta, name=None) -> Tensor:
-    """Rotates the HSV hue by ``delta`` (in [-1, 1])."""
+    """Rotates the HSV hue by ``delta`` (in [-1, 1]).
+
+    Args:
+      image: A float or integer RGB image, last dimension 3.
+      delta: A scalar float in ``[-1, 1]`` added to the hue.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``image``'s dtype and shape.
+    """
     t, orig = _float_image(image)
     hsv = _rgb_to_hsv(t._t.float())
     d = delta._t if isinstance(delta, Tensor) else delta
@@ -216,14 +312,31 @@ def per_image_standardization(image) -> Tensor:
 
 @public("torchflow.image")
 def transpose(image, name=None) -> Tensor:
-    """Swaps the height and width axes."""
+    """Swaps the height and width axes.
+
+    Args:
+      image: A 3-D ``[height, width, channels]`` or 4-D ``[batch, height, width, channels]``
+        tensor.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``image``'s dtype with height and width swapped.
+    """
     t = tensor_arg(image)
     return wrap(t._t.transpose(-3, -2).contiguous(), t._dtype)
 
 
 @public("torchflow.image")
 def total_variation(images, name=None) -> Tensor:
-    """Sum of absolute differences of neighbouring pixels (per image for 4-D input)."""
+    """Sum of absolute differences of neighbouring pixels (per image for 4-D input).
+
+    Args:
+      images: A 3-D or 4-D image tensor.
+      name: Unused (eager).
+
+    Returns:
+      A scalar (3-D input) or ``[batch]`` tensor (4-D input) of ``images``' dtype.
+    """
     t = tensor_arg(images)
     x = t._t
     dh = (x[..., 1:, :, :] - x[..., :-1, :, :]).abs().sum(dim=(-3, -2, -1))
@@ -234,6 +347,12 @@ def total_variation(images, name=None) -> Tensor:
 @public("torchflow.image")
 def image_gradients(image) -> tuple:
     """``(dy, dx)`` forward differences of 4-D images, zero in the last row/column.
+
+    Args:
+      image: A 4-D ``[batch, height, width, depth]`` tensor.
+
+    Returns:
+      A pair of tensors of ``image``'s dtype and shape.
 
     Raises:
       ValueError: If the input is not 4-D.
@@ -251,7 +370,14 @@ def image_gradients(image) -> tuple:
 @public("torchflow.image")
 def sobel_edges(image) -> Tensor:
     """Sobel ``[dy, dx]`` responses, shape ``[batch, h, w, channels, 2]`` (reflect
-    padding as TF)."""
+    padding as TF).
+
+    Args:
+      image: A 4-D float ``[batch, height, width, channels]`` tensor.
+
+    Returns:
+      A tensor of ``image``'s dtype.
+    """
     t = _need_float("SobelEdges", tensor_arg(image))
     x = t._t.permute(0, 3, 1, 2)
     c = x.shape[1]
@@ -265,7 +391,17 @@ def sobel_edges(image) -> Tensor:
 
 @public("torchflow.image")
 def psnr(a, b, max_val, name=None) -> Tensor:
-    """Peak signal-to-noise ratio per image: ``20 log10(max_val) - 10 log10(mse)``."""
+    """Peak signal-to-noise ratio per image: ``20 log10(max_val) - 10 log10(mse)``.
+
+    Args:
+      a: An image tensor ``[..., height, width, channels]``.
+      b: An image tensor of ``a``'s shape and dtype.
+      max_val: The dynamic range of the images (e.g. 1.0 or 255).
+      name: Unused (eager).
+
+    Returns:
+      A float32 tensor of shape ``a.shape[:-3]``.
+    """
     ta, tb = tensor_arg(a), tensor_arg(b)
     fa = convert_image_dtype(ta, dtypes.float32)._t
     fb = convert_image_dtype(tb, dtypes.float32)._t
@@ -293,19 +429,45 @@ def _random_flip(image, seed, axis):
 
 @public("torchflow.image")
 def random_flip_left_right(image, seed=None) -> Tensor:
-    """Flips each image horizontally with probability 1/2."""
+    """Flips each image horizontally with probability 1/2.
+
+    Args:
+      image: A 3-D ``[height, width, channels]`` or 4-D ``[batch, height, width, channels]``
+        tensor.
+      seed: None (default) or a Python int seed (see ``tf.random.set_seed``).
+
+    Returns:
+      A tensor of ``image``'s dtype and shape.
+    """
     return _random_flip(image, seed, 2)
 
 
 @public("torchflow.image")
 def random_flip_up_down(image, seed=None) -> Tensor:
-    """Flips each image vertically with probability 1/2."""
+    """Flips each image vertically with probability 1/2.
+
+    Args:
+      image: A 3-D ``[height, width, channels]`` or 4-D ``[batch, height, width, channels]``
+        tensor.
+      seed: None (default) or a Python int seed (see ``tf.random.set_seed``).
+
+    Returns:
+      A tensor of ``image``'s dtype and shape.
+    """
     return _random_flip(image, seed, 1)
 
 
 @public("torchflow.image")
 def random_brightness(image, max_delta, seed=None) -> Tensor:
     """``adjust_brightness`` by a delta drawn from ``[-max_delta, max_delta)``.
+
+    Args:
+      image: An image tensor.
+      max_delta: A non-negative float.
+      seed: None (default) or a Python int seed (see ``tf.random.set_seed``).
+
+    Returns:
+      A tensor of ``image``'s dtype and shape.
 
     Raises:
       ValueError: For a negative ``max_delta``.
@@ -319,6 +481,15 @@ def random_brightness(image, max_delta, seed=None) -> Tensor:
 def random_contrast(image, lower, upper, seed=None) -> Tensor:
     """``adjust_contrast`` by a factor drawn from ``[lower, upper)``.
 
+    Args:
+      image: An image tensor with at least 3 dimensions.
+      lower: float >= 0: the lowest factor.
+      upper: float > lower: the factor bound.
+      seed: None (default) or a Python int seed (see ``tf.random.set_seed``).
+
+    Returns:
+      A tensor of ``image``'s dtype and shape.
+
     Raises:
       ValueError: If ``upper <= lower`` or ``lower < 0``.
     """
@@ -331,7 +502,20 @@ def random_contrast(image, lower, upper, seed=None) -> Tensor:
 
 @public("torchflow.image")
 def random_saturation(image, lower, upper, seed=None) -> Tensor:
-    """``adjust_saturation`` by a factor drawn from ``[lower, upper)``."""
+    """``adjust_saturation`` by a factor drawn from ``[lower, upper)``.
+
+    Args:
+      image: An RGB image, last dimension 3.
+      lower: float >= 0: the lowest factor.
+      upper: float > lower: the factor bound.
+      seed: None (default) or a Python int seed (see ``tf.random.set_seed``).
+
+    Returns:
+      A tensor of ``image``'s dtype and shape.
+
+    Raises:
+      ValueError: If ``upper <= lower`` or ``lower < 0``.
+    """
     if upper <= lower:
         raise ValueError("upper must be > lower.")
     if lower < 0:
@@ -341,7 +525,19 @@ def random_saturation(image, lower, upper, seed=None) -> Tensor:
 
 @public("torchflow.image")
 def random_hue(image, max_delta, seed=None) -> Tensor:
-    """``adjust_hue`` by a delta drawn from ``[-max_delta, max_delta)``."""
+    """``adjust_hue`` by a delta drawn from ``[-max_delta, max_delta)``.
+
+    Args:
+      image: An RGB image, last dimension 3.
+      max_delta: A float in ``[0, 0.5]``.
+      seed: None (default) or a Python int seed (see ``tf.random.set_seed``).
+
+    Returns:
+      A tensor of ``image``'s dtype and shape.
+
+    Raises:
+      ValueError: If ``max_delta`` is outside ``[0, 0.5]``.
+    """
     if max_delta > 0.5:
         raise ValueError("max_delta must be <= 0.5.")
     if max_delta < 0:
@@ -352,6 +548,15 @@ def random_hue(image, max_delta, seed=None) -> Tensor:
 @public("torchflow.image")
 def random_crop(value, size, seed=None, name=None) -> Tensor:
     """A random ``size`` slice of ``value`` (any rank).
+
+    Args:
+      value: A tensor of any rank.
+      size: A 1-D int list of ``rank(value)`` sizes, each at most the matching dimension.
+      seed: None (default) or a Python int seed (see ``tf.random.set_seed``).
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``value``'s dtype and shape ``size``.
 
     Raises:
       InvalidArgumentError: If ``size`` does not fit in ``value``.
@@ -399,7 +604,19 @@ def _nms(boxes, scores, max_output_size, iou_threshold, score_threshold):
 def non_max_suppression(boxes, scores, max_output_size, iou_threshold=0.5,
                         score_threshold=float("-inf"), name=None) -> Tensor:
     """Greedy non-max suppression: indices of kept ``[y1, x1, y2, x2]`` boxes by
-    decreasing score (int32)."""
+    decreasing score (int32).
+
+    Args:
+      boxes: A float ``[num_boxes, 4]`` tensor.
+      scores: A float ``[num_boxes]`` tensor.
+      max_output_size: A scalar int: the most boxes to keep.
+      iou_threshold: float, default 0.5: overlap above which a box is dropped.
+      score_threshold: float, default ``-inf``: boxes scoring lower are dropped.
+      name: Unused (eager).
+
+    Returns:
+      An int32 ``[M]`` tensor of indices into ``boxes``, ``M <= max_output_size``.
+    """
     keep, _ = _nms(boxes, scores, max_output_size, iou_threshold, score_threshold)
     return constant(keep, dtype=dtypes.int32)
 
@@ -409,6 +626,18 @@ def non_max_suppression_with_scores(boxes, scores, max_output_size, iou_threshol
                                     score_threshold=float("-inf"), soft_nms_sigma=0.0,
                                     name=None) -> tuple:
     """Like ``non_max_suppression`` and also returns the kept scores (hard NMS only).
+
+    Args:
+      boxes: A float ``[num_boxes, 4]`` tensor.
+      scores: A float ``[num_boxes]`` tensor.
+      max_output_size: A scalar int: the most boxes to keep.
+      iou_threshold: float, default 0.5.
+      score_threshold: float, default ``-inf``.
+      soft_nms_sigma: float, default 0.0 (only 0 is supported).
+      name: Unused (eager).
+
+    Returns:
+      ``(selected_indices, selected_scores)``: int32 ``[M]`` and float ``[M]``.
 
     Raises:
       NotImplementedError: For ``soft_nms_sigma > 0``.

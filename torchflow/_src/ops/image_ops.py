@@ -169,21 +169,56 @@ def resize(images, size, method="bilinear", preserve_aspect_ratio=False, antiali
 
 @public("torchflow.image")
 def flip_left_right(image) -> Tensor:
-    """Reverses the width axis."""
+    """Reverses the width axis.
+
+    Args:
+      image: A 3-D ``[height, width, channels]`` or 4-D ``[batch, height, width, channels]``
+        tensor.
+
+    Returns:
+      A tensor of ``image``'s dtype and shape.
+
+    Raises:
+      ValueError: If ``image`` is not 3-D or 4-D.
+    """
     t, single = _images("flip_left_right", image)
     return wrap(t._t.flip(-2), t._dtype)
 
 
 @public("torchflow.image")
 def flip_up_down(image) -> Tensor:
-    """Reverses the height axis."""
+    """Reverses the height axis.
+
+    Args:
+      image: A 3-D ``[height, width, channels]`` or 4-D ``[batch, height, width, channels]``
+        tensor.
+
+    Returns:
+      A tensor of ``image``'s dtype and shape.
+
+    Raises:
+      ValueError: If ``image`` is not 3-D or 4-D.
+    """
     t, single = _images("flip_up_down", image)
     return wrap(t._t.flip(-3), t._dtype)
 
 
 @public("torchflow.image")
 def rot90(image, k=1, name=None) -> Tensor:
-    """Rotates images counter-clockwise by ``k`` times 90 degrees."""
+    """Rotates images counter-clockwise by ``k`` times 90 degrees.
+
+    Args:
+      image: A 3-D ``[height, width, channels]`` or 4-D ``[batch, height, width, channels]``
+        tensor.
+      k: int, default 1: the number of quarter turns.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``image``'s dtype and rank (height and width swap for odd ``k``).
+
+    Raises:
+      ValueError: If ``image`` is not 3-D or 4-D.
+    """
     t, single = _images("rot90", image)
     return wrap(torch.rot90(t._t, int(k), dims=(-3, -2)), t._dtype)
 
@@ -192,6 +227,18 @@ def rot90(image, k=1, name=None) -> Tensor:
 def crop_to_bounding_box(image, offset_height, offset_width, target_height,
                          target_width) -> Tensor:
     """Crops ``[offset, offset + target)`` along height and width.
+
+    Args:
+      image: A 3-D ``[height, width, channels]`` or 4-D ``[batch, height, width, channels]``
+        tensor.
+      offset_height: int: the top row of the box.
+      offset_width: int: the left column of the box.
+      target_height: int: the box height.
+      target_width: int: the box width.
+
+    Returns:
+      A tensor of ``image``'s dtype and rank with height ``target_height`` and width
+        ``target_width``.
 
     Raises:
       ValueError: If the box does not fit in the image.
@@ -209,6 +256,17 @@ def pad_to_bounding_box(image, offset_height, offset_width, target_height,
                         target_width) -> Tensor:
     """Zero-pads the image to ``target`` size, placing it at ``offset``.
 
+    Args:
+      image: A 3-D ``[height, width, channels]`` or 4-D ``[batch, height, width, channels]``
+        tensor.
+      offset_height: int: rows of zeros added on top.
+      offset_width: int: columns of zeros added on the left.
+      target_height: int: the output height.
+      target_width: int: the output width.
+
+    Returns:
+      A tensor of ``image``'s dtype and rank, ``target_height`` by ``target_width``.
+
     Raises:
       ValueError: If the image does not fit in the target.
     """
@@ -224,6 +282,14 @@ def pad_to_bounding_box(image, offset_height, offset_width, target_height,
 @public("torchflow.image")
 def central_crop(image, central_fraction) -> Tensor:
     """Crops the central ``central_fraction`` of each spatial axis (TF's rounding).
+
+    Args:
+      image: A 3-D ``[height, width, channels]`` or 4-D ``[batch, height, width, channels]``
+        tensor.
+      central_fraction: A float in ``(0, 1]``: the fraction of height and width kept.
+
+    Returns:
+      A tensor of ``image``'s dtype and rank.
 
     Raises:
       ValueError: If ``central_fraction`` is not in (0, 1].
@@ -241,7 +307,20 @@ def central_crop(image, central_fraction) -> Tensor:
 
 @public("torchflow.image")
 def resize_with_crop_or_pad(image, target_height, target_width) -> Tensor:
-    """Centrally crops and/or zero-pads to ``target_height x target_width``."""
+    """Centrally crops and/or zero-pads to ``target_height x target_width``.
+
+    Args:
+      image: A 3-D ``[height, width, channels]`` or 4-D ``[batch, height, width, channels]``
+        tensor.
+      target_height: int: the output height.
+      target_width: int: the output width.
+
+    Returns:
+      A tensor of ``image``'s dtype and rank, ``target_height`` by ``target_width``.
+
+    Raises:
+      ValueError: If ``image`` is not 3-D or 4-D.
+    """
     t, single = _images("resize_with_crop_or_pad", image)
     h, w = t._t.shape[-3], t._t.shape[-2]
     th, tw = int(target_height), int(target_width)
@@ -292,7 +371,20 @@ def adjust_contrast(images, contrast_factor) -> Tensor:
 
 @public("torchflow.image")
 def convert_image_dtype(image, dtype, saturate=False, name=None) -> Tensor:
-    """Converts between image dtypes, scaling integers to ``[0, 1]`` floats and back."""
+    """Converts between image dtypes, scaling integers to ``[0, 1]`` floats and back.
+
+    Args:
+      image: A numeric image tensor.
+      dtype: The target ``tf.DType``.
+      saturate: bool, default False: clip before casting to avoid integer overflow.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``dtype`` and ``image``'s shape.
+
+    Raises:
+      TypeError: If ``image`` or ``dtype`` is not numeric.
+    """
     t = tensor_arg(image)
     dtype = dtypes.as_dtype(dtype)
     src = t._dtype
@@ -412,7 +504,22 @@ class ResizeMethod:
 @public("torchflow.image")
 def resize_with_pad(image, target_height, target_width, method="bilinear",
                     antialias=False) -> Tensor:
-    """Resizes keeping the aspect ratio, then zero-pads to the target size."""
+    """Resizes keeping the aspect ratio, then zero-pads to the target size.
+
+    Args:
+      image: A 3-D ``[height, width, channels]`` or 4-D ``[batch, height, width, channels]``
+        tensor.
+      target_height: int: the output height.
+      target_width: int: the output width.
+      method: A ``tf.image.ResizeMethod`` name, default ``'bilinear'``.
+      antialias: bool, default False.
+
+    Returns:
+      A float tensor of ``image``'s rank, ``target_height`` by ``target_width``.
+
+    Raises:
+      ValueError: If ``image`` is not 3-D or 4-D.
+    """
     t, single = _images("resize_with_pad", image)
     h, w = t._t.shape[-3], t._t.shape[-2]
     th, tw = int(target_height), int(target_width)

@@ -28,6 +28,18 @@ def crop_and_resize(image, boxes, box_indices, crop_size, method="bilinear",
     resizes each to ``crop_size`` (float32; samples outside the image get
     ``extrapolation_value``).
 
+    Args:
+      image: A 4-D ``[batch, height, width, depth]`` numeric tensor.
+      boxes: A float32 ``[num_boxes, 4]`` tensor of normalized ``[y1, x1, y2, x2]`` boxes.
+      box_indices: An int32 ``[num_boxes]`` tensor: the batch entry each box is cut from.
+      crop_size: A pair ``[crop_height, crop_width]`` of positive ints.
+      method: ``'bilinear'`` (default) or ``'nearest'``.
+      extrapolation_value: float, default 0.0.
+      name: Unused (eager).
+
+    Returns:
+      A float32 tensor ``[num_boxes, crop_height, crop_width, depth]``.
+
     Raises:
       ValueError: For an unknown ``method``.
     """
@@ -73,6 +85,18 @@ def crop_and_resize(image, boxes, box_indices, crop_size, method="bilinear",
 def extract_patches(images, sizes, strides, rates, padding, name=None) -> Tensor:
     """Patches of ``sizes[1] x sizes[2]`` pixels every ``strides``, dilated by
     ``rates``, flattened as ``(row, col, depth)`` into the last axis.
+
+    Args:
+      images: A 4-D ``[batch, rows, cols, depth]`` tensor.
+      sizes: ``[1, size_rows, size_cols, 1]``: the patch size.
+      strides: ``[1, stride_rows, stride_cols, 1]``: the distance between patch centres.
+      rates: ``[1, rate_rows, rate_cols, 1]``: the dilation inside a patch.
+      padding: ``'VALID'`` or ``'SAME'``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``images``' dtype ``[batch, out_rows, out_cols, size_rows * size_cols *
+        depth]``.
 
     Raises:
       ValueError: For a padding other than ``VALID``/``SAME``.
