@@ -398,3 +398,21 @@ def test_gather_replays_and_bad_index_raises_tf_error():
     assert len(n) == 1  # replayed: the bounds check does not read the indices back
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"indices\[1\] = 9"):
         f(tf.constant([1, 9]))
+
+
+def test_retracing_warning_as_tf(caplog):
+    # TF warns when 5 traces fall within the last 10 calls (at most twice per Python
+    # function), also for a tf.function made again in a loop.
+    import logging
+
+    def g(x):
+        return x * 2
+
+    with caplog.at_level(logging.WARNING, logger="tensorflow"):
+        for _ in range(4):
+            tf.function(g)(tf.constant(1.0))
+        assert not [r for r in caplog.records if "retracing" in r.getMessage()]
+        for _ in range(6):
+            tf.function(g)(tf.constant(1.0))
+    msgs = [r.getMessage() for r in caplog.records if "retracing" in r.getMessage()]
+    assert len(msgs) == 2 and msgs[0].startswith("5 out of the last 5 calls to <function")
