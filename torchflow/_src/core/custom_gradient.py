@@ -170,6 +170,13 @@ def _call_custom(f, args, kwargs):
 def stop_gradient(input, name=None) -> Tensor:
     """Returns ``input`` with no gradient flowing back through it.
 
+    Args:
+      input: A tensor (or nested structure of tensors).
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``input``'s dtype, shape and values.
+
     >>> import torchflow as tf
     >>> x = tf.constant(2.0)
     >>> with tf.GradientTape() as g:
@@ -194,6 +201,12 @@ def stop_gradient(input, name=None) -> Tensor:
 def recompute_grad(f):
     """Makes ``f`` recompute its forward pass during backprop to save memory
     (``torch.utils.checkpoint``). Values and gradients equal those of ``f``.
+
+    Args:
+      f: A callable taking and returning tensors.
+
+    Returns:
+      A callable computing ``f``, whose activations are recomputed in the backward pass.
     """
 
     @functools.wraps(f)
@@ -239,6 +252,12 @@ def grad_pass_through(f):
 
     The forward pass computes ``f(x)``; the backward pass passes ``dy``
     through unchanged to ``x`` (and gives variables ``f`` reads no gradient).
+
+    Args:
+      f: A callable taking and returning tensors.
+
+    Returns:
+      A callable with ``f``'s forward behaviour and an identity gradient.
 
     >>> import torchflow as tf
     >>> x = tf.constant(1.4)

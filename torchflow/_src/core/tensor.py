@@ -292,7 +292,14 @@ def is_tensor_like(x) -> bool:
 @public("torchflow")
 def is_tensor(x) -> bool:
     """Returns True if ``x`` is a torchflow tensor-like object (Tensor, Variable,
-    KerasTensor, distributed value), as ``tf.is_tensor`` does."""
+    KerasTensor, distributed value), as ``tf.is_tensor`` does.
+
+    Args:
+      x: Any Python object.
+
+    Returns:
+      A Python bool.
+    """
     return isinstance(x, Tensor) or getattr(x, "_is_tf_tensor_like", False) or hasattr(
         x, "_tf_value"
     )

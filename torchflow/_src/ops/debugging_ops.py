@@ -305,6 +305,15 @@ def _static_rank(rank, what: str) -> int:
 def assert_rank(x, rank, message=None, name=None) -> None:
     """Asserts that ``x`` has rank ``rank``.
 
+    Args:
+      x: A tensor.
+      rank: A scalar int (or int tensor): the expected rank.
+      message: None (default) or a str prefixed to the error message.
+      name: Unused (eager).
+
+    Returns:
+      None.
+
     Raises:
       ValueError: If the rank differs (a static check in TF).
     """

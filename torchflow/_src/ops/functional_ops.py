@@ -208,6 +208,21 @@ def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
     Without ``initializer`` the first element is the initial accumulator (and
     the first output).
 
+    Args:
+      fn: A callable ``fn(acc, x)`` returning the next accumulator.
+      elems: A tensor (or nested structure of tensors) unpacked along dimension 0.
+      initializer: None (default) or the initial accumulator.
+      parallel_iterations: int, default 10; accepted for compatibility (iterations run in
+        order).
+      back_prop: bool, default True; accepted for compatibility (gradients always flow).
+      swap_memory: bool, default False; accepted for compatibility.
+      infer_shape: bool, default True; unused.
+      reverse: bool, default False: scan from the last element.
+      name: Unused (eager).
+
+    Returns:
+      The accumulators stacked along a new dimension 0, structured like ``initializer``.
+
     >>> import torchflow as tf
     >>> tf.scan(lambda a, x: a + x, tf.constant([1, 2, 3])).numpy()
     array([1, 3, 6], dtype=int32)
@@ -220,6 +235,21 @@ def foldl(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
           swap_memory=False, name=None):
     """Folds ``fn(acc, x)`` over ``elems`` from the first element to the last.
 
+    Args:
+      fn: A callable ``fn(acc, x)`` returning the next accumulator (same structure as
+        ``initializer``).
+      elems: A tensor (or nested structure of tensors) unpacked along dimension 0.
+      initializer: None (default: ``elems[0]``, folding the rest) or the initial
+        accumulator.
+      parallel_iterations: int, default 10; accepted for compatibility (iterations run in
+        order).
+      back_prop: bool, default True; accepted for compatibility (gradients always flow).
+      swap_memory: bool, default False; accepted for compatibility.
+      name: Unused (eager).
+
+    Returns:
+      The final accumulator, structured like ``initializer``.
+
     >>> import torchflow as tf
     >>> int(tf.foldl(lambda a, x: a - x, tf.constant([1, 2, 3])))
     -4
@@ -230,7 +260,23 @@ def foldl(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
 @public("torchflow")
 def foldr(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
           swap_memory=False, name=None):
-    """Folds ``fn(acc, x)`` over ``elems`` from the last element to the first."""
+    """Folds ``fn(acc, x)`` over ``elems`` from the last element to the first.
+
+    Args:
+      fn: A callable ``fn(acc, x)`` returning the next accumulator (same structure as
+        ``initializer``).
+      elems: A tensor (or nested structure of tensors) unpacked along dimension 0.
+      initializer: None (default: ``elems[-1]``, folding the rest) or the initial
+        accumulator.
+      parallel_iterations: int, default 10; accepted for compatibility (iterations run in
+        order).
+      back_prop: bool, default True; accepted for compatibility (gradients always flow).
+      swap_memory: bool, default False; accepted for compatibility.
+      name: Unused (eager).
+
+    Returns:
+      The final accumulator, structured like ``initializer``.
+    """
     return _scan_impl(fn, elems, initializer, True, False, "foldr")
 
 

@@ -41,6 +41,16 @@ def histogram_fixed_width_bins(values, value_range, nbins=100, dtype=dtypes.int3
 
     Values below the range go to bin 0, values above to bin ``nbins - 1``.
 
+    Args:
+      values: A numeric tensor of any shape.
+      value_range: A ``[2]`` tensor ``[min, max]`` of ``values``' dtype.
+      nbins: int, default 100: the number of bins.
+      dtype: ``tf.int32`` (default) or ``tf.int64``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``dtype`` and ``values``' shape.
+
     Raises:
       InvalidArgumentError: For ``nbins <= 0`` or an empty range.
     """
@@ -55,6 +65,16 @@ def histogram_fixed_width(values, value_range, nbins=100, dtype=dtypes.int32,
     """Counts ``values`` in ``nbins`` equal-width bins spanning ``value_range``.
 
     Values outside the range count in the first or last bin.
+
+    Args:
+      values: A numeric tensor of any shape.
+      value_range: A ``[2]`` tensor ``[min, max]`` of ``values``' dtype.
+      nbins: int, default 100: the number of bins.
+      dtype: ``tf.int32`` (default) or ``tf.int64``: the counts' dtype.
+      name: Unused (eager).
+
+    Returns:
+      A 1-D ``[nbins]`` tensor of ``dtype``.
 
     Raises:
       InvalidArgumentError: For ``nbins <= 0`` or an empty range.

@@ -197,6 +197,22 @@ def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, el
     dimension of size 1, and ``shrink_axis_mask`` takes the single index
     ``begin[i]`` and removes the dimension.
 
+    Args:
+      input_: A tensor.
+      begin: A 1-D int32/int64 list or tensor of start indices.
+      end: A 1-D int list or tensor of (exclusive) end indices, as long as ``begin``.
+      strides: None (default: all 1) or a 1-D int list of non-zero steps.
+      begin_mask: int bitmask, default 0.
+      end_mask: int bitmask, default 0.
+      ellipsis_mask: int bitmask, default 0.
+      new_axis_mask: int bitmask, default 0.
+      shrink_axis_mask: int bitmask, default 0.
+      var: None (default); the variable being sliced, for sliced assignment.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``input_``'s dtype.
+
     Raises:
       InvalidArgumentError: For a zero stride, several ellipses, mismatched
         lengths, or a shrink index out of range.
@@ -234,6 +250,16 @@ def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, el
 @public("torchflow")
 def slice(input_, begin, size, name=None) -> Tensor:  # noqa: A001 - TF's name
     """Extracts the block starting at ``begin`` of extent ``size`` (-1: to the end).
+
+    Args:
+      input_: A tensor.
+      begin: A 1-D int32/int64 list or tensor of ``rank(input_)`` start indices.
+      size: A 1-D int list or tensor of ``rank(input_)`` extents; -1 takes the rest of the
+        dimension.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``input_``'s dtype and shape ``size`` (with -1 resolved).
 
     Raises:
       InvalidArgumentError: If ``begin``/``size`` do not fit the tensor.

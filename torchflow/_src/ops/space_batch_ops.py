@@ -84,13 +84,37 @@ def space_to_batch_nd(input, block_shape, paddings, name=None) -> Tensor:
 
 @public("torchflow")
 def space_to_batch(input, block_shape, paddings, name=None) -> Tensor:
-    """TF 2.x ``tf.space_to_batch``: the same as ``space_to_batch_nd``."""
+    """TF 2.x ``tf.space_to_batch``: the same as ``space_to_batch_nd``.
+
+    Args:
+      input: A tensor of rank ``1 + M + K``.
+      block_shape: A 1-D int32/int64 tensor of M positive block sizes.
+      paddings: A ``[M, 2]`` int tensor of zero padding per spatial dimension; padded sizes
+        divisible by ``block_shape``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``input``'s dtype with ``batch * prod(block_shape)`` entries.
+
+    Raises:
+      InvalidArgumentError: If a padded dimension is not divisible by its block size.
+    """
     return space_to_batch_nd(input, block_shape, paddings)
 
 
 @public("torchflow")
 def batch_to_space(input, block_shape, crops, name=None) -> Tensor:
     """Inverse of ``space_to_batch_nd``: moves batch blocks back into space, then crops.
+
+    Args:
+      input: A tensor of rank ``1 + M + K``: ``[batch] + spatial_shape + remaining_shape``.
+      block_shape: A 1-D int32/int64 tensor of M positive block sizes.
+      crops: A ``[M, 2]`` int tensor: what to crop from the start and end of each spatial
+        dimension.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``input``'s dtype with ``batch / prod(block_shape)`` entries.
 
     Raises:
       InvalidArgumentError: If the batch is not divisible by ``prod(block_shape)``
@@ -134,6 +158,13 @@ def batch_to_space(input, block_shape, crops, name=None) -> Tensor:
 @public("torchflow")
 def required_space_to_batch_paddings(input_shape, block_shape, base_paddings=None, name=None):
     """Paddings and crops that make ``input_shape`` divisible by ``block_shape``.
+
+    Args:
+      input_shape: A 1-D int32 tensor of M spatial sizes.
+      block_shape: A 1-D int32 tensor of M block sizes.
+      base_paddings: None (default: zeros) or an ``[M, 2]`` int32 tensor of minimum
+        paddings.
+      name: Unused (eager).
 
     Returns:
       ``(paddings, crops)``: int32 tensors of shape ``[M, 2]``.

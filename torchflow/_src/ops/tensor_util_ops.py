@@ -133,6 +133,9 @@ def make_ndarray(tensor) -> np.ndarray:
 def timestamp(name=None) -> Tensor:
     """Seconds since the Unix epoch, as a float64 scalar tensor.
 
+    Args:
+      name: Unused (eager).
+
     Returns:
       A float64 scalar.
     """
