@@ -375,6 +375,7 @@ def test_unconvertible_functions_come_back_unchanged():
     lam = lambda x: x  # noqa: E731 - a lambda is what is tested
     assert autograph_convert.convert(lam) is lam
     assert autograph_convert.convert(len) is len
+    assert autograph_convert.convert(tf.nn.relu) is tf.nn.relu  # library code
 
     @tf.autograph.experimental.do_not_convert
     def marked(x):

@@ -17,7 +17,9 @@ Python condition or iterable as Python and a tensor one as ``tf.cond`` /
 ``else:``, ``return`` inside a loop, ``break`` inside ``try``, ``del``, ``global``
 or ``yield`` inside a block) stays Python; a function whose source is unavailable
 (builtins, lambdas, code made by ``exec``), that cannot be parsed or compiled, or that
-is marked ``tf.autograph.experimental.do_not_convert``, is returned unchanged.
+is marked ``tf.autograph.experimental.do_not_convert``, or that belongs to torchflow
+itself (library code, which TF's AutoGraph does not convert either), is returned
+unchanged.
 Nested functions, lambdas, comprehensions and classes are left as they are.
 
 The converted code keeps the user's file name and line numbers, so tracebacks
@@ -66,8 +68,9 @@ def convert(func: Callable) -> Callable:
         new = convert(func.__func__)
         return func if new is func.__func__ else types.MethodType(new, func.__self__)
     if (not isinstance(func, types.FunctionType) or _runtime is None or is_converted(func)
-            or getattr(func, DO_NOT_CONVERT_ATTR, False) or func.__name__ == "<lambda>"):
-        return func
+            or getattr(func, DO_NOT_CONVERT_ATTR, False) or func.__name__ == "<lambda>"
+            or (func.__module__ or "").split(".")[0] == "torchflow"):
+        return func  # torchflow's own functions are library code, as TF's are for TF
     code = func.__code__
     if code not in _cache:
         try:
