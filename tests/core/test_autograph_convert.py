@@ -347,6 +347,28 @@ def test_variable_bound_in_one_branch_only_is_branch_local(v):
     np.testing.assert_array_equal(_np(got), _np(expected))
 
 
+def jumps_partly_unsupported(values):
+    out = []
+    for v in values:
+        if v == 0:
+            continue  # could be a flag ...
+        try:
+            if v > 5:
+                break  # ... but a break inside try keeps the whole loop Python
+        finally:
+            out.append(-v)
+        out.append(v)
+    return out
+
+
+def test_loop_with_an_unsupported_jump_stays_python():
+    f = autograph_convert.convert(jumps_partly_unsupported)
+    for vals in ([1, 0, 2], [3, 0, 9, 4], [0, 0]):
+        assert f(vals) == jumps_partly_unsupported(vals)
+    src = tf.autograph.to_code(jumps_partly_unsupported)
+    assert "for_stmt" not in src and "continue\n" in src
+
+
 def test_logical_operators_in_tensor_conditions():
     def f(x, n):
         i = tf.constant(0)

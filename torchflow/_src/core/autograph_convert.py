@@ -33,6 +33,7 @@ for a given code object (the compiled result is cached); call it once per
 from __future__ import annotations
 
 import ast
+import copy
 import inspect
 import textwrap
 import types
@@ -343,8 +344,8 @@ class _Converter:
             value = ret.value if ret.value is not None else ast.Constant(value=None)
             return [_assign(do_return, ast.Constant(value=True)), _assign(retval, value)]
 
-        try:
-            new = _lower_jumps(list(body), ast.Return, replace, do_return)
+        try:  # on a copy: an unsupported jump leaves the function's body as it was
+            new = _lower_jumps(copy.deepcopy(body), ast.Return, replace, do_return)
         except _Unsupported:
             return body
         head = _located([_assign(do_return, ast.Constant(value=False)),
@@ -420,8 +421,9 @@ class _Converter:
                                        binds], target, names, s)]
 
     def _lower_loop_jumps(self, s, pre: list) -> tuple[list, str | None]:
-        """Lowers ``continue`` and ``break`` in ``s.body``; returns (body, break flag)."""
-        body = list(s.body)
+        """Lowers ``continue`` and ``break`` in a copy of ``s.body``; returns (body, break
+        flag). Raises _Unsupported (``s`` unchanged) for a jump it cannot lower."""
+        body = copy.deepcopy(s.body)
         if _contains(body, ast.Continue, through_loops=False):
             flag = self._fresh("continue")
             body = _lower_jumps(body, ast.Continue,
