@@ -125,7 +125,21 @@ def uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range
 def log_uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max,
                                   seed=None, name=None):
     """Samples classes from the log-uniform (Zipfian) distribution over ``[0, range_max)``:
-    ``P(k) = (log(k + 2) - log(k + 1)) / log(range_max + 1)``."""
+    ``P(k) = (log(k + 2) - log(k + 1)) / log(range_max + 1)``.
+
+    Args:
+      true_classes: An int64 ``[batch_size, num_true]`` tensor of target classes.
+      num_true: int: the number of targets per example.
+      num_sampled: int: the number of classes to sample.
+      unique: bool: sample without replacement within the batch.
+      range_max: int: the number of classes.
+      seed: None (default) or a Python int op seed.
+      name: Unused (eager).
+
+    Returns:
+      ``(sampled_candidates, true_expected_count, sampled_expected_count)``: int64
+        ``[num_sampled]``, float32 ``[batch_size, num_true]`` and float32 ``[num_sampled]``.
+    """
     k = np.arange(int(range_max), dtype=np.float64)
     probs = (np.log(k + 2) - np.log(k + 1)) / np.log(int(range_max) + 1)
     return _run("LogUniformCandidateSampler", LogUniformCandidateSampler, true_classes,
@@ -134,7 +148,20 @@ def log_uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, r
 
 @public("torchflow.random")
 def all_candidate_sampler(true_classes, num_true, num_sampled, unique, seed=None, name=None):
-    """Returns the classes ``0 .. num_sampled - 1`` with expected counts of 1."""
+    """Returns the classes ``0 .. num_sampled - 1`` with expected counts of 1.
+
+    Args:
+      true_classes: An int64 ``[batch_size, num_true]`` tensor of target classes.
+      num_true: int: the number of targets per example.
+      num_sampled: int: the number of classes to sample.
+      unique: bool: sample without replacement within the batch.
+      seed: None (default) or a Python int op seed.
+      name: Unused (eager).
+
+    Returns:
+      ``(sampled_candidates, true_expected_count, sampled_expected_count)``: int64
+        ``[num_sampled]``, float32 ``[batch_size, num_true]`` and float32 ``[num_sampled]``.
+    """
     tc = _true("AllCandidateSampler", true_classes, num_true)
     ns = int(num_sampled)
     _check_range("AllCandidateSampler", tc, ns)
@@ -152,6 +179,26 @@ def fixed_unigram_candidate_sampler(true_classes, num_true, num_sampled, unique,
     The counts come from ``unigrams`` or from ``vocab_file`` (CSV lines whose
     last field is the count); ``num_reserved_ids`` ids of weight 0 come first;
     with ``num_shards`` only this ``shard``'s ids keep their weight.
+
+    Args:
+      true_classes: An int64 ``[batch_size, num_true]`` tensor of target classes.
+      num_true: int: the number of targets per example.
+      num_sampled: int: the number of classes to sample.
+      unique: bool: sample without replacement within the batch.
+      range_max: int: the number of classes.
+      vocab_file: str, default ``''``: a CSV file of counts (used when ``unigrams`` is
+        empty).
+      distortion: float, default 1.0: the exponent applied to the counts.
+      num_reserved_ids: int, default 0.
+      num_shards: int, default 1.
+      shard: int, default 0: this shard's index.
+      unigrams: A list of counts, one per class (default empty).
+      seed: None (default) or a Python int op seed.
+      name: Unused (eager).
+
+    Returns:
+      ``(sampled_candidates, true_expected_count, sampled_expected_count)``: int64
+        ``[num_sampled]``, float32 ``[batch_size, num_true]`` and float32 ``[num_sampled]``.
     """
     if vocab_file:
         with open(vocab_file, encoding="utf-8") as f:
@@ -175,7 +222,21 @@ def fixed_unigram_candidate_sampler(true_classes, num_true, num_sampled, unique,
 def learned_unigram_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max,
                                       seed=None, name=None):
     """Samples classes in proportion to how often they occur in ``true_classes``
-    (plus one, so every class can be drawn)."""
+    (plus one, so every class can be drawn).
+
+    Args:
+      true_classes: An int64 ``[batch_size, num_true]`` tensor of target classes.
+      num_true: int: the number of targets per example.
+      num_sampled: int: the number of classes to sample.
+      unique: bool: sample without replacement within the batch.
+      range_max: int: the number of classes.
+      seed: None (default) or a Python int op seed.
+      name: Unused (eager).
+
+    Returns:
+      ``(sampled_candidates, true_expected_count, sampled_expected_count)``: int64
+        ``[num_sampled]``, float32 ``[batch_size, num_true]`` and float32 ``[num_sampled]``.
+    """
     tc = _true("LearnedUnigramCandidateSampler", true_classes, num_true)
     _check_range("LearnedUnigramCandidateSampler", tc, int(range_max))
     counts = np.ones(int(range_max))

@@ -268,7 +268,21 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME",
 def conv1d_transpose(input, filters, output_shape, strides, padding="SAME",
                      data_format="NWC", dilations=None, name=None) -> Tensor:
     """The transpose of ``conv1d``; ``filters`` is ``[width, output_channels,
-    in_channels]`` and ``output_shape`` the full 3-D output shape."""
+    in_channels]`` and ``output_shape`` the full 3-D output shape.
+
+    Args:
+      input: A 3-D float tensor (``NWC`` or ``NCW``).
+      filters: A 3-D float tensor ``[width, output_channels, in_channels]``.
+      output_shape: A 1-D int tensor of length 3: the output shape.
+      strides: An int or list of 1 or 3 ints.
+      padding: ``'SAME'`` (default) or ``'VALID'``.
+      data_format: ``'NWC'`` (default) or ``'NCW'``.
+      dilations: None (default: 1), an int or list of 1 or 3 ints.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``input``'s dtype and shape ``output_shape``.
+    """
     return _conv_transpose("Conv2DBackpropInput", 1, input, filters, output_shape, strides,
                            padding, data_format, dilations)
 
@@ -277,7 +291,21 @@ def conv1d_transpose(input, filters, output_shape, strides, padding="SAME",
 def conv3d_transpose(input, filters, output_shape, strides, padding="SAME",
                      data_format="NDHWC", dilations=None, name=None) -> Tensor:
     """The transpose of ``conv3d``; ``filters`` is ``[depth, height, width,
-    output_channels, in_channels]`` and ``output_shape`` the full 5-D output shape."""
+    output_channels, in_channels]`` and ``output_shape`` the full 5-D output shape.
+
+    Args:
+      input: A 5-D float tensor (``NDHWC`` or ``NCDHW``).
+      filters: A 5-D float tensor ``[depth, height, width, output_channels, in_channels]``.
+      output_shape: A 1-D int tensor of length 5: the output shape.
+      strides: An int or list of 1, 3 or 5 ints.
+      padding: ``'SAME'`` (default) or ``'VALID'``.
+      data_format: ``'NDHWC'`` (default) or ``'NCDHW'``.
+      dilations: None (default: 1), an int or list of 1, 3 or 5 ints.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``input``'s dtype and shape ``output_shape``.
+    """
     return _conv_transpose("Conv3DBackpropInputV2", 3, input, filters, output_shape, strides,
                            padding, data_format, dilations)
 
@@ -285,7 +313,21 @@ def conv3d_transpose(input, filters, output_shape, strides, padding="SAME",
 @public("torchflow.nn")
 def conv_transpose(input, filters, output_shape, strides, padding="SAME", data_format=None,
                    dilations=None, name=None) -> Tensor:
-    """The transpose of ``convolution`` for N = 1, 2 or 3 (from ``input``'s rank)."""
+    """The transpose of ``convolution`` for N = 1, 2 or 3 (from ``input``'s rank).
+
+    Args:
+      input: A float tensor of rank N + 2.
+      filters: A float tensor ``spatial_shape + [output_channels, in_channels]``.
+      output_shape: A 1-D int tensor of length N + 2: the output shape.
+      strides: An int or list of N or N + 2 ints.
+      padding: ``'SAME'`` (default) or ``'VALID'``.
+      data_format: None (default: channels last) or a ``'NC...'`` / ``'N...C'`` string.
+      dilations: None (default: 1), an int or a list of ints.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``input``'s dtype and shape ``output_shape``.
+    """
     input = tensor_arg(input)
     n = input._t.ndim - 2
     if n not in _FN:
@@ -402,7 +444,19 @@ def atrous_conv2d(value, filters, rate, padding, name=None) -> Tensor:
 @public("torchflow.nn")
 def atrous_conv2d_transpose(value, filters, output_shape, rate, padding, name=None) -> Tensor:
     """The transpose of ``atrous_conv2d``; ``filters`` is ``[height, width,
-    out_channels, in_channels]``."""
+    out_channels, in_channels]``.
+
+    Args:
+      value: A 4-D NHWC float tensor.
+      filters: A 4-D float tensor ``[height, width, out_channels, in_channels]``.
+      output_shape: A 1-D int tensor: the 4-D NHWC output shape.
+      rate: A positive int: the dilation rate.
+      padding: ``'VALID'`` or ``'SAME'``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``value``'s dtype and shape ``output_shape``.
+    """
     return _conv_transpose("Conv2DBackpropInput", 2, value, filters, output_shape, 1, padding,
                            "NHWC", rate)
 

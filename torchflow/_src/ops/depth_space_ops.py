@@ -28,6 +28,15 @@ def depth_to_space(input, block_size, data_format="NHWC", name=None) -> Tensor:
     ``[N, H, W, C]`` becomes ``[N, H * b, W * b, C / b**2]`` (NHWC), with
     ``out[n, h*b + i, w*b + j, c] = in[n, h, w, (i*b + j) * C/b**2 + c]``.
 
+    Args:
+      input: A 4-D tensor.
+      block_size: An int >= 2.
+      data_format: ``'NHWC'`` (default) or ``'NCHW'``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``input``'s dtype.
+
     Raises:
       InvalidArgumentError: if the depth is not divisible by ``block_size**2``.
     """
@@ -53,6 +62,15 @@ def depth_to_space(input, block_size, data_format="NHWC", name=None) -> Tensor:
 def space_to_depth(input, block_size, data_format="NHWC", name=None) -> Tensor:
     """The inverse of ``depth_to_space``: ``[N, H, W, C]`` becomes
     ``[N, H / b, W / b, C * b**2]`` (NHWC).
+
+    Args:
+      input: A 4-D tensor.
+      block_size: An int >= 2.
+      data_format: ``'NHWC'`` (default) or ``'NCHW'``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``input``'s dtype.
 
     Raises:
       InvalidArgumentError: if the height or width is not divisible by ``block_size``.

@@ -116,5 +116,18 @@ def fractional_max_pool(value, pooling_ratio, pseudo_random=False, overlapping=F
 @public("torchflow.nn")
 def fractional_avg_pool(value, pooling_ratio, pseudo_random=False, overlapping=False, seed=0,
                         name=None):
-    """Fractional average pooling of a 4-D NHWC ``value``; see ``fractional_max_pool``."""
+    """Fractional average pooling of a 4-D NHWC ``value``; see ``fractional_max_pool``.
+
+    Args:
+      value: A 4-D NHWC tensor (float32/float64/int32/int64).
+      pooling_ratio: ``[1.0, r_h, r_w, 1.0]`` (or a float for both), each >= 1.
+      pseudo_random: bool, default False: generate the windows pseudo-randomly.
+      overlapping: bool, default False: neighbouring windows share a boundary.
+      seed: int, default 0 (none).
+      name: Unused (eager).
+
+    Returns:
+      ``(output, row_pooling_sequence, col_pooling_sequence)``; the sequences are int64
+        window boundaries.
+    """
     return _fractional("avg", value, pooling_ratio, pseudo_random, overlapping, seed)

@@ -170,6 +170,13 @@ def local_response_normalization(input, depth_radius=5, bias=1, alpha=1, beta=0.
 def sufficient_statistics(x, axes, shift=None, keepdims=False, name=None):
     """The sufficient statistics for the mean and variance of ``x`` over ``axes``.
 
+    Args:
+      x: A float tensor.
+      axes: A list of ints: the dimensions to reduce.
+      shift: None (default) or a tensor subtracted first for stability.
+      keepdims: bool, default False: keep the reduced dimensions with size 1.
+      name: Unused (eager).
+
     Returns:
       ``(count, mean_ss, variance_ss, shift)``: the number of reduced elements
       (of ``x``'s dtype), ``sum(x - shift)``, ``sum((x - shift) ** 2)`` and
@@ -196,6 +203,13 @@ def sufficient_statistics(x, axes, shift=None, keepdims=False, name=None):
 def normalize_moments(counts, mean_ss, variance_ss, shift, name=None):
     """Mean and variance from ``sufficient_statistics``' outputs.
 
+    Args:
+      counts: A tensor: the number of reduced elements.
+      mean_ss: A tensor: the (shifted) sum of the values.
+      variance_ss: A tensor: the (shifted) sum of squares.
+      shift: None or the tensor the sums were shifted by.
+      name: Unused (eager).
+
     Returns:
       ``(mean, variance)``.
     """
@@ -212,7 +226,21 @@ def normalize_moments(counts, mean_ss, variance_ss, shift, name=None):
 def batch_norm_with_global_normalization(input, mean, variance, beta, gamma, variance_epsilon,
                                          scale_after_normalization, name=None):
     """``batch_normalization`` with TF 1's argument order; ``gamma`` is applied only
-    if ``scale_after_normalization``."""
+    if ``scale_after_normalization``.
+
+    Args:
+      input: A 4-D float tensor.
+      mean: A 1-D tensor of the last dimension's size.
+      variance: A 1-D tensor like ``mean``.
+      beta: A 1-D offset tensor like ``mean``.
+      gamma: A 1-D scale tensor like ``mean``.
+      variance_epsilon: A small float added to the variance.
+      scale_after_normalization: bool: whether ``gamma`` multiplies the result.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``input``'s dtype and shape.
+    """
     return batch_normalization(input, mean, variance, beta,
                                gamma if scale_after_normalization else None, variance_epsilon)
 

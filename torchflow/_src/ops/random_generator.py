@@ -60,7 +60,15 @@ def _signed(x: int) -> int:
 
 @public("torchflow.random")
 def create_rng_state(seed, alg) -> np.ndarray:
-    """The int64 state ``[3]`` that ``Generator.from_seed(seed, alg)`` starts from."""
+    """The int64 state ``[3]`` that ``Generator.from_seed(seed, alg)`` starts from.
+
+    Args:
+      seed: A Python int seed.
+      alg: A ``tf.random.Algorithm`` (or its name / int value).
+
+    Returns:
+      An int64 NumPy array of shape ``[3]``.
+    """
     _alg(alg)
     return np.array([_signed(int(seed)), 0, 0], dtype=np.int64)
 
@@ -68,6 +76,15 @@ def create_rng_state(seed, alg) -> np.ndarray:
 @public("torchflow.random")
 class Generator:
     """Random-number generator with explicit state.
+
+    Args:
+      copy_from: None (default) or a ``Generator`` to copy.
+      state: None or an int64 state vector (as from ``create_rng_state``).
+      alg: None or the ``tf.random.Algorithm`` of ``state``.
+
+    Raises:
+      ValueError: If ``copy_from`` comes with ``state`` or ``alg``, or no ``state`` is given
+        (use a ``from_*`` constructor).
 
     >>> import torchflow as tf
     >>> g1 = tf.random.Generator.from_seed(1)
@@ -275,7 +292,11 @@ class Generator:
 
 @public("torchflow.random")
 def get_global_generator() -> Generator:
-    """The global generator (created from a non-deterministic state on first use)."""
+    """The global generator (created from a non-deterministic state on first use).
+
+    Returns:
+      The global ``tf.random.Generator``.
+    """
     g = context.GLOBAL
     gen = g.global_generator
     if gen is None:
@@ -288,5 +309,9 @@ def get_global_generator() -> Generator:
 
 @public("torchflow.random")
 def set_global_generator(generator) -> None:
-    """Replaces the global generator with ``generator``."""
+    """Replaces the global generator with ``generator``.
+
+    Args:
+      generator: A ``tf.random.Generator``; later global draws use it.
+    """
     context.GLOBAL.global_generator = generator

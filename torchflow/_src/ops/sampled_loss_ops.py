@@ -133,6 +133,20 @@ def sampled_softmax_loss(weights, biases, labels, inputs, num_sampled, num_class
     training), one value per example. Arguments as in ``nce_loss``; ``seed`` seeds
     the default sampler.
 
+    Args:
+      weights: ``[num_classes, dim]`` class embeddings (or a list of shards).
+      biases: ``[num_classes]`` class biases.
+      labels: int64 ``[batch_size, num_true]`` target classes.
+      inputs: ``[batch_size, dim]`` activations.
+      num_sampled: int: classes sampled per batch.
+      num_classes: int: the number of possible classes.
+      num_true: int, default 1: targets per example.
+      sampled_values: None (default: ``log_uniform_candidate_sampler``) or a sampler's
+        output triple.
+      remove_accidental_hits: bool, default True: mask sampled classes equal to a target.
+      seed: None (default) or a Python int op seed.
+      name: Unused (eager).
+
     Returns:
       A ``[batch_size]`` Tensor of losses.
     """

@@ -359,6 +359,13 @@ def stateless_parameterized_truncated_normal(shape, seed, means=0.0, stddevs=1.0
 def stateless_split(seed, num=2) -> Tensor:
     """Splits a stateless seed into ``num`` new seeds (shape ``[num, 2]``).
 
+    Args:
+      seed: A ``[2]`` int32/int64 tensor: a stateless seed.
+      num: int, default 2: the number of new seeds.
+
+    Returns:
+      A ``[num, 2]`` tensor of ``seed``'s dtype.
+
     Differences from TensorFlow 2.4: the new seeds differ from TF's.
     """
     s0, s1 = seed_pair("StatelessSplit", seed)
@@ -374,6 +381,13 @@ def stateless_split(seed, num=2) -> Tensor:
 @public("torchflow.random.experimental")
 def stateless_fold_in(seed, data) -> Tensor:
     """Folds ``data`` (an integer) into a stateless seed, giving a new seed.
+
+    Args:
+      seed: A ``[2]`` int32/int64 tensor: a stateless seed.
+      data: An int scalar to fold in.
+
+    Returns:
+      A ``[2]`` tensor of ``seed``'s dtype.
 
     Differences from TensorFlow 2.4: the new seed differs from TF's.
     """
