@@ -84,7 +84,20 @@ def _backend_scce(target, output, from_logits, axis=-1):
 
 @public(_PUB)
 def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0):
-    """Binary cross-entropy, averaged over the last axis."""
+    """Binary cross-entropy, averaged over the last axis.
+
+    Args:
+      y_true: Binary (0/1) labels, shape ``[batch_size, d0, .. dN]``.
+      y_pred: Predicted probabilities (or logits) of ``y_true``'s shape.
+      from_logits: bool, default False: whether ``y_pred`` holds logits rather than
+        probabilities.
+      label_smoothing: float in ``[0, 1]``, default 0: how far the labels are pulled towards
+        uniform.
+
+    Returns:
+      A float tensor of shape ``[batch_size, d0, .. dN-1]``: one loss per sample (the last
+      axis is reduced).
+    """
     y_true, y_pred = _prep(y_true, y_pred)
     if label_smoothing:
         y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
@@ -93,7 +106,19 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0):
 
 @public(_PUB)
 def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0):
-    """Categorical cross-entropy between one-hot ``y_true`` and ``y_pred``."""
+    """Categorical cross-entropy between one-hot ``y_true`` and ``y_pred``.
+
+    Args:
+      y_true: One-hot labels, shape ``[batch_size, d0, .. dN]``.
+      y_pred: Predicted class probabilities (or logits) of ``y_true``'s shape.
+      from_logits: bool, default False: whether ``y_pred`` holds logits rather than
+        probabilities.
+      label_smoothing: float in ``[0, 1]``, default 0: how far the labels are pulled towards
+        uniform.
+
+    Returns:
+      A float tensor of shape ``[batch_size, d0, .. dN-1]``.
+    """
     y_true, y_pred = _prep(y_true, y_pred)
     if label_smoothing:
         n = y_true.shape[-1]
@@ -103,28 +128,71 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
 
 @public(_PUB)
 def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1):
-    """Categorical cross-entropy with integer labels."""
+    """Categorical cross-entropy with integer labels.
+
+    Args:
+      y_true: Integer class indices (any integer or float dtype), shape
+        ``y_pred.shape[:-1]`` (or with a trailing 1).
+      y_pred: Predicted class probabilities (or logits), shape ``[batch_size, d0, .. dN,
+        num_classes]``.
+      from_logits: bool, default False: whether ``y_pred`` holds logits rather than
+        probabilities.
+      axis: int, default -1: the class dimension.
+
+    Returns:
+      A float tensor of shape ``y_pred.shape[:-1]``.
+    """
     y_pred = convert_to_tensor(y_pred)
     return _backend_scce(y_true, y_pred, from_logits, axis)
 
 
 @public(_PUB)
 def mean_squared_error(y_true, y_pred):
-    """``mean(square(y_true - y_pred), axis=-1)``."""
+    """``mean(square(y_true - y_pred), axis=-1)``.
+
+    Args:
+      y_true: Ground-truth values, shape ``[batch_size, d0, .. dN]``; cast to ``y_pred``'s
+        dtype.
+      y_pred: Predicted values, a float tensor of ``y_true``'s shape.
+
+    Returns:
+      A float tensor of shape ``[batch_size, d0, .. dN-1]``: one loss per sample (the last
+      axis is reduced).
+    """
     y_true, y_pred = _prep(y_true, y_pred)
     return reduce_mean(square(y_pred - y_true), -1)
 
 
 @public(_PUB)
 def mean_absolute_error(y_true, y_pred):
-    """``mean(abs(y_true - y_pred), axis=-1)``."""
+    """``mean(abs(y_true - y_pred), axis=-1)``.
+
+    Args:
+      y_true: Ground-truth values, shape ``[batch_size, d0, .. dN]``; cast to ``y_pred``'s
+        dtype.
+      y_pred: Predicted values, a float tensor of ``y_true``'s shape.
+
+    Returns:
+      A float tensor of shape ``[batch_size, d0, .. dN-1]``: one loss per sample (the last
+      axis is reduced).
+    """
     y_true, y_pred = _prep(y_true, y_pred)
     return reduce_mean(_abs(y_pred - y_true), -1)
 
 
 @public(_PUB)
 def mean_absolute_percentage_error(y_true, y_pred):
-    """``100 * mean(abs((y_true - y_pred) / max(abs(y_true), epsilon)), axis=-1)``."""
+    """``100 * mean(abs((y_true - y_pred) / max(abs(y_true), epsilon)), axis=-1)``.
+
+    Args:
+      y_true: Ground-truth values, shape ``[batch_size, d0, .. dN]``; cast to ``y_pred``'s
+        dtype.
+      y_pred: Predicted values, a float tensor of ``y_true``'s shape.
+
+    Returns:
+      A float tensor of shape ``[batch_size, d0, .. dN-1]``: one loss per sample (the last
+      axis is reduced).
+    """
     y_true, y_pred = _prep(y_true, y_pred)
     diff = _abs((y_true - y_pred) / maximum(_abs(y_true), backend.epsilon()))
     return 100.0 * reduce_mean(diff, -1)
@@ -132,7 +200,17 @@ def mean_absolute_percentage_error(y_true, y_pred):
 
 @public(_PUB)
 def mean_squared_logarithmic_error(y_true, y_pred):
-    """``mean(square(log(y_pred + 1) - log(y_true + 1)), axis=-1)`` (clipped at epsilon)."""
+    """``mean(square(log(y_pred + 1) - log(y_true + 1)), axis=-1)`` (clipped at epsilon).
+
+    Args:
+      y_true: Ground-truth values, shape ``[batch_size, d0, .. dN]``; cast to ``y_pred``'s
+        dtype.
+      y_pred: Predicted values, a float tensor of ``y_true``'s shape.
+
+    Returns:
+      A float tensor of shape ``[batch_size, d0, .. dN-1]``: one loss per sample (the last
+      axis is reduced).
+    """
     y_true, y_pred = _prep(y_true, y_pred)
     eps = backend.epsilon()
     a = log(maximum(y_pred, eps) + 1.0)
@@ -150,7 +228,16 @@ def _maybe_convert_labels(y_true):
 
 @public(_PUB)
 def hinge(y_true, y_pred):
-    """``mean(maximum(1 - y_true * y_pred, 0), axis=-1)`` ({0,1} labels become {-1,1})."""
+    """``mean(maximum(1 - y_true * y_pred, 0), axis=-1)`` ({0,1} labels become {-1,1}).
+
+    Args:
+      y_true: Labels in {-1, 1} (or {0, 1}, converted), shape ``[batch_size, d0, .. dN]``.
+      y_pred: Predicted values, a float tensor of ``y_true``'s shape.
+
+    Returns:
+      A float tensor of shape ``[batch_size, d0, .. dN-1]``: one loss per sample (the last
+      axis is reduced).
+    """
     y_true, y_pred = _prep(y_true, y_pred)
     y_true = _maybe_convert_labels(y_true)
     return reduce_mean(maximum(1.0 - y_true * y_pred, 0.0), -1)
@@ -158,7 +245,16 @@ def hinge(y_true, y_pred):
 
 @public(_PUB)
 def squared_hinge(y_true, y_pred):
-    """``mean(square(maximum(1 - y_true * y_pred, 0)), axis=-1)``."""
+    """``mean(square(maximum(1 - y_true * y_pred, 0)), axis=-1)``.
+
+    Args:
+      y_true: Labels in {-1, 1} (or {0, 1}, converted), shape ``[batch_size, d0, .. dN]``.
+      y_pred: Predicted values, a float tensor of ``y_true``'s shape.
+
+    Returns:
+      A float tensor of shape ``[batch_size, d0, .. dN-1]``: one loss per sample (the last
+      axis is reduced).
+    """
     y_true, y_pred = _prep(y_true, y_pred)
     y_true = _maybe_convert_labels(y_true)
     return reduce_mean(square(maximum(1.0 - y_true * y_pred, 0.0)), -1)
@@ -166,7 +262,16 @@ def squared_hinge(y_true, y_pred):
 
 @public(_PUB)
 def categorical_hinge(y_true, y_pred):
-    """``maximum(neg - pos + 1, 0)`` with ``pos = sum(y_true * y_pred)``."""
+    """``maximum(neg - pos + 1, 0)`` with ``pos = sum(y_true * y_pred)``.
+
+    Args:
+      y_true: One-hot (or {-1, 1}) labels, shape ``[batch_size, d0, .. dN]``.
+      y_pred: Predicted values, a float tensor of ``y_true``'s shape.
+
+    Returns:
+      A float tensor of shape ``[batch_size, d0, .. dN-1]``: one loss per sample (the last
+      axis is reduced).
+    """
     y_true, y_pred = _prep(y_true, y_pred)
     pos = reduce_sum(y_true * y_pred, -1)
     neg = reduce_max((1.0 - y_true) * y_pred, -1)
@@ -175,7 +280,18 @@ def categorical_hinge(y_true, y_pred):
 
 @public(_PUB)
 def huber(y_true, y_pred, delta=1.0):
-    """Quadratic for ``|error| <= delta``, linear beyond, averaged over the last axis."""
+    """Quadratic for ``|error| <= delta``, linear beyond, averaged over the last axis.
+
+    Args:
+      y_true: Ground-truth values, shape ``[batch_size, d0, .. dN]``; cast to ``y_pred``'s
+        dtype.
+      y_pred: Predicted values, a float tensor of ``y_true``'s shape.
+      delta: float, default 1.0: where the loss turns from quadratic to linear.
+
+    Returns:
+      A float tensor of shape ``[batch_size, d0, .. dN-1]``: one loss per sample (the last
+      axis is reduced).
+    """
     y_true, y_pred = _prep(y_true, y_pred)
     delta = float(delta)
     err = y_pred - y_true
@@ -187,7 +303,17 @@ def huber(y_true, y_pred, delta=1.0):
 
 @public(_PUB)
 def log_cosh(y_true, y_pred):
-    """``mean(log(cosh(y_pred - y_true)), axis=-1)``, computed stably."""
+    """``mean(log(cosh(y_pred - y_true)), axis=-1)``, computed stably.
+
+    Args:
+      y_true: Ground-truth values, shape ``[batch_size, d0, .. dN]``; cast to ``y_pred``'s
+        dtype.
+      y_pred: Predicted values, a float tensor of ``y_true``'s shape.
+
+    Returns:
+      A float tensor of shape ``[batch_size, d0, .. dN-1]``: one loss per sample (the last
+      axis is reduced).
+    """
     y_true, y_pred = _prep(y_true, y_pred)
     x = y_pred - y_true
     return reduce_mean(x + softplus(-2.0 * x) - math.log(2.0), -1)
@@ -195,7 +321,16 @@ def log_cosh(y_true, y_pred):
 
 @public(_PUB)
 def kl_divergence(y_true, y_pred):
-    """``sum(y_true * log(y_true / y_pred), axis=-1)`` with both clipped to [epsilon, 1]."""
+    """``sum(y_true * log(y_true / y_pred), axis=-1)`` with both clipped to [epsilon, 1].
+
+    Args:
+      y_true: Target probability distributions, shape ``[batch_size, d0, .. dN]``.
+      y_pred: Predicted distributions of ``y_true``'s shape.
+
+    Returns:
+      A float tensor of shape ``[batch_size, d0, .. dN-1]``: one loss per sample (the last
+      axis is reduced).
+    """
     y_true, y_pred = _prep(y_true, y_pred)
     eps = backend.epsilon()
     y_true = clip_by_value(y_true, eps, 1.0)
@@ -205,7 +340,17 @@ def kl_divergence(y_true, y_pred):
 
 @public(_PUB)
 def poisson(y_true, y_pred):
-    """``mean(y_pred - y_true * log(y_pred + epsilon), axis=-1)``."""
+    """``mean(y_pred - y_true * log(y_pred + epsilon), axis=-1)``.
+
+    Args:
+      y_true: Ground-truth values, shape ``[batch_size, d0, .. dN]``; cast to ``y_pred``'s
+        dtype.
+      y_pred: Predicted rates, a float tensor of ``y_true``'s shape.
+
+    Returns:
+      A float tensor of shape ``[batch_size, d0, .. dN-1]``: one loss per sample (the last
+      axis is reduced).
+    """
     y_true, y_pred = _prep(y_true, y_pred)
     return reduce_mean(y_pred - y_true * log(y_pred + backend.epsilon()), -1)
 
