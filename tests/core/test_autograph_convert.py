@@ -482,7 +482,22 @@ def test_errors_point_at_the_users_line():
     assert last.lineno == raises_in_branch.__code__.co_firstlineno + 3
 
 
-def test_undefined_repr_names_the_variable():
+def maybe_unbound(flag, n):
+    if flag:
+        y = 1
+    for i in range(n):
+        z = i
+    return y + z
+
+
+def test_variable_left_unbound_raises_unboundlocalerror_as_python():
+    f = autograph_convert.convert(maybe_unbound)
+    assert f(True, 3) == maybe_unbound(True, 3) == 3
+    for args in ((False, 3), (True, 0)):
+        with pytest.raises(UnboundLocalError):
+            maybe_unbound(*args)
+        with pytest.raises(UnboundLocalError, match="local variable '[yz]' referenced"):
+            f(*args)
     assert repr(autograph_ops.Undefined("y")) == "y"
 
 

@@ -222,7 +222,28 @@ def _contains(stmts, kinds, through_loops: bool) -> bool:
 
 
 def _name(n: str, load: bool = True) -> ast.Name:
-    return ast.Name(id=n, ctx=ast.Load() if load else ast.Store())
+    node = ast.Name(id=n, ctx=ast.Load() if load else ast.Store())
+    return _generated(node)  # not a user's read: no ag__.ld
+
+
+class _WrapLoads(ast.NodeTransformer):
+    """Turns the user's reads of ``names`` into ``ag__.ld(name)``, which raises
+    Python's (and TF's) UnboundLocalError for a variable a converted statement left
+    unbound. Nested user functions, lambdas and classes are not entered."""
+
+    def __init__(self, names: set) -> None:
+        self.names = names
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if (isinstance(node.ctx, ast.Load) and node.id in self.names
+                and not getattr(node, "_ag_generated", False)):
+            return ast.copy_location(_ag_call("ld", [_name(node.id)]), node)
+        return node
+
+    def _scope(self, node: ast.AST) -> ast.AST:
+        return self.generic_visit(node) if getattr(node, "_ag_generated", False) else node
+
+    visit_FunctionDef = visit_Lambda = visit_ClassDef = visit_AsyncFunctionDef = _scope
 
 
 def _assign(n: str, value: ast.expr) -> ast.Assign:
@@ -239,7 +260,13 @@ def _ag_call(helper: str, args: list) -> ast.Call:
 
 
 def _thunk(e: ast.expr) -> ast.Lambda:
-    return ast.Lambda(args=_args([]), body=e)
+    return _generated(ast.Lambda(args=_args([]), body=e))
+
+
+def _generated(node: Any) -> Any:
+    """Marks ``node`` as made by the converter (``_WrapLoads`` enters and skips it)."""
+    node._ag_generated = True
+    return node
 
 
 def _logical(e: ast.expr) -> ast.expr:
@@ -318,6 +345,7 @@ def _lower_jumps(stmts: list, kinds, replace: Callable[[ast.stmt], list], flag: 
 class _Converter:
     def __init__(self) -> None:
         self.count = 0
+        self.outputs: set = set()  # names that converted statements assign
 
     def _fresh(self, base: str) -> str:
         self.count += 1
@@ -336,6 +364,8 @@ class _Converter:
         if returns_in_if and not returns_in_loop:
             body = self._lower_returns(body, fdef)
         fdef.body = self.block(body) or [ast.Pass()]
+        if self.outputs:
+            fdef.body = [_WrapLoads(self.outputs).visit(st) for st in fdef.body]
 
     def _lower_returns(self, body: list, fdef: ast.FunctionDef) -> list:
         do_return, retval = "do_return", "retval_"
@@ -382,8 +412,9 @@ class _Converter:
 
     def _state(self, names: list[str], s: ast.stmt):
         """(getters, names) expressions and the tuple target for ``names``."""
-        getters = ast.Tuple(elts=[ast.Lambda(args=_no_args(), body=_name(n)) for n in names],
-                            ctx=ast.Load())
+        self.outputs.update(names)
+        getters = ast.Tuple(elts=[_generated(ast.Lambda(args=_no_args(), body=_name(n)))
+                                  for n in names], ctx=ast.Load())
         labels = ast.Tuple(elts=[ast.Constant(value=n) for n in names], ctx=ast.Load())
         target = ast.Tuple(elts=[_name(n, False) for n in names], ctx=ast.Store())
         return getters, labels, target
@@ -391,8 +422,8 @@ class _Converter:
     def _fn(self, name: str, params: list[str], body: list, names: list[str],
             s: ast.stmt) -> ast.FunctionDef:
         ret = ast.Return(value=ast.Tuple(elts=[_name(n) for n in names], ctx=ast.Load()))
-        fn = ast.FunctionDef(name=name, args=_args(params), body=body + [ret],
-                             decorator_list=[], returns=None, type_comment=None)
+        fn = _generated(ast.FunctionDef(name=name, args=_args(params), body=body + [ret],
+                                        decorator_list=[], returns=None, type_comment=None))
         return _located([fn], s)[0]
 
     def _call(self, helper: str, args: list, target, names, s) -> ast.stmt:
@@ -458,9 +489,9 @@ class _Converter:
             test = ast.BoolOp(op=ast.And(), values=[_not(brk), test])
         test = _logical(test)
         test_name, body_name = self._fresh("loop_test"), self._fresh("loop_body")
-        test_fn = _located([ast.FunctionDef(
+        test_fn = _located([_generated(ast.FunctionDef(
             name=test_name, args=_args(names), body=[ast.Return(value=test)],
-            decorator_list=[], returns=None, type_comment=None)], s)[0]
+            decorator_list=[], returns=None, type_comment=None))], s)[0]
         body_fn = self._fn(body_name, names, self.block(body) or [ast.Pass()], names, s)
         getters, labels, target = self._state(names, s)
         return pre + [test_fn, body_fn, self._call(
@@ -488,9 +519,9 @@ class _Converter:
         extra: ast.expr = ast.Constant(value=None)
         if brk is not None:
             test_name = self._fresh("extra_test")
-            out += _located([ast.FunctionDef(
+            out += _located([_generated(ast.FunctionDef(
                 name=test_name, args=_args(names), body=[ast.Return(value=_not(brk))],
-                decorator_list=[], returns=None, type_comment=None)], s)
+                decorator_list=[], returns=None, type_comment=None))], s)
             extra = _name(test_name)
         getters, labels, target = self._state(names, s)
         out.append(self._call("for_stmt", [s.iter, extra, _name(body_name), getters, labels],

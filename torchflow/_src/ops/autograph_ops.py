@@ -31,6 +31,14 @@ class Undefined:
         return self.symbol_name
 
 
+def ld(value: Any) -> Any:
+    """A converted function's read of a variable: raises for one left unbound."""
+    if isinstance(value, Undefined):
+        raise UnboundLocalError(f"local variable '{value.symbol_name}' referenced before "
+                                "assignment")
+    return value
+
+
 class UndefinedReturnValue:
     """The return value of a converted function before a ``return`` ran."""
 
