@@ -163,6 +163,13 @@ CASES = {
     "map_fn_ragged_sig": lambda t: t.map_fn(
         lambda r: t.concat([r, r], 0), t.ragged.constant(RT),
         fn_output_signature=t.RaggedTensorSpec([None], t.int32, 0)),
+    "zeros_like": lambda t: t.zeros_like(t.ragged.constant(RT)),
+    "ones_like_dtype": lambda t: t.ones_like(t.ragged.constant(RT), dtype=t.float32),
+    "identity": lambda t: t.identity(t.ragged.constant(R3)),
+    "expand_dims_0": lambda t: t.expand_dims(t.ragged.constant(RT), 0),
+    "expand_dims_1": lambda t: t.expand_dims(t.ragged.constant(RT), 1),
+    "expand_dims_last": lambda t: t.expand_dims(t.ragged.constant(RT), -1),
+    "expand_dims_rank3": lambda t: t.expand_dims(t.ragged.constant(R3), 2),
     "ragged_range": lambda t: t.ragged.range([3, 0, 2]),
     "ragged_range_deltas": lambda t: t.ragged.range(1, [4, 5], 2),
     "ragged_range_float": lambda t: t.ragged.range([1.5, 2.0]),

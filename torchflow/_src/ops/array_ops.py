@@ -439,6 +439,8 @@ def expand_dims(input, axis, name=None) -> Tensor:
     Raises:
       InvalidArgumentError: If ``axis`` is out of range.
     """
+    if type(input) in COMPOSITE:  # tf.RaggedTensor
+        return COMPOSITE[type(input)].expand_dims(input, axis, expand_dims)
     x = tensor_of(input)
     rank = x._t.ndim
     a = int_value(axis, "axis")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+import functools
 
 import numpy as np
 import torch
@@ -145,6 +146,8 @@ def zeros_like(input, dtype=None, name=None) -> Tensor:
     Returns:
       A tensor of ``input``'s shape filled with 0 (empty strings for string tensors).
     """
+    if type(input) in COMPOSITE:  # tf.RaggedTensor: same row partitions
+        return COMPOSITE[type(input)].unary(functools.partial(zeros_like, dtype=dtype), input)
     x, d = _like_dtype(input, dtype)
     if is_str(x._t) or d is dtypes.string or d in _WIDE:
         return zeros(list(x._t.shape), d)
@@ -166,6 +169,8 @@ def ones_like(input, dtype=None, name=None) -> Tensor:
     Raises:
       InvalidArgumentError: If the dtype is string.
     """
+    if type(input) in COMPOSITE:  # tf.RaggedTensor: same row partitions
+        return COMPOSITE[type(input)].unary(functools.partial(ones_like, dtype=dtype), input)
     x, d = _like_dtype(input, dtype)
     if d is dtypes.string:
         raise op_error("OnesLike", "Value for attr 'T' of string is not in the list of "
@@ -337,6 +342,8 @@ def identity(input, name=None) -> Tensor:
     Returns:
       A tensor of ``input``'s dtype, shape and values.
     """
+    if type(input) in COMPOSITE:  # tf.RaggedTensor
+        return COMPOSITE[type(input)].unary(identity, input)
     x = tensor_of(input)
     return wrap(x._t, x._dtype) if x is input else x
 

@@ -328,6 +328,29 @@ def map_fn(fn, elems: RaggedTensor, sig, dense_stack):
     return dense_stack(rows)
 
 
+def expand_dims(rt: RaggedTensor, axis, dense_expand):
+    """``tf.expand_dims`` of a RaggedTensor (the new dimension has size 1)."""
+    rank = rank_of(rt)
+    a = int(axis.numpy()) if isinstance(axis, Tensor) else int(axis)
+    if not -rank - 1 <= a <= rank:
+        raise ValueError(f"axis={axis} out of bounds: expected {-rank - 1}<=axis<{rank + 1}")
+    return _expand_dims(rt, a + rank + 1 if a < 0 else a, dense_expand)
+
+
+def _expand_dims(rt, a: int, dense_expand):
+    if not isinstance(rt, RaggedTensor):
+        return dense_expand(rt, a)
+    n = rt._nrows()
+    d = rt.row_splits_dtype
+    if a == 0:
+        return RaggedTensor(rt, wrap(torch.tensor([0, n], dtype=d._torch), d), internal=True,
+                            uniform_row_length=n)
+    if a == 1:
+        return RaggedTensor(rt, wrap(torch.arange(n + 1, dtype=d._torch), d), internal=True,
+                            uniform_row_length=1)
+    return rt.with_values(_expand_dims(rt._values, a - 1, dense_expand))
+
+
 def cast(x: RaggedTensor, dtype, fn):
     return x.with_flat_values(fn(x.flat_values, dtype))
 
@@ -423,6 +446,7 @@ class _Handler:
     tile = staticmethod(tile)
     reverse = staticmethod(reverse)
     map_fn = staticmethod(map_fn)
+    expand_dims = staticmethod(expand_dims)
 
 
 install()
