@@ -31,6 +31,13 @@ class ReLU(_Elementwise):
     """``max_value`` -capped ReLU: ``x`` above ``threshold``, else
     ``negative_slope * (x - threshold)``.
 
+    Args:
+      max_value: None (default: no cap) or a float >= 0: the largest output.
+      negative_slope: float >= 0, default 0: the slope below ``threshold``.
+      threshold: float, default 0: the value below which the negative slope applies.
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
+
     Raises:
       ValueError: For a negative ``max_value`` or ``negative_slope``, or a None ``threshold``.
 
@@ -81,7 +88,13 @@ class ReLU(_Elementwise):
 
 @public("torchflow.keras.layers")
 class LeakyReLU(_Elementwise):
-    """``x`` for ``x >= 0``, else ``alpha * x`` (``alpha`` default 0.3)."""
+    """``x`` for ``x >= 0``, else ``alpha * x`` (``alpha`` default 0.3).
+
+    Args:
+      alpha: float >= 0, default 0.3: the slope for negative inputs.
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
+    """
 
     def __init__(self, alpha=0.3, **kwargs):
         super().__init__(**kwargs)
@@ -152,7 +165,13 @@ class PReLU(_Elementwise):
 
 @public("torchflow.keras.layers")
 class ELU(_Elementwise):
-    """``x`` for ``x > 0``, else ``alpha * (exp(x) - 1)``."""
+    """``x`` for ``x > 0``, else ``alpha * (exp(x) - 1)``.
+
+    Args:
+      alpha: float, default 1.0: the scale of the negative part.
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
+    """
 
     def __init__(self, alpha=1.0, **kwargs):
         super().__init__(**kwargs)
@@ -175,7 +194,13 @@ class ELU(_Elementwise):
 
 @public("torchflow.keras.layers")
 class ThresholdedReLU(_Elementwise):
-    """``x`` for ``x > theta``, else 0."""
+    """``x`` for ``x > theta``, else 0.
+
+    Args:
+      theta: float >= 0, default 1.0: the threshold.
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
+    """
 
     def __init__(self, theta=1.0, **kwargs):
         super().__init__(**kwargs)
@@ -200,7 +225,13 @@ def _large_negative(dtype):
 @public("torchflow.keras.layers")
 class Softmax(_Elementwise):
     """Softmax over ``axis`` (an int or list); a boolean ``mask`` (True = keep) pushes
-    masked logits to a large negative value first."""
+    masked logits to a large negative value first.
+
+    Args:
+      axis: int or list of ints, default -1: the axes normalised over.
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
+    """
 
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)

@@ -73,7 +73,21 @@ _KW = ("activation", "use_bias", "kernel_initializer", "bias_initializer",
 
 @public("torchflow.keras.layers")
 class Conv1DTranspose(_ConvTranspose):
-    """Transposed 1-D convolution; ``output_padding`` adds to the output length."""
+    """Transposed 1-D convolution; ``output_padding`` adds to the output length.
+
+    Args:
+      filters: Positive int: the number of output channels.
+      kernel_size: An int or a 1-tuple: the window length.
+      strides: An int, default 1.
+      padding: ``'valid'`` (default) or ``'same'`` (case-insensitive).
+      output_padding: None (default: inferred) or an int / tuple of ints added to the output
+        size; each below its stride.
+      data_format: ``'channels_last'`` or ``'channels_first'``; default
+        ``tf.keras.backend.image_data_format()``.
+      dilation_rate: An int, default 1.
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
+    """
 
     def __init__(self, filters, kernel_size, strides=1, padding="valid", output_padding=None,
                  data_format=None, dilation_rate=1, **kwargs):
@@ -103,7 +117,21 @@ class Conv2DTranspose(_ConvTranspose):
 
 @public("torchflow.keras.layers")
 class Conv3DTranspose(_ConvTranspose):
-    """Transposed 3-D convolution; arguments as ``Conv2DTranspose``."""
+    """Transposed 3-D convolution; arguments as ``Conv2DTranspose``.
+
+    Args:
+      filters: Positive int: the number of output channels.
+      kernel_size: An int or 3 ints.
+      strides: An int or 3 ints, default 1.
+      padding: ``'valid'`` (default) or ``'same'`` (case-insensitive).
+      output_padding: None (default: inferred) or an int / tuple of ints added to the output
+        size; each below its stride.
+      data_format: ``'channels_last'`` or ``'channels_first'``; default
+        ``tf.keras.backend.image_data_format()``.
+      dilation_rate: An int or 3 ints, default 1.
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
+    """
 
     def __init__(self, filters, kernel_size, strides=(1, 1, 1), padding="valid",
                  output_padding=None, data_format=None, dilation_rate=(1, 1, 1), **kwargs):

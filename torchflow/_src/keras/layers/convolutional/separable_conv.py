@@ -102,7 +102,21 @@ class SeparableConv1D(_SeparableConv):
 @public("torchflow.keras.layers")
 class SeparableConv2D(_SeparableConv):
     """Depthwise 2-D convolution followed by a pointwise (1x1) one (arguments as
-    ``SeparableConv1D``)."""
+    ``SeparableConv1D``).
+
+    Args:
+      filters: Positive int: the number of output channels.
+      kernel_size: An int or pair of ints.
+      strides: An int or pair of ints, default 1.
+      padding: ``'valid'`` (default) or ``'same'`` (case-insensitive).
+      data_format: ``'channels_last'`` or ``'channels_first'``; default
+        ``tf.keras.backend.image_data_format()``.
+      dilation_rate: An int or pair of ints, default 1.
+      depth_multiplier: Positive int, default 1: depthwise output channels per input
+        channel.
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
+    """
 
     def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid",
                  data_format=None, dilation_rate=(1, 1), depth_multiplier=1, **kwargs):

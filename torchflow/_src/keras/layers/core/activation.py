@@ -11,6 +11,12 @@ from torchflow._src.util.api import public
 class Activation(Layer):
     """Applies ``activation`` (a name such as ``"relu"`` or a callable) to its input.
 
+    Args:
+      activation: A name (``'relu'``, ``'softmax'`` ...) or a callable taking and returning
+        a tensor.
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
+
     >>> import torchflow as tf
     >>> tf.keras.layers.Activation("relu")(tf.constant([-1.0, 2.0])).numpy()
     array([0., 2.], dtype=float32)

@@ -76,7 +76,13 @@ class _SpatialDropout(Dropout):
 
 @public("torchflow.keras.layers")
 class SpatialDropout1D(_SpatialDropout):
-    """Dropout of whole 1-D feature maps (channels) of ``(batch, steps, channels)`` input."""
+    """Dropout of whole 1-D feature maps (channels) of ``(batch, steps, channels)`` input.
+
+    Args:
+      rate: float in ``[0, 1)``: the fraction of channels dropped (training only).
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
+    """
 
     _rank = 1
 
@@ -86,13 +92,29 @@ class SpatialDropout1D(_SpatialDropout):
 
 @public("torchflow.keras.layers")
 class SpatialDropout2D(_SpatialDropout):
-    """Dropout of whole 2-D feature maps (channels); ``data_format`` as in Conv2D."""
+    """Dropout of whole 2-D feature maps (channels); ``data_format`` as in Conv2D.
+
+    Args:
+      rate: float in ``[0, 1)``: the fraction of channels dropped (training only).
+      data_format: ``'channels_last'`` or ``'channels_first'``; default
+        ``tf.keras.backend.image_data_format()``.
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
+    """
 
     _rank = 2
 
 
 @public("torchflow.keras.layers")
 class SpatialDropout3D(_SpatialDropout):
-    """Dropout of whole 3-D feature maps (channels); ``data_format`` as in Conv3D."""
+    """Dropout of whole 3-D feature maps (channels); ``data_format`` as in Conv3D.
+
+    Args:
+      rate: float in ``[0, 1)``: the fraction of channels dropped (training only).
+      data_format: ``'channels_last'`` or ``'channels_first'``; default
+        ``tf.keras.backend.image_data_format()``.
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
+    """
 
     _rank = 3

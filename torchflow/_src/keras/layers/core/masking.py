@@ -16,6 +16,11 @@ class Masking(Layer):
     """Masks timesteps whose features all equal ``mask_value``: their outputs are zero
     and downstream mask-aware layers skip them.
 
+    Args:
+      mask_value: float, default 0.0: timesteps whose features all equal it are masked.
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
+
     >>> import torchflow as tf
     >>> y = tf.keras.layers.Masking(0.0)(tf.constant([[[1.0], [0.0]]]))
     >>> y._keras_mask.numpy()
@@ -46,7 +51,14 @@ class Masking(Layer):
 @public("torchflow.keras.layers")
 class ActivityRegularization(Layer):
     """The identity, adding ``l1 * sum(|x|) + l2 * sum(x**2)`` (per batch element) to the
-    layer's losses."""
+    layer's losses.
+
+    Args:
+      l1: float >= 0, default 0.0: the L1 factor.
+      l2: float >= 0, default 0.0: the L2 factor.
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
+    """
 
     def __init__(self, l1=0.0, l2=0.0, **kwargs):
         super().__init__(activity_regularizer=regularizers.L1L2(l1=l1, l2=l2), **kwargs)

@@ -17,6 +17,12 @@ class Flatten(Layer):
     """Flattens all but the batch dimension (channels-first inputs are first moved to
     channels-last order, as tf.keras does).
 
+    Args:
+      data_format: ``'channels_last'`` or ``'channels_first'``; default
+        ``tf.keras.backend.image_data_format()``.
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
+
     >>> import torchflow as tf
     >>> tf.keras.layers.Flatten()(tf.ones([2, 3, 4])).shape
     TensorShape([2, 12])
@@ -49,7 +55,14 @@ class Flatten(Layer):
 
 @public("torchflow.keras.layers")
 class Reshape(Layer):
-    """Reshapes the non-batch dimensions to ``target_shape`` (one entry may be -1)."""
+    """Reshapes the non-batch dimensions to ``target_shape`` (one entry may be -1).
+
+    Args:
+      target_shape: A tuple of ints: the output shape without the batch dimension; one entry
+        may be -1.
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
+    """
 
     def __init__(self, target_shape, **kwargs):
         super().__init__(**kwargs)
@@ -67,6 +80,11 @@ class Reshape(Layer):
 @public("torchflow.keras.layers")
 class Permute(Layer):
     """Permutes the non-batch dimensions; ``dims`` is 1-indexed (``(2, 1)`` swaps them).
+
+    Args:
+      dims: A tuple of ints: the permutation of the non-batch dimensions, 1-indexed.
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
 
     Raises:
       ValueError: If ``dims`` is not a permutation of ``1..len(dims)``.
@@ -92,7 +110,13 @@ class Permute(Layer):
 
 @public("torchflow.keras.layers")
 class RepeatVector(Layer):
-    """Repeats a ``(batch, features)`` input ``n`` times: ``(batch, n, features)``."""
+    """Repeats a ``(batch, features)`` input ``n`` times: ``(batch, n, features)``.
+
+    Args:
+      n: Positive int: how many times to repeat.
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
+    """
 
     def __init__(self, n, **kwargs):
         super().__init__(**kwargs)

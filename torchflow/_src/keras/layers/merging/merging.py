@@ -63,7 +63,12 @@ def _reduce(fn, inputs):
 
 @public(_NS)
 class Add(_Merge):
-    """Elementwise sum of a list of same-shape tensors."""
+    """Elementwise sum of a list of same-shape tensors.
+
+    Args:
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
+    """
 
     def _merge_function(self, inputs):
         return _reduce(lambda a, b: a + b, inputs)
@@ -71,7 +76,12 @@ class Add(_Merge):
 
 @public(_NS)
 class Subtract(_Merge):
-    """``inputs[0] - inputs[1]`` (exactly two inputs)."""
+    """``inputs[0] - inputs[1]`` (exactly two inputs).
+
+    Args:
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
+    """
 
     def _check(self, input_shape):
         super()._check(input_shape)
@@ -87,7 +97,12 @@ class Subtract(_Merge):
 
 @public(_NS)
 class Multiply(_Merge):
-    """Elementwise product of a list of tensors."""
+    """Elementwise product of a list of tensors.
+
+    Args:
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
+    """
 
     def _merge_function(self, inputs):
         return _reduce(lambda a, b: a * b, inputs)
@@ -95,7 +110,12 @@ class Multiply(_Merge):
 
 @public(_NS)
 class Average(_Merge):
-    """Elementwise mean of a list of tensors."""
+    """Elementwise mean of a list of tensors.
+
+    Args:
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
+    """
 
     def _merge_function(self, inputs):
         return _reduce(lambda a, b: a + b, inputs) / cast(len(inputs), inputs[0].dtype)
@@ -103,7 +123,12 @@ class Average(_Merge):
 
 @public(_NS)
 class Maximum(_Merge):
-    """Elementwise maximum of a list of tensors."""
+    """Elementwise maximum of a list of tensors.
+
+    Args:
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
+    """
 
     def _merge_function(self, inputs):
         return _reduce(maximum, inputs)
@@ -111,7 +136,12 @@ class Maximum(_Merge):
 
 @public(_NS)
 class Minimum(_Merge):
-    """Elementwise minimum of a list of tensors."""
+    """Elementwise minimum of a list of tensors.
+
+    Args:
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
+    """
 
     def _merge_function(self, inputs):
         return _reduce(minimum, inputs)
@@ -119,7 +149,13 @@ class Minimum(_Merge):
 
 @public(_NS)
 class Concatenate(_Merge):
-    """Concatenates a list of tensors along ``axis`` (default -1)."""
+    """Concatenates a list of tensors along ``axis`` (default -1).
+
+    Args:
+      axis: int, default -1: the concatenation axis.
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
+    """
 
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)
@@ -235,25 +271,57 @@ class Dot(_Merge):
 
 @public(_NS)
 def add(inputs, **kwargs):
-    """Functional form of ``Add``: ``Add(**kwargs)(inputs)``."""
+    """Functional form of ``Add``: ``Add(**kwargs)(inputs)``.
+
+    Args:
+      inputs: A list of tensors (two or more, same shape unless said otherwise).
+      kwargs: Arguments for the layer's constructor (``name`` ...).
+
+    Returns:
+      The merged tensor (a ``KerasTensor`` for symbolic inputs).
+    """
     return Add(**kwargs)(inputs)
 
 
 @public(_NS)
 def subtract(inputs, **kwargs):
-    """Functional form of ``Subtract``."""
+    """Functional form of ``Subtract``.
+
+    Args:
+      inputs: A list of exactly two tensors of one shape.
+      kwargs: Arguments for the layer's constructor (``name`` ...).
+
+    Returns:
+      The merged tensor (a ``KerasTensor`` for symbolic inputs).
+    """
     return Subtract(**kwargs)(inputs)
 
 
 @public(_NS)
 def multiply(inputs, **kwargs):
-    """Functional form of ``Multiply``."""
+    """Functional form of ``Multiply``.
+
+    Args:
+      inputs: A list of tensors (two or more, same shape unless said otherwise).
+      kwargs: Arguments for the layer's constructor (``name`` ...).
+
+    Returns:
+      The merged tensor (a ``KerasTensor`` for symbolic inputs).
+    """
     return Multiply(**kwargs)(inputs)
 
 
 @public(_NS)
 def average(inputs, **kwargs):
-    """Functional form of ``Average``."""
+    """Functional form of ``Average``.
+
+    Args:
+      inputs: A list of tensors (two or more, same shape unless said otherwise).
+      kwargs: Arguments for the layer's constructor (``name`` ...).
+
+    Returns:
+      The merged tensor (a ``KerasTensor`` for symbolic inputs).
+    """
     return Average(**kwargs)(inputs)
 
 
@@ -271,13 +339,32 @@ def minimum_(inputs, **kwargs):
 
 @public(_NS)
 def concatenate(inputs, axis=-1, **kwargs):
-    """Functional form of ``Concatenate``."""
+    """Functional form of ``Concatenate``.
+
+    Args:
+      inputs: A list of tensors equal in every dimension except ``axis``.
+      axis: int, default -1: the concatenation axis.
+      kwargs: Arguments for the layer's constructor (``name`` ...).
+
+    Returns:
+      The merged tensor (a ``KerasTensor`` for symbolic inputs).
+    """
     return Concatenate(axis=axis, **kwargs)(inputs)
 
 
 @public(_NS)
 def dot(inputs, axes, normalize=False, **kwargs):
-    """Functional form of ``Dot``."""
+    """Functional form of ``Dot``.
+
+    Args:
+      inputs: A list of two tensors.
+      axes: An int or a pair of ints: the axes the dot product is taken over.
+      normalize: bool, default False: L2-normalise along ``axes`` first (cosine proximity).
+      kwargs: Arguments for the layer's constructor (``name`` ...).
+
+    Returns:
+      The merged tensor (a ``KerasTensor`` for symbolic inputs).
+    """
     return Dot(axes=axes, normalize=normalize, **kwargs)(inputs)
 
 

@@ -86,7 +86,14 @@ class _Cropping(_Spatial):
 
 @public("torchflow.keras.layers")
 class ZeroPadding1D(_ZeroPadding):
-    """Pads the time axis with zeros: ``padding`` is an int or ``(left, right)``."""
+    """Pads the time axis with zeros: ``padding`` is an int or ``(left, right)``.
+
+    Args:
+      padding: An int or ``(left, right)``, default 1: zeros added to each end of the time
+        axis.
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
+    """
 
     _rank = 1
 
@@ -111,7 +118,15 @@ class ZeroPadding2D(_ZeroPadding):
 
 @public("torchflow.keras.layers")
 class ZeroPadding3D(_ZeroPadding):
-    """Pads the three spatial axes with zeros (an int, 3 ints or 3 pairs)."""
+    """Pads the three spatial axes with zeros (an int, 3 ints or 3 pairs).
+
+    Args:
+      padding: An int, 3 ints or 3 ``(start, end)`` pairs, default 1 each.
+      data_format: ``'channels_last'`` or ``'channels_first'``; default
+        ``tf.keras.backend.image_data_format()``.
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
+    """
 
     _rank = 3
 
@@ -121,7 +136,13 @@ class ZeroPadding3D(_ZeroPadding):
 
 @public("torchflow.keras.layers")
 class Cropping1D(_Cropping):
-    """Crops the time axis: ``cropping`` is an int or ``(start, end)``."""
+    """Crops the time axis: ``cropping`` is an int or ``(start, end)``.
+
+    Args:
+      cropping: An int or ``(start, end)``, default ``(1, 1)``: steps cut from each end.
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
+    """
 
     _rank = 1
 
@@ -131,7 +152,15 @@ class Cropping1D(_Cropping):
 
 @public("torchflow.keras.layers")
 class Cropping2D(_Cropping):
-    """Crops rows and columns: an int, ``(rows, cols)`` or ``((top, bottom), (left, right))``."""
+    """Crops rows and columns: an int, ``(rows, cols)`` or ``((top, bottom), (left, right))``.
+
+    Args:
+      cropping: An int, ``(rows, cols)`` or ``((top, bottom), (left, right))``, default 0.
+      data_format: ``'channels_last'`` or ``'channels_first'``; default
+        ``tf.keras.backend.image_data_format()``.
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
+    """
 
     _rank = 2
 
@@ -141,7 +170,15 @@ class Cropping2D(_Cropping):
 
 @public("torchflow.keras.layers")
 class Cropping3D(_Cropping):
-    """Crops the three spatial axes (an int, 3 ints or 3 pairs)."""
+    """Crops the three spatial axes (an int, 3 ints or 3 pairs).
+
+    Args:
+      cropping: An int, 3 ints or 3 ``(start, end)`` pairs, default 1 each.
+      data_format: ``'channels_last'`` or ``'channels_first'``; default
+        ``tf.keras.backend.image_data_format()``.
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
+    """
 
     _rank = 3
 

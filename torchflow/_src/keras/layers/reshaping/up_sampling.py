@@ -63,7 +63,13 @@ class _UpSampling(Layer):
 
 @public("torchflow.keras.layers")
 class UpSampling1D(_UpSampling):
-    """Repeats each step ``size`` times along the time axis of ``(batch, steps, features)``."""
+    """Repeats each step ``size`` times along the time axis of ``(batch, steps, features)``.
+
+    Args:
+      size: Positive int, default 2: the repeat factor.
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
+    """
 
     _rank = 1
 
@@ -114,7 +120,15 @@ class UpSampling2D(_UpSampling):
 
 @public("torchflow.keras.layers")
 class UpSampling3D(_UpSampling):
-    """Repeats the three spatial axes by ``size`` (an int or 3 ints)."""
+    """Repeats the three spatial axes by ``size`` (an int or 3 ints).
+
+    Args:
+      size: An int or 3 ints, default 2 each.
+      data_format: ``'channels_last'`` or ``'channels_first'``; default
+        ``tf.keras.backend.image_data_format()``.
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
+    """
 
     _rank = 3
 

@@ -150,6 +150,25 @@ def _dense(x, k, b):
 class SimpleRNNCell(_Cell):
     """The cell of ``SimpleRNN``: ``h = activation(x W + b + h_prev U)``.
 
+    Args:
+      units: Positive int: the dimensionality of the output (and of the state).
+      activation: Activation (a name or callable), default ``'tanh'``; None means linear.
+      use_bias: bool, default True: whether the layer uses a bias vector.
+      kernel_initializer: Initializer for the input kernel, default ``'glorot_uniform'``.
+      recurrent_initializer: Initializer for the recurrent kernel, default ``'orthogonal'``.
+      bias_initializer: Initializer for the bias, default ``'zeros'``.
+      kernel_regularizer: Regularizer for the kernel, default None.
+      recurrent_regularizer: Regularizer for the recurrent kernel, default None.
+      bias_regularizer: Regularizer for the bias, default None.
+      kernel_constraint: Constraint on the kernel, default None.
+      recurrent_constraint: Constraint on the recurrent kernel, default None.
+      bias_constraint: Constraint on the bias, default None.
+      dropout: float in ``[0, 1)``, default 0: dropout rate on the inputs (training only).
+      recurrent_dropout: float in ``[0, 1)``, default 0: dropout rate on the recurrent state
+        (training only).
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
+
     >>> import torchflow as tf
     >>> cell = tf.keras.layers.SimpleRNNCell(4)
     >>> tf.keras.layers.RNN(cell)(tf.ones([2, 3, 5])).shape
@@ -191,6 +210,29 @@ class LSTMCell(_Cell):
     """The cell of ``LSTM`` (gates ``i, f, c, o`` in the kernel columns).
 
     States are ``[h, c]``; ``unit_forget_bias`` initialises the forget-gate bias to 1.
+
+    Args:
+      units: Positive int: the dimensionality of the output (and of the state).
+      activation: Activation for the output (a name or callable), default ``'tanh'``; None
+        means linear.
+      recurrent_activation: Activation for the gates, default ``'sigmoid'``.
+      use_bias: bool, default True: whether the layer uses a bias vector.
+      kernel_initializer: Initializer for the input kernel, default ``'glorot_uniform'``.
+      recurrent_initializer: Initializer for the recurrent kernel, default ``'orthogonal'``.
+      bias_initializer: Initializer for the bias, default ``'zeros'``.
+      unit_forget_bias: bool, default True: add 1 to the forget-gate bias at initialisation.
+      kernel_regularizer: Regularizer for the kernel, default None.
+      recurrent_regularizer: Regularizer for the recurrent kernel, default None.
+      bias_regularizer: Regularizer for the bias, default None.
+      kernel_constraint: Constraint on the kernel, default None.
+      recurrent_constraint: Constraint on the recurrent kernel, default None.
+      bias_constraint: Constraint on the bias, default None.
+      dropout: float in ``[0, 1)``, default 0: dropout rate on the inputs (training only).
+      recurrent_dropout: float in ``[0, 1)``, default 0: dropout rate on the recurrent state
+        (training only).
+      implementation: 1 or 2 (default); accepted for compatibility, the result is the same.
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
     """
 
     _gates = 4
@@ -244,7 +286,32 @@ class LSTMCell(_Cell):
 
 @public("torchflow.keras.layers")
 class GRUCell(_Cell):
-    """The cell of ``GRU`` (gates ``z, r, h``; ``reset_after=True`` as TF 2.x)."""
+    """The cell of ``GRU`` (gates ``z, r, h``; ``reset_after=True`` as TF 2.x).
+
+    Args:
+      units: Positive int: the dimensionality of the output (and of the state).
+      activation: Activation for the output (a name or callable), default ``'tanh'``; None
+        means linear.
+      recurrent_activation: Activation for the gates, default ``'sigmoid'``.
+      use_bias: bool, default True: whether the layer uses a bias vector.
+      kernel_initializer: Initializer for the input kernel, default ``'glorot_uniform'``.
+      recurrent_initializer: Initializer for the recurrent kernel, default ``'orthogonal'``.
+      bias_initializer: Initializer for the bias, default ``'zeros'``.
+      kernel_regularizer: Regularizer for the kernel, default None.
+      recurrent_regularizer: Regularizer for the recurrent kernel, default None.
+      bias_regularizer: Regularizer for the bias, default None.
+      kernel_constraint: Constraint on the kernel, default None.
+      recurrent_constraint: Constraint on the recurrent kernel, default None.
+      bias_constraint: Constraint on the bias, default None.
+      dropout: float in ``[0, 1)``, default 0: dropout rate on the inputs (training only).
+      recurrent_dropout: float in ``[0, 1)``, default 0: dropout rate on the recurrent state
+        (training only).
+      implementation: 1 or 2 (default); accepted for compatibility, the result is the same.
+      reset_after: bool, default True: apply the reset gate after the matrix multiplication
+        (TF 2.x and cuDNN convention).
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
+    """
 
     _gates = 3
 
@@ -308,7 +375,16 @@ class GRUCell(_Cell):
 @public("torchflow.keras.layers")
 class AbstractRNNCell(Layer):
     """Base for custom RNN cells: subclasses define ``state_size``, ``output_size`` and
-    ``call(inputs, states) -> (output, new_states)``."""
+    ``call(inputs, states) -> (output, new_states)``.
+
+    Args:
+      trainable: bool, default True: whether the layer's weights are trained.
+      name: str, default None (a unique name is generated).
+      dtype: The layer's dtype or dtype policy, default None (the global policy).
+      dynamic: bool, default False; accepted for compatibility.
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
+    """
 
     def call(self, inputs, states):
         raise NotImplementedError("Abstract method")

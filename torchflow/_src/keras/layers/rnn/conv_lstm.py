@@ -133,6 +133,41 @@ class ConvLSTM2D(RNN):
     """Convolutional LSTM over inputs ``[batch, time, rows, cols, channels]``
     (channels_last) or ``[batch, time, channels, rows, cols]``.
 
+    Args:
+      filters: Positive int: the number of output channels.
+      kernel_size: An int or pair of ints: the convolution window.
+      strides: An int or pair of ints, default 1.
+      padding: ``'valid'`` (default) or ``'same'`` (case-insensitive).
+      data_format: ``'channels_last'`` or ``'channels_first'``; default
+        ``tf.keras.backend.image_data_format()``.
+      dilation_rate: An int or pair of ints, default 1.
+      activation: Activation for the output, default ``'tanh'``.
+      recurrent_activation: Activation for the gates, default ``'hard_sigmoid'``.
+      use_bias: bool, default True: whether the layer uses a bias vector.
+      kernel_initializer: Initializer for the input kernel, default ``'glorot_uniform'``.
+      recurrent_initializer: Initializer for the recurrent kernel, default ``'orthogonal'``.
+      bias_initializer: Initializer for the bias, default ``'zeros'``.
+      unit_forget_bias: bool, default True: add 1 to the forget-gate bias at initialisation.
+      kernel_regularizer: Regularizer for the kernel, default None.
+      recurrent_regularizer: Regularizer for the recurrent kernel, default None.
+      bias_regularizer: Regularizer for the bias, default None.
+      activity_regularizer: Regularizer for the output, default None.
+      kernel_constraint: Constraint on the kernel, default None.
+      recurrent_constraint: Constraint on the recurrent kernel, default None.
+      bias_constraint: Constraint on the bias, default None.
+      return_sequences: bool, default False: return the whole output sequence instead of the
+        last output.
+      return_state: bool, default False: also return the final state(s).
+      go_backwards: bool, default False: process the sequence backwards (and return it
+        reversed).
+      stateful: bool, default False: carry the last state of each batch entry into the next
+        batch.
+      dropout: float in ``[0, 1)``, default 0: dropout rate on the inputs (training only).
+      recurrent_dropout: float in ``[0, 1)``, default 0: dropout rate on the recurrent state
+        (training only).
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
+
     >>> import torchflow as tf
     >>> tf.keras.layers.ConvLSTM2D(2, 3)(tf.ones([1, 3, 5, 5, 1])).shape
     TensorShape([1, 3, 3, 2])

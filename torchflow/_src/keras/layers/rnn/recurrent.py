@@ -95,6 +95,34 @@ def _split_kwargs(kwargs):
 class SimpleRNN(_CellRNN):
     """Fully-connected RNN whose output is fed back as input (a ``SimpleRNNCell``).
 
+    Args:
+      units: Positive int: the dimensionality of the output (and of the state).
+      activation: Activation (a name or callable), default ``'tanh'``; None means linear.
+      use_bias: bool, default True: whether the layer uses a bias vector.
+      kernel_initializer: Initializer for the input kernel, default ``'glorot_uniform'``.
+      recurrent_initializer: Initializer for the recurrent kernel, default ``'orthogonal'``.
+      bias_initializer: Initializer for the bias, default ``'zeros'``.
+      kernel_regularizer: Regularizer for the kernel, default None.
+      recurrent_regularizer: Regularizer for the recurrent kernel, default None.
+      bias_regularizer: Regularizer for the bias, default None.
+      activity_regularizer: Regularizer for the output, default None.
+      kernel_constraint: Constraint on the kernel, default None.
+      recurrent_constraint: Constraint on the recurrent kernel, default None.
+      bias_constraint: Constraint on the bias, default None.
+      dropout: float in ``[0, 1)``, default 0: dropout rate on the inputs (training only).
+      recurrent_dropout: float in ``[0, 1)``, default 0: dropout rate on the recurrent state
+        (training only).
+      return_sequences: bool, default False: return the whole output sequence instead of the
+        last output.
+      return_state: bool, default False: also return the final state(s).
+      go_backwards: bool, default False: process the sequence backwards (and return it
+        reversed).
+      stateful: bool, default False: carry the last state of each batch entry into the next
+        batch.
+      unroll: bool, default False; accepted for compatibility (the loop is never symbolic).
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
+
     >>> import torchflow as tf
     >>> tf.keras.layers.SimpleRNN(4)(tf.ones([2, 3, 5])).shape
     TensorShape([2, 4])
@@ -129,6 +157,40 @@ class LSTM(_CellRNN):
     """Long Short-Term Memory layer (Hochreiter 1997), TF 2.4's ``LSTM``.
 
     Uses one fused kernel for the whole sequence when the cuDNN conditions hold.
+
+    Args:
+      units: Positive int: the dimensionality of the output (and of the state).
+      activation: Activation for the output (a name or callable), default ``'tanh'``; None
+        means linear.
+      recurrent_activation: Activation for the gates, default ``'sigmoid'``.
+      use_bias: bool, default True: whether the layer uses a bias vector.
+      kernel_initializer: Initializer for the input kernel, default ``'glorot_uniform'``.
+      recurrent_initializer: Initializer for the recurrent kernel, default ``'orthogonal'``.
+      bias_initializer: Initializer for the bias, default ``'zeros'``.
+      unit_forget_bias: bool, default True: add 1 to the forget-gate bias at initialisation.
+      kernel_regularizer: Regularizer for the kernel, default None.
+      recurrent_regularizer: Regularizer for the recurrent kernel, default None.
+      bias_regularizer: Regularizer for the bias, default None.
+      activity_regularizer: Regularizer for the output, default None.
+      kernel_constraint: Constraint on the kernel, default None.
+      recurrent_constraint: Constraint on the recurrent kernel, default None.
+      bias_constraint: Constraint on the bias, default None.
+      dropout: float in ``[0, 1)``, default 0: dropout rate on the inputs (training only).
+      recurrent_dropout: float in ``[0, 1)``, default 0: dropout rate on the recurrent state
+        (training only).
+      implementation: 1 or 2 (default); accepted for compatibility, the result is the same.
+      return_sequences: bool, default False: return the whole output sequence instead of the
+        last output.
+      return_state: bool, default False: also return the final state(s).
+      go_backwards: bool, default False: process the sequence backwards (and return it
+        reversed).
+      stateful: bool, default False: carry the last state of each batch entry into the next
+        batch.
+      time_major: bool, default False: inputs are ``[time, batch, features]`` instead of
+        ``[batch, time, features]``.
+      unroll: bool, default False; accepted for compatibility (the loop is never symbolic).
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
 
     >>> import torchflow as tf
     >>> out, h, c = tf.keras.layers.LSTM(4, return_state=True)(tf.ones([2, 3, 5]))
@@ -187,6 +249,41 @@ class GRU(_CellRNN):
     """Gated Recurrent Unit (Cho 2014), TF 2.4's ``GRU`` (``reset_after=True``).
 
     Uses one fused kernel for the whole sequence when the cuDNN conditions hold.
+
+    Args:
+      units: Positive int: the dimensionality of the output (and of the state).
+      activation: Activation for the output (a name or callable), default ``'tanh'``; None
+        means linear.
+      recurrent_activation: Activation for the gates, default ``'sigmoid'``.
+      use_bias: bool, default True: whether the layer uses a bias vector.
+      kernel_initializer: Initializer for the input kernel, default ``'glorot_uniform'``.
+      recurrent_initializer: Initializer for the recurrent kernel, default ``'orthogonal'``.
+      bias_initializer: Initializer for the bias, default ``'zeros'``.
+      kernel_regularizer: Regularizer for the kernel, default None.
+      recurrent_regularizer: Regularizer for the recurrent kernel, default None.
+      bias_regularizer: Regularizer for the bias, default None.
+      activity_regularizer: Regularizer for the output, default None.
+      kernel_constraint: Constraint on the kernel, default None.
+      recurrent_constraint: Constraint on the recurrent kernel, default None.
+      bias_constraint: Constraint on the bias, default None.
+      dropout: float in ``[0, 1)``, default 0: dropout rate on the inputs (training only).
+      recurrent_dropout: float in ``[0, 1)``, default 0: dropout rate on the recurrent state
+        (training only).
+      implementation: 1 or 2 (default); accepted for compatibility, the result is the same.
+      return_sequences: bool, default False: return the whole output sequence instead of the
+        last output.
+      return_state: bool, default False: also return the final state(s).
+      go_backwards: bool, default False: process the sequence backwards (and return it
+        reversed).
+      stateful: bool, default False: carry the last state of each batch entry into the next
+        batch.
+      unroll: bool, default False; accepted for compatibility (the loop is never symbolic).
+      time_major: bool, default False: inputs are ``[time, batch, features]`` instead of
+        ``[batch, time, features]``.
+      reset_after: bool, default True: apply the reset gate after the matrix multiplication
+        (TF 2.x and cuDNN convention).
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
 
     >>> import torchflow as tf
     >>> tf.keras.layers.GRU(4, return_sequences=True)(tf.ones([2, 3, 5])).shape

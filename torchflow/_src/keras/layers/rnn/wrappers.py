@@ -15,7 +15,13 @@ from torchflow._src.util.api import public
 
 @public("torchflow.keras.layers")
 class Wrapper(Layer):
-    """Base of the layer wrappers: holds ``self.layer``."""
+    """Base of the layer wrappers: holds ``self.layer``.
+
+    Args:
+      layer: The ``tf.keras.layers.Layer`` instance to wrap.
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
+    """
 
     def __init__(self, layer, **kwargs):
         if not isinstance(layer, Layer):
@@ -39,6 +45,11 @@ class Wrapper(Layer):
 @public("torchflow.keras.layers")
 class TimeDistributed(Wrapper):
     """Applies a layer to every temporal slice of an input ``[batch, time, ...]``.
+
+    Args:
+      layer: The ``tf.keras.layers.Layer`` instance to wrap.
+      kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ``trainable``, ``input_shape``,
+        ...).
 
     >>> import torchflow as tf
     >>> tf.keras.layers.TimeDistributed(tf.keras.layers.Dense(2))(tf.ones([4, 3, 5])).shape
