@@ -601,12 +601,14 @@ def _graph_inputs(args, kwargs):
             flat.append(t)
             key.append((t.shape, t.device, t.requires_grad))
         elif isinstance(x, Variable):
-            key.append(id(x))
+            # Never reused, unlike id(): a later variable must not hit a dead one's key.
+            key.append(("var", getattr(x, "_unique_id", id(x))))
     if len(flat) > 1:
         ids = [id(t) for t in flat]
         if len(set(ids)) != len(ids):
             key.append(tuple(ids.index(i) for i in ids))
     return flat, tuple(key)
+
 
 def _np_to_tensor(x):
     return to_tensor(x) if type(x) is np.ndarray and x.dtype.kind not in "OUS" else x

@@ -97,6 +97,13 @@ def pretty_signature(fn_name: str, names: list, signature, outputs) -> str:
     return "\n".join(lines)
 
 
+def _equal(a, b) -> bool:
+    try:
+        return type(a) is type(b) and bool(a == b)
+    except Exception:  # noqa: BLE001 - values that do not compare
+        return a is b
+
+
 def bind_concrete_call(fn_name: str, names: list, signature, args, kwargs):
     """The full (args, kwargs) of the Python function for a call of a concrete
     function: its tensor arguments positionally in signature order or by name,
@@ -109,6 +116,16 @@ def bind_concrete_call(fn_name: str, names: list, signature, args, kwargs):
     args_spec, kwargs_spec = signature
     params = list(zip(names, args_spec)) + list(kwargs_spec.items())
     tensor_names = [n for n, s in params if _has_spec(s)]
+    if len(args) > len(tensor_names) and len(args) <= len(args_spec):
+        # The original call's arguments, Python values included: those must be the
+        # values the function was traced with.
+        for name, spec, a in zip(names, args_spec, args):
+            if not _has_spec(spec) and not _equal(a, spec):
+                raise TypeError(f"ConcreteFunction {fn_name}(...) was constructed with "
+                                f"{type(spec).__name__} value {spec!r} in {name}, but was "
+                                f"called with {type(a).__name__} value {a!r}.")
+        args = tuple(a for (name, spec), a in zip(zip(names, args_spec), args)
+                     if _has_spec(spec))
     if len(args) > len(tensor_names):
         raise TypeError(f"{fn_name}(...) takes {len(tensor_names)} positional arguments but "
                         f"{len(args)} were given.")

@@ -34,7 +34,7 @@ import torch
 from torch.overrides import TorchFunctionMode
 
 from torchflow._src.core import tensor as _tensor_mod
-from torchflow._src.core.errors import OperatorNotAllowedInGraphError
+from torchflow._src.core.errors import FailedPreconditionError, OperatorNotAllowedInGraphError
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.util import nest
 
@@ -124,6 +124,24 @@ class paused:
     def __exit__(self, *exc):
         if self._r is not None:
             self._r.paused -= 1
+
+
+def note_variable(var) -> None:
+    """A variable read while tracing: the recording holds it weakly, as TF's
+    functions do, and a replay after it was deleted raises TF's error."""
+    r = active()
+    if r is not None:
+        r.variable_ref(var)
+
+
+def _alive(ref, name: str, fn: str):
+    var = ref()
+    if var is None:
+        raise FailedPreconditionError(
+            None, None, f"Could not find variable {name}. This could mean that the variable "
+            f"has been deleted. In TF1, it can also mean the variable is uninitialized. "
+            f"[Op:__inference_{fn}]")
+    return var
 
 
 def host_op(fn=None, *, dry=None):
@@ -231,6 +249,18 @@ class Recorder(TorchFunctionMode):
             self.keep.append(x)
         return name
 
+    def variable_ref(self, var) -> str:
+        """An expression for ``var`` that checks it is still alive (weakly held)."""
+        key = ("var", id(var))
+        name = self.objs.get(key)  # pyright: ignore[reportCallIssue, reportArgumentType] - keys are ids or ("var", id) pairs
+        if name is None:
+            name = self._fresh("v")
+            self.objs[key] = name  # pyright: ignore[reportArgumentType] - see above
+            self.ns[name] = weakref.ref(var)
+            self.ns["_alive"] = _alive
+            self.lines.append(f"_alive({name}, {var.name!r}, {self.name!r})")
+        return f"_alive({name}, {var.name!r}, {self.name!r})"
+
     def input(self, t: torch.Tensor) -> str:
         name = self._fresh("i")
         self.slots[id(t)] = name
@@ -333,6 +363,11 @@ class Recorder(TorchFunctionMode):
     # --- host nodes -----------------------------------------------------------
     def _host_expr(self, x) -> str:
         tp = type(x)
+        if getattr(x, "_leaf", None) is not None and hasattr(x, "assign_add"):
+            try:
+                return self.variable_ref(x)  # a tf.Variable: held weakly
+            except TypeError:
+                return self._obj(x)
         if tp is Tensor or isinstance(x, Tensor):
             t = x._t
             if isinstance(t, torch.Tensor) and id(t) in self.slots:

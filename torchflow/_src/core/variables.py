@@ -324,6 +324,8 @@ class Variable(metaclass=VariableMetaclass):
     def _read(self) -> Tensor:
         if self._forward_dual is not None:
             return wrap(self._forward_dual, self._dtype)
+        if graph_trace._ACTIVE is not None:
+            graph_trace.note_variable(self)
         if _state.recording:
             if graph_trace._ACTIVE is not None:
                 _notify_read(self)  # a host node: replays tell the tapes then recording
