@@ -11,7 +11,17 @@ from torchflow._src.util.api import public
 
 @public("torchflow.keras.optimizers")
 class Adadelta(FusedMixin, Optimizer):
-    """Adadelta: steps scaled by the RMS of past updates over the RMS of gradients."""
+    """Adadelta: steps scaled by the RMS of past updates over the RMS of gradients.
+
+    Args:
+      learning_rate: A float, a ``LearningRateSchedule`` or a zero-argument callable;
+        default 0.001.
+      rho: float, default 0.95: the decay rate of the running averages.
+      epsilon: float, default 1e-7: a small constant for numerical stability.
+      name: str, default ``'Adadelta'``: the prefix of the slot variables' names.
+      kwargs: ``clipvalue``, ``clipnorm``, ``global_clipnorm`` (gradient clipping), ``lr``
+        (deprecated alias of ``learning_rate``), ``decay`` (inverse-time decay).
+    """
 
     def __init__(self, learning_rate=0.001, rho=0.95, epsilon=1e-7, name="Adadelta", **kwargs):
         super().__init__(name, **kwargs)

@@ -14,6 +14,16 @@ from torchflow._src.util.api import public
 class Adagrad(FusedMixin, Optimizer):
     """Adagrad: per-parameter rates scaled by the accumulated squared gradients.
 
+    Args:
+      learning_rate: A float, a ``LearningRateSchedule`` or a zero-argument callable;
+        default 0.001.
+      initial_accumulator_value: float >= 0, default 0.1: the starting value of the
+        accumulators.
+      epsilon: float, default 1e-7: a small constant for numerical stability.
+      name: str, default ``'Adagrad'``: the prefix of the slot variables' names.
+      kwargs: ``clipvalue``, ``clipnorm``, ``global_clipnorm`` (gradient clipping), ``lr``
+        (deprecated alias of ``learning_rate``), ``decay`` (inverse-time decay).
+
     Raises:
       ValueError: If ``initial_accumulator_value`` is negative.
     """

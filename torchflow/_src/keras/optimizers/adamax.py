@@ -11,7 +11,19 @@ from torchflow._src.util.api import public
 
 @public("torchflow.keras.optimizers")
 class Adamax(FusedMixin, Optimizer):
-    """Adamax: Adam with the infinity norm of past gradients in place of ``v``."""
+    """Adamax: Adam with the infinity norm of past gradients in place of ``v``.
+
+    Args:
+      learning_rate: A float, a ``LearningRateSchedule`` or a zero-argument callable;
+        default 0.001.
+      beta_1: float, default 0.9: the decay rate of the first-moment estimates.
+      beta_2: float, default 0.999: the decay rate of the exponentially weighted infinity
+        norm.
+      epsilon: float, default 1e-7: a small constant for numerical stability.
+      name: str, default ``'Adamax'``: the prefix of the slot variables' names.
+      kwargs: ``clipvalue``, ``clipnorm``, ``global_clipnorm`` (gradient clipping), ``lr``
+        (deprecated alias of ``learning_rate``), ``decay`` (inverse-time decay).
+    """
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
                  name="Adamax", **kwargs):

@@ -13,6 +13,21 @@ from torchflow._src.util.api import public
 class Ftrl(FusedMixin, Optimizer):
     """FTRL-proximal with L1, L2 and L2-shrinkage regularization.
 
+    Args:
+      learning_rate: A float, a ``LearningRateSchedule`` or a zero-argument callable;
+        default 0.001.
+      learning_rate_power: float <= 0, default -0.5: how the per-coordinate rate shrinks
+        during training.
+      initial_accumulator_value: float >= 0, default 0.1.
+      l1_regularization_strength: float >= 0, default 0.0.
+      l2_regularization_strength: float >= 0, default 0.0.
+      name: str, default ``'Ftrl'``: the prefix of the slot variables' names.
+      l2_shrinkage_regularization_strength: float >= 0, default 0.0: an L2 penalty on the
+        weights (not the accumulators).
+      beta: float, default 0.0: added to the accumulator root in the denominator.
+      kwargs: ``clipvalue``, ``clipnorm``, ``global_clipnorm`` (gradient clipping), ``lr``
+        (deprecated alias of ``learning_rate``), ``decay`` (inverse-time decay).
+
     Raises:
       ValueError: For a negative accumulator value or regularization strength,
         or a positive ``learning_rate_power``.

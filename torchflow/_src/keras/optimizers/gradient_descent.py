@@ -15,6 +15,16 @@ class SGD(FusedMixin, Optimizer):
 
     ``velocity = momentum * velocity - learning_rate * g``; ``w += velocity``.
 
+    Args:
+      learning_rate: A float, a ``LearningRateSchedule`` or a zero-argument callable;
+        default 0.01.
+      momentum: float in ``[0, 1]``, default 0.0: accelerates steps in a consistent
+        direction.
+      nesterov: bool, default False: use Nesterov momentum.
+      name: str, default ``'SGD'``: the prefix of the slot variables' names.
+      kwargs: ``clipvalue``, ``clipnorm``, ``global_clipnorm`` (gradient clipping), ``lr``
+        (deprecated alias of ``learning_rate``), ``decay`` (inverse-time decay).
+
     Raises:
       ValueError: If ``momentum`` is outside [0, 1].
 

@@ -18,6 +18,15 @@ class Nadam(FusedMixin, Optimizer):
     """Adam with Nesterov momentum and Keras's momentum-decay schedule
     (``schedule_decay``, stored as ``decay``, default 0.004).
 
+    Args:
+      learning_rate: A float (not a schedule), default 0.001.
+      beta_1: float, default 0.9: the decay rate of the first-moment estimates.
+      beta_2: float, default 0.999: the decay rate of the second-moment estimates.
+      epsilon: float, default 1e-7: a small constant for numerical stability.
+      name: str, default ``'Nadam'``: the prefix of the slot variables' names.
+      kwargs: ``clipvalue``, ``clipnorm``, ``global_clipnorm`` (gradient clipping), ``lr``
+        (deprecated alias of ``learning_rate``), ``decay`` (inverse-time decay).
+
     Raises:
       ValueError: If ``learning_rate`` is a LearningRateSchedule (as TF 2.4).
     """

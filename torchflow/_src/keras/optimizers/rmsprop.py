@@ -14,6 +14,18 @@ from torchflow._src.util.api import public
 class RMSprop(FusedMixin, Optimizer):
     """RMSprop: divides the gradient by a running root mean square (``centered``
     subtracts the squared running mean; ``momentum > 0`` adds a momentum slot).
+
+    Args:
+      learning_rate: A float, a ``LearningRateSchedule`` or a zero-argument callable;
+        default 0.001.
+      rho: float, default 0.9: the decay rate of the running mean of squared gradients.
+      momentum: float >= 0, default 0.0: momentum coefficient.
+      epsilon: float, default 1e-7: a small constant for numerical stability.
+      centered: bool, default False: normalise by the estimated variance instead of the
+        second moment.
+      name: str, default ``'RMSprop'``: the prefix of the slot variables' names.
+      kwargs: ``clipvalue``, ``clipnorm``, ``global_clipnorm`` (gradient clipping), ``lr``
+        (deprecated alias of ``learning_rate``), ``decay`` (inverse-time decay).
     """
 
     def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7,
