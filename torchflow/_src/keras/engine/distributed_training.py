@@ -20,6 +20,8 @@ from torchflow._src.distribute import ds_context, values
 from torchflow._src.distribute.input_lib import DistributedDataset, split_global_batch
 from torchflow._src.distribute.reduce_util import ReduceOp
 from torchflow._src.ops.array_ops import concat
+from torchflow._src.ops.creation_ops import cast
+from torchflow._src.ops.math_ops import truediv
 from torchflow._src.util import nest
 
 
@@ -99,26 +101,43 @@ def _run_step(strategy, step, batch, state):
 @contextlib.contextmanager
 def _metrics_read_together(strategy, model):
     """Within it, the metrics' sync-on-read variables read their cross-replica values
-    from one ``batch_reduce_to`` per reduction (one collective between workers, not
-    one per variable)."""
-    groups: dict = {}
+    from one ``batch_reduce_to`` (one collective between workers, not one per
+    variable). SUM and MEAN variables travel together: a MEAN is the SUM divided by
+    ``num_replicas_in_sync``, as ``CrossDeviceOps`` computes it."""
+    batch: dict = {}
     for m in model.metrics:
         for v in m.variables:
-            if isinstance(v, values.SyncOnReadVariable) and \
-                    v._aggregation is not VariableAggregation.ONLY_FIRST_REPLICA:
-                op = ReduceOp.from_variable_aggregation(v._aggregation)
-                groups.setdefault(op, {})[id(v)] = v
+            if isinstance(v, values.SyncOnReadVariable) and v._aggregation in (
+                    VariableAggregation.SUM, VariableAggregation.MEAN):
+                batch[id(v)] = v
     try:
-        for op, vs in groups.items():
+        if batch:
+            vs = list(batch.values())
             pairs = [(values.PerReplica([Variable._read(v)] + [c._read() for c in v._values[1:]]),
-                      v) for v in vs.values()]
-            for v, out in zip(vs.values(), strategy.extended.batch_reduce_to(op, pairs)):
-                values._read_ahead[id(v)] = values.first_local_value(out)
+                      v) for v in vs]
+            n = strategy.num_replicas_in_sync
+            for v, out in zip(vs, strategy.extended.batch_reduce_to(ReduceOp.SUM, pairs)):
+                total = values.first_local_value(out)
+                if v._aggregation is VariableAggregation.MEAN:
+                    total = truediv(total, cast(n, total.dtype)) \
+                        if total.dtype.is_floating or total.dtype.is_complex \
+                        else truediv(total, n)
+                values._read_ahead[id(v)] = total
         yield
     finally:
-        for vs in groups.values():
-            for key in vs:
-                values._read_ahead.pop(key, None)
+        for key in batch:
+            values._read_ahead.pop(key, None)
+
+
+def metrics_read_together(model):
+    """A context in which ``model``'s metrics read their cross-worker state with one
+    collective call (under a multi-worker strategy; elsewhere it does nothing): ``fit``
+    reads an epoch's metrics in it."""
+    strategy = model_strategy(model)
+    if strategy is None or not getattr(strategy.extended, "_in_multi_worker_mode",
+                                       lambda: False)():
+        return contextlib.nullcontext()
+    return _metrics_read_together(strategy, model)
 
 
 def make_train_function(model, default_train_step):
@@ -154,12 +173,24 @@ def make_train_function(model, default_train_step):
     return train_function
 
 
-def make_test_function(model):
+def make_test_function(model, default_test_step=None):
+    """The test function of ``model`` under its strategy; under a multi-worker strategy
+    a model that keeps Keras' own ``test_step`` (``default_test_step``) reads a step's
+    metrics with one collective."""
     strategy = model_strategy(model)
     state: dict = {}
+    multi_worker = getattr(strategy.extended, "_in_multi_worker_mode", lambda: False)()
 
     def test_function(batches):
         logs = None
+        if multi_worker and default_test_step is not None and \
+                type(model).test_step is default_test_step:
+            for b in batches:
+                _run_step(strategy, model._test_step_updates, b, state)
+            if batches:
+                with _metrics_read_together(strategy, model):
+                    logs = {m.name: m.result() for m in model.metrics}
+            return logs
         for b in batches:
             logs = _first(_run_step(strategy, model.test_step, b, state))
         return logs

@@ -255,7 +255,7 @@ class TrainingMixin:
         if self.test_function is not None:
             return self.test_function
         if _dist.is_distributed(self):  # tf.distribute: steps through strategy.run
-            self.test_function = _dist.make_test_function(self)
+            self.test_function = _dist.make_test_function(self, TrainingMixin.test_step)
             return self.test_function
 
         test_step = self._maybe_traced(self.test_step)
@@ -420,7 +420,8 @@ class TrainingMixin:
                         if self.stop_training:
                             break
                 if logs is not None:
-                    logs = {m.name: _to_py(m.result()) for m in self.metrics}
+                    with _dist.metrics_read_together(self):  # one collective (MWMS)
+                        logs = {m.name: _to_py(m.result()) for m in self.metrics}
             else:
                 for step, group in handler.batches(iterator):
                     cbs.on_train_batch_begin(step - len(group) + 1)
