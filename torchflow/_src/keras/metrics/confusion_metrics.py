@@ -47,10 +47,62 @@ def _count(cls_name, key, doc):
     return public(_PUB)(cls)
 
 
-TruePositives = _count("TruePositives", "tp", "Weighted count of true positives.")
-TrueNegatives = _count("TrueNegatives", "tn", "Weighted count of true negatives.")
-FalsePositives = _count("FalsePositives", "fp", "Weighted count of false positives.")
-FalseNegatives = _count("FalseNegatives", "fn", "Weighted count of false negatives.")
+TruePositives = _count("TruePositives", "tp", 
+    """Weighted count of true positives over the batches seen, at each threshold.
+
+    ``result()`` is a float scalar for one threshold, else one value per threshold.
+
+    Args:
+      thresholds: None (default 0.5), a float or a list of floats in ``[0, 1]``: a
+        prediction above a threshold counts as positive.
+      name: str, default None (the snake-case class name).
+      dtype: The result's dtype, default None (float32).
+
+    Raises:
+      ValueError: For a threshold outside ``[0, 1]``.
+    """)
+TrueNegatives = _count("TrueNegatives", "tn", 
+    """Weighted count of true negatives over the batches seen, at each threshold.
+
+    ``result()`` is a float scalar for one threshold, else one value per threshold.
+
+    Args:
+      thresholds: None (default 0.5), a float or a list of floats in ``[0, 1]``: a
+        prediction above a threshold counts as positive.
+      name: str, default None (the snake-case class name).
+      dtype: The result's dtype, default None (float32).
+
+    Raises:
+      ValueError: For a threshold outside ``[0, 1]``.
+    """)
+FalsePositives = _count("FalsePositives", "fp", 
+    """Weighted count of false positives over the batches seen, at each threshold.
+
+    ``result()`` is a float scalar for one threshold, else one value per threshold.
+
+    Args:
+      thresholds: None (default 0.5), a float or a list of floats in ``[0, 1]``: a
+        prediction above a threshold counts as positive.
+      name: str, default None (the snake-case class name).
+      dtype: The result's dtype, default None (float32).
+
+    Raises:
+      ValueError: For a threshold outside ``[0, 1]``.
+    """)
+FalseNegatives = _count("FalseNegatives", "fn", 
+    """Weighted count of false negatives over the batches seen, at each threshold.
+
+    ``result()`` is a float scalar for one threshold, else one value per threshold.
+
+    Args:
+      thresholds: None (default 0.5), a float or a list of floats in ``[0, 1]``: a
+        prediction above a threshold counts as positive.
+      name: str, default None (the snake-case class name).
+      dtype: The result's dtype, default None (float32).
+
+    Raises:
+      ValueError: For a threshold outside ``[0, 1]``.
+    """)
 
 
 class _PR(Metric):
@@ -91,6 +143,18 @@ class _PR(Metric):
 class Precision(_PR):
     """``tp / (tp + fp)`` per threshold (``top_k``/``class_id`` select what counts).
 
+    Args:
+      thresholds: None (default 0.5), a float or a list of floats in ``[0, 1]``: a
+        prediction above a threshold counts as positive.
+      top_k: None (default) or an int: only the ``top_k`` highest predictions of each
+        example can count as positive.
+      class_id: None (default) or an int: restrict the metric to one class (last axis).
+      name: str, default None (the snake-case class name).
+      dtype: The result's dtype, default None (float32).
+
+    Raises:
+      ValueError: For a threshold outside ``[0, 1]``.
+
     >>> import torchflow as tf
     >>> m = tf.keras.metrics.Precision()
     >>> m.update_state([0, 1, 1, 1], [1, 0, 1, 1])
@@ -103,7 +167,20 @@ class Precision(_PR):
 
 @public(_PUB)
 class Recall(_PR):
-    """``tp / (tp + fn)`` per threshold."""
+    """``tp / (tp + fn)`` per threshold: the fraction of actual positives predicted positive.
+
+    Args:
+      thresholds: None (default 0.5), a float or a list of floats in ``[0, 1]``: a
+        prediction above a threshold counts as positive.
+      top_k: None (default) or an int: only the ``top_k`` highest predictions of each
+        example can count as positive.
+      class_id: None (default) or an int: restrict the metric to one class (last axis).
+      name: str, default None (the snake-case class name).
+      dtype: The result's dtype, default None (float32).
+
+    Raises:
+      ValueError: For a threshold outside ``[0, 1]``.
+    """
 
     _SECOND = "fn"
 
@@ -187,10 +264,54 @@ def _recall_at_prec(self):
 
 
 SensitivityAtSpecificity = _at("SensitivityAtSpecificity", "specificity", _sens_at_spec,
-                               "The best sensitivity where specificity >= the given value.")
+    """The best sensitivity where specificity >= the given value.
+
+    Args:
+      specificity: float in ``[0, 1]``: the constraint on specificity (first positional argument).
+      num_thresholds: int > 0, default 200: how many thresholds the curve is sampled at.
+      class_id: None (default) or an int: restrict the metric to one class (last axis).
+      name: str, default None (the snake-case class name).
+      dtype: The result's dtype, default None (float32).
+
+    Raises:
+      ValueError: If ``num_thresholds <= 0`` or ``specificity`` is outside ``[0, 1]``.
+    """)
 SpecificityAtSensitivity = _at("SpecificityAtSensitivity", "sensitivity", _spec_at_sens,
-                               "The best specificity where sensitivity >= the given value.")
+    """The best specificity where sensitivity >= the given value.
+
+    Args:
+      sensitivity: float in ``[0, 1]``: the constraint on sensitivity (first positional argument).
+      num_thresholds: int > 0, default 200: how many thresholds the curve is sampled at.
+      class_id: None (default) or an int: restrict the metric to one class (last axis).
+      name: str, default None (the snake-case class name).
+      dtype: The result's dtype, default None (float32).
+
+    Raises:
+      ValueError: If ``num_thresholds <= 0`` or ``sensitivity`` is outside ``[0, 1]``.
+    """)
 PrecisionAtRecall = _at("PrecisionAtRecall", "recall", _prec_at_recall,
-                        "The best precision where recall >= the given value.")
+    """The best precision where recall >= the given value.
+
+    Args:
+      recall: float in ``[0, 1]``: the constraint on recall (first positional argument).
+      num_thresholds: int > 0, default 200: how many thresholds the curve is sampled at.
+      class_id: None (default) or an int: restrict the metric to one class (last axis).
+      name: str, default None (the snake-case class name).
+      dtype: The result's dtype, default None (float32).
+
+    Raises:
+      ValueError: If ``num_thresholds <= 0`` or ``recall`` is outside ``[0, 1]``.
+    """)
 RecallAtPrecision = _at("RecallAtPrecision", "precision", _recall_at_prec,
-                        "The best recall where precision >= the given value.")
+    """The best recall where precision >= the given value.
+
+    Args:
+      precision: float in ``[0, 1]``: the constraint on precision (first positional argument).
+      num_thresholds: int > 0, default 200: how many thresholds the curve is sampled at.
+      class_id: None (default) or an int: restrict the metric to one class (last axis).
+      name: str, default None (the snake-case class name).
+      dtype: The result's dtype, default None (float32).
+
+    Raises:
+      ValueError: If ``num_thresholds <= 0`` or ``precision`` is outside ``[0, 1]``.
+    """)
