@@ -82,3 +82,18 @@ def test_non_cluster_def_type_errors_match_real_tf(bad):
     with pytest.raises(TypeError) as ours:
         tf.train.ClusterSpec(bad)
     assert str(ours.value) == str(theirs.value)
+
+
+def test_cluster_spec_takes_the_public_cluster_def():
+    # tf.train.ClusterDef (TensorBoard's copy of TF's schema, as tf.train exports it)
+    # builds the same ClusterSpec as real TF's message with the same contents.
+    rtf = real_tf()
+    cd = tf.train.ClusterDef()
+    job = cd.job.add(name="worker")
+    job.tasks[2] = "w2:2"
+    job.tasks[0] = "w0:0"
+    theirs = rtf.train.ClusterSpec(rtf.train.ClusterDef.FromString(cd.SerializeToString()))
+    ours = tf.train.ClusterSpec(cd)
+    assert ours.as_dict() == theirs.as_dict() == {"worker": {0: "w0:0", 2: "w2:2"}}
+    assert ours.as_cluster_def().SerializeToString() == \
+        theirs.as_cluster_def().SerializeToString()
