@@ -239,6 +239,10 @@ def safe_div(num, den):
 class Sum(Reduce):
     """The (weighted) sum of the given values.
 
+    Args:
+      name: str, default ``'sum'``.
+      dtype: The result's dtype, default None (float32).
+
     >>> import torchflow as tf
     >>> m = tf.keras.metrics.Sum()
     >>> m.update_state([1, 3, 5, 7])
@@ -253,6 +257,10 @@ class Sum(Reduce):
 @public(_PUB)
 class Mean(Reduce):
     """The (weighted) mean of the given values.
+
+    Args:
+      name: str, default ``'mean'``.
+      dtype: The result's dtype, default None (float32).
 
     >>> import torchflow as tf
     >>> m = tf.keras.metrics.Mean()

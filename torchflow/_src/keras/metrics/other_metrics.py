@@ -30,7 +30,12 @@ def _cast_pair(metric, y_true, y_pred):
 
 @public(_PUB)
 class RootMeanSquaredError(Mean):
-    """``sqrt(mean((y_pred - y_true) ** 2))`` over all updates."""
+    """``sqrt(mean((y_pred - y_true) ** 2))`` over all updates.
+
+    Args:
+      name: str, default ``'root_mean_squared_error'``.
+      dtype: The result's dtype, default None (float32).
+    """
 
     def __init__(self, name="root_mean_squared_error", dtype=None):
         super().__init__(name, dtype=dtype)
@@ -45,7 +50,14 @@ class RootMeanSquaredError(Mean):
 
 @public(_PUB)
 class MeanRelativeError(Mean):
-    """Mean of ``|y_pred - y_true| / normalizer``."""
+    """Mean of ``|y_pred - y_true| / normalizer``.
+
+    Args:
+      normalizer: A tensor of ``y_pred``'s shape (or broadcastable): the denominator of each
+        error.
+      name: str, default ``None``.
+      dtype: The result's dtype, default None (float32).
+    """
 
     def __init__(self, normalizer, name=None, dtype=None):
         super().__init__(name=name, dtype=dtype)
@@ -66,6 +78,10 @@ class MeanRelativeError(Mean):
 @public(_PUB)
 class MeanTensor(Metric):
     """Element-wise (weighted) mean of tensors of one fixed shape.
+
+    Args:
+      name: str, default ``'mean_tensor'``.
+      dtype: The result's dtype, default None (float32).
 
     Raises:
       ValueError: If a later update has another shape.
@@ -126,7 +142,14 @@ class MeanTensor(Metric):
 
 @public(_PUB)
 class MeanIoU(Metric):
-    """Mean intersection-over-union over ``num_classes`` classes."""
+    """Mean intersection-over-union over ``num_classes`` classes.
+
+    Args:
+      num_classes: Positive int: the number of classes (labels and predictions are class
+        ids).
+      name: str, default ``None``.
+      dtype: The result's dtype, default None (float32).
+    """
 
     def __init__(self, num_classes, name=None, dtype=None):
         super().__init__(name=name, dtype=dtype)

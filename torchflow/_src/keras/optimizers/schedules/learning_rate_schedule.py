@@ -45,6 +45,13 @@ class LearningRateSchedule:
 class ExponentialDecay(LearningRateSchedule):
     """``initial_learning_rate * decay_rate ** (step / decay_steps)`` (floored if staircase).
 
+    Args:
+      initial_learning_rate: A float (or scalar tensor): the rate at step 0.
+      decay_steps: A positive number: the decay period in steps.
+      decay_rate: A float: the factor applied every ``decay_steps``.
+      staircase: bool, default False: decay at discrete intervals.
+      name: str, default None.
+
     >>> import torchflow as tf
     >>> s = tf.keras.optimizers.schedules.ExponentialDecay(0.1, 10, 0.5)
     >>> round(float(s(10)), 6)
@@ -76,6 +83,11 @@ class ExponentialDecay(LearningRateSchedule):
 class PiecewiseConstantDecay(LearningRateSchedule):
     """``values[i]`` for ``boundaries[i-1] < step <= boundaries[i]``.
 
+    Args:
+      boundaries: A list of increasing step numbers.
+      values: A list of ``len(boundaries) + 1`` rates, one per interval.
+      name: str, default None.
+
     Raises:
       ValueError: If ``len(values) != len(boundaries) + 1``.
     """
@@ -101,7 +113,17 @@ class PiecewiseConstantDecay(LearningRateSchedule):
 
 @public(_PUB)
 class PolynomialDecay(LearningRateSchedule):
-    """Polynomial decay from ``initial_learning_rate`` to ``end_learning_rate``."""
+    """Polynomial decay from ``initial_learning_rate`` to ``end_learning_rate``.
+
+    Args:
+      initial_learning_rate: A float (or scalar tensor): the rate at step 0.
+      decay_steps: A positive number: the decay period in steps.
+      end_learning_rate: float, default 0.0001: the rate reached at ``decay_steps``.
+      power: float, default 1.0 (linear).
+      cycle: bool, default False: restart the decay after ``decay_steps`` (with a longer
+        period).
+      name: str, default None.
+    """
 
     def __init__(self, initial_learning_rate, decay_steps, end_learning_rate=0.0001, power=1.0,
                  cycle=False, name=None):
@@ -132,7 +154,15 @@ class PolynomialDecay(LearningRateSchedule):
 
 @public(_PUB)
 class InverseTimeDecay(LearningRateSchedule):
-    """``initial_learning_rate / (1 + decay_rate * step / decay_steps)``."""
+    """``initial_learning_rate / (1 + decay_rate * step / decay_steps)``.
+
+    Args:
+      initial_learning_rate: A float (or scalar tensor): the rate at step 0.
+      decay_steps: A positive number: the decay period in steps.
+      decay_rate: A float: how fast the rate falls.
+      staircase: bool, default False: floor ``step / decay_steps``.
+      name: str, default None.
+    """
 
     def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False,
                  name=None):
@@ -157,7 +187,14 @@ class InverseTimeDecay(LearningRateSchedule):
 
 @public(_PUB)
 class CosineDecay(LearningRateSchedule):
-    """Cosine decay to ``alpha * initial_learning_rate`` over ``decay_steps``."""
+    """Cosine decay to ``alpha * initial_learning_rate`` over ``decay_steps``.
+
+    Args:
+      initial_learning_rate: A float (or scalar tensor): the rate at step 0.
+      decay_steps: A positive number: the decay period in steps.
+      alpha: float, default 0.0: the final rate as a fraction of ``initial_learning_rate``.
+      name: str, default None.
+    """
 
     def __init__(self, initial_learning_rate, decay_steps, alpha=0.0, name=None):
         self.initial_learning_rate = initial_learning_rate
