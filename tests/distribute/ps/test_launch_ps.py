@@ -19,10 +19,17 @@ LAUNCH = Path(__file__).resolve().parents[3] / "torchflow" / "_src" / "distribut
 
 # The tasks import no torchflow: the test is about the environment the launcher gives.
 SCRIPT = textwrap.dedent("""
-    import json, os, sys
+    import json, os, sys, time
     task = json.loads(os.environ["TF_CONFIG"])["task"]
-    with open(os.path.join(sys.argv[1], f"{task['type']}{task['index']}.json"), "w") as f:
+    out = os.path.join(sys.argv[1], f"{task['type']}{task['index']}.json")
+    with open(out + ".tmp", "w") as f:
         json.dump({"token": os.environ.get("TORCHFLOW_CLUSTER_TOKEN")}, f)
+    os.replace(out + ".tmp", out)  # whole or absent
+    if task["type"] == "chief":  # the job ends with the chief: wait for the others
+        end = time.monotonic() + 60
+        while len([n for n in os.listdir(sys.argv[1]) if n.endswith(".json")]) < 4 \\
+                and time.monotonic() < end:
+            time.sleep(0.05)
 """)
 
 
@@ -36,7 +43,7 @@ def _launch(tmp_path, extra_env):
                           "--ps", "1", str(script), str(out_dir)], env=env, capture_output=True,
                          text=True, timeout=120)
     assert run.returncode == 0, run.stderr[-3000:]
-    return {p.stem: json.loads(p.read_text())["token"] for p in out_dir.iterdir()}
+    return {p.stem: json.loads(p.read_text())["token"] for p in out_dir.glob("*.json")}
 
 
 def test_launch_gives_every_ps_task_one_fresh_token(tmp_path):

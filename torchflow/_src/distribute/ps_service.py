@@ -176,12 +176,16 @@ class TaskService:
         with self._scope() as scope:
             try:
                 args, kwargs = rpc.loads_code(r["args"])
-                # The variables the function and its arguments reference: one read per
-                # ps task, before the step.
-                scope.touched.update(self._fn_vars.get(r["id"], {}))
-                ps_values.prefetch(list(scope.touched.values()))
+                # What the function read last time (at first: every variable it and its
+                # arguments reference): one read per ps task, before the step.
+                wanted = dict(self._fn_vars.get(r["id"], {}))
+                wanted.update(scope.touched)
+                ps_values.prefetch(list(wanted.values()))
                 with strategy.scope():
                     result = fn(*args, **kwargs)
+                # The next run prefetches what this one read (a variable the function
+                # made, as an optimizer's step count, included; one only written, not).
+                self._fn_vars[r["id"]] = dict(scope.read)
                 return rpc.encode({"ok": _to_plain(result)})
             except Exception as e:  # noqa: BLE001 - the user's error is the answer
                 _log.debug("scheduled function %s failed", r["id"], exc_info=True)

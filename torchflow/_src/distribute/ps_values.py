@@ -70,6 +70,7 @@ class WorkerScope:
         self.epoch = epoch
         self.service = service
         self.touched: dict = {}  # key -> proxy: the variables unpickled in this scope
+        self.read: dict = {}  # key -> proxy: the variables read in this scope
 
     def __enter__(self):
         self._prev = getattr(_local, "scope", None)
@@ -135,9 +136,13 @@ class PSVariable(Variable):
         self._set_cache(out["values"][0], _epoch())
 
     def _read(self):
-        epoch = _epoch()
-        if epoch is None or self._fresh != epoch:
+        scope = current_scope()
+        if scope is None:
             self._refresh()
+        else:
+            scope.read[self._key] = self
+            if self._fresh != (id(scope.proxies), scope.epoch):
+                self._refresh()
         return Variable._read(self)
 
     def numpy(self) -> np.ndarray:
