@@ -17,7 +17,17 @@ _NS = "torchflow.keras.activations"
 
 @public(_NS)
 def relu(x, alpha=0.0, max_value=None, threshold=0):
-    """Rectified linear unit: ``max(x, 0)`` with optional slope, cap and threshold."""
+    """Rectified linear unit: ``max(x, 0)`` with optional slope, cap and threshold.
+
+    Args:
+      x: A float tensor.
+      alpha: float, default 0.0: the slope below ``threshold``.
+      max_value: None (default) or a float: the cap on the output.
+      threshold: float, default 0: values below it are zeroed (or scaled by ``alpha``).
+
+    Returns:
+      A tensor of ``x``'s dtype and shape.
+    """
     if alpha == 0 and max_value is None and threshold == 0:
         return nn_ops.relu(x)
     if threshold != 0:
@@ -35,19 +45,40 @@ def relu(x, alpha=0.0, max_value=None, threshold=0):
 
 @public(_NS)
 def sigmoid(x):
-    """``1 / (1 + exp(-x))``."""
+    """``1 / (1 + exp(-x))``.
+
+    Args:
+      x: A float tensor.
+
+    Returns:
+      A tensor of ``x``'s dtype and shape.
+    """
     return nn_ops.sigmoid(x)
 
 
 @public(_NS)
 def tanh(x):
-    """Hyperbolic tangent."""
+    """Hyperbolic tangent.
+
+    Args:
+      x: A float tensor.
+
+    Returns:
+      A tensor of ``x``'s dtype and shape.
+    """
     return nn_ops.tanh(x)
 
 
 @public(_NS)
 def softmax(x, axis=-1):
     """Softmax over ``axis``.
+
+    Args:
+      x: A float tensor of rank >= 2.
+      axis: int, default -1: the dimension normalised over.
+
+    Returns:
+      A tensor of ``x``'s dtype and shape.
 
     Raises:
       ValueError: For a rank-1 (or scalar) input, as tf.keras does.
@@ -59,19 +90,41 @@ def softmax(x, axis=-1):
 
 @public(_NS)
 def softplus(x):
-    """``log(exp(x) + 1)``."""
+    """``log(exp(x) + 1)``.
+
+    Args:
+      x: A float tensor.
+
+    Returns:
+      A tensor of ``x``'s dtype and shape.
+    """
     return nn_ops.softplus(x)
 
 
 @public(_NS)
 def softsign(x):
-    """``x / (abs(x) + 1)``."""
+    """``x / (abs(x) + 1)``.
+
+    Args:
+      x: A float tensor.
+
+    Returns:
+      A tensor of ``x``'s dtype and shape.
+    """
     return nn_ops.softsign(x)
 
 
 @public(_NS)
 def elu(x, alpha=1.0):
-    """Exponential linear unit with slope ``alpha`` for negatives."""
+    """Exponential linear unit with slope ``alpha`` for negatives.
+
+    Args:
+      x: A float tensor.
+      alpha: float, default 1.0: the scale of the negative part.
+
+    Returns:
+      A tensor of ``x``'s dtype and shape.
+    """
     y = nn_ops.elu(x)
     if alpha == 1.0:
         return y
@@ -80,37 +133,80 @@ def elu(x, alpha=1.0):
 
 @public(_NS)
 def selu(x):
-    """Scaled exponential linear unit."""
+    """Scaled exponential linear unit.
+
+    Args:
+      x: A float tensor.
+
+    Returns:
+      A tensor of ``x``'s dtype and shape.
+    """
     return nn_ops.selu(x)
 
 
 @public(_NS)
 def exponential(x):
-    """``exp(x)``."""
+    """``exp(x)``.
+
+    Args:
+      x: A float tensor.
+
+    Returns:
+      A tensor of ``x``'s dtype and shape.
+    """
     return um.exp(x)
 
 
 @public(_NS)
 def hard_sigmoid(x):
-    """``clip(0.2 * x + 0.5, 0, 1)``."""
+    """``clip(0.2 * x + 0.5, 0, 1)``.
+
+    Args:
+      x: A float tensor.
+
+    Returns:
+      A tensor of ``x``'s dtype and shape.
+    """
     return clip_by_value(add(multiply(x, 0.2), 0.5), 0.0, 1.0)
 
 
 @public(_NS)
 def linear(x):
-    """The identity."""
+    """The identity.
+
+    Args:
+      x: A tensor.
+
+    Returns:
+      ``x`` unchanged.
+    """
     return x
 
 
 @public(_NS)
 def swish(x):
-    """``x * sigmoid(x)``."""
+    """``x * sigmoid(x)``.
+
+    Args:
+      x: A float tensor.
+
+    Returns:
+      A tensor of ``x``'s dtype and shape.
+    """
     return nn_ops.swish(x)
 
 
 @public(_NS)
 def gelu(x, approximate=False):
-    """Gaussian error linear unit."""
+    """Gaussian error linear unit.
+
+    Args:
+      x: A float tensor.
+      approximate: bool, default False: use the tanh approximation.
+
+    Returns:
+      A tensor of ``x``'s dtype and shape.
+    """
     return nn_ops.gelu(x, approximate=approximate)
 
 

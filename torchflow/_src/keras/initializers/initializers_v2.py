@@ -39,7 +39,11 @@ def _dims(shape):
 
 @public(_NS)
 class Initializer:
-    """Initializer base class: ``__call__(shape, dtype=None)`` returns a tensor."""
+    """Initializer base class: ``__call__(shape, dtype=None)`` returns a tensor.
+
+    Returns:
+      Subclasses implement ``__call__(shape, dtype=None)`` and ``get_config()``.
+    """
 
     def __call__(self, shape, dtype=None, **kwargs):
         raise NotImplementedError
@@ -55,7 +59,12 @@ class Initializer:
 
 @public(_NS)
 class Zeros(Initializer):
-    """Initializes to 0."""
+    """Initializes to 0.
+
+    Returns:
+      An initializer; ``init(shape, dtype=None)`` returns a tensor of ``shape`` filled with
+      0.
+    """
 
     def __call__(self, shape, dtype=None, **kwargs):
         return zeros(_dims(shape), dtype=_dtype(dtype, "any"))
@@ -63,7 +72,12 @@ class Zeros(Initializer):
 
 @public(_NS)
 class Ones(Initializer):
-    """Initializes to 1."""
+    """Initializes to 1.
+
+    Returns:
+      An initializer; ``init(shape, dtype=None)`` returns a tensor of ``shape`` filled with
+      1.
+    """
 
     def __call__(self, shape, dtype=None, **kwargs):
         return ones(_dims(shape), dtype=_dtype(dtype, "any"))
@@ -71,7 +85,15 @@ class Ones(Initializer):
 
 @public(_NS)
 class Constant(Initializer):
-    """Initializes to a constant scalar ``value``."""
+    """Initializes to a constant scalar ``value``.
+
+    Args:
+      value: A Python scalar (default 0): the fill value.
+
+    Returns:
+      An initializer; ``init(shape, dtype=None)`` returns a tensor of ``shape`` (float32 by
+      default).
+    """
 
     def __init__(self, value=0):
         self.value = value
@@ -104,7 +126,17 @@ def _sample(kind, shape, dtype, seed, **params):
 
 @public(_NS)
 class RandomNormal(Initializer):
-    """Normal distribution (``mean=0.0, stddev=0.05``)."""
+    """Normal distribution (``mean=0.0, stddev=0.05``).
+
+    Args:
+      mean: float, default 0.0.
+      stddev: float, default 0.05.
+      seed: None (default) or a Python int: makes the values deterministic.
+
+    Returns:
+      An initializer; ``init(shape, dtype=None)`` returns a tensor of ``shape`` (float32 by
+      default).
+    """
 
     def __init__(self, mean=0.0, stddev=0.05, seed=None):
         self.mean, self.stddev, self.seed = mean, stddev, seed
@@ -119,7 +151,17 @@ class RandomNormal(Initializer):
 
 @public(_NS)
 class RandomUniform(Initializer):
-    """Uniform distribution on ``[minval, maxval)`` (default ``[-0.05, 0.05)``)."""
+    """Uniform distribution on ``[minval, maxval)`` (default ``[-0.05, 0.05)``).
+
+    Args:
+      minval: float, default -0.05: the lower bound (inclusive).
+      maxval: float, default 0.05: the upper bound (exclusive).
+      seed: None (default) or a Python int: makes the values deterministic.
+
+    Returns:
+      An initializer; ``init(shape, dtype=None)`` returns a tensor of ``shape`` (float32 by
+      default).
+    """
 
     def __init__(self, minval=-0.05, maxval=0.05, seed=None):
         self.minval, self.maxval, self.seed = minval, maxval, seed
@@ -137,7 +179,17 @@ class RandomUniform(Initializer):
 
 @public(_NS)
 class TruncatedNormal(Initializer):
-    """Normal distribution truncated at two standard deviations."""
+    """Normal distribution truncated at two standard deviations.
+
+    Args:
+      mean: float, default 0.0.
+      stddev: float, default 0.05: of the normal before truncation.
+      seed: None (default) or a Python int: makes the values deterministic.
+
+    Returns:
+      An initializer; ``init(shape, dtype=None)`` returns a tensor of ``shape`` (float32 by
+      default).
+    """
 
     def __init__(self, mean=0.0, stddev=0.05, seed=None):
         self.mean, self.stddev, self.seed = mean, stddev, seed
@@ -224,21 +276,78 @@ def _vs(name, scale, mode, distribution, doc):
 
 
 GlorotUniform = _vs("GlorotUniform", 1.0, "fan_avg", "uniform",
-                    "Glorot (Xavier) uniform: limit sqrt(6 / (fan_in + fan_out)).")
+    """Glorot (Xavier) uniform: limit sqrt(6 / (fan_in + fan_out)).
+
+    Args:
+      seed: None (default) or a Python int: makes the values deterministic.
+
+    Returns:
+      An initializer; ``init(shape, dtype=None)`` returns a tensor of ``shape`` (float32
+      by default).
+    """)
 GlorotNormal = _vs("GlorotNormal", 1.0, "fan_avg", "truncated_normal",
-                   "Glorot (Xavier) normal: truncated, stddev sqrt(2 / (fan_in + fan_out)).")
+    """Glorot (Xavier) normal: truncated, stddev sqrt(2 / (fan_in + fan_out)).
+
+    Args:
+      seed: None (default) or a Python int: makes the values deterministic.
+
+    Returns:
+      An initializer; ``init(shape, dtype=None)`` returns a tensor of ``shape`` (float32
+      by default).
+    """)
 LecunNormal = _vs("LecunNormal", 1.0, "fan_in", "truncated_normal",
-                  "LeCun normal: truncated, stddev sqrt(1 / fan_in).")
+    """LeCun normal: truncated, stddev sqrt(1 / fan_in).
+
+    Args:
+      seed: None (default) or a Python int: makes the values deterministic.
+
+    Returns:
+      An initializer; ``init(shape, dtype=None)`` returns a tensor of ``shape`` (float32
+      by default).
+    """)
 LecunUniform = _vs("LecunUniform", 1.0, "fan_in", "uniform",
-                   "LeCun uniform: limit sqrt(3 / fan_in).")
+    """LeCun uniform: limit sqrt(3 / fan_in).
+
+    Args:
+      seed: None (default) or a Python int: makes the values deterministic.
+
+    Returns:
+      An initializer; ``init(shape, dtype=None)`` returns a tensor of ``shape`` (float32
+      by default).
+    """)
 HeNormal = _vs("HeNormal", 2.0, "fan_in", "truncated_normal",
-               "He normal: truncated, stddev sqrt(2 / fan_in).")
-HeUniform = _vs("HeUniform", 2.0, "fan_in", "uniform", "He uniform: limit sqrt(6 / fan_in).")
+    """He normal: truncated, stddev sqrt(2 / fan_in).
+
+    Args:
+      seed: None (default) or a Python int: makes the values deterministic.
+
+    Returns:
+      An initializer; ``init(shape, dtype=None)`` returns a tensor of ``shape`` (float32
+      by default).
+    """)
+HeUniform = _vs("HeUniform", 2.0, "fan_in", "uniform",
+    """He uniform: limit sqrt(6 / fan_in).
+
+    Args:
+      seed: None (default) or a Python int: makes the values deterministic.
+
+    Returns:
+      An initializer; ``init(shape, dtype=None)`` returns a tensor of ``shape`` (float32
+      by default).
+    """)
 
 
 @public(_NS)
 class Orthogonal(Initializer):
     """An (semi-)orthogonal matrix (QR of a normal sample) times ``gain``.
+
+    Args:
+      gain: float, default 1.0: a factor applied to the matrix.
+      seed: None (default) or a Python int: makes the values deterministic.
+
+    Returns:
+      An initializer; ``init(shape, dtype=None)`` returns a tensor of ``shape`` (float32 by
+      default).
 
     Raises:
       ValueError: For shapes of rank < 2.
@@ -272,6 +381,13 @@ class Orthogonal(Initializer):
 @public(_NS)
 class Identity(Initializer):
     """``gain`` times the identity matrix (2-D shapes only).
+
+    Args:
+      gain: float, default 1.0: the diagonal value.
+
+    Returns:
+      An initializer; ``init(shape, dtype=None)`` returns a tensor of ``shape`` (float32 by
+      default).
 
     Raises:
       ValueError: For shapes that are not 2-D.
