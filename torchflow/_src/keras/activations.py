@@ -220,6 +220,12 @@ _BY_NAME["leaky_relu"] = nn_ops.leaky_relu
 def serialize(activation) -> str:
     """The name of an activation function.
 
+    Args:
+      activation: A Keras activation function.
+
+    Returns:
+      A ``{'class_name': ..., 'config': ...}`` dict (a function's name for functions).
+
     Raises:
       ValueError: For a function that is not a known activation.
     """
@@ -236,6 +242,13 @@ def serialize(activation) -> str:
 def deserialize(name, custom_objects=None):
     """The activation function called ``name``.
 
+    Args:
+      name: The activation's name (a str).
+      custom_objects: None (default) or a dict mapping names to user classes/functions.
+
+    Returns:
+      The activation function.
+
     Raises:
       ValueError: For an unknown name.
     """
@@ -251,6 +264,12 @@ def deserialize(name, custom_objects=None):
 @public(_NS)
 def get(identifier):
     """An activation from a name, None (linear) or a callable.
+
+    Args:
+      identifier: A name, None (linear) or a callable.
+
+    Returns:
+      A callable activation.
 
     Raises:
       TypeError: If ``identifier`` cannot be interpreted.

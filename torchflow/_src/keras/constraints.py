@@ -147,6 +147,13 @@ def serialize(constraint) -> dict:
 def deserialize(config, custom_objects=None):
     """A constraint from ``serialize``'s output or a name.
 
+    Args:
+      config: A ``{'class_name', 'config'}`` dict as ``serialize`` returns (or a name).
+      custom_objects: None (default) or a dict mapping names to user classes/functions.
+
+    Returns:
+      A new constraint.
+
     Raises:
       ValueError: For an unknown name.
     """
@@ -156,6 +163,12 @@ def deserialize(config, custom_objects=None):
 @public(_NS)
 def get(identifier):
     """A constraint from None, a name, a config dict or a callable.
+
+    Args:
+      identifier: A name, a config dict, a constraint instance or a callable.
+
+    Returns:
+      A constraint (instances and callables are returned as they are).
 
     Raises:
       ValueError: If ``identifier`` cannot be interpreted.

@@ -92,6 +92,13 @@ def serialize(regularizer) -> dict:
 def deserialize(config, custom_objects=None):
     """A regularizer from ``serialize``'s output or a name.
 
+    Args:
+      config: A ``{'class_name', 'config'}`` dict as ``serialize`` returns (or a name).
+      custom_objects: None (default) or a dict mapping names to user classes/functions.
+
+    Returns:
+      A new regularizer.
+
     Raises:
       ValueError: For an unknown name.
     """
@@ -101,6 +108,12 @@ def deserialize(config, custom_objects=None):
 @public(_NS)
 def get(identifier):
     """A regularizer from None, a name, a config dict or a callable.
+
+    Args:
+      identifier: A name, a config dict, a regularizer instance or a callable.
+
+    Returns:
+      A regularizer (instances and callables are returned as they are).
 
     Raises:
       ValueError: If ``identifier`` cannot be interpreted.

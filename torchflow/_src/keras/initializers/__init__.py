@@ -39,13 +39,27 @@ _ALIASES = {
 
 @public("torchflow.keras.initializers")
 def serialize(initializer) -> dict:
-    """``{"class_name": ..., "config": ...}`` for an initializer."""
+    """``{"class_name": ..., "config": ...}`` for an initializer.
+
+    Args:
+      initializer: A Keras initializer instance.
+
+    Returns:
+      A ``{'class_name': ..., 'config': ...}`` dict (a function's name for functions).
+    """
     return {"class_name": type(initializer).__name__, "config": initializer.get_config()}
 
 
 @public("torchflow.keras.initializers")
 def deserialize(config, custom_objects=None):
     """An initializer from ``serialize``'s output (or a name).
+
+    Args:
+      config: A ``{'class_name', 'config'}`` dict as ``serialize`` returns (or a name).
+      custom_objects: None (default) or a dict mapping names to user classes/functions.
+
+    Returns:
+      A new initializer.
 
     Raises:
       ValueError: For an unknown class name.
@@ -64,6 +78,12 @@ def deserialize(config, custom_objects=None):
 @public("torchflow.keras.initializers")
 def get(identifier):
     """An initializer from a name, a config dict, an instance or a callable.
+
+    Args:
+      identifier: A name, a config dict, a initializer instance or a callable.
+
+    Returns:
+      A initializer (instances and callables are returned as they are).
 
     Raises:
       ValueError: If ``identifier`` cannot be interpreted.

@@ -10,6 +10,12 @@ from torchflow._src.util.api import public
 def serialize(layer) -> dict:
     """A layer's ``{"class_name": ..., "config": ...}`` dict.
 
+    Args:
+      layer: A Keras layer instance.
+
+    Returns:
+      A ``{'class_name': ..., 'config': ...}`` dict (a function's name for functions).
+
     >>> import torchflow as tf
     >>> tf.keras.layers.serialize(tf.keras.layers.Dense(2))["class_name"]
     'Dense'
@@ -21,6 +27,13 @@ def serialize(layer) -> dict:
 def deserialize(config, custom_objects=None):
     """Builds a layer from ``serialize``'s dict (custom classes by ``custom_objects``
     or ``tf.keras.utils.custom_object_scope``).
+
+    Args:
+      config: A ``{'class_name', 'config'}`` dict as ``serialize`` returns (or a name).
+      custom_objects: None (default) or a dict mapping names to user classes/functions.
+
+    Returns:
+      A new layer.
 
     Raises:
       ValueError: For an unknown class name.

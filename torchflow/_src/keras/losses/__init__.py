@@ -75,7 +75,14 @@ _OBJECTS.update({n: f for n, f in dict(
 
 @public("torchflow.keras.losses")
 def serialize(loss):
-    """A loss's config dict (``{"class_name", "config"}``), or a function's name."""
+    """A loss's config dict (``{"class_name", "config"}``), or a function's name.
+
+    Args:
+      loss: A Keras loss instance.
+
+    Returns:
+      A ``{'class_name': ..., 'config': ...}`` dict (a function's name for functions).
+    """
     if isinstance(loss, Loss):
         return {"class_name": type(loss).__name__, "config": loss.get_config()}
     name = getattr(loss, "__name__", None)
@@ -88,6 +95,13 @@ def serialize(loss):
 def deserialize(name, custom_objects=None):
     """A loss function or ``Loss`` instance from ``serialize``'s output.
 
+    Args:
+      name: A loss name or a ``{'class_name', 'config'}`` dict.
+      custom_objects: None (default) or a dict mapping names to user classes/functions.
+
+    Returns:
+      A loss function or ``Loss`` instance.
+
     Raises:
       ValueError: For an unknown name.
     """
@@ -97,6 +111,12 @@ def deserialize(name, custom_objects=None):
 @public("torchflow.keras.losses")
 def get(identifier):
     """A loss from a name, a config dict, a ``Loss`` or a callable.
+
+    Args:
+      identifier: A name, a config dict, a loss instance or a callable.
+
+    Returns:
+      A loss (instances and callables are returned as they are).
 
     Raises:
       ValueError: If ``identifier`` cannot be interpreted.

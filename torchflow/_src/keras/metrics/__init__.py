@@ -69,7 +69,14 @@ def _objects() -> dict:
 
 @public("torchflow.keras.metrics")
 def serialize(metric):
-    """A metric's ``{"class_name", "config"}`` dict, or a metric function's name."""
+    """A metric's ``{"class_name", "config"}`` dict, or a metric function's name.
+
+    Args:
+      metric: A Keras metric instance.
+
+    Returns:
+      A ``{'class_name': ..., 'config': ...}`` dict (a function's name for functions).
+    """
     if isinstance(metric, Metric):
         return {"class_name": type(metric).__name__, "config": metric.get_config()}
     name = getattr(metric, "__name__", None)
@@ -82,6 +89,13 @@ def serialize(metric):
 def deserialize(config, custom_objects=None):
     """A metric function or ``Metric`` instance from ``serialize``'s output.
 
+    Args:
+      config: A ``{'class_name', 'config'}`` dict as ``serialize`` returns (or a name).
+      custom_objects: None (default) or a dict mapping names to user classes/functions.
+
+    Returns:
+      A new metric.
+
     Raises:
       ValueError: For an unknown name.
     """
@@ -91,6 +105,12 @@ def deserialize(config, custom_objects=None):
 @public("torchflow.keras.metrics")
 def get(identifier):
     """A metric from a name, a config dict, a ``Metric`` or a callable.
+
+    Args:
+      identifier: A name, a config dict, a metric instance or a callable.
+
+    Returns:
+      A metric (instances and callables are returned as they are).
 
     Raises:
       ValueError: If ``identifier`` cannot be interpreted.

@@ -27,13 +27,27 @@ def _lso():
 
 @public("torchflow.keras.optimizers")
 def serialize(optimizer):
-    """``{"class_name", "config"}`` of an optimizer."""
+    """``{"class_name", "config"}`` of an optimizer.
+
+    Args:
+      optimizer: A Keras optimizer instance.
+
+    Returns:
+      A ``{'class_name': ..., 'config': ...}`` dict (a function's name for functions).
+    """
     return {"class_name": type(optimizer).__name__, "config": optimizer.get_config()}
 
 
 @public("torchflow.keras.optimizers")
 def deserialize(config, custom_objects=None):
     """An optimizer from ``serialize``'s output (class names are case-insensitive).
+
+    Args:
+      config: A ``{'class_name', 'config'}`` dict as ``serialize`` returns (or a name).
+      custom_objects: None (default) or a dict mapping names to user classes/functions.
+
+    Returns:
+      A new optimizer.
 
     Raises:
       ValueError: For an unknown class name.
@@ -56,6 +70,12 @@ def deserialize(config, custom_objects=None):
 @public("torchflow.keras.optimizers")
 def get(identifier):
     """An optimizer from a name (``'adam'``), a config dict or an instance.
+
+    Args:
+      identifier: A name, a config dict, a optimizer instance or a callable.
+
+    Returns:
+      A optimizer (instances and callables are returned as they are).
 
     Raises:
       ValueError: If ``identifier`` cannot be interpreted.

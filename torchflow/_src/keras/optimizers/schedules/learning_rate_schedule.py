@@ -255,7 +255,14 @@ _CLASSES = {c.__name__: c for c in (ExponentialDecay, PiecewiseConstantDecay, Po
 
 @public(_PUB)
 def serialize(learning_rate_schedule):
-    """``{"class_name", "config"}`` of a schedule."""
+    """``{"class_name", "config"}`` of a schedule.
+
+    Args:
+      learning_rate_schedule: A Keras learning-rate schedule instance.
+
+    Returns:
+      A ``{'class_name': ..., 'config': ...}`` dict (a function's name for functions).
+    """
     return {"class_name": type(learning_rate_schedule).__name__,
             "config": learning_rate_schedule.get_config()}
 
@@ -263,6 +270,13 @@ def serialize(learning_rate_schedule):
 @public(_PUB)
 def deserialize(config, custom_objects=None):
     """A schedule from ``serialize``'s output.
+
+    Args:
+      config: A ``{'class_name', 'config'}`` dict as ``serialize`` returns (or a name).
+      custom_objects: None (default) or a dict mapping names to user classes/functions.
+
+    Returns:
+      A new learning-rate schedule.
 
     Raises:
       ValueError: For an unknown class name.
