@@ -329,7 +329,19 @@ class LinearOperator:
 
 @public("torchflow.linalg")
 class LinearOperatorFullMatrix(LinearOperator):
-    """A ``LinearOperator`` holding a dense ``[..., M, N]`` matrix."""
+    """A ``LinearOperator`` holding a dense ``[..., M, N]`` matrix.
+
+    Args:
+      matrix: A tensor ``[B1, ..., Bb, M, N]``: the matrix.
+      is_non_singular: None or bool: a hint that the operator is invertible; None means
+        unknown.
+      is_self_adjoint: None or bool: a hint that the operator is self-adjoint (Hermitian);
+        None means unknown.
+      is_positive_definite: None or bool: a hint that the operator is positive definite;
+        None means unknown.
+      is_square: None or bool: a hint that the operator is square; None means unknown.
+      name: str, default ``'LinearOperatorFullMatrix'``.
+    """
 
     def __init__(self, matrix, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None, name="LinearOperatorFullMatrix"):
@@ -346,7 +358,19 @@ class LinearOperatorFullMatrix(LinearOperator):
 
 @public("torchflow.linalg")
 class LinearOperatorAdjoint(LinearOperator):
-    """The adjoint of another operator."""
+    """The adjoint of another operator.
+
+    Args:
+      operator: The ``LinearOperator`` being wrapped.
+      is_non_singular: None or bool: a hint that the operator is invertible; None means
+        unknown.
+      is_self_adjoint: None or bool: a hint that the operator is self-adjoint (Hermitian);
+        None means unknown.
+      is_positive_definite: None or bool: a hint that the operator is positive definite;
+        None means unknown.
+      is_square: None or bool: a hint that the operator is square; None means unknown.
+      name: str: the operator's name.
+    """
 
     def __init__(self, operator, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None, name=None):
@@ -374,7 +398,19 @@ class LinearOperatorAdjoint(LinearOperator):
 
 @public("torchflow.linalg")
 class LinearOperatorInversion(LinearOperator):
-    """The inverse of another (square, non-singular) operator."""
+    """The inverse of another (square, non-singular) operator.
+
+    Args:
+      operator: The ``LinearOperator`` being wrapped.
+      is_non_singular: None or bool: a hint that the operator is invertible; None means
+        unknown.
+      is_self_adjoint: None or bool: a hint that the operator is self-adjoint (Hermitian);
+        None means unknown.
+      is_positive_definite: None or bool: a hint that the operator is positive definite;
+        None means unknown.
+      is_square: None or bool: a hint that the operator is square; None means unknown.
+      name: str: the operator's name.
+    """
 
     def __init__(self, operator, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None, name=None):
@@ -403,7 +439,19 @@ class LinearOperatorInversion(LinearOperator):
 
 @public("torchflow.linalg")
 class LinearOperatorComposition(LinearOperator):
-    """The product ``A1 @ A2 @ ... @ An`` of operators (applied right to left)."""
+    """The product ``A1 @ A2 @ ... @ An`` of operators (applied right to left).
+
+    Args:
+      operators: A non-empty list of ``LinearOperator``s of one dtype.
+      is_non_singular: None or bool: a hint that the operator is invertible; None means
+        unknown.
+      is_self_adjoint: None or bool: a hint that the operator is self-adjoint (Hermitian);
+        None means unknown.
+      is_positive_definite: None or bool: a hint that the operator is positive definite;
+        None means unknown.
+      is_square: None or bool: a hint that the operator is square; None means unknown.
+      name: str: the operator's name.
+    """
 
     def __init__(self, operators, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None, name=None):

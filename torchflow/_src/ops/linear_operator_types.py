@@ -15,7 +15,19 @@ from torchflow._src.util.api import public
 
 @public("torchflow.linalg")
 class LinearOperatorDiag(LinearOperator):
-    """A (batch of) diagonal matrix ``diag(diag)``."""
+    """A (batch of) diagonal matrix ``diag(diag)``.
+
+    Args:
+      diag: A tensor ``[B1, ..., Bb, N]``: the diagonal.
+      is_non_singular: None or bool: a hint that the operator is invertible; None means
+        unknown.
+      is_self_adjoint: None or bool: a hint that the operator is self-adjoint (Hermitian);
+        None means unknown.
+      is_positive_definite: None or bool: a hint that the operator is positive definite;
+        None means unknown.
+      is_square: None or bool: a hint that the operator is square; default True.
+      name: str, default ``'LinearOperatorDiag'``.
+    """
 
     def __init__(self, diag, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=True, name="LinearOperatorDiag"):
@@ -84,7 +96,21 @@ def _batch(batch_shape) -> tuple:
 
 @public("torchflow.linalg")
 class LinearOperatorIdentity(LinearOperator):
-    """A (batch of) ``num_rows x num_rows`` identity matrix."""
+    """A (batch of) ``num_rows x num_rows`` identity matrix.
+
+    Args:
+      num_rows: A non-negative int: the number of rows.
+      batch_shape: None (default) or a list of ints: leading batch dimensions.
+      dtype: The operator's dtype, default None (float32).
+      is_non_singular: None or bool: a hint that the operator is invertible; default True.
+      is_self_adjoint: None or bool: a hint that the operator is self-adjoint (Hermitian);
+        default True.
+      is_positive_definite: None or bool: a hint that the operator is positive definite;
+        default True.
+      is_square: None or bool: a hint that the operator is square; default True.
+      assert_proper_shapes: bool, default False; accepted for compatibility.
+      name: str, default ``'LinearOperatorIdentity'``.
+    """
 
     def __init__(self, num_rows, batch_shape=None, dtype=None, is_non_singular=True,
                  is_self_adjoint=True, is_positive_definite=True, is_square=True,
@@ -119,7 +145,21 @@ class LinearOperatorIdentity(LinearOperator):
 
 @public("torchflow.linalg")
 class LinearOperatorScaledIdentity(LinearOperator):
-    """``multiplier * I`` for a (batch of) scalar ``multiplier``."""
+    """``multiplier * I`` for a (batch of) scalar ``multiplier``.
+
+    Args:
+      num_rows: A non-negative int: the number of rows.
+      multiplier: A scalar (or ``[B1, ..., Bb]``) tensor: the scale of the identity.
+      is_non_singular: None or bool: a hint that the operator is invertible; None means
+        unknown.
+      is_self_adjoint: None or bool: a hint that the operator is self-adjoint (Hermitian);
+        None means unknown.
+      is_positive_definite: None or bool: a hint that the operator is positive definite;
+        None means unknown.
+      is_square: None or bool: a hint that the operator is square; default True.
+      assert_proper_shapes: bool, default False; accepted for compatibility.
+      name: str, default ``'LinearOperatorScaledIdentity'``.
+    """
 
     def __init__(self, num_rows, multiplier, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=True, assert_proper_shapes=False,
@@ -159,7 +199,22 @@ class LinearOperatorScaledIdentity(LinearOperator):
 
 @public("torchflow.linalg")
 class LinearOperatorZeros(LinearOperator):
-    """A (batch of) all-zero ``num_rows x num_columns`` matrix."""
+    """A (batch of) all-zero ``num_rows x num_columns`` matrix.
+
+    Args:
+      num_rows: A non-negative int: the number of rows.
+      num_columns: None (default: ``num_rows``) or a non-negative int.
+      batch_shape: None (default) or a list of ints: leading batch dimensions.
+      dtype: The operator's dtype, default None (float32).
+      is_non_singular: None or bool: a hint that the operator is invertible; default False.
+      is_self_adjoint: None or bool: a hint that the operator is self-adjoint (Hermitian);
+        default True.
+      is_positive_definite: None or bool: a hint that the operator is positive definite;
+        default False.
+      is_square: None or bool: a hint that the operator is square; default True.
+      assert_proper_shapes: bool, default False; accepted for compatibility.
+      name: str, default ``'LinearOperatorZeros'``.
+    """
 
     def __init__(self, num_rows, num_columns=None, batch_shape=None, dtype=None,
                  is_non_singular=False, is_self_adjoint=True, is_positive_definite=False,
@@ -185,7 +240,19 @@ class LinearOperatorZeros(LinearOperator):
 
 @public("torchflow.linalg")
 class LinearOperatorLowerTriangular(LinearOperator):
-    """A (batch of) lower-triangular matrix; the upper triangle of ``tril`` is ignored."""
+    """A (batch of) lower-triangular matrix; the upper triangle of ``tril`` is ignored.
+
+    Args:
+      tril: A tensor ``[..., N, N]``; only its lower triangle is used.
+      is_non_singular: None or bool: a hint that the operator is invertible; None means
+        unknown.
+      is_self_adjoint: None or bool: a hint that the operator is self-adjoint (Hermitian);
+        None means unknown.
+      is_positive_definite: None or bool: a hint that the operator is positive definite;
+        None means unknown.
+      is_square: None or bool: a hint that the operator is square; None means unknown.
+      name: str, default ``'LinearOperatorLowerTriangular'``.
+    """
 
     def __init__(self, tril, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None,
@@ -220,7 +287,19 @@ def _kron(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
 
 @public("torchflow.linalg")
 class LinearOperatorKronecker(LinearOperator):
-    """The Kronecker product ``A1 ⊗ A2 ⊗ ... ⊗ An`` of operators."""
+    """The Kronecker product ``A1 ⊗ A2 ⊗ ... ⊗ An`` of operators.
+
+    Args:
+      operators: A non-empty list of ``LinearOperator``s of one dtype.
+      is_non_singular: None or bool: a hint that the operator is invertible; None means
+        unknown.
+      is_self_adjoint: None or bool: a hint that the operator is self-adjoint (Hermitian);
+        None means unknown.
+      is_positive_definite: None or bool: a hint that the operator is positive definite;
+        None means unknown.
+      is_square: None or bool: a hint that the operator is square; None means unknown.
+      name: str: the operator's name.
+    """
 
     def __init__(self, operators, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None, name=None):
@@ -255,7 +334,19 @@ def _blocks_dense(grid: dict, n: int, dtype) -> torch.Tensor:
 
 @public("torchflow.linalg")
 class LinearOperatorBlockDiag(LinearOperator):
-    """A block-diagonal operator with the given (square) operators as blocks."""
+    """A block-diagonal operator with the given (square) operators as blocks.
+
+    Args:
+      operators: A non-empty list of ``LinearOperator``s of one dtype.
+      is_non_singular: None or bool: a hint that the operator is invertible; None means
+        unknown.
+      is_self_adjoint: None or bool: a hint that the operator is self-adjoint (Hermitian);
+        None means unknown.
+      is_positive_definite: None or bool: a hint that the operator is positive definite;
+        None means unknown.
+      is_square: None or bool: a hint that the operator is square; default True.
+      name: str: the operator's name.
+    """
 
     def __init__(self, operators, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=True, name=None):
@@ -275,7 +366,19 @@ class LinearOperatorBlockDiag(LinearOperator):
 @public("torchflow.linalg")
 class LinearOperatorBlockLowerTriangular(LinearOperator):
     """A block lower-triangular operator: ``operators[i]`` holds row ``i``'s
-    ``i + 1`` blocks (the last one on the diagonal)."""
+    ``i + 1`` blocks (the last one on the diagonal).
+
+    Args:
+      operators: A non-empty list of ``LinearOperator``s of one dtype.
+      is_non_singular: None or bool: a hint that the operator is invertible; None means
+        unknown.
+      is_self_adjoint: None or bool: a hint that the operator is self-adjoint (Hermitian);
+        None means unknown.
+      is_positive_definite: None or bool: a hint that the operator is positive definite;
+        None means unknown.
+      is_square: None or bool: a hint that the operator is square; None means unknown.
+      name: str: the operator's name.
+    """
 
     def __init__(self, operators, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None, name=None):
@@ -296,7 +399,20 @@ class LinearOperatorBlockLowerTriangular(LinearOperator):
 @public("torchflow.linalg")
 class LinearOperatorToeplitz(LinearOperator):
     """A Toeplitz matrix: first column ``col``, first row ``row`` (``row[0]`` is
-    ignored; the diagonal is ``col[0]``)."""
+    ignored; the diagonal is ``col[0]``).
+
+    Args:
+      col: A tensor ``[..., N]``: the first column.
+      row: A tensor ``[..., N]``: the first row (its first entry is ignored).
+      is_non_singular: None or bool: a hint that the operator is invertible; None means
+        unknown.
+      is_self_adjoint: None or bool: a hint that the operator is self-adjoint (Hermitian);
+        None means unknown.
+      is_positive_definite: None or bool: a hint that the operator is positive definite;
+        None means unknown.
+      is_square: None or bool: a hint that the operator is square; None means unknown.
+      name: str, default ``'LinearOperatorToeplitz'``.
+    """
 
     def __init__(self, col, row, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None, name="LinearOperatorToeplitz"):
@@ -346,21 +462,66 @@ class _Circulant(LinearOperator):
 
 @public("torchflow.linalg")
 class LinearOperatorCirculant(_Circulant):
-    """A circulant operator ``A = DFT^-1 diag(spectrum) DFT`` (1-D spectrum)."""
+    """A circulant operator ``A = DFT^-1 diag(spectrum) DFT`` (1-D spectrum).
+
+    Args:
+      spectrum: A float or complex tensor: the FFT of the operator's kernel (the
+        eigenvalues).
+      input_output_dtype: The dtype of vectors the operator acts on, default
+        ``tf.complex64``.
+      is_non_singular: None or bool: a hint that the operator is invertible; None means
+        unknown.
+      is_self_adjoint: None or bool: a hint that the operator is self-adjoint (Hermitian);
+        None means unknown.
+      is_positive_definite: None or bool: a hint that the operator is positive definite;
+        None means unknown.
+      is_square: None or bool: a hint that the operator is square; default True.
+      name: str: the operator's name.
+    """
 
     _ndims = 1
 
 
 @public("torchflow.linalg")
 class LinearOperatorCirculant2D(_Circulant):
-    """A block-circulant operator with circulant blocks (2-D spectrum)."""
+    """A block-circulant operator with circulant blocks (2-D spectrum).
+
+    Args:
+      spectrum: A float or complex tensor: the FFT of the operator's kernel (the
+        eigenvalues).
+      input_output_dtype: The dtype of vectors the operator acts on, default
+        ``tf.complex64``.
+      is_non_singular: None or bool: a hint that the operator is invertible; None means
+        unknown.
+      is_self_adjoint: None or bool: a hint that the operator is self-adjoint (Hermitian);
+        None means unknown.
+      is_positive_definite: None or bool: a hint that the operator is positive definite;
+        None means unknown.
+      is_square: None or bool: a hint that the operator is square; default True.
+      name: str: the operator's name.
+    """
 
     _ndims = 2
 
 
 @public("torchflow.linalg")
 class LinearOperatorCirculant3D(_Circulant):
-    """A doubly block-circulant operator (3-D spectrum)."""
+    """A doubly block-circulant operator (3-D spectrum).
+
+    Args:
+      spectrum: A float or complex tensor: the FFT of the operator's kernel (the
+        eigenvalues).
+      input_output_dtype: The dtype of vectors the operator acts on, default
+        ``tf.complex64``.
+      is_non_singular: None or bool: a hint that the operator is invertible; None means
+        unknown.
+      is_self_adjoint: None or bool: a hint that the operator is self-adjoint (Hermitian);
+        None means unknown.
+      is_positive_definite: None or bool: a hint that the operator is positive definite;
+        None means unknown.
+      is_square: None or bool: a hint that the operator is square; default True.
+      name: str: the operator's name.
+    """
 
     _ndims = 3
 
@@ -368,7 +529,20 @@ class LinearOperatorCirculant3D(_Circulant):
 @public("torchflow.linalg")
 class LinearOperatorHouseholder(LinearOperator):
     """The reflection ``I - 2 v v^H / (v^H v)`` across the plane orthogonal to
-    ``reflection_axis``."""
+    ``reflection_axis``.
+
+    Args:
+      reflection_axis: A tensor ``[B1, ..., Bb, N]``: the vector normal to the reflection
+        hyperplane.
+      is_non_singular: None or bool: a hint that the operator is invertible; None means
+        unknown.
+      is_self_adjoint: None or bool: a hint that the operator is self-adjoint (Hermitian);
+        None means unknown.
+      is_positive_definite: None or bool: a hint that the operator is positive definite;
+        None means unknown.
+      is_square: None or bool: a hint that the operator is square; None means unknown.
+      name: str, default ``'LinearOperatorHouseholder'``.
+    """
 
     def __init__(self, reflection_axis, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None, name="LinearOperatorHouseholder"):
@@ -387,7 +561,24 @@ class LinearOperatorHouseholder(LinearOperator):
 @public("torchflow.linalg")
 class LinearOperatorLowRankUpdate(LinearOperator):
     """``base_operator + u @ diag(diag_update) @ v^H`` (``v`` defaults to ``u``,
-    ``diag_update`` to ones)."""
+    ``diag_update`` to ones).
+
+    Args:
+      base_operator: The ``LinearOperator`` ``L`` being updated.
+      u: A tensor ``[..., M, K]``: the left factor of the update.
+      diag_update: None (default: ones) or a tensor ``[..., K]``: the diagonal ``D`` of the
+        update.
+      v: None (default: ``u``) or a tensor ``[..., N, K]``: the right factor.
+      is_diag_update_positive: None or bool: a hint that ``diag_update`` is positive.
+      is_non_singular: None or bool: a hint that the operator is invertible; None means
+        unknown.
+      is_self_adjoint: None or bool: a hint that the operator is self-adjoint (Hermitian);
+        None means unknown.
+      is_positive_definite: None or bool: a hint that the operator is positive definite;
+        None means unknown.
+      is_square: None or bool: a hint that the operator is square; None means unknown.
+      name: str, default ``'LinearOperatorLowRankUpdate'``.
+    """
 
     def __init__(self, base_operator, u, diag_update=None, v=None,
                  is_diag_update_positive=None, is_non_singular=None, is_self_adjoint=None,
@@ -412,7 +603,20 @@ class LinearOperatorLowRankUpdate(LinearOperator):
 
 @public("torchflow.linalg")
 class LinearOperatorPermutation(LinearOperator):
-    """The permutation matrix with a one at ``[i, perm[i]]`` of each row."""
+    """The permutation matrix with a one at ``[i, perm[i]]`` of each row.
+
+    Args:
+      perm: An int tensor ``[..., N]``: a permutation of ``0 .. N-1``.
+      dtype: The operator's dtype, default None (float32).
+      is_non_singular: None or bool: a hint that the operator is invertible; None means
+        unknown.
+      is_self_adjoint: None or bool: a hint that the operator is self-adjoint (Hermitian);
+        None means unknown.
+      is_positive_definite: None or bool: a hint that the operator is positive definite;
+        None means unknown.
+      is_square: None or bool: a hint that the operator is square; None means unknown.
+      name: str, default ``'LinearOperatorPermutation'``.
+    """
 
     def __init__(self, perm, dtype=dtypes.float32, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None, name="LinearOperatorPermutation"):
@@ -431,7 +635,21 @@ class LinearOperatorPermutation(LinearOperator):
 
 @public("torchflow.linalg")
 class LinearOperatorTridiag(LinearOperator):
-    """A tridiagonal operator (formats as in ``tf.linalg.tridiagonal_solve``)."""
+    """A tridiagonal operator (formats as in ``tf.linalg.tridiagonal_solve``).
+
+    Args:
+      diagonals: The three diagonals: ``[..., 3, N]`` (``'compact'``), a list of three
+        ``[..., N]`` tensors (``'sequence'``) or ``[..., N, N]`` (``'matrix'``).
+      diagonals_format: ``'compact'`` (default), ``'sequence'`` or ``'matrix'``.
+      is_non_singular: None or bool: a hint that the operator is invertible; None means
+        unknown.
+      is_self_adjoint: None or bool: a hint that the operator is self-adjoint (Hermitian);
+        None means unknown.
+      is_positive_definite: None or bool: a hint that the operator is positive definite;
+        None means unknown.
+      is_square: None or bool: a hint that the operator is square; None means unknown.
+      name: str, default ``'LinearOperatorTridiag'``.
+    """
 
     def __init__(self, diagonals, diagonals_format="compact", is_non_singular=None,
                  is_self_adjoint=None, is_positive_definite=None, is_square=None,
