@@ -58,7 +58,11 @@ if _previous_profile is not _thread_start_hook:
 
 @public("torchflow")
 class UnconnectedGradients(enum.Enum):
-    """What ``gradient`` returns for sources not connected to the target."""
+    """What ``gradient`` returns for sources not connected to the target.
+
+    ``NONE`` (the default of ``GradientTape.gradient``) gives None for such a source;
+    ``ZERO`` gives zeros of the source's shape and dtype.
+    """
 
     NONE = "none"
     ZERO = "zero"

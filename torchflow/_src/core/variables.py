@@ -50,7 +50,12 @@ _uid = itertools.count(1)
 
 @public("torchflow")
 class VariableSynchronization(enum.Enum):
-    """When a distributed variable is aggregated (``tf.VariableSynchronization``)."""
+    """When a distributed variable is aggregated (``tf.VariableSynchronization``).
+
+    ``AUTO`` lets the strategy choose; ``NONE`` has one copy and no syncing;
+    ``ON_WRITE`` syncs on every write; ``ON_READ`` keeps per-replica copies and
+    aggregates them when the variable is read across replicas.
+    """
 
     AUTO = 0
     NONE = 1
@@ -60,7 +65,11 @@ class VariableSynchronization(enum.Enum):
 
 @public("torchflow")
 class VariableAggregation(enum.Enum):
-    """How a distributed variable's replica updates are combined."""
+    """How a distributed variable's replica updates are combined.
+
+    ``NONE`` allows no cross-replica update; ``SUM`` and ``MEAN`` add or average the
+    replicas' updates; ``ONLY_FIRST_REPLICA`` takes the first replica's update.
+    """
 
     NONE = 0
     SUM = 1

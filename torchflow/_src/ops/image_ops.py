@@ -490,7 +490,12 @@ def check_fill_mode(value: str) -> str:
 
 @public("torchflow.image")
 class ResizeMethod:
-    """The ``method`` names ``tf.image.resize`` accepts."""
+    """The ``method`` names ``tf.image.resize`` accepts.
+
+    Each attribute is the string ``resize`` takes: ``BILINEAR`` (``"bilinear"``, the
+    default), ``NEAREST_NEIGHBOR`` (``"nearest"``), ``BICUBIC``, ``AREA``, ``LANCZOS3``,
+    ``LANCZOS5``, ``GAUSSIAN`` and ``MITCHELLCUBIC``.
+    """
     BILINEAR = "bilinear"
     NEAREST_NEIGHBOR = "nearest"
     BICUBIC = "bicubic"

@@ -33,7 +33,11 @@ _MASK64 = (1 << 64) - 1
 
 @public("torchflow.random")
 class Algorithm(enum.Enum):
-    """The RNG algorithm names TF accepts (all map to torch's generators here)."""
+    """The RNG algorithm names TF accepts (``tf.random.Algorithm``).
+
+    ``PHILOX`` (1), ``THREEFRY`` (2) and ``AUTO_SELECT`` (3); ``Generator`` and the
+    stateless ops take a member, its name or its int value.
+    """
 
     PHILOX = 1
     THREEFRY = 2

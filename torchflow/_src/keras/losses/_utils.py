@@ -13,7 +13,12 @@ from torchflow._src.util.api import public
 
 @public("torchflow.keras.losses")
 class Reduction:
-    """Types of loss reduction (``tf.keras.losses.Reduction``)."""
+    """Types of loss reduction (``tf.keras.losses.Reduction``).
+
+    ``NONE`` keeps the per-sample losses; ``SUM`` adds them; ``SUM_OVER_BATCH_SIZE``
+    divides the sum by the number of elements; ``AUTO`` (the default) means
+    ``SUM_OVER_BATCH_SIZE``.
+    """
 
     AUTO = "auto"
     NONE = "none"
