@@ -302,7 +302,7 @@ class _Unsupported(Exception):
     """A jump in a place the flag rewrite does not handle."""
 
 
-def _lower_jumps(stmts: list, kinds, replace: Callable[[ast.stmt], list], flag: str) -> list:
+def _lower_jumps(stmts: list, kinds, replace: Callable[[Any], list], flag: str) -> list:
     """Replaces each jump of ``kinds`` in ``stmts`` (outside nested loops and scopes)
     by ``replace(jump)`` and guards what follows a possible jump with ``if not flag``.
 
@@ -443,9 +443,11 @@ class _Converter:
         orelse = self.block(s.orelse) or [ast.Pass()]
         t_name, f_name = self._fresh("if_body"), self._fresh("else_body")
         getters, labels, target = self._state(names, s)
-        # Which branch binds each name: TF's error for a name one branch leaves unbound.
-        binds = ast.Tuple(elts=[ast.Constant(value=(n in in_body, n in in_else))
-                                for n in names], ctx=ast.Load())
+        # Which branch binds each name (TF's rules for names one branch leaves unbound).
+        pairs: list[ast.expr] = [ast.Tuple(elts=[ast.Constant(value=n in in_body),
+                                                 ast.Constant(value=n in in_else)],
+                                           ctx=ast.Load()) for n in names]
+        binds = ast.Tuple(elts=pairs, ctx=ast.Load())
         return [self._fn(t_name, names, body, names, s), self._fn(f_name, names, orelse,
                                                                    names, s),
                 self._call("if_stmt", [_logical(s.test), _name(t_name), _name(f_name), getters, labels,

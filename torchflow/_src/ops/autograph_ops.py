@@ -15,7 +15,7 @@ from typing import Any, Callable
 from torchflow._src.core import autograph_convert
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.variables import Variable
-from torchflow._src.ops import comparison_ops, control_flow_ops, shape_ops
+from torchflow._src.ops import comparison_ops, control_flow_ops, creation_ops, indexing, shape_ops
 from torchflow._src.util.api import public
 
 
@@ -103,8 +103,8 @@ def if_stmt(cond: Any, body: Callable, orelse: Callable, getters, names, binds) 
         return tuple(body(*state) if cond else orelse(*state))
     for v, (in_body, in_else) in zip(state, binds):
         if isinstance(v, UndefinedReturnValue) and in_body != in_else:
-            branch = "else" if in_body else "main"
-            raise ValueError(f"the {branch} branch must also have a return statement.")
+            which = "else" if in_body else "main"
+            raise ValueError(f"the {which} branch must also have a return statement.")
     keep = [i for i, (v, (in_body, in_else)) in enumerate(zip(state, binds))
             if not (isinstance(v, Undefined) and in_body != in_else)]
 
@@ -114,7 +114,7 @@ def if_stmt(cond: Any, body: Callable, orelse: Callable, getters, names, binds) 
             return tuple(out[i] for i in keep) if keep else None
         return run
 
-    out = control_flow_ops.cond(cond, branch(body), branch(orelse))
+    out: Any = control_flow_ops.cond(cond, branch(body), branch(orelse))
     result = list(state)
     for i, v in zip(keep, out if keep else ()):
         result[i] = v
@@ -189,7 +189,7 @@ def for_stmt(iterable: Any, extra_test: Callable | None, body: Callable, getters
         return tuple(state)
     if iterable.shape.rank == 0:
         raise ValueError("len requires a non-scalar tensor, got one of shape []")
-    n = shape_ops.shape(iterable)[0]
+    n = indexing.getitem(shape_ops.shape(iterable), 0)
 
     def test(i, *s):
         c = i < n
@@ -198,9 +198,9 @@ def for_stmt(iterable: Any, extra_test: Callable | None, body: Callable, getters
         return comparison_ops.logical_and(c, extra_test(*s))
 
     def step(i, *s):
-        return (i + 1, *body(iterable[i], *s))
+        return (i + 1, *body(indexing.getitem(iterable, i), *s))
 
-    zero = shape_ops.shape(iterable)[0] * 0
+    zero = creation_ops.zeros_like(n)
     return tuple(_tensor_loop(test, step, state, prefix=(zero,)))
 
 
