@@ -24,13 +24,20 @@ _log = logging.getLogger("tensorflow")
 
 @public("torchflow.keras.backend")
 def floatx() -> str:
-    """The default float type name (``"float32"``)."""
+    """The default float type name (``"float32"``).
+
+    Returns:
+      A str.
+    """
     return _G.keras_floatx
 
 
 @public("torchflow.keras.backend")
 def set_floatx(value) -> None:
     """Sets the default float type (``"float16"``, ``"bfloat16"``, ``"float32"``, ``"float64"``).
+
+    Args:
+      value: ``'float16'``, ``'bfloat16'``, ``'float32'`` or ``'float64'``.
 
     Raises:
       ValueError: For any other value.
@@ -43,25 +50,40 @@ def set_floatx(value) -> None:
 
 @public("torchflow.keras.backend")
 def epsilon() -> float:
-    """The fuzz factor used in numeric expressions (1e-7)."""
+    """The fuzz factor used in numeric expressions (1e-7).
+
+    Returns:
+      A float.
+    """
     return _G.keras_epsilon
 
 
 @public("torchflow.keras.backend")
 def set_epsilon(value) -> None:
-    """Sets the fuzz factor returned by ``epsilon()``."""
+    """Sets the fuzz factor returned by ``epsilon()``.
+
+    Args:
+      value: float: the new fuzz factor.
+    """
     _G.keras_epsilon = float(value)
 
 
 @public("torchflow.keras.backend")
 def image_data_format() -> str:
-    """``"channels_last"`` (default) or ``"channels_first"``."""
+    """``"channels_last"`` (default) or ``"channels_first"``.
+
+    Returns:
+      A str.
+    """
     return _G.keras_image_data_format
 
 
 @public("torchflow.keras.backend")
 def set_image_data_format(data_format) -> None:
     """Sets the value of ``image_data_format()``.
+
+    Args:
+      data_format: ``'channels_last'`` or ``'channels_first'``.
 
     Raises:
       ValueError: Unless ``data_format`` is ``"channels_last"`` or ``"channels_first"``.
@@ -73,7 +95,11 @@ def set_image_data_format(data_format) -> None:
 
 @public("torchflow.keras.backend")
 def learning_phase():
-    """The global learning phase (0 = test, 1 = train) used when ``training`` is None."""
+    """The global learning phase (0 = test, 1 = train) used when ``training`` is None.
+
+    Returns:
+      0 or 1 (or a bool tensor).
+    """
     return 0 if _G.keras_learning_phase is None else _G.keras_learning_phase
 
 
@@ -83,6 +109,9 @@ def set_learning_phase(value) -> None:
 
     Logs TF 2.4's deprecation warning; pass ``training=`` to the layer or model
     call instead.
+
+    Args:
+      value: 0 (test) or 1 (train).
 
     Raises:
       ValueError: Unless ``value`` is 0 or 1.
@@ -100,6 +129,9 @@ def set_learning_phase(value) -> None:
 @contextlib.contextmanager
 def learning_phase_scope(value):
     """A context in which ``learning_phase()`` is ``value`` (0 or 1).
+
+    Args:
+      value: 0 (test) or 1 (train).
 
     Raises:
       ValueError: Unless ``value`` is 0 or 1.
@@ -123,7 +155,14 @@ def clear_session() -> None:
 
 @public("torchflow.keras.backend")
 def get_uid(prefix="") -> int:
-    """A unique integer per ``prefix``, counting from 1 (``get_uid("dense")`` -> 1, 2...)."""
+    """A unique integer per ``prefix``, counting from 1 (``get_uid("dense")`` -> 1, 2...).
+
+    Args:
+      prefix: str, default ``''``: the counter's key.
+
+    Returns:
+      An int.
+    """
     uids = _G.keras_name_uids
     uids[prefix] = uids.get(prefix, 0) + 1
     return uids[prefix]
@@ -137,19 +176,34 @@ def reset_uids() -> None:
 
 @public("torchflow.keras.backend")
 def manual_variable_initialization(value) -> None:
-    """Accepted for TF 1 compatibility; variables are always initialised eagerly."""
+    """Accepted for TF 1 compatibility; variables are always initialised eagerly.
+
+    Args:
+      value: bool; ignored.
+    """
     _G.keras_manual_var_init = bool(value)
 
 
 @public("torchflow.keras.backend")
 def name_scope(name):
-    """``tf.name_scope(name)``: a context manager that prefixes op and variable names."""
+    """``tf.name_scope(name)``: a context manager that prefixes op and variable names.
+
+    Args:
+      name: str: the scope's name.
+    """
     return _tf_name_scope(name)
 
 
 @public("torchflow.keras.backend")
 def get_value(x):
-    """The value of a variable or tensor as a NumPy array (other values pass through)."""
+    """The value of a variable or tensor as a NumPy array (other values pass through).
+
+    Args:
+      x: A variable, tensor or other value.
+
+    Returns:
+      A NumPy array (other values pass through).
+    """
     if not is_tensor(x) and not hasattr(x, "numpy"):
         return x
     if isinstance(x, KerasTensor):
@@ -159,13 +213,24 @@ def get_value(x):
 
 @public("torchflow.keras.backend")
 def batch_get_value(tensors) -> list:
-    """``[get_value(x) for x in tensors]``."""
+    """``[get_value(x) for x in tensors]``.
+
+    Args:
+      tensors: A list of variables or tensors.
+
+    Returns:
+      A list of NumPy arrays.
+    """
     return [get_value(x) for x in tensors]
 
 
 @public("torchflow.keras.backend")
 def set_value(x, value) -> None:
     """Assigns the NumPy-compatible ``value`` to the variable ``x``.
+
+    Args:
+      x: A variable.
+      value: A NumPy-compatible value of ``x``'s shape.
 
     Raises:
       ValueError: If the shapes are incompatible.
@@ -176,7 +241,11 @@ def set_value(x, value) -> None:
 
 @public("torchflow.keras.backend")
 def batch_set_value(tuples) -> None:
-    """Sets many variables at once: ``tuples`` is a list of ``(variable, value)``."""
+    """Sets many variables at once: ``tuples`` is a list of ``(variable, value)``.
+
+    Args:
+      tuples: A list of ``(variable, value)`` pairs.
+    """
     for x, value in tuples:
         set_value(x, value)
 
@@ -184,6 +253,12 @@ def batch_set_value(tuples) -> None:
 @public("torchflow.keras.backend")
 def int_shape(x):
     """The shape of a tensor, variable or array as a tuple of ints or None.
+
+    Args:
+      x: A tensor, variable or array.
+
+    Returns:
+      A tuple of ints or None, or None for an unknown rank.
 
     >>> import torchflow as tf
     >>> tf.keras.backend.int_shape(tf.zeros([2, 3]))
@@ -200,26 +275,53 @@ def int_shape(x):
 
 @public("torchflow.keras.backend")
 def ndim(x) -> int:
-    """The rank of ``x`` as a Python int (None if unknown)."""
+    """The rank of ``x`` as a Python int (None if unknown).
+
+    Args:
+      x: A tensor, variable or array.
+
+    Returns:
+      A Python int.
+    """
     shape = int_shape(x)
     return None if shape is None else len(shape)
 
 
 @public("torchflow.keras.backend")
 def dtype(x) -> str:
-    """The dtype name of a tensor or variable (``"float32"``)."""
+    """The dtype name of a tensor or variable (``"float32"``).
+
+    Args:
+      x: A tensor or variable.
+
+    Returns:
+      A str.
+    """
     return dtypes.as_dtype(x.dtype).base_dtype.name
 
 
 @public("torchflow.keras.backend")
 def count_params(x) -> int:
-    """The number of scalars in the tensor or variable ``x``."""
+    """The number of scalars in the tensor or variable ``x``.
+
+    Args:
+      x: A tensor or variable.
+
+    Returns:
+      A Python int.
+    """
     return int(np.prod(x.shape.as_list()))
 
 
 @public("torchflow.keras.backend")
 def is_keras_tensor(x) -> bool:
     """Whether ``x`` is a symbolic Keras tensor (a ``keras.Input`` or a layer's output).
+
+    Args:
+      x: Any object.
+
+    Returns:
+      A Python bool.
 
     Raises:
       ValueError: If ``x`` is not a tensor at all.
@@ -234,13 +336,24 @@ def is_keras_tensor(x) -> bool:
 
 @public("torchflow.keras.backend")
 def is_sparse(tensor) -> bool:
-    """Whether ``tensor`` is a ``tf.SparseTensor``."""
+    """Whether ``tensor`` is a ``tf.SparseTensor``.
+
+    Args:
+      tensor: A tensor (possibly sparse).
+
+    Returns:
+      A Python bool.
+    """
     return type(tensor).__name__ == "SparseTensor"
 
 
 @public("torchflow.keras.backend")
 def cast_to_floatx(x):
-    """Casts ``x`` to ``floatx()``: a NumPy array for array-likes, a tensor for tensors."""
+    """Casts ``x`` to ``floatx()``: a NumPy array for array-likes, a tensor for tensors.
+
+    Args:
+      x: A tensor or variable.
+    """
     if is_tensor(x):
         return cast(x, floatx())
     return np.asarray(x, dtype=floatx())

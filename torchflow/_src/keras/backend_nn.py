@@ -63,7 +63,17 @@ backend_name.__name__ = backend_name.__qualname__ = "backend"
 
 @public(_NS)
 def conv1d(x, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
-    """1-D convolution of ``x`` (``(batch, steps, channels)`` for channels_last)."""
+    """1-D convolution of ``x`` (``(batch, steps, channels)`` for channels_last).
+
+    Args:
+      x: A tensor or variable.
+      kernel: The convolution kernel ``spatial + (in_channels, out_channels)``.
+      strides: An int or tuple of ints: the window strides.
+      padding: ``'valid'`` (default) or ``'same'``.
+      data_format: ``'channels_last'`` or ``'channels_first'``; default
+        ``image_data_format()``.
+      dilation_rate: An int or tuple of ints, default 1.
+    """
     data_format = _format(data_format)
     x = _to_last(convert_to_tensor(x), data_format, 3)
     if padding == "causal":
@@ -77,7 +87,17 @@ def conv1d(x, kernel, strides=1, padding="valid", data_format=None, dilation_rat
 
 @public(_NS)
 def conv2d(x, kernel, strides=(1, 1), padding="valid", data_format=None, dilation_rate=(1, 1)):
-    """2-D convolution of ``x`` by ``kernel`` (``(rows, cols, in, out)``)."""
+    """2-D convolution of ``x`` by ``kernel`` (``(rows, cols, in, out)``).
+
+    Args:
+      x: A tensor or variable.
+      kernel: The convolution kernel ``spatial + (in_channels, out_channels)``.
+      strides: An int or tuple of ints: the window strides.
+      padding: ``'valid'`` (default) or ``'same'``.
+      data_format: ``'channels_last'`` or ``'channels_first'``; default
+        ``image_data_format()``.
+      dilation_rate: An int or tuple of ints, default 1.
+    """
     data_format = _format(data_format)
     x = _to_last(convert_to_tensor(x), data_format, 4)
     out = conv_ops.conv2d(x, kernel, strides=[1, *_tuple(strides, 2), 1],
@@ -88,7 +108,17 @@ def conv2d(x, kernel, strides=(1, 1), padding="valid", data_format=None, dilatio
 @public(_NS)
 def conv3d(x, kernel, strides=(1, 1, 1), padding="valid", data_format=None,
            dilation_rate=(1, 1, 1)):
-    """3-D convolution of ``x`` by ``kernel``."""
+    """3-D convolution of ``x`` by ``kernel``.
+
+    Args:
+      x: A tensor or variable.
+      kernel: The convolution kernel ``spatial + (in_channels, out_channels)``.
+      strides: An int or tuple of ints: the window strides.
+      padding: ``'valid'`` (default) or ``'same'``.
+      data_format: ``'channels_last'`` or ``'channels_first'``; default
+        ``image_data_format()``.
+      dilation_rate: An int or tuple of ints, default 1.
+    """
     data_format = _format(data_format)
     x = _to_last(convert_to_tensor(x), data_format, 5)
     out = conv_ops.conv3d(x, kernel, strides=[1, *_tuple(strides, 3), 1],
@@ -100,7 +130,18 @@ def conv3d(x, kernel, strides=(1, 1, 1), padding="valid", data_format=None,
 @public(_NS)
 def conv2d_transpose(x, kernel, output_shape, strides=(1, 1), padding="valid",
                      data_format=None, dilation_rate=(1, 1)):
-    """2-D transposed convolution to ``output_shape`` (in ``data_format``'s layout)."""
+    """2-D transposed convolution to ``output_shape`` (in ``data_format``'s layout).
+
+    Args:
+      x: A tensor or variable.
+      kernel: The convolution kernel ``spatial + (in_channels, out_channels)``.
+      output_shape: A tuple of 4 ints: the output shape.
+      strides: An int or tuple of ints: the window strides.
+      padding: ``'valid'`` (default) or ``'same'``.
+      data_format: ``'channels_last'`` or ``'channels_first'``; default
+        ``image_data_format()``.
+      dilation_rate: An int or tuple of ints, default 1.
+    """
     data_format = _format(data_format)
     x = _to_last(convert_to_tensor(x), data_format, 4)
     shape = list(output_shape)
@@ -114,7 +155,18 @@ def conv2d_transpose(x, kernel, output_shape, strides=(1, 1), padding="valid",
 @public(_NS)
 def depthwise_conv2d(x, depthwise_kernel, strides=(1, 1), padding="valid", data_format=None,
                      dilation_rate=(1, 1)):
-    """2-D depthwise convolution."""
+    """2-D depthwise convolution.
+
+    Args:
+      x: A tensor or variable.
+      depthwise_kernel: The depthwise kernel ``(rows, cols, in_channels,
+        depth_multiplier)``.
+      strides: An int or tuple of ints: the window strides.
+      padding: ``'valid'`` (default) or ``'same'``.
+      data_format: ``'channels_last'`` or ``'channels_first'``; default
+        ``image_data_format()``.
+      dilation_rate: An int or tuple of ints, default 1.
+    """
     data_format = _format(data_format)
     x = _to_last(convert_to_tensor(x), data_format, 4)
     out = conv_ops.depthwise_conv2d(x, depthwise_kernel, strides=[1, *_tuple(strides, 2), 1],
@@ -126,7 +178,20 @@ def depthwise_conv2d(x, depthwise_kernel, strides=(1, 1), padding="valid", data_
 @public(_NS)
 def separable_conv2d(x, depthwise_kernel, pointwise_kernel, strides=(1, 1), padding="valid",
                      data_format=None, dilation_rate=(1, 1)):
-    """2-D depthwise convolution followed by a pointwise (1x1) one."""
+    """2-D depthwise convolution followed by a pointwise (1x1) one.
+
+    Args:
+      x: A tensor or variable.
+      depthwise_kernel: The depthwise kernel ``(rows, cols, in_channels,
+        depth_multiplier)``.
+      pointwise_kernel: The 1x1 kernel ``(1, 1, in_channels * depth_multiplier,
+        out_channels)``.
+      strides: An int or tuple of ints: the window strides.
+      padding: ``'valid'`` (default) or ``'same'``.
+      data_format: ``'channels_last'`` or ``'channels_first'``; default
+        ``image_data_format()``.
+      dilation_rate: An int or tuple of ints, default 1.
+    """
     data_format = _format(data_format)
     x = _to_last(convert_to_tensor(x), data_format, 4)
     out = conv_ops.separable_conv2d(x, depthwise_kernel, pointwise_kernel,
@@ -154,6 +219,15 @@ def _pool(x, pool_size, strides, padding, data_format, pool_mode, rank):
 def pool2d(x, pool_size, strides=(1, 1), padding="valid", data_format=None, pool_mode="max"):
     """2-D max (``pool_mode="max"``) or average (``"avg"``) pooling.
 
+    Args:
+      x: A tensor or variable.
+      pool_size: A tuple of ints: the pooling window.
+      strides: An int or tuple of ints: the window strides.
+      padding: ``'valid'`` (default) or ``'same'``.
+      data_format: ``'channels_last'`` or ``'channels_first'``; default
+        ``image_data_format()``.
+      pool_mode: ``'max'`` (default) or ``'avg'``.
+
     Raises:
       ValueError: For an unknown ``padding``, ``data_format`` or ``pool_mode``.
     """
@@ -163,19 +237,41 @@ def pool2d(x, pool_size, strides=(1, 1), padding="valid", data_format=None, pool
 @public(_NS)
 def pool3d(x, pool_size, strides=(1, 1, 1), padding="valid", data_format=None,
            pool_mode="max"):
-    """3-D max or average pooling."""
+    """3-D max or average pooling.
+
+    Args:
+      x: A tensor or variable.
+      pool_size: A tuple of ints: the pooling window.
+      strides: An int or tuple of ints: the window strides.
+      padding: ``'valid'`` (default) or ``'same'``.
+      data_format: ``'channels_last'`` or ``'channels_first'``; default
+        ``image_data_format()``.
+      pool_mode: ``'max'`` (default) or ``'avg'``.
+    """
     return _pool(x, pool_size, strides, padding, data_format, pool_mode, 5)
 
 
 @public(_NS)
 def temporal_padding(x, padding=(1, 1)):
-    """Zero-pads the middle axis of a 3-D tensor by ``(left, right)``."""
+    """Zero-pads the middle axis of a 3-D tensor by ``(left, right)``.
+
+    Args:
+      x: A tensor or variable.
+      padding: A ``(left, right)`` pair, default ``(1, 1)``.
+    """
     return array_ops.pad(x, [[0, 0], list(padding), [0, 0]])
 
 
 @public(_NS)
 def spatial_2d_padding(x, padding=((1, 1), (1, 1)), data_format=None):
-    """Zero-pads the 2 spatial axes of a 4-D tensor."""
+    """Zero-pads the 2 spatial axes of a 4-D tensor.
+
+    Args:
+      x: A tensor or variable.
+      padding: A pair of ``(before, after)`` pairs, default ``((1, 1), (1, 1))``.
+      data_format: ``'channels_last'`` or ``'channels_first'``; default
+        ``image_data_format()``.
+    """
     data_format = _format(data_format)
     pads = [list(padding[0]), list(padding[1])]
     if data_format == "channels_first":
@@ -185,7 +281,14 @@ def spatial_2d_padding(x, padding=((1, 1), (1, 1)), data_format=None):
 
 @public(_NS)
 def spatial_3d_padding(x, padding=((1, 1), (1, 1), (1, 1)), data_format=None):
-    """Zero-pads the 3 spatial axes of a 5-D tensor."""
+    """Zero-pads the 3 spatial axes of a 5-D tensor.
+
+    Args:
+      x: A tensor or variable.
+      padding: Three ``(before, after)`` pairs, default 1 each.
+      data_format: ``'channels_last'`` or ``'channels_first'``; default
+        ``image_data_format()``.
+    """
     data_format = _format(data_format)
     pads = [list(p) for p in padding]
     if data_format == "channels_first":
@@ -196,6 +299,13 @@ def spatial_3d_padding(x, padding=((1, 1), (1, 1), (1, 1)), data_format=None):
 @public(_NS)
 def resize_images(x, height_factor, width_factor, data_format, interpolation="nearest"):
     """Upsamples the spatial axes of a 4-D tensor by integer factors.
+
+    Args:
+      x: A tensor or variable.
+      height_factor: Positive int.
+      width_factor: Positive int.
+      data_format: ``'channels_last'`` or ``'channels_first'``.
+      interpolation: ``'nearest'`` (default) or ``'bilinear'``.
 
     Raises:
       ValueError: For an unknown ``data_format`` or ``interpolation``.
@@ -212,7 +322,17 @@ def resize_images(x, height_factor, width_factor, data_format, interpolation="ne
 
 @public(_NS)
 def batch_normalization(x, mean, var, beta, gamma, axis=-1, epsilon=1e-3):
-    """``(x - mean) / sqrt(var + epsilon) * gamma + beta``."""
+    """``(x - mean) / sqrt(var + epsilon) * gamma + beta``.
+
+    Args:
+      x: A tensor or variable.
+      mean: The mean tensor.
+      var: The variance tensor.
+      beta: The offset tensor (or None).
+      gamma: The scale tensor (or None).
+      axis: int, default -1: the feature axis.
+      epsilon: float, default 1e-3.
+    """
     return normalization_ops.batch_normalization(x, mean, var, beta, gamma, epsilon)
 
 
@@ -222,6 +342,13 @@ def normalize_batch_in_training(x, gamma, beta, reduction_axes, epsilon=1e-3):
 
     For 4-D inputs reduced over the batch and spatial axes TF runs its fused batch
     norm, which returns the unbiased (n - 1) variance; so does this.
+
+    Args:
+      x: A tensor or variable.
+      gamma: The scale tensor (or None).
+      beta: The offset tensor (or None).
+      reduction_axes: A list of ints: the axes normalised over.
+      epsilon: float, default 1e-3: added to the variance.
     """
     x = convert_to_tensor(x)
     axes = list(reduction_axes)
@@ -237,38 +364,95 @@ def normalize_batch_in_training(x, gamma, beta, reduction_axes, epsilon=1e-3):
 
 @public(_NS)
 def in_top_k(predictions, targets, k):
-    """Whether each ``targets`` index is among the top ``k`` of its ``predictions`` row."""
+    """Whether each ``targets`` index is among the top ``k`` of its ``predictions`` row.
+
+    Args:
+      predictions: A float ``[batch, classes]`` tensor.
+      targets: An int ``[batch]`` tensor of class ids.
+      k: int: the number of top entries.
+
+    Returns:
+      A bool ``[batch]`` tensor.
+    """
     return ranking_ops.in_top_k(targets, predictions, k)
 
 
 @public(_NS)
 def map_fn(fn, elems, name=None, dtype=None):
-    """``tf.map_fn(fn, elems, dtype=dtype)``."""
+    """``tf.map_fn(fn, elems, dtype=dtype)``.
+
+    Args:
+      fn: A callable.
+      elems: A tensor (or nested structure) unpacked along axis 0.
+      name: Unused.
+      dtype: None (default: ``elems``' dtype) or the output dtype.
+
+    Returns:
+      The stacked results.
+    """
     return functional_ops.map_fn(fn, elems, dtype=dtype)
 
 
 @public(_NS)
 def foldl(fn, elems, initializer=None, name=None):
-    """``tf.foldl``: reduces ``elems`` from the left with ``fn(acc, x)``."""
+    """``tf.foldl``: reduces ``elems`` from the left with ``fn(acc, x)``.
+
+    Args:
+      fn: A callable.
+      elems: A tensor (or nested structure) unpacked along axis 0.
+      initializer: None (default) or the initial accumulator.
+      name: Unused.
+
+    Returns:
+      The final accumulator.
+    """
     return functional_ops.foldl(fn, elems, initializer=initializer)
 
 
 @public(_NS)
 def foldr(fn, elems, initializer=None, name=None):
-    """``tf.foldr``: reduces ``elems`` from the right with ``fn(acc, x)``."""
+    """``tf.foldr``: reduces ``elems`` from the right with ``fn(acc, x)``.
+
+    Args:
+      fn: A callable.
+      elems: A tensor (or nested structure) unpacked along axis 0.
+      initializer: None (default) or the initial accumulator.
+      name: Unused.
+
+    Returns:
+      The final accumulator.
+    """
     return functional_ops.foldr(fn, elems, initializer=initializer)
 
 
 @public(_NS)
 def random_normal_variable(shape, mean, scale, dtype=None, name=None, seed=None):
-    """A variable of normal random values (standard deviation ``scale``)."""
+    """A variable of normal random values (standard deviation ``scale``).
+
+    Args:
+      shape: A tuple of ints: the output shape.
+      mean: float: the mean.
+      scale: float: the standard deviation.
+      dtype: None (default: ``floatx()``) or a dtype name / ``tf.DType``.
+      name: str, default None.
+      seed: None (default) or a Python int.
+    """
     dtype = dtype or backend.floatx()
     return Variable(random_ops.normal(shape, mean, scale, dtype=dtype, seed=seed), name=name)
 
 
 @public(_NS)
 def random_uniform_variable(shape, low, high, dtype=None, name=None, seed=None):
-    """A variable of uniform random values in ``[low, high)``."""
+    """A variable of uniform random values in ``[low, high)``.
+
+    Args:
+      shape: A tuple of ints: the output shape.
+      low: float: the lower bound.
+      high: float: the upper bound.
+      dtype: None (default: ``floatx()``) or a dtype name / ``tf.DType``.
+      name: str, default None.
+      seed: None (default) or a Python int.
+    """
     dtype = dtype or backend.floatx()
     return Variable(random_ops.uniform(shape, low, high, dtype=dtype, seed=seed), name=name)
 
@@ -276,6 +460,10 @@ def random_uniform_variable(shape, low, high, dtype=None, name=None, seed=None):
 @public(_NS)
 def gradients(loss, variables):
     """Symbolic gradients (TF 1 graphs only).
+
+    Args:
+      loss: The loss tensor.
+      variables: A list of variables.
 
     Raises:
       RuntimeError: Always, as TF 2.4 raises in eager mode; use ``tf.GradientTape``.
@@ -286,6 +474,10 @@ def gradients(loss, variables):
 
 @public(_NS)
 def to_dense(tensor):
-    """A sparse tensor as a dense one (dense tensors pass through)."""
+    """A sparse tensor as a dense one (dense tensors pass through).
+
+    Args:
+      tensor: A tensor (possibly sparse).
+    """
     to_dense_fn = getattr(tensor, "to_dense", None)
     return to_dense_fn() if to_dense_fn is not None else tensor

@@ -51,13 +51,31 @@ def _axis(axis):
 
 @public(_NS)
 def sum(x, axis=None, keepdims=False):  # noqa: A001 (Keras' name)
-    """Sum of ``x`` over ``axis`` (all axes when None)."""
+    """Sum of ``x`` over ``axis`` (all axes when None).
+
+    Args:
+      x: A tensor or variable.
+      axis: None (all axes) or an int / list of ints: the axes reduced.
+      keepdims: bool, default False: keep reduced axes with length 1.
+
+    Returns:
+      A tensor with ``axis`` reduced (kept as length 1 when ``keepdims``).
+    """
     return reduction_ops.reduce_sum(x, _axis(axis), keepdims)
 
 
 @public(_NS)
 def mean(x, axis=None, keepdims=False):
-    """Mean of ``x`` over ``axis``; booleans count as floats."""
+    """Mean of ``x`` over ``axis``; booleans count as floats.
+
+    Args:
+      x: A tensor or variable.
+      axis: None (all axes) or an int / list of ints: the axes reduced.
+      keepdims: bool, default False: keep reduced axes with length 1.
+
+    Returns:
+      A tensor with ``axis`` reduced (kept as length 1 when ``keepdims``).
+    """
     x = convert_to_tensor(x)
     if x.dtype == dtypes.bool:
         x = creation_ops.cast(x, backend.floatx())
@@ -66,7 +84,16 @@ def mean(x, axis=None, keepdims=False):
 
 @public(_NS)
 def max(x, axis=None, keepdims=False):  # noqa: A001 (Keras' name)
-    """Maximum of ``x`` over ``axis``."""
+    """Maximum of ``x`` over ``axis``.
+
+    Args:
+      x: A tensor or variable.
+      axis: None (all axes) or an int / list of ints: the axes reduced.
+      keepdims: bool, default False: keep reduced axes with length 1.
+
+    Returns:
+      A tensor with ``axis`` reduced (kept as length 1 when ``keepdims``).
+    """
     return reduction_ops.reduce_max(x, _axis(axis), keepdims)
 
 
@@ -126,7 +153,13 @@ def argmin(x, axis=-1):
 
 @public(_NS)
 def clip(x, min_value, max_value):
-    """``x`` clipped to ``[min_value, max_value]`` (None: unbounded on that side)."""
+    """``x`` clipped to ``[min_value, max_value]`` (None: unbounded on that side).
+
+    Args:
+      x: A tensor or variable.
+      min_value: None or a number: the lower bound.
+      max_value: None or a number: the upper bound.
+    """
     if isinstance(min_value, (int, float)) and isinstance(max_value, (int, float)) \
             and max_value < min_value:
         max_value = min_value
@@ -139,7 +172,12 @@ def clip(x, min_value, max_value):
 
 @public(_NS)
 def concatenate(tensors, axis=-1):
-    """Concatenation of ``tensors`` along ``axis``."""
+    """Concatenation of ``tensors`` along ``axis``.
+
+    Args:
+      tensors: A list of tensors.
+      axis: int, default -1.
+    """
     return array_ops.concat(list(tensors), axis)
 
 
@@ -155,7 +193,15 @@ def dot(x, y):
 
 @public(_NS)
 def cast(x, dtype):
-    """``x`` cast to ``dtype``."""
+    """``x`` cast to ``dtype``.
+
+    Args:
+      x: A tensor or variable.
+      dtype: The target dtype name or ``tf.DType``.
+
+    Returns:
+      A tensor of ``dtype``.
+    """
     return creation_ops.cast(x, dtype)
 
 
@@ -221,21 +267,53 @@ def hard_sigmoid(x):
 
 @public(_NS)
 def categorical_crossentropy(target, output, from_logits=False, axis=-1):
-    """Per-sample categorical cross-entropy between one-hot ``target`` and ``output``."""
+    """Per-sample categorical cross-entropy between one-hot ``target`` and ``output``.
+
+    Args:
+      target: The labels, a tensor of ``output``'s shape (integer class ids for the sparse
+        form).
+      output: The predictions: probabilities, or logits with ``from_logits=True``.
+      from_logits: bool, default False: whether ``output`` holds logits.
+      axis: int, default -1: the class axis.
+
+    Returns:
+      A tensor with ``axis`` removed.
+    """
     return loss_functions._backend_cce(convert_to_tensor(target), convert_to_tensor(output),
                                        from_logits, axis)
 
 
 @public(_NS)
 def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
-    """Per-sample cross-entropy between integer ``target`` and ``output``."""
+    """Per-sample cross-entropy between integer ``target`` and ``output``.
+
+    Args:
+      target: The labels, a tensor of ``output``'s shape (integer class ids for the sparse
+        form).
+      output: The predictions: probabilities, or logits with ``from_logits=True``.
+      from_logits: bool, default False: whether ``output`` holds logits.
+      axis: int, default -1: the class axis.
+
+    Returns:
+      A tensor of ``target``'s shape.
+    """
     return loss_functions._backend_scce(convert_to_tensor(target), convert_to_tensor(output),
                                         from_logits, axis)
 
 
 @public(_NS)
 def binary_crossentropy(target, output, from_logits=False):
-    """Elementwise binary cross-entropy."""
+    """Elementwise binary cross-entropy.
+
+    Args:
+      target: The labels, a tensor of ``output``'s shape (integer class ids for the sparse
+        form).
+      output: The predictions: probabilities, or logits with ``from_logits=True``.
+      from_logits: bool, default False: whether ``output`` holds logits.
+
+    Returns:
+      A tensor of ``output``'s shape.
+    """
     return loss_functions._backend_bce(convert_to_tensor(target), convert_to_tensor(output),
                                        from_logits)
 
@@ -248,7 +326,15 @@ def l2_normalize(x, axis=None):
 
 @public(_NS)
 def one_hot(indices, num_classes):
-    """One-hot encoding of integer ``indices`` (a new last axis of ``num_classes``)."""
+    """One-hot encoding of integer ``indices`` (a new last axis of ``num_classes``).
+
+    Args:
+      indices: An integer tensor of indices.
+      num_classes: int: the size of the new last axis.
+
+    Returns:
+      A float32 tensor of shape ``indices.shape + (num_classes,)``.
+    """
     return creation_ops.one_hot(indices, depth=num_classes, axis=-1)
 
 
@@ -386,7 +472,17 @@ def ones_like(x, dtype=None, name=None):
 
 @public(_NS)
 def variable(value, dtype=None, name=None, constraint=None):
-    """A ``tf.Variable`` of ``value`` (``floatx()`` by default)."""
+    """A ``tf.Variable`` of ``value`` (``floatx()`` by default).
+
+    Args:
+      value: A Python/NumPy value or a tensor.
+      dtype: None (default: ``floatx()``) or a dtype.
+      name: str, default None: the variable's name.
+      constraint: None (default) or a projection applied after optimizer updates.
+
+    Returns:
+      A ``tf.Variable``.
+    """
     return Variable(creation_ops.cast(convert_to_tensor(value), _floatx(dtype)), name=name,
                     constraint=constraint)
 
@@ -399,13 +495,35 @@ def constant(value, dtype=None, shape=None, name=None):
 
 @public(_NS)
 def random_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
-    """Normal random values (``floatx()``)."""
+    """Normal random values (``floatx()``).
+
+    Args:
+      shape: A tuple of ints: the output shape.
+      mean: float, default 0.0.
+      stddev: float, default 1.0.
+      dtype: None (default: ``floatx()``) or a dtype name / ``tf.DType``.
+      seed: None (default) or a Python int.
+
+    Returns:
+      A tensor of ``shape`` and ``dtype``.
+    """
     return random_ops.normal(shape, mean, stddev, dtype=_floatx(dtype), seed=seed)
 
 
 @public(_NS)
 def random_uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
-    """Uniform random values in ``[minval, maxval)`` (``floatx()``)."""
+    """Uniform random values in ``[minval, maxval)`` (``floatx()``).
+
+    Args:
+      shape: A tuple of ints: the output shape.
+      minval: float, default 0.0: the lower bound (inclusive).
+      maxval: float, default 1.0: the upper bound (exclusive).
+      dtype: None (default: ``floatx()``) or a dtype name / ``tf.DType``.
+      seed: None (default) or a Python int.
+
+    Returns:
+      A tensor of ``shape`` and ``dtype``.
+    """
     return random_ops.uniform(shape, minval, maxval, dtype=_floatx(dtype), seed=seed)
 
 
@@ -515,7 +633,13 @@ def dropout(x, level, noise_shape=None, seed=None):
 
 @public(_NS)
 def switch(condition, then_expression, else_expression):
-    """``then_expression`` where ``condition`` else ``else_expression`` (callables are called)."""
+    """``then_expression`` where ``condition`` else ``else_expression`` (callables are called).
+
+    Args:
+      condition: A bool scalar or tensor.
+      then_expression: The value (or callable) where ``condition`` is True.
+      else_expression: The value (or callable) where it is False.
+    """
     then_v = then_expression() if callable(then_expression) else then_expression
     else_v = else_expression() if callable(else_expression) else else_expression
     cond = convert_to_tensor(condition)
