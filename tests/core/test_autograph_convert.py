@@ -556,3 +556,22 @@ def test_super_and_class_private_names_keep_python_semantics():
     g = autograph_convert.convert(c.g)
     assert g.__func__ is _Child.g  # not converted: mangled names need the class body
     assert int(g(tf.constant(1))) == 11
+
+
+@tf.function
+def decorated_raises(x):
+    while x < 3:
+        x += 1
+        if x == 2:
+            raise ValueError("decorated boom")  # the user's line
+    return x
+
+
+def test_decorated_function_converts_and_keeps_line_numbers():
+    f = autograph_convert.convert(decorated_raises.python_function)
+    assert "@tf.function" not in tf.autograph.to_code(decorated_raises.python_function)
+    assert int(f(tf.constant(5))) == 5
+    with pytest.raises(ValueError, match="decorated boom") as info:
+        f(tf.constant(0))
+    last = traceback.extract_tb(info.value.__traceback__)[-1]
+    assert last.filename == __file__ and "the user's line" in last.line
