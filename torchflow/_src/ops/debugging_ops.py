@@ -164,6 +164,15 @@ def _sign_assert(op: str, sym: str, x, message, summarize, sep: str) -> None:
 def assert_positive(x, message=None, summarize=None, name=None) -> None:
     """Asserts ``x > 0`` elementwise.
 
+    Args:
+      x: A numeric tensor.
+      message: None (default) or a str prefixed to the error message.
+      summarize: None (default: 3) or an int: how many entries of ``x`` the message shows.
+      name: Unused (eager).
+
+    Returns:
+      None.
+
     Raises:
       InvalidArgumentError: If some element is not positive.
     """
@@ -173,6 +182,15 @@ def assert_positive(x, message=None, summarize=None, name=None) -> None:
 @public("torchflow.debugging")
 def assert_negative(x, message=None, summarize=None, name=None) -> None:
     """Asserts ``x < 0`` elementwise.
+
+    Args:
+      x: A numeric tensor.
+      message: None (default) or a str prefixed to the error message.
+      summarize: None (default: 3) or an int: how many entries of ``x`` the message shows.
+      name: Unused (eager).
+
+    Returns:
+      None.
 
     Raises:
       InvalidArgumentError: If some element is not negative.
@@ -184,6 +202,15 @@ def assert_negative(x, message=None, summarize=None, name=None) -> None:
 def assert_non_negative(x, message=None, summarize=None, name=None) -> None:
     """Asserts ``x >= 0`` elementwise.
 
+    Args:
+      x: A numeric tensor.
+      message: None (default) or a str prefixed to the error message.
+      summarize: None (default: 3) or an int: how many entries of ``x`` the message shows.
+      name: Unused (eager).
+
+    Returns:
+      None.
+
     Raises:
       InvalidArgumentError: If some element is negative.
     """
@@ -193,6 +220,15 @@ def assert_non_negative(x, message=None, summarize=None, name=None) -> None:
 @public("torchflow.debugging")
 def assert_non_positive(x, message=None, summarize=None, name=None) -> None:
     """Asserts ``x <= 0`` elementwise.
+
+    Args:
+      x: A numeric tensor.
+      message: None (default) or a str prefixed to the error message.
+      summarize: None (default: 3) or an int: how many entries of ``x`` the message shows.
+      name: Unused (eager).
+
+    Returns:
+      None.
 
     Raises:
       InvalidArgumentError: If some element is positive.
@@ -328,6 +364,15 @@ def assert_rank(x, rank, message=None, name=None) -> None:
 def assert_rank_at_least(x, rank, message=None, name=None) -> None:
     """Asserts that ``x`` has rank ``rank`` or higher.
 
+    Args:
+      x: A tensor.
+      rank: A scalar int: the minimum rank.
+      message: None (default) or a str prefixed to the error message.
+      name: Unused (eager).
+
+    Returns:
+      None.
+
     Raises:
       ValueError: If the rank is lower.
     """
@@ -341,6 +386,15 @@ def assert_rank_at_least(x, rank, message=None, name=None) -> None:
 @public("torchflow.debugging")
 def assert_rank_in(x, ranks, message=None, name=None) -> None:
     """Asserts that the rank of ``x`` is one of ``ranks``.
+
+    Args:
+      x: A tensor.
+      ranks: A list of ints: the allowed ranks.
+      message: None (default) or a str prefixed to the error message.
+      name: Unused (eager).
+
+    Returns:
+      None.
 
     Raises:
       ValueError: If it is not.
@@ -356,6 +410,14 @@ def assert_rank_in(x, ranks, message=None, name=None) -> None:
 def assert_scalar(tensor, message=None, name=None) -> None:
     """Asserts that ``tensor`` is a scalar.
 
+    Args:
+      tensor: A tensor.
+      message: None (default) or a str prefixed to the error message.
+      name: Unused (eager).
+
+    Returns:
+      None.
+
     Raises:
       ValueError: If it is not.
     """
@@ -367,6 +429,15 @@ def assert_scalar(tensor, message=None, name=None) -> None:
 @public("torchflow.debugging")
 def assert_type(tensor, tf_type, message=None, name=None) -> None:
     """Asserts that ``tensor`` has dtype ``tf_type``.
+
+    Args:
+      tensor: A tensor (or ``SparseTensor``).
+      tf_type: The expected ``tf.DType``.
+      message: None (default) or a str prefixed to the error message.
+      name: Unused (eager).
+
+    Returns:
+      None.
 
     Raises:
       TypeError: If the dtype differs.
@@ -384,6 +455,14 @@ def assert_type(tensor, tf_type, message=None, name=None) -> None:
 def assert_integer(x, message=None, name=None) -> None:
     """Asserts that ``x`` has an integer dtype.
 
+    Args:
+      x: A tensor.
+      message: None (default) or a str prefixed to the error message.
+      name: Unused (eager).
+
+    Returns:
+      None.
+
     Raises:
       TypeError: If it does not.
     """
@@ -396,6 +475,12 @@ def assert_integer(x, message=None, name=None) -> None:
 @public("torchflow.debugging")
 def assert_proper_iterable(values) -> None:
     """Asserts that ``values`` is iterable and not a Tensor, ndarray or string.
+
+    Args:
+      values: The object to check.
+
+    Returns:
+      None.
 
     Raises:
       TypeError: If it is not.
@@ -411,6 +496,13 @@ def assert_proper_iterable(values) -> None:
 @public("torchflow.debugging")
 def assert_same_float_dtype(tensors=None, dtype=None):
     """Checks that all ``tensors`` (and ``dtype``) share one float dtype; returns it.
+
+    Args:
+      tensors: None (default) or a list of tensors.
+      dtype: None (default) or the expected float ``tf.DType``.
+
+    Returns:
+      The common float ``tf.DType`` (``tf.float32`` when nothing is given).
 
     Raises:
       ValueError: If the dtypes differ or are not floating.
@@ -529,6 +621,14 @@ def check_numerics(tensor, message, name=None) -> Tensor:
 def assert_all_finite(x, message, name=None) -> Tensor:
     """Asserts that ``x`` has no NaN or Inf values; returns ``x``.
 
+    Args:
+      x: A float tensor.
+      message: str: the error message.
+      name: Unused (eager).
+
+    Returns:
+      ``x`` unchanged.
+
     Raises:
       InvalidArgumentError: If it has, or ``x`` is not floating.
     """
@@ -537,7 +637,14 @@ def assert_all_finite(x, message, name=None) -> Tensor:
 
 @public("torchflow.debugging")
 def is_numeric_tensor(tensor) -> bool:
-    """Returns True if ``tensor`` is a Tensor of a numeric (non-string) dtype."""
+    """Returns True if ``tensor`` is a Tensor of a numeric (non-string) dtype.
+
+    Args:
+      tensor: Any object.
+
+    Returns:
+      A Python bool.
+    """
     return isinstance(tensor, Tensor) and tensor.dtype._kind in "fiuc"
 
 
@@ -572,7 +679,11 @@ def enable_check_numerics(stack_height_limit=30, path_length_limit=50) -> None:
 
 @public("torchflow.debugging")
 def disable_check_numerics() -> None:
-    """Turns ``enable_check_numerics`` off (no effect when it is off)."""
+    """Turns ``enable_check_numerics`` off (no effect when it is off).
+
+    Returns:
+      None.
+    """
     result_hooks.set_check_numerics(False)
 
 

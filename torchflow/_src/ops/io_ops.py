@@ -208,6 +208,13 @@ def tfrecord_records(path, compression_type=None):
 def read_file(filename, name=None) -> Tensor:
     """The contents of ``filename`` as a scalar string Tensor.
 
+    Args:
+      filename: A scalar string: the path.
+      name: Unused (eager).
+
+    Returns:
+      A 0-D string tensor.
+
     Raises:
       NotFoundError: If the file does not exist.
     """
@@ -222,7 +229,16 @@ def read_file(filename, name=None) -> Tensor:
 
 @public("torchflow.io")
 def write_file(filename, contents, name=None) -> None:
-    """Writes ``contents`` (a scalar string) to ``filename``, creating directories."""
+    """Writes ``contents`` (a scalar string) to ``filename``, creating directories.
+
+    Args:
+      filename: A scalar string: the path.
+      contents: A scalar string: the bytes to write.
+      name: Unused (eager).
+
+    Returns:
+      None.
+    """
     path = _path(filename)
     contents = _bytes(contents)
     d = os.path.dirname(path)
@@ -325,7 +341,15 @@ class GFile:
 
 @public("torchflow.io")
 def matching_files(pattern, name=None) -> Tensor:
-    """The sorted file names matching ``pattern`` (a string or list of them)."""
+    """The sorted file names matching ``pattern`` (a string or list of them).
+
+    Args:
+      pattern: A string glob pattern (or 1-D tensor of patterns).
+      name: Unused (eager).
+
+    Returns:
+      A 1-D string tensor.
+    """
     pats = pattern.numpy().reshape(-1).tolist() if isinstance(pattern, Tensor) and \
         hasattr(pattern.numpy(), "reshape") else ([pattern] if not isinstance(
             pattern, (list, tuple)) else list(pattern))
@@ -403,7 +427,16 @@ def _b64_decode(b: bytes) -> bytes:
 
 @public("torchflow.io")
 def decode_compressed(bytes, compression_type="", name=None) -> Tensor:  # noqa: A002
-    """Decompresses each string (``compression_type`` "", "ZLIB" or "GZIP")."""
+    """Decompresses each string (``compression_type`` "", "ZLIB" or "GZIP").
+
+    Args:
+      bytes: A string tensor of compressed records.
+      compression_type: ``''`` (default, no compression), ``'ZLIB'`` or ``'GZIP'``.
+      name: Unused (eager).
+
+    Returns:
+      A string tensor of ``bytes``' shape.
+    """
     kind = _compression(compression_type)
     if kind == "GZIP":
         return _map_bytes(bytes, gzip.decompress)
@@ -438,6 +471,14 @@ def stat(path):
 @public("torchflow.io")
 def match_filenames_once(pattern, name=None):
     """A non-trainable string Variable holding the files matching ``pattern`` when it is
-    made (``matching_files`` evaluated once)."""
+    made (``matching_files`` evaluated once).
+
+    Args:
+      pattern: A string glob pattern.
+      name: Unused (eager).
+
+    Returns:
+      A non-trainable string variable.
+    """
     return Variable(matching_files(pattern), trainable=False,
                     name=name or "matching_filenames", shape=None)

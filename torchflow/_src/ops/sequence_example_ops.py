@@ -133,6 +133,15 @@ def parse_sequence_example(serialized, context_features=None, sequence_features=
                            example_names=None, name=None):
     """Parses a vector of serialized ``SequenceExample``s.
 
+    Args:
+      serialized: A 1-D string tensor of serialized ``SequenceExample`` protos.
+      context_features: None or a dict of ``FixedLenFeature`` / ``VarLenFeature`` for the
+        context.
+      sequence_features: None or a dict of ``FixedLenSequenceFeature`` / ``VarLenFeature``
+        for the feature lists.
+      example_names: None (default) or names for error messages.
+      name: Unused (eager).
+
     Returns:
       ``(context, feature_list, lengths)``: context features batched as
       ``parse_example``'s; each ``FixedLenSequenceFeature`` padded to
@@ -180,6 +189,13 @@ def parse_sequence_example(serialized, context_features=None, sequence_features=
 def decode_json_example(json_examples, name=None) -> Tensor:
     """Converts JSON-encoded ``tf.train.Example`` records (protobuf's JSON mapping) to
     binary protos.
+
+    Args:
+      json_examples: A string tensor of JSON-encoded ``Example`` protos.
+      name: Unused (eager).
+
+    Returns:
+      A string tensor of serialized ``Example`` protos, same shape.
 
     Raises:
       InvalidArgumentError: If a string is not an Example in JSON.

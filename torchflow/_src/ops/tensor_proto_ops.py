@@ -101,6 +101,13 @@ def from_proto(proto) -> Tensor:
 def serialize_tensor(tensor, name=None) -> Tensor:
     """A scalar string: ``tensor`` as a serialized TF ``TensorProto``.
 
+    Args:
+      tensor: A tensor of any dtype.
+      name: Unused (eager).
+
+    Returns:
+      A 0-D string tensor (parse it with ``tf.io.parse_tensor``).
+
     >>> import torchflow as tf
     >>> s = tf.io.serialize_tensor(tf.constant([1.5, 2.0]))
     >>> tf.io.parse_tensor(s, tf.float32).numpy().tolist()

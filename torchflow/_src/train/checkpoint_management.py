@@ -440,19 +440,44 @@ def _resolve(ckpt_dir_or_file) -> str:
 
 @public("torchflow.train")
 def load_checkpoint(ckpt_dir_or_file) -> CheckpointReader:
-    """A ``CheckpointReader`` for a checkpoint path or the latest in a directory."""
+    """A ``CheckpointReader`` for a checkpoint path or the latest in a directory.
+
+    Args:
+      ckpt_dir_or_file: A checkpoint prefix or a directory (its latest checkpoint is used).
+
+    Raises:
+      ValueError: If no checkpoint is found.
+    """
     return CheckpointReader(_resolve(ckpt_dir_or_file))
 
 
 @public("torchflow.train")
 def list_variables(ckpt_dir_or_file) -> list:
-    """``[(key, shape)]`` for every variable in a checkpoint, sorted by key."""
+    """``[(key, shape)]`` for every variable in a checkpoint, sorted by key.
+
+    Args:
+      ckpt_dir_or_file: A checkpoint prefix or a directory (its latest checkpoint is used).
+
+    Returns:
+      A list of ``(name, shape)`` pairs.
+
+    Raises:
+      ValueError: If no checkpoint is found.
+    """
     return sorted(load_checkpoint(ckpt_dir_or_file).get_variable_to_shape_map().items())
 
 
 @public("torchflow.train")
 def load_variable(ckpt_dir_or_file, name: str):
-    """The NumPy value of variable ``name`` in a checkpoint."""
+    """The NumPy value of variable ``name`` in a checkpoint.
+
+    Args:
+      ckpt_dir_or_file: A checkpoint prefix or a directory (its latest checkpoint is used).
+      name: str: the variable's key in the checkpoint.
+
+    Returns:
+      A NumPy array.
+    """
     if not name.endswith(".ATTRIBUTES/VARIABLE_VALUE") and "/" not in name:
         name = f"{name}/.ATTRIBUTES/VARIABLE_VALUE"
     return load_checkpoint(ckpt_dir_or_file).get_tensor(name)
