@@ -446,7 +446,7 @@ def load_checkpoint(ckpt_dir_or_file) -> CheckpointReader:
       ckpt_dir_or_file: A checkpoint prefix or a directory (its latest checkpoint is used).
 
     Raises:
-      ValueError: If no checkpoint is found.
+      NotFoundError: If no checkpoint is found.
     """
     return CheckpointReader(_resolve(ckpt_dir_or_file))
 
@@ -462,7 +462,7 @@ def list_variables(ckpt_dir_or_file) -> list:
       A list of ``(name, shape)`` pairs.
 
     Raises:
-      ValueError: If no checkpoint is found.
+      NotFoundError: If no checkpoint is found.
     """
     return sorted(load_checkpoint(ckpt_dir_or_file).get_variable_to_shape_map().items())
 
