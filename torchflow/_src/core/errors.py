@@ -72,32 +72,140 @@ def _make(name: str, code: int, doc: str):
     return public("torchflow.errors")(cls)
 
 
-CancelledError = _make("CancelledError", CANCELLED, "Raised when an operation is cancelled.")
-UnknownError = _make("UnknownError", UNKNOWN, "Unknown error.")
-InvalidArgumentError = _make(
-    "InvalidArgumentError", INVALID_ARGUMENT, "Raised when an op receives an invalid argument."
-)
-DeadlineExceededError = _make(
-    "DeadlineExceededError", DEADLINE_EXCEEDED, "Raised when a deadline expires."
-)
-NotFoundError = _make("NotFoundError", NOT_FOUND, "Raised when a requested entity is not found.")
-AlreadyExistsError = _make("AlreadyExistsError", ALREADY_EXISTS, "Raised when an entity exists.")
-PermissionDeniedError = _make("PermissionDeniedError", PERMISSION_DENIED, "Permission denied.")
-ResourceExhaustedError = _make(
-    "ResourceExhaustedError", RESOURCE_EXHAUSTED, "Some resource has been exhausted."
-)
-FailedPreconditionError = _make(
-    "FailedPreconditionError", FAILED_PRECONDITION, "The system is not in a state to run the op."
-)
-AbortedError = _make("AbortedError", ABORTED, "The operation was aborted.")
-OutOfRangeError = _make("OutOfRangeError", OUT_OF_RANGE, "Iterated past the valid input range.")
-UnimplementedError = _make("UnimplementedError", UNIMPLEMENTED, "The op is not implemented.")
-InternalError = _make("InternalError", INTERNAL, "An internal invariant was broken.")
-UnavailableError = _make("UnavailableError", UNAVAILABLE, "The runtime is unavailable.")
-DataLossError = _make("DataLossError", DATA_LOSS, "Unrecoverable data loss or corruption.")
-UnauthenticatedError = _make(
-    "UnauthenticatedError", UNAUTHENTICATED, "The request lacks valid credentials."
-)
+CancelledError = _make("CancelledError", CANCELLED,
+    """Raised when an operation or step is cancelled (e.g. a queue closed while an op waited on it).
+
+    Args:
+      node_def: Unused; kept for TF's signature (default None).
+      op: The op that failed, or None (default).
+      message: str: the error message.
+    """)
+UnknownError = _make("UnknownError", UNKNOWN,
+    """Unknown error: an error from elsewhere (e.g. a Python exception inside ``tf.py_function``)
+    without a better code.
+
+    Args:
+      node_def: Unused; kept for TF's signature (default None).
+      op: The op that failed, or None (default).
+      message: str: the error message.
+    """)
+InvalidArgumentError = _make("InvalidArgumentError", INVALID_ARGUMENT,
+    """Raised when an op receives an invalid argument: a bad shape, value or dtype (e.g.
+    ``tf.reshape`` to a size that does not fit).
+
+    Args:
+      node_def: Unused; kept for TF's signature (default None).
+      op: The op that failed, or None (default).
+      message: str: the error message.
+    """)
+DeadlineExceededError = _make("DeadlineExceededError", DEADLINE_EXCEEDED,
+    """Raised when a deadline expires before an operation completes (e.g. an RPC timeout).
+
+    Args:
+      node_def: Unused; kept for TF's signature (default None).
+      op: The op that failed, or None (default).
+      message: str: the error message.
+    """)
+NotFoundError = _make("NotFoundError", NOT_FOUND,
+    """Raised when a requested entity, such as a file or checkpoint, is not found.
+
+    Args:
+      node_def: Unused; kept for TF's signature (default None).
+      op: The op that failed, or None (default).
+      message: str: the error message.
+    """)
+AlreadyExistsError = _make("AlreadyExistsError", ALREADY_EXISTS,
+    """Raised when an entity that an op tries to create already exists.
+
+    Args:
+      node_def: Unused; kept for TF's signature (default None).
+      op: The op that failed, or None (default).
+      message: str: the error message.
+    """)
+PermissionDeniedError = _make("PermissionDeniedError", PERMISSION_DENIED,
+    """Raised when the caller lacks permission, e.g. to read or write a file.
+
+    Args:
+      node_def: Unused; kept for TF's signature (default None).
+      op: The op that failed, or None (default).
+      message: str: the error message.
+    """)
+ResourceExhaustedError = _make("ResourceExhaustedError", RESOURCE_EXHAUSTED,
+    """Raised when a resource, such as memory or a quota, has been exhausted (e.g. out of GPU
+    memory).
+
+    Args:
+      node_def: Unused; kept for TF's signature (default None).
+      op: The op that failed, or None (default).
+      message: str: the error message.
+    """)
+FailedPreconditionError = _make("FailedPreconditionError", FAILED_PRECONDITION,
+    """Raised when the system is not in a state to run the op (e.g. reading a variable that was
+    never initialised).
+
+    Args:
+      node_def: Unused; kept for TF's signature (default None).
+      op: The op that failed, or None (default).
+      message: str: the error message.
+    """)
+AbortedError = _make("AbortedError", ABORTED,
+    """Raised when an operation is aborted, typically because of concurrent access.
+
+    Args:
+      node_def: Unused; kept for TF's signature (default None).
+      op: The op that failed, or None (default).
+      message: str: the error message.
+    """)
+OutOfRangeError = _make("OutOfRangeError", OUT_OF_RANGE,
+    """Raised when an op iterates past the valid input range (e.g. ``get_next`` on an exhausted
+    ``tf.data`` iterator).
+
+    Args:
+      node_def: Unused; kept for TF's signature (default None).
+      op: The op that failed, or None (default).
+      message: str: the error message.
+    """)
+UnimplementedError = _make("UnimplementedError", UNIMPLEMENTED,
+    """Raised when an op is not implemented or supported for its inputs (e.g. an unsupported dtype).
+
+    Args:
+      node_def: Unused; kept for TF's signature (default None).
+      op: The op that failed, or None (default).
+      message: str: the error message.
+    """)
+InternalError = _make("InternalError", INTERNAL,
+    """Raised when the runtime breaks an internal invariant.
+
+    Args:
+      node_def: Unused; kept for TF's signature (default None).
+      op: The op that failed, or None (default).
+      message: str: the error message.
+    """)
+UnavailableError = _make("UnavailableError", UNAVAILABLE,
+    """Raised when the runtime or a remote service is unavailable (e.g. a worker that cannot be
+    reached).
+
+    Args:
+      node_def: Unused; kept for TF's signature (default None).
+      op: The op that failed, or None (default).
+      message: str: the error message.
+    """)
+DataLossError = _make("DataLossError", DATA_LOSS,
+    """Raised on unrecoverable data loss or corruption (e.g. a truncated or corrupt record file).
+
+    Args:
+      node_def: Unused; kept for TF's signature (default None).
+      op: The op that failed, or None (default).
+      message: str: the error message.
+    """)
+UnauthenticatedError = _make("UnauthenticatedError", UNAUTHENTICATED,
+    """Raised when the request lacks valid authentication credentials.
+
+    Args:
+      node_def: Unused; kept for TF's signature (default None).
+      op: The op that failed, or None (default).
+      message: str: the error message.
+    """)
 
 @public("torchflow.errors")
 class OperatorNotAllowedInGraphError(TypeError):
