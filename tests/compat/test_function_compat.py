@@ -416,3 +416,30 @@ def test_retracing_warning_as_tf(caplog):
             tf.function(g)(tf.constant(1.0))
     msgs = [r.getMessage() for r in caplog.records if "retracing" in r.getMessage()]
     assert len(msgs) == 2 and msgs[0].startswith("5 out of the last 5 calls to <function")
+
+
+def ragged_programs(m):
+    """Composite values through traced functions: a RaggedTensorSpec signature, a
+    concrete function called with new values, ragged outputs rebuilt per call."""
+
+    @m.function(input_signature=[m.RaggedTensorSpec(shape=[None, None], dtype=m.int32)])
+    def g(rt):
+        return rt * 2 + 1, m.reduce_sum(rt, axis=1)
+
+    @m.function
+    def h(rt):
+        return m.reduce_max(rt, axis=1)
+
+    out = []
+    for v in ([[1, 2], [3]], [[4], [5, 6]], [[7, 8, 9], [], [1]]):
+        a, b = g(m.ragged.constant(v))
+        out.append((a.to_list(), b.numpy().tolist(), h(m.ragged.constant(v)).numpy().tolist()))
+    cf = g.get_concrete_function()
+    a, _ = cf(m.ragged.constant([[2], [3, 4]]))
+    out.append(a.to_list())
+    return out, g.experimental_get_tracing_count()
+
+
+def test_ragged_through_functions_match_tf():
+    rtf = real_tf()
+    assert _norm(ragged_programs(tf)) == _norm(ragged_programs(rtf))

@@ -29,6 +29,7 @@ import numpy as np
 import torch
 
 from torchflow._src.core import context, dtypes, function_signature, graph_trace, tape, variables
+from torchflow._src.core.composite_tensor import TypeSpec
 from torchflow._src.core.convert import to_tensor
 from torchflow._src.core.errors import InvalidArgumentError, OpError
 from torchflow._src.core.tensor import Tensor, wrap
@@ -75,6 +76,14 @@ def _encode(x, shapes: list):
     if isinstance(x, TensorSpec):
         shapes.append(x.shape)
         return x.dtype
+    spec = getattr(x, "_type_spec", None)
+    if spec is not None and not isinstance(x, Variable):
+        # A composite (RaggedTensor, SparseTensor, ...): traced per TypeSpec, as TF.
+        try:
+            hash(spec)
+            return ("composite", spec)
+        except TypeError:
+            pass
     if isinstance(x, np.ndarray) and x.dtype.kind not in "OUS":
         # TF converts NumPy arrays to tensors: they share the tensors' traces.
         shapes.append(tuple(x.shape))
@@ -188,7 +197,7 @@ class Function:
                 raise TypeError(f"input_signature must be either a tuple or a list, received "
                                 f"{type(input_signature)}.")
             for s in nest.flatten(input_signature):
-                if not isinstance(s, TensorSpec):
+                if not isinstance(s, TypeSpec):
                     raise TypeError(f"input_signature must be a possibly nested sequence of "
                                     f"TensorSpec objects, got invalid args {s!r} with type "
                                     f"{type(s)}.")
@@ -292,6 +301,8 @@ class Function:
         if args is None:
             args, kwargs = concrete.structured_input_signature
         args, kwargs = nest.map_structure(_placeholder, (args, kwargs or {}))
+        if any(isinstance(s, TypeSpec) for s in nest.flatten((args, kwargs))):
+            return  # a composite's spec: traced at its first call
         flat, gkey = _graph_inputs(args, kwargs)
         rec = graph_trace.Recorder(self.__name__, dry=True, autograph=self._autograph)
         names = [rec.input(t) for t in flat]
@@ -372,6 +383,14 @@ class Function:
         flat_val = nest.flatten(value) if not isinstance(spec, TensorSpec) else [value]
         out = []
         for v, s in zip(flat_val, flat_spec):
+            if not isinstance(s, TensorSpec):  # a composite's spec (RaggedTensorSpec, ...)
+                if not s.is_compatible_with(v):
+                    raise _SignatureError(
+                        f"Binding inputs to tf.function failed due to `Can not cast {v!r} to "
+                        f"{s!r}`. Received args: {args} and kwargs: {kwargs} for signature: "
+                        f"{self._input_signature}.")
+                out.append(v)
+                continue
             if isinstance(v, (Tensor, Variable)):
                 t = v
             else:
@@ -593,7 +612,8 @@ def _graph_inputs(args, kwargs):
     whether a tape records); key None when no recording can take these inputs."""
     flat = []
     key: list = [torch.is_grad_enabled()]
-    for x in nest.flatten((args, kwargs)) if (args or kwargs) else ():
+    # Composites expand to their component tensors, which the recording binds.
+    for x in nest.flatten((args, kwargs), expand_composites=True) if (args or kwargs) else ():
         if isinstance(x, Tensor):
             t = x._t
             if not isinstance(t, torch.Tensor):

@@ -4,6 +4,7 @@ prints them, the symbolic tensors of ``structured_outputs``, and how a
 
 from __future__ import annotations
 
+from torchflow._src.core.composite_tensor import TypeSpec
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.core.tensor_spec import TensorSpec
@@ -48,12 +49,14 @@ def symbolic_outputs(out):
 
 
 def _has_spec(x) -> bool:
-    return any(isinstance(s, (TensorSpec, SymbolicTensor)) for s in nest.flatten(x))
+    return any(isinstance(s, (TypeSpec, SymbolicTensor)) for s in nest.flatten(x))
 
 
 def _spec_text(spec) -> str:
     if isinstance(spec, (TensorSpec, SymbolicTensor)):
         return f"{spec.dtype.name} Tensor, shape={spec.shape}"
+    if isinstance(spec, TypeSpec):
+        return repr(spec)
     if nest.is_nested(spec):
         leaves = nest.flatten(spec)
         marks = [_Mark(f"<{i + 1}>") for i in range(len(leaves))]

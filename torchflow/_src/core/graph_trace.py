@@ -383,9 +383,15 @@ class Recorder(TorchFunctionMode):
             return repr(x)
         if isinstance(x, torch.Tensor):
             return self._expr(x)
-        if tp.__name__ in _COMPOSITES or hasattr(tp, "_type_spec"):
-            # A composite value (IndexedSlices, SparseTensor, ...): rebuilt around
-            # this call's component tensors.
+        if hasattr(tp, "_type_spec") and not hasattr(x, "assign_add"):
+            # A composite value (RaggedTensor, SparseTensor, IndexedSlices): rebuilt
+            # around this call's component tensors.
+            comps = nest.flatten(x, expand_composites=True)
+            if comps and all(isinstance(c, Tensor) for c in comps):
+                self.ns["_pack"] = _pack_composite
+                parts = ", ".join(self._host_expr(c) for c in comps)
+                return f"_pack({self._obj(x)}, [{parts}])"
+        if tp.__name__ in _COMPOSITES:
             fields = getattr(x, "__dict__", None)
             if fields and any(isinstance(v, Tensor) for v in fields.values()):
                 self.ns["_rebuild"] = _rebuild
@@ -471,6 +477,10 @@ def _replay_grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_g
 _COMPOSITES = frozenset({"IndexedSlices", "SparseTensor", "RaggedTensor"})
 
 
+def _pack_composite(template, components: list):
+    return nest.pack_sequence_as(template, components, expand_composites=True)
+
+
 def _rebuild(template, fields: dict):
     new = object.__new__(type(template))
     new.__dict__.update(template.__dict__)
@@ -518,7 +528,7 @@ def _flat_tensors(out) -> list:
         return [out]
     if out is None or type(out) in (bool, int, float, str):
         return []
-    return [x for x in nest.flatten(out) if isinstance(x, Tensor)]
+    return [x for x in nest.flatten(out, expand_composites=True) if isinstance(x, Tensor)]
 
 
 class Graph:
@@ -526,7 +536,7 @@ class Graph:
 
     def __init__(self, rec: Recorder, input_names: list[str], out):
         self._single = isinstance(out, Tensor)
-        out_leaves = [out] if self._single else nest.flatten(out)
+        out_leaves = [out] if self._single else nest.flatten(out, expand_composites=True)
         self._structure = out
         self.ops = rec.ops
         self.entry_grad = rec.entry_grad
@@ -557,7 +567,7 @@ class Graph:
         """The function's output structure around the leaves ``run`` returned."""
         if self._single:
             return leaves[0]
-        return nest.pack_sequence_as(self._structure, leaves)
+        return nest.pack_sequence_as(self._structure, leaves, expand_composites=True)
 
     def _compiled_fn(self):
         """The recording handed to ``torch.compile`` (``jit_compile=True``); the plain

@@ -25,7 +25,7 @@ import threading
 
 import numpy as np
 
-from torchflow._src.core import dtypes, errors, rpc
+from torchflow._src.core import dtypes, errors, graph_trace, rpc
 from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.core.variables import Variable
@@ -136,6 +136,9 @@ class PSVariable(Variable):
         self._set_cache(out["values"][0], _epoch())
 
     def _read(self):
+        # Reads and writes are remote calls in Python, which a recording would not
+        # make again: a traced function using ps variables runs eagerly.
+        graph_trace.mark_eager("parameter-server variables are read remotely")
         scope = current_scope()
         if scope is None:
             self._refresh()
@@ -150,6 +153,7 @@ class PSVariable(Variable):
         return Variable.numpy(self)
 
     def _remote(self, op: str, value, read_value: bool):
+        graph_trace.mark_eager("parameter-server variables are written remotely")
         v = convert_to_tensor(value, dtype=self.dtype)
         if op != "assign" and tuple(v.shape) != tuple(self.shape):
             raise errors.InvalidArgumentError(
