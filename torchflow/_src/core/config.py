@@ -260,7 +260,17 @@ def copy_to_device(value, device):
 
 @public("torchflow.config")
 def get_logical_device_configuration(device):
-    """Returns the logical device configurations of ``device`` (None if unset)."""
+    """Returns the logical device configurations of ``device`` (None if unset).
+
+    Args:
+      device: A ``tf.config.PhysicalDevice`` from ``list_physical_devices``.
+
+    Returns:
+      A list of ``LogicalDeviceConfiguration``, or None when none was set.
+
+    Raises:
+      ValueError: If ``device`` is not a known physical device.
+    """
     _check_physical(device)
     cfg = _STATE.logical_config.get(device)
     return list(cfg) if cfg is not None else None
@@ -276,6 +286,10 @@ get_virtual_device_configuration = public("torchflow.config.experimental")(
 def set_memory_growth(device, enable) -> None:
     """Records whether a GPU's memory may grow (torch's allocator always grows).
 
+    Args:
+      device: A ``tf.config.PhysicalDevice`` from ``list_physical_devices``.
+      enable: bool: whether memory may grow.
+
     Raises:
       ValueError: If ``device`` is unknown or not a GPU.
     """
@@ -289,6 +303,12 @@ def set_memory_growth(device, enable) -> None:
 def get_memory_growth(device) -> bool:
     """Returns the memory growth setting of a GPU.
 
+    Args:
+      device: A ``tf.config.PhysicalDevice`` from ``list_physical_devices``.
+
+    Returns:
+      A Python bool.
+
     Raises:
       ValueError: If ``device`` is unknown or not a GPU.
     """
@@ -300,7 +320,14 @@ def get_memory_growth(device) -> bool:
 
 @public("torchflow.config.experimental")
 def get_device_details(device) -> dict:
-    """Returns ``{'device_name', 'compute_capability'}`` for a GPU, ``{}`` for the CPU."""
+    """Returns ``{'device_name', 'compute_capability'}`` for a GPU, ``{}`` for the CPU.
+
+    Args:
+      device: A ``tf.config.PhysicalDevice`` from ``list_physical_devices``.
+
+    Returns:
+      A dict (empty for the CPU).
+    """
     _check_physical(device)
     if device.device_type != "GPU":
         return {}
@@ -337,7 +364,17 @@ def reset_memory_stats(device: str) -> None:
 
 @public("torchflow.config.experimental")
 def get_memory_usage(device: str) -> int:
-    """Returns the bytes currently allocated on a GPU (deprecated in TF)."""
+    """Returns the bytes currently allocated on a GPU (deprecated in TF).
+
+    Args:
+      device: A device string such as ``'GPU:0'``.
+
+    Returns:
+      An int: bytes allocated.
+
+    Raises:
+      ValueError: If ``device`` has no allocator statistics (e.g. the CPU).
+    """
     return get_memory_info(device)["current"]
 
 
@@ -346,13 +383,21 @@ def get_memory_usage(device: str) -> int:
 
 @public("torchflow.config")
 def set_soft_device_placement(enabled) -> None:
-    """If enabled, a GPU request that cannot be met falls back to the CPU."""
+    """If enabled, a GPU request that cannot be met falls back to the CPU.
+
+    Args:
+      enabled: bool: whether to fall back to an available device.
+    """
     context.GLOBAL.soft_device_placement = bool(enabled)
 
 
 @public("torchflow.config")
 def get_soft_device_placement() -> bool:
-    """Returns whether soft device placement is enabled (default True)."""
+    """Returns whether soft device placement is enabled (default True).
+
+    Returns:
+      A Python bool.
+    """
     return context.GLOBAL.soft_device_placement
 
 
@@ -370,7 +415,15 @@ def get_log_device_placement() -> bool:
 
 @public("torchflow.config.experimental")
 def set_device_policy(device_policy) -> None:
-    """Records the device policy ('silent', 'warn', 'explicit' or None = 'silent')."""
+    """Records the device policy ('silent', 'warn', 'explicit' or None = 'silent').
+
+    Args:
+      device_policy: ``'silent'``, ``'silent_for_int32'``, ``'warn'``, ``'explicit'`` or
+        None (``'silent'``).
+
+    Raises:
+      ValueError: For any other value.
+    """
     if device_policy not in (None, "silent", "silent_for_int32", "warn", "explicit"):
         raise ValueError(
             f"Not a valid device policy: {device_policy!r}. Supported options are: 'silent', "
@@ -381,19 +434,31 @@ def set_device_policy(device_policy) -> None:
 
 @public("torchflow.config.experimental")
 def get_device_policy() -> str:
-    """Returns the device policy (default 'silent')."""
+    """Returns the device policy (default 'silent').
+
+    Returns:
+      A str: ``'silent'``, ``'silent_for_int32'``, ``'warn'`` or ``'explicit'``.
+    """
     return _STATE.device_policy
 
 
 @public("torchflow.config.experimental")
 def set_synchronous_execution(enable) -> None:
-    """Records whether ops run synchronously (torch CPU ops always do)."""
+    """Records whether ops run synchronously (torch CPU ops always do).
+
+    Args:
+      enable: bool, or None for the default (True).
+    """
     _STATE.synchronous_execution = bool(enable)
 
 
 @public("torchflow.config.experimental")
 def get_synchronous_execution() -> bool:
-    """Returns the synchronous-execution setting (default True)."""
+    """Returns the synchronous-execution setting (default True).
+
+    Returns:
+      A Python bool.
+    """
     return _STATE.synchronous_execution
 
 
@@ -405,25 +470,41 @@ def enable_op_determinism() -> None:
 
 @public("torchflow.config.experimental")
 def enable_mlir_bridge() -> None:
-    """Accepted for compatibility; torchflow has no MLIR bridge."""
+    """Accepted for compatibility; torchflow has no MLIR bridge.
+
+    Returns:
+      None.
+    """
     _STATE.mlir_bridge = True
 
 
 @public("torchflow.config.experimental")
 def disable_mlir_bridge() -> None:
-    """Accepted for compatibility; torchflow has no MLIR bridge."""
+    """Accepted for compatibility; torchflow has no MLIR bridge.
+
+    Returns:
+      None.
+    """
     _STATE.mlir_bridge = False
 
 
 @public("torchflow.config.experimental")
 def enable_mlir_graph_optimization() -> None:
-    """Accepted for compatibility; torchflow has no graph optimizer."""
+    """Accepted for compatibility; torchflow has no graph optimizer.
+
+    Returns:
+      None.
+    """
     _STATE.mlir_graph_optimization = True
 
 
 @public("torchflow.config.experimental")
 def disable_mlir_graph_optimization() -> None:
-    """Accepted for compatibility; torchflow has no graph optimizer."""
+    """Accepted for compatibility; torchflow has no graph optimizer.
+
+    Returns:
+      None.
+    """
     _STATE.mlir_graph_optimization = False
 
 
@@ -468,7 +549,11 @@ def enable_tensor_float_32_execution(enabled) -> None:
 
 @public("torchflow.config.experimental")
 def tensor_float_32_execution_enabled() -> bool:
-    """Returns whether TensorFloat-32 is enabled (default True)."""
+    """Returns whether TensorFloat-32 is enabled (default True).
+
+    Returns:
+      A Python bool.
+    """
     return context.GLOBAL.tf32
 
 
@@ -487,7 +572,11 @@ def run_functions_eagerly(run_eagerly) -> None:
 
 @public("torchflow.config")
 def functions_run_eagerly() -> bool:
-    """Returns the value set by ``run_functions_eagerly`` (default False)."""
+    """Returns the value set by ``run_functions_eagerly`` (default False).
+
+    Returns:
+      A Python bool.
+    """
     return context.GLOBAL.run_functions_eagerly
 
 
@@ -500,7 +589,11 @@ experimental_functions_run_eagerly = public("torchflow.config")(functions_run_ea
 
 @public("torchflow.config.optimizer")
 def set_jit(enabled) -> None:
-    """Records the global JIT setting (torchflow compiles only with ``jit_compile``)."""
+    """Records the global JIT setting (torchflow compiles only with ``jit_compile``).
+
+    Args:
+      enabled: bool or str: whether XLA auto-clustering is requested.
+    """
     if enabled is True:
         enabled = "autoclustering"
     _STATE.optimizer_jit = enabled or ""
@@ -508,19 +601,32 @@ def set_jit(enabled) -> None:
 
 @public("torchflow.config.optimizer")
 def get_jit() -> str:
-    """Returns the global JIT setting ('' when off)."""
+    """Returns the global JIT setting ('' when off).
+
+    Returns:
+      A str: ``''`` when off, ``'autoclustering'`` (or the value set) when on.
+    """
     return _STATE.optimizer_jit
 
 
 @public("torchflow.config.optimizer")
 def set_experimental_options(options: dict) -> None:
-    """Records graph-optimizer options (torchflow has no graph optimizer)."""
+    """Records graph-optimizer options (torchflow has no graph optimizer).
+
+    Args:
+      options: A dict of Grappler option names to values (e.g. ``{'constant_folding':
+        True}``).
+    """
     _STATE.optimizer_options.update(options)
 
 
 @public("torchflow.config.optimizer")
 def get_experimental_options() -> dict:
-    """Returns the recorded graph-optimizer options."""
+    """Returns the recorded graph-optimizer options.
+
+    Returns:
+      A dict of the options set with ``set_experimental_options``.
+    """
     return {"disable_model_pruning": False, "disable_meta_optimizer": False,
             **_STATE.optimizer_options}
 
@@ -540,6 +646,10 @@ def set_intra_op_parallelism_threads(num_threads: int) -> None:
 
     Args:
       num_threads: Non-negative int.
+
+    Raises:
+      ValueError: If ``num_threads`` is negative.
+      RuntimeError: If the count changes after the runtime has started.
     """
     num_threads = int(num_threads)
     if num_threads < 0:
@@ -552,7 +662,11 @@ def set_intra_op_parallelism_threads(num_threads: int) -> None:
 
 @public("torchflow.config.threading")
 def get_intra_op_parallelism_threads() -> int:
-    """Returns the intra-op thread count set by the user (0: the default)."""
+    """Returns the intra-op thread count set by the user (0: the default).
+
+    Returns:
+      An int (0 means the system picks).
+    """
     return _Threads.intra
 
 
@@ -562,6 +676,13 @@ def set_inter_op_parallelism_threads(num_threads: int) -> None:
 
     torch fixes that pool when it first uses it; a later change is recorded and
     a warning explains that it has no effect.
+
+    Args:
+      num_threads: int >= 0; 0 lets the system pick.
+
+    Raises:
+      ValueError: If ``num_threads`` is negative.
+      RuntimeError: If the count changes after the runtime has started.
     """
     num_threads = int(num_threads)
     if num_threads < 0:
@@ -585,7 +706,11 @@ def set_inter_op_parallelism_threads(num_threads: int) -> None:
 
 @public("torchflow.config.threading")
 def get_inter_op_parallelism_threads() -> int:
-    """Returns the inter-op thread count set by the user (0: the default)."""
+    """Returns the inter-op thread count set by the user (0: the default).
+
+    Returns:
+      An int (0 means the system picks).
+    """
     return _Threads.inter
 
 
