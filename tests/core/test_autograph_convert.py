@@ -575,3 +575,35 @@ def test_decorated_function_converts_and_keeps_line_numbers():
         f(tf.constant(0))
     last = traceback.extract_tb(info.value.__traceback__)[-1]
     assert last.filename == __file__ and "the user's line" in last.line
+
+
+def dataset_training_loop(ds, w):
+    step = tf.constant(0)
+    for x in ds:
+        step += 1
+        loss = tf.reduce_sum(tf.square(x * w - 1.0))
+        if loss > 4.0:
+            w.assign_sub(0.1 * w)
+        elif step % 2 == 0:
+            continue
+        else:
+            w.assign_add(tf.constant(0.05))
+        if step >= 5:
+            break
+    return step, w.read_value()
+
+
+def test_dataset_loop_with_tensor_ifs_and_jumps_as_tf():
+    rtf = real_tf()
+    data = np.arange(12, dtype=np.float32).reshape(6, 2) / 4.0
+    w_tf = rtf.Variable(1.5)
+    expected = _tf_function(dataset_training_loop)(
+        rtf.data.Dataset.from_tensor_slices(data), w_tf)
+    w = tf.Variable(1.5)
+    # Called directly: tf.function over a `for x in dataset` body currently fails in
+    # graph_trace (IteratorSpec has no _to_components), converted or not.
+    got = autograph_convert.convert(dataset_training_loop)(
+        tf.data.Dataset.from_tensor_slices(data), w)
+    np.testing.assert_array_equal(_np(got[0]), _np(expected[0]))
+    np.testing.assert_allclose(_np(got[1]), _np(expected[1]), rtol=1e-6)
+    np.testing.assert_allclose(w.numpy(), w_tf.numpy(), rtol=1e-6)
