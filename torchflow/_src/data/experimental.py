@@ -25,20 +25,43 @@ from torchflow._src.util.api import public
 
 @public("torchflow.data.experimental")
 def cardinality(dataset):
-    """The dataset's cardinality as an int64 Tensor (INFINITE -1, UNKNOWN -2)."""
+    """The dataset's cardinality as an int64 Tensor (INFINITE -1, UNKNOWN -2).
+
+    Args:
+      dataset: A ``tf.data.Dataset``.
+
+    Returns:
+      A 0-D int64 tensor.
+    """
     return dataset.cardinality()
 
 
 @public("torchflow.data.experimental")
 def assert_cardinality(expected_cardinality):
     """A transformation asserting the dataset has ``expected_cardinality`` elements;
-    iteration raises ``FailedPreconditionError`` when it does not."""
+    iteration raises ``FailedPreconditionError`` when it does not.
+
+    Args:
+      expected_cardinality: An int (or int64 scalar): the exact number of elements.
+
+    Returns:
+      A transformation function for ``Dataset.apply``: it takes a dataset and returns the
+      new one.
+    """
     return lambda ds: AssertCardinalityDataset(ds, int(expected_cardinality))
 
 
 @public("torchflow.data.experimental")
 def ignore_errors(log_warning=False):
-    """A transformation dropping elements whose production raised a ``tf.errors`` error."""
+    """A transformation dropping elements whose production raised a ``tf.errors`` error.
+
+    Args:
+      log_warning: bool, default False: log each dropped error.
+
+    Returns:
+      A transformation function for ``Dataset.apply``: it takes a dataset and returns the
+      new one.
+    """
     return lambda ds: IgnoreErrorsDataset(ds, log_warning)
 
 
@@ -144,6 +167,23 @@ def bucket_by_sequence_length(element_length_func, bucket_boundaries, bucket_bat
 
     Buckets are ``[0, b0), [b0, b1), ..., [b_last, inf)``; bucket ``i`` uses
     ``bucket_batch_sizes[i]``.
+
+    Args:
+      element_length_func: ``element -> int32`` scalar length.
+      bucket_boundaries: A sorted list of ints: the upper bounds (exclusive) of the buckets.
+      bucket_batch_sizes: A list of ``len(bucket_boundaries) + 1`` ints: the batch size per
+        bucket.
+      padded_shapes: None (default: pad every dimension to the batch maximum) or shapes as
+        in ``padded_batch``.
+      padding_values: None (default: 0 / empty string) or values as in ``padded_batch``.
+      pad_to_bucket_boundary: bool, default False: pad to the bucket's boundary minus 1
+        instead of the batch maximum.
+      no_padding: bool, default False: batch without padding (elements must share a shape).
+      drop_remainder: bool, default False: drop each bucket's last partial batch.
+
+    Returns:
+      A transformation function for ``Dataset.apply``: it takes a dataset and returns the
+      new one.
 
     Raises:
       ValueError: If ``len(bucket_batch_sizes) != len(bucket_boundaries) + 1``.
@@ -290,7 +330,17 @@ def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_datase
 @public("torchflow.data.experimental")
 def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=False):
     """Takes element ``i`` from ``datasets[choice]`` for each int64 scalar
-    ``choice`` that ``choice_dataset`` yields."""
+    ``choice`` that ``choice_dataset`` yields.
+
+    Args:
+      datasets: A non-empty list of datasets with compatible element structures.
+      choice_dataset: A dataset of int64 scalars in ``[0, len(datasets))``.
+      stop_on_empty_dataset: bool, default False: stop at the first exhausted chosen
+        dataset.
+
+    Returns:
+      A ``tf.data.Dataset``.
+    """
     spec = choice_dataset.element_spec
     if _structure.is_nested(spec) or spec.dtype != dtypes.int64 or spec.shape.rank != 0:
         raise TypeError(f"Invalid `choice_dataset`. Elements of `choice_dataset` must be scalar "
@@ -328,7 +378,14 @@ def shuffle_and_repeat(buffer_size, count=None, seed=None):
 
 @public("torchflow.data.experimental")
 def get_single_element(dataset):
-    """The only element of ``dataset``; ``InvalidArgumentError`` if it has 0 or more."""
+    """The only element of ``dataset``; ``InvalidArgumentError`` if it has 0 or more.
+
+    Args:
+      dataset: A ``tf.data.Dataset`` with exactly one element.
+
+    Returns:
+      That element (a nested structure of tensors).
+    """
     it = iter(dataset)
     try:
         first = next(it)

@@ -77,12 +77,25 @@ class _CounterDataset(DatasetV2):
 
 @public("torchflow.data.experimental")
 def Counter(start=0, step=1, dtype=dtypes.int64):
-    """An infinite dataset counting ``start, start + step, ...``."""
+    """An infinite dataset counting ``start, start + step, ...``.
+
+    Args:
+      start: int, default 0: the first value.
+      step: int, default 1: the increment.
+      dtype: ``tf.int64`` (default) or another integer dtype.
+
+    Returns:
+      An infinite ``tf.data.Dataset`` of scalars.
+    """
     return _CounterDataset(start, step, dtype)
 
 
 class RandomDataset(DatasetV2):
-    """An infinite dataset of pseudo-random int64 scalars (``seed`` makes it repeatable)."""
+    """An infinite dataset of pseudo-random int64 scalars (``seed`` makes it repeatable).
+
+    Args:
+      seed: None (default: non-deterministic) or a Python int.
+    """
 
     def __init__(self, seed=None):
         self._seeds = op_seeds(seed)
@@ -140,14 +153,29 @@ class _ScanDataset(UnaryDataset):
 
 @public("torchflow.data.experimental")
 def scan(initial_state, scan_func):
-    """A transformation carrying a state: ``(state, out) = scan_func(state, element)``."""
+    """A transformation carrying a state: ``(state, out) = scan_func(state, element)``.
+
+    Args:
+      initial_state: A nested structure of tensors: the starting state.
+      scan_func: ``(state, element) -> (new_state, output)``.
+
+    Returns:
+      A transformation function for ``Dataset.apply``: it takes a dataset and returns the
+      new one.
+    """
     return lambda ds: _ScanDataset(ds, initial_state, scan_func)
 
 
 @public("torchflow.data.experimental")
 class Reducer:
     """``init_func(key) -> state``, ``reduce_func(state, element) -> state``,
-    ``finalize_func(state) -> output`` for ``group_by_reducer``."""
+    ``finalize_func(state) -> output`` for ``group_by_reducer``.
+
+    Args:
+      init_func: ``key -> initial state``.
+      reduce_func: ``(state, element) -> new state``.
+      finalize_func: ``state -> output element``.
+    """
 
     def __init__(self, init_func, reduce_func, finalize_func):
         self.init_func = init_func
@@ -194,14 +222,36 @@ class _GroupByReducerDataset(UnaryDataset):
 
 @public("torchflow.data.experimental")
 def group_by_reducer(key_func, reducer):
-    """Groups elements by an int64 key and folds each group with ``reducer``."""
+    """Groups elements by an int64 key and folds each group with ``reducer``.
+
+    Args:
+      key_func: ``element -> int64`` scalar key.
+      reducer: A ``tf.data.experimental.Reducer``.
+
+    Returns:
+      A transformation function for ``Dataset.apply``: it takes a dataset and returns the
+      new one.
+    """
     return lambda ds: _GroupByReducerDataset(ds, key_func, reducer)
 
 
 @public("torchflow.data.experimental")
 def map_and_batch(map_func, batch_size, num_batches=None, drop_remainder=False,
                   num_parallel_calls=None, num_parallel_batches=None):
-    """``map(map_func)`` then ``batch(batch_size)`` (TF's fused form)."""
+    """``map(map_func)`` then ``batch(batch_size)`` (TF's fused form).
+
+    Args:
+      map_func: The function mapped over elements.
+      batch_size: int: elements per batch.
+      num_batches: None (default); accepted for compatibility.
+      drop_remainder: bool, default False.
+      num_parallel_calls: None (default) or an int; accepted.
+      num_parallel_batches: None (default) or an int; accepted.
+
+    Returns:
+      A transformation function for ``Dataset.apply``: it takes a dataset and returns the
+      new one.
+    """
     return lambda ds: ds.map(map_func, num_parallel_calls=num_parallel_calls).batch(
         batch_size, drop_remainder=drop_remainder)
 
@@ -209,7 +259,20 @@ def map_and_batch(map_func, batch_size, num_batches=None, drop_remainder=False,
 @public("torchflow.data.experimental")
 def parallel_interleave(map_func, cycle_length, block_length=1, sloppy=False,
                         buffer_output_elements=None, prefetch_input_elements=None):
-    """``interleave`` with ``cycle_length`` parallel readers (``sloppy``: any order)."""
+    """``interleave`` with ``cycle_length`` parallel readers (``sloppy``: any order).
+
+    Args:
+      map_func: ``element -> Dataset``.
+      cycle_length: int: how many input elements are open at once.
+      block_length: int, default 1: consecutive elements taken from each.
+      sloppy: bool, default False: allow any order.
+      buffer_output_elements: None (default); accepted.
+      prefetch_input_elements: None (default); accepted.
+
+    Returns:
+      A transformation function for ``Dataset.apply``: it takes a dataset and returns the
+      new one.
+    """
     return lambda ds: ds.interleave(map_func, cycle_length, block_length,
                                     num_parallel_calls=cycle_length,
                                     deterministic=not sloppy)
@@ -217,19 +280,44 @@ def parallel_interleave(map_func, cycle_length, block_length=1, sloppy=False,
 
 @public("torchflow.data.experimental")
 def prefetch_to_device(device, buffer_size=None):
-    """Prefetching (elements already live where ops made them, so no copy is added)."""
+    """Prefetching (elements already live where ops made them, so no copy is added).
+
+    Args:
+      device: str: the target device.
+      buffer_size: None (default: automatic) or an int.
+
+    Returns:
+      A transformation function for ``Dataset.apply``: it takes a dataset and returns the
+      new one.
+    """
     return lambda ds: ds.prefetch(-1 if buffer_size is None else buffer_size)
 
 
 @public("torchflow.data.experimental")
 def copy_to_device(target_device, source_device="/cpu:0"):
-    """Accepted for compatibility; elements are left where they are."""
+    """Accepted for compatibility; elements are left where they are.
+
+    Args:
+      target_device: str: the device.
+      source_device: str, default ``'/cpu:0'``.
+
+    Returns:
+      A transformation function for ``Dataset.apply``: it takes a dataset and returns the
+      new one.
+    """
     return lambda ds: ds
 
 
 @public("torchflow.data.experimental")
 def get_structure(dataset_or_iterator):
-    """The ``element_spec`` of a dataset or iterator."""
+    """The ``element_spec`` of a dataset or iterator.
+
+    Args:
+      dataset_or_iterator: A ``tf.data.Dataset`` or one of its iterators.
+
+    Returns:
+      A nested structure of ``tf.TypeSpec``.
+    """
     return dataset_or_iterator.element_spec
 
 
@@ -250,14 +338,30 @@ def unique():
 
 @public("torchflow.data.experimental")
 def snapshot(path, compression="AUTO", reader_func=None, shard_func=None):
-    """Persists the dataset under ``path`` on the first full pass (like ``cache``)."""
+    """Persists the dataset under ``path`` on the first full pass (like ``cache``).
+
+    Args:
+      path: str: the snapshot directory.
+      compression: ``'AUTO'`` (default), ``'GZIP'`` or None.
+      reader_func: None (default) or ``datasets -> dataset``.
+      shard_func: None (default) or ``element -> int64``.
+
+    Returns:
+      A transformation function for ``Dataset.apply``: it takes a dataset and returns the
+      new one.
+    """
     os.makedirs(os.fspath(path), exist_ok=True)
     return lambda ds: ds.cache(os.path.join(os.fspath(path), "snapshot"))
 
 
 @public("torchflow.data.experimental")
 class TFRecordWriter:
-    """Writes a dataset of scalar strings to a TFRecord file: ``write(dataset)``."""
+    """Writes a dataset of scalar strings to a TFRecord file: ``write(dataset)``.
+
+    Args:
+      filename: str: the file to write.
+      compression_type: None / ``''`` (default), ``'ZLIB'`` or ``'GZIP'``.
+    """
 
     def __init__(self, filename, compression_type=None):
         self._filename = filename
@@ -276,7 +380,17 @@ class TFRecordWriter:
 
 @public("torchflow.data.experimental")
 def save(dataset, path, compression=None, shard_func=None):
-    """Saves the elements of ``dataset`` under directory ``path`` (torchflow's format)."""
+    """Saves the elements of ``dataset`` under directory ``path`` (torchflow's format).
+
+    Args:
+      dataset: The ``tf.data.Dataset`` to save.
+      path: str: the output directory.
+      compression: None (default) or ``'GZIP'``.
+      shard_func: None (default) or ``element -> int64`` shard index.
+
+    Returns:
+      None.
+    """
     path = os.fspath(path)
     os.makedirs(path, exist_ok=True)
     rows = [[(t.numpy(), t.dtype.name) for t in _structure.flatten(e)] for e in dataset]
@@ -287,7 +401,17 @@ def save(dataset, path, compression=None, shard_func=None):
 
 @public("torchflow.data.experimental")
 def load(path, element_spec=None, compression=None, reader_func=None):
-    """Loads a dataset written by ``save``."""
+    """Loads a dataset written by ``save``.
+
+    Args:
+      path: str: the directory ``save`` wrote.
+      element_spec: None (default: read from ``path``) or the element structure.
+      compression: None (default) or ``'GZIP'``: as used by ``save``.
+      reader_func: None (default) or ``datasets -> dataset`` for the shards.
+
+    Returns:
+      A ``tf.data.Dataset``.
+    """
     with open(os.path.join(os.fspath(path), "dataset.pkl"), "rb") as f:
         data = pickle.load(f)
     spec = data["spec"] if element_spec is None else element_spec
@@ -299,6 +423,17 @@ def load(path, element_spec=None, compression=None, reader_func=None):
 
 @public("torchflow.data.experimental")
 def parse_example_dataset(features, num_parallel_calls=1, deterministic=None):
-    """Parses batches of serialized Examples with ``tf.io.parse_example``."""
+    """Parses batches of serialized Examples with ``tf.io.parse_example``.
+
+    Args:
+      features: A dict of feature names to ``FixedLenFeature`` / ``VarLenFeature`` /
+        ``SparseFeature``.
+      num_parallel_calls: int, default 1; accepted.
+      deterministic: None (default) or bool; accepted.
+
+    Returns:
+      A transformation function for ``Dataset.apply``: it takes a dataset and returns the
+      new one.
+    """
     return lambda ds: ds.map(lambda s: parsing_ops.parse_example(s, features),
                              num_parallel_calls=num_parallel_calls)
