@@ -363,16 +363,42 @@ def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=False):
 
 @public("torchflow.data.experimental")
 def enumerate_dataset(start=0):
+    """Pairs each element with its int64 index (``Dataset.enumerate``).
+
+    Args:
+      start: int, default 0: the first index.
+
+    Returns:
+      A transformation function for ``Dataset.apply``: it takes a dataset and returns the
+      new one. Its elements are ``(int64 index, element)``.
+    """
     return lambda ds: ds.enumerate(start)
 
 
 @public("torchflow.data.experimental")
 def unbatch():
+    """Splits each element along its first dimension (``Dataset.unbatch``).
+
+    Returns:
+      A transformation function for ``Dataset.apply``: it takes a dataset and returns the
+      new one. Each element's first dimension becomes separate elements.
+    """
     return lambda ds: ds.unbatch()
 
 
 @public("torchflow.data.experimental")
 def shuffle_and_repeat(buffer_size, count=None, seed=None):
+    """Shuffles and repeats a dataset (``shuffle(buffer_size, seed).repeat(count)``).
+
+    Args:
+      buffer_size: int: the shuffle buffer size.
+      count: None (default: forever) or an int: the number of epochs.
+      seed: None (default) or a Python int.
+
+    Returns:
+      A transformation function for ``Dataset.apply``: it takes a dataset and returns the
+      new one. It shuffles each epoch anew.
+    """
     return lambda ds: ds.shuffle(buffer_size, seed).repeat(count)
 
 

@@ -323,16 +323,40 @@ def get_structure(dataset_or_iterator):
 
 @public("torchflow.data.experimental")
 def get_next_as_optional(iterator):
+    """The next element of ``iterator`` as an ``Optional`` (``iterator.get_next_as_optional()``).
+
+    Args:
+      iterator: A ``tf.data`` iterator.
+
+    Returns:
+      A ``tf.experimental.Optional``: the next element, or empty at the end.
+    """
     return iterator.get_next_as_optional()
 
 
 @public("torchflow.data.experimental")
 def take_while(predicate):
+    """Keeps elements while ``predicate`` holds (``Dataset.take_while``).
+
+    Args:
+      predicate: ``element -> bool`` scalar; iteration stops at the first False.
+
+    Returns:
+      A transformation function for ``Dataset.apply``: it takes a dataset and returns the
+      new one.
+    """
     return lambda ds: ds.take_while(predicate)
 
 
 @public("torchflow.data.experimental")
 def unique():
+    """Drops repeated elements (``Dataset.unique``).
+
+    Returns:
+      A transformation function for ``Dataset.apply``: it takes a dataset and returns the
+      new one. It keeps the first occurrence of each element (int32, int64 or string
+      scalars).
+    """
     return lambda ds: ds.unique()
 
 
