@@ -22,7 +22,11 @@ def _norm(w, axis):
 
 @public(_NS)
 class Constraint:
-    """Base class: ``__call__(w)`` returns the projected weight."""
+    """Base class: ``__call__(w)`` returns the projected weight.
+
+    Returns:
+      Subclasses implement ``__call__(w)`` and ``get_config()``.
+    """
 
     def __call__(self, w):
         return w
@@ -37,7 +41,16 @@ class Constraint:
 
 @public(_NS)
 class MaxNorm(Constraint):
-    """Caps the norm of the weights along ``axis`` at ``max_value``."""
+    """Caps the norm of the weights along ``axis`` at ``max_value``.
+
+    Args:
+      max_value: float, default 2: the largest allowed norm.
+      axis: int or list of ints, default 0: the axes the norm is taken over (0 for a
+        ``Dense`` kernel's input axis).
+
+    Returns:
+      A constraint; ``c(w)`` returns ``w`` projected (same shape and dtype).
+    """
 
     def __init__(self, max_value=2, axis=0):
         self.max_value, self.axis = max_value, axis
@@ -53,7 +66,11 @@ class MaxNorm(Constraint):
 
 @public(_NS)
 class NonNeg(Constraint):
-    """Sets negative weights to zero."""
+    """Sets negative weights to zero.
+
+    Returns:
+      A constraint; ``c(w)`` returns ``w`` projected (same shape and dtype).
+    """
 
     def __call__(self, w):
         return multiply(w, cast(greater_equal(w, 0.0), w.dtype))
@@ -61,7 +78,15 @@ class NonNeg(Constraint):
 
 @public(_NS)
 class UnitNorm(Constraint):
-    """Scales the weights to unit norm along ``axis``."""
+    """Scales the weights to unit norm along ``axis``.
+
+    Args:
+      axis: int or list of ints, default 0: the axes the norm is taken over (0 for a
+        ``Dense`` kernel's input axis).
+
+    Returns:
+      A constraint; ``c(w)`` returns ``w`` projected (same shape and dtype).
+    """
 
     def __init__(self, axis=0):
         self.axis = axis
@@ -75,7 +100,19 @@ class UnitNorm(Constraint):
 
 @public(_NS)
 class MinMaxNorm(Constraint):
-    """Keeps the norm along ``axis`` within ``[min_value, max_value]`` (blended by ``rate``)."""
+    """Keeps the norm along ``axis`` within ``[min_value, max_value]`` (blended by ``rate``).
+
+    Args:
+      min_value: float, default 0.0: the smallest norm.
+      max_value: float, default 1.0: the largest norm.
+      rate: float in ``[0, 1]``, default 1.0: how far each step moves towards the allowed
+        range (1 clips exactly).
+      axis: int or list of ints, default 0: the axes the norm is taken over (0 for a
+        ``Dense`` kernel's input axis).
+
+    Returns:
+      A constraint; ``c(w)`` returns ``w`` projected (same shape and dtype).
+    """
 
     def __init__(self, min_value=0.0, max_value=1.0, rate=1.0, axis=0):
         self.min_value, self.max_value, self.rate, self.axis = min_value, max_value, rate, axis
@@ -140,6 +177,14 @@ _CLASSES = {"Constraint": Constraint, "MaxNorm": MaxNorm, "NonNeg": NonNeg, "Uni
 
 @public(_NS)
 def serialize(constraint) -> dict:
+    """The ``{'class_name', 'config'}`` dict of a constraint.
+
+    Args:
+      constraint: A Keras constraint instance.
+
+    Returns:
+      A dict.
+    """
     return {"class_name": type(constraint).__name__, "config": constraint.get_config()}
 
 

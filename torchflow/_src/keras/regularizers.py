@@ -15,7 +15,11 @@ _NS = "torchflow.keras.regularizers"
 
 @public(_NS)
 class Regularizer:
-    """Base class: ``__call__(x)`` returns a scalar penalty."""
+    """Base class: ``__call__(x)`` returns a scalar penalty.
+
+    Returns:
+      Subclasses implement ``__call__(x)`` and ``get_config()``.
+    """
 
     def __call__(self, x):
         return 0.0
@@ -85,6 +89,14 @@ _CLASSES = {"Regularizer": Regularizer, "L1L2": L1L2, "L1": L1, "L2": L2,
 
 @public(_NS)
 def serialize(regularizer) -> dict:
+    """The ``{'class_name', 'config'}`` dict of a regularizer.
+
+    Args:
+      regularizer: A Keras regularizer instance.
+
+    Returns:
+      A dict.
+    """
     return {"class_name": type(regularizer).__name__, "config": regularizer.get_config()}
 
 

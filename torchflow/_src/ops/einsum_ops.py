@@ -17,6 +17,15 @@ from torchflow._src.util.api import public
 def einsum(equation, *inputs, **kwargs) -> Tensor:
     """Tensor contraction in Einstein notation, e.g. ``"ij,jk->ik"``.
 
+    Args:
+      equation: str: comma-separated input subscripts, optionally ``->`` and the output
+        subscripts; ``...`` stands for broadcast dimensions.
+      *inputs: The tensors, one per input subscript, of one dtype.
+      **kwargs: ``name`` (unused, eager) and ``optimize`` (accepted, ignored).
+
+    Returns:
+      A tensor of the inputs' dtype with the output subscripts' shape.
+
     Raises:
       ValueError: An equation of the wrong format, or for another number of inputs,
         or with an output label repeated or absent from the inputs.
