@@ -86,6 +86,15 @@ def array_to_img(x, data_format=None, scale=True, dtype=None):
 def img_to_array(img, data_format=None, dtype=None):
     """Converts a PIL image to a 3-D NumPy array (a gray image gets one channel).
 
+    Args:
+      img: A PIL image.
+      data_format: None (default: ``image_data_format()``), ``'channels_last'`` or
+        ``'channels_first'``.
+      dtype: None (default: ``floatx()``) or a NumPy dtype name.
+
+    Returns:
+      A 3-D NumPy array.
+
     Raises:
       ValueError: For an invalid ``data_format`` or an array that is not 2-D or 3-D.
     """
@@ -104,6 +113,17 @@ def img_to_array(img, data_format=None, dtype=None):
 @public(_NS)
 def save_img(path, x, data_format=None, file_format=None, scale=True, **kwargs):
     """Saves a 3-D array as an image file (format from ``file_format`` or the name).
+
+    Args:
+      path: str or path-like: the file to write.
+      x: A 3-D NumPy array.
+      data_format: None (default: ``image_data_format()``) or the layout of ``x``.
+      file_format: None (default: from the file name) or a Pillow format name.
+      scale: bool, default True: rescale the values to ``[0, 255]``.
+      **kwargs: Passed on to Pillow's ``Image.save``.
+
+    Returns:
+      None.
 
     Raises:
       ImportError: Without Pillow.
@@ -271,7 +291,16 @@ def flip_axis(x, axis):
 
 @public(_NS)
 def apply_channel_shift(x, intensity, channel_axis=0):
-    """Adds ``intensity`` to every channel, clipped to the image's own value range."""
+    """Adds ``intensity`` to every channel, clipped to the image's own value range.
+
+    Args:
+      x: A 3-D NumPy image array.
+      intensity: float: the shift added.
+      channel_axis: int, default 0.
+
+    Returns:
+      The transformed NumPy array, same shape.
+    """
     x = np.rollaxis(x, channel_axis, 0)
     lo, hi = np.min(x), np.max(x)
     x = np.stack([np.clip(c + intensity, lo, hi) for c in x], axis=0)
@@ -281,6 +310,13 @@ def apply_channel_shift(x, intensity, channel_axis=0):
 @public(_NS)
 def apply_brightness_shift(x, brightness):
     """Scales the brightness by ``brightness`` (Pillow's ``ImageEnhance.Brightness``).
+
+    Args:
+      x: A 3-D NumPy image array.
+      brightness: float: the brightness factor (1.0 leaves the image unchanged).
+
+    Returns:
+      A NumPy array, same shape.
 
     Raises:
       ImportError: Without Pillow.
@@ -295,7 +331,22 @@ def apply_brightness_shift(x, brightness):
 @public(_NS)
 def random_rotation(x, rg, row_axis=1, col_axis=2, channel_axis=0, fill_mode="nearest",
                     cval=0.0, interpolation_order=1):
-    """Rotates ``x`` by a uniform random angle in ``[-rg, rg]`` degrees (NumPy's RNG)."""
+    """Rotates ``x`` by a uniform random angle in ``[-rg, rg]`` degrees (NumPy's RNG).
+
+    Args:
+      x: A 3-D NumPy image array.
+      rg: float: the maximum rotation in degrees.
+      row_axis: int, default 1.
+      col_axis: int, default 2.
+      channel_axis: int, default 0.
+      fill_mode: ``'nearest'`` (default), ``'constant'``, ``'reflect'`` or ``'wrap'``: how
+        points outside the input are filled.
+      cval: float, default 0.0: the fill value for ``'constant'``.
+      interpolation_order: int, default 1: the spline order.
+
+    Returns:
+      The transformed NumPy array, same shape.
+    """
     theta = np.random.uniform(-rg, rg)
     return apply_affine_transform(x, theta=theta, row_axis=row_axis, col_axis=col_axis,
                                   channel_axis=channel_axis, fill_mode=fill_mode, cval=cval,
@@ -305,7 +356,23 @@ def random_rotation(x, rg, row_axis=1, col_axis=2, channel_axis=0, fill_mode="ne
 @public(_NS)
 def random_shift(x, wrg, hrg, row_axis=1, col_axis=2, channel_axis=0, fill_mode="nearest",
                  cval=0.0, interpolation_order=1):
-    """Shifts ``x`` by random fractions ``wrg``/``hrg`` of its width/height."""
+    """Shifts ``x`` by random fractions ``wrg``/``hrg`` of its width/height.
+
+    Args:
+      x: A 3-D NumPy image array.
+      wrg: float: the maximum horizontal shift as a fraction of the width.
+      hrg: float: the maximum vertical shift as a fraction of the height.
+      row_axis: int, default 1.
+      col_axis: int, default 2.
+      channel_axis: int, default 0.
+      fill_mode: ``'nearest'`` (default), ``'constant'``, ``'reflect'`` or ``'wrap'``: how
+        points outside the input are filled.
+      cval: float, default 0.0: the fill value for ``'constant'``.
+      interpolation_order: int, default 1: the spline order.
+
+    Returns:
+      The transformed NumPy array, same shape.
+    """
     h, w = x.shape[row_axis], x.shape[col_axis]
     tx = np.random.uniform(-hrg, hrg) * h
     ty = np.random.uniform(-wrg, wrg) * w
@@ -317,7 +384,22 @@ def random_shift(x, wrg, hrg, row_axis=1, col_axis=2, channel_axis=0, fill_mode=
 @public(_NS)
 def random_shear(x, intensity, row_axis=1, col_axis=2, channel_axis=0, fill_mode="nearest",
                  cval=0.0, interpolation_order=1):
-    """Shears ``x`` by a random angle in ``[-intensity, intensity]`` degrees."""
+    """Shears ``x`` by a random angle in ``[-intensity, intensity]`` degrees.
+
+    Args:
+      x: A 3-D NumPy image array.
+      intensity: float: the maximum shear angle in degrees.
+      row_axis: int, default 1.
+      col_axis: int, default 2.
+      channel_axis: int, default 0.
+      fill_mode: ``'nearest'`` (default), ``'constant'``, ``'reflect'`` or ``'wrap'``: how
+        points outside the input are filled.
+      cval: float, default 0.0: the fill value for ``'constant'``.
+      interpolation_order: int, default 1: the spline order.
+
+    Returns:
+      The transformed NumPy array, same shape.
+    """
     shear = np.random.uniform(-intensity, intensity)
     return apply_affine_transform(x, shear=shear, row_axis=row_axis, col_axis=col_axis,
                                   channel_axis=channel_axis, fill_mode=fill_mode, cval=cval,
@@ -328,6 +410,20 @@ def random_shear(x, intensity, row_axis=1, col_axis=2, channel_axis=0, fill_mode
 def random_zoom(x, zoom_range, row_axis=1, col_axis=2, channel_axis=0, fill_mode="nearest",
                 cval=0.0, interpolation_order=1):
     """Zooms ``x`` by random factors drawn from ``zoom_range`` (two floats).
+
+    Args:
+      x: A 3-D NumPy image array.
+      zoom_range: A pair of floats: the zoom factors' range.
+      row_axis: int, default 1.
+      col_axis: int, default 2.
+      channel_axis: int, default 0.
+      fill_mode: ``'nearest'`` (default), ``'constant'``, ``'reflect'`` or ``'wrap'``: how
+        points outside the input are filled.
+      cval: float, default 0.0: the fill value for ``'constant'``.
+      interpolation_order: int, default 1: the spline order.
+
+    Returns:
+      The transformed NumPy array, same shape.
 
     Raises:
       ValueError: If ``zoom_range`` is not two numbers.
@@ -346,7 +442,16 @@ def random_zoom(x, zoom_range, row_axis=1, col_axis=2, channel_axis=0, fill_mode
 
 @public(_NS)
 def random_channel_shift(x, intensity_range, channel_axis=0):
-    """``apply_channel_shift`` by a random intensity in ``[-intensity_range, intensity_range]``."""
+    """``apply_channel_shift`` by a random intensity in ``[-intensity_range, intensity_range]``.
+
+    Args:
+      x: A 3-D NumPy image array.
+      intensity_range: float: the maximum shift.
+      channel_axis: int, default 0.
+
+    Returns:
+      The transformed NumPy array, same shape.
+    """
     intensity = np.random.uniform(-intensity_range, intensity_range)
     return apply_channel_shift(x, intensity, channel_axis=channel_axis)
 
@@ -354,6 +459,13 @@ def random_channel_shift(x, intensity_range, channel_axis=0):
 @public(_NS)
 def random_brightness(x, brightness_range):
     """``apply_brightness_shift`` by a random factor drawn from ``brightness_range``.
+
+    Args:
+      x: A 3-D NumPy image array.
+      brightness_range: A pair of floats: the range the factor is drawn from.
+
+    Returns:
+      The transformed NumPy array, same shape.
 
     Raises:
       ValueError: If ``brightness_range`` is not two numbers.

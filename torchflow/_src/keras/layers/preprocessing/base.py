@@ -49,6 +49,13 @@ class PreprocessingLayer(Layer):
 
     Subclasses implement ``_reset_state()``, ``_update_state(batch)`` (a NumPy
     batch) and ``_finalize_state()``.
+
+    Args:
+      trainable: bool, default True.
+      name: str, default None.
+      dtype: The layer's dtype, default None.
+      dynamic: bool, default False.
+      **kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ...).
     """
 
     _must_restore_from_config = True

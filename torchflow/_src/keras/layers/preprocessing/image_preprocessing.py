@@ -89,7 +89,13 @@ class Resizing(Layer):
 
 @public(_NS)
 class Rescaling(Layer):
-    """``inputs * scale + offset`` (e.g. ``scale=1/255``)."""
+    """``inputs * scale + offset`` (e.g. ``scale=1/255``).
+
+    Args:
+      scale: float: the multiplier.
+      offset: float, default 0.0: added after scaling.
+      **kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ...).
+    """
 
     def __init__(self, scale, offset=0.0, **kwargs):
         super().__init__(**kwargs)
@@ -111,6 +117,11 @@ class Rescaling(Layer):
 @public(_NS)
 class CenterCrop(Layer):
     """Crops the central ``height x width`` region of each image.
+
+    Args:
+      height: int: the output height.
+      width: int: the output width.
+      **kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ...).
 
     Raises:
       InvalidArgumentError: If the input is smaller than the crop.
@@ -172,7 +183,13 @@ class _RandomLayer(Layer):
 @public(_NS)
 class RandomFlip(_RandomLayer):
     """Flips each image at random in training (``horizontal``, ``vertical`` or
-    ``horizontal_and_vertical``), each with probability 1/2."""
+    ``horizontal_and_vertical``), each with probability 1/2.
+
+    Args:
+      mode: ``'horizontal'``, ``'vertical'`` or ``'horizontal_and_vertical'`` (default).
+      seed: None (default) or a Python int.
+      **kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ...).
+    """
 
     def __init__(self, mode="horizontal_and_vertical", seed=None, **kwargs):
         super().__init__(seed=seed, **kwargs)
@@ -288,7 +305,19 @@ class RandomZoom(_TransformLayer):
 
 @public(_NS)
 class RandomTranslation(_TransformLayer):
-    """Shifts each image by a random fraction of its height and width (training only)."""
+    """Shifts each image by a random fraction of its height and width (training only).
+
+    Args:
+      height_factor: A float or ``(lower, upper)``: the vertical shift as a fraction of the
+        height.
+      width_factor: A float or ``(lower, upper)``: the horizontal shift as a fraction of the
+        width.
+      fill_mode: ``'reflect'`` (default), ``'wrap'``, ``'constant'`` or ``'nearest'``.
+      interpolation: ``'bilinear'`` (default) or ``'nearest'``.
+      seed: None (default) or a Python int.
+      fill_value: float, default 0.0: the fill for ``'constant'``.
+      **kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ...).
+    """
 
     def __init__(self, height_factor, width_factor, fill_mode="reflect",
                  interpolation="bilinear", seed=None, fill_value=0.0, **kwargs):
@@ -313,7 +342,14 @@ class RandomTranslation(_TransformLayer):
 @public(_NS)
 class RandomContrast(_RandomLayer):
     """Scales each channel's deviation from its mean by one random factor in
-    ``[1 - lower, 1 + upper]`` per call (training only)."""
+    ``[1 - lower, 1 + upper]`` per call (training only).
+
+    Args:
+      factor: A non-negative float or ``(lower, upper)`` pair: the factor is drawn from ``[1
+        - lower, 1 + upper]``.
+      seed: None (default) or a Python int.
+      **kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ...).
+    """
 
     def __init__(self, factor, seed=None, **kwargs):
         super().__init__(seed=seed, **kwargs)
@@ -340,7 +376,14 @@ class RandomContrast(_RandomLayer):
 @public(_NS)
 class RandomCrop(_RandomLayer):
     """Crops a random ``height x width`` window in training; at inference crops the
-    centre to the target aspect ratio and resizes to ``height x width``."""
+    centre to the target aspect ratio and resizes to ``height x width``.
+
+    Args:
+      height: int: the crop height.
+      width: int: the crop width.
+      seed: None (default) or a Python int.
+      **kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ...).
+    """
 
     def __init__(self, height, width, seed=None, **kwargs):
         super().__init__(seed=seed, **kwargs)
@@ -404,11 +447,29 @@ class _RandomResize(_RandomLayer):
 
 @public(_NS)
 class RandomHeight(_RandomResize):
-    """Resizes the height by a random factor ``1 + U(lower, upper)`` in training."""
+    """Resizes the height by a random factor ``1 + U(lower, upper)`` in training.
+
+    Args:
+      factor: A float or a ``(lower, upper)`` pair: the height change as a fraction (a
+        single ``f`` means ``(-f, f)``).
+      interpolation: ``'bilinear'`` (default), ``'nearest'``, ``'bicubic'``, ``'area'``,
+        ``'lanczos3'``, ``'lanczos5'``, ``'gaussian'`` or ``'mitchellcubic'``.
+      seed: None (default) or a Python int.
+      **kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ...).
+    """
     _axis = 0
 
 
 @public(_NS)
 class RandomWidth(_RandomResize):
-    """Resizes the width by a random factor ``1 + U(lower, upper)`` in training."""
+    """Resizes the width by a random factor ``1 + U(lower, upper)`` in training.
+
+    Args:
+      factor: A float or a ``(lower, upper)`` pair: the width change as a fraction (a single
+        ``f`` means ``(-f, f)``).
+      interpolation: ``'bilinear'`` (default), ``'nearest'``, ``'bicubic'``, ``'area'``,
+        ``'lanczos3'``, ``'lanczos5'``, ``'gaussian'`` or ``'mitchellcubic'``.
+      seed: None (default) or a Python int.
+      **kwargs: Base ``Layer`` arguments (``name``, ``dtype``, ...).
+    """
     _axis = 1
