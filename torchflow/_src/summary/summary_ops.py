@@ -150,6 +150,17 @@ def histogram_buckets(data: np.ndarray, buckets: int | None) -> np.ndarray:
 def histogram(name, data, step=None, buckets=None, description=None) -> bool:
     """Writes a histogram of ``data`` (any shape) in ``buckets`` buckets (default 30).
 
+    Args:
+      name: str: the summary's name (the tag prefix is the name scope).
+      data: A numeric tensor of any shape.
+      step: None (default: ``tf.summary.experimental.get_step()``) or an int64-convertible
+        step.
+      buckets: None (default: 30) or a positive int: the number of buckets.
+      description: None (default) or a str: Markdown shown in TensorBoard.
+
+    Raises:
+      ValueError: If ``step`` is None and no default step is set.
+
     Returns:
       True if written, False otherwise.
     """
@@ -198,6 +209,16 @@ def image(name, data, step=None, max_outputs=3, description=None) -> bool:
 def text(name, data, step=None, description=None) -> bool:
     """Writes a string tensor (rendered as Markdown by TensorBoard).
 
+    Args:
+      name: str: the summary's name.
+      data: A string tensor (or convertible).
+      step: None (default: ``tf.summary.experimental.get_step()``) or an int64-convertible
+        step.
+      description: None (default) or a str: Markdown shown in TensorBoard.
+
+    Raises:
+      ValueError: If ``step`` is None and no default step is set.
+
     Returns:
       True if written, False otherwise.
     """
@@ -213,6 +234,17 @@ def text(name, data, step=None, description=None) -> bool:
 @public("torchflow.summary")
 def write(tag, tensor, step=None, metadata=None, name=None) -> bool:
     """Writes a raw tensor summary with optional ``SummaryMetadata`` (or its bytes).
+
+    Args:
+      tag: str: the summary's tag.
+      tensor: The tensor (or a callable returning it) to write.
+      step: None (default: ``tf.summary.experimental.get_step()``) or an int64-convertible
+        step.
+      metadata: None (default), a ``SummaryMetadata`` proto or its serialized bytes.
+      name: Unused (eager).
+
+    Raises:
+      ValueError: If ``step`` is None and no default step is set.
 
     Returns:
       True if written, False otherwise.
@@ -233,7 +265,15 @@ def write(tag, tensor, step=None, metadata=None, name=None) -> bool:
 
 @public("torchflow.summary")
 def flush(writer=None, name=None) -> None:
-    """Flushes ``writer`` (default: the default writer)."""
+    """Flushes ``writer`` (default: the default writer).
+
+    Args:
+      writer: None (default: the default writer) or a ``SummaryWriter``.
+      name: Unused (eager).
+
+    Returns:
+      None.
+    """
     w = writer if writer is not None else context.thread_state().summary_writer
     if w is not None:
         w.flush()
