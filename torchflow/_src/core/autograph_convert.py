@@ -526,7 +526,16 @@ class _Converter:
                 decorator_list=[], returns=None, type_comment=None))], s)
             extra = _name(test_name)
         getters, labels, target = self._state(names, s)
-        out.append(self._call("for_stmt", [s.iter, extra, _name(body_name), getters, labels],
+        it = s.iter
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and \
+                it.func.attr == "range" and not isinstance(it.func.value, ast.Call):
+            # ``for i in tf.range(...)``: a counter loop, as TF's AutoGraph makes it (the
+            # range is not built, so a tensor limit is not read back).
+            it = ast.copy_location(ast.Call(
+                func=ast.Attribute(value=ast.Name(id="ag__", ctx=ast.Load()),
+                                   attr="lazy_range", ctx=ast.Load()),
+                args=[it.func, *it.args], keywords=it.keywords), it)
+        out.append(self._call("for_stmt", [it, extra, _name(body_name), getters, labels],
                               target, names, s))
         return out
 

@@ -28,7 +28,15 @@ from typing import Any
 import numpy as np
 import torch
 
-from torchflow._src.core import context, dtypes, function_signature, graph_trace, tape, variables
+from torchflow._src.core import (
+    autograph_convert,
+    context,
+    dtypes,
+    function_signature,
+    graph_trace,
+    tape,
+    variables,
+)
 from torchflow._src.core.composite_tensor import TypeSpec
 from torchflow._src.core.convert import to_tensor
 from torchflow._src.core.errors import InvalidArgumentError, OpError
@@ -337,6 +345,19 @@ class Function:
             return self._python_function(self._instance_ref(), *args, **kwargs)
         return self._python_function(*args, **kwargs)
 
+    def _call_converted(self, args, kwargs):
+        """The body as a trace runs it: AutoGraph's conversion of it (tensor-dependent
+        if/while/for become tf.cond / tf.while_loop) unless ``autograph=False``."""
+        fn = self.__dict__.get("_converted")
+        if fn is None:
+            fn = self._python_function
+            if self._autograph:
+                fn = autograph_convert.convert(fn)
+            self._converted = fn
+        if self._instance_ref is not None:
+            return fn(self._instance_ref(), *args, **kwargs)
+        return fn(*args, **kwargs)
+
     def _canonicalize(self, args, kwargs):
         if not kwargs and len(args) == self._n_simple:
             return args, kwargs
@@ -520,7 +541,7 @@ class Function:
             if compiled:
                 out = _run_compiled(self, concrete, args, kwargs)
             else:
-                out = self._call_python(args, kwargs)
+                out = self._call_converted(args, kwargs)
         finally:
             s.function_depth -= 1
             if symbolic:
@@ -613,7 +634,12 @@ def _graph_inputs(args, kwargs):
     flat = []
     key: list = [torch.is_grad_enabled()]
     # Composites expand to their component tensors, which the recording binds.
-    for x in nest.flatten((args, kwargs), expand_composites=True) if (args or kwargs) else ():
+    try:
+        leaves = nest.flatten((args, kwargs), expand_composites=True) if (args or kwargs) \
+            else ()
+    except (AttributeError, TypeError, NotImplementedError):  # e.g. an iterator's spec
+        return flat, None
+    for x in leaves:
         if isinstance(x, Tensor):
             t = x._t
             if not isinstance(t, torch.Tensor):

@@ -13,6 +13,7 @@ import sys
 from typing import Any, Callable
 
 from torchflow._src.core import autograph_convert
+from torchflow._src.core.convert import to_tensor
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.variables import Variable
 from torchflow._src.ops import comparison_ops, control_flow_ops, creation_ops, indexing, shape_ops
@@ -178,6 +179,11 @@ def for_stmt(iterable: Any, extra_test: Callable | None, body: Callable, getters
     A ``tf.data.Dataset`` and other Python iterables run as a Python loop.
     """
     state = _load(getters, names)
+    if isinstance(iterable, LazyRange):
+        if not iterable.is_tf_range() or not any(_is_tensor(a) for a in iterable.bounds()):
+            iterable = iterable.build()
+        else:
+            return _range_loop(iterable, extra_test, body, state)
     if not _is_tensor(iterable):
         it = iter(iterable)
         while extra_test is None or extra_test(*state):
@@ -202,6 +208,71 @@ def for_stmt(iterable: Any, extra_test: Callable | None, body: Callable, getters
 
     zero = creation_ops.zeros_like(n)
     return tuple(_tensor_loop(test, step, state, prefix=(zero,)))
+
+
+class LazyRange:
+    """``tf.range(...)`` in a converted ``for`` header, not built yet."""
+
+    __slots__ = ("fn", "args", "kwargs")
+
+    def __init__(self, fn, args, kwargs):
+        self.fn, self.args, self.kwargs = fn, args, kwargs
+
+    def build(self):
+        return self.fn(*self.args, **self.kwargs)
+
+    def is_tf_range(self) -> bool:
+        return self.fn is creation_ops.range and set(self.kwargs) <= {"dtype", "name"}
+
+    def bounds(self) -> tuple:
+        a = self.args
+        if len(a) == 1:
+            return (0, a[0], 1)
+        if len(a) == 2:
+            return (a[0], a[1], 1)
+        return (a[0], a[1], a[2])
+
+
+def lazy_range(fn, *args, **kwargs):
+    """The converter's stand-in for an ``x.range(...)`` call heading a ``for`` loop
+    (built as usual unless it is ``tf.range`` with a tensor bound)."""
+    return LazyRange(fn, args, kwargs)
+
+
+def _range_loop(r: LazyRange, extra_test, body, state):
+    start, limit, delta = r.bounds()
+    i0 = _as_loop_tensor(start, limit, delta, r.kwargs.get("dtype"))
+    lim = _cast_like(limit, i0)
+    dl = _cast_like(delta, i0)
+
+    def test(i, *s):
+        up = comparison_ops.logical_and(dl > 0, i < lim)
+        down = comparison_ops.logical_and(dl < 0, i > lim)
+        c = comparison_ops.logical_or(up, down)
+        if extra_test is None:
+            return c
+        return comparison_ops.logical_and(c, extra_test(*s))
+
+    def step(i, *s):
+        return (i + dl, *body(i, *s))
+
+    return tuple(_tensor_loop(test, step, state, prefix=(i0,)))
+
+
+def _as_loop_tensor(start, limit, delta, dtype):
+    # tf.range's dtype: the given one, else the tensor arguments' (or int32/float32).
+    if dtype is not None:
+        return creation_ops.cast(start, dtype)
+    ts = [a for a in (start, limit, delta) if _is_tensor(a)]
+    floats = [a for a in (start, limit, delta) if isinstance(a, float)]
+    base = ts[0].dtype if ts else ("float32" if floats else "int32")
+    return _cast_like(start, to_tensor(0, base))
+
+
+def _cast_like(x, like):
+    if _is_tensor(x):
+        return x if x.dtype == like.dtype else creation_ops.cast(x, like.dtype)
+    return to_tensor(x, like.dtype)
 
 
 @public("torchflow.autograph.experimental")
