@@ -48,6 +48,13 @@ def _np_value_dtype(a) -> np.dtype:
 def asarray(a, dtype=None) -> Tensor:
     """Converts ``a`` to a tnp array (a Tensor); a Tensor of that dtype is returned as is.
 
+    Args:
+      a: An array-like (converted with ``tnp.asarray``).
+      dtype: None (default: inferred by NumPy's rules) or a dtype.
+
+    Returns:
+      A tnp array (``tf.Tensor``), as NumPy's function returns an ndarray.
+
     >>> import torchflow.experimental.numpy as tnp
     >>> tnp.asarray([1, 2]).dtype
     tf.int64
@@ -100,13 +107,29 @@ def array(val, dtype=None, copy=True, ndmin=0) -> Tensor:
 
 @public("torchflow.experimental.numpy")
 def asanyarray(a, dtype=None) -> Tensor:
-    """Same as ``asarray`` (tnp has no array subclasses)."""
+    """Same as ``asarray`` (tnp has no array subclasses).
+
+    Args:
+      a: An array-like (converted with ``tnp.asarray``).
+      dtype: None (default: inferred by NumPy's rules) or a dtype.
+
+    Returns:
+      A tnp array (``tf.Tensor``), as NumPy's function returns an ndarray.
+    """
     return asarray(a, dtype)
 
 
 @public("torchflow.experimental.numpy")
 def ascontiguousarray(a, dtype=None) -> Tensor:
-    """``asarray`` with at least one dimension (tensors are always contiguous)."""
+    """``asarray`` with at least one dimension (tensors are always contiguous).
+
+    Args:
+      a: An array-like (converted with ``tnp.asarray``).
+      dtype: None (default: inferred by NumPy's rules) or a dtype.
+
+    Returns:
+      A tnp array (``tf.Tensor``), as NumPy's function returns an ndarray.
+    """
     return array(a, dtype, copy=False, ndmin=1)
 
 

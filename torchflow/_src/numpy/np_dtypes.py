@@ -122,6 +122,9 @@ def result_type(*arrays_and_dtypes) -> np.dtype:
     Tensors contribute their dtype and Python numbers their value (NumPy's weak
     scalars); with ``prefer_float32`` 64-bit floats become 32-bit.
 
+    Args:
+      *arrays_and_dtypes: Arrays and dtypes.
+
     >>> import torchflow.experimental.numpy as tnp
     >>> tnp.result_type(tnp.int32, tnp.float32)
     dtype('float64')
@@ -137,7 +140,12 @@ def result_type(*arrays_and_dtypes) -> np.dtype:
 
 @public("torchflow.experimental.numpy")
 def promote_types(type1, type2) -> np.dtype:
-    """``np.promote_types`` on tnp dtypes (canonicalized as ``result_type``)."""
+    """``np.promote_types`` on tnp dtypes (canonicalized as ``result_type``).
+
+    Args:
+      type1: A dtype.
+      type2: A dtype.
+    """
     return canonicalize(np.promote_types(to_np(type1), to_np(type2)))
 
 
@@ -156,7 +164,12 @@ def promote_pair(d1: dtypes.DType, d2: dtypes.DType) -> dtypes.DType:
 
 @public("torchflow.experimental.numpy")
 def issubdtype(arg1, arg2) -> bool:
-    """``np.issubdtype`` that also takes torchflow DTypes."""
+    """``np.issubdtype`` that also takes torchflow DTypes.
+
+    Args:
+      arg1: An array-like (converted with ``tnp.asarray``).
+      arg2: An array-like (converted with ``tnp.asarray``).
+    """
     return np.issubdtype(to_np(arg1) if isinstance(arg1, dtypes.DType) else arg1,
                          to_np(arg2) if isinstance(arg2, dtypes.DType) else arg2)
 

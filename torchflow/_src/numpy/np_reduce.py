@@ -54,6 +54,16 @@ def _to_float_dtype(a: Tensor, dtype):
 def sum(a, axis=None, dtype=None, keepdims=False):  # noqa: A001
     """Sum over ``axis`` (all axes by default); bool/narrow ints sum in int64.
 
+    Args:
+      a: An array-like (converted with ``tnp.asarray``).
+      axis: None or an int (or tuple of ints where NumPy allows): the axis; see NumPy for
+        the default's meaning.
+      dtype: None (default: inferred by NumPy's rules) or a dtype.
+      keepdims: None/False (default) or True: keep reduced axes with length 1.
+
+    Returns:
+      A tnp array (``tf.Tensor``), as NumPy's function returns an ndarray.
+
     >>> import torchflow.experimental.numpy as tnp
     >>> int(tnp.sum([[1, 2], [3, 4]]))
     10
@@ -63,19 +73,54 @@ def sum(a, axis=None, dtype=None, keepdims=False):  # noqa: A001
 
 @public(_MOD)
 def prod(a, axis=None, dtype=None, keepdims=False):
-    """Product over ``axis``; bool/narrow ints multiply in int64."""
+    """Product over ``axis``; bool/narrow ints multiply in int64.
+
+    Args:
+      a: An array-like (converted with ``tnp.asarray``).
+      axis: None or an int (or tuple of ints where NumPy allows): the axis; see NumPy for
+        the default's meaning.
+      dtype: None (default: inferred by NumPy's rules) or a dtype.
+      keepdims: None/False (default) or True: keep reduced axes with length 1.
+
+    Returns:
+      A tnp array (``tf.Tensor``), as NumPy's function returns an ndarray.
+    """
     return _k.prod(_to_int(asarray(a), dtype), _axis(axis), bool(keepdims))
 
 
 @public(_MOD)
 def mean(a, axis=None, dtype=None, keepdims=False):
-    """Arithmetic mean over ``axis`` (integers in the default float type)."""
+    """Arithmetic mean over ``axis`` (integers in the default float type).
+
+    Args:
+      a: An array-like (converted with ``tnp.asarray``).
+      axis: None or an int (or tuple of ints where NumPy allows): the axis; see NumPy for
+        the default's meaning.
+      dtype: None (default: inferred by NumPy's rules) or a dtype.
+      keepdims: None/False (default) or True: keep reduced axes with length 1.
+
+    Returns:
+      A tnp array (``tf.Tensor``), as NumPy's function returns an ndarray.
+    """
     return _k.mean(_to_float_dtype(asarray(a), dtype), _axis(axis), bool(keepdims))
 
 
 @public(_MOD)
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-    """Variance over ``axis`` with ``ddof`` delta degrees of freedom."""
+    """Variance over ``axis`` with ``ddof`` delta degrees of freedom.
+
+    Args:
+      a: An array-like (converted with ``tnp.asarray``).
+      axis: None or an int (or tuple of ints where NumPy allows): the axis; see NumPy for
+        the default's meaning.
+      dtype: None (default: inferred by NumPy's rules) or a dtype.
+      out: Must be None (tnp arrays are immutable).
+      ddof: int, default 0: the delta degrees of freedom (divisor ``N - ddof``).
+      keepdims: None/False (default) or True: keep reduced axes with length 1.
+
+    Returns:
+      A tnp array (``tf.Tensor``), as NumPy's function returns an ndarray.
+    """
     if out is not None:
         raise ValueError("tnp.var: `out` is not supported (tensors are immutable).")
     a = _to_float_dtype(asarray(a), dtype)
@@ -91,13 +136,35 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
 
 @public(_MOD)
 def std(a, axis=None, keepdims=None, ddof=0):
-    """Standard deviation over ``axis``."""
+    """Standard deviation over ``axis``.
+
+    Args:
+      a: An array-like (converted with ``tnp.asarray``).
+      axis: None or an int (or tuple of ints where NumPy allows): the axis; see NumPy for
+        the default's meaning.
+      keepdims: None/False (default) or True: keep reduced axes with length 1.
+      ddof: int, default 0: the delta degrees of freedom (divisor ``N - ddof``).
+
+    Returns:
+      A tnp array (``tf.Tensor``), as NumPy's function returns an ndarray.
+    """
     return _k.std(to_float(asarray(a)), _axis(axis), bool(keepdims), ddof)
 
 
 @public(_MOD)
 def amax(a, axis=None, out=None, keepdims=None):
-    """Maximum over ``axis`` (dtype kept)."""
+    """Maximum over ``axis`` (dtype kept).
+
+    Args:
+      a: An array-like (converted with ``tnp.asarray``).
+      axis: None or an int (or tuple of ints where NumPy allows): the axis; see NumPy for
+        the default's meaning.
+      out: Must be None (tnp arrays are immutable).
+      keepdims: None/False (default) or True: keep reduced axes with length 1.
+
+    Returns:
+      A tnp array (``tf.Tensor``), as NumPy's function returns an ndarray.
+    """
     a = asarray(a)
     if a._dtype is dtypes.bool:
         return any(a, axis, keepdims=keepdims)
@@ -106,7 +173,18 @@ def amax(a, axis=None, out=None, keepdims=None):
 
 @public(_MOD)
 def amin(a, axis=None, out=None, keepdims=None):
-    """Minimum over ``axis`` (dtype kept)."""
+    """Minimum over ``axis`` (dtype kept).
+
+    Args:
+      a: An array-like (converted with ``tnp.asarray``).
+      axis: None or an int (or tuple of ints where NumPy allows): the axis; see NumPy for
+        the default's meaning.
+      out: Must be None (tnp arrays are immutable).
+      keepdims: None/False (default) or True: keep reduced axes with length 1.
+
+    Returns:
+      A tnp array (``tf.Tensor``), as NumPy's function returns an ndarray.
+    """
     a = asarray(a)
     if a._dtype is dtypes.bool:
         return all(a, axis, keepdims=keepdims)
@@ -119,20 +197,49 @@ min = amin  # noqa: A001
 
 @public(_MOD)
 def all(a, axis=None, keepdims=None):  # noqa: A001
-    """True where all elements along ``axis`` are truthy."""
+    """True where all elements along ``axis`` are truthy.
+
+    Args:
+      a: An array-like (converted with ``tnp.asarray``).
+      axis: None or an int (or tuple of ints where NumPy allows): the axis; see NumPy for
+        the default's meaning.
+      keepdims: None/False (default) or True: keep reduced axes with length 1.
+
+    Returns:
+      A tnp array (``tf.Tensor``), as NumPy's function returns an ndarray.
+    """
     a = asarray(a, np.bool_)
     return _k.all(a, _axis(axis), bool(keepdims))
 
 
 @public(_MOD)
 def any(a, axis=None, keepdims=None):  # noqa: A001
-    """True where any element along ``axis`` is truthy."""
+    """True where any element along ``axis`` is truthy.
+
+    Args:
+      a: An array-like (converted with ``tnp.asarray``).
+      axis: None or an int (or tuple of ints where NumPy allows): the axis; see NumPy for
+        the default's meaning.
+      keepdims: None/False (default) or True: keep reduced axes with length 1.
+
+    Returns:
+      A tnp array (``tf.Tensor``), as NumPy's function returns an ndarray.
+    """
     return _k.any(asarray(a, np.bool_), _axis(axis), bool(keepdims))
 
 
 @public(_MOD)
 def argmax(a, axis=None):
-    """Index of the maximum (of the flattened array when ``axis`` is None), int64."""
+    """Index of the maximum (of the flattened array when ``axis`` is None), int64.
+
+    Args:
+      a: An array-like (converted with ``tnp.asarray``).
+      axis: None or an int (or tuple of ints where NumPy allows): the axis; see NumPy for
+        the default's meaning.
+
+    Returns:
+      A tnp array (``tf.Tensor``), as NumPy's function returns an ndarray.
+    """
     a = asarray(a)
     if a._dtype is dtypes.bool:
         a = _k.cast(a, dtypes.int8)
@@ -141,7 +248,16 @@ def argmax(a, axis=None):
 
 @public(_MOD)
 def argmin(a, axis=None):
-    """Index of the minimum, int64."""
+    """Index of the minimum, int64.
+
+    Args:
+      a: An array-like (converted with ``tnp.asarray``).
+      axis: None or an int (or tuple of ints where NumPy allows): the axis; see NumPy for
+        the default's meaning.
+
+    Returns:
+      A tnp array (``tf.Tensor``), as NumPy's function returns an ndarray.
+    """
     a = asarray(a)
     if a._dtype is dtypes.bool:
         a = _k.cast(a, dtypes.int8)
@@ -162,19 +278,50 @@ def _cum_dtype(a: Tensor, dtype):
 
 @public(_MOD)
 def cumsum(a, axis=None, dtype=None):
-    """Cumulative sum along ``axis`` (flattened when None)."""
+    """Cumulative sum along ``axis`` (flattened when None).
+
+    Args:
+      a: An array-like (converted with ``tnp.asarray``).
+      axis: None or an int (or tuple of ints where NumPy allows): the axis; see NumPy for
+        the default's meaning.
+      dtype: None (default: inferred by NumPy's rules) or a dtype.
+
+    Returns:
+      A tnp array (``tf.Tensor``), as NumPy's function returns an ndarray.
+    """
     return _k.cumsum(_cum_dtype(asarray(a), dtype), _axis(axis))
 
 
 @public(_MOD)
 def cumprod(a, axis=None, dtype=None):
-    """Cumulative product along ``axis`` (flattened when None)."""
+    """Cumulative product along ``axis`` (flattened when None).
+
+    Args:
+      a: An array-like (converted with ``tnp.asarray``).
+      axis: None or an int (or tuple of ints where NumPy allows): the axis; see NumPy for
+        the default's meaning.
+      dtype: None (default: inferred by NumPy's rules) or a dtype.
+
+    Returns:
+      A tnp array (``tf.Tensor``), as NumPy's function returns an ndarray.
+    """
     return _k.cumprod(_cum_dtype(asarray(a), dtype), _axis(axis))
 
 
 @public(_MOD)
 def nansum(a, axis=None, dtype=None, keepdims=False):
-    """``sum`` treating NaN as 0."""
+    """``sum`` treating NaN as 0.
+
+    Args:
+      a: An array-like (converted with ``tnp.asarray``).
+      axis: None or an int (or tuple of ints where NumPy allows): the axis; see NumPy for
+        the default's meaning.
+      dtype: None (default: inferred by NumPy's rules) or a dtype.
+      keepdims: None/False (default) or True: keep reduced axes with length 1.
+
+    Returns:
+      A tnp array (``tf.Tensor``), as NumPy's function returns an ndarray.
+    """
     a = asarray(a)
     if not a._dtype.is_floating:
         return sum(a, axis, dtype, keepdims)
@@ -183,7 +330,18 @@ def nansum(a, axis=None, dtype=None, keepdims=False):
 
 @public(_MOD)
 def nanprod(a, axis=None, dtype=None, keepdims=False):
-    """``prod`` treating NaN as 1."""
+    """``prod`` treating NaN as 1.
+
+    Args:
+      a: An array-like (converted with ``tnp.asarray``).
+      axis: None or an int (or tuple of ints where NumPy allows): the axis; see NumPy for
+        the default's meaning.
+      dtype: None (default: inferred by NumPy's rules) or a dtype.
+      keepdims: None/False (default) or True: keep reduced axes with length 1.
+
+    Returns:
+      A tnp array (``tf.Tensor``), as NumPy's function returns an ndarray.
+    """
     a = asarray(a)
     if not a._dtype.is_floating:
         return prod(a, axis, dtype, keepdims)
@@ -192,20 +350,45 @@ def nanprod(a, axis=None, dtype=None, keepdims=False):
 
 @public(_MOD)
 def nanmean(a, axis=None, dtype=None, keepdims=None):
-    """``mean`` ignoring NaNs."""
+    """``mean`` ignoring NaNs.
+
+    Args:
+      a: An array-like (converted with ``tnp.asarray``).
+      axis: None or an int (or tuple of ints where NumPy allows): the axis; see NumPy for
+        the default's meaning.
+      dtype: None (default: inferred by NumPy's rules) or a dtype.
+      keepdims: None/False (default) or True: keep reduced axes with length 1.
+
+    Returns:
+      A tnp array (``tf.Tensor``), as NumPy's function returns an ndarray.
+    """
     a = _to_float_dtype(asarray(a), dtype)
     return _k.nanmean(a, _axis(axis), bool(keepdims))
 
 
 @public(_MOD)
 def count_nonzero(a, axis=None):
-    """Number of nonzero elements along ``axis``, int64."""
+    """Number of nonzero elements along ``axis``, int64.
+
+    Args:
+      a: An array-like (converted with ``tnp.asarray``).
+      axis: None or an int (or tuple of ints where NumPy allows): the axis; see NumPy for
+        the default's meaning.
+    """
     return _k.count_nonzero(asarray(a), _axis(axis))
 
 
 @public(_MOD)
 def average(a, axis=None, weights=None, returned=False):
-    """Weighted mean along ``axis``; ``returned=True`` also gives the weight sum."""
+    """Weighted mean along ``axis``; ``returned=True`` also gives the weight sum.
+
+    Args:
+      a: An array-like (converted with ``tnp.asarray``).
+      axis: None or an int (or tuple of ints where NumPy allows): the axis; see NumPy for
+        the default's meaning.
+      weights: None (default: equal weights) or an array-like of weights.
+      returned: bool, default False: also return the sum of weights.
+    """
     a = to_float(asarray(a))
     if weights is None:
         avg = mean(a, axis)
@@ -226,7 +409,17 @@ def average(a, axis=None, weights=None, returned=False):
 
 @public(_MOD)
 def ptp(a, axis=None, keepdims=None):
-    """Range (max - min) along ``axis``."""
+    """Range (max - min) along ``axis``.
+
+    Args:
+      a: An array-like (converted with ``tnp.asarray``).
+      axis: None or an int (or tuple of ints where NumPy allows): the axis; see NumPy for
+        the default's meaning.
+      keepdims: None/False (default) or True: keep reduced axes with length 1.
+
+    Returns:
+      A tnp array (``tf.Tensor``), as NumPy's function returns an ndarray.
+    """
     return _m.subtract(amax(a, axis, keepdims=keepdims), amin(a, axis, keepdims=keepdims))
 
 
@@ -242,6 +435,13 @@ def _as_float_ok(a, b):
 @public(_MOD)
 def matmul(x1, x2):
     """Matrix product with NumPy broadcasting (scalars are rejected).
+
+    Args:
+      x1: An array-like (converted with ``tnp.asarray``).
+      x2: An array-like, broadcastable with ``x1``.
+
+    Returns:
+      A tnp array (``tf.Tensor``), as NumPy's function returns an ndarray.
 
     Raises:
       ValueError: a 0-d operand, or inner dimensions that differ.
@@ -259,7 +459,15 @@ def matmul(x1, x2):
 @public(_MOD)
 def dot(a, b):
     """NumPy ``dot``: scalars multiply, 1-d·1-d is inner, N-d·M-d contracts the last
-    axis of ``a`` with the second-to-last of ``b``."""
+    axis of ``a`` with the second-to-last of ``b``.
+
+    Args:
+      a: An array-like (converted with ``tnp.asarray``).
+      b: An array-like, broadcastable with ``a``.
+
+    Returns:
+      A tnp array (``tf.Tensor``), as NumPy's function returns an ndarray.
+    """
     a, b = _as_float_ok(a, b)
     if a.ndim == 0 or b.ndim == 0:
         return _m.multiply(a, b)
@@ -270,7 +478,15 @@ def dot(a, b):
 
 @public(_MOD)
 def vdot(a, b):
-    """Dot product of the flattened inputs, conjugating ``a``."""
+    """Dot product of the flattened inputs, conjugating ``a``.
+
+    Args:
+      a: An array-like (converted with ``tnp.asarray``).
+      b: An array-like, broadcastable with ``a``.
+
+    Returns:
+      A tnp array (``tf.Tensor``), as NumPy's function returns an ndarray.
+    """
     a, b = _as_float_ok(a, b)
     a = _mu.conj(a) if a._dtype.is_complex else a
     return _k.sum(_m.multiply(_k.reshape(a, (-1,)), _k.reshape(b, (-1,))), None, False)
@@ -278,7 +494,15 @@ def vdot(a, b):
 
 @public(_MOD)
 def inner(a, b):
-    """Inner product over the last axes."""
+    """Inner product over the last axes.
+
+    Args:
+      a: An array-like (converted with ``tnp.asarray``).
+      b: An array-like, broadcastable with ``a``.
+
+    Returns:
+      A tnp array (``tf.Tensor``), as NumPy's function returns an ndarray.
+    """
     a, b = _as_float_ok(a, b)
     if a.ndim == 0 or b.ndim == 0:
         return _m.multiply(a, b)
@@ -287,14 +511,31 @@ def inner(a, b):
 
 @public(_MOD)
 def outer(a, b):
-    """Outer product of the flattened inputs."""
+    """Outer product of the flattened inputs.
+
+    Args:
+      a: An array-like (converted with ``tnp.asarray``).
+      b: An array-like, broadcastable with ``a``.
+
+    Returns:
+      A tnp array (``tf.Tensor``), as NumPy's function returns an ndarray.
+    """
     a, b = _as_float_ok(a, b)
     return _k.outer(_k.reshape(a, (-1,)), _k.reshape(b, (-1,)))
 
 
 @public(_MOD)
 def tensordot(a, b, axes=2):
-    """Sum of products over ``axes`` (an int or a pair of axis lists)."""
+    """Sum of products over ``axes`` (an int or a pair of axis lists).
+
+    Args:
+      a: An array-like (converted with ``tnp.asarray``).
+      b: An array-like, broadcastable with ``a``.
+      axes: An int or sequence of ints: the axes.
+
+    Returns:
+      A tnp array (``tf.Tensor``), as NumPy's function returns an ndarray.
+    """
     a, b = _as_float_ok(a, b)
     if not isinstance(axes, int):
         axes = [list(np.atleast_1d(axes[0])), list(np.atleast_1d(axes[1]))]
@@ -303,14 +544,35 @@ def tensordot(a, b, axes=2):
 
 @public(_MOD)
 def kron(a, b):
-    """Kronecker product."""
+    """Kronecker product.
+
+    Args:
+      a: An array-like (converted with ``tnp.asarray``).
+      b: An array-like, broadcastable with ``a``.
+
+    Returns:
+      A tnp array (``tf.Tensor``), as NumPy's function returns an ndarray.
+    """
     a, b = _as_float_ok(a, b)
     return _k.kron(a, b)
 
 
 @public(_MOD)
 def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
-    """Cross product of 3-vectors (2-vectors are padded with a zero z)."""
+    """Cross product of 3-vectors (2-vectors are padded with a zero z).
+
+    Args:
+      a: An array-like (converted with ``tnp.asarray``).
+      b: An array-like, broadcastable with ``a``.
+      axisa: int, default -1: the vector axis of ``a``.
+      axisb: int, default -1: the vector axis of ``b``.
+      axisc: int, default -1: the vector axis of the result.
+      axis: None or an int (or tuple of ints where NumPy allows): the axis; see NumPy for
+        the default's meaning.
+
+    Returns:
+      A tnp array (``tf.Tensor``), as NumPy's function returns an ndarray.
+    """
     if axis is not None:
         axisa = axisb = axisc = axis
     a, b = _as_float_ok(a, b)
@@ -329,21 +591,49 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
 
 @public(_MOD)
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None):
-    """Sum along a diagonal."""
+    """Sum along a diagonal.
+
+    Args:
+      a: An array-like (converted with ``tnp.asarray``).
+      offset: int, default 0: the diagonal offset.
+      axis1: int: the first axis.
+      axis2: int: the second axis.
+      dtype: None (default: inferred by NumPy's rules) or a dtype.
+
+    Returns:
+      A tnp array (``tf.Tensor``), as NumPy's function returns an ndarray.
+    """
     d = _k.diagonal(asarray(a), offset, axis1, axis2)
     return sum(d, -1, dtype)
 
 
 @public(_MOD)
 def einsum(subscripts, *operands, **kwargs):
-    """Einstein summation (NumPy promotion across the operands)."""
+    """Einstein summation (NumPy promotion across the operands).
+
+    Args:
+      subscripts: str: the Einstein summation subscripts.
+      *operands: The array-likes.
+      **kwargs: NumPy's keyword options that tnp supports.
+
+    Returns:
+      A tnp array (``tf.Tensor``), as NumPy's function returns an ndarray.
+    """
     ops = promote(*operands)
     return _k.einsum(subscripts, *ops)
 
 
 @public(_MOD)
 def polyval(p, x):
-    """Evaluates the polynomial with coefficients ``p`` (highest first) at ``x``."""
+    """Evaluates the polynomial with coefficients ``p`` (highest first) at ``x``.
+
+    Args:
+      p: An array-like of polynomial coefficients (highest power first).
+      x: An array-like (converted with ``tnp.asarray``).
+
+    Returns:
+      A tnp array (``tf.Tensor``), as NumPy's function returns an ndarray.
+    """
     p, x = promote(p, x)
     r = _m.multiply(x, 0)
     for i in range(p.shape[0]):
@@ -353,7 +643,17 @@ def polyval(p, x):
 
 @public(_MOD)
 def diff(a, n=1, axis=-1):
-    """n-th discrete difference along ``axis``."""
+    """n-th discrete difference along ``axis``.
+
+    Args:
+      a: An array-like (converted with ``tnp.asarray``).
+      n: int.
+      axis: None or an int (or tuple of ints where NumPy allows): the axis; see NumPy for
+        the default's meaning.
+
+    Returns:
+      A tnp array (``tf.Tensor``), as NumPy's function returns an ndarray.
+    """
     a = asarray(a)
     if not -a.ndim <= axis < a.ndim:  # TF's check, not Python's modulo wrap-around
         raise ValueError(f"Argument `axis` (received axis={axis}) is out of bounds for input "
