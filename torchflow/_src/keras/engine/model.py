@@ -27,6 +27,15 @@ class Model(TrainingMixin, Layer):
 
     Either ``Model(inputs=..., outputs=...)`` (Functional API) or a subclass
     that creates layers in ``__init__`` and uses them in ``call``.
+
+    Args:
+      *args: Functional API: ``inputs`` and ``outputs`` positionally (Keras tensors from
+        ``tf.keras.Input`` and the layers applied to them; a list or dict for several).
+      **kwargs: ``inputs``, ``outputs``, ``name`` (str, default: generated), ``trainable``
+        (bool, default True) and the other ``Layer`` arguments (``dtype`` ...).
+
+    Raises:
+      TypeError: For a keyword argument ``Model`` does not take.
     """
 
     def __new__(cls, *args, **kwargs):

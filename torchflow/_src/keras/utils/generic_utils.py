@@ -48,7 +48,14 @@ class CustomObjectScope:
 
 @public("torchflow.keras.utils")
 def custom_object_scope(*args):
-    """``CustomObjectScope(*args)``: a ``with`` scope that exposes custom objects by name."""
+    """``CustomObjectScope(*args)``: a ``with`` scope that exposes custom objects by name.
+
+    Args:
+      *args: Dicts mapping names to custom classes or functions.
+
+    Returns:
+      A ``CustomObjectScope`` context manager.
+    """
     return CustomObjectScope(*args)
 
 
@@ -96,7 +103,14 @@ def register_keras_serializable(package="Custom", name=None):
 
 @public("torchflow.keras.utils")
 def get_registered_name(obj) -> str:
-    """The name ``obj`` was registered under, or its ``__name__``."""
+    """The name ``obj`` was registered under, or its ``__name__``.
+
+    Args:
+      obj: A class or function.
+
+    Returns:
+      A str.
+    """
     if obj in _REGISTERED_NAMES:
         return _REGISTERED_NAMES[obj]
     return obj.__name__
@@ -105,7 +119,16 @@ def get_registered_name(obj) -> str:
 @public("torchflow.keras.utils")
 def get_registered_object(name, custom_objects=None, module_objects=None):
     """The object registered as ``name``: in ``custom_objects``, the active scopes,
-    the global custom objects, then ``module_objects``; None if none has it."""
+    the global custom objects, then ``module_objects``; None if none has it.
+
+    Args:
+      name: str: the registered name.
+      custom_objects: None (default) or a dict of names to classes/functions.
+      module_objects: None or a dict of the module's known objects.
+
+    Returns:
+      The object, or None.
+    """
     obj = serialization.get_registered_object(name, custom_objects)
     if obj is None and module_objects and name in module_objects:
         return module_objects[name]
@@ -116,6 +139,9 @@ def get_registered_object(name, custom_objects=None, module_objects=None):
 def serialize_keras_object(instance):
     """``{"class_name": ..., "config": ...}`` for an object with ``get_config``; a
     function or class serializes to its (registered) name; None stays None.
+
+    Args:
+      instance: An object with ``get_config``, a function, a class or None.
 
     Raises:
       ValueError: For an object that is neither.
@@ -134,6 +160,15 @@ def serialize_keras_object(instance):
 def deserialize_keras_object(identifier, module_objects=None, custom_objects=None,
                              printable_module_name="object"):
     """Turns ``serialize_keras_object``'s output back into an object.
+
+    Args:
+      identifier: A name or a ``{'class_name', 'config'}`` dict.
+      module_objects: None or a dict of the module's known objects.
+      custom_objects: None (default) or a dict of names to classes/functions.
+      printable_module_name: str, default ``'object'``: used in error messages.
+
+    Returns:
+      The object (an instance built with ``from_config``, or a function).
 
     Raises:
       ValueError: For an unknown name or a malformed config.
