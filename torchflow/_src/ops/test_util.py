@@ -303,7 +303,14 @@ class Benchmark:
 
 @public("torchflow.test")
 def main(argv=None):
-    """Runs the tests of the calling module (``unittest.main``)."""
+    """Runs the tests of the calling module (``unittest.main``).
+
+    Args:
+      argv: None (default: ``sys.argv``) or the command-line arguments.
+
+    Returns:
+      What ``unittest.main`` returns (it normally exits the process).
+    """
     return unittest.main(module="__main__", argv=argv if argv is not None else sys.argv)
 
 
@@ -327,31 +334,51 @@ def is_gpu_available(cuda_only=False, min_cuda_compute_capability=None) -> bool:
 
 @public("torchflow.test")
 def gpu_device_name() -> str:
-    """The name of the first GPU (``/device:GPU:0``), or ``""`` without one."""
+    """The name of the first GPU (``/device:GPU:0``), or ``""`` without one.
+
+    Returns:
+      A str.
+    """
     return "/device:GPU:0" if context._visible_gpus() else ""
 
 
 @public("torchflow.test")
 def is_built_with_cuda() -> bool:
-    """True when the torch build under torchflow has CUDA."""
+    """True when the torch build under torchflow has CUDA.
+
+    Returns:
+      A Python bool.
+    """
     return torch.version.cuda is not None
 
 
 @public("torchflow.test")
 def is_built_with_rocm() -> bool:
-    """True when the torch build under torchflow has ROCm."""
+    """True when the torch build under torchflow has ROCm.
+
+    Returns:
+      A Python bool.
+    """
     return getattr(torch.version, "hip", None) is not None
 
 
 @public("torchflow.test")
 def is_built_with_gpu_support() -> bool:
-    """True when built with CUDA or ROCm."""
+    """True when built with CUDA or ROCm.
+
+    Returns:
+      A Python bool.
+    """
     return is_built_with_cuda() or is_built_with_rocm()
 
 
 @public("torchflow.test")
 def is_built_with_xla() -> bool:
-    """False: torchflow compiles with torch.compile, not XLA."""
+    """False: torchflow compiles with torch.compile, not XLA.
+
+    Returns:
+      False.
+    """
     return False
 
 
@@ -381,6 +408,13 @@ def create_local_cluster(num_workers, num_ps, protocol="grpc", worker_config=Non
 @public("torchflow.test")
 def assert_equal_graph_def(expected, actual):
     """Asserts two ``GraphDef`` protos are equal (ignoring node order).
+
+    Args:
+      expected: A ``GraphDef`` proto.
+      actual: A ``GraphDef`` proto.
+
+    Returns:
+      None.
 
     Raises:
       TypeError: If either is not a GraphDef.
