@@ -16,6 +16,7 @@ from torchflow import bitwise as bitwise
 # --- end data / io / train ----------------------------------------------------
 # Public submodules (tf.math, tf.nn, ...). Each family adds its line here.
 # --- submodules ----------------------------------------------------------------
+from torchflow import compat as compat
 from torchflow import config as config
 from torchflow import data as data
 from torchflow import debugging as debugging

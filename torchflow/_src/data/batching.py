@@ -76,7 +76,8 @@ def stack_elements(elements, flat_spec=None):
     stack = data_ops.stack
     if t0 is tuple and all(type(e) is tuple for e in elements):
         flat0 = _structure.flatten(e0)
-        if len(flat0) == len(e0):
+        # Flat only when no part is itself nested ({"f": x}, y) flattens to 2 too.
+        if len(flat0) == len(e0) and not any(_structure.is_nested(p) for p in e0):
             return tuple(stack(list(parts), i) for i, parts in enumerate(zip(*elements)))
     if not _structure.is_nested(e0):
         return stack(elements, 0)

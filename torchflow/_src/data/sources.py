@@ -66,7 +66,8 @@ class TensorSliceDataset(DatasetV2):
 
 def _slice_iter(structure, flat, n, start):
     kind = 0 if type(structure) is not tuple and not _structure.is_nested(structure) else (
-        1 if type(structure) is tuple and len(flat) == len(structure) else 2)
+        1 if type(structure) is tuple and len(flat) == len(structure)
+        and not any(_structure.is_nested(p) for p in structure) else 2)
     unstack = data_ops.unstack_range
     for s in range(start, n, _CHUNK):
         e = min(s + _CHUNK, n)
