@@ -34,7 +34,15 @@ class Regularizer:
 
 @public(_NS)
 class L1L2(Regularizer):
-    """``l1 * sum(|x|) + l2 * sum(x**2)``."""
+    """``l1 * sum(|x|) + l2 * sum(x**2)``.
+
+    Args:
+      l1: float, default 0.0: the L1 factor.
+      l2: float, default 0.0: the L2 factor.
+
+    Returns:
+      A regularizer; ``r(x)`` returns a float32 scalar penalty added to the layer's losses.
+    """
 
     def __init__(self, l1=0.0, l2=0.0):
         self.l1 = float(l1)
@@ -57,7 +65,15 @@ class L1L2(Regularizer):
 
 @public(_NS)
 class L1(L1L2):
-    """``l1 * sum(|x|)`` (default l1=0.01)."""
+    """``l1 * sum(|x|)`` (default l1=0.01).
+
+    Args:
+      l1: float, default 0.01: the L1 factor.
+      **kwargs: ``l``: an alias of ``l1`` (as in TF).
+
+    Returns:
+      A regularizer; ``r(x)`` returns a float32 scalar penalty added to the layer's losses.
+    """
 
     def __init__(self, l1=0.01, **kwargs):
         super().__init__(l1=kwargs.get("l", l1))
@@ -68,7 +84,15 @@ class L1(L1L2):
 
 @public(_NS)
 class L2(L1L2):
-    """``l2 * sum(x**2)`` (default l2=0.01)."""
+    """``l2 * sum(x**2)`` (default l2=0.01).
+
+    Args:
+      l2: float, default 0.01: the L2 factor.
+      **kwargs: ``l``: an alias of ``l2`` (as in TF).
+
+    Returns:
+      A regularizer; ``r(x)`` returns a float32 scalar penalty added to the layer's losses.
+    """
 
     def __init__(self, l2=0.01, **kwargs):
         super().__init__(l2=kwargs.get("l", l2))
@@ -79,7 +103,15 @@ class L2(L1L2):
 
 @public(_NS)
 def l1_l2(l1=0.01, l2=0.01):
-    """An ``L1L2`` regularizer (defaults 0.01 each)."""
+    """An ``L1L2`` regularizer (defaults 0.01 each).
+
+    Args:
+      l1: float, default 0.01: the L1 factor.
+      l2: float, default 0.01: the L2 factor.
+
+    Returns:
+      An ``L1L2`` regularizer.
+    """
     return L1L2(l1=l1, l2=l2)
 
 
