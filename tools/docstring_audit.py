@@ -7,7 +7,8 @@ Walks the same public namespaces as ``tools/api_coverage.py`` (TF 2.4's names fr
 - missing,
 - shorter than two non-blank lines, or
 - without an ``Args:`` section although its signature takes arguments
-  (``self``/``cls`` aside; for a class, its constructor's arguments).
+  (``self``/``cls`` aside; for a class, its constructor's arguments; an ``Enum``
+  needs none).
 
 ``python tools/docstring_audit.py`` prints the count per namespace and the total of
 distinct objects (``tf.abs`` and ``tf.math.abs`` are one object, counted once in the
@@ -17,6 +18,7 @@ total). ``--list`` also prints every flagged name with its reason and defining f
 
 from __future__ import annotations
 
+import enum
 import inspect
 import os
 import sys
@@ -30,6 +32,8 @@ from api_coverage import coverage  # noqa: E402 - needs the repo on sys.path fir
 
 
 def _takes_arguments(obj) -> bool:
+    if inspect.isclass(obj) and issubclass(obj, enum.Enum):
+        return False  # ``Enum(value, names=...)`` is a lookup, not a constructor users call
     try:
         sig = inspect.signature(obj)
     except (TypeError, ValueError):
