@@ -62,7 +62,18 @@ def hashing_trick(text, n, hash_function=None, filters=_FILTERS, lower=True, spl
 
 @public(_NS)
 def one_hot(input_text, n, filters=_FILTERS, lower=True, split=" "):
-    """``hashing_trick(input_text, n, hash_function=hash)``: word indices in ``[1, n)``."""
+    """``hashing_trick(input_text, n, hash_function=hash)``: word indices in ``[1, n)``.
+
+    Args:
+      input_text: str: the text.
+      n: int: the vocabulary size.
+      filters: str: characters removed first (punctuation, tabs, newlines by default).
+      lower: bool, default True: lower-case the text.
+      split: str, default ``' '``: the word separator.
+
+    Returns:
+      A list of ints in ``[1, n)``, one per word.
+    """
     return hashing_trick(input_text, n, hash_function=hash, filters=filters, lower=lower,
                          split=split)
 
@@ -252,7 +263,14 @@ class Tokenizer:
 
 @public(_NS)
 def tokenizer_from_json(json_string) -> Tokenizer:
-    """A ``Tokenizer`` from ``Tokenizer.to_json()``'s string (also one tf.keras wrote)."""
+    """A ``Tokenizer`` from ``Tokenizer.to_json()``'s string (also one tf.keras wrote).
+
+    Args:
+      json_string: str: the JSON that ``Tokenizer.to_json()`` returned.
+
+    Returns:
+      A ``Tokenizer``.
+    """
     config = dict(json.loads(json_string).get("config"))
     word_counts = json.loads(config.pop("word_counts"))
     word_docs = json.loads(config.pop("word_docs"))

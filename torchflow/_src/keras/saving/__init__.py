@@ -111,7 +111,22 @@ def _model_config(model):
 
 @public("torchflow.keras.models")
 def save_model(model, filepath, overwrite=True, include_optimizer=True, save_format=None):
-    """Saves config, weights and optimizer state (see the module docstring)."""
+    """Saves config, weights and optimizer state (see the module docstring).
+
+    Args:
+      model: The Keras model.
+      filepath: str or path-like: the target; a name ending in ``.h5``/``.keras`` (or
+        ``save_format='h5'``) selects HDF5, otherwise a directory is written.
+      overwrite: bool, default True: replace an existing file silently.
+      include_optimizer: bool, default True: also save the optimizer's state.
+      save_format: None (default: from ``filepath``), ``'tf'`` or ``'h5'``.
+
+    Returns:
+      None.
+
+    Raises:
+      ValueError: For an unknown ``save_format``.
+    """
     filepath = os.fspath(filepath)
     h5 = _is_h5(filepath, save_format)
     if h5 and not (model._is_graph_network or isinstance(model, Sequential)):

@@ -327,13 +327,29 @@ def average(inputs, **kwargs):
 
 @public(_NS)
 def maximum_(inputs, **kwargs):
-    """Functional form of ``Maximum``."""
+    """Functional form of ``Maximum``.
+
+    Args:
+      inputs: A list of tensors of one shape.
+      **kwargs: Arguments for the layer's constructor (``name`` ...).
+
+    Returns:
+      The elementwise maximum (a ``KerasTensor`` for symbolic inputs).
+    """
     return Maximum(**kwargs)(inputs)
 
 
 @public(_NS)
 def minimum_(inputs, **kwargs):
-    """Functional form of ``Minimum``."""
+    """Functional form of ``Minimum``.
+
+    Args:
+      inputs: A list of tensors of one shape.
+      **kwargs: Arguments for the layer's constructor (``name`` ...).
+
+    Returns:
+      The elementwise minimum (a ``KerasTensor`` for symbolic inputs).
+    """
     return Minimum(**kwargs)(inputs)
 
 
