@@ -443,3 +443,38 @@ def ragged_programs(m):
 def test_ragged_through_functions_match_tf():
     rtf = real_tf()
     assert _norm(ragged_programs(tf)) == _norm(ragged_programs(rtf))
+
+
+def test_two_threads_trace_at_once():
+    # Each thread records only its own calls: variable writes (host nodes) of one
+    # trace are not lost when another thread starts tracing meanwhile.
+    import threading
+
+    vs = [tf.Variable(0.0), tf.Variable(0.0)]
+    barrier = threading.Barrier(2)
+
+    def make(k):
+        @tf.function
+        def f(x):
+            barrier.wait(timeout=30)
+            vs[k].assign_add(x)
+            return vs[k] * 1.0
+        return f
+
+    fns = [make(0), make(1)]
+    results = {}
+
+    def run(k):
+        results[k] = [float(fns[k](tf.constant(float(k + 1)))) for _ in range(1)]
+
+    threads = [threading.Thread(target=run, args=(k,)) for k in (0, 1)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    barrier.abort()  # later calls replay without waiting
+    for _ in range(3):
+        fns[0](tf.constant(1.0))
+        fns[1](tf.constant(2.0))
+    assert results == {0: [1.0], 1: [2.0]}
+    assert float(vs[0].numpy()) == 4.0 and float(vs[1].numpy()) == 8.0

@@ -39,9 +39,12 @@ from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.util import nest
 
 _get_ident = threading.get_ident
+_LOCK = threading.Lock()
 
-# The recorder tracing in some thread (one at a time per thread; other threads,
-# e.g. tf.data's, are not recorded).
+# The recorder tracing in each thread (torch function modes are per thread, too);
+# _ACTIVE is one of them, or None when no thread traces: the cheap check hot paths
+# make before looking up their own thread's.
+_BY_THREAD: "dict[int, Recorder]" = {}
 _ACTIVE: "Recorder | None" = None
 
 # Value reads into Python: a trace whose Python used such a value of an input-,
@@ -94,8 +97,10 @@ def cannot_dry_run(*args, **kwargs):
 
 def active() -> "Recorder | None":
     """The recorder of this thread, or None (also inside a host node)."""
-    r = _ACTIVE
-    if r is not None and r.paused == 0 and r.thread == _get_ident():
+    if _ACTIVE is None:
+        return None
+    r = _BY_THREAD.get(_get_ident())
+    if r is not None and r.paused == 0:
         return r
     return None
 
@@ -114,12 +119,10 @@ class paused:
     __slots__ = ("_r",)
 
     def __enter__(self):
-        r = _ACTIVE
-        if r is not None and r.thread == _get_ident():
+        r = _BY_THREAD.get(_get_ident()) if _ACTIVE is not None else None
+        if r is not None:
             r.paused += 1
-            self._r = r
-        else:
-            self._r = None
+        self._r = r
 
     def __exit__(self, *exc):
         if self._r is not None:
@@ -157,9 +160,10 @@ def host_op(fn=None, *, dry=None):
 
     @functools.wraps(fn)
     def call(*args, **kwargs):
-        r = _ACTIVE
-        if r is not None and r.paused == 0 and r.thread == _get_ident():
-            return r.host_call(call, fn, args, kwargs, dry)
+        if _ACTIVE is not None:
+            r = _BY_THREAD.get(_get_ident())
+            if r is not None and r.paused == 0:
+                return r.host_call(call, fn, args, kwargs, dry)
         return fn(*args, **kwargs)
 
     call.__wrapped_host__ = fn  # pyright: ignore[reportAttributeAccessIssue] - a marker attribute on the wrapper
@@ -200,16 +204,23 @@ class Recorder(TorchFunctionMode):
     # --- lifetime -------------------------------------------------------------
     def __enter__(self):
         global _ACTIVE
-        self._prev = _ACTIVE
-        _ACTIVE = self
-        _install_apply_hook()
+        with _LOCK:
+            self._prev = _BY_THREAD.get(self.thread)
+            _BY_THREAD[self.thread] = self
+            _ACTIVE = self
+            _install_apply_hook()
         return super().__enter__()
 
     def __exit__(self, *exc):
         global _ACTIVE
-        _ACTIVE = self._prev
-        if _ACTIVE is None:
-            _remove_apply_hook()
+        with _LOCK:
+            if self._prev is None:
+                _BY_THREAD.pop(self.thread, None)
+            else:
+                _BY_THREAD[self.thread] = self._prev
+            _ACTIVE = next(iter(_BY_THREAD.values()), None)
+            if _ACTIVE is None:
+                _remove_apply_hook()
         return super().__exit__(*exc)
 
     def apply_call(self, cls, args, kwargs):
@@ -461,7 +472,7 @@ def _replay_grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_g
     """``torch.autograd.grad`` as a replay calls it: the trace validated the
     arguments already, so unbatched calls go to the engine directly (~20 us less)."""
     gouts = grad_outputs if type(grad_outputs) in (tuple, list) else None
-    if (_ENGINE is None or is_grads_batched or materialize_grads or _ACTIVE is not None
+    if (_ENGINE is None or is_grads_batched or materialize_grads or active() is not None
             or type(outputs) not in (tuple, list) or gouts is None
             or type(inputs) not in (tuple, list) or any(g is None for g in gouts)):
         return torch.autograd.grad(outputs, inputs, grad_outputs, retain_graph=retain_graph,
@@ -503,8 +514,8 @@ _ORIG_APPLY = torch.autograd.Function.apply.__func__  # pyright: ignore[reportFu
 
 
 def _hooked_apply(cls, *args, **kwargs):
-    r = _ACTIVE
-    if r is not None and r.paused == 0 and r.thread == _get_ident():
+    r = active()
+    if r is not None:
         return r.apply_call(cls, args, kwargs)
     return _ORIG_APPLY(cls, *args, **kwargs)
 
