@@ -478,3 +478,28 @@ def test_two_threads_trace_at_once():
         fns[1](tf.constant(2.0))
     assert results == {0: [1.0], 1: [2.0]}
     assert float(vs[0].numpy()) == 4.0 and float(vs[1].numpy()) == 8.0
+
+
+def iterator_steps(m):
+    """A tf.data iterator passed to a traced step: next() runs on every call (TF's
+    distributed-input tutorial's pattern), plainly and under a strategy."""
+    it = iter(m.data.Dataset.range(10).batch(2))
+
+    @m.function
+    def step(iterator):
+        return m.reduce_sum(next(iterator))
+
+    plain = [int(step(it)) for _ in range(4)]
+    strategy = m.distribute.OneDeviceStrategy("/cpu:0")
+    di = iter(strategy.experimental_distribute_dataset(m.data.Dataset.range(8).batch(4)))
+
+    @m.function
+    def train_step(iterator):
+        return strategy.run(lambda x: m.reduce_sum(x * 2), args=(next(iterator),))
+
+    dist = [int(strategy.reduce("SUM", train_step(di), axis=None)) for _ in range(2)]
+    return plain, dist
+
+
+def test_iterator_argument_steps_match_tf():
+    assert iterator_steps(tf) == iterator_steps(real_tf())

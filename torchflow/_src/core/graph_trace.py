@@ -397,7 +397,7 @@ class Recorder(TorchFunctionMode):
         if hasattr(tp, "_type_spec") and not hasattr(x, "assign_add"):
             # A composite value (RaggedTensor, SparseTensor, IndexedSlices): rebuilt
             # around this call's component tensors.
-            comps = nest.flatten(x, expand_composites=True)
+            comps = _components(x)
             if comps and all(isinstance(c, Tensor) for c in comps):
                 self.ns["_pack"] = _pack_composite
                 parts = ", ".join(self._host_expr(c) for c in comps)
@@ -539,7 +539,20 @@ def _flat_tensors(out) -> list:
         return [out]
     if out is None or type(out) in (bool, int, float, str):
         return []
-    return [x for x in nest.flatten(out, expand_composites=True) if isinstance(x, Tensor)]
+    try:
+        leaves = nest.flatten(out, expand_composites=True)
+    except (AttributeError, TypeError, NotImplementedError):  # a spec without components
+        leaves = nest.flatten(out)
+    return [x for x in leaves if isinstance(x, Tensor)]
+
+
+def _components(x) -> list | None:
+    """The component tensors of a composite value, or None (an iterator, whose spec has
+    no components: it is passed by reference)."""
+    try:
+        return nest.flatten(x, expand_composites=True)
+    except (AttributeError, TypeError, NotImplementedError):
+        return None
 
 
 class Graph:
@@ -547,7 +560,8 @@ class Graph:
 
     def __init__(self, rec: Recorder, input_names: list[str], out):
         self._single = isinstance(out, Tensor)
-        out_leaves = [out] if self._single else nest.flatten(out, expand_composites=True)
+        self._expand = _components(out) is not None
+        out_leaves = [out] if self._single else nest.flatten(out, expand_composites=self._expand)
         self._structure = out
         self.ops = rec.ops
         self.entry_grad = rec.entry_grad
@@ -578,7 +592,7 @@ class Graph:
         """The function's output structure around the leaves ``run`` returned."""
         if self._single:
             return leaves[0]
-        return nest.pack_sequence_as(self._structure, leaves, expand_composites=True)
+        return nest.pack_sequence_as(self._structure, leaves, expand_composites=self._expand)
 
     def _compiled_fn(self):
         """The recording handed to ``torch.compile`` (``jit_compile=True``); the plain
