@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 import threading
 import weakref
 
@@ -65,6 +66,13 @@ _RANDOM = frozenset({
 # Calls that change an argument without returning a tensor.
 _MUTATORS = frozenset({"__setitem__", "__set__", "backward", "set_", "record_stream"})
 _SIMPLE = (bool, int, str, type(None))
+# Factories of fresh tensors from Python values: with no dynamic argument their result
+# is a constant the recording keeps instead of making it again on every call.
+_FRESH_CONSTANTS = frozenset({
+    "tensor", "as_tensor", "scalar_tensor", "zeros", "ones", "full", "arange", "eye",
+    "linspace", "logspace", "zeros_like", "ones_like", "full_like",
+})
+_CONST_MARK = "#C# "
 
 # Variable storages (torch leaves) alive, by id: reads of them are not constant.
 _LEAVES: "dict[int, weakref.ref]" = {}
@@ -198,6 +206,9 @@ class Recorder(TorchFunctionMode):
         self.entry_grad = torch.is_grad_enabled()
         self.grad = self.entry_grad
         self.ops: list[tuple[str, str]] = []  # (type, name) per node, for Graph views
+        self.const_values: dict[str, torch.Tensor] = {}  # constants the trace made
+        self.mutated: set[int] = set()  # tensors written in place
+        self.escaped: set[int] = set()  # tensors handed to host nodes
         self._n = 0
         self._prev: "Recorder | None" = None
 
@@ -353,6 +364,17 @@ class Recorder(TorchFunctionMode):
             self._is_dynamic(kwargs)
         call = self._call_expr(self._obj(func), args, kwargs)
         self.ops.append((name, call))
+        inplace = (name.endswith("_") and not name.endswith("__")) or name in _MUTATORS
+        if inplace and args and isinstance(args[0], torch.Tensor):
+            self.mutated.add(id(args[0]))
+        if not dyn and not inplace and name in _FRESH_CONSTANTS and \
+                isinstance(out, torch.Tensor) and id(out) not in self.slots:
+            # A constant made from Python values: kept from the trace, unless written
+            # in place or handed on later (Graph decides).
+            slot = self._slot(out, False)
+            self.const_values[slot] = out
+            self.lines.append(f"{_CONST_MARK}{slot} = {call}")
+            return
         if isinstance(out, torch.Tensor):
             self.lines.append(f"{self._slot(out, dyn)} = {call}")
         elif _has_tensor(out):
@@ -382,6 +404,7 @@ class Recorder(TorchFunctionMode):
         if tp is Tensor or isinstance(x, Tensor):
             t = x._t
             if isinstance(t, torch.Tensor) and id(t) in self.slots:
+                self.escaped.add(id(t))
                 return f"_wrap({self.slots[id(t)]}, {self._obj(x._dtype)})"
             return self._obj(x)
         if tp is tuple:
@@ -464,6 +487,69 @@ class Recorder(TorchFunctionMode):
 
 
 _ENGINE = getattr(getattr(torch.autograd, "Variable", None), "_execution_engine", None)
+
+
+_LOCAL = re.compile(r"\b[sthoL]\d+\b")
+_ASSIGNED = re.compile(r"^\s*([sthoL]\d+) = ")
+
+
+def _release_dead(lines: list, outputs: set) -> list:
+    """``lines`` with each local set to None after the statement that last uses it,
+    so that a tensor the replay no longer needs is freed as eager code frees it: a
+    variable write then sees no other holder of a read value's buffer and writes in
+    place instead of copying (copy-on-write)."""
+    groups, i = [], 0
+    while i < len(lines):  # a statement with the lines indented under it
+        j = i + 1
+        while j < len(lines) and (lines[j].startswith(" ") or lines[j].startswith("else:")):
+            j += 1
+        groups.append((i, j))
+        i = j
+    assigned = {m.group(1) for line in lines if (m := _ASSIGNED.match(line))}
+    last: dict = {}
+    for k, (a, b) in enumerate(groups):
+        for line in lines[a:b]:
+            for name in _LOCAL.findall(line):
+                last[name] = k
+    dead_after: dict = {}
+    for name, k in last.items():
+        if name in assigned and name not in outputs:
+            dead_after.setdefault(k, []).append(name)
+    out = []
+    for k, (a, b) in enumerate(groups):
+        out.extend(lines[a:b])
+        dead = dead_after.get(k)
+        if dead:
+            out.append(" = ".join(sorted(dead)) + " = None")
+    return out
+
+
+def _fold_constants(rec: Recorder, out_ids: set) -> list:
+    """The recording's lines, with the constants it may keep from the trace bound
+    in its namespace instead of made again (not written in place, not handed to a
+    host node, not returned)."""
+    # Names assigned by other lines stay local to the replay: those are not folded.
+    assigned = set()
+    for line in rec.lines:
+        stripped = line.lstrip(" ")
+        if not stripped.startswith(_CONST_MARK) and " = " in stripped:
+            assigned.add(stripped.split(" = ", 1)[0])
+    lines = []
+    for line in rec.lines:
+        stripped = line.lstrip(" ")
+        if not stripped.startswith(_CONST_MARK):
+            lines.append(line)
+            continue
+        indent = line[:len(line) - len(stripped)]
+        code = stripped[len(_CONST_MARK):]
+        slot = code.split(" = ", 1)[0]
+        t = rec.const_values.get(slot)
+        if t is None or slot in assigned or id(t) in rec.mutated or id(t) in rec.escaped \
+                or id(t) in out_ids:
+            lines.append(indent + code)
+        else:
+            rec.ns[slot] = t
+    return lines
 
 
 def _replay_grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
@@ -577,7 +663,8 @@ class Graph:
             else:
                 outs.append(rec._obj(leaf))
                 self._templates.append(None)
-        body = list(rec.lines)
+        out_ids = {id(leaf._t) for leaf in out_leaves if isinstance(leaf, Tensor)}
+        body = _release_dead(_fold_constants(rec, out_ids), set(outs))
         if rec.grad is not rec.entry_grad:
             body.append(f"_sg({rec.entry_grad})")
         body.append("return (" + ", ".join(outs) + ",)" if outs else "return ()")
