@@ -246,8 +246,11 @@ def _range_loop(r: LazyRange, extra_test, body, state):
     dl = _cast_like(delta, i0)
 
     def test(i, *s):
-        up = comparison_ops.logical_and(dl > 0, i < lim)
-        down = comparison_ops.logical_and(dl < 0, i > lim)
+        zero = _cast_like(0, dl)
+        up = comparison_ops.logical_and(comparison_ops.greater(dl, zero),
+                                        comparison_ops.less(i, lim))
+        down = comparison_ops.logical_and(comparison_ops.less(dl, zero),
+                                          comparison_ops.greater(i, lim))
         c = comparison_ops.logical_or(up, down)
         if extra_test is None:
             return c
