@@ -34,6 +34,7 @@ from torchflow._src.core import (
     dtypes,
     function_signature,
     graph_trace,
+    retracing,
     tape,
     variables,
 )
@@ -212,7 +213,7 @@ class Function:
             input_signature = tuple(input_signature)
         self._input_signature = input_signature
         self._cache: dict = {}
-        self._detector: _RetraceDetector | None = None
+        self._detector: retracing.RetraceDetector | None = None
         self._relaxed: dict = {}
         self._tracing_count = 0
         self._calls = 0
@@ -329,7 +330,7 @@ class Function:
             return self._call_python(args, kwargs)
         det = self._detector
         if det is None:
-            det = self._detector = _retracing(self._python_function)
+            det = self._detector = retracing.detector(self._python_function)
         det.calls += 1
         cargs, ckwargs = self._canonicalize(args, kwargs)
         if self._input_signature is not None:
@@ -474,7 +475,7 @@ class Function:
 
     def _new_concrete(self, skeleton, shapes, args_spec, kwargs_spec) -> ConcreteFunction:
         self._tracing_count += 1
-        _retracing(self._python_function).traced(self._python_function)
+        retracing.detector(self._python_function).traced(self._python_function)
         return ConcreteFunction(self, skeleton, shapes, args_spec, kwargs_spec)
 
     def _run(self, concrete: ConcreteFunction, args, kwargs):
@@ -561,52 +562,6 @@ class Function:
 _MISSING = object()
 
 
-class _RetraceDetector:
-    """TF's warning for a function that traces on most calls: 5 traces within the
-    last 10 calls or fewer (at most twice per Python function), counted across the
-    ``tf.function``s made of one Python function (made again in a loop)."""
-
-    __slots__ = ("calls", "history", "warned", "__weakref__")
-    THRESHOLD, MAX_CALLS, MAX_WARNINGS = 5, 10, 2
-
-    def __init__(self):
-        self.calls = 0
-        self.history: list = []
-        self.warned = 0
-
-    def traced(self, fn) -> None:
-        self.history = (self.history + [self.calls])[-self.THRESHOLD:]
-        self.calls = 0
-        total = sum(self.history)
-        if (len(self.history) == self.THRESHOLD and total <= self.MAX_CALLS
-                and self.warned < self.MAX_WARNINGS):
-            self.warned += 1
-            _log.warning(
-                "%d out of the last %d calls to %s triggered tf.function retracing. Tracing "
-                "is expensive and the excessive number of tracings could be due to (1) "
-                "creating @tf.function repeatedly in a loop, (2) passing tensors with "
-                "different shapes, (3) passing Python objects instead of tensors. For (1), "
-                "please define your @tf.function outside of the loop. For (2), @tf.function "
-                "has experimental_relax_shapes=True option that relaxes argument shapes "
-                "that can avoid unnecessary retracing. For (3), please refer to "
-                "https://www.tensorflow.org/guide/function#controlling_retracing and "
-                "https://www.tensorflow.org/api_docs/python/tf/function for  more details.",
-                self.THRESHOLD, max(total, self.THRESHOLD), fn)
-
-
-_DETECTORS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-_DETECTOR_FALLBACK: dict = {}
-
-
-def _retracing(fn) -> _RetraceDetector:
-    key = getattr(fn, "__func__", fn)
-    try:
-        det = _DETECTORS.get(key)
-        if det is None:
-            det = _DETECTORS[key] = _RetraceDetector()
-    except TypeError:  # not weak-referenceable
-        det = _DETECTOR_FALLBACK.setdefault(id(key), _RetraceDetector())
-    return det
 
 
 def _differentiable_input(x):
