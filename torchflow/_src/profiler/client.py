@@ -23,7 +23,8 @@ from torchflow._src.profiler import session as session_lib
 from torchflow._src.util.api import public
 
 _log = logging.getLogger("torchflow")
-_LEAD_MS = 200          # lets every task receive its request before the common start
+_LEAD_MS = 2000         # every task receives its request and sets its capture up (the first
+                        # capture in a process takes ~1.5 s) before the common start
 _REPLY_SLACK_S = 60.0   # beyond the capture: time to collect and ship the XSpace
 _RETRYABLE = (errors.UnavailableError, errors.AlreadyExistsError, errors.DeadlineExceededError)
 _NO_TRACE = ("No trace event was collected because there were no responses from clients "
