@@ -503,3 +503,31 @@ def iterator_steps(m):
 
 def test_iterator_argument_steps_match_tf():
     assert iterator_steps(tf) == iterator_steps(real_tf())
+
+
+def range_loop_program(m):
+    """AutoGraph's ``for i in tf.range(n)`` with a tensor bound, if/elif inside: values
+    per call as TF's, and a second call with another bound replays (no Python runs)."""
+    log = []
+
+    @m.function
+    def f(n):
+        log.append("trace")
+        total = m.constant(0)
+        for i in m.range(1, n + 1):
+            if i % 3 == 0:
+                total += i * 10
+            elif i % 2 == 0:
+                total -= i
+            else:
+                total += 1
+        return total
+
+    vals = [int(f(m.constant(k))) for k in (5, 20, 0)]
+    return vals, log.count("trace"), f.experimental_get_tracing_count()
+
+
+def test_autograph_range_loop_matches_tf():
+    ours, theirs = range_loop_program(tf), range_loop_program(real_tf())
+    assert ours[0] == theirs[0] and ours[2] == theirs[2]
+    assert ours[1] == theirs[1] == 1  # traced once; the later calls replay
