@@ -17,9 +17,6 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 # default, invalid shapes abort the process or return uninitialised memory (an empty
 # VALID conv2d comes back as (1, 2, 2, 3)) instead of raising TF's InvalidArgumentError.
 os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
-# The suite runs two workers on two cores (pytest -n 2): cores are contended, where
-# passive OpenMP waiting is the documented choice (docs/threading.md). Before torch loads.
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 _DEVICE = os.environ.get("DEVICE", "").lower()
 if _DEVICE == "cpu":
     os.environ["CUDA_VISIBLE_DEVICES"] = ""  # before torch initialises CUDA

@@ -136,12 +136,9 @@ def _fresh(code: str, **env_over) -> str:
     return r.stdout.strip()
 
 
-def test_import_leaves_openmp_waiting_to_the_user():
-    # Issue 13's decision: OpenMP's own (spinning) waits by default, fastest on an idle
-    # machine; a user's OMP_WAIT_POLICY (PASSIVE on a shared machine) is kept.
+def test_import_sets_passive_openmp_waiting_unless_user_chose():
     code = "import os, torchflow; print(os.environ.get('OMP_WAIT_POLICY'))"
-    assert _fresh(code) == "None"
-    assert _fresh(code, OMP_WAIT_POLICY="PASSIVE") == "PASSIVE"
+    assert _fresh(code) == "PASSIVE"
     assert _fresh(code, OMP_WAIT_POLICY="ACTIVE") == "ACTIVE"
     late = "import os, torch, torchflow; print(os.environ.get('OMP_WAIT_POLICY'))"
     assert _fresh(late) == "None"  # torch loaded first: too late, leave it alone

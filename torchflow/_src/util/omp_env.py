@@ -6,11 +6,10 @@ environment once, when the library loads, i.e. at ``import torch``. So
 torch. A variable the user has set is never touched, and nothing is changed
 when torch was imported before torchflow (too late to matter).
 
-Decision (issue 13, docs/threading.md): torchflow sets nothing by default, so a user
-who imports only torchflow gets OpenMP's spinning waits, which are fastest on an idle
-machine (an Adam MLP step: 0.85 ms spinning, 3.3 ms with ``OMP_WAIT_POLICY=PASSIVE``).
-On a machine whose cores other processes hold, ``OMP_WAIT_POLICY=PASSIVE`` is the
-documented choice (there the spinning step took 6.1 ms, the passive one 1.9 ms).
+Why: with OpenMP's default waiting (spin, then sleep), an op split across
+threads stalls whenever another process holds one of the cores: the measured
+slowdown of an MLP step on a 2-core machine was about 20x
+(``benchmarks/bench_threading.py``). Passive waiting keeps it near 1x.
 """
 
 from __future__ import annotations
@@ -18,8 +17,8 @@ from __future__ import annotations
 import os
 import sys
 
-# What torchflow sets when the user has not (documented in docs/threading.md): nothing.
-DEFAULTS: dict = {}
+# What torchflow sets when the user has not (documented in docs/threading.md).
+DEFAULTS = {"OMP_WAIT_POLICY": "PASSIVE"}
 
 _THREAD_VARS = ("OMP_NUM_THREADS", "MKL_NUM_THREADS")
 _applied: dict = {}
