@@ -8,6 +8,10 @@ refuses a second definition ("duplicate symbol 'tensorflow.DataType'"), so the
 protoc's output at this pool).
 """
 
-from google.protobuf import descriptor_pool
+from google.protobuf import any_pb2, descriptor_pool
 
 POOL = descriptor_pool.DescriptorPool()
+# protobuf's well-known types that TF's schemas import (``meta_graph.proto`` and
+# ``saved_object_graph.proto`` hold ``google.protobuf.Any`` fields) must be in
+# this pool too; a new pool starts empty.
+POOL.AddSerializedFile(any_pb2.DESCRIPTOR.serialized_pb)
