@@ -11,10 +11,20 @@ import torch
 
 from torchflow._src.core import dtypes
 from torchflow._src.core.convert import constant
-from torchflow._src.core.errors import invalid_argument
+from torchflow._src.core.errors import (
+    FailedPreconditionError,
+    InvalidArgumentError,
+    dims,
+    invalid_argument,
+)
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.ops._dispatch import tensor_arg
-from torchflow._src.ops.image_ops import adjust_contrast, convert_image_dtype
+from torchflow._src.ops.image_ops import (
+    adjust_contrast,
+    check_at_least_3d,
+    convert_image_dtype,
+    image_arg,
+)
 from torchflow._src.ops.random_ops import uniform
 from torchflow._src.util.api import public
 
@@ -68,10 +78,15 @@ def adjust_gamma(image, gamma=1, gain=1) -> Tensor:
       A tensor of ``image``'s dtype and shape.
 
     Raises:
-      ValueError: For a negative ``gamma``.
+      ValueError: For a negative Python ``gamma``.
+      InvalidArgumentError: For a negative tensor ``gamma`` (TF's failed assertion).
     """
-    if not isinstance(gamma, Tensor) and gamma < 0:
-        raise ValueError("Gamma should be a non-negative real number.")
+    if not isinstance(gamma, Tensor):
+        if gamma < 0:
+            raise ValueError("Gamma should be a non-negative real number.")
+    elif not bool((gamma._t >= 0).all()):  # TF's Assert on a tensor gamma
+        raise InvalidArgumentError(None, None, "assertion failed: [Gamma should be a "
+                                               "non-negative real number.] [Op:Assert]")
     t, orig = _float_image(image)
     return _back(gain * t._t ** gamma, t._dtype, orig)
 
@@ -83,11 +98,22 @@ def _need_float(op, t):
     return t
 
 
+def _check_matmul(x: torch.Tensor, cols: int) -> None:
+    """TF's colour conversions are ``tensordot`` over the last axis, a MatMul of
+    ``[rest, channels]`` by the ``[3, cols]`` kernel: its error for channels != 3."""
+    c = x.shape[-1] if x.dim() else 1
+    if c != 3:
+        rest = x.numel() // c if c else math.prod(x.shape[:-1])
+        raise invalid_argument("MatMul", f"Matrix size-incompatible: In[0]: [{rest},{c}], "
+                                         f"In[1]: [3,{cols}]")
+
+
 def _kernel_apply(op, images, kernel):
     t = tensor_arg(images)
     if not t._dtype.is_floating:
         raise TypeError(f"{op}: Cannot convert the kernel to {t._dtype.name}: images must "
                         f"be floating point.")
+    _check_matmul(t._t, 3)
     k = torch.tensor(kernel, dtype=t._t.dtype, device=t._t.device)
     return wrap(torch.tensordot(t._t, k, dims=([-1], [0])), t._dtype)  # pyright: ignore[reportArgumentType] - torch's stub types dims as int; pairs of lists work
 
@@ -156,6 +182,7 @@ def rgb_to_grayscale(images, name=None) -> Tensor:
       A tensor of ``images``' dtype whose last dimension is 1.
     """
     t, orig = _float_image(images)
+    _check_matmul(t._t, 1)
     k = torch.tensor([0.2989, 0.5870, 0.1140], dtype=t._t.dtype, device=t._t.device)
     g = torch.tensordot(t._t, k, dims=([-1], [0])).unsqueeze(-1)  # pyright: ignore[reportArgumentType] - torch's stub types dims as int; pairs of lists work
     out = wrap(g, t._dtype)
@@ -181,6 +208,24 @@ def grayscale_to_rgb(images, name=None) -> Tensor:
         raise ValueError(f"Last dimension of a grayscale image should be size 1, got "
                          f"{t._t.shape[-1]}.")
     return wrap(t._t.expand(*t._t.shape[:-1], 3).contiguous(), t._dtype)
+
+
+def _check_hsv_kernel(op: str, x: torch.Tensor) -> None:
+    """The RGBToHSV/HSVToRGB kernels' checks (a 3-channel last axis)."""
+    if x.dim() < 1:
+        raise invalid_argument(op, f"input must be at least 1D{dims(x.shape)}")
+    if x.shape[-1] != 3:
+        raise FailedPreconditionError(None, None, f"input must have 3 channels but input only "
+                                                  f"has {x.shape[-1]} channels. [Op:{op}]")
+
+
+def _check_adjust_kernel(op: str, x: torch.Tensor) -> None:
+    """The AdjustHue/AdjustSaturation kernels' checks (3-D or more, 3 channels)."""
+    if x.dim() < 3:
+        raise invalid_argument(op, f"input must be at least 3-D, got shape{dims(x.shape)}")
+    if x.shape[-1] != 3:
+        raise invalid_argument(op, f"input must have 3 channels but instead has "
+                                   f"{x.shape[-1]} channels.")
 
 
 def _rgb_to_hsv(x: torch.Tensor) -> torch.Tensor:
@@ -219,9 +264,11 @@ def rgb_to_hsv(images, name=None) -> Tensor:
       A tensor of ``images``' dtype and shape.
 
     Raises:
-      InvalidArgumentError: For a non-float dtype.
+      InvalidArgumentError: For a non-float dtype or a scalar.
+      FailedPreconditionError: If the last dimension is not 3.
     """
     t = _need_float("RGBToHSV", tensor_arg(images))
+    _check_hsv_kernel("RGBToHSV", t._t)
     return wrap(_rgb_to_hsv(t._t), t._dtype)
 
 
@@ -235,8 +282,13 @@ def hsv_to_rgb(images, name=None) -> Tensor:
 
     Returns:
       A tensor of ``images``' dtype and shape.
+
+    Raises:
+      InvalidArgumentError: For a non-float dtype or a scalar.
+      FailedPreconditionError: If the last dimension is not 3.
     """
     t = _need_float("HSVToRGB", tensor_arg(images))
+    _check_hsv_kernel("HSVToRGB", t._t)
     return wrap(_hsv_to_rgb(t._t), t._dtype)
 
 
@@ -251,8 +303,12 @@ def adjust_saturation(image, saturation_factor, name=None) -> Tensor:
 
     Returns:
       A tensor of ``image``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: If ``image`` is below 3-D or has other than 3 channels.
     """
     t, orig = _float_image(image)
+    _check_adjust_kernel("AdjustSaturation", t._t)
     hsv = _rgb_to_hsv(t._t.float())
     f = saturation_factor._t if isinstance(saturation_factor, Tensor) else saturation_factor
     hsv = torch.stack([hsv[..., 0], (hsv[..., 1] * f).clamp(0, 1), hsv[..., 2]], -1)
@@ -270,8 +326,12 @@ def adjust_hue(image, delta, name=None) -> Tensor:
 
     Returns:
       A tensor of ``image``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: If ``image`` is below 3-D or has other than 3 channels.
     """
     t, orig = _float_image(image)
+    _check_adjust_kernel("AdjustHue", t._t)
     hsv = _rgb_to_hsv(t._t.float())
     d = delta._t if isinstance(delta, Tensor) else delta
     h = torch.remainder(hsv[..., 0] + d, 1.0)
@@ -294,18 +354,22 @@ def per_image_standardization(image) -> Tensor:
     Returns:
       A tensor of ``image``'s shape and dtype.
 
+    Raises:
+      ValueError: If ``image`` has fewer than 3 dimensions.
+
     Differences from TensorFlow 2.4: none; TF 2.5 and later return float32 for
     integer images instead.
     """
     t = tensor_arg(image)
+    check_at_least_3d(t)
     orig = t._dtype
     if orig not in (dtypes.float16, dtypes.float32):
         t = convert_image_dtype(t, dtypes.float32)
     x = t._t
-    dims = (-3, -2, -1)
+    axes = (-3, -2, -1)
     n = x.shape[-1] * x.shape[-2] * x.shape[-3]
-    mean = x.mean(dim=dims, keepdim=True)
-    std = ((x - mean) ** 2).mean(dim=dims, keepdim=True).sqrt()
+    mean = x.mean(dim=axes, keepdim=True)
+    std = ((x - mean) ** 2).mean(dim=axes, keepdim=True).sqrt()
     out = wrap((x - mean) / std.clamp_min(1.0 / math.sqrt(n)), t._dtype)
     return out if orig == t._dtype else convert_image_dtype(out, orig, saturate=True)
 
@@ -321,8 +385,11 @@ def transpose(image, name=None) -> Tensor:
 
     Returns:
       A tensor of ``image``'s dtype with height and width swapped.
+
+    Raises:
+      ValueError: If ``image`` is not 3-D or 4-D.
     """
-    t = tensor_arg(image)
+    t, _ = image_arg("transpose", image)
     return wrap(t._t.transpose(-3, -2).contiguous(), t._dtype)
 
 
@@ -336,8 +403,13 @@ def total_variation(images, name=None) -> Tensor:
 
     Returns:
       A scalar (3-D input) or ``[batch]`` tensor (4-D input) of ``images``' dtype.
+
+    Raises:
+      ValueError: If ``images`` is not 3-D or 4-D.
     """
     t = tensor_arg(images)
+    if t.shape.rank not in (3, 4):
+        raise ValueError("'images' must be either 3 or 4-dimensional.")
     x = t._t
     dh = (x[..., 1:, :, :] - x[..., :-1, :, :]).abs().sum(dim=(-3, -2, -1))
     dw = (x[..., :, 1:, :] - x[..., :, :-1, :]).abs().sum(dim=(-3, -2, -1))
@@ -377,8 +449,16 @@ def sobel_edges(image) -> Tensor:
 
     Returns:
       A tensor of ``image``'s dtype.
+
+    Raises:
+      InvalidArgumentError: If ``image`` is not 4-D (TF's reflect padding fails) or
+        not float.
     """
-    t = _need_float("SobelEdges", tensor_arg(image))
+    t = tensor_arg(image)
+    if t.shape.rank != 4:
+        raise invalid_argument("MirrorPad", f"The first dimension of paddings must be the "
+                                            f"rank of inputs[4,2], {dims(t.shape)}")
+    t = _need_float("DepthwiseConv2dNative", t)
     x = t._t.permute(0, 3, 1, 2)
     c = x.shape[1]
     ky = torch.tensor([[-1, -2, -1], [0, 0, 0], [1, 2, 1]], dtype=x.dtype, device=x.device)
@@ -401,10 +481,28 @@ def psnr(a, b, max_val, name=None) -> Tensor:
 
     Returns:
       A float32 tensor of shape ``a.shape[:-3]``.
+
+    Raises:
+      InvalidArgumentError: If the shapes do not broadcast or are below 3-D.
+      ValueError: If their last three dimensions differ.
     """
     ta, tb = tensor_arg(a), tensor_arg(b)
     fa = convert_image_dtype(ta, dtypes.float32)._t
     fb = convert_image_dtype(tb, dtypes.float32)._t
+    try:
+        torch.broadcast_shapes(fa.shape, fb.shape)
+    except RuntimeError:
+        raise invalid_argument("SquaredDifference", f"Incompatible shapes: {dims(fa.shape)} "
+                                                    f"vs. {dims(fb.shape)}") from None
+    rank = max(fa.dim(), fb.dim())
+    if rank < 3:
+        raise invalid_argument("Mean", f"Invalid reduction dimension (-3 for input with "
+                                       f"{rank} dimension(s)")
+    for shape in (ta.shape, tb.shape):
+        if shape.rank < 3:
+            raise ValueError(f"Shape {shape} must have rank at least 3")
+    if ta.shape[-3:] != tb.shape[-3:]:
+        raise ValueError(f"Shapes {ta.shape[-3:]} and {tb.shape[-3:]} are incompatible")
     mv = float(max_val)
     if not ta._dtype.is_floating:
         mv = mv / float(ta._dtype.max)
@@ -419,7 +517,7 @@ def _u(shape, lo, hi, seed):
 
 
 def _random_flip(image, seed, axis):
-    t = tensor_arg(image)
+    t, _ = image_arg("random_flip_left_right", image)
     x = t._t
     if x.dim() == 3:
         return wrap(x.flip(axis - 1) if float(_u([], 0.0, 1.0, seed)) < 0.5 else x, t._dtype)
@@ -438,6 +536,9 @@ def random_flip_left_right(image, seed=None) -> Tensor:
 
     Returns:
       A tensor of ``image``'s dtype and shape.
+
+    Raises:
+      ValueError: If ``image`` is not 3-D or 4-D.
     """
     return _random_flip(image, seed, 2)
 
@@ -453,6 +554,9 @@ def random_flip_up_down(image, seed=None) -> Tensor:
 
     Returns:
       A tensor of ``image``'s dtype and shape.
+
+    Raises:
+      ValueError: If ``image`` is not 3-D or 4-D.
     """
     return _random_flip(image, seed, 1)
 
@@ -586,9 +690,38 @@ def _iou(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     return np.where(union > 0, inter / np.where(union > 0, union, 1), 0.0)
 
 
-def _nms(boxes, scores, max_output_size, iou_threshold, score_threshold):
+def check_nms_args(op: str, b: np.ndarray, s: np.ndarray, max_output_size,
+                   iou_threshold) -> int:
+    """The NonMaxSuppressionV3/V5 kernels' checks; returns ``max_output_size``."""
+    if b.ndim != 2:
+        raise invalid_argument(op, f"boxes must be 2-D{dims(b.shape)} (Shape must be rank 2 "
+                                   f"but is rank {b.ndim})")
+    if b.shape[1] != 4:
+        raise invalid_argument(op, f"boxes must have 4 columns (Dimension must be 4 but is "
+                                   f"{b.shape[1]})")
+    if s.ndim != 1:
+        raise invalid_argument(op, f"scores must be 1-D{dims(s.shape)} (Shape must be rank 1 "
+                                   f"but is rank {s.ndim})")
+    if s.shape[0] != b.shape[0]:
+        raise invalid_argument(op, f"scores has incompatible shape (Dimensions must be equal, "
+                                   f"but are {b.shape[0]} and {s.shape[0]})")
+    m = np.asarray(max_output_size.numpy() if isinstance(max_output_size, Tensor)
+                   else max_output_size)
+    if m.ndim != 0:
+        raise invalid_argument(op, f"max_output_size must be 0-D, got shape {dims(m.shape)} "
+                                   f"(Shape must be rank 0 but is rank {m.ndim})")
+    if int(m) < 0:
+        raise invalid_argument(op, "output size must be non-negative")
+    iou = float(iou_threshold)
+    if not 0.0 <= iou <= 1.0:
+        raise invalid_argument(op, "iou_threshold must be in [0, 1]")
+    return int(m)
+
+
+def _nms(op, boxes, scores, max_output_size, iou_threshold, score_threshold):
     b = np.asarray(tensor_arg(boxes, dtypes.float32).numpy(), np.float64)
     s = np.asarray(tensor_arg(scores, dtypes.float32).numpy(), np.float64)
+    max_output_size = check_nms_args(op, b, s, max_output_size, iou_threshold)
     order = np.argsort(-s, kind="stable")
     order = order[s[order] > score_threshold]
     keep = []
@@ -616,8 +749,12 @@ def non_max_suppression(boxes, scores, max_output_size, iou_threshold=0.5,
 
     Returns:
       An int32 ``[M]`` tensor of indices into ``boxes``, ``M <= max_output_size``.
+
+    Raises:
+      InvalidArgumentError: For boxes not ``[n, 4]``, scores not ``[n]``, a negative
+        or non-scalar ``max_output_size`` or an ``iou_threshold`` outside [0, 1].
     """
-    keep, _ = _nms(boxes, scores, max_output_size, iou_threshold, score_threshold)
+    keep, _ = _nms("NonMaxSuppressionV3", boxes, scores, max_output_size, iou_threshold, score_threshold)
     return constant(keep, dtype=dtypes.int32)
 
 
@@ -640,11 +777,13 @@ def non_max_suppression_with_scores(boxes, scores, max_output_size, iou_threshol
       ``(selected_indices, selected_scores)``: int32 ``[M]`` and float ``[M]``.
 
     Raises:
+      InvalidArgumentError: For boxes not ``[n, 4]``, scores not ``[n]``, a negative
+        or non-scalar ``max_output_size`` or an ``iou_threshold`` outside [0, 1].
       NotImplementedError: For ``soft_nms_sigma > 0``.
     """
     if soft_nms_sigma:
         raise NotImplementedError("non_max_suppression_with_scores: soft-NMS is not "
                                   "supported.")
-    keep, s = _nms(boxes, scores, max_output_size, iou_threshold, score_threshold)
+    keep, s = _nms("NonMaxSuppressionV5", boxes, scores, max_output_size, iou_threshold, score_threshold)
     return (constant(keep, dtype=dtypes.int32),
             constant(s[keep].astype(np.float32), dtype=dtypes.float32))

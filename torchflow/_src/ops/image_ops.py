@@ -17,7 +17,7 @@ import numpy as np
 import torch
 
 from torchflow._src.core import dtypes
-from torchflow._src.core.errors import InvalidArgumentError
+from torchflow._src.core.errors import InvalidArgumentError, dims
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.ops import gradient_kernels
 from torchflow._src.ops._dispatch import tensor_arg
@@ -26,11 +26,29 @@ from torchflow._src.util.api import public
 _METHODS = ("bilinear", "nearest", "bicubic", "area")
 
 
-def _images(op: str, images):
+def check_at_least_3d(t: Tensor, name: str = "image") -> None:
+    """TF's ``_CheckAtLeast3DImage``: the ``ValueError`` of a rank below 3."""
+    if t.shape.rank < 3:
+        raise ValueError(f"'{name}' (shape {t.shape}) must be at least three-dimensional.")
+
+
+# The ops whose TF implementation checks "at least 3-D" before "3 or 4" (flips,
+# rot90, central_crop); the crop/pad family checks "3 or 4" alone, resize names 'images'.
+_AT_LEAST_3D_FIRST = frozenset({"flip_left_right", "flip_up_down", "rot90", "central_crop",
+                                "transpose", "random_flip_left_right", "random_flip_up_down"})
+
+
+def image_arg(op: str, images):
+    """``images`` as a Tensor and whether it is a single 3-D image, with TF's
+    ``ValueError`` for a rank other than 3 or 4 (worded as TF words it for ``op``)."""
     t = tensor_arg(images)
     rank = t.shape.rank
     if rank not in (3, 4):
-        raise ValueError(f"{op}: 'image' must have either 3 or 4 dimensions, got {rank}.")
+        if op == "resize":
+            raise ValueError("'images' must have either 3 or 4 dimensions.")
+        if op in _AT_LEAST_3D_FIRST:
+            check_at_least_3d(t)
+        raise ValueError(f"'image' (shape {t.shape}) must have either 3 or 4 dimensions.")
     return t, rank == 3
 
 
@@ -121,6 +139,27 @@ def resize_torch(x: torch.Tensor, h: int, w: int, method: str) -> torch.Tensor:
     return torch.einsum("oh,nhwc,pw->nopc", wh, x, ww)
 
 
+def _resize_size(size) -> tuple:
+    """``size`` as TF's ``resize`` checks it: integers (an int32 tensor), shape [2],
+    non-negative (``ValueError`` each, as TF's Python-level checks)."""
+    if isinstance(size, Tensor):
+        ok, a = size.dtype == dtypes.int32, size.numpy()
+    else:
+        try:
+            a = np.asarray(size)
+        except (TypeError, ValueError):
+            a = np.asarray([float("nan")])
+        ok = a.dtype.kind in "iu"
+    if not ok:
+        raise ValueError("'size' must be a 1-D int32 Tensor")
+    if a.shape != (2,):
+        raise ValueError("'size' must be a 1-D Tensor of 2 elements: new_height, new_width")
+    for v in a.tolist():
+        if v < 0:
+            raise ValueError(f"Dimension {v} must be >= 0")
+    return int(a[0]), int(a[1])
+
+
 @public("torchflow.image")
 def resize(images, size, method="bilinear", preserve_aspect_ratio=False, antialias=False,
            name=None) -> Tensor:
@@ -141,14 +180,13 @@ def resize(images, size, method="bilinear", preserve_aspect_ratio=False, antiali
     >>> tf.image.resize(tf.ones([1, 2, 2, 1]), [4, 4]).shape
     TensorShape([1, 4, 4, 1])
     """
-    t, single = _images("resize", images)
+    t, single = image_arg("resize", images)
     method = getattr(method, "value", method)
     if method not in _METHODS:
         raise ValueError(f"resize: Resize method '{method}' not supported; "
                          f"use one of {_METHODS}.")
-    size = [int(v) for v in (size.numpy() if isinstance(size, Tensor) else size)]
+    h, w = _resize_size(size)
     x = _batched(t._t, single)
-    h, w = size
     if h <= 0 or w <= 0:
         op = {"bilinear": "ResizeBilinear", "nearest": "ResizeNearestNeighbor",
               "bicubic": "ResizeBicubic", "area": "ResizeArea"}.get(method, "ScaleAndTranslate")
@@ -181,7 +219,7 @@ def flip_left_right(image) -> Tensor:
     Raises:
       ValueError: If ``image`` is not 3-D or 4-D.
     """
-    t, single = _images("flip_left_right", image)
+    t, single = image_arg("flip_left_right", image)
     return wrap(t._t.flip(-2), t._dtype)
 
 
@@ -199,7 +237,7 @@ def flip_up_down(image) -> Tensor:
     Raises:
       ValueError: If ``image`` is not 3-D or 4-D.
     """
-    t, single = _images("flip_up_down", image)
+    t, single = image_arg("flip_up_down", image)
     return wrap(t._t.flip(-3), t._dtype)
 
 
@@ -219,7 +257,7 @@ def rot90(image, k=1, name=None) -> Tensor:
     Raises:
       ValueError: If ``image`` is not 3-D or 4-D.
     """
-    t, single = _images("rot90", image)
+    t, single = image_arg("rot90", image)
     return wrap(torch.rot90(t._t, int(k), dims=(-3, -2)), t._dtype)
 
 
@@ -243,7 +281,7 @@ def crop_to_bounding_box(image, offset_height, offset_width, target_height,
     Raises:
       ValueError: If the box does not fit in the image.
     """
-    t, single = _images("crop_to_bounding_box", image)
+    t, single = image_arg("crop_to_bounding_box", image)
     x = _batched(t._t, single)
     oh, ow, th, tw = (int(v) for v in (offset_height, offset_width, target_height, target_width))
     if oh < 0 or ow < 0 or th <= 0 or tw <= 0 or oh + th > x.shape[1] or ow + tw > x.shape[2]:
@@ -270,7 +308,7 @@ def pad_to_bounding_box(image, offset_height, offset_width, target_height,
     Raises:
       ValueError: If the image does not fit in the target.
     """
-    t, single = _images("pad_to_bounding_box", image)
+    t, single = image_arg("pad_to_bounding_box", image)
     x = _batched(t._t, single)
     oh, ow, th, tw = (int(v) for v in (offset_height, offset_width, target_height, target_width))
     bottom, right = th - oh - x.shape[1], tw - ow - x.shape[2]
@@ -296,7 +334,7 @@ def central_crop(image, central_fraction) -> Tensor:
     """
     if not 0.0 < central_fraction <= 1.0:
         raise ValueError("central_fraction must be within (0, 1]")
-    t, single = _images("central_crop", image)
+    t, single = image_arg("central_crop", image)
     if central_fraction == 1.0:
         return t
     h, w = t._t.shape[-3], t._t.shape[-2]
@@ -321,7 +359,7 @@ def resize_with_crop_or_pad(image, target_height, target_width) -> Tensor:
     Raises:
       ValueError: If ``image`` is not 3-D or 4-D.
     """
-    t, single = _images("resize_with_crop_or_pad", image)
+    t, single = image_arg("resize_with_crop_or_pad", image)
     h, w = t._t.shape[-3], t._t.shape[-2]
     th, tw = int(target_height), int(target_width)
     x = crop_to_bounding_box(t, max((h - th) // 2, 0), max((w - tw) // 2, 0),
@@ -356,6 +394,9 @@ def adjust_contrast(images, contrast_factor) -> Tensor:
     array([  0,  61, 255, 255], dtype=uint8)
     """
     t = tensor_arg(images)
+    if t.shape.rank < 3:
+        raise InvalidArgumentError(None, None, f"input must be at least 3-D, got shape"
+                                               f"{dims(t.shape)} [Op:AdjustContrastv2]")
     orig = t._dtype
     flt = t if orig.name in ("float16", "float32") else convert_image_dtype(t, dtypes.float32)
     f = tensor_arg(contrast_factor)._t
@@ -383,11 +424,17 @@ def convert_image_dtype(image, dtype, saturate=False, name=None) -> Tensor:
       A tensor of ``dtype`` and ``image``'s shape.
 
     Raises:
-      TypeError: If ``image`` or ``dtype`` is not numeric.
+      AttributeError: If ``image``'s dtype or ``dtype`` is not a float or integer
+        type (TF's own error type here).
     """
     t = tensor_arg(image)
     dtype = dtypes.as_dtype(dtype)
     src = t._dtype
+    # TF 2.4 raises AttributeError here (its own choice; programs may catch it)
+    if not (src.is_floating or src.is_integer):
+        raise AttributeError("image dtype must be either floating point or integer")
+    if not (dtype.is_floating or dtype.is_integer):
+        raise AttributeError("dtype must be either floating point or integer")
     if src == dtype:
         return t
     x = t._t
@@ -525,9 +572,13 @@ def resize_with_pad(image, target_height, target_width, method="bilinear",
     Raises:
       ValueError: If ``image`` is not 3-D or 4-D.
     """
-    t, single = _images("resize_with_pad", image)
+    t, single = image_arg("resize_with_pad", image)
     h, w = t._t.shape[-3], t._t.shape[-2]
     th, tw = int(target_height), int(target_width)
+    if tw <= 0:
+        raise ValueError("target_width must be > 0.")
+    if th <= 0:
+        raise ValueError("target_height must be > 0.")
     ratio = max(w / tw, h / th)
     rh, rw = h / ratio, w / ratio
     ph, pw = max(0, int(math.floor((th - rh) / 2))), max(0, int(math.floor((tw - rw) / 2)))
