@@ -287,6 +287,8 @@ def _moment(op, input_tensor, axis, keepdims, std):
 @_doc("Computes the population variance of elements across dimensions.",
       extra=" (the real dtype for complex inputs)")
 def reduce_variance(input_tensor, axis=None, keepdims=False, name=None) -> Tensor:
+    if type(input_tensor) in COMPOSITE:  # tf.RaggedTensor
+        return COMPOSITE[type(input_tensor)].reduce("variance", input_tensor, axis, keepdims)
     return _moment("Mean", input_tensor, axis, keepdims, False)
 
 
@@ -294,6 +296,8 @@ def reduce_variance(input_tensor, axis=None, keepdims=False, name=None) -> Tenso
 @_doc("Computes the population standard deviation of elements across dimensions.",
       extra=" (the real dtype for complex inputs)")
 def reduce_std(input_tensor, axis=None, keepdims=False, name=None) -> Tensor:
+    if type(input_tensor) in COMPOSITE:  # tf.RaggedTensor
+        return COMPOSITE[type(input_tensor)].reduce("std", input_tensor, axis, keepdims)
     return _moment("Mean", input_tensor, axis, keepdims, True)
 
 

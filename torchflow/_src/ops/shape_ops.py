@@ -17,6 +17,7 @@ from torchflow._src.ops._array_helpers import (
     tensor_of,
     tfname,
 )
+from torchflow._src.ops._dispatch import COMPOSITE
 from torchflow._src.util.api import public
 
 _i32 = dtypes.int32
@@ -39,19 +40,26 @@ def shape(input, out_type=_i32, name=None) -> Tensor:
     """Returns the shape of a tensor as a 1-D int tensor (int32 by default).
 
     Args:
-      input: A tensor (or ``SparseTensor``/``RaggedTensor``) or anything convertible.
+      input: A tensor (or ``SparseTensor``) or anything convertible.
       out_type: ``tf.int32`` (default) or ``tf.int64``: the result's dtype.
       name: Unused (eager).
 
     Returns:
-      A 1-D tensor of ``out_type`` with ``rank(input)`` entries.
+      A 1-D tensor of ``out_type`` with ``rank(input)`` entries (a SparseTensor's
+      ``dense_shape``).
+
+    Raises:
+      ValueError: For a ``RaggedTensor``, as in TF 2.4 (whose ``tf.shape`` had no
+        ragged form; use ``bounding_shape()`` or ``row_lengths()``).
 
     >>> import torchflow as tf
     >>> tf.shape(tf.zeros([2, 3])).numpy()
     array([2, 3], dtype=int32)
     """
-    x = tensor_of(input)
     d = out_type if out_type is _i32 else _out_type(out_type, "Shape")
+    if type(input) in COMPOSITE:  # tf.SparseTensor: its dense_shape; tf.RaggedTensor raises
+        return COMPOSITE[type(input)].shape(input, d)
+    x = tensor_of(input)
     return wrap(torch.tensor(tuple(x._t.shape), dtype=d._torch, device=_device(x._t)), d)
 
 
@@ -82,8 +90,10 @@ def size(input, out_type=_i32, name=None) -> Tensor:
     Returns:
       A 0-D tensor of ``out_type``: the element count.
     """
-    x = tensor_of(input)
     d = _out_type(out_type, "Size")
+    if type(input) in COMPOSITE:  # tf.SparseTensor, tf.RaggedTensor
+        return COMPOSITE[type(input)].size(input, d)
+    x = tensor_of(input)
     n = x._t.size if is_str(x._t) else x._t.numel()
     return wrap(torch.tensor(n, dtype=d._torch, device=_device(x._t)), d)
 
@@ -99,6 +109,8 @@ def rank(input, name=None) -> Tensor:
     Returns:
       A 0-D int32 tensor.
     """
+    if type(input) in COMPOSITE:  # tf.SparseTensor, tf.RaggedTensor
+        return COMPOSITE[type(input)].rank(input)
     x = tensor_of(input)
     return wrap(torch.tensor(x._t.ndim, dtype=torch.int32, device=_device(x._t)), _i32)
 

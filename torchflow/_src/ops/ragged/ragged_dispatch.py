@@ -20,16 +20,14 @@ from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.ops import _dispatch, gather_ops
 from torchflow._src.ops import comparison_ops as cmp
 from torchflow._src.ops import math_ops as m
-from torchflow._src.ops import reduction_ops as red
-from torchflow._src.ops import segment_ops as seg
 from torchflow._src.ops import unary_math_ops as um
 from torchflow._src.ops.ragged import ragged_factory as rf
+from torchflow._src.ops.ragged.ragged_reduce import axes_of, reduce
 from torchflow._src.ops.ragged.ragged_tensor import (
     RaggedTensor,
     RaggedTensorSpec,
     lengths_to_splits,
     rank_of,
-    replace_innermost,
     rowids_of,
     take_rows,
 )
@@ -105,100 +103,6 @@ def elementwise(f, x, y):
 def unary(f, x: RaggedTensor):
     """``f`` applied to the flat values of ``x``."""
     return x.with_flat_values(f(x.flat_values))
-
-
-# --- reductions ------------------------------------------------------------------
-_DENSE = {"sum": red.reduce_sum, "prod": red.reduce_prod, "max": red.reduce_max,
-          "min": red.reduce_min, "all": red.reduce_all, "any": red.reduce_any}
-
-
-def _segment_sum(values: torch.Tensor, ids: torch.Tensor, n: int) -> torch.Tensor:
-    """Sums of the rows of ``values`` per id (one index_add, differentiable)."""
-    out = torch.zeros((n,) + tuple(values.shape[1:]), dtype=values.dtype,
-                      device=values.device)
-    return out.index_add(0, ids.to(device=values.device, dtype=torch.int64), values)
-
-
-def _segment(kind: str, values: Tensor, ids: torch.Tensor, n: int) -> Tensor:
-    if kind in ("all", "any"):
-        as_int = values._t.to(torch.int32) if kind == "any" else (~values._t).to(torch.int32)
-        s = _segment_sum(as_int, ids, n)
-        return wrap(s > 0 if kind == "any" else s == 0, _BOOL)
-    if kind == "sum" and values._dtype.is_floating:
-        return wrap(_segment_sum(values._t, ids, n), values._dtype)
-    ids_t = wrap(ids.to(torch.int64), dtypes.int64)
-    fn = {"sum": seg.unsorted_segment_sum, "prod": seg.unsorted_segment_prod,
-          "max": seg.unsorted_segment_max, "min": seg.unsorted_segment_min}[kind]
-    return fn(values, ids_t, n)
-
-
-def _expand(x, axis: int):
-    if isinstance(x, RaggedTensor):
-        return x.with_flat_values(_expand(x.flat_values, axis - x.ragged_rank))
-    return wrap(x._t.unsqueeze(axis) if not isinstance(x._t, np.ndarray)
-                else np.expand_dims(x._t, axis), x._dtype)
-
-
-def _reduce_one(kind: str, rt, axis: int, keepdims: bool):
-    if not isinstance(rt, RaggedTensor):
-        return _DENSE[kind](rt, axis, keepdims)
-    rr = rt.ragged_rank
-    if axis > rr:
-        return rt.with_flat_values(_DENSE[kind](rt.flat_values, axis - rr, keepdims))
-    if axis == 0:
-        if rr != 1:
-            raise NotImplementedError("Reducing axis 0 of a RaggedTensor with ragged_rank > 1 "
-                                      "is not supported yet.")
-        s = rt._row_splits._t.to(torch.int64).cpu()
-        rows = rowids_of(s)
-        pos = torch.arange(int(s[-1])) - s[:-1][rows]
-        lengths = s[1:] - s[:-1]
-        width = int(lengths.max()) if lengths.numel() else 0
-        out = _segment(kind, rt._values, pos, width)
-    elif axis == rr:
-        inner = rt
-        for _ in range(rr - 1):
-            inner = inner._values
-        s = inner._row_splits._t.to(torch.int64).cpu()
-        reduced = _segment(kind, inner._values, rowids_of(s), s.shape[0] - 1)
-        out = replace_innermost(rt, reduced)
-    else:
-        raise NotImplementedError(f"Reducing ragged axis {axis} of a RaggedTensor with "
-                                  f"ragged_rank {rr} is not supported yet.")
-    return _expand(out, axis) if keepdims else out
-
-
-def _axes(rt: RaggedTensor, axis) -> list:
-    rank = rank_of(rt)
-    if isinstance(axis, Tensor):
-        axis = axis.numpy().tolist()
-    axes = [axis] if isinstance(axis, (int, np.integer)) else list(axis)
-    out = []
-    for a in axes:
-        a = int(a)
-        if not -rank <= a < rank:
-            raise ValueError(f"axis={a} is out of bounds for a RaggedTensor of rank {rank}")
-        out.append(a + rank if a < 0 else a)
-    return sorted(set(out), reverse=True)
-
-
-def reduce(kind: str, rt: RaggedTensor, axis, keepdims):
-    """``tf.reduce_<kind>`` of a RaggedTensor (``kind``: sum prod max min mean all any).
-
-    Raises:
-      ValueError: An axis out of range.
-    """
-    keepdims = bool(keepdims)
-    if kind == "mean":
-        total = reduce("sum", rt, axis, keepdims)
-        ones = rt.with_flat_values(wrap(torch.ones_like(rt.flat_values._t), rt.dtype))
-        return m.truediv(total, reduce("sum", ones, axis, keepdims))
-    if axis is None:
-        return _DENSE[kind](rt.flat_values, None, False)
-    out = rt
-    for a in _axes(rt, axis):
-        out = _reduce_one(kind, out, a, keepdims)
-    return out
 
 
 # --- structural ops --------------------------------------------------------------
@@ -292,7 +196,7 @@ def _tile(rt, m: list, dense_tile):
 
 def reverse(rt, axis, dense_reverse):
     """``tf.reverse`` of a RaggedTensor: rows (axis 0), or each row's items (a ragged axis)."""
-    axes = _axes(rt, axis.numpy().tolist() if isinstance(axis, Tensor) else axis)
+    axes = axes_of(rt, axis.numpy().tolist() if isinstance(axis, Tensor) else axis)
     out = rt
     for a in axes:
         out = _reverse_one(out, a, dense_reverse)
@@ -349,6 +253,25 @@ def _expand_dims(rt, a: int, dense_expand):
         return RaggedTensor(rt, wrap(torch.arange(n + 1, dtype=d._torch), d), internal=True,
                             uniform_row_length=1)
     return rt.with_values(_expand_dims(rt._values, a - 1, dense_expand))
+
+
+def shape(rt: RaggedTensor, out_type):
+    """``tf.shape`` of a RaggedTensor: TF 2.4 has no ragged form of it (no
+    ``DynamicRaggedShape``, added in later versions) and fails converting the
+    argument to a Tensor, with this message."""
+    raise ValueError("TypeError: object of type 'RaggedTensor' has no len()")
+
+
+def size(rt: RaggedTensor, out_type):
+    """``tf.size``: the number of values (TF 2.4's ragged ``size``)."""
+    n = rt.flat_values._t
+    count = n.size if isinstance(n, np.ndarray) else n.numel()
+    return wrap(torch.tensor(count, dtype=out_type._torch), out_type)
+
+
+def rank(rt: RaggedTensor):
+    """``tf.rank``: an int32 scalar (TF 2.4's ragged ``rank``)."""
+    return wrap(torch.tensor(rank_of(rt), dtype=torch.int32), dtypes.int32)
 
 
 def cast(x: RaggedTensor, dtype, fn):
@@ -447,6 +370,9 @@ class _Handler:
     reverse = staticmethod(reverse)
     map_fn = staticmethod(map_fn)
     expand_dims = staticmethod(expand_dims)
+    shape = staticmethod(shape)
+    size = staticmethod(size)
+    rank = staticmethod(rank)
 
 
 install()

@@ -7,6 +7,10 @@ other op raises TF's conversion error, since a SparseTensor is not a Tensor.
 
 from __future__ import annotations
 
+import torch
+
+from torchflow._src.core import dtypes
+from torchflow._src.core.tensor import wrap
 from torchflow._src.ops import _dispatch
 from torchflow._src.ops._dispatch import tensor_arg
 from torchflow._src.ops.sparse.sparse_tensor import SparseTensor
@@ -35,6 +39,19 @@ class _Handler:
     @staticmethod
     def unary(f, x: SparseTensor):
         _not_a_tensor(x)
+
+    @staticmethod
+    def shape(x: SparseTensor, out_type):  # TF: cast(dense_shape, out_type)
+        return wrap(x.dense_shape._t.to(out_type._torch), out_type)
+
+    @staticmethod
+    def size(x: SparseTensor, out_type):  # TF: prod(dense_shape), values or not
+        return wrap(x.dense_shape._t.to(out_type._torch).prod(), out_type)
+
+    @staticmethod
+    def rank(x: SparseTensor):
+        return wrap(torch.tensor(int(x.dense_shape._t.shape[0]), dtype=torch.int32),
+                    dtypes.int32)
 
     @staticmethod
     def cast(x: SparseTensor, dtype, fn):
