@@ -17,7 +17,7 @@ import torch
 
 from torchflow._src.core import dtypes
 from torchflow._src.core.convert import constant
-from torchflow._src.core.errors import invalid_argument
+from torchflow._src.core.errors import dims, invalid_argument
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.ops._dispatch import tensor_arg
 from torchflow._src.ops.image_color_ops import _iou
@@ -68,12 +68,20 @@ def non_max_suppression_overlaps(overlaps, scores, max_output_size, overlap_thre
     Raises:
       InvalidArgumentError: If the shapes do not match.
     """
+    op = "NonMaxSuppressionWithOverlaps"
     o = _np(overlaps).astype(np.float64)
     s = _np(scores).astype(np.float64)
-    if o.ndim != 2 or o.shape[0] != o.shape[1] or s.ndim != 1 or s.shape[0] != o.shape[0]:
-        raise invalid_argument("NonMaxSuppressionWithOverlaps",
-                               f"overlaps must be square and match scores, got overlaps "
-                               f"{list(o.shape)} and scores {list(s.shape)}")
+    if o.ndim != 2:
+        raise invalid_argument(op, f"overlaps must be 2-D{dims(o.shape)}")
+    if o.shape[0] != o.shape[1]:
+        raise invalid_argument(op, f"overlaps must be square{dims(o.shape)}")
+    if s.ndim != 1:
+        raise invalid_argument(op, f"scores must be 1-D{dims(s.shape)}")
+    if s.shape[0] != o.shape[0]:
+        raise invalid_argument(op, f"scores has incompatible shape (Dimensions must be equal, "
+                                   f"but are {o.shape[0]} and {s.shape[0]})")
+    if int(max_output_size) < 0:
+        raise invalid_argument(op, "output size must be non-negative")
     thr = float(overlap_threshold)
     keep = _greedy(_sorted_candidates(s, float(score_threshold)), int(max_output_size),
                    lambda i, k: bool((o[i, k] > thr).any()))
@@ -83,6 +91,27 @@ def non_max_suppression_overlaps(overlaps, scores, max_output_size, overlap_thre
 def _nms_one(b: np.ndarray, s: np.ndarray, max_out, iou_threshold, score_threshold) -> list:
     return _greedy(_sorted_candidates(s, score_threshold), max_out,
                    lambda i, k: bool((_iou(b[i], b[k]) > iou_threshold).any()))
+
+
+def _check_padded_args(b: np.ndarray, s: np.ndarray, max_output_size) -> int:
+    """The shape errors TF's traced ``non_max_suppression_padded`` raises: its
+    reshapes to ``[batch, num_boxes, 4]`` / ``[batch, num_boxes]`` fail as
+    ``ValueError``s while tracing, a batch mismatch or negative size at run time."""
+    if b.ndim < 2:
+        raise ValueError(f"slice index -1 of dimension 0 out of bounds. for 'strided_slice' "
+                         f"with input shapes: [{b.ndim}]")
+    n = b.shape[-2]
+    for arr, per in ((b, n * 4), (s, n)):
+        if per and arr.size % per or not per and arr.size:
+            raise ValueError(f"Dimension size must be evenly divisible by {per} but is "
+                             f"{arr.size} for 'Reshape' with input shapes: {dims(arr.shape)}")
+    if n and b.size // (n * 4) != s.size // n:
+        raise invalid_argument("GatherV2", f"params.shape[0]: {b.size // (n * 4)} should be "
+                                           f"equal to indices.shape[0]: {s.size // n}")
+    m = int(max_output_size)
+    if m < 0:
+        raise invalid_argument("Range", f"Requires start <= limit when delta > 0: 0/{m}")
+    return m
 
 
 @public("torchflow.image")
@@ -111,14 +140,16 @@ def non_max_suppression_padded(boxes, scores, max_output_size, iou_threshold=0.5
       (or ``[valid]`` unpadded) and the int32 count(s) of valid indices.
 
     Raises:
-      ValueError: If batched input is given without ``pad_to_max_output_size``.
+      ValueError: If batched input is given without ``pad_to_max_output_size``, or
+        boxes and scores whose shapes are not ``[..., n, 4]`` and ``[..., n]``.
+      InvalidArgumentError: For a batch mismatch or a negative ``max_output_size``.
     """
     b = _np(boxes).astype(np.float64)
     s = _np(scores).astype(np.float64)
     if b.ndim > 2 and not pad_to_max_output_size:
         raise ValueError(f"'pad_to_max_output_size' (value {pad_to_max_output_size}) must be "
                          f"True for batched input")
-    m = int(max_output_size)
+    m = _check_padded_args(b, s, max_output_size)
     batch = b.shape[:-2]
     bf = b.reshape(-1, b.shape[-2], 4)
     sf = s.reshape(-1, s.shape[-1])
@@ -133,6 +164,31 @@ def non_max_suppression_padded(boxes, scores, max_output_size, iou_threshold=0.5
         return constant(sel, dtype=dtypes.int32), constant(valid[0], dtype=dtypes.int32)
     return (constant(idx.reshape(*batch, m), dtype=dtypes.int32),
             constant(valid.reshape(batch), dtype=dtypes.int32))
+
+
+def _check_combined_args(b, s, max_output_size_per_class, max_total_size, iou_threshold):
+    """The CombinedNonMaxSuppression kernel's checks, in its order."""
+    op = "CombinedNonMaxSuppression"
+    per_class, total = int(max_output_size_per_class), int(max_total_size)
+    if per_class <= 0:
+        raise invalid_argument(op, "max_size_per_class must be positive")
+    if total <= 0:
+        raise invalid_argument(op, "max_total_size must be > 0")
+    if not 0.0 <= float(iou_threshold) <= 1.0:
+        raise invalid_argument(op, "iou_threshold must be in [0, 1]")
+    if b.ndim != 4:
+        raise invalid_argument(op, f"boxes must be 4-D{dims(b.shape)}")
+    if s.ndim != 3:
+        raise invalid_argument(op, f"scores must be 3-D{dims(s.shape)}")
+    if b.shape[0] != s.shape[0]:
+        raise invalid_argument(op, "boxes and scores must have same batch size")
+    if b.shape[1] != s.shape[1]:
+        raise invalid_argument(op, "scores has incompatible shape")
+    if b.shape[2] not in (1, s.shape[2]):
+        raise invalid_argument(op, "third dimension of boxes must be either 1 or num classes")
+    if b.shape[3] != 4:
+        raise invalid_argument(op, "boxes must have 4 columns")
+    return per_class, total
 
 
 @public("torchflow.image")
@@ -164,16 +220,8 @@ def combined_non_max_suppression(boxes, scores, max_output_size_per_class, max_t
     """
     b = _np(boxes)
     s = _np(scores)
-    if b.ndim != 4 or s.ndim != 3 or b.shape[:2] != s.shape[:2] or \
-            b.shape[2] not in (1, s.shape[2]) or b.shape[3] != 4:
-        raise invalid_argument("CombinedNonMaxSuppression",
-                               f"boxes must be [batch, num_boxes, q, 4] with q 1 or "
-                               f"num_classes and scores [batch, num_boxes, num_classes], got "
-                               f"{list(b.shape)} and {list(s.shape)}")
-    per_class, total = int(max_output_size_per_class), int(max_total_size)
-    if per_class <= 0 or total <= 0:
-        raise invalid_argument("CombinedNonMaxSuppression",
-                               "max_size_per_class and max_total_size must be > 0")
+    per_class, total = _check_combined_args(b, s, max_output_size_per_class, max_total_size,
+                                            iou_threshold)
     n_cls = s.shape[2]
     d = min(per_class * n_cls, total) if pad_per_class else total
     out_b = np.zeros((b.shape[0], d, 4), np.float32)
@@ -228,6 +276,9 @@ def draw_bounding_boxes(images, boxes, colors, name=None) -> Tensor:
     bx = _np(boxes)
     col = _np(colors)
     n, h, w, depth = t._t.shape
+    if depth not in (1, 3, 4):
+        raise invalid_argument("DrawBoundingBoxesV2", "Channel depth should be either 1 (GRY), "
+                                                      "3 (RGB), or 4 (RGBA)")
     if bx.ndim != 3 or bx.shape[0] != n or bx.shape[2] != 4:
         raise invalid_argument("DrawBoundingBoxesV2",
                                f"boxes must be [batch, num_boxes, 4], got {list(bx.shape)}")
@@ -355,7 +406,14 @@ def _sample_box(op, rng, image_size, bounding_boxes, min_object_covered, aspect_
         raise invalid_argument(op, f"image_size must contain 3 elements; got shape "
                                    f"{list(size.shape)}")
     h, w = int(size[0]), int(size[1])
-    boxes = _np(bounding_boxes).reshape(-1, 4).astype(np.float64)
+    boxes = _np(bounding_boxes)
+    if boxes.ndim != 3:
+        raise invalid_argument(op, f"input boxes must be 3-dimensional [batch, num_boxes, "
+                                   f"coords]: {dims(boxes.shape)}")
+    if boxes.shape[-1] != 4:
+        raise invalid_argument(op, f"bounding boxes must have shape [4] or [*, 4], got "
+                                   f"{dims(boxes.shape)}")
+    boxes = boxes.reshape(-1, 4).astype(np.float64)
     ar_lo, ar_hi = aspect_ratio_range if aspect_ratio_range is not None else (0.75, 1.33)
     area_range = list(area_range) if area_range is not None else [0.05, 1.0]
     attempts = 100 if max_attempts is None else int(max_attempts)
@@ -416,8 +474,8 @@ def sample_distorted_bounding_box(image_size, bounding_boxes, seed=0, min_object
       ``tf.slice`` (``image_size``'s dtype), and the crop as a ``[1, 1, 4]`` float box.
 
     Raises:
-      InvalidArgumentError: If no boxes are given without
-        ``use_image_if_no_bounding_boxes``.
+      InvalidArgumentError: If ``bounding_boxes`` is not ``[batch, N, 4]``, or no boxes
+        are given without ``use_image_if_no_bounding_boxes``.
     """
     rng = np.random.default_rng(None if not seed else int(seed))
     return _sample_box("SampleDistortedBoundingBoxV2", rng, image_size, bounding_boxes,
@@ -449,8 +507,8 @@ def stateless_sample_distorted_bounding_box(image_size, bounding_boxes, seed,
       ``(begin, size, bboxes)`` as in ``sample_distorted_bounding_box``.
 
     Raises:
-      InvalidArgumentError: If no boxes are given without
-        ``use_image_if_no_bounding_boxes``.
+      InvalidArgumentError: If ``bounding_boxes`` is not ``[batch, N, 4]``, or no boxes
+        are given without ``use_image_if_no_bounding_boxes``.
     """
     op = "StatelessSampleDistortedBoundingBox"
     s0, s1 = seed_pair(op, seed)

@@ -7,6 +7,12 @@ import math
 import torch
 
 from torchflow._src.core import dtypes
+from torchflow._src.core.errors import (
+    OutOfRangeError,
+    UnimplementedError,
+    dims,
+    invalid_argument,
+)
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.ops._dispatch import tensor_arg
 from torchflow._src.util.api import public
@@ -19,6 +25,34 @@ def _coords(lo, hi, n_in: int, n_out: int):
         i = torch.arange(n_out, dtype=lo.dtype, device=lo.device)
         return lo[:, None] * (n_in - 1) + i[None, :] * step[:, None]
     return (0.5 * (lo + hi) * (n_in - 1))[:, None]
+
+
+def _check_crop_args(op, x, b, bi, cs) -> None:
+    """The CropAndResize kernel's checks, in its order."""
+    if x.dim() != 4:
+        raise invalid_argument(op, f"input image must be 4-D{dims(x.shape)}")
+    if x.shape[1] <= 0 or x.shape[2] <= 0:
+        raise invalid_argument(op, "image dimensions must be positive")
+    if cs.dim() != 1:
+        raise invalid_argument(op, f"crop_size must be 1-D{dims(cs.shape)}")
+    if cs.shape[0] != 2:
+        raise invalid_argument(op, f"crop_size must have two elements{dims(cs.shape)}")
+    if bool((cs <= 0).any()):
+        raise invalid_argument(op, "crop dimensions must be positive")
+    if b.numel() == 0 and bi.numel() == 0:
+        return
+    if b.dim() != 2:
+        raise invalid_argument(op, f"boxes must be 2-D, got: {dims(b.shape)}")
+    if b.shape[1] != 4:
+        raise invalid_argument(op, "boxes must have 4 columns")
+    if bi.dim() != 1:
+        raise invalid_argument(op, f"box_indices must be rank 1 but is shape "
+                                   f"{dims(bi.shape)}")
+    if bi.shape[0] != b.shape[0]:
+        raise invalid_argument(op, "box_index has incompatible shape")
+    if bool(((bi < 0) | (bi >= x.shape[0])).any()):
+        raise OutOfRangeError(None, None, f"box_index has values outside [0, batch_size) "
+                                          f"[Op:{op}]")
 
 
 @public("torchflow.image")
@@ -41,18 +75,24 @@ def crop_and_resize(image, boxes, box_indices, crop_size, method="bilinear",
       A float32 tensor ``[num_boxes, crop_height, crop_width, depth]``.
 
     Raises:
-      ValueError: For an unknown ``method``.
+      InvalidArgumentError: For an unknown ``method`` or arguments of the wrong
+        shape (the CropAndResize kernel's checks).
+      OutOfRangeError: For a ``box_indices`` entry outside ``[0, batch)``.
     """
+    op = "CropAndResize"
     if method not in ("bilinear", "nearest"):
-        raise ValueError(f"crop_and_resize: method must be 'bilinear' or 'nearest', got "
-                         f"{method}")
+        raise invalid_argument(op, f"Value for attr 'method' of \"{method}\" is not in the "
+                                   f"list of allowed values: \"bilinear\", \"nearest\"")
     t = tensor_arg(image)
     x = t._t.float()
     b = tensor_arg(boxes, dtypes.float32)._t.float()
     bi = tensor_arg(box_indices, dtypes.int32)._t.long()
-    ch, cw = (int(v) for v in (crop_size.numpy() if isinstance(crop_size, Tensor)
-                               else crop_size))
+    cs = tensor_arg(crop_size, dtypes.int32)._t
+    _check_crop_args(op, x, b, bi, cs)
+    ch, cw = (int(v) for v in cs.tolist())
     _, h, w, c = x.shape
+    if b.numel() == 0:
+        return wrap(x.new_zeros((0, ch, cw, c)), dtypes.float32)
     ys = _coords(b[:, 0], b[:, 2], h, ch)  # [n, ch]
     xs = _coords(b[:, 1], b[:, 3], w, cw)  # [n, cw]
     valid = (((ys >= 0) & (ys <= h - 1))[:, :, None] & ((xs >= 0) & (xs <= w - 1))[:, None, :])
@@ -81,6 +121,29 @@ def crop_and_resize(image, boxes, box_indices, crop_size, method="bilinear",
     return wrap(out, dtypes.float32)
 
 
+def _patch_attrs(op, sizes, strides, rates, padding) -> tuple:
+    """ExtractImagePatches' attr checks (OpDef lengths and padding values), then its
+    kernel's (spatial-only, positive); the three lists as ints."""
+    lists = []
+    for attr, v in (("ksizes", sizes), ("strides", strides), ("rates", rates)):
+        vals = [int(e) for e in (v.numpy().tolist() if isinstance(v, Tensor) else v)]
+        if len(vals) < 4:
+            raise invalid_argument(op, f"Length for attr '{attr}' of {len(vals)} must be at "
+                                       f"least minimum 4")
+        lists.append(vals)
+    if padding not in ("SAME", "VALID"):
+        raise invalid_argument(op, f"Value for attr 'padding' of \"{padding}\" is not in the "
+                                   f"list of allowed values: \"SAME\", \"VALID\"")
+    for attr, vals in zip(("ksizes", "strides", "rates"), lists):
+        if vals[0] != 1 or vals[3] != 1:
+            raise UnimplementedError(None, None, f"Only support {attr} across space. "
+                                                 f"[Op:{op}]")
+    for attr, vals in zip(("ksizes", "strides", "rates"), lists):
+        if vals[1] < 1 or vals[2] < 1:
+            raise OutOfRangeError(None, None, f"{attr} is out of range. [Op:{op}]")
+    return tuple(lists)
+
+
 @public("torchflow.image")
 def extract_patches(images, sizes, strides, rates, padding, name=None) -> Tensor:
     """Patches of ``sizes[1] x sizes[2]`` pixels every ``strides``, dilated by
@@ -99,31 +162,45 @@ def extract_patches(images, sizes, strides, rates, padding, name=None) -> Tensor
         depth]``.
 
     Raises:
-      ValueError: For a padding other than ``VALID``/``SAME``.
+      InvalidArgumentError: For ``sizes``/``strides``/``rates`` of fewer than 4
+        entries, a padding other than ``VALID``/``SAME``, images that are not 4-D or
+        a patch larger than a ``VALID`` image.
+      UnimplementedError: For sizes, strides or rates other than 1 on the batch or
+        depth axis.
+      OutOfRangeError: For a size, stride or rate below 1.
     """
+    op = "ExtractImagePatches"
     t = tensor_arg(images)
     x = t._t
-    kh, kw = int(sizes[1]), int(sizes[2])
-    sh, sw = int(strides[1]), int(strides[2])
-    rh, rw = int(rates[1]), int(rates[2])
+    (_, kh, kw, _), (_, sh, sw, _), (_, rh, rw, _) = _patch_attrs(op, sizes, strides, rates,
+                                                                  padding)
+    if x.dim() != 4:
+        raise invalid_argument(op, f"input must be 4-dimensional{dims(x.shape)}")
     n, h, w, c = x.shape
     eh, ew = (kh - 1) * rh + 1, (kw - 1) * rw + 1
     if padding == "VALID":
         pads = (0, 0, 0, 0)
-    elif padding == "SAME":
+        for size, eff, stride in ((h, eh, sh), (w, ew, sw)):
+            out = int((size - eff + stride) / stride)  # C++'s truncating division
+            if out < 0:
+                raise invalid_argument(op, f"Computed output size would be negative: "
+                                           f"{out} [input_size: "
+                                           f"{size}, effective_filter_size: {eff}, stride: "
+                                           f"{stride}]")
+    else:
         oh, ow = math.ceil(h / sh), math.ceil(w / sw)
         ph = max((oh - 1) * sh + eh - h, 0)
         pw = max((ow - 1) * sw + ew - w, 0)
         pads = (pw // 2, pw - pw // 2, ph // 2, ph - ph // 2)
-    else:
-        raise ValueError(f"extract_patches: padding must be 'VALID' or 'SAME', got {padding}")
+    hp, wp = h + pads[2] + pads[3], w + pads[0] + pads[1]
+    oh, ow = (hp - eh) // sh + 1, (wp - ew) // sw + 1
+    if oh <= 0 or ow <= 0 or n == 0 or c == 0:
+        return wrap(x.new_zeros((n, max(oh, 0), max(ow, 0), kh * kw * c)), t._dtype)
     xc = x.permute(0, 3, 1, 2)
     if not xc.is_floating_point():
         xc = xc.double()
     xc = torch.nn.functional.pad(xc, pads)
     cols = torch.nn.functional.unfold(xc, (kh, kw), dilation=(rh, rw), stride=(sh, sw))
-    hp, wp = h + pads[2] + pads[3], w + pads[0] + pads[1]
-    oh, ow = (hp - eh) // sh + 1, (wp - ew) // sw + 1
     out = cols.reshape(n, c, kh * kw, oh, ow).permute(0, 3, 4, 2, 1).reshape(
         n, oh, ow, kh * kw * c)
     return wrap(out.to(x.dtype), t._dtype)

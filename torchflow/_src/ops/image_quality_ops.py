@@ -26,14 +26,26 @@ def _float_pair(img1, img2, max_val):
     mv = float(max_val.numpy() if isinstance(max_val, Tensor) else max_val)
     if not a._dtype.is_floating:
         mv = mv / float(a._dtype.max)  # convert_image_dtype(max_val) for integer images
+    _check_shapes(a.shape, b.shape)
     fa = convert_image_dtype(a, dtypes.float32)._t
     fb = convert_image_dtype(b, dtypes.float32)._t
-    if fa.shape != fb.shape:
-        raise invalid_argument("ssim", f"Shapes of img1 and img2 are incompatible: "
-                                       f"{list(fa.shape)} vs {list(fb.shape)}")
-    if fa.dim() < 3:
-        raise ValueError(f"Shape must be at least rank 3 but is rank {fa.dim()}")
+    fa, fb = torch.broadcast_tensors(fa, fb)
     return fa, fb, mv
+
+
+def _check_shapes(sa, sb) -> None:
+    """TF's ``_verify_compatible_image_shapes``: rank >= 3 and equal image dims are
+    Python-level ``ValueError``s; batch dims (aligned from the right) that differ
+    fail its runtime assertion."""
+    for shape in (sa, sb):
+        if shape.rank < 3:
+            raise ValueError(f"Shape {shape} must have rank at least 3")
+    if sa[-3:] != sb[-3:]:
+        raise ValueError(f"Shapes {sa[-3:]} and {sb[-3:]} are incompatible")
+    ha, hb = sa.as_list()[:-3][::-1], sb.as_list()[:-3][::-1]
+    if any(x != y for x, y in zip(ha, hb)):
+        raise invalid_argument("Assert", f"assertion failed: [{' '.join(map(str, sa))}] "
+                                         f"[{' '.join(map(str, sb))}]")
 
 
 def _gauss_kernel(size: int, sigma: float, channels: int, like: torch.Tensor):
@@ -89,7 +101,9 @@ def ssim(img1, img2, max_val, filter_size=11, filter_sigma=1.5, k1=0.01, k2=0.03
       A float32 tensor of shape ``img1.shape[:-3]``.
 
     Raises:
-      InvalidArgumentError: For mismatched shapes or images smaller than the filter.
+      ValueError: For images below 3-D or whose last three dimensions differ.
+      InvalidArgumentError: For batch dimensions that differ or images smaller
+        than the filter.
       TypeError: For mismatched dtypes.
 
     >>> import torchflow as tf
@@ -125,7 +139,9 @@ def ssim_multiscale(img1, img2, max_val, power_factors=_MSSSIM_WEIGHTS, filter_s
       A float32 tensor of shape ``img1.shape[:-3]``.
 
     Raises:
-      InvalidArgumentError: For mismatched shapes or images too small for the scales.
+      ValueError: For images below 3-D or whose last three dimensions differ.
+      InvalidArgumentError: For batch dimensions that differ or images too small
+        for the scales.
       TypeError: For mismatched dtypes.
     """
     x, y, mv = _float_pair(img1, img2, max_val)
