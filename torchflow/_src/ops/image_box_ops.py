@@ -339,7 +339,11 @@ def extract_glimpse(input, size, offsets, centered=True, normalized=True,
     if x.dim() != 4:
         raise invalid_argument("ExtractGlimpseV2", f"input must be 4-dimensional"
                                                    f"{list(x.shape)}")
-    gh, gw = (int(v) for v in _np(size, dtypes.int32).reshape(-1))
+    sz = _np(size, dtypes.int32)
+    if sz.shape != (2,):
+        raise invalid_argument("ExtractGlimpseV2", f"input must be a vector of size 2 "
+                                                   f"(height, width){dims(sz.shape)}")
+    gh, gw = (int(v) for v in sz)
     off = _np(offsets).astype(np.float32)
     n, h, w, c = x.shape
     if off.shape != (n, 2):

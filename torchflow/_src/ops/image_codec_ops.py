@@ -417,9 +417,11 @@ def encode_jpeg(image, format="", quality=95, progressive=False,  # noqa: A002 -
       A scalar string Tensor.
 
     Raises:
-      InvalidArgumentError: For another dtype, rank or channel count.
+      InvalidArgumentError: For another dtype, rank or channel count, or a quality
+        outside [0, 100].
     """
     a = _image_array(image, "EncodeJpeg", (dtypes.uint8,))
+    _check_quality("EncodeJpeg", int(quality))
     c = a.shape[-1]
     if c not in (1, 3):
         dims = ",".join(str(d) for d in a.shape)
@@ -442,6 +444,12 @@ def encode_jpeg(image, format="", quality=95, progressive=False,  # noqa: A002 -
     return data_ops.scalar(buf.getvalue(), dtypes.string)
 
 
+def _check_quality(op: str, q: int) -> None:
+    if not 0 <= q <= 100:
+        raise InvalidArgumentError(None, None, f"quality must be in [0,100], got {q} "
+                                               f"[Op:{op}]")
+
+
 @public("torchflow.image")
 def adjust_jpeg_quality(image, jpeg_quality, name=None) -> Tensor:
     """``image`` after a JPEG round trip at ``jpeg_quality`` (0-100), in its own dtype.
@@ -449,10 +457,21 @@ def adjust_jpeg_quality(image, jpeg_quality, name=None) -> Tensor:
     Args:
       image: ``[h, w, c]`` (c 1 or 3), uint8 or float in [0, 1].
       jpeg_quality: The JPEG quality.
+
+    Returns:
+      A tensor of ``image``'s dtype and shape.
+
+    Raises:
+      InvalidArgumentError: For an image that is not 3-D or a quality outside [0, 100].
     """
+    op = "EncodeJpegVariableQuality"
     t = image if isinstance(image, Tensor) else data_ops.as_tensor(image)
     orig = t.dtype
     u8 = convert_image_dtype(t, dtypes.uint8, saturate=True)
+    if u8.shape.rank != 3:
+        dims = ",".join(str(d) for d in u8.shape)
+        raise InvalidArgumentError(None, None, f"image must be 3-dimensional[{dims}] [Op:{op}]")
     q = int(jpeg_quality.numpy() if isinstance(jpeg_quality, Tensor) else jpeg_quality)
+    _check_quality(op, q)
     out = decode_jpeg(encode_jpeg(u8, quality=q))
     return convert_image_dtype(out, orig, saturate=True)

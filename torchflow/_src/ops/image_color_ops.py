@@ -204,6 +204,9 @@ def grayscale_to_rgb(images, name=None) -> Tensor:
       ValueError: If the last dimension is not 1.
     """
     t = tensor_arg(images)
+    if t.shape.rank < 2:
+        raise ValueError(f"A grayscale image (shape {t.shape}) must be at least "
+                         f"two-dimensional.")
     if t._t.shape[-1] != 1:
         raise ValueError(f"Last dimension of a grayscale image should be size 1, got "
                          f"{t._t.shape[-1]}.")

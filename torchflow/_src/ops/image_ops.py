@@ -258,7 +258,27 @@ def rot90(image, k=1, name=None) -> Tensor:
       ValueError: If ``image`` is not 3-D or 4-D.
     """
     t, single = image_arg("rot90", image)
+    if not _is_int(k):
+        raise TypeError(f"Cannot convert {k!r} to EagerTensor of dtype int32")
     return wrap(torch.rot90(t._t, int(k), dims=(-3, -2)), t._dtype)
+
+
+def _is_int(v) -> bool:
+    if isinstance(v, Tensor):
+        return v.dtype.is_integer
+    return isinstance(v, (int, np.integer)) and not isinstance(v, bool) or (
+        isinstance(v, np.ndarray) and v.dtype.kind in "iu")
+
+
+def _int_args(op: str, attr: str, *values) -> tuple:
+    """Offsets and sizes as ints; a float one fails as TF's Slice/Pad attr check."""
+    for v in values:
+        if not _is_int(v):
+            d = v.dtype.name if isinstance(v, Tensor) else "float"
+            raise InvalidArgumentError(None, None, f"Value for attr '{attr}' of {d} is not in "
+                                                   f"the list of allowed values: int32, int64 "
+                                                   f"[Op:{op}]")
+    return tuple(int(v) for v in values)
 
 
 @public("torchflow.image")
@@ -283,7 +303,8 @@ def crop_to_bounding_box(image, offset_height, offset_width, target_height,
     """
     t, single = image_arg("crop_to_bounding_box", image)
     x = _batched(t._t, single)
-    oh, ow, th, tw = (int(v) for v in (offset_height, offset_width, target_height, target_width))
+    oh, ow, th, tw = _int_args("Slice", "Index", offset_height, offset_width, target_height,
+                               target_width)
     if oh < 0 or ow < 0 or th <= 0 or tw <= 0 or oh + th > x.shape[1] or ow + tw > x.shape[2]:
         raise ValueError("crop_to_bounding_box: the bounding box does not fit in the image.")
     return _out(x[:, oh:oh + th, ow:ow + tw], single, t._dtype)
@@ -310,7 +331,8 @@ def pad_to_bounding_box(image, offset_height, offset_width, target_height,
     """
     t, single = image_arg("pad_to_bounding_box", image)
     x = _batched(t._t, single)
-    oh, ow, th, tw = (int(v) for v in (offset_height, offset_width, target_height, target_width))
+    oh, ow, th, tw = _int_args("Pad", "Tpaddings", offset_height, offset_width, target_height,
+                               target_width)
     bottom, right = th - oh - x.shape[1], tw - ow - x.shape[2]
     if oh < 0 or ow < 0 or bottom < 0 or right < 0:
         raise ValueError("pad_to_bounding_box: the image does not fit in the target size.")

@@ -34,18 +34,16 @@ def _float_pair(img1, img2, max_val):
 
 
 def _check_shapes(sa, sb) -> None:
-    """TF's ``_verify_compatible_image_shapes``: rank >= 3 and equal image dims are
-    Python-level ``ValueError``s; batch dims (aligned from the right) that differ
-    fail its runtime assertion."""
+    """TF's ``_verify_compatible_image_shapes``: rank >= 3, equal image dims and
+    batch dims (aligned from the right) that are equal or 1, each a ``ValueError``."""
     for shape in (sa, sb):
         if shape.rank < 3:
             raise ValueError(f"Shape {shape} must have rank at least 3")
     if sa[-3:] != sb[-3:]:
         raise ValueError(f"Shapes {sa[-3:]} and {sb[-3:]} are incompatible")
     ha, hb = sa.as_list()[:-3][::-1], sb.as_list()[:-3][::-1]
-    if any(x != y for x, y in zip(ha, hb)):
-        raise invalid_argument("Assert", f"assertion failed: [{' '.join(map(str, sa))}] "
-                                         f"[{' '.join(map(str, sb))}]")
+    if any(x != y and 1 not in (x, y) for x, y in zip(ha, hb)):
+        raise ValueError(f"Two images are not compatible: {sa} and {sb}")
 
 
 def _gauss_kernel(size: int, sigma: float, channels: int, like: torch.Tensor):
@@ -101,9 +99,9 @@ def ssim(img1, img2, max_val, filter_size=11, filter_sigma=1.5, k1=0.01, k2=0.03
       A float32 tensor of shape ``img1.shape[:-3]``.
 
     Raises:
-      ValueError: For images below 3-D or whose last three dimensions differ.
-      InvalidArgumentError: For batch dimensions that differ or images smaller
-        than the filter.
+      ValueError: For images below 3-D or whose shapes do not broadcast (last three
+        dimensions equal, batch dimensions equal or 1).
+      InvalidArgumentError: For images smaller than the filter.
       TypeError: For mismatched dtypes.
 
     >>> import torchflow as tf
@@ -139,9 +137,9 @@ def ssim_multiscale(img1, img2, max_val, power_factors=_MSSSIM_WEIGHTS, filter_s
       A float32 tensor of shape ``img1.shape[:-3]``.
 
     Raises:
-      ValueError: For images below 3-D or whose last three dimensions differ.
-      InvalidArgumentError: For batch dimensions that differ or images too small
-        for the scales.
+      ValueError: For images below 3-D or whose shapes do not broadcast (last three
+        dimensions equal, batch dimensions equal or 1).
+      InvalidArgumentError: For images too small for the scales.
       TypeError: For mismatched dtypes.
     """
     x, y, mv = _float_pair(img1, img2, max_val)
