@@ -1,29 +1,51 @@
 """The torch.profiler adapter under ``tf.profiler``: start and stop a capture, annotate ranges.
 
 The profiler layer (``_src/profiler``) speaks only this module: ``Capture`` runs one
-``torch.profiler.profile`` over every thread (``profile_all_threads``) and hands back plain
+torch (kineto) profiler over every thread (``profile_all_threads``) and hands back plain
 ``RawEvent`` tuples in epoch nanoseconds (kineto's clock is ``time.time_ns``'s), which
 the profiler layer turns into TF's XSpace. ``annotation(name)`` is the range a
 ``tf.profiler.experimental.Trace`` opens: a ``_RecordFunctionFast`` (about 0.6 us while a
 capture runs), so user ranges and torch's ops land in one stream, nested on the same
 thread line, as XProf needs to find a step's ops inside its step event.
+
+What a capture costs is set by what it records (TF's ``host_tracer_level``): with
+``host_ops`` every aten op is one event (about 0.4 us while the step runs and 2-4 us more
+when ``stop`` collects it); without, torch records only the library's own ranges
+(``Trace``, ``host_range``, ``function_call``) and the ops cost nothing.
+
+Hooks for layers below the profiler (one global read when no capture runs):
+
+* ``host_range(name)``: a named stage (tf.data's ``Iterator::...``, checkpoint writes).
+* ``function_call(name, tracing_count)``: one ``tf.function`` call, recorded as TF's
+  ``trace.Trace(function_name)`` with ``tf_function_call=traced-nonXla|notTraced-nonXla``
+  and ``tracing_count`` (known only once the call returns).
 """
 
 from __future__ import annotations
 
 import contextlib
-from typing import NamedTuple
+import itertools
+import threading
+import time
+from typing import Callable, NamedTuple
 
 import torch
 from torch._C._profiler import _ExperimentalConfig, _RecordFunctionFast
-from torch.profiler import ProfilerActivity, profile
 
-__all__ = ["RawEvent", "Capture", "annotation", "host_range", "range_names", "gpu_available"]
+__all__ = ["RawEvent", "Capture", "annotation", "host_range", "function_call", "range_names",
+           "gpu_available"]
 
 KIND_OP = "op"              # a torch (aten) op or a user range on a host thread
 KIND_PYTHON = "python"      # a Python function (python tracer)
 KIND_RUNTIME = "runtime"    # a CUDA runtime call on the host (cudaLaunchKernel, ...)
 KIND_KERNEL = "kernel"      # a kernel, memcpy or memset on a GPU stream
+
+# kineto's activity names -> our kinds (one string compare per event instead of three calls)
+_KINDS = {"cpu_op": KIND_OP, "user_annotation": KIND_OP, "python_function": KIND_PYTHON,
+          "cuda_runtime": KIND_RUNTIME, "cuda_driver": KIND_RUNTIME,
+          "privateuse1_runtime": KIND_RUNTIME, "privateuse1_driver": KIND_RUNTIME,
+          "kernel": KIND_KERNEL, "gpu_memcpy": KIND_KERNEL, "gpu_memset": KIND_KERNEL,
+          "concurrent_kernel": KIND_KERNEL, "gpu_user_annotation": KIND_KERNEL}
 
 
 class RawEvent(NamedTuple):
@@ -43,12 +65,30 @@ def gpu_available() -> bool:
     return bool(torch.cuda.is_available())
 
 
-def annotation(name: str) -> _RecordFunctionFast:
+class _PyRange:
+    """A range kept in Python (captures without torch's host ops): name, epoch ns, thread."""
+
+    __slots__ = ("_name", "_start")
+
+    def __init__(self, name: str):
+        self._name = name
+
+    def __enter__(self):
+        self._start = time.time_ns()
+        return self
+
+    def __exit__(self, exc_type, exc_val, exc_tb):
+        _py_events.append((self._name, self._start, time.time_ns(), threading.get_native_id()))
+
+
+def annotation(name: str):
     """A context manager recording ``name`` as a range in the running capture."""
-    return _RecordFunctionFast(name)
+    return _RecordFunctionFast(name) if _torch_ranges else _PyRange(name)
 
 
 _active = 0                   # captures running in this process (0 or 1)
+_torch_ranges = True          # ranges go to torch's capture (else to _py_events)
+_py_events: list = []         # (name, start_ns, end_ns, native thread id) of _PyRange
 _range_names: set = set()     # names host_range recorded in the running capture
 _NULL = contextlib.nullcontext()
 
@@ -65,7 +105,56 @@ def host_range(name: str):
     if not _active:
         return _NULL
     _range_names.add(name)
-    return _RecordFunctionFast(name)
+    return _RecordFunctionFast(name) if _torch_ranges else _PyRange(name)
+
+
+_FC_KEY = "_tf_function_call_id"
+_call_ids = itertools.count(1)
+_call_stats: dict = {}        # call id -> (mode, tracing_count), filled as calls return
+
+
+class _FunctionCall:
+    __slots__ = ("_name", "_count", "_before", "_id", "_range")
+
+    def __init__(self, name: str, count: Callable[[], int]):
+        self._name = name
+        self._count = count
+
+    def __enter__(self):
+        self._before = self._count()
+        self._id = next(_call_ids)
+        self._range = annotation(f"{self._name}#{_FC_KEY}={self._id}#")
+        self._range.__enter__()
+        return self
+
+    def __exit__(self, exc_type, exc_val, exc_tb):
+        self._range.__exit__(exc_type, exc_val, exc_tb)
+        count = self._count()
+        mode = "notTraced" if count == self._before else "traced"
+        _call_stats[self._id] = (mode + "-nonXla", count)
+
+
+def function_call(name: str, tracing_count: Callable[[], int]):
+    """The event of one ``tf.function`` call, as TF's ``Function.__call__`` records it.
+
+    ``with profiler_backend.function_call(self._name, self.experimental_get_tracing_count):``
+    around the call: idle, a shared no-op context (one global read, ``tracing_count``
+    never called); during a capture, an event named ``name`` with TF's stats
+    ``tf_function_call`` (``"traced-nonXla"`` when the call traced, else
+    ``"notTraced-nonXla"``) and ``tracing_count`` (the count after the call).
+    """
+    if not _active:
+        return _NULL
+    return _FunctionCall(name, tracing_count)
+
+
+def _resolve(name: str) -> str:
+    # "f#_tf_function_call_id=7#" -> "f#tf_function_call=traced-nonXla,tracing_count=1#"
+    head, _, rest = name.partition("#" + _FC_KEY + "=")
+    stats = _call_stats.get(int(rest[:-1]) if rest[:-1].isdigit() else -1)
+    if stats is None:  # still running when the capture stopped
+        return head
+    return f"{head}#tf_function_call={stats[0]},tracing_count={stats[1]}#"
 
 
 def range_names() -> frozenset:
@@ -73,65 +162,90 @@ def range_names() -> frozenset:
     return frozenset(_range_names)
 
 
-def _kind(event) -> str | None:
-    activity = str(event.activity_type())
-    if event.device_type() != torch.autograd.DeviceType.CPU:
-        return KIND_KERNEL
-    if activity == "python_function":
-        return KIND_PYTHON
-    if activity in ("cpu_op", "user_annotation"):
-        return KIND_OP
-    if "runtime" in activity or "driver" in activity:
-        return KIND_RUNTIME
-    return None  # kineto's own markers (memory, overhead, ...)
-
-
 class Capture:
-    """One torch.profiler capture across all threads.
+    """One capture across all threads.
 
     Args:
-      host_ops: record torch's CPU ops and user ranges.
+      host_ops: record torch's CPU ops. Without them (and without ``python``) no torch
+        profiler runs on the host: the library's and the user's ranges are kept in
+        Python (about 0.5 us each) and torch's ops cost nothing.
       python: record Python function calls too (``with_stack``).
       device: record CUDA kernels and copies when a GPU is present.
     """
 
     def __init__(self, host_ops: bool = True, python: bool = False, device: bool = True):
-        activities = [ProfilerActivity.CPU]
         self.device = bool(device and gpu_available())
+        self._torch_host = bool(host_ops or python)
+        activities = set()
+        if self._torch_host:
+            activities.add(torch.autograd.ProfilerActivity.CPU)
         if self.device:
-            activities.append(ProfilerActivity.CUDA)
-        self._profile = profile(
-            activities=activities, with_stack=bool(python),
-            experimental_config=_ExperimentalConfig(profile_all_threads=True))
+            activities.add(torch.autograd.ProfilerActivity.CUDA)
+        self._profile = None
+        if activities:
+            self._profile = torch.autograd.profiler.profile(
+                use_kineto=True, with_stack=bool(python),
+                experimental_config=_ExperimentalConfig(profile_all_threads=True))
+            self._profile.kineto_activities = activities
         self._started = False
 
     def start(self) -> None:
-        global _active
-        self._profile.start()
+        global _active, _torch_ranges
+        if self._profile is not None:
+            self._profile._prepare_trace()
+            self._profile._start_trace()
         self._started = True
         _range_names.clear()
+        _call_stats.clear()
+        _py_events.clear()
+        _torch_ranges = self._torch_host
         _active += 1
+
+    def _disable(self):
+        global _active
+        self._started = False
+        _active -= 1
+        if self._profile is None:
+            return None
+        if self.device:
+            torch.cuda.synchronize()
+        return torch.autograd._disable_profiler()
+
+    def discard(self) -> None:
+        """Stops the capture without collecting its events (``stop(save=False)``)."""
+        if self._started:
+            self._disable()
+            _py_events.clear()
 
     def stop(self) -> list[RawEvent]:
         """Stops the capture and returns its events (an empty list if it never started)."""
-        global _active
         if not self._started:
             return []
-        self._started = False
-        _active -= 1
-        self._profile.stop()
-        results = self._profile.profiler.kineto_results if self._profile.profiler else None
-        if results is None:
-            return []
+        results = self._disable()
         out = []
-        for event in results.events():
-            kind = _kind(event)
+        append = out.append
+        fc_mark = "#" + _FC_KEY + "="
+        for name, start, end, tid in _py_events:
+            if fc_mark in name:
+                name = _resolve(name)
+            append(RawEvent(name, start, end - start, tid, -1, KIND_OP, 0))
+        _py_events.clear()
+        kinds = _KINDS
+        for event in results.events() if results is not None else ():
+            kind = kinds.get(event.activity_type())
             if kind is None:
-                continue
-            on_gpu = kind == KIND_KERNEL
-            out.append(RawEvent(
-                event.name(), int(event.start_ns()), int(event.duration_ns()),
-                int(event.device_resource_id() if on_gpu else event.start_thread_id()),
-                int(event.device_index()) if on_gpu else -1, kind,
-                int(event.correlation_id() or 0)))
+                continue  # kineto's own markers (memory, overhead, ...)
+            name = event.name()
+            if kind == KIND_KERNEL:
+                append(RawEvent(name, event.start_ns(), event.duration_ns(),
+                                event.device_resource_id(), event.device_index(), kind,
+                                event.correlation_id()))
+            elif kind == KIND_RUNTIME:
+                append(RawEvent(name, event.start_ns(), event.duration_ns(),
+                                event.start_thread_id(), -1, kind, event.correlation_id()))
+            else:
+                if fc_mark in name:
+                    name = _resolve(name)
+                append(RawEvent(name, event.start_ns(), event.duration_ns(),
+                                event.start_thread_id(), -1, kind, 0))
         return out

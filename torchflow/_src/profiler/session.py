@@ -63,8 +63,10 @@ class Session:
         self.user_names: set = set()
         self.marked = threading.local()
         delay_ns = int((options.delay_ms or 0) * 1_000_000)
+        # TF's levels: 1 keeps the ranges only (Trace, tf.function, tf.data, ...), so
+        # torch's ops are not recorded at all; 2 (the default) and 3 add every op.
         self.capture = backend.Capture(
-            host_ops=self.host_level > 0, python=bool(options.python_tracer_level),
+            host_ops=self.host_level >= 2, python=bool(options.python_tracer_level),
             device=bool(options.device_tracer_level))
         self.capture.start()  # the first capture of a process takes ~1 s to set up
         # A remote capture asks for a common start time; events before it are dropped.
@@ -78,9 +80,10 @@ class Session:
         self.stop_ns = max(time.time_ns(), self.start_ns)
         if self.host_level <= 0:
             events = [e for e in events if e.device >= 0]
-        elif self.host_level == 1:
+        elif self.host_level == 1 and self.options.python_tracer_level:
+            # torch's host capture ran for the Python tracer: drop its ops, keep ranges
             events = [e for e in events if e.device >= 0 or e.name in self.user_names
-                      or e.name.startswith("__torchflow_thread#")]
+                      or "#" in e.name or e.kind != backend.KIND_OP]
         return xspace_lib.build_xspace(
             events, self.start_ns, self.stop_ns, hostname=hostname,
             user_names=self.user_names, thread_names=xspace_lib.thread_names_from(events))
@@ -109,12 +112,19 @@ def warm_up() -> None:
             capture.stop()
 
 
-def end(session: Session, hostname: str | None = None):
-    """Ends ``session`` (if it is still the current one) and returns its XSpace."""
+def end(session: Session, hostname: str | None = None, collect: bool = True):
+    """Ends ``session`` (if it is still the current one) and returns its XSpace.
+
+    With ``collect=False`` the events are dropped unread (``stop(save=False)``: torch's
+    capture still ends, but nothing is converted) and None is returned.
+    """
     global _current
     with _lock:
         if _current is session:
             _current = None
+    if not collect:
+        session.capture.discard()
+        return None
     return session.finish(hostname)
 
 
@@ -169,7 +179,7 @@ def stop(save=True):
             None, None, "Cannot export profiling results. No profiler is running.")
     _logdir = None
     hostname = socket.gethostname()
-    space = end(session, hostname)
+    space = end(session, hostname, collect=bool(save))
     if save:
         xspace_lib.write_xspace(space, run_dir(logdir), hostname)
 

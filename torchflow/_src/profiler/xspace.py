@@ -94,19 +94,23 @@ class _PlaneBuilder:
         return sid
 
     def add_stat(self, owner, name: str, value) -> None:
-        stat = owner.stats.add(metadata_id=self.stat_id(name))
+        sid, field, typed = self.typed_stat(name, value)
+        setattr(owner.stats.add(metadata_id=sid), field, typed)
+
+    def typed_stat(self, name: str, value) -> tuple[int, str, object]:
+        """``(stat id, XStat field, value)``: ints as int64, floats as double, else str."""
+        sid = self.stat_id(name)
         if isinstance(value, bool):
-            stat.int64_value = int(value)
-        elif isinstance(value, int):
-            stat.int64_value = value
-        elif isinstance(value, float):
-            stat.double_value = value
-        elif _INT.match(str(value)) and -2**63 <= int(value) < 2**63:
-            stat.int64_value = int(value)
-        elif _FLOAT.match(str(value)):
-            stat.double_value = float(value)
-        else:
-            stat.str_value = str(value)
+            return sid, "int64_value", int(value)
+        if isinstance(value, int):
+            return sid, "int64_value", value
+        if isinstance(value, float):
+            return sid, "double_value", value
+        if _INT.match(str(value)) and -2**63 <= int(value) < 2**63:
+            return sid, "int64_value", int(value)
+        if _FLOAT.match(str(value)):
+            return sid, "double_value", float(value)
+        return sid, "str_value", str(value)
 
 
 def _sorted(events: list) -> list:
@@ -150,19 +154,30 @@ def build_xspace(events: Iterable[backend.RawEvent], start_ns: int, stop_ns: int
         else:
             by_thread.setdefault(raw.thread, []).append(raw)
 
-    def host_event(line, raw, origin):
+    metas: dict = {}  # (name, kind) -> (metadata id, typed stats): one decode per name
+
+    def host_meta(raw):
         stats = []
-        if raw.name in user_names or raw.kind == backend.KIND_PYTHON:
-            name, stats = decode_name(raw.name)
+        if "#" in raw.name or raw.name in user_names or raw.kind == backend.KIND_PYTHON:
+            name, pairs = decode_name(raw.name)
             mid = host.event_id(name)
+            stats = [host.typed_stat(key, value) for key, value in pairs]
         elif raw.kind == backend.KIND_RUNTIME:
             mid = host.event_id(raw.name)
         else:
             mid = host.event_id(tf_op_name(raw.name), raw.name)
+        return mid, stats
+
+    def host_event(line, raw, origin):
+        key = (raw.name, raw.kind)
+        meta = metas.get(key)
+        if meta is None:
+            meta = metas[key] = host_meta(raw)
+        mid, stats = meta
         event = line.events.add(metadata_id=mid, offset_ps=(raw.start_ns - origin) * 1000,
                                 duration_ps=raw.duration_ns * 1000)
-        for key, value in stats:
-            host.add_stat(event, key, value)
+        for sid, field, value in stats:
+            setattr(event.stats.add(metadata_id=sid), field, value)
         if raw.correlation and raw.kind == backend.KIND_RUNTIME:
             host.add_stat(event, "correlation_id", raw.correlation)
 
