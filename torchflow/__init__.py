@@ -6,6 +6,7 @@ op family or subsystem.
 """
 
 # --- core -------------------------------------------------------------------
+import torchflow._src.ops.graph_lowering
 import torchflow._src.ops.tensor_operators
 from torchflow import autodiff as autodiff
 from torchflow import autograph as autograph
@@ -37,6 +38,7 @@ from torchflow import quantization as quantization
 from torchflow import ragged as ragged
 from torchflow import random as random
 from torchflow import raw_ops as raw_ops
+from torchflow import saved_model as saved_model
 from torchflow import signal as signal
 from torchflow import sparse as sparse
 from torchflow import strings as strings

@@ -1,0 +1,303 @@
+"""Runs TF graphs: a ``FunctionDef`` (TF's function body format) node by node.
+
+This is how a SavedModel written by TensorFlow runs in torchflow: each node is a
+TF op (``MatMul``, ``ReadVariableOp``, ``StatefulPartitionedCall``, ...) that
+runs through torchflow's raw ops (``tf.raw_ops``) or, for the ops that take
+resources or functions, a handler in ``graph_exec_ops``. The graph is the
+program: no Python of the model that wrote it is needed.
+
+Inside a ``FunctionDef`` an input names a function argument (``x``), another
+node's output as ``node:out_arg:index`` (``out_arg`` is the op's output
+argument, ``index`` the position inside it) or a control dependency as ``^node``;
+the function's outputs are the ``ret`` map of its signature's output arguments.
+A ``GraphDef``'s nodes use ``node:index`` / ``node`` instead; both are read.
+
+Resource inputs (variables) are the torchflow ``Variable`` objects themselves.
+Each function is planned once (parsed attributes, the order its nodes run in:
+the nodes its outputs, its ``control_ret`` and its stateful ops need, data and
+control edges first), then each call walks the plan.
+"""
+
+from __future__ import annotations
+
+import inspect
+import threading
+
+from torchflow._src.core import dtypes, errors
+from torchflow._src.core.tensor_shape import TensorShape
+from torchflow._src.ops import graph_exec_ops, raw_ops
+from torchflow._src.ops.tensor_proto_ops import from_proto
+
+# Ops whose outputs are several arguments: their names in OpDef order (a
+# ``node:arg:i`` input is output ``offset(arg) + i``; every other op's outputs are
+# one argument, so the index alone locates them).
+_OUTPUT_ARGS = {
+    "FusedBatchNorm": ("y", "batch_mean", "batch_variance", "reserve_space_1",
+                       "reserve_space_2"),
+    "FusedBatchNormV2": ("y", "batch_mean", "batch_variance", "reserve_space_1",
+                         "reserve_space_2"),
+    "FusedBatchNormV3": ("y", "batch_mean", "batch_variance", "reserve_space_1",
+                         "reserve_space_2", "reserve_space_3"),
+    "TopKV2": ("values", "indices"),
+    "Unique": ("y", "idx"),
+}
+
+# Raw ops whose first input argument is a list of tensors (its length is an attr
+# such as ``N``): the node's leading inputs up to that many form one list.
+_LIST_INPUTS = {"ConcatV2": "N", "Pack": "N", "AddN": "N", "Einsum": "N",
+                "StringJoin": "N", "StringFormat": "T"}
+
+# OpDef attribute names that the raw op's Python keyword spells differently.
+_ATTR_RENAMES = {"Squeeze": {"squeeze_dims": "axis"}}
+
+# Ops that change state: they run even when no output needs them (TF's automatic
+# control dependencies order them; a FunctionDef keeps them in ``control_ret``).
+_STATEFUL = frozenset({"AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp",
+                       "StatefulPartitionedCall", "PrintV2", "Assert"})
+
+
+def attr_value(av):
+    """The Python value of an ``AttrValue`` (DType, TensorShape, Tensor, list, ...)."""
+    kind = av.WhichOneof("value")
+    if kind is None:
+        return None
+    if kind == "list":
+        lst = av.list
+        for field in ("s", "i", "f", "b", "type", "shape", "tensor", "func"):
+            if len(getattr(lst, field)):
+                return [_scalar_attr(field, v) for v in getattr(lst, field)]
+        return []
+    if kind == "placeholder":
+        raise errors.InvalidArgumentError(
+            None, None, f"Attr placeholder ${av.placeholder} was not substituted")
+    return _scalar_attr(kind, getattr(av, kind))
+
+
+def _scalar_attr(kind, v):
+    if kind == "s":
+        try:
+            return v.decode("utf-8")
+        except UnicodeDecodeError:
+            return v
+    if kind == "type":
+        try:
+            return dtypes.as_dtype(int(v))
+        except (TypeError, ValueError, KeyError):
+            return int(v)  # DT_RESOURCE / DT_VARIANT: no torchflow dtype, kept as the enum
+    if kind == "shape":
+        if v.unknown_rank:
+            return TensorShape(None)
+        return TensorShape([None if d.size < 0 else int(d.size) for d in v.dim])
+    if kind == "tensor":
+        return from_proto(v)
+    if kind == "func":
+        return v.name
+    return v
+
+
+def _parse_input(ref: str, in_function: bool):
+    """``(source, out_arg, index)`` for a data input, ``None`` for ``^control``."""
+    if ref.startswith("^"):
+        return None
+    parts = ref.split(":")
+    if len(parts) == 3:
+        return parts[0], parts[1], int(parts[2])
+    if len(parts) == 2:
+        if in_function and not parts[1].isdigit():
+            return parts[0], parts[1], 0
+        return parts[0], None, int(parts[1])
+    return parts[0], None, 0
+
+
+def _raw_impl(op: str):
+    fn = graph_exec_ops.HANDLERS.get(op)
+    if fn is not None:
+        return fn, None
+    try:
+        raw = getattr(raw_ops, op)
+    except AttributeError:
+        return None, None
+    params = list(inspect.signature(raw).parameters)
+    params.remove("name")
+    return raw, params
+
+
+class _Node:
+    __slots__ = ("name", "op", "inputs", "controls", "attrs", "fn", "params", "offsets")
+
+    def __init__(self, nd, in_function: bool):
+        self.name = nd.name
+        self.op = nd.op
+        self.inputs = []
+        self.controls = []
+        for ref in nd.input:
+            parsed = _parse_input(ref, in_function)
+            if parsed is None:
+                self.controls.append(ref[1:])
+            else:
+                self.inputs.append(parsed)
+        self.attrs = {k: attr_value(v) for k, v in nd.attr.items()}
+        self.fn, self.params = _raw_impl(nd.op)
+        names = _OUTPUT_ARGS.get(nd.op)
+        self.offsets = {n: i for i, n in enumerate(names)} if names else None
+
+    def run(self, library, inputs: list) -> list:
+        if self.fn is None:
+            raise errors.NotFoundError(
+                None, None, f"Op type not registered '{self.op}' in binary running on "
+                "torchflow. Make sure the Op and Kernel are registered in the binary running "
+                f"in this process. (node {self.name})")
+        if self.params is None:  # a graph handler: (library, node attrs, inputs) -> list
+            return self.fn(library, self.attrs, inputs)
+        kwargs = {}
+        params = self.params
+        n_list = _LIST_INPUTS.get(self.op)
+        if n_list is not None:
+            n = self.attrs.get(n_list)
+            n = len(n) if isinstance(n, list) else (len(inputs) - len(params) + 1
+                                                    if n is None else int(n))
+            kwargs[params[0]] = inputs[:n]
+            rest = inputs[n:]
+            used = [params[0]]
+            for p, v in zip(params[1:], rest):
+                kwargs[p] = v
+                used.append(p)
+        else:
+            if len(inputs) > len(params):
+                raise errors.InvalidArgumentError(
+                    None, None, f"NodeDef {self.name} ({self.op}) has {len(inputs)} inputs; "
+                    f"the op takes {len(params)}")
+            used = params[:len(inputs)]
+            kwargs.update(zip(used, inputs))
+        renames = _ATTR_RENAMES.get(self.op, {})
+        for k, v in self.attrs.items():
+            k = renames.get(k, k)
+            if k in params and k not in used:
+                kwargs[k] = v
+        out = self.fn(**kwargs)
+        if isinstance(out, (list, tuple)):
+            return list(out)
+        return [out]
+
+    def output(self, values: list, arg, index: int):
+        if self.offsets is not None and arg is not None:
+            index += self.offsets.get(arg, 0)
+        try:
+            return values[index]
+        except IndexError:
+            raise errors.InvalidArgumentError(
+                None, None, f"Node '{self.name}' ({self.op}) has no output {arg}:{index}") \
+                from None
+
+
+class _Plan:
+    """One FunctionDef made ready to run: arguments, nodes in run order, outputs."""
+
+    def __init__(self, fdef):
+        sig = fdef.signature
+        self.name = sig.name
+        self.arg_names = [a.name for a in sig.input_arg]
+        nodes = {nd.name: _Node(nd, True) for nd in fdef.node_def}
+        self.outputs = []
+        for arg in sig.output_arg:
+            ref = fdef.ret.get(arg.name)
+            if ref is None:
+                raise errors.InvalidArgumentError(
+                    None, None, f"Function {self.name} has no ret for output {arg.name}")
+            self.outputs.append(_parse_input(ref, True))
+        roots = [src for src, _, _ in self.outputs]
+        roots += list(fdef.control_ret.values())
+        roots += [n.name for n in nodes.values() if n.op in _STATEFUL]
+        self.order = _topo_order(nodes, roots, set(self.arg_names), self.name)
+        self.nodes = nodes
+
+    def run(self, library, args: list) -> list:
+        if len(args) != len(self.arg_names):
+            raise errors.InvalidArgumentError(
+                None, None, f"Function {self.name} takes {len(self.arg_names)} inputs, got "
+                f"{len(args)}")
+        env = dict(zip(self.arg_names, ([a] for a in args)))
+        nodes = self.nodes
+        for node in self.order:
+            vals = [_lookup(env, nodes, src, arg, i) for src, arg, i in node.inputs]
+            env[node.name] = node.run(library, vals)
+        return [_lookup(env, nodes, src, arg, i) for src, arg, i in self.outputs]
+
+
+def _lookup(env, nodes, src, arg, index):
+    node = nodes.get(src)
+    if node is None:  # a function argument
+        return env[src][0]
+    return node.output(env[src], arg, index)
+
+
+def _topo_order(nodes: dict, roots: list, args: set, fname: str) -> list:
+    order: list = []
+    state: dict = {}  # name -> 1 visiting, 2 done
+    for root in roots:
+        if root in args or state.get(root) == 2:
+            continue
+        stack = [(root, False)]
+        while stack:
+            name, expanded = stack.pop()
+            if expanded:
+                state[name] = 2
+                order.append(nodes[name])
+                continue
+            if state.get(name) == 2 or name in args:
+                continue
+            node = nodes.get(name)
+            if node is None:
+                raise errors.InvalidArgumentError(
+                    None, None, f"Function {fname}: input '{name}' names no node or argument")
+            if state.get(name) == 1:
+                raise errors.InvalidArgumentError(
+                    None, None, f"Function {fname} has a cycle through node '{name}'")
+            state[name] = 1
+            stack.append((name, True))
+            for dep in [s for s, _, _ in node.inputs] + node.controls:
+                if dep not in args and state.get(dep) != 2:
+                    if state.get(dep) == 1:
+                        raise errors.InvalidArgumentError(
+                            None, None, f"Function {fname} has a cycle through node '{dep}'")
+                    stack.append((dep, False))
+    return order
+
+
+class FunctionLibrary:
+    """The functions of a ``FunctionDefLibrary``, callable by name.
+
+    Args:
+      library: A ``FunctionDefLibrary`` proto (``GraphDef.library``).
+
+    ``call(name, args)`` runs function ``name`` on a flat list of inputs
+    (Tensors; Variables for resource arguments) and returns its flat outputs.
+    """
+
+    def __init__(self, library):
+        self._fdefs = {f.signature.name: f for f in library.function}
+        self._plans: dict = {}
+        self._lock = threading.Lock()
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._fdefs
+
+    def function_def(self, name: str):
+        try:
+            return self._fdefs[name]
+        except KeyError:
+            raise errors.NotFoundError(
+                None, None, f"Function {name} is not defined in the SavedModel's function "
+                "library") from None
+
+    def _plan(self, name: str) -> _Plan:
+        plan = self._plans.get(name)
+        if plan is None:
+            with self._lock:
+                plan = self._plans.get(name)
+                if plan is None:
+                    plan = self._plans[name] = _Plan(self.function_def(name))
+        return plan
+
+    def call(self, name: str, args: list) -> list:
+        return self._plan(name).run(self, list(args))

@@ -1,0 +1,181 @@
+"""Graph-only op handlers for ``graph_exec``: ops on resources, function calls,
+control flow, constants and the multi-output ops whose raw form differs.
+
+A handler is ``handler(library, attrs, inputs) -> list of outputs``: ``library``
+is the ``graph_exec.FunctionLibrary`` running the graph (for calls), ``attrs``
+the node's attributes as Python values, ``inputs`` its data inputs in order (a
+resource input is the torchflow ``Variable`` itself).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from torchflow._src.core import errors
+from torchflow._src.core.custom_gradient import stop_gradient
+from torchflow._src.core.variables import Variable
+from torchflow._src.ops import (
+    creation_ops,
+    gather_ops,
+    indexing,
+    math_ops,
+    normalization_ops,
+    numpy_ops,
+)
+
+
+def _const(library, attrs, inputs):
+    return [attrs["value"]]
+
+
+def _identity(library, attrs, inputs):
+    x = inputs[0]
+    return [x if isinstance(x, Variable) else creation_ops.identity(x)]
+
+
+def _identity_n(library, attrs, inputs):
+    return [x if isinstance(x, Variable) else creation_ops.identity(x) for x in inputs]
+
+
+def _no_op(library, attrs, inputs):
+    return []
+
+
+def _stop_gradient(library, attrs, inputs):
+    return [stop_gradient(inputs[0])]
+
+
+def _variable(x, op: str) -> Variable:
+    if not isinstance(x, Variable):
+        raise errors.InvalidArgumentError(
+            None, None, f"Input 0 of {op} must be a resource (a variable), got "
+            f"{type(x).__name__} [Op:{op}]")
+    return x
+
+
+def _read_variable(library, attrs, inputs):
+    return [_variable(inputs[0], "ReadVariableOp").read_value()]
+
+
+def _assign_variable(library, attrs, inputs):
+    _variable(inputs[0], "AssignVariableOp").assign(inputs[1], read_value=False)
+    return []
+
+
+def _assign_add_variable(library, attrs, inputs):
+    _variable(inputs[0], "AssignAddVariableOp").assign_add(inputs[1], read_value=False)
+    return []
+
+
+def _assign_sub_variable(library, attrs, inputs):
+    _variable(inputs[0], "AssignSubVariableOp").assign_sub(inputs[1], read_value=False)
+    return []
+
+
+def _var_handle(library, attrs, inputs):
+    name = attrs.get("shared_name", "")
+    var = getattr(library, "resources", {}).get(name)
+    if var is None:
+        raise errors.NotFoundError(
+            None, None, f"Resource {name} (a VarHandleOp inside a function) does not exist: "
+            "the SavedModel's variables are bound as function inputs [Op:VarHandleOp]")
+    return [var]
+
+
+def _resource_gather(library, attrs, inputs):
+    var = _variable(inputs[0], "ResourceGather")
+    return [gather_ops.gather(var, inputs[1], batch_dims=int(attrs.get("batch_dims", 0)))]
+
+
+def _call(library, attrs, inputs):
+    return library.call(attrs["f"], inputs)
+
+
+def _truth(x) -> bool:
+    a = np.asarray(x.numpy())
+    if a.ndim == 0:
+        return bool(a)
+    return a.size > 0  # TF: a non-scalar predicate is true when it has elements
+
+
+def _if(library, attrs, inputs):
+    branch = attrs["then_branch"] if _truth(inputs[0]) else attrs["else_branch"]
+    return library.call(branch, inputs[1:])
+
+
+def _while(library, attrs, inputs):
+    loop_vars = list(inputs)
+    while _truth(library.call(attrs["cond"], loop_vars)[0]):
+        loop_vars = library.call(attrs["body"], loop_vars)
+    return loop_vars
+
+
+def _strided_slice(library, attrs, inputs):
+    x, begin, end, strides = inputs
+    return [indexing.strided_slice(
+        x, begin, end, strides, begin_mask=attrs.get("begin_mask", 0),
+        end_mask=attrs.get("end_mask", 0), ellipsis_mask=attrs.get("ellipsis_mask", 0),
+        new_axis_mask=attrs.get("new_axis_mask", 0),
+        shrink_axis_mask=attrs.get("shrink_axis_mask", 0))]
+
+
+def _fused_batch_norm(library, attrs, inputs):
+    x, scale, offset, mean, variance = inputs
+    training = bool(attrs.get("is_training", True))
+    if training and numpy_ops.shape_tuple(mean) == (0,):
+        mean = variance = None  # no running statistics given (LayerNormalization's use)
+    y, batch_mean, batch_var = normalization_ops.fused_batch_norm(
+        x, scale, offset, mean, variance, epsilon=float(attrs.get("epsilon", 1e-4)),
+        data_format=attrs.get("data_format", "NHWC"), is_training=training,
+        exponential_avg_factor=float(attrs.get("exponential_avg_factor", 1.0)))
+    return [y, batch_mean, batch_var, batch_mean, batch_var,
+            creation_ops.zeros([0], dtype=batch_mean.dtype)]
+
+
+def _select(library, attrs, inputs):
+    cond, t, e = inputs
+    c_shape, t_shape = numpy_ops.shape_tuple(cond), numpy_ops.shape_tuple(t)
+    if len(c_shape) == 1 and len(t_shape) > 1:  # Select's rank-1 condition picks rows
+        cond = numpy_ops.reshape(cond, c_shape + (1,) * (len(t_shape) - 1))
+    return [gather_ops.where(cond, math_ops.add(t, creation_ops.zeros_like(e)),
+                             math_ops.add(e, creation_ops.zeros_like(t)))]
+
+
+def _placeholder_with_default(library, attrs, inputs):
+    return [inputs[0]]
+
+
+def _unsupported_placeholder(library, attrs, inputs):
+    raise errors.InvalidArgumentError(
+        None, None, "You must feed a value for placeholder tensor (a graph Placeholder node "
+        "runs only with a feed) [Op:Placeholder]")
+
+
+HANDLERS = {
+    "Const": _const,
+    "Identity": _identity,
+    "Snapshot": _identity,
+    "IdentityN": _identity_n,
+    "NoOp": _no_op,
+    "StopGradient": _stop_gradient,
+    "PreventGradient": _stop_gradient,
+    "ReadVariableOp": _read_variable,
+    "AssignVariableOp": _assign_variable,
+    "AssignAddVariableOp": _assign_add_variable,
+    "AssignSubVariableOp": _assign_sub_variable,
+    "VarHandleOp": _var_handle,
+    "ResourceGather": _resource_gather,
+    "StatefulPartitionedCall": _call,
+    "PartitionedCall": _call,
+    "If": _if,
+    "StatelessIf": _if,
+    "While": _while,
+    "StatelessWhile": _while,
+    "StridedSlice": _strided_slice,
+    "FusedBatchNorm": _fused_batch_norm,
+    "FusedBatchNormV2": _fused_batch_norm,
+    "FusedBatchNormV3": _fused_batch_norm,
+    "Select": _select,
+    "PlaceholderWithDefault": _placeholder_with_default,
+    "Placeholder": _unsupported_placeholder,
+}

@@ -1,0 +1,1 @@
+"""SavedModel loading (and, with the writer, saving): TF's on-disk format."""
