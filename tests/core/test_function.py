@@ -119,11 +119,23 @@ def test_executing_eagerly_false_inside_and_variable_creation_rule():
         seen.append(tf.executing_eagerly())
         return tf.Variable(1.0)
 
-    k()
+    # As in TF: the trace that created a variable is followed at once by a second
+    # trace, which creates another, so the first call fails.
     with pytest.raises(ValueError, match="singleton tf.Variables"):
         k()
     assert seen == [False, False]
     assert tf.executing_eagerly()
+    rtf = real_tf()
+    rseen = []
+
+    @rtf.function
+    def rk():
+        rseen.append(1)
+        return rtf.Variable(1.0)
+
+    with pytest.raises(ValueError, match="singleton tf.Variables"):
+        rk()
+    assert len(rseen) == len(seen)
 
 
 def test_run_functions_eagerly_does_not_trace():

@@ -34,13 +34,14 @@ from torchflow._src.core import (
     dtypes,
     function_signature,
     graph_trace,
+    op_graph,
     retracing,
     tape,
     variables,
 )
 from torchflow._src.core.composite_tensor import TypeSpec
 from torchflow._src.core.convert import to_tensor
-from torchflow._src.core.errors import InvalidArgumentError, OpError
+from torchflow._src.core.errors import InvalidArgumentError, OpError, UnimplementedError
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.core.tensor_shape import TensorShape, from_tuple
 from torchflow._src.core.tensor_spec import TensorSpec
@@ -128,7 +129,7 @@ class ConcreteFunction:
         self._compile_failed = False
         # Recordings by exact inputs (graph_trace._graph_inputs' key); None: eager.
         self._graphs: dict = {}
-        self._second_trace = False  # the trace before created variables (TF counts 2)
+        self._op_graph = None  # op_graph.FuncGraph, built when asked for
 
     def _matches(self, shapes) -> bool:
         if len(shapes) != len(self._shapes):
@@ -138,6 +139,35 @@ class ConcreteFunction:
     @property
     def name(self) -> str:
         return f"__inference_{self._function.__name__}"
+
+    @property
+    def graph(self):
+        """The function's TF-op graph (a ``FuncGraph``: ``get_operations()``,
+        ``as_graph_def()``, ``inputs``, ``outputs``, ``variables``).
+
+        Built on first access by tracing the Python body once more without
+        effects (no variable writes run); Python side effects such as ``print``
+        in the body happen again then.
+        """
+        g = self._op_graph
+        if g is None:
+            g = self._op_graph = self._function._build_op_graph(self)
+        return g
+
+    @property
+    def inputs(self) -> list:
+        """The graph's input endpoints: arguments, then captures."""
+        return self.graph.inputs
+
+    @property
+    def outputs(self) -> list:
+        """The graph's output endpoints."""
+        return self.graph.outputs
+
+    @property
+    def variables(self) -> list:
+        """The variables the function reads or writes."""
+        return self.graph.variables
 
     def pretty_printed_signature(self, verbose=True) -> str:
         """The signature as TF 2.4 prints it: ``f(a, b=2)``, its tensor arguments
@@ -306,23 +336,61 @@ class Function:
     def _dry_trace(self, concrete: ConcreteFunction, args=None, kwargs=None) -> None:
         """Traces ``concrete`` without running anything that has effects (variable
         writes, prints): ``get_concrete_function``. The recording is kept for later
-        calls with these exact inputs, so the Python body runs once, as in TF."""
+        calls with these exact inputs, so the Python body runs once, as in TF; the
+        same trace gives the function's TF-op graph (``concrete.graph``)."""
+        try:
+            self._dry_trace_graph(concrete, args, kwargs)
+        except graph_trace.TraceUnsafe:
+            return
+
+    def _build_op_graph(self, concrete: ConcreteFunction):
+        """``concrete.graph`` when no dry trace made it: one more dry trace."""
+        try:
+            g = self._dry_trace_graph(concrete, None, None)
+        except graph_trace.TraceUnsafe as e:
+            raise UnimplementedError(
+                None, None, f"The graph of tf.function {self.__name__} is not available: the "
+                f"body calls an op that a trace without execution cannot stand in for "
+                f"({e})") from None
+        if g is None:
+            raise UnimplementedError(
+                None, None, f"The graph of tf.function {self.__name__} is not available for "
+                f"inputs of composite types")
+        return g
+
+    def _dry_trace_graph(self, concrete: ConcreteFunction, args, kwargs, op_graph_too=True):
         if args is None:
             args, kwargs = concrete.structured_input_signature
+        specs = [s for s in nest.flatten((args, kwargs or {})) if isinstance(s, TensorSpec)]
         args, kwargs = nest.map_structure(_placeholder, (args, kwargs or {}))
         if any(isinstance(s, TypeSpec) for s in nest.flatten((args, kwargs))):
-            return  # a composite's spec: traced at its first call
+            return None  # a composite's spec: traced at its first call
         flat, gkey = _graph_inputs(args, kwargs)
         rec = graph_trace.Recorder(self.__name__, dry=True, autograph=self._autograph)
         names = [rec.input(t) for t in flat]
         first = self._calls == 0
-        try:
+        if op_graph_too:
+            with rec, op_graph.capture_calls() as cap:
+                out = self._run_python(concrete, args, kwargs, first)
+        else:
             with rec:
                 out = self._run_python(concrete, args, kwargs, first)
-        except graph_trace.TraceUnsafe:
-            return
         if rec.unsafe is None and gkey is not None and gkey not in concrete._graphs:
             concrete._graphs[gkey] = graph_trace.Graph(rec, names, out)
+        if not op_graph_too:
+            return None
+        tensors, arg_names = [], []
+        pos = self._arg_names(len(args))
+        for an, a in list(zip(pos, args)) + sorted(kwargs.items()):
+            leaves = [x for x in nest.flatten(a) if isinstance(x, Tensor)]
+            tensors.extend(leaves)
+            arg_names.extend([an] if len(leaves) == 1 else
+                             [f"{an}_{i}" for i in range(len(leaves))])
+        g = op_graph.FuncGraph.build(f"{concrete.name}_{len(self._list_all_concrete_functions())}",
+                                     arg_names, tensors, cap.calls, out, rec.dynamic, specs=specs)
+        if concrete._op_graph is None:
+            concrete._op_graph = g
+        return g
 
     # --- calling -----------------------------------------------------------
     def __call__(self, *args, **kwargs):
@@ -412,6 +480,10 @@ class Function:
                         f"{s!r}`. Received args: {args} and kwargs: {kwargs} for signature: "
                         f"{self._input_signature}.")
                 out.append(v)
+                continue
+            if isinstance(v, TensorSpec) and v.dtype == s.dtype and \
+                    s.shape.is_compatible_with(v.shape):
+                out.append(v)  # get_concrete_function(spec)
                 continue
             if isinstance(v, (Tensor, Variable)):
                 t = v
@@ -508,15 +580,16 @@ class Function:
         rec = graph_trace.Recorder(self.__name__, autograph=self._autograph)
         names = [rec.input(t) for t in flat]
         created = getattr(s, "variables_created", 0)
-        if concrete._second_trace:
-            concrete._second_trace = False
-            self._tracing_count += 1
         with rec:
             out = self._run_python(concrete, args, kwargs, first)
         if getattr(s, "variables_created", 0) != created:
-            # TF traces again at once after a trace that created variables (and fails
-            # if that trace creates more); here that second trace is the next call's.
-            concrete._second_trace = True
+            # TF traces again at once after a trace that created variables, and fails
+            # (ValueError) if that trace creates more; this one runs without effects.
+            self._tracing_count += 1
+            try:
+                self._dry_trace_graph(concrete, args, kwargs, op_graph_too=False)
+            except graph_trace.TraceUnsafe:
+                pass
             return out
         if rec.unsafe is not None:
             _log.debug("tf.function %s runs eagerly for this signature: %s", self.__name__,

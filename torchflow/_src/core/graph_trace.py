@@ -98,6 +98,22 @@ class TraceUnsafe(BaseException):
 RUN = "run"  # host_op(dry=RUN): a dry trace runs the function anyway
 
 
+_SERIAL = __import__("itertools").count()
+
+
+def serial() -> int:
+    """A number that grows with every call: what was made inside a trace has a
+    larger one than the trace's recorder (``Recorder.born``)."""
+    return next(_SERIAL)
+
+
+def made_in_trace(born: int) -> bool:
+    """Whether an object of serial ``born`` was made while this thread's current
+    recorder traces."""
+    r = _BY_THREAD.get(_get_ident()) if _ACTIVE is not None else None
+    return r is not None and born > r.born
+
+
 def cannot_dry_run(*args, **kwargs):
     """``host_op(dry=...)`` of functions a dry trace cannot stand in for."""
     raise TraceUnsafe("a host op that a trace without execution cannot stand in for")
@@ -211,6 +227,7 @@ class Recorder(TorchFunctionMode):
         self.escaped: set[int] = set()  # tensors handed to host nodes
         self._n = 0
         self._prev: "Recorder | None" = None
+        self.born = serial()
 
     # --- lifetime -------------------------------------------------------------
     def __enter__(self):

@@ -36,6 +36,7 @@ class Iterator:
     def __init__(self, dataset, _replay=None):
         self._dataset = dataset
         self._consumed = 0
+        self._born = graph_trace.serial()
         self._start(_replay)
 
     def _start(self, replay_seeds):
@@ -54,7 +55,15 @@ class Iterator:
     def __iter__(self):
         return self
 
-    @graph_trace.host_op(dry=graph_trace.cannot_dry_run)
+    def _dry_next(self):
+        # A trace without effects (get_concrete_function, .graph) may iterate an
+        # iterator it made itself (``for x in dataset``), never a caller's.
+        if not graph_trace.made_in_trace(getattr(self, "_born", -1)):
+            graph_trace.cannot_dry_run()
+        with graph_trace.paused():
+            return Iterator.__next__.__wrapped_host__(self)
+
+    @graph_trace.host_op(dry=_dry_next)
     def __next__(self):
         v = next(self._it)
         self._consumed += 1

@@ -1,0 +1,541 @@
+"""TF-op graphs of traced functions: ``ConcreteFunction.graph`` and what SavedModel writes.
+
+The replay of a ``tf.function`` (``graph_trace``) is a recording of torch calls. A
+TF graph is a different view of the same trace: one node per TF op the body ran
+(``MatMul``, ``BiasAdd``, ``ReadVariableOp``, ...) with its TF attributes and
+inputs. It is built by running the body once more as a dry trace while a
+``sys.settrace`` hook watches for calls of the op functions that know their TF
+lowering (``register``). The outermost such call is one op; what it calls inside
+is its implementation and is not seen. Functions without a lowering are
+transparent: the ops they call are recorded instead, as TF records the ops a
+Python function builds.
+
+Lowerings live with the ops (``torchflow._src.ops.graph_lowering``); each is
+``lower(b, call)`` and returns the endpoints of the call's output tensors (in
+``nest.flatten`` order of its result), made with ``b.node`` and ``b.input``.
+
+Graphs are built only when asked for (``.graph``, ``as_graph_def``, SavedModel),
+so tracing and replay pay nothing for them.
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+import threading
+from typing import Any, Callable
+
+import numpy as np
+
+from torchflow._src.core import dtypes
+from torchflow._src.core.proto import (
+    tf_attr_value_pb2,
+    tf_graph_pb2,
+    tf_node_def_pb2,
+    tf_tensor_pb2,
+    tf_tensor_shape_pb2,
+    tf_versions_pb2,
+)
+from torchflow._src.core.tensor import Tensor
+from torchflow._src.core.variables import Variable
+from torchflow._src.util import nest
+
+__all__ = ["register", "FuncGraph", "Operation", "OpCall", "GraphBuilder", "capture_calls",
+           "NameAttrList"]
+
+_LOWERINGS: "dict[Any, Callable]" = {}
+_LOCK = threading.Lock()
+
+
+def register(fn, lower: Callable) -> None:
+    """Makes a call of ``fn`` (a function or method) one TF-op node, built by
+    ``lower(builder, call)``."""
+    global _HOST_CODE
+    inner = getattr(fn, "__wrapped_host__", None)
+    if inner is not None:  # a graph_trace.host_op wrapper: all share one code object
+        _HOST_CODE = fn.__code__
+        _HOST_FNS[inner.__code__] = inspect.signature(inner)
+        fn = inner
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        fn = getattr(fn, "__wrapped__", None) or getattr(fn, "__func__", None)
+        code = getattr(fn, "__code__", None)
+    if code is None:
+        raise TypeError(f"cannot register a lowering for {fn!r}: no Python code")
+    if _LOWERINGS.get(code, lower) is not lower:
+        # Functions made by one factory share their code: one lowering must serve
+        # them all (reading the factory's arguments from the frame's free variables).
+        raise ValueError(f"{fn!r} shares its code with a function that has another lowering")
+    _LOWERINGS[code] = lower
+
+
+_HOST_CODE = None
+_HOST_FNS: "dict[Any, inspect.Signature]" = {}
+
+
+class NameAttrList:
+    """A function-valued attribute (``If``'s branches): a name and its attributes."""
+
+    __slots__ = ("name", "attr")
+
+    def __init__(self, name: str, attr: dict | None = None):
+        self.name = name
+        self.attr = attr or {}
+
+
+class OpCall:
+    """One outermost call of an op function during the trace."""
+
+    __slots__ = ("fn", "args", "outputs")
+
+    def __init__(self, fn, args: dict):
+        self.fn = fn  # the code object
+        self.args = args  # its parameters by name, as bound at the call
+        self.outputs: Any = None
+
+
+class _Tracer:
+    """The ``sys.settrace`` hook that collects the outermost op calls."""
+
+    def __init__(self):
+        self.calls: list[OpCall] = []
+        self.keep: list = []
+        self._stack: list = []
+
+    def global_trace(self, frame, event, arg):
+        if event != "call":
+            return None
+        code = frame.f_code
+        args = None
+        if code is _HOST_CODE:
+            loc = frame.f_locals
+            inner = getattr(loc.get("fn"), "__code__", None)
+            if inner not in _HOST_FNS:
+                return None
+            if not self._stack:
+                try:
+                    args = dict(_HOST_FNS[inner].bind(*loc["args"], **loc["kwargs"]).arguments)
+                except TypeError:
+                    return None
+            code = inner
+        elif code not in _LOWERINGS:
+            return None
+        if not self._stack:
+            call = OpCall(code, args if args is not None else dict(frame.f_locals))
+            self._stack.append((frame, call))
+        else:
+            self._stack.append((frame, None))
+        frame.f_trace_lines = False
+        return self.local_trace
+
+    def local_trace(self, frame, event, arg):
+        if event == "return" and self._stack and self._stack[-1][0] is frame:
+            _, call = self._stack.pop()
+            if call is not None:
+                call.outputs = arg
+                self.keep.append(arg)
+                self.calls.append(call)
+        return self.local_trace
+
+
+class capture_calls:
+    """Within it, this thread's outermost op calls are collected in ``.calls``."""
+
+    def __init__(self):
+        self._t = _Tracer()
+        self._prev = None
+
+    @property
+    def calls(self) -> "list[OpCall]":
+        return self._t.calls
+
+    def __enter__(self):
+        self._prev = sys.gettrace()
+        sys.settrace(self._t.global_trace)
+        return self
+
+    def __exit__(self, *exc):
+        sys.settrace(self._prev)
+
+
+class Operation:
+    """A node of a ``FuncGraph`` (``tf.Operation``'s read-only view)."""
+
+    def __init__(self, graph: "FuncGraph", name: str, type_: str, inputs: list, attrs: dict,
+                 num_outputs: int, output_dtypes: list):
+        self.graph = graph
+        self.name = name
+        self.type = type_
+        self._inputs = inputs
+        self._attrs = attrs
+        self._num_outputs = num_outputs
+        self._output_dtypes = output_dtypes
+
+    @property
+    def inputs(self) -> list:
+        """The endpoints (``"node:index"``) this op reads, in order."""
+        return [i for i in self._inputs if not i.startswith("^")]
+
+    @property
+    def control_inputs(self) -> list:
+        return [self.graph.get_operation_by_name(i[1:]) for i in self._inputs
+                if i.startswith("^")]
+
+    @property
+    def outputs(self) -> list:
+        return [f"{self.name}:{k}" for k in range(self._num_outputs)]
+
+    @property
+    def node_def(self):
+        """The op as a ``tensorflow.NodeDef`` proto."""
+        return _node_def(self)
+
+    def get_attr(self, name: str):
+        """The value of attribute ``name``.
+
+        Raises:
+          ValueError: If the op has no such attribute (TF's message).
+        """
+        if name not in self._attrs:
+            raise ValueError(f"Operation '{self.name}' has no attr named '{name}'.")
+        return self._attrs[name]
+
+    def __repr__(self) -> str:
+        return f"<tf.Operation '{self.name}' type={self.type}>"
+
+
+class GraphBuilder:
+    """Makes nodes for lowerings (see the module docstring)."""
+
+    def __init__(self, graph: "FuncGraph", dynamic: "set[int]"):
+        self.graph = graph
+        self._dynamic = dynamic
+        self._by_tensor: "dict[int, str]" = {}  # id(torch tensor) -> endpoint
+        self._dtypes: "dict[str, dtypes.DType]" = {}
+        self._keep: list = []
+        self._var_reads: "dict[int, str]" = {}
+
+    # --- names and nodes ------------------------------------------------------------
+    def unique(self, base: str) -> str:
+        g = self.graph
+        n = g._name_counts.get(base, 0)
+        g._name_counts[base] = n + 1
+        if n == 0 and base not in g._ops:
+            return base
+        name = f"{base}_{n}"
+        while name in g._ops:
+            n += 1
+            name = f"{base}_{n}"
+        g._name_counts[base] = n + 1
+        return name
+
+    def node(self, op: str, inputs: list, attrs: dict | None = None, name: str | None = None,
+             out_dtypes: list | None = None, num_outputs: int | None = None,
+             exportable: bool = True) -> str:
+        """Adds a node; returns its name (its outputs are ``name:0``, ``name:1``...)."""
+        name = self.unique(name or op)
+        outs = list(out_dtypes or [])
+        n = num_outputs if num_outputs is not None else len(outs)
+        o = Operation(self.graph, name, op, list(inputs), dict(attrs or {}), n, outs)
+        self.graph._ops[name] = o
+        self.graph._order.append(o)
+        for k, d in enumerate(outs):
+            self._dtypes[f"{name}:{k}"] = d
+        if not exportable:
+            self.graph.unexportable.append(op)
+        return name
+
+    def dtype_of(self, endpoint: str):
+        return self._dtypes.get(endpoint.split("^")[-1])
+
+    def bind(self, value, endpoint: str) -> None:
+        """Records that ``value`` (a Tensor) is ``endpoint``'s result."""
+        if isinstance(value, Tensor):
+            self._by_tensor[id(value._t)] = endpoint
+            self._dtypes[endpoint] = value._dtype
+            self._keep.append(value)
+
+    # --- inputs ------------------------------------------------------------------
+    def input(self, value, dtype=None) -> str:
+        """The endpoint for an op input: a traced tensor, a variable (a
+        ``ReadVariableOp`` of its captured handle), or a constant."""
+        if isinstance(value, Variable):
+            return self.read_variable(value)
+        if isinstance(value, Tensor):
+            ep = self._by_tensor.get(id(value._t))
+            if ep is not None:
+                return ep
+            if id(value._t) in self._dynamic:
+                # Computed from the inputs by code that has no TF lowering.
+                name = self.node("Unlowered", [], {"dtype": value._dtype}, out_dtypes=[value._dtype],
+                                 exportable=False)
+                ep = f"{name}:0"
+            else:
+                ep = self.graph._capture_constant(self, value)
+            self.bind(value, ep)
+            return ep
+        return self.constant(value, dtype)
+
+    def constant(self, value, dtype=None, name: str | None = None) -> str:
+        """A ``Const`` node holding ``value`` (converted as TF converts Python values)."""
+        if isinstance(value, Tensor):
+            arr = np.asarray(value.numpy())
+            d = value._dtype
+        else:
+            d = dtypes.as_dtype(dtype) if dtype is not None else None
+            arr = np.asarray(value, dtype=None if d is None or d == dtypes.string else d.as_numpy_dtype)
+            if d is None:
+                if arr.dtype.kind in "SUO":
+                    d = dtypes.string
+                elif arr.dtype == np.float64 and not isinstance(value, np.ndarray):
+                    d = dtypes.float32
+                    arr = arr.astype(np.float32)
+                elif arr.dtype == np.int64 and not isinstance(value, np.ndarray):
+                    d = dtypes.int32
+                    arr = arr.astype(np.int32)
+                else:
+                    d = dtypes.as_dtype(arr.dtype)
+        node = self.node("Const", [], {"value": arr, "dtype": d}, name=name, out_dtypes=[d])
+        return f"{node}:0"
+
+    def read_variable(self, var) -> str:
+        handle = self.graph._capture_variable(self, var)
+        base = var.name.split(":")[0].split("/")[-1]
+        node = self.node("ReadVariableOp", [handle], {"dtype": var.dtype},
+                         name=f"{base}/ReadVariableOp" if base else None, out_dtypes=[var.dtype])
+        return f"{node}:0"
+
+    def handle(self, var) -> str:
+        """The captured resource handle of ``var`` (for the variable-writing ops)."""
+        return self.graph._capture_variable(self, var)
+
+
+def _placeholder_shape(t: Tensor):
+    return _Shape(t.shape.as_list() if t.shape.rank is not None else None)
+
+
+class FuncGraph:
+    """The TF-op graph of one concrete function (``ConcreteFunction.graph``).
+
+    Attributes:
+      name: The function's graph name (``__inference_f_N`` style).
+      inputs: Endpoints of the inputs: the placeholders of the arguments, then
+        the captured variable handles and constants.
+      outputs: Endpoints of the outputs.
+      variables: The ``tf.Variable`` objects the graph captures.
+      unexportable: Op types whose nodes cannot be written as a TF graph.
+    """
+
+    def __init__(self, name: str):
+        self.name = name
+        self._ops: "dict[str, Operation]" = {}
+        self._order: "list[Operation]" = []
+        self._name_counts: "dict[str, int]" = {}
+        self.inputs: list = []
+        self.outputs: list = []
+        self.structured_outputs = None
+        self.variables: list = []
+        self.captures: list = []  # (value, placeholder endpoint): variables and constants
+        self._var_handles: "dict[int, str]" = {}
+        self.unexportable: list = []
+        self.arg_names: list = []
+
+    # --- building -------------------------------------------------------------------
+    def _capture_variable(self, b: GraphBuilder, var) -> str:
+        ep = self._var_handles.get(id(var))
+        if ep is None:
+            base = var.name.split(":")[0].replace("/", "_")
+            name = b.node("Placeholder", [], {"dtype": dtypes.resource, "shape": _Shape([])},
+                          name=f"{base}/resource" if base else "resource",
+                          out_dtypes=[dtypes.resource])
+            ep = f"{name}:0"
+            self._var_handles[id(var)] = ep
+            self.variables.append(var)
+            self.captures.append((var, ep))
+            self.inputs.append(ep)
+        return ep
+
+    def _capture_constant(self, b: GraphBuilder, value: Tensor) -> str:
+        for v, ep in self.captures:
+            if v is value:
+                return ep
+        ep = b.constant(value)  # a tensor of the Python around the function, by value
+        self.captures.append((value, ep))
+        return ep
+
+    @classmethod
+    def build(cls, name: str, arg_names: list, flat_inputs: list, calls: "list[OpCall]", outputs,
+              dynamic: "set[int]", specs: list | None = None) -> "FuncGraph":
+        """The graph of ``calls`` (from ``capture_calls``) with ``flat_inputs``
+        (Tensors, named by ``arg_names``, of the TensorSpecs ``specs``) and the
+        function's ``outputs``."""
+        g = cls(name)
+        g.arg_names = list(arg_names)
+        b = GraphBuilder(g, dynamic)
+        specs = list(specs or [])
+        for k, (an, t) in enumerate(zip(arg_names, flat_inputs)):
+            shape = (_Shape(specs[k].shape.as_list() if specs[k].shape.rank is not None else None)
+                     if k < len(specs) else _placeholder_shape(t))
+            ph = b.node("Placeholder", [], {"dtype": t._dtype, "shape": shape},
+                        name=an, out_dtypes=[t._dtype])
+            b.bind(t, f"{ph}:0")
+            g.inputs.append(f"{ph}:0")
+        for call in calls:
+            lower = _LOWERINGS[call.fn]
+            eps = lower(b, call)
+            if eps is None:
+                continue
+            flat = [o for o in nest.flatten(call.outputs, expand_composites=False)
+                    if isinstance(o, Tensor)]
+            for o, ep in zip(flat, eps):
+                b.bind(o, ep)
+        outs = []
+        for k, o in enumerate(x for x in nest.flatten(outputs) if isinstance(x, Tensor)):
+            src = b.input(o)
+            ident = b.node("Identity", [src], {"T": o._dtype}, name="Identity",
+                           out_dtypes=[o._dtype])
+            outs.append(f"{ident}:0")
+            del k
+        g.outputs = outs
+        g.structured_outputs = outputs
+        return g
+
+    # --- reading --------------------------------------------------------------------
+    def get_operations(self) -> "list[Operation]":
+        """The graph's operations in the order they were added."""
+        return list(self._order)
+
+    def get_operation_by_name(self, name: str) -> Operation:
+        """The operation called ``name``.
+
+        Raises:
+          KeyError: If there is none (TF's message).
+        """
+        op = self._ops.get(name)
+        if op is None:
+            raise KeyError(f"The name '{name}' refers to an Operation not in the graph.")
+        return op
+
+    @property
+    def exportable(self) -> bool:
+        """Whether every node is a TF op that a TF runtime can run."""
+        return not self.unexportable
+
+    def as_graph_def(self, add_shapes: bool = False):
+        """The graph as a ``tensorflow.GraphDef`` proto (TF's node and attribute
+        names, ``NodeDef.input`` as ``name``/``name:k``/``^name``).
+
+        Args:
+          add_shapes: Accepted for TF's signature (shapes are not added).
+        """
+
+        gd = tf_graph_pb2.GraphDef()
+        for op in self._order:
+            gd.node.append(_node_def(op))
+        gd.versions.CopyFrom(tf_versions_pb2.VersionDef(producer=561, min_consumer=12))
+        return gd
+
+    def __repr__(self) -> str:
+        return f"<FuncGraph name={self.name}, id={id(self)}>"
+
+
+def _endpoint(ep: str) -> str:
+    """``n:0`` is written ``n`` in a GraphDef, as TF writes it."""
+    if ep.endswith(":0"):
+        return ep[:-2]
+    return ep
+
+
+def _node_def(op: Operation):
+
+    nd = tf_node_def_pb2.NodeDef(name=op.name, op=op.type)
+    nd.input.extend(_endpoint(i) for i in op._inputs)
+    for k, v in op._attrs.items():
+        nd.attr[k].CopyFrom(attr_value(v))
+    return nd
+
+
+def attr_value(v):
+    """A Python attribute value as a ``tensorflow.AttrValue`` (DType -> type,
+    NumPy array -> tensor, list -> list, TensorShape/None-list -> shape)."""
+
+    a = tf_attr_value_pb2.AttrValue()
+    if isinstance(v, np.generic):
+        v = v.item()
+    if isinstance(v, dtypes.DType):
+        a.type = v.as_datatype_enum
+    elif isinstance(v, bool):
+        a.b = v
+    elif isinstance(v, int):
+        a.i = v
+    elif isinstance(v, float):
+        a.f = v
+    elif isinstance(v, (str, bytes)):
+        a.s = v.encode() if isinstance(v, str) else v
+    elif isinstance(v, np.ndarray):
+        a.tensor.CopyFrom(tensor_proto(v))
+    elif isinstance(v, NameAttrList):
+        a.func.name = v.name
+        for k, x in v.attr.items():
+            a.func.attr[k].CopyFrom(attr_value(x))
+    elif isinstance(v, _Shape):
+        a.shape.CopyFrom(shape_proto(v.dims))
+    elif isinstance(v, (list, tuple)):
+        a.list.SetInParent()
+        for x in v:
+            if isinstance(x, dtypes.DType):
+                a.list.type.append(x.as_datatype_enum)
+            elif isinstance(x, bool):
+                a.list.b.append(x)
+            elif isinstance(x, int):
+                a.list.i.append(x)
+            elif isinstance(x, float):
+                a.list.f.append(x)
+            elif isinstance(x, _Shape):
+                a.list.shape.append(shape_proto(x.dims))
+            else:
+                a.list.s.append(x.encode() if isinstance(x, str) else x)
+    else:
+        raise TypeError(f"cannot write attribute value {v!r}")
+    return a
+
+
+class _Shape:
+    """A shape attribute (``None`` dims unknown; ``dims=None`` unknown rank)."""
+
+    __slots__ = ("dims",)
+
+    def __init__(self, dims):
+        self.dims = None if dims is None else list(dims)
+
+
+def shape_attr(dims) -> _Shape:
+    """Marks ``dims`` as a shape-valued attribute."""
+    return _Shape(dims)
+
+
+def shape_proto(dims):
+
+    s = tf_tensor_shape_pb2.TensorShapeProto()
+    if dims is None:
+        s.unknown_rank = True
+    else:
+        for d in dims:
+            s.dim.add(size=-1 if d is None else int(d))
+    return s
+
+
+def tensor_proto(arr: np.ndarray):
+    """``arr`` as a ``tensorflow.TensorProto`` (strings in ``string_val``, numbers
+    in ``tensor_content``)."""
+
+    tp = tf_tensor_pb2.TensorProto()
+    tp.tensor_shape.CopyFrom(shape_proto(arr.shape))
+    if arr.dtype.kind in "SUO":
+        tp.dtype = dtypes.string.as_datatype_enum
+        for x in arr.reshape(-1):
+            tp.string_val.append(x.encode() if isinstance(x, str) else bytes(x))
+    else:
+        tp.dtype = dtypes.as_dtype(arr.dtype).as_datatype_enum
+        tp.tensor_content = np.ascontiguousarray(arr).tobytes()
+    return tp
