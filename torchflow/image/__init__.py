@@ -5,11 +5,15 @@ from torchflow._src.ops.image_box_ops import (
 )
 from torchflow._src.ops.image_box_ops import draw_bounding_boxes as draw_bounding_boxes
 from torchflow._src.ops.image_box_ops import extract_glimpse as extract_glimpse
+from torchflow._src.ops.image_box_ops import non_max_suppression as non_max_suppression
 from torchflow._src.ops.image_box_ops import (
     non_max_suppression_overlaps as non_max_suppression_overlaps,
 )
 from torchflow._src.ops.image_box_ops import (
     non_max_suppression_padded as non_max_suppression_padded,
+)
+from torchflow._src.ops.image_box_ops import (
+    non_max_suppression_with_scores as non_max_suppression_with_scores,
 )
 from torchflow._src.ops.image_box_ops import (
     sample_distorted_bounding_box as sample_distorted_bounding_box,
@@ -35,10 +39,6 @@ from torchflow._src.ops.image_color_ops import adjust_saturation as adjust_satur
 from torchflow._src.ops.image_color_ops import grayscale_to_rgb as grayscale_to_rgb
 from torchflow._src.ops.image_color_ops import hsv_to_rgb as hsv_to_rgb
 from torchflow._src.ops.image_color_ops import image_gradients as image_gradients
-from torchflow._src.ops.image_color_ops import non_max_suppression as non_max_suppression
-from torchflow._src.ops.image_color_ops import (
-    non_max_suppression_with_scores as non_max_suppression_with_scores,
-)
 from torchflow._src.ops.image_color_ops import (
     per_image_standardization as per_image_standardization,
 )

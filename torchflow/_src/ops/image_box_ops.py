@@ -1,5 +1,5 @@
 """``tf.image`` bounding-box ops (TF 2.4 semantics): the non-max suppression
-variants (combined, overlaps, padded), ``draw_bounding_boxes``,
+variants (plain, with scores, combined, overlaps, padded), ``draw_bounding_boxes``,
 ``extract_glimpse`` and ``sample_distorted_bounding_box`` (stateful and
 stateless).
 
@@ -20,10 +20,121 @@ from torchflow._src.core.convert import constant
 from torchflow._src.core.errors import dims, invalid_argument
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.ops._dispatch import tensor_arg
-from torchflow._src.ops.image_color_ops import _iou
 from torchflow._src.ops.random_ops import uniform
 from torchflow._src.ops.stateless_random_ops import seed_pair
 from torchflow._src.util.api import public
+
+
+# --- non-max suppression -----------------------------------------------------------
+def _iou(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    def norm(b):
+        return (np.minimum(b[..., 0], b[..., 2]), np.minimum(b[..., 1], b[..., 3]),
+                np.maximum(b[..., 0], b[..., 2]), np.maximum(b[..., 1], b[..., 3]))
+    y1, x1, y2, x2 = norm(box)
+    ys1, xs1, ys2, xs2 = norm(boxes)
+    inter = (np.clip(np.minimum(y2, ys2) - np.maximum(y1, ys1), 0, None)
+             * np.clip(np.minimum(x2, xs2) - np.maximum(x1, xs1), 0, None))
+    union = (y2 - y1) * (x2 - x1) + (ys2 - ys1) * (xs2 - xs1) - inter
+    return np.where(union > 0, inter / np.where(union > 0, union, 1), 0.0)
+
+
+def check_nms_args(op: str, b: np.ndarray, s: np.ndarray, max_output_size,
+                   iou_threshold) -> int:
+    """The NonMaxSuppressionV3/V5 kernels' checks; returns ``max_output_size``."""
+    if b.ndim != 2:
+        raise invalid_argument(op, f"boxes must be 2-D{dims(b.shape)} (Shape must be rank 2 "
+                                   f"but is rank {b.ndim})")
+    if b.shape[1] != 4:
+        raise invalid_argument(op, f"boxes must have 4 columns (Dimension must be 4 but is "
+                                   f"{b.shape[1]})")
+    if s.ndim != 1:
+        raise invalid_argument(op, f"scores must be 1-D{dims(s.shape)} (Shape must be rank 1 "
+                                   f"but is rank {s.ndim})")
+    if s.shape[0] != b.shape[0]:
+        raise invalid_argument(op, f"scores has incompatible shape (Dimensions must be equal, "
+                                   f"but are {b.shape[0]} and {s.shape[0]})")
+    m = np.asarray(max_output_size.numpy() if isinstance(max_output_size, Tensor)
+                   else max_output_size)
+    if m.ndim != 0:
+        raise invalid_argument(op, f"max_output_size must be 0-D, got shape {dims(m.shape)} "
+                                   f"(Shape must be rank 0 but is rank {m.ndim})")
+    if int(m) < 0:
+        raise invalid_argument(op, "output size must be non-negative")
+    iou = float(iou_threshold)
+    if not 0.0 <= iou <= 1.0:
+        raise invalid_argument(op, "iou_threshold must be in [0, 1]")
+    return int(m)
+
+
+def _nms(op, boxes, scores, max_output_size, iou_threshold, score_threshold):
+    b = np.asarray(tensor_arg(boxes, dtypes.float32).numpy(), np.float64)
+    s = np.asarray(tensor_arg(scores, dtypes.float32).numpy(), np.float64)
+    max_output_size = check_nms_args(op, b, s, max_output_size, iou_threshold)
+    order = np.argsort(-s, kind="stable")
+    order = order[s[order] > score_threshold]
+    keep = []
+    for i in order:
+        if len(keep) >= int(max_output_size):
+            break
+        if not keep or (_iou(b[i], b[keep]) <= iou_threshold).all():
+            keep.append(int(i))
+    return np.asarray(keep, np.int32), s
+
+
+@public("torchflow.image")
+def non_max_suppression(boxes, scores, max_output_size, iou_threshold=0.5,
+                        score_threshold=float("-inf"), name=None) -> Tensor:
+    """Greedy non-max suppression: indices of kept ``[y1, x1, y2, x2]`` boxes by
+    decreasing score (int32).
+
+    Args:
+      boxes: A float ``[num_boxes, 4]`` tensor.
+      scores: A float ``[num_boxes]`` tensor.
+      max_output_size: A scalar int: the most boxes to keep.
+      iou_threshold: float, default 0.5: overlap above which a box is dropped.
+      score_threshold: float, default ``-inf``: boxes scoring lower are dropped.
+      name: Unused (eager).
+
+    Returns:
+      An int32 ``[M]`` tensor of indices into ``boxes``, ``M <= max_output_size``.
+
+    Raises:
+      InvalidArgumentError: For boxes not ``[n, 4]``, scores not ``[n]``, a negative
+        or non-scalar ``max_output_size`` or an ``iou_threshold`` outside [0, 1].
+    """
+    keep, _ = _nms("NonMaxSuppressionV3", boxes, scores, max_output_size, iou_threshold, score_threshold)
+    return constant(keep, dtype=dtypes.int32)
+
+
+@public("torchflow.image")
+def non_max_suppression_with_scores(boxes, scores, max_output_size, iou_threshold=0.5,
+                                    score_threshold=float("-inf"), soft_nms_sigma=0.0,
+                                    name=None) -> tuple:
+    """Like ``non_max_suppression`` and also returns the kept scores (hard NMS only).
+
+    Args:
+      boxes: A float ``[num_boxes, 4]`` tensor.
+      scores: A float ``[num_boxes]`` tensor.
+      max_output_size: A scalar int: the most boxes to keep.
+      iou_threshold: float, default 0.5.
+      score_threshold: float, default ``-inf``.
+      soft_nms_sigma: float, default 0.0 (only 0 is supported).
+      name: Unused (eager).
+
+    Returns:
+      ``(selected_indices, selected_scores)``: int32 ``[M]`` and float ``[M]``.
+
+    Raises:
+      InvalidArgumentError: For boxes not ``[n, 4]``, scores not ``[n]``, a negative
+        or non-scalar ``max_output_size`` or an ``iou_threshold`` outside [0, 1].
+      NotImplementedError: For ``soft_nms_sigma > 0``.
+    """
+    if soft_nms_sigma:
+        raise NotImplementedError("non_max_suppression_with_scores: soft-NMS is not "
+                                  "supported.")
+    keep, s = _nms("NonMaxSuppressionV5", boxes, scores, max_output_size, iou_threshold, score_threshold)
+    return (constant(keep, dtype=dtypes.int32),
+            constant(s[keep].astype(np.float32), dtype=dtypes.float32))
 
 
 def _np(x, d: dtypes.DType | None = dtypes.float32) -> np.ndarray:
@@ -273,16 +384,24 @@ def draw_bounding_boxes(images, boxes, colors, name=None) -> Tensor:
     if t._t.dim() != 4:
         raise invalid_argument("DrawBoundingBoxesV2",
                                f"The rank of the images should be 4, got {t._t.dim()}")
+    op = "DrawBoundingBoxesV2"
     bx = _np(boxes)
     col = _np(colors)
     n, h, w, depth = t._t.shape
     if depth not in (1, 3, 4):
         raise invalid_argument("DrawBoundingBoxesV2", "Channel depth should be either 1 (GRY), "
                                                       "3 (RGB), or 4 (RGBA)")
-    if bx.ndim != 3 or bx.shape[0] != n or bx.shape[2] != 4:
-        raise invalid_argument("DrawBoundingBoxesV2",
-                               f"boxes must be [batch, num_boxes, 4], got {list(bx.shape)}")
-    if col.ndim != 2 or col.shape[0] == 0 or col.shape[1] < depth:
+    if bx.ndim != 3:
+        raise invalid_argument(op, f"boxes must be 3-D [batch, num_boxes, 4], got "
+                                   f"{dims(bx.shape)}")
+    if bx.shape[0] != n:
+        raise invalid_argument(op, "The batch sizes should be the same")
+    if bx.shape[2] != 4:
+        raise invalid_argument(op, f"The size of the third dimension of the box must be 4. "
+                                   f"Received: {bx.shape[2]}")
+    if col.ndim != 2:
+        raise invalid_argument(op, f"colors must be a 2-D matrix{dims(col.shape)}")
+    if col.shape[0] == 0 or col.shape[1] < depth:
         raise invalid_argument("DrawBoundingBoxesV2",
                                f"Channel depth should be less than or equal to (4 or the "
                                f"number of colors), got colors of shape {list(col.shape)}")
@@ -347,8 +466,8 @@ def extract_glimpse(input, size, offsets, centered=True, normalized=True,
     off = _np(offsets).astype(np.float32)
     n, h, w, c = x.shape
     if off.shape != (n, 2):
-        raise invalid_argument("ExtractGlimpseV2", f"input and offsets must have the same "
-                                                   f"size: {list(off.shape)}")
+        raise invalid_argument("ExtractGlimpseV2", f"first dimension should be batch"
+                                                   f"{dims(off.shape)}")
     if noise not in ("uniform", "gaussian", "zero", ""):
         raise invalid_argument("ExtractGlimpseV2", f"Noise type {noise} not supported.")
     out = torch.zeros((n, gh, gw, c), dtype=x.dtype, device=x.device)
@@ -407,8 +526,7 @@ def _sample_box(op, rng, image_size, bounding_boxes, min_object_covered, aspect_
                 area_range, max_attempts, use_image_if_no_bounding_boxes):
     size = _np(image_size, None).reshape(-1)
     if size.shape[0] != 3:
-        raise invalid_argument(op, f"image_size must contain 3 elements; got shape "
-                                   f"{list(size.shape)}")
+        raise invalid_argument(op, f"image_size must contain 3 elements{dims(size.shape)}")
     h, w = int(size[0]), int(size[1])
     boxes = _np(bounding_boxes)
     if boxes.ndim != 3:

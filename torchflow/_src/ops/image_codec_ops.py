@@ -182,12 +182,13 @@ def decode_png(contents, channels=0, dtype=dtypes.uint8, name=None) -> Tensor:
     Raises:
       InvalidArgumentError: If ``contents`` is not a valid image.
     """
+    c = _channels(channels, "DecodePng")  # an attr: checked before the data
     data = _bytes(contents, "DecodePng")
     fmt = _format(data)
     if fmt not in (_JPEG, _PNG, _GIF):
         raise InvalidArgumentError(None, None, "Invalid PNG data, size "
                                    f"{len(data)} [Op:DecodePng]")
-    return _decode(data, fmt, _channels(channels, "DecodePng"), "DecodePng",
+    return _decode(data, fmt, c, "DecodePng",
                    dtypes.as_dtype(dtype), animations=False)
 
 

@@ -305,8 +305,13 @@ def crop_to_bounding_box(image, offset_height, offset_width, target_height,
     x = _batched(t._t, single)
     oh, ow, th, tw = _int_args("Slice", "Index", offset_height, offset_width, target_height,
                                target_width)
-    if oh < 0 or ow < 0 or th <= 0 or tw <= 0 or oh + th > x.shape[1] or ow + tw > x.shape[2]:
-        raise ValueError("crop_to_bounding_box: the bounding box does not fit in the image.")
+    for ok, msg in ((ow >= 0, "offset_width must be >= 0."),
+                    (oh >= 0, "offset_height must be >= 0."),
+                    (tw > 0, "target_width must be > 0."), (th > 0, "target_height must be > 0."),
+                    (x.shape[2] >= tw + ow, "width must be >= target + offset."),
+                    (x.shape[1] >= th + oh, "height must be >= target + offset.")):
+        if not ok:
+            raise ValueError(msg)
     return _out(x[:, oh:oh + th, ow:ow + tw], single, t._dtype)
 
 
@@ -334,8 +339,12 @@ def pad_to_bounding_box(image, offset_height, offset_width, target_height,
     oh, ow, th, tw = _int_args("Pad", "Tpaddings", offset_height, offset_width, target_height,
                                target_width)
     bottom, right = th - oh - x.shape[1], tw - ow - x.shape[2]
-    if oh < 0 or ow < 0 or bottom < 0 or right < 0:
-        raise ValueError("pad_to_bounding_box: the image does not fit in the target size.")
+    for ok, msg in ((oh >= 0, "offset_height must be >= 0"),
+                    (ow >= 0, "offset_width must be >= 0"),
+                    (right >= 0, "width must be <= target - offset"),
+                    (bottom >= 0, "height must be <= target - offset")):
+        if not ok:
+            raise ValueError(msg)
     return _out(torch.nn.functional.pad(x, (0, 0, ow, right, oh, bottom)), single, t._dtype)
 
 
@@ -379,11 +388,15 @@ def resize_with_crop_or_pad(image, target_height, target_width) -> Tensor:
       A tensor of ``image``'s dtype and rank, ``target_height`` by ``target_width``.
 
     Raises:
-      ValueError: If ``image`` is not 3-D or 4-D.
+      ValueError: If ``image`` is not 3-D or 4-D or a target size is not positive.
     """
     t, single = image_arg("resize_with_crop_or_pad", image)
     h, w = t._t.shape[-3], t._t.shape[-2]
     th, tw = int(target_height), int(target_width)
+    if tw <= 0:
+        raise ValueError("target_width must be > 0.")
+    if th <= 0:
+        raise ValueError("target_height must be > 0.")
     x = crop_to_bounding_box(t, max((h - th) // 2, 0), max((w - tw) // 2, 0),
                              min(h, th), min(w, tw))
     return pad_to_bounding_box(x, max((th - h) // 2, 0), max((tw - w) // 2, 0), th, tw)

@@ -195,7 +195,10 @@ def stateless_random_crop(value, size, seed, name=None) -> Tensor:
     t = tensor_arg(value)
     size = [int(s) for s in (size.numpy() if isinstance(size, Tensor) else size)]
     shape = list(t._t.shape)
-    if len(size) != len(shape) or any(s > d for s, d in zip(size, shape)):
+    if len(size) != len(shape):  # TF compares shape >= size elementwise first
+        raise invalid_argument("GreaterEqual", f"Incompatible shapes: [{len(shape)}] vs. "
+                                               f"[{len(size)}]")
+    if any(s > d for s, d in zip(size, shape)):
         raise invalid_argument("Assert", f"assertion failed: [Need value.shape >= size, "
                                          f"got ] [{shape}] [{size}]")
     r = stateless_uniform([len(shape)], seed, 0, dtypes.int32.max, dtype=dtypes.int32)
