@@ -150,3 +150,73 @@ def test_variance_of_int_ragged_raises_as_tf24():
         tf.math.reduce_variance(_rt(tf), axis=1)
     with pytest.raises(TypeError, match="Input must be either real or complex"):
         tf.math.reduce_variance(tf.constant([1, 2]))
+
+
+STRUCTURAL = {
+    "gather_axis0": lambda t: t.gather(_rt(t), [2, 0]),
+    "gather_axis0_2d_indices": lambda t: t.gather(_rt(t), [[2, 0], [1, 1]]),
+    "gather_ragged_indices": lambda t: t.gather(_rt(t), t.ragged.constant([[2], [0, 1]])),
+    "gather_axis0_out_of_range": lambda t: t.gather(_rt(t), [5]),
+    "gather_axis1": lambda t: t.gather(_rt(t), [0, 1], axis=1),
+    "gather_axis1_2d": lambda t: t.gather(_rt(t), [[0], [1]], axis=1),
+    "gather_axis1_ragged_indices": lambda t: t.gather(_rt(t), t.ragged.constant([[0], [1, 0]]),
+                                                      axis=1),
+    "gather_dense_ragged_indices_axis1": lambda t: t.gather(
+        t.constant([[1, 2, 3], [4, 5, 6]]), t.ragged.constant([[0], [1, 0]]), axis=1),
+    "gather_rr2_axis1": lambda t: t.gather(_rt3(t), [0], axis=1),
+    "gather_uniform_axis2": lambda t: t.gather(_rtu(t), [1, 0], axis=2),
+    "gather_uniform_axis_neg1": lambda t: t.gather(_rtu(t), [1], axis=-1),
+    "gather_batch_dims1": lambda t: t.gather(t.ragged.constant([[1, 2, 3], [4, 5], [5, 6]]),
+                                             [[1, 0], [0, 1], [1, 1]], batch_dims=1),
+    "gather_batch_dims1_vector": lambda t: t.gather(
+        t.ragged.constant([[1, 2, 3], [4, 5], [5, 6]]), [1, 0, 1], batch_dims=1),
+    "gather_batch_dims1_ragged": lambda t: t.gather(
+        _rt(t), t.ragged.constant([[1, 0], [], [1]]), batch_dims=1, axis=1),
+    "gather_batch_dims1_rr2": lambda t: t.gather(
+        _rt3(t), t.ragged.constant([[1, 0], [0], [1]]), batch_dims=1),
+    "gather_dense_ragged_batch_dims1": lambda t: t.gather(
+        t.constant([[1, 2, 3], [4, 5, 6]]), t.ragged.constant([[0], [1, 0]]), axis=1,
+        batch_dims=1),
+    "gather_float_indices": lambda t: t.gather(_rt(t), t.constant([0.5])),
+    "gather_nd_points": lambda t: t.gather_nd(_rt(t), [[0, 1], [2, 0]]),
+    "gather_nd_rows": lambda t: t.gather_nd(_rt(t), [[1], [2]]),
+    "gather_nd_rank1_index": lambda t: t.gather_nd(_rt(t), [1]),
+    "gather_nd_rank1_point": lambda t: t.gather_nd(_rt(t), [1, 0]),
+    "gather_nd_rr2_rows": lambda t: t.gather_nd(_rt3(t), [[0, 0], [2, 1]]),
+    "gather_nd_rr2_points": lambda t: t.gather_nd(_rt3(t), [[0, 0, 1], [2, 1, 2]]),
+    "gather_nd_3d_indices": lambda t: t.gather_nd(_rt(t), [[[0, 1]], [[2, 0]]]),
+    "gather_nd_uniform": lambda t: t.gather_nd(_rtu(t), [[0, 1, 0], [1, 0, 1]]),
+    "gather_nd_ragged_indices": lambda t: t.gather_nd(
+        _rt(t), t.ragged.constant([[[1, 0]], [[0, 2], [2, 1]]], ragged_rank=1)),
+    "gather_nd_ragged_innermost": lambda t: t.gather_nd(
+        _rt(t), t.ragged.constant([[[1], [2]], [[0]]])),
+    "gather_nd_batch_dims": lambda t: t.gather_nd(_rt(t), [[1], [0], [1]], batch_dims=1),
+    "concat_axis0": lambda t: t.concat([_rt(t), t.ragged.constant([[7], [8, 9]])], axis=0),
+    "concat_axis1": lambda t: t.concat([_rt(t), t.ragged.constant([[7], [8, 9], []])], 1),
+    "concat_axis_neg1": lambda t: t.concat([_rt(t), t.ragged.constant([[7], [8, 9], []])], -1),
+    "concat_dense_axis1": lambda t: t.concat([_rt(t), t.constant([[7], [8], [9]])], axis=1),
+    "concat_uniform_axis2": lambda t: t.concat(
+        [_rtu(t), t.ragged.constant([[[7], [8]], [[9]], []], ragged_rank=1)], axis=2),
+    "concat_uniform_mismatch": lambda t: t.concat(
+        [_rtu(t), t.ragged.constant([[[7, 8]], [[9, 10]], []], ragged_rank=1)], axis=2),
+    "concat_rr2_axis2": lambda t: t.concat(
+        [_rt3(t), t.ragged.constant([[[7], []], [[9, 1, 2]], [[0], [1]]])], axis=2),
+    "concat_rr2_axis1": lambda t: t.concat(
+        [_rt3(t), t.ragged.constant([[[7], []], [[9, 1, 2]], []])], axis=1),
+    "concat_axis_out_of_range": lambda t: t.concat([_rt(t), _rt(t)], axis=2),
+    "concat_rank_mismatch": lambda t: t.concat([_rt(t), t.constant([7, 8])], axis=0),
+    "concat_dtype_mismatch": lambda t: t.concat([_rt(t), t.ragged.constant([[7.]])], axis=0),
+    "stack_axis0": lambda t: t.stack([_rt(t), t.ragged.constant([[7], [8, 9], []])], axis=0),
+    "stack_axis1_dense": lambda t: t.stack([_rt(t), t.constant([[7], [8], [9]])], axis=1),
+    "stack_rr2_axis2": lambda t: t.stack(
+        [_rt3(t), t.ragged.constant([[[7], []], [[9, 1, 2]], [[0], [1]]])], axis=2),
+    "stack_rr2_axis3": lambda t: t.stack([_rt3(t), _rt3(t) * 10], axis=3),
+    "stack_axis2_mismatch": lambda t: t.stack(
+        [_rt(t), t.ragged.constant([[7], [8, 9], []])], axis=2),
+    "ragged_stack_axis_neg1": lambda t: t.ragged.stack([_rt(t), _rt(t) + 1], axis=-1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(STRUCTURAL))
+def test_ragged_gather_concat_stack(name):
+    _check(STRUCTURAL[name])

@@ -209,6 +209,9 @@ def gather_nd(params, indices, batch_dims=0, name=None) -> Tensor:
     >>> tf.gather_nd([[1, 2], [3, 4]], [[1, 0]]).numpy()
     array([3], dtype=int32)
     """
+    if type(params) in COMPOSITE or type(indices) in COMPOSITE:  # tf.RaggedTensor
+        h = COMPOSITE.get(type(params)) or COMPOSITE[type(indices)]
+        return h.gather_nd(params, indices, batch_dims)
     p = tensor_of(params)
     idx = _index_tensor(indices, "GatherNd")
     bd = int_value(batch_dims, "batch_dims")

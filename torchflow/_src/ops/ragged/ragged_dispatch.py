@@ -22,6 +22,7 @@ from torchflow._src.ops import comparison_ops as cmp
 from torchflow._src.ops import math_ops as m
 from torchflow._src.ops import unary_math_ops as um
 from torchflow._src.ops.ragged import ragged_factory as rf
+from torchflow._src.ops.ragged.ragged_gather import flat_index, gather, gather_nd
 from torchflow._src.ops.ragged.ragged_reduce import axes_of, reduce
 from torchflow._src.ops.ragged.ragged_tensor import (
     RaggedTensor,
@@ -38,20 +39,6 @@ _PY = (int, float, bool, complex, str, bytes)
 
 
 # --- elementwise ------------------------------------------------------------------
-def _flat_index(rt: RaggedTensor) -> list:
-    """For each flat value, its index in dimensions 0..ragged_rank (torch int64, CPU)."""
-    splits = [s._t.to(torch.int64).cpu() for s in rt.nested_row_splits]
-    cur = torch.arange(int(splits[-1][-1]))
-    out: list = [None] * (len(splits) + 1)
-    for level in reversed(range(len(splits))):
-        s = splits[level]
-        rows = rowids_of(s)[cur]
-        out[level + 1] = cur - s[rows]
-        cur = rows
-    out[0] = cur
-    return out
-
-
 def _broadcast_to_flat(rt: RaggedTensor, dense: Tensor) -> Tensor:
     """``dense`` (rank above the uniform inner rank) laid out like ``rt.flat_values``."""
     rank = rank_of(rt)
@@ -60,7 +47,7 @@ def _broadcast_to_flat(rt: RaggedTensor, dense: Tensor) -> Tensor:
     a = dense._t
     shape = [1] * (rank - rank_of(dense)) + list(a.shape)
     a = a.reshape(shape)
-    idx = _flat_index(rt)
+    idx = flat_index(rt)
     index = []
     for d, ix in enumerate(idx):
         if shape[d] == 1:
@@ -116,35 +103,6 @@ def concat(values, axis):
 
 def stack(values, axis):
     return rf.stack(values, axis)
-
-
-def gather(params, indices, axis, batch_dims):
-    """``tf.gather`` with ragged params (rows) or ragged indices."""
-    if (axis not in (None, 0)) or batch_dims:
-        raise NotImplementedError("tf.gather of a RaggedTensor supports axis=0, batch_dims=0 "
-                                  "only.")
-    if not isinstance(params, RaggedTensor):
-        params = convert_to_tensor(params)
-    if isinstance(indices, RaggedTensor):
-        return indices.with_flat_values(gather(params, indices.flat_values, axis, batch_dims))
-    idx = convert_to_tensor(indices)
-    if not idx._dtype.is_integer:
-        raise TypeError(f"indices must be int32 or int64, got {idx._dtype.name}")
-    flat = idx._t.reshape(-1).to(torch.int64).cpu()
-    n = params._nrows() if isinstance(params, RaggedTensor) else int(params._t.shape[0])
-    if flat.numel() and (int(flat.min()) < 0 or int(flat.max()) >= n):
-        bad = int(flat[(flat < 0) | (flat >= n)][0])
-        raise InvalidArgumentError(None, None, f"indices[0] = {bad} is not in [0, {n}) "
-                                   f"[Op:GatherV2]")
-    if not isinstance(params, RaggedTensor):
-        return wrap(take_rows(params, flat)._t.reshape(list(idx._t.shape) +
-                                                     list(params._t.shape[1:])), params._dtype)
-    out = take_rows(params, flat)
-    for d in reversed(list(idx._t.shape)[1:]):
-        k = int(d)
-        out = RaggedTensor(out, wrap(torch.arange(out._nrows() // k + 1) * k,
-                                     params.row_splits_dtype), internal=True)
-    return out
 
 
 def where(condition, x, y):
@@ -293,7 +251,7 @@ def to_sparse(self, name=None) -> SparseTensor:
            [1, 0]])
     """
     flat = self.flat_values
-    idx = _flat_index(self)
+    idx = flat_index(self)
     inner = list(flat._t.shape[1:])
     n_inner = 1
     for d in inner:
@@ -364,6 +322,7 @@ class _Handler:
     concat = staticmethod(concat)
     stack = staticmethod(stack)
     gather = staticmethod(gather)
+    gather_nd = staticmethod(gather_nd)
     where = staticmethod(where)
     cast = staticmethod(cast)
     tile = staticmethod(tile)

@@ -13,7 +13,9 @@ from torchflow._src.core.convert import constant as dense_constant
 from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.core.tensor import Tensor, wrap
+from torchflow._src.ops._dispatch import dtype_error
 from torchflow._src.ops.ragged.ragged_convert import from_tensor
+from torchflow._src.ops.ragged.ragged_reduce import expand_dims_at
 from torchflow._src.ops.ragged.ragged_tensor import (
     RaggedTensor,
     lengths_to_splits,
@@ -205,15 +207,17 @@ def interleave_rows(rts: list):
     return take_rows(allrows, idx), n, k
 
 
-def _common(values: list):
+def _common(values: list, op: str):
     values = [v if isinstance(v, RaggedTensor) else convert_to_tensor(v) for v in values]
-    ranks = {v.shape.rank for v in values}
-    if len(ranks) != 1:
-        raise ValueError("all values must have the same rank")
+    r0 = values[0].shape.rank
+    for v in values[1:]:
+        if v.shape.rank != r0:
+            raise ValueError(f"Shape {v.shape} must have rank {r0}")
     rr = max((v.ragged_rank for v in values if isinstance(v, RaggedTensor)), default=0)
-    d = {v.dtype for v in values}
-    if len(d) != 1:
-        raise TypeError("all values must have the same dtype")
+    d0 = values[0].dtype
+    for i, v in enumerate(values):
+        if v.dtype != d0:
+            raise dtype_error(op, i, d0, v.dtype)
     return values, rr
 
 
@@ -223,7 +227,7 @@ def stack(values, axis=0, name=None) -> RaggedTensor:
 
     Args:
       values: A non-empty list of Tensors or RaggedTensors of one rank and dtype.
-      axis: 0 or 1 (the new dimension).
+      axis: The new dimension (``-(rank + 1) <= axis <= rank``).
       name: Unused (eager).
 
     Returns:
@@ -238,7 +242,7 @@ def stack(values, axis=0, name=None) -> RaggedTensor:
     """
     if not isinstance(values, (list, tuple)) or not values:
         raise ValueError("values must be a non-empty list of tensors.")
-    values, rr = _common(list(values))
+    values, rr = _common(list(values), "Pack")
     rank = values[0].shape.rank
     axis = axis + rank + 1 if axis < 0 else axis
     if rank == 1 or rr == 0:
@@ -251,23 +255,58 @@ def stack(values, axis=0, name=None) -> RaggedTensor:
     if axis == 1:
         rows, n, k = interleave_rows(parts)
         return RaggedTensor(rows, splits_tensor(torch.arange(n + 1) * k), internal=True)
-    raise NotImplementedError(f"tf.ragged.stack with axis={axis} is not supported yet.")
+    if not 0 <= axis <= rank:
+        raise ValueError(f"axis={axis - rank - 1 if axis < 0 else axis} out of bounds: "
+                         f"expected {-rank - 1}<=axis<{rank + 1}")
+    return _concat_inner([expand_dims_at(to_ragged(v, max(rr, 1)), axis) for v in values], axis)
 
 
 def concat(values, axis):
-    """``tf.concat`` of ragged (and dense) tensors along axis 0 or 1."""
-    values, rr = _common(list(values))
+    """``tf.concat`` of ragged (and dense) tensors along any axis.
+
+    Raises:
+      ValueError: ``axis`` out of range, or ranks or dtypes that differ.
+      InvalidArgumentError: Along an axis past a ragged one, inputs whose row
+        partitions up to it differ.
+    """
+    values, rr = _common(list(values), "ConcatV2")
     rank = values[0].shape.rank
+    axis = int(axis.numpy()) if isinstance(axis, Tensor) else int(axis)
+    if not -rank <= axis < rank:
+        raise ValueError(f"axis={axis} out of bounds: expected {-rank}<=axis<{rank}")
     axis = axis + rank if axis < 0 else axis
     parts = [to_ragged(v, max(rr, 1)) for v in values]
     if axis == 0:
         return concat_rows(parts)
-    if axis == 1:
+    return _concat_inner(parts, axis)
+
+
+def _concat_inner(parts: list, axis: int):
+    """Concatenation along ``axis >= 1`` of ``parts`` sharing their outer ``axis`` dims."""
+    if not isinstance(parts[0], RaggedTensor):
+        d = parts[0]._dtype
+        shapes = [tuple(p._t.shape) for p in parts]
+        for sh in shapes[1:]:
+            if len(sh) != len(shapes[0]) or any(a != b for i, (a, b) in
+                                                enumerate(zip(sh, shapes[0])) if i != axis):
+                raise InvalidArgumentError(None, None, "ConcatOp : Dimensions of inputs "
+                                           "should match: shape[0] = "
+                                           f"{list(shapes[0])} vs. shape[1] = {list(sh)} "
+                                           "[Op:ConcatV2]")
+        if d is dtypes.string:
+            return wrap(np.concatenate([p._t for p in parts], axis), d)
+        return wrap(torch.cat([p._t for p in parts], axis), d)
+    if axis == 1:  # row i of the result: row i of each part, one after the other
         rows, n, k = interleave_rows(parts)
         grouped = RaggedTensor(rows, splits_tensor(torch.arange(n + 1) * k), internal=True)
         return grouped.merge_dims(1, 2)
-    raise NotImplementedError(f"tf.concat of RaggedTensors with axis={axis} is not supported "
-                              f"yet.")
+    first = parts[0]
+    s0 = first._row_splits._t.to(torch.int64)
+    for p in parts[1:]:
+        s = p._row_splits._t.to(torch.int64)
+        if s.shape != s0.shape or not bool(torch.equal(s, s0)):
+            raise InvalidArgumentError(None, None, "Inputs must have identical ragged splits")
+    return first.with_values(_concat_inner([p._values for p in parts], axis - 1))
 
 
 @public("torchflow.ragged")

@@ -77,7 +77,7 @@ def segment(kind: str, data, ids: torch.Tensor, n: int):
     return RaggedTensor(values, splits_tensor(out_splits, data.row_splits_dtype), internal=True)
 
 
-def _expand(x, axis: int):
+def expand_dims_at(x, axis: int):
     """``tf.expand_dims(x, axis)`` (``keepdims`` of a reduced axis)."""
     if not isinstance(x, RaggedTensor):
         return wrap(x._t.unsqueeze(axis) if not isinstance(x._t, np.ndarray)
@@ -90,7 +90,7 @@ def _expand(x, axis: int):
     if axis == 1:
         return RaggedTensor(x, wrap(torch.arange(n + 1, dtype=d._torch), d), internal=True,
                             uniform_row_length=1)
-    return x.with_values(_expand(x._values, axis - 1))
+    return x.with_values(expand_dims_at(x._values, axis - 1))
 
 
 def _reduce_one(kind: str, rt, axis: int, keepdims: bool):
@@ -109,7 +109,7 @@ def _reduce_one(kind: str, rt, axis: int, keepdims: bool):
         out = segment(kind, rt._values, torch.arange(int(s[-1])) - s[:-1][rows], width)
     else:
         out = segment(kind, rt._values, rows, s.shape[0] - 1)
-    return _expand(out, axis) if keepdims else out
+    return expand_dims_at(out, axis) if keepdims else out
 
 
 def axes_of(rt: RaggedTensor, axis) -> list:
