@@ -1,0 +1,275 @@
+"""SavedModels written by real TensorFlow load in torchflow and compute what TF computes.
+
+One module-scoped fixture has real TF (the reference, TF 2.21 with tf-keras)
+write each SavedModel once and record its outputs; each test loads the
+directory with ``torchflow.saved_model.load`` and compares the outputs of the
+restored functions and signatures with TF's (np.testing.assert_allclose).
+"""
+
+import os
+
+import numpy as np
+import pytest
+
+import torchflow as tf
+from torchflow._src.testing import real_tf
+
+pytestmark = pytest.mark.compat
+
+RNG = np.random.RandomState(7)
+X2 = RNG.randn(3, 2).astype(np.float32)
+IMG = RNG.randn(2, 8, 8, 3).astype(np.float32)
+IDS = RNG.randint(0, 10, size=(2, 5)).astype(np.int32)
+FEAT = RNG.randn(2, 6).astype(np.float32)
+SEQ = RNG.randn(2, 5, 4).astype(np.float32)
+
+
+def _module(ttf):
+    class Inner(ttf.Module):
+        def __init__(self):
+            super().__init__()
+            self.scale = ttf.Variable(1.5)
+            self.table = [ttf.Variable([1.0, -1.0]), ttf.Variable([0.25, 0.5])]
+
+    class Mod(ttf.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = ttf.Variable(RNG.randn(2, 3).astype(np.float32), name="w")
+            self.b = ttf.Variable(RNG.randn(3).astype(np.float32), name="b")
+            self.counter = ttf.Variable(0, dtype=ttf.int64, trainable=False)
+            self.inner = Inner()
+            self.config = {"offset": ttf.Variable(0.75)}
+
+        @ttf.function(input_signature=[ttf.TensorSpec([None, 2], ttf.float32, name="x")])
+        def dense(self, x):
+            self.counter.assign_add(1)
+            return ttf.nn.relu(ttf.matmul(x, self.w) + self.b)
+
+        @ttf.function
+        def mix(self, x, scale=2.0, use_table=False):
+            y = x * scale * self.inner.scale + self.config["offset"]
+            if use_table:
+                y = y + self.inner.table[0] * self.inner.table[1]
+            return {"y": y, "sum": ttf.reduce_sum(y, axis=-1), "n": ttf.shape(y)}
+
+    mod = Mod()
+    mod.mix(ttf.constant([[1.0, 2.0]]))
+    mod.mix(ttf.constant([[1.0, 2.0], [3.0, 4.0]]), 3.0, True)
+    mod.mix(ttf.constant([1.0, 2.0], ttf.float32), scale=0.5)
+    return mod
+
+
+def _keras_functional(ttf):
+    layers = ttf.keras.layers
+    img = ttf.keras.Input((8, 8, 3), name="img")
+    ids = ttf.keras.Input((5,), dtype="int32", name="ids")
+    feat = ttf.keras.Input((6,), name="feat")
+    h = layers.Conv2D(4, 3, padding="same", activation="relu")(img)
+    h = layers.BatchNormalization()(h)
+    h = layers.MaxPooling2D(2)(h)
+    h = layers.Conv2D(3, 3, strides=2, padding="valid")(h)
+    h = layers.Flatten()(h)
+    h = layers.Dense(6, activation="tanh")(h)
+    e = layers.Embedding(10, 3)(ids)
+    e = layers.LayerNormalization()(e)
+    e = layers.Flatten()(e)
+    e = layers.Dense(6)(e)
+    f = layers.BatchNormalization()(layers.Dense(6, activation="sigmoid")(feat))
+    joined = layers.Concatenate()([layers.Add()([h, e]), f])
+    joined = layers.Dropout(0.5)(joined)
+    out = layers.Dense(4, activation="softmax", name="probs")(joined)
+    model = ttf.keras.Model([img, ids, feat], out)
+    # Non-trivial batch-norm statistics, so inference differs from training mode.
+    for layer in model.layers:
+        if isinstance(layer, layers.BatchNormalization):
+            layer.set_weights([w + RNG.uniform(0.2, 1.0, w.shape).astype(np.float32)
+                               for w in layer.get_weights()])
+    return model
+
+
+def _keras_sequential(ttf):
+    layers = ttf.keras.layers
+    model = ttf.keras.Sequential([
+        layers.Dense(8, activation="relu", input_shape=(5, 4)),
+        layers.LayerNormalization(),
+        layers.Dense(3),
+        layers.Flatten(),
+        layers.Dense(2),
+    ])
+    return model
+
+
+def _multi_signature(ttf):
+    class Sig(ttf.Module):
+        def __init__(self):
+            super().__init__()
+            self.v = ttf.Variable([[2.0, -1.0], [0.5, 3.0]])
+
+        @ttf.function(input_signature=[ttf.TensorSpec([None, 2], ttf.float32)])
+        def project(self, x):
+            return {"proj": ttf.matmul(x, self.v)}
+
+        @ttf.function(input_signature=[ttf.TensorSpec([None], ttf.int32, name="ids"),
+                                       ttf.TensorSpec([], ttf.float32, name="gain")])
+        def lookup(self, ids, gain):
+            return {"rows": ttf.gather(self.v, ids) * gain, "count": ttf.size(ids)}
+
+    mod = Sig()
+    sigs = {"serving_default": mod.project, "lookup": mod.lookup.get_concrete_function()}
+    return mod, sigs
+
+
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory):
+    ttf = real_tf()
+    root = tmp_path_factory.mktemp("tf_saved_models")
+    out = {}
+
+    mod = _module(ttf)
+    mod.dense(X2[:1])
+    ttf.saved_model.save(mod, str(root / "module"))
+    counter_at_save = int(mod.counter.numpy())
+    out["module"] = {
+        "dense": mod.dense(X2).numpy(),
+        "mix1": {k: v.numpy() for k, v in mod.mix(ttf.constant([[1.0, 2.0]])).items()},
+        "mix2": {k: v.numpy() for k, v in mod.mix(
+            ttf.constant([[1.0, 2.0], [3.0, 4.0]]), 3.0, True).items()},
+        "mix3": {k: v.numpy() for k, v in mod.mix(ttf.constant([5.0, 6.0]), scale=0.5).items()},
+        "serving": mod.dense(X2).numpy(),
+        "counter_at_save": counter_at_save,
+    }
+
+    fm = _keras_functional(ttf)
+    fm.save(str(root / "functional"))
+    out["functional"] = {
+        "predict": fm([IMG, IDS, FEAT], training=False).numpy(),
+        "sig_keys": sorted(fm.output_names),
+    }
+
+    sm = _keras_sequential(ttf)
+    sm.save(str(root / "sequential"))
+    out["sequential"] = {"predict": sm(SEQ, training=False).numpy()}
+
+    sig_mod, sigs = _multi_signature(ttf)
+    ttf.saved_model.save(sig_mod, str(root / "signatures"), signatures=sigs)
+    out["signatures"] = {
+        "project": sig_mod.project(X2)["proj"].numpy(),
+        "rows": sig_mod.lookup(ttf.constant([1, 0, 1]), ttf.constant(2.0))["rows"].numpy(),
+    }
+    out["dirs"] = {k: str(root / k) for k in ("module", "functional", "sequential",
+                                              "signatures")}
+    return out
+
+
+def test_module_variables_and_children(saved):
+    loaded = tf.saved_model.load(saved["dirs"]["module"])
+    ref = real_tf().saved_model.load(saved["dirs"]["module"])
+    np.testing.assert_allclose(loaded.w.numpy(), ref.w.numpy())
+    np.testing.assert_allclose(loaded.b.numpy(), ref.b.numpy())
+    assert loaded.w.trainable and not loaded.counter.trainable
+    assert loaded.counter.dtype == tf.int64
+    assert int(loaded.counter.numpy()) == saved["module"]["counter_at_save"] == 1
+    assert float(loaded.inner.scale.numpy()) == 1.5
+    assert isinstance(loaded.inner.table, list) and len(loaded.inner.table) == 2
+    np.testing.assert_allclose(loaded.inner.table[1].numpy(), [0.25, 0.5])
+    np.testing.assert_allclose(loaded.config["offset"].numpy(), 0.75)
+    assert loaded.tensorflow_version == ref.tensorflow_version
+
+
+def test_module_function_with_input_signature(saved):
+    loaded = tf.saved_model.load(saved["dirs"]["module"])
+    np.testing.assert_allclose(loaded.dense(tf.constant(X2)).numpy(), saved["module"]["dense"],
+                               rtol=1e-6)
+    # A NumPy input converts, as TF's restored functions allow.
+    np.testing.assert_allclose(loaded.dense(X2).numpy(), saved["module"]["dense"], rtol=1e-6)
+    before = int(loaded.counter.numpy())
+    loaded.dense(X2[:1])
+    assert int(loaded.counter.numpy()) == before + 1  # the graph's AssignAddVariableOp ran
+    with pytest.raises(TypeError, match="Can not cast|could not|Binding"):
+        loaded.signatures["serving_default"](x=tf.constant([[1.0, 2.0, 3.0]]))
+
+
+def test_module_polymorphic_function(saved):
+    loaded = tf.saved_model.load(saved["dirs"]["module"])
+    got1 = loaded.mix(tf.constant([[1.0, 2.0]]))
+    got2 = loaded.mix(tf.constant([[1.0, 2.0], [3.0, 4.0]]), 3.0, True)
+    got3 = loaded.mix(tf.constant([5.0, 6.0]), scale=0.5)
+    for got, key in ((got1, "mix1"), (got2, "mix2"), (got3, "mix3")):
+        assert sorted(got) == sorted(saved["module"][key])
+        for k, v in saved["module"][key].items():
+            np.testing.assert_allclose(got[k].numpy(), v, rtol=1e-6)
+    assert got1["n"].dtype == tf.int32
+    with pytest.raises(ValueError, match="Could not find matching concrete function"):
+        loaded.mix(tf.constant([[1, 2]]))  # int32: no saved trace takes it
+    with pytest.raises(ValueError, match="Option 3"):
+        loaded.mix(tf.constant([[1.0, 2.0]]), 7.0)  # an unsaved Python value
+
+
+def test_module_serving_signature(saved):
+    loaded = tf.saved_model.load(saved["dirs"]["module"])
+    sig = loaded.signatures[tf.saved_model.DEFAULT_SERVING_SIGNATURE_DEF_KEY]
+    out = sig(x=tf.constant(X2))
+    assert list(out) == ["output_0"]
+    np.testing.assert_allclose(out["output_0"].numpy(), saved["module"]["serving"], rtol=1e-6)
+    assert sig.structured_input_signature[1]["x"].shape.as_list() == [None, 2]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="expected to be a float tensor"):
+        sig(x=tf.constant([[1, 2]]))
+    with pytest.raises(TypeError, match="missing a required argument: 'x'"):
+        sig()
+
+
+def test_keras_functional_model(saved):
+    loaded = tf.saved_model.load(saved["dirs"]["functional"])
+    inputs = {"img": tf.constant(IMG), "ids": tf.constant(IDS), "feat": tf.constant(FEAT)}
+    out = loaded.signatures["serving_default"](**inputs)
+    assert list(out) == ["probs"]
+    np.testing.assert_allclose(out["probs"].numpy(), saved["functional"]["predict"],
+                               rtol=1e-5, atol=1e-6)
+    direct = loaded([tf.constant(IMG), tf.constant(IDS), tf.constant(FEAT)], training=False)
+    np.testing.assert_allclose(direct.numpy(), saved["functional"]["predict"], rtol=1e-5,
+                               atol=1e-6)
+    names = sorted(v.name for v in loaded.variables)
+    assert any("batch_normalization" in n and "moving_mean" in n for n in names)
+
+
+def test_keras_sequential_model(saved):
+    loaded = tf.saved_model.load(saved["dirs"]["sequential"])
+    out = loaded.signatures["serving_default"](tf.constant(SEQ))
+    (value,) = out.values()
+    np.testing.assert_allclose(value.numpy(), saved["sequential"]["predict"], rtol=1e-5,
+                               atol=1e-6)
+    np.testing.assert_allclose(loaded(SEQ, training=False).numpy(),
+                               saved["sequential"]["predict"], rtol=1e-5, atol=1e-6)
+
+
+def test_several_signatures(saved):
+    loaded = tf.saved_model.load(saved["dirs"]["signatures"])
+    assert sorted(loaded.signatures) == ["lookup", "serving_default"]
+    proj = loaded.signatures["serving_default"](x=tf.constant(X2))
+    np.testing.assert_allclose(proj["proj"].numpy(), saved["signatures"]["project"], rtol=1e-6)
+    rows = loaded.signatures["lookup"](ids=tf.constant([1, 0, 1]), gain=tf.constant(2.0))
+    assert sorted(rows) == ["count", "rows"]
+    np.testing.assert_allclose(rows["rows"].numpy(), saved["signatures"]["rows"])
+    assert int(rows["count"].numpy()) == 3
+    np.testing.assert_allclose(loaded.project(X2)["proj"].numpy(),
+                               saved["signatures"]["project"], rtol=1e-6)
+
+
+def test_contains_saved_model(saved, tmp_path):
+    assert tf.saved_model.contains_saved_model(saved["dirs"]["module"])
+    assert not tf.saved_model.contains_saved_model(str(tmp_path))
+    assert os.path.isdir(os.path.join(saved["dirs"]["module"], tf.saved_model.VARIABLES_DIRECTORY))
+
+
+def test_gradients_through_loaded_function(saved):
+    ttf = real_tf()
+    ref = ttf.saved_model.load(saved["dirs"]["module"])
+    with ttf.GradientTape() as tape:
+        loss = ttf.reduce_sum(ref.dense(X2) ** 2)
+    want = tape.gradient(loss, [ref.w, ref.b])
+    loaded = tf.saved_model.load(saved["dirs"]["module"])
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(loaded.dense(X2) ** 2)
+    got = tape.gradient(loss, [loaded.w, loaded.b])
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-5)
