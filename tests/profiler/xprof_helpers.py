@@ -33,7 +33,10 @@ def events(plane):
             stats = {}
             for s in e.stats:
                 kind = s.WhichOneof("value")
-                stats[plane.stat_metadata[s.metadata_id].name] = getattr(s, kind)
+                value = getattr(s, kind)
+                if kind == "ref_value":  # TF stores repeated strings as stat metadata
+                    value = plane.stat_metadata[value].name
+                stats[plane.stat_metadata[s.metadata_id].name] = value
             out.append((line.name, plane.event_metadata[e.metadata_id].name,
                         line.timestamp_ns * 1000 + e.offset_ps, e.duration_ps, stats))
     return out

@@ -116,12 +116,12 @@ _call_stats: dict = {}        # call id -> (mode, tracing_count), filled as call
 class _FunctionCall:
     __slots__ = ("_name", "_count", "_before", "_id", "_range")
 
-    def __init__(self, name: str, count: Callable[[], int]):
+    def __init__(self, name: str, count: Callable[[], int] | None):
         self._name = name
         self._count = count
 
     def __enter__(self):
-        self._before = self._count()
+        self._before = self._count() if self._count is not None else None
         self._id = next(_call_ids)
         self._range = annotation(f"{self._name}#{_FC_KEY}={self._id}#")
         self._range.__enter__()
@@ -129,19 +129,24 @@ class _FunctionCall:
 
     def __exit__(self, exc_type, exc_val, exc_tb):
         self._range.__exit__(exc_type, exc_val, exc_tb)
+        if self._count is None:
+            _call_stats[self._id] = ("eager", None)
+            return
         count = self._count()
         mode = "notTraced" if count == self._before else "traced"
         _call_stats[self._id] = (mode + "-nonXla", count)
 
 
-def function_call(name: str, tracing_count: Callable[[], int]):
+def function_call(name: str, tracing_count: Callable[[], int] | None):
     """The event of one ``tf.function`` call, as TF's ``Function.__call__`` records it.
 
-    ``with profiler_backend.function_call(self._name, self.experimental_get_tracing_count):``
+    ``with profiler_backend.function_call(self.__name__, self.experimental_get_tracing_count):``
     around the call: idle, a shared no-op context (one global read, ``tracing_count``
     never called); during a capture, an event named ``name`` with TF's stats
     ``tf_function_call`` (``"traced-nonXla"`` when the call traced, else
     ``"notTraced-nonXla"``) and ``tracing_count`` (the count after the call).
+    ``tracing_count=None`` is a call under ``tf.config.run_functions_eagerly(True)``:
+    TF's ``tf_function_call="eager"`` alone.
     """
     if not _active:
         return _NULL
@@ -154,6 +159,8 @@ def _resolve(name: str) -> str:
     stats = _call_stats.get(int(rest[:-1]) if rest[:-1].isdigit() else -1)
     if stats is None:  # still running when the capture stopped
         return head
+    if stats[1] is None:
+        return f"{head}#tf_function_call={stats[0]}#"
     return f"{head}#tf_function_call={stats[0]},tracing_count={stats[1]}#"
 
 

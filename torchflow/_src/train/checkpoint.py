@@ -16,7 +16,7 @@ import os
 
 import numpy as np
 
-from torchflow._src.core import dtypes, errors, tracking
+from torchflow._src.core import dtypes, errors, profiler_backend, tracking
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.core.proto import tf_trackable_object_graph_pb2 as graph_pb2
 from torchflow._src.core.variables import Variable
@@ -98,6 +98,12 @@ def _add_sharded(writer, key: str, var, shards) -> None:
 
 
 def save_graph(root, prefix: str) -> None:
+    """``_save_graph`` as TF's ``SaveV2`` event in a running profile (idle: a flag read)."""
+    with profiler_backend.host_range("SaveV2"):
+        _save_graph(root, prefix)
+
+
+def _save_graph(root, prefix: str) -> None:
     """Writes the object graph rooted at ``root`` as a TF checkpoint at ``prefix``:
     a tensor bundle holding every variable under ``<path>/.ATTRIBUTES/VARIABLE_VALUE``,
     optimizer slots under ``<var path>/.OPTIMIZER_SLOT/<optimizer path>/<slot>/...``
@@ -266,13 +272,15 @@ def restore_graph(root, prefix: str, legacy_root: str | None = None) -> Checkpoi
     ``legacy_root`` names the child of a torchflow 0.x checkpoint's root that
     ``root`` corresponds to (0.x ``save_weights`` saved ``Checkpoint(model=model)``).
     """
-    r = _Restore(_path(prefix))
-    start = 0
-    if r.legacy and legacy_root is not None:
-        start = next((c.node_id for c in r.nodes[0].children if c.local_name == legacy_root), 0)
-        if start:
-            r.matched[0] = None
-    r.match(start, root)
+    with profiler_backend.host_range("RestoreV2"):  # TF's op name, for the profiler
+        r = _Restore(_path(prefix))
+        start = 0
+        if r.legacy and legacy_root is not None:
+            start = next((c.node_id for c in r.nodes[0].children
+                          if c.local_name == legacy_root), 0)
+            if start:
+                r.matched[0] = None
+        r.match(start, root)
     return CheckpointLoadStatus(r, root)
 
 
