@@ -138,3 +138,44 @@ def test_stop_without_save_then_profile_again(tmp_path):
         tf.ones((3,)) * 2.0
     prof.stop()
     assert "train" in {name for _, name, *_ in _host_events(tmp_path / "b")}
+
+
+def _iterate(module, logdir, pipeline):
+    ds = pipeline(module.data.Dataset)
+    options = module.data.Options()
+    options.experimental_optimization.apply_default_optimizations = False
+    try:
+        options.experimental_optimization.autotune = False  # TF 2.4's spelling
+    except AttributeError:
+        options.autotune.enabled = False  # TF 2.21's
+    ds = ds.with_options(options)
+    module.profiler.experimental.start(str(logdir))
+    it = iter(ds)
+    got = [next(it).numpy().tolist(), it.get_next().numpy().tolist()]
+    module.profiler.experimental.stop()
+    return got, _host_events(logdir)
+
+
+@pytest.mark.parametrize("pipeline", [
+    lambda D: D.range(20).batch(4),
+    lambda D: D.from_tensor_slices([[1, 2], [3, 4], [5, 6]]).map(lambda x: x * 2).prefetch(1),
+    lambda D: D.range(6).shuffle(3, seed=1).repeat(2).padded_batch(2),
+], ids=["batch", "map-prefetch", "padded_batch"])
+def test_iterator_get_next_events_match_tensorflow(tmp_path, pipeline):
+    ours, our_events = _iterate(tf, tmp_path / "ours", pipeline)
+    theirs, their_events = _iterate(real_tf(), tmp_path / "tf", pipeline)
+    if "shuffle" not in str(pipeline.__code__.co_names):
+        assert ours == theirs
+    # TF 2.21's root iterator is "Iterator::Root"; TF 2.4's was its ModelDataset,
+    # "Iterator::Model". The stage under the root carries TF's dataset type name.
+    their_stages = {n.split("::")[2] for _, n, *_ in their_events
+                    if n.startswith("Iterator::") and n.count("::") == 2}
+    our_names = [n for _, n, *_ in our_events]
+    assert our_names.count("Iterator::Model") == 2
+    (our_stage,) = {n.split("::")[2] for n in our_names
+                    if n.startswith("Iterator::Model::")}
+    assert their_stages == {our_stage}
+    steps = [s["iter_num"] for _, n, _, _, s in our_events if n == "IteratorGetNext::DoCompute"]
+    assert steps == [0, 1]
+    trace = xprof_tool(xplane_files(tmp_path / "ours"), "trace_viewer")
+    assert "Iterator::Model::" + our_stage in {e.get("name") for e in trace["traceEvents"]}

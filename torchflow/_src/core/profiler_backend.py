@@ -32,8 +32,8 @@ from typing import Callable, NamedTuple
 import torch
 from torch._C._profiler import _ExperimentalConfig, _RecordFunctionFast
 
-__all__ = ["RawEvent", "Capture", "annotation", "host_range", "function_call", "range_names",
-           "gpu_available"]
+__all__ = ["RawEvent", "Capture", "active", "annotation", "host_range", "function_call",
+           "range_names", "gpu_available"]
 
 KIND_OP = "op"              # a torch (aten) op or a user range on a host thread
 KIND_PYTHON = "python"      # a Python function (python tracer)
@@ -91,6 +91,11 @@ _torch_ranges = True          # ranges go to torch's capture (else to _py_events
 _py_events: list = []         # (name, start_ns, end_ns, native thread id) of _PyRange
 _range_names: set = set()     # names host_range recorded in the running capture
 _NULL = contextlib.nullcontext()
+
+
+def active() -> bool:
+    """Whether a capture is running (for hooks that build their event names only then)."""
+    return _active > 0
 
 
 def host_range(name: str):

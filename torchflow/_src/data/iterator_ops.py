@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import weakref
 
-from torchflow._src.core import dtypes, graph_trace
+from torchflow._src.core import dtypes, graph_trace, profiler_backend
 from torchflow._src.core.errors import InvalidArgumentError, OutOfRangeError
 from torchflow._src.data import _structure
 from torchflow._src.data._runtime import IterContext, close_iter
@@ -65,7 +65,22 @@ class Iterator:
 
     @graph_trace.host_op(dry=_dry_next)
     def __next__(self):
+        if profiler_backend.active():
+            return self._profiled_next()
         v = next(self._it)
+        self._consumed += 1
+        return v
+
+    def _profiled_next(self):
+        # TF 2.4's events for one element: the GetNext kernel, the root iterator (its
+        # ModelDataset, "Iterator::Model") and the outermost stage under it, named by
+        # TF's dataset type ("Iterator::Model::Prefetch"), where XProf looks for them.
+        stage = _stage_name(self._dataset)
+        with profiler_backend.host_range(
+                f"IteratorGetNext::DoCompute#iter_num={self._consumed}#"), \
+                profiler_backend.host_range("Iterator::Model"), \
+                profiler_backend.host_range("Iterator::Model::" + stage):
+            v = next(self._it)
         self._consumed += 1
         return v
 
@@ -122,6 +137,19 @@ class Iterator:
 
 
 OwnedIterator = Iterator
+
+# TF's dataset type names where they are not our class name without "Dataset"
+_TF_DATASET_TYPES = {"Batch": "BatchV2", "PaddedBatch": "PaddedBatchV2",
+                     "ParallelMap": "ParallelMapV2"}
+
+
+def _stage_name(dataset) -> str:
+    """TF's type name of a pipeline's outermost stage (``BatchV2``, ``Prefetch`` ...)."""
+    while type(dataset).__name__ == "OptionsDataset" and dataset._inputs():
+        dataset = dataset._inputs()[0]
+    name = type(dataset).__name__.lstrip("_")
+    name = name[:-len("Dataset")] if name.endswith("Dataset") and name != "Dataset" else name
+    return _TF_DATASET_TYPES.get(name, name)
 
 
 @public("torchflow.data")
