@@ -220,3 +220,162 @@ STRUCTURAL = {
 @pytest.mark.parametrize("name", sorted(STRUCTURAL))
 def test_ragged_gather_concat_stack(name):
     _check(STRUCTURAL[name])
+
+
+_BAD_UTF8 = [b"a\xe2\x82b", b"\xff\xfe", b"\xc3", b"ab\xffc", b"\xed\xa0\x80x",
+             b"\xf0\x9f\x98\x80", b"\x01a"]
+_BAD_UTF16 = [b"\x00a\xd8\x00\x00b", b"\x00a\x00", b"\xdc\x00", b"\xd8\x3d\xde\x00"]
+
+
+def _words(t):
+    return t.ragged.constant([["Hello", "bye 1"], ["c"]])
+
+
+STRINGS = {
+    "split": lambda t: t.strings.split(t.constant(["a b c", "d e", ""])),
+    "split_2d": lambda t: t.strings.split(t.constant([["a b c", "d e"], ["f", ""]])),
+    "split_ragged": lambda t: t.strings.split(t.ragged.constant([["a b", "c"], ["d e f"]])),
+    "split_sep_maxsplit": lambda t: t.strings.split(t.constant(["a,,b,c", ""]), ",", 1),
+    # TF's whitespace split puts the (possibly empty) rest after the maxsplit-th token.
+    "split_ws_maxsplit1": lambda t: t.strings.split(
+        t.constant(["  a  b c", "d", " ", "", "x y"]), maxsplit=1),
+    "split_ws_maxsplit2": lambda t: t.strings.split(
+        t.constant(["a  b c", "d e f", "  x  y "]), maxsplit=2),
+    "split_ws_maxsplit0": lambda t: t.strings.split(t.constant(["  a  b c", " "]), maxsplit=0),
+    "ngrams": lambda t: t.strings.ngrams(t.ragged.constant([["a", "b", "c"], ["d"]]), 2),
+    "ngrams_widths": lambda t: t.strings.ngrams(t.ragged.constant([["a", "b", "c"], ["d"]]),
+                                                [1, 2], separator="-"),
+    "ngrams_pad": lambda t: t.strings.ngrams(t.ragged.constant([["a", "b", "c"], ["d"]]), 3,
+                                             pad_values=("<s>", "</s>"), padding_width=1),
+    "ngrams_short": lambda t: t.strings.ngrams(t.ragged.constant([["a", "b", "c"], ["d"]]), 2,
+                                               preserve_short_sequences=True),
+    "ngrams_of_split_3d": lambda t: t.strings.ngrams(
+        t.strings.split(t.constant([["a b c"], ["d e"]])), 2),
+    "ngrams_width0": lambda t: t.strings.ngrams(t.ragged.constant([["a"]]), 0),
+    "ngrams_int": lambda t: t.strings.ngrams(t.ragged.constant([[1, 2], [3]]), 2),
+    "unicode_split": lambda t: t.strings.unicode_split(t.constant(["héllo", "wö"]), "UTF-8"),
+    "unicode_split_ragged": lambda t: t.strings.unicode_split(
+        t.ragged.constant([["héllo"], ["a", "bc"]]), "UTF-8"),
+    "unicode_decode_replace": lambda t: t.strings.unicode_decode_with_offsets(
+        t.constant(_BAD_UTF8), "UTF-8"),
+    "unicode_decode_ignore": lambda t: t.strings.unicode_decode(t.constant(_BAD_UTF8), "UTF-8",
+                                                                errors="ignore"),
+    "unicode_decode_replacement_char": lambda t: t.strings.unicode_decode(
+        t.constant(_BAD_UTF8), "UTF-8", replacement_char=63, replace_control_characters=True),
+    "unicode_decode_strict": lambda t: t.strings.unicode_decode(t.constant(_BAD_UTF8), "UTF-8",
+                                                                errors="strict"),
+    "unicode_split_replace": lambda t: t.strings.unicode_split_with_offsets(
+        t.constant(_BAD_UTF8), "UTF-8"),
+    "unicode_decode_utf16": lambda t: t.strings.unicode_decode_with_offsets(
+        t.constant(_BAD_UTF16), "UTF-16-BE"),
+    "unicode_decode_utf16_2d": lambda t: t.strings.unicode_decode(
+        t.constant([["héllo", "wö"], ["a", "b"]]), "UTF-16-BE"),
+    "unicode_decode_utf32": lambda t: t.strings.unicode_decode_with_offsets(
+        t.constant([b"\x00\x00\x00a\x00\x11\x00\x00", b"\x00\x00\x00", b"\x00\x00\xd8\x00"]),
+        "UTF-32-BE"),
+    "unicode_transcode_replace": lambda t: t.strings.unicode_transcode(
+        t.constant(_BAD_UTF8), "UTF-8", "UTF-16-BE"),
+    "unicode_transcode_strict": lambda t: t.strings.unicode_transcode(
+        t.constant(_BAD_UTF8), "UTF-8", "UTF-8", errors="strict"),
+    "unicode_transcode_ragged": lambda t: t.strings.unicode_transcode(
+        t.ragged.constant([["héllo"], ["a"]]), "UTF-8", "UTF-16-BE"),
+    "unicode_encode_strict": lambda t: t.strings.unicode_encode(
+        t.ragged.constant([[104, -1], [0x110000]]), "UTF-8", errors="strict"),
+    "unicode_encode_replace": lambda t: t.strings.unicode_encode(
+        t.ragged.constant([[104, -1], [0x110000]]), "UTF-8"),
+    "as_string_ragged": lambda t: t.strings.as_string(t.ragged.constant([[1.5, 2], [3]]),
+                                                      precision=2),
+    "reduce_join_axis0": lambda t: t.strings.reduce_join(_words(t), axis=0, separator=" "),
+    "reduce_join_axis1_keepdims": lambda t: t.strings.reduce_join(_words(t), axis=1,
+                                                                  keepdims=True),
+    "reduce_join_all": lambda t: t.strings.reduce_join(_words(t), separator="|"),
+    "reduce_join_rr2_axis0": lambda t: t.strings.reduce_join(
+        t.ragged.constant([[["a", "b"], ["c"]], [["d"]]]), axis=0, separator="|"),
+    "reduce_join_rr2_axis1": lambda t: t.strings.reduce_join(
+        t.ragged.constant([[["a", "b"], ["c"]], [["d"]]]), axis=1, separator="|"),
+    "reduce_join_rr2_axis2": lambda t: t.strings.reduce_join(
+        t.ragged.constant([[["a", "b"], ["c"]], [["d"]]]), axis=2, separator="|"),
+    "lower_ragged": lambda t: t.strings.lower(_words(t)),
+    "length_ragged": lambda t: t.strings.length(_words(t), unit="UTF8_CHAR"),
+    "hash_ragged": lambda t: t.strings.to_hash_bucket_fast(_words(t), 7),
+}
+
+
+@pytest.mark.parametrize("name", sorted(STRINGS))
+def test_ragged_strings(name):
+    _check(STRINGS[name])
+
+
+def _gen_ragged(t):
+    def gen():
+        yield t.ragged.constant([[1], [2, 3]]), 1
+        yield t.ragged.constant([[4, 5, 6]]), 2
+    sig = (t.RaggedTensorSpec(shape=[None, None], dtype=t.int32), t.TensorSpec([], t.int32))
+    return t.data.Dataset.from_generator(gen, output_signature=sig)
+
+
+def _gen_bad(t, value):
+    def gen():
+        yield value(t)
+    sig = t.RaggedTensorSpec(shape=[None, None], dtype=t.int32)
+    return t.data.Dataset.from_generator(gen, output_signature=sig)
+
+
+def _gen_sparse(t):
+    def gen():
+        yield t.sparse.SparseTensor([[0, 0]], [1], [2, 2])
+        yield t.sparse.SparseTensor([[1, 1], [1, 0]], [2, 3], [2, 2])
+    return t.data.Dataset.from_generator(
+        gen, output_signature=t.SparseTensorSpec(shape=[2, 2], dtype=t.int32))
+
+
+def _slices(t):
+    return t.data.Dataset.from_tensor_slices(_rt(t))
+
+
+DATA = {
+    "from_generator_ragged": lambda t: (_gen_ragged(t).element_spec, list(_gen_ragged(t))),
+    "from_generator_ragged_batch": lambda t: (_gen_ragged(t).batch(2).element_spec,
+                                              list(_gen_ragged(t).batch(2))),
+    "from_generator_wrong_dtype": lambda t: list(_gen_bad(
+        t, lambda t: t.ragged.constant([[1.], [2, 3]]))),
+    "from_generator_dense_for_ragged": lambda t: list(_gen_bad(t, lambda t: [[1], [2]])),
+    "from_generator_wrong_ragged_rank": lambda t: list(_gen_bad(
+        t, lambda t: t.ragged.constant([[[1]], [[2, 3]]]))),
+    "from_generator_sparse": lambda t: (_gen_sparse(t).element_spec,
+                                        [t.sparse.to_dense(x) for x in _gen_sparse(t)]),
+    "slices_spec": lambda t: (_slices(t).element_spec, list(_slices(t))),
+    "slices_rr2": lambda t: list(t.data.Dataset.from_tensor_slices(_rt3(t)).batch(2)),
+    "batch_unbatch": lambda t: list(_slices(t).batch(2).unbatch()),
+    "batch_drop_remainder": lambda t: (_slices(t).batch(2, True).element_spec,
+                                       list(_slices(t).batch(2, True))),
+    "zip_spec": lambda t: t.data.Dataset.zip((_slices(t), _slices(t))).element_spec,
+    "concatenate_batch": lambda t: list(_slices(t).concatenate(_slices(t)).batch(4)),
+    "filter": lambda t: list(_slices(t).filter(lambda x: t.size(x) > 1)),
+    "cache_repeat": lambda t: list(_slices(t).cache().repeat(2).batch(4)),
+    "batch_map_to_tensor": lambda t: list(_slices(t).batch(2).map(lambda x: x.to_tensor())),
+    "batch_map_reduce": lambda t: list(_slices(t).batch(2).map(
+        lambda x: t.reduce_sum(x, axis=1))),
+    "padded_batch_ragged": lambda t: _slices(t).padded_batch(2),
+    "dense_to_ragged_batch": lambda t: list(t.data.Dataset.range(6).map(
+        lambda x: t.range(x % 3)).apply(t.data.experimental.dense_to_ragged_batch(4))),
+    "dense_to_ragged_batch_int32": lambda t: list(t.data.Dataset.range(6).map(
+        lambda x: t.range(x % 3)).apply(t.data.experimental.dense_to_ragged_batch(
+            4, drop_remainder=True, row_splits_dtype=t.int32))),
+    "dense_to_ragged_batch_uniform": lambda t: (lambda ds: (ds.element_spec, list(ds)))(
+        t.data.Dataset.from_tensor_slices([[1, 2], [3, 4], [5, 6]]).apply(
+            t.data.experimental.dense_to_ragged_batch(2))),
+    "dense_to_ragged_batch_of_ragged": lambda t: (lambda ds: (ds.element_spec, list(ds)))(
+        _slices(t).apply(t.data.experimental.dense_to_ragged_batch(2))),
+    "dense_to_sparse_batch": lambda t: [x for x in t.data.Dataset.range(6).map(
+        lambda x: t.range(x % 3)).apply(t.data.experimental.dense_to_sparse_batch(2, [5]))],
+    "text_batch_split": lambda t: list(t.data.Dataset.from_tensor_slices(
+        ["a b", "c d e", "f"]).batch(2).map(t.strings.split)),
+    "text_batch_split_unbatch": lambda t: list(t.data.Dataset.from_tensor_slices(
+        ["a b", "c d e", "f"]).batch(2).map(t.strings.split).unbatch()),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DATA))
+def test_ragged_datasets(name):
+    _check(DATA[name])

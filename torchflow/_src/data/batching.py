@@ -111,6 +111,10 @@ class PaddedBatchDataset(UnaryDataset):
         self._drop = bool(drop)
         spec = input_dataset.element_spec
         flat_spec = _structure.flatten(spec)
+        for sp in flat_spec:
+            if _structure.is_composite_spec(sp):  # TF 2.4's message, a tuple's str
+                raise TypeError("Padded batching of components of type ", type(sp),
+                                " is not supported.")
         self._pad_given = padded_shapes is not None
         if padded_shapes is None:
             shapes = [s.shape for s in flat_spec]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from torchflow._src.core import dtypes
+from torchflow._src.core.composite_tensor import CompositeTensor, TypeSpec
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.core.tensor_spec import TensorSpec
@@ -183,7 +184,7 @@ class GeneratorDataset(DatasetV2):
                 raise TypeError("The `output_types` and `output_shapes` arguments can not be "
                                 "used together with the `output_signature` argument.")
             for s in _structure.flatten(output_signature):
-                if not isinstance(s, TensorSpec):
+                if not isinstance(s, TypeSpec):
                     raise TypeError(f"`output_signature` must contain objects that are subclass "
                                     f"of `tf.TypeSpec` but found {type(s)} which is not.")
             spec = output_signature
@@ -227,7 +228,22 @@ def _gen_iter(gen_it, spec, flat_spec):
         close_iter(it)
 
 
+def _check_composite(value, spec):
+    """A yielded value for a ``RaggedTensorSpec``/``SparseTensorSpec`` (TF's check)."""
+    if not isinstance(value, CompositeTensor):
+        value = data_ops.as_tensor(value)
+    got = value._type_spec if isinstance(value, CompositeTensor) else TensorSpec(
+        value.shape, value.dtype)
+    if not spec.is_compatible_with(got):
+        raise InvalidArgumentError(
+            None, None, f"TypeError: `generator` yielded an element of {got!r} where an "
+            f"element of {spec!r} was expected.")
+    return value
+
+
 def _check_component(value, spec):
+    if not isinstance(spec, TensorSpec):
+        return _check_composite(value, spec)
     try:
         t = data_ops.as_tensor(value, spec.dtype)
     except (TypeError, ValueError):

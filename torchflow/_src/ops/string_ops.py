@@ -21,12 +21,12 @@ from torchflow._src.core.errors import (
     dims,
     invalid_argument,
 )
+from torchflow._src.ops import unicode_codec
 from torchflow._src.ops._dispatch import Tensor, dtype_error, tensor_arg, wrap
+from torchflow._src.ops.ragged import ragged_reduce
 from torchflow._src.ops.ragged.ragged_tensor import (
     RaggedTensor,
     from_nested_rows,
-    rank_of,
-    replace_innermost,
 )
 from torchflow._src.util.api import public
 
@@ -233,27 +233,25 @@ def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None) -> T
 
 
 def _ragged_reduce_join(rt: RaggedTensor, axis, keepdims, separator):
-    rank = rank_of(rt)
-    if axis is None:
-        return reduce_join(rt.flat_values, None, keepdims, separator)
-    ax = int(axis.numpy() if isinstance(axis, Tensor) else np.asarray(axis).reshape(-1)[0])
-    ax = ax + rank if ax < 0 else ax
-    if ax > rt.ragged_rank:  # a uniform inner dimension
-        return rt.with_flat_values(reduce_join(rt.flat_values, ax - rt.ragged_rank, keepdims,
-                                               separator))
-    if ax != rt.ragged_rank or rank != rt.ragged_rank + 1:
-        raise NotImplementedError("reduce_join of a RaggedTensor supports its innermost "
-                                  "dimension only.")
+    """``reduce_join`` of a RaggedTensor along any axes: the strings of a ragged axis
+    join in order, position by position where rows are ragged (TF's segment join)."""
     sep = _to_bytes(separator)
-    inner = rt
-    while isinstance(inner._values, RaggedTensor):
-        inner = inner._values
-    vals = inner._values._t.tolist()
-    s = inner._row_splits._t.tolist()
-    joined = strs([sep.join(vals[s[i]:s[i + 1]]) for i in range(len(s) - 1)])
-    if keepdims:
-        joined = _sw(joined._t.reshape(-1, 1))
-    return replace_innermost(rt, joined)
+
+    def segment_join(values: Tensor, ids, n: int) -> Tensor:
+        a = values._t
+        fa = a.reshape(a.shape[0], -1)
+        out = np.empty((n, fa.shape[1]), dtype=object)
+        groups: list = [[] for _ in range(n)]
+        for r, i in enumerate(ids.tolist()):
+            groups[i].append(r)
+        for i, g in enumerate(groups):
+            for j in range(fa.shape[1]):
+                out[i, j] = sep.join(fa[r, j] for r in g)
+        return _sw(out.reshape((n,) + a.shape[1:]))
+
+    reducer = ragged_reduce.Reducer(
+        lambda t, ax, keep: reduce_join(t, ax, keep, separator), segment_join)
+    return ragged_reduce.reduce(reducer, rt, axis, keepdims)
 
 
 @public("torchflow.strings")
@@ -343,9 +341,28 @@ def split(input, sep=None, maxsplit=-1, name=None):
     m = int(maxsplit)
 
     def fn(x: bytes):
-        return x.split(s, m) if s is not None else x.split(None, m)
+        if s is not None or m < 0:
+            return x.split(s, m)
+        return _split_whitespace(x, m)
 
     return ragged_rows(a, fn, strs)
+
+
+def _split_whitespace(x: bytes, maxsplit: int) -> list:
+    """TF's whitespace split with ``maxsplit >= 0``: the rest of the string (its
+    leading whitespace dropped, possibly empty) follows the ``maxsplit``-th token;
+    ``maxsplit=0`` keeps the string whole."""
+    if maxsplit == 0:
+        return [x]
+    out = []
+    rest = x.lstrip()
+    while rest and len(out) < maxsplit:
+        parts = rest.split(None, 1)
+        out.append(parts[0])
+        rest = parts[1].lstrip() if len(parts) > 1 else b""
+        if len(out) == maxsplit:
+            out.append(rest)
+    return out
 
 
 @public("torchflow.strings")
@@ -370,27 +387,13 @@ def unicode_decode(input, input_encoding, errors="replace", replacement_char=655
             input.flat_values, input_encoding, errors, replacement_char,
             replace_control_characters))
     a = str_arg("UnicodeDecode", input)
-    enc = input_encoding.lower().replace("_", "-")
-    if errors not in ("strict", "replace", "ignore"):
-        raise ValueError(f"errors must be one of strict, replace, ignore; got {errors!r}")
+    enc = unicode_codec.encoding(input_encoding)
+    unicode_codec.check_errors(errors)
 
     def fn(x: bytes):
-        try:
-            text = x.decode(enc, "strict" if errors == "strict" else "surrogateescape")
-        except UnicodeDecodeError as e:
-            raise invalid_argument("UnicodeDecode", f"Invalid formatting on input string: {e}") \
-                from None
-        cps = []
-        for ch in text:
-            c = ord(ch)
-            if 0xDC80 <= c <= 0xDCFF:  # an undecodable byte
-                if errors == "ignore":
-                    continue
-                c = replacement_char
-            elif replace_control_characters and c < 32:
-                c = replacement_char
-            cps.append(c)
-        return cps
+        return [c for c, _, _ in unicode_codec.decode("UnicodeDecode", x, enc, errors,
+                                                      replacement_char,
+                                                      replace_control_characters)]
 
     return ragged_rows(a, fn, lambda cps: _num(np.array(cps, dtype=np.int32), dtypes.int32))
 
@@ -486,6 +489,9 @@ def as_string(input, precision=-1, scientific=False, shortest=False, width=-1,
     >>> tf.strings.as_string(tf.constant([3.5])).numpy()
     array([b'3.500000'], dtype=object)
     """
+    if isinstance(input, RaggedTensor):  # the same row partitions, as TF's ragged dispatch
+        return input.with_flat_values(as_string(input.flat_values, precision, scientific,
+                                                shortest, width, fill))
     t = tensor_arg(input)
     d = t._dtype
     if d is dtypes.string:

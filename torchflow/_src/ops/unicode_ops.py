@@ -18,40 +18,10 @@ from torchflow._src.ops.ragged.ragged_tensor import (
     replace_innermost,
 )
 from torchflow._src.ops.string_ops import _num, _rows, _sw, _to_bytes, str_arg
+from torchflow._src.ops.unicode_codec import check_errors as _check_errors
+from torchflow._src.ops.unicode_codec import decode as _decode
+from torchflow._src.ops.unicode_codec import encoding as _enc
 from torchflow._src.util.api import public
-
-_ERRORS = ("strict", "replace", "ignore")
-
-
-def _enc(name: str) -> str:
-    e = name.lower().replace("_", "-")
-    if e not in ("utf-8", "utf-16-be", "utf-32-be"):
-        raise ValueError(f"Unsupported encoding {name!r}; expected UTF-8, UTF-16-BE or UTF-32-BE")
-    return e
-
-
-def _check_errors(errors: str) -> None:
-    if errors not in _ERRORS:
-        raise ValueError(f"errors must be one of {list(_ERRORS)}. Received: errors={errors!r}")
-
-
-def _decode(op, x: bytes, enc, errors, repl, rcc):
-    """[(code point, byte offset, byte length)] of ``x``."""
-    try:
-        text = x.decode(enc, "strict" if errors == "strict" else "surrogateescape")
-    except UnicodeDecodeError as e:
-        raise invalid_argument(op, f"Invalid formatting on input string: {e}") from None
-    out, pos = [], 0
-    for ch in text:
-        c = ord(ch)
-        n = len(ch.encode(enc, "surrogateescape"))
-        if 0xDC80 <= c <= 0xDCFF:  # an undecodable byte
-            if errors != "ignore":
-                out.append((repl, pos, n))
-        else:
-            out.append((repl if rcc and c < 32 else c, pos, n))
-        pos += n
-    return out
 
 
 def _i32(v):
@@ -160,7 +130,8 @@ def _encode_cps(cps, enc, errors, repl) -> bytes:
         c = int(c)
         if not (0 <= c <= 0x10FFFF) or 0xD800 <= c <= 0xDFFF:
             if errors == "strict":
-                raise invalid_argument("UnicodeEncode", f"Invalid code point {c}")
+                raise invalid_argument("UnicodeEncode", "Code point is out of range for Unicode, "
+                                       "or is a surrogate.")
             if errors == "ignore":
                 continue
             c = repl
@@ -213,7 +184,14 @@ def unicode_encode(input, output_encoding, errors="replace", replacement_char=65
 def unicode_transcode(input, input_encoding, output_encoding, errors="replace",
                       replacement_char=65533, replace_control_characters=False,
                       name=None) -> Tensor:
-    """Re-encodes each string from ``input_encoding`` to ``output_encoding``."""
+    """Re-encodes each string from ``input_encoding`` to ``output_encoding``.
+
+    A RaggedTensor ``input`` gives a RaggedTensor of the same row partitions.
+    """
+    if isinstance(input, RaggedTensor):
+        return input.with_flat_values(unicode_transcode(
+            input.flat_values, input_encoding, output_encoding, errors, replacement_char,
+            replace_control_characters))
     a = str_arg("UnicodeTranscode", input)
     ie, oe = _enc(input_encoding), _enc(output_encoding)
     _check_errors(errors)
@@ -295,8 +273,15 @@ def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None
       list of rows, a list of 1-D string Tensors.
     """
     widths = [int(ngram_width)] if np.ndim(ngram_width) == 0 else [int(w) for w in ngram_width]
-    if any(w <= 0 for w in widths):
-        raise ValueError(f"ngram_width must be > 0, got {ngram_width}")
+    for w in widths:
+        if w <= 0:
+            raise ValueError(f"All ngram_widths must be greater than 0. Got {ngram_width}")
+    if isinstance(data, RaggedTensor) and data.dtype != dtypes.string:
+        raise ValueError(f"Tensor conversion requested dtype string for RaggedTensor with "
+                         f"dtype {data.dtype.name}: {data!r}.")
+    if isinstance(data, Tensor) and data.dtype != dtypes.string:
+        raise ValueError(f"Tensor conversion requested dtype string for Tensor with dtype "
+                         f"{data.dtype.name}: {data!r}")
     if isinstance(pad_values, (list, tuple)):
         left, right = (_to_bytes(pad_values[0]), _to_bytes(pad_values[1]))
     elif pad_values is not None:

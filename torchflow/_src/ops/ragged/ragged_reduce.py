@@ -10,6 +10,8 @@ the dense flat values.
 
 from __future__ import annotations
 
+from typing import Callable, NamedTuple
+
 import numpy as np
 import torch
 
@@ -39,8 +41,21 @@ def _segment_sum(values: torch.Tensor, ids: torch.Tensor, n: int) -> torch.Tenso
     return out.index_add(0, ids.to(device=values.device, dtype=torch.int64), values)
 
 
-def _dense_segment(kind: str, values: Tensor, ids: torch.Tensor, n: int) -> Tensor:
+class Reducer(NamedTuple):
+    """A reduction given by its dense form and its segment form (``reduce_join``)."""
+
+    dense: Callable  # (Tensor, axis or None, keepdims) -> Tensor
+    segment: Callable  # (Tensor, torch int64 ids, n) -> Tensor
+
+
+def _dense_of(kind) -> Callable:
+    return kind.dense if isinstance(kind, Reducer) else _DENSE[kind]
+
+
+def _dense_segment(kind, values: Tensor, ids: torch.Tensor, n: int) -> Tensor:
     """TF's ``unsorted_segment_<kind>`` of a dense Tensor (empty segments: the identity)."""
+    if isinstance(kind, Reducer):
+        return kind.segment(values, ids, n)
     if kind in ("all", "any"):
         as_int = values._t.to(torch.int32) if kind == "any" else (~values._t).to(torch.int32)
         s = _segment_sum(as_int, ids, n)
@@ -53,7 +68,7 @@ def _dense_segment(kind: str, values: Tensor, ids: torch.Tensor, n: int) -> Tens
     return fn(values, ids_t, n)
 
 
-def segment(kind: str, data, ids: torch.Tensor, n: int):
+def segment(kind, data, ids: torch.Tensor, n: int):
     """``unsorted_segment_<kind>(data, ids, n)`` where ``data`` may be ragged.
 
     Ragged rows of one segment combine position by position: output row ``j`` is
@@ -93,12 +108,12 @@ def expand_dims_at(x, axis: int):
     return x.with_values(expand_dims_at(x._values, axis - 1))
 
 
-def _reduce_one(kind: str, rt, axis: int, keepdims: bool):
+def _reduce_one(kind, rt, axis: int, keepdims: bool):
     if not isinstance(rt, RaggedTensor):
-        return _DENSE[kind](rt, axis, keepdims)
+        return _dense_of(kind)(rt, axis, keepdims)
     rr = rt.ragged_rank
     if axis > rr:
-        return rt.with_flat_values(_DENSE[kind](rt.flat_values, axis - rr, keepdims))
+        return rt.with_flat_values(_dense_of(kind)(rt.flat_values, axis - rr, keepdims))
     if axis > 1:
         return rt.with_values(_reduce_one(kind, rt._values, axis - 1, keepdims))
     s = rt._row_splits._t.to(torch.int64).cpu()
@@ -131,10 +146,10 @@ def _count(rt: RaggedTensor, axis, keepdims: bool):
     return reduce("sum", ones, axis, keepdims)
 
 
-def reduce(kind: str, rt: RaggedTensor, axis, keepdims):
+def reduce(kind, rt: RaggedTensor, axis, keepdims):
     """``tf.reduce_<kind>`` of a RaggedTensor.
 
-    ``kind``: sum prod max min mean all any, or variance and std (TF 2.4's
+    ``kind``: a ``Reducer``, or sum prod max min mean all any, or variance and std (TF 2.4's
     ``reduce_variance`` is the mean of the squared deviations from
     ``reduce_mean(keepdims=True)``, which its ragged dispatch computes row-wise).
 
@@ -155,7 +170,7 @@ def reduce(kind: str, rt: RaggedTensor, axis, keepdims):
         var = reduce("mean", sq, axis, keepdims)
         return um.sqrt(var) if kind == "std" else var
     if axis is None:
-        return _DENSE[kind](rt.flat_values, None, False)
+        return _dense_of(kind)(rt.flat_values, None, False)
     out = rt
     for a in axes_of(rt, axis):
         out = _reduce_one(kind, out, a, keepdims)
