@@ -22,6 +22,8 @@ IMG = RNG.randn(2, 8, 8, 3).astype(np.float32)
 IDS = RNG.randint(0, 10, size=(2, 5)).astype(np.int32)
 FEAT = RNG.randn(2, 6).astype(np.float32)
 SEQ = RNG.randn(2, 5, 4).astype(np.float32)
+SEQ6 = RNG.randn(2, 6, 4).astype(np.float32)
+IMG2 = RNG.randn(2, 8, 8, 2).astype(np.float32)
 
 
 def _module(ttf):
@@ -99,6 +101,25 @@ def _keras_sequential(ttf):
     return model
 
 
+def _keras_rnn_conv(ttf):
+    """Recurrent (While loops over TensorLists), attention and the other conv layers."""
+    layers = ttf.keras.layers
+    seq = ttf.keras.Input((6, 4), name="seq")
+    img = ttf.keras.Input((8, 8, 2), name="img")
+    a = layers.LSTM(5, return_sequences=True)(seq)
+    b = layers.GRU(5)(a)
+    c = layers.GlobalAveragePooling1D()(layers.MultiHeadAttention(2, 3)(seq, seq))
+    d = layers.Flatten()(layers.MaxPooling1D(2)(layers.Conv1D(3, 2, activation="gelu")(seq)))
+    e = layers.SeparableConv2D(3, 3, padding="same")(layers.DepthwiseConv2D(3)(img))
+    e = layers.AveragePooling2D(2)(layers.Conv2DTranspose(2, 3, strides=2)(e))
+    e = layers.GlobalMaxPooling2D()(layers.UpSampling2D(2)(e))
+    f = layers.Reshape((3, 2))(layers.Dense(6, activation="elu")(b))
+    f = layers.Flatten()(layers.Permute((2, 1))(f))
+    out = layers.Concatenate()([b, c, d, e, f])
+    out = layers.Dense(3, activation="softmax", name="out")(layers.LeakyReLU()(out))
+    return ttf.keras.Model([seq, img], out)
+
+
 def _multi_signature(ttf):
     class Sig(ttf.Module):
         def __init__(self):
@@ -146,6 +167,10 @@ def saved(tmp_path_factory):
         "sig_keys": sorted(fm.output_names),
     }
 
+    rm = _keras_rnn_conv(ttf)
+    rm.save(str(root / "rnn_conv"))
+    out["rnn_conv"] = {"predict": rm([SEQ6, IMG2], training=False).numpy()}
+
     sm = _keras_sequential(ttf)
     sm.save(str(root / "sequential"))
     out["sequential"] = {"predict": sm(SEQ, training=False).numpy()}
@@ -157,7 +182,7 @@ def saved(tmp_path_factory):
         "rows": sig_mod.lookup(ttf.constant([1, 0, 1]), ttf.constant(2.0))["rows"].numpy(),
     }
     out["dirs"] = {k: str(root / k) for k in ("module", "functional", "sequential",
-                                              "signatures")}
+                                              "signatures", "rnn_conv")}
     return out
 
 
@@ -240,6 +265,16 @@ def test_keras_sequential_model(saved):
                                atol=1e-6)
     np.testing.assert_allclose(loaded(SEQ, training=False).numpy(),
                                saved["sequential"]["predict"], rtol=1e-5, atol=1e-6)
+
+
+def test_keras_recurrent_attention_and_conv_layers(saved):
+    loaded = tf.saved_model.load(saved["dirs"]["rnn_conv"])
+    seq, img = tf.constant(SEQ6), tf.constant(IMG2)
+    out = loaded.signatures["serving_default"](seq=seq, img=img)
+    np.testing.assert_allclose(out["out"].numpy(), saved["rnn_conv"]["predict"], rtol=1e-5,
+                               atol=1e-6)
+    np.testing.assert_allclose(loaded([seq, img], training=False).numpy(),
+                               saved["rnn_conv"]["predict"], rtol=1e-5, atol=1e-6)
 
 
 def test_several_signatures(saved):

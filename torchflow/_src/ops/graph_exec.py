@@ -25,7 +25,7 @@ import threading
 
 from torchflow._src.core import dtypes, errors
 from torchflow._src.core.tensor_shape import TensorShape
-from torchflow._src.ops import graph_exec_ops, raw_ops
+from torchflow._src.ops import graph_exec_lists, graph_exec_ops, raw_ops
 from torchflow._src.ops.tensor_proto_ops import from_proto
 
 # Ops whose outputs are several arguments: their names in OpDef order (a
@@ -40,7 +40,10 @@ _OUTPUT_ARGS = {
                          "reserve_space_2", "reserve_space_3"),
     "TopKV2": ("values", "indices"),
     "Unique": ("y", "idx"),
+    "TensorListPopBack": ("output_handle", "tensor"),
 }
+
+_HANDLERS = {**graph_exec_ops.HANDLERS, **graph_exec_lists.HANDLERS}
 
 # Raw ops whose first input argument is a list of tensors (its length is an attr
 # such as ``N``): the node's leading inputs up to that many form one list.
@@ -110,7 +113,7 @@ def _parse_input(ref: str, in_function: bool):
 
 
 def _raw_impl(op: str):
-    fn = graph_exec_ops.HANDLERS.get(op)
+    fn = _HANDLERS.get(op)
     if fn is not None:
         return fn, None
     try:

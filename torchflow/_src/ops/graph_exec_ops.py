@@ -13,6 +13,7 @@ import numpy as np
 
 from torchflow._src.core import errors
 from torchflow._src.core.custom_gradient import stop_gradient
+from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.variables import Variable
 from torchflow._src.ops import (
     creation_ops,
@@ -28,13 +29,17 @@ def _const(library, attrs, inputs):
     return [attrs["value"]]
 
 
+def _pass(x):
+    # Resources (variables) and variants (TensorLists) pass through as themselves.
+    return creation_ops.identity(x) if isinstance(x, Tensor) else x
+
+
 def _identity(library, attrs, inputs):
-    x = inputs[0]
-    return [x if isinstance(x, Variable) else creation_ops.identity(x)]
+    return [_pass(inputs[0])]
 
 
 def _identity_n(library, attrs, inputs):
-    return [x if isinstance(x, Variable) else creation_ops.identity(x) for x in inputs]
+    return [_pass(x) for x in inputs]
 
 
 def _no_op(library, attrs, inputs):

@@ -17,7 +17,7 @@ import numpy as np
 import torch
 
 from torchflow._src.core import dtypes
-from torchflow._src.core.errors import InvalidArgumentError, translate
+from torchflow._src.core.errors import InvalidArgumentError, UnimplementedError, translate
 from torchflow._src.ops import philox
 from torchflow._src.ops._dispatch import tensor_arg, tf_type_name, wrap
 
@@ -369,6 +369,81 @@ _OPS["UnsortedSegmentSum"] = _make(
     "UnsortedSegmentSum", ["data", "segment_ids", "num_segments"],
     _call("segment_ops", "unsorted_segment_sum", "data", "segment_ids", "num_segments"),
     "tf.math.unsorted_segment_sum")
+
+
+# --- ops of TF-written SavedModel graphs (Keras layers' lowerings) ------------------------
+def _spatial(values, data_format: str) -> list:
+    """The H, W entries of a 4-entry NHWC/NCHW attribute (strides, dilations)."""
+    v = list(values)
+    return v[2:4] if data_format.startswith("NC") else v[1:3]
+
+
+def _resize(op: str, method: str):
+    def impl(images, size, align_corners=False, half_pixel_centers=False):
+        if align_corners:
+            raise UnimplementedError(None, None, f"{op} with align_corners=True is not "
+                                     f"supported [Op:{op}]")
+        return _m("image_ops").resize(images, size, method=method)
+
+    return impl
+
+
+_OPS["DepthwiseConv2dNative"] = _make(
+    "DepthwiseConv2dNative", ["input", "filter", "strides", "padding", ("explicit_paddings", []),
+                              ("data_format", "NHWC"), ("dilations", [1, 1, 1, 1])],
+    lambda input, filter, strides, padding, explicit_paddings, data_format,  # noqa: A006
+    dilations: _m("conv_ops").depthwise_conv2d(
+        input, filter, strides, padding, data_format=data_format,
+        dilations=_spatial(dilations, data_format)), "tf.nn.depthwise_conv2d")
+_OPS["Conv2DBackpropInput"] = _make(
+    "Conv2DBackpropInput", ["input_sizes", "filter", "out_backprop", "strides", "padding",
+                            ("use_cudnn_on_gpu", True), ("explicit_paddings", []),
+                            ("data_format", "NHWC"), ("dilations", [1, 1, 1, 1])],
+    lambda input_sizes, filter, out_backprop, strides, padding,  # noqa: A006
+    use_cudnn_on_gpu, explicit_paddings, data_format, dilations: _m("conv_ops").conv2d_transpose(
+        out_backprop, filter, input_sizes, strides, padding, data_format=data_format,
+        dilations=dilations), "tf.nn.conv2d_transpose")
+_OPS["Conv3D"] = _make(
+    "Conv3D", ["input", "filter", "strides", "padding", ("data_format", "NDHWC"),
+               ("dilations", [1, 1, 1, 1, 1])],
+    lambda input, filter, strides, padding, data_format, dilations:  # noqa: A006
+    _m("conv_ops").conv3d(input, filter, strides, padding, data_format=data_format,
+                          dilations=dilations), "tf.nn.conv3d")
+for _name, _fn in (("MaxPool3D", "max_pool3d"), ("AvgPool3D", "avg_pool3d")):
+    _OPS[_name] = _make(_name, ["input", "ksize", "strides", "padding", ("data_format", "NDHWC")],
+                        _call("pooling_ops", _fn, "input", "ksize", "strides", "padding",
+                              "data_format"), f"tf.nn.{_fn}")
+_OPS["ResizeNearestNeighbor"] = _make(
+    "ResizeNearestNeighbor", ["images", "size", ("align_corners", False),
+                              ("half_pixel_centers", False)],
+    _resize("ResizeNearestNeighbor", "nearest"), "tf.image.resize, nearest")
+_OPS["ResizeBilinear"] = _make(
+    "ResizeBilinear", ["images", "size", ("align_corners", False), ("half_pixel_centers", False)],
+    _resize("ResizeBilinear", "bilinear"), "tf.image.resize, bilinear")
+_OPS["ReverseSequence"] = _make(
+    "ReverseSequence", ["input", "seq_lengths", "seq_dim", ("batch_dim", 0)],
+    lambda input, seq_lengths, seq_dim, batch_dim: _m("array_ops").reverse_sequence(
+        input, seq_lengths, seq_axis=seq_dim, batch_axis=batch_dim), "tf.reverse_sequence")
+_OPS["InvertPermutation"] = _make("InvertPermutation", ["x"],
+                                  _call("partition_ops", "invert_permutation", "x"),
+                                  "tf.math.invert_permutation")
+_OPS["BatchMatMulV3"] = _make("BatchMatMulV3", ["x", "y", "Tout", ("adj_x", False),
+                                                ("adj_y", False), ("grad_x", False),
+                                                ("grad_y", False)],
+                              lambda x, y, Tout, adj_x, adj_y, grad_x, grad_y: _batch_matmul(
+                                  x, y, adj_x, adj_y), "batched tf.linalg.matmul")
+_OPS["PadV2"] = _make("PadV2", ["input", "paddings", "constant_values"],
+                      lambda input, paddings, constant_values: _m("array_ops").pad(
+                          input, paddings, constant_values=constant_values), "tf.pad")
+_OPS["MirrorPad"] = _make("MirrorPad", ["input", "paddings", "mode"],
+                          lambda input, paddings, mode: _m("array_ops").pad(
+                              input, paddings, mode=mode), "tf.pad, REFLECT/SYMMETRIC")
+_OPS["SpaceToDepth"] = _make("SpaceToDepth", ["input", "block_size", ("data_format", "NHWC")],
+                             _call("depth_space_ops", "space_to_depth", "input", "block_size",
+                                   "data_format"), "tf.nn.space_to_depth")
+_OPS["DepthToSpace"] = _make("DepthToSpace", ["input", "block_size", ("data_format", "NHWC")],
+                             _call("depth_space_ops", "depth_to_space", "input", "block_size",
+                                   "data_format"), "tf.nn.depth_to_space")
 
 # --- strings ---------------------------------------------------------------------------
 for _name, _fn in (("StringLower", "lower"), ("StringUpper", "upper")):

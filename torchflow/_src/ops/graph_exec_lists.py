@@ -1,0 +1,151 @@
+"""TF's TensorList ops for ``graph_exec`` (the loop state of ``tf.while_loop`` graphs:
+Keras' LSTM/GRU/SimpleRNN bodies read their inputs and write their outputs with them).
+
+A TensorList is a ``DT_VARIANT`` value with value semantics: each op returns a
+new list, so a handle an earlier iteration holds never changes. Here it is a
+``TensorList`` object holding a Python list of tensors (``None`` for an unset
+element), its element dtype and its element shape.
+"""
+
+from __future__ import annotations
+
+from torchflow._src.core import dtypes, errors
+from torchflow._src.core.convert import constant
+from torchflow._src.core.tensor_shape import TensorShape
+from torchflow._src.ops import array_ops, creation_ops, numpy_ops
+
+
+class TensorList:
+    __slots__ = ("items", "dtype", "element_shape")
+
+    def __init__(self, items: list, dtype, element_shape):
+        self.items = items
+        self.dtype = dtype
+        self.element_shape = element_shape
+
+
+def _shape_of(value):
+    """An element_shape input (a tensor; -1 or a -1 entry for unknown) as a TensorShape."""
+    a = value.numpy() if hasattr(value, "numpy") else value
+    try:
+        dims = [int(d) for d in a.reshape(-1)] if getattr(a, "ndim", 0) else int(a)
+    except (TypeError, ValueError):
+        return TensorShape(None)
+    if isinstance(dims, int):
+        return TensorShape(None) if dims == -1 else TensorShape([dims])
+    return TensorShape([None if d < 0 else d for d in dims])
+
+
+def _index(value, n: int, op: str) -> int:
+    i = int(value.numpy()) if hasattr(value, "numpy") else int(value)
+    if not 0 <= i < n:
+        raise errors.InvalidArgumentError(
+            None, None, f"Trying to access element {i} in a list with {n} elements. [Op:{op}]")
+    return i
+
+
+def _list(x, op: str) -> TensorList:
+    if not isinstance(x, TensorList):
+        raise errors.InvalidArgumentError(
+            None, None, f"Input 0 of {op} must be a TensorList, got {type(x).__name__} [Op:{op}]")
+    return x
+
+
+def _zeros(shape: TensorShape, dtype, op: str):
+    if not shape.is_fully_defined():
+        raise errors.InvalidArgumentError(
+            None, None, f"Trying to read an uninitialized tensor with element shape {shape}; "
+            f"the shape must be fully defined [Op:{op}]")
+    return creation_ops.zeros(shape.as_list(), dtype=dtype)
+
+
+def _reserve(library, attrs, inputs):
+    element_shape, num = inputs
+    return [TensorList([None] * int(num.numpy()), attrs.get("element_dtype"),
+                       _shape_of(element_shape))]
+
+
+def _empty(library, attrs, inputs):
+    return [TensorList([], attrs.get("element_dtype"), _shape_of(inputs[0]))]
+
+
+def _from_tensor(library, attrs, inputs):
+    tensor, element_shape = inputs
+    n = numpy_ops.shape_tuple(tensor)[0]
+    items = list(array_ops.unstack(tensor, num=n, axis=0)) if n else []
+    shape = TensorShape(list(numpy_ops.shape_tuple(tensor)[1:]))
+    return [TensorList(items, tensor.dtype, shape)]
+
+
+def _get_item(library, attrs, inputs):
+    lst = _list(inputs[0], "TensorListGetItem")
+    i = _index(inputs[1], len(lst.items), "TensorListGetItem")
+    item = lst.items[i]
+    if item is None:
+        shape = lst.element_shape.merge_with(_shape_of(inputs[2])) if len(inputs) > 2 else \
+            lst.element_shape
+        item = _zeros(shape, attrs.get("element_dtype", lst.dtype), "TensorListGetItem")
+    return [item]
+
+
+def _set_item(library, attrs, inputs):
+    lst = _list(inputs[0], "TensorListSetItem")
+    items = list(lst.items)
+    raw = inputs[1]
+    i = int(raw.numpy()) if hasattr(raw, "numpy") else int(raw)
+    if attrs.get("resize_if_index_out_of_bounds") and i >= len(items):
+        items.extend([None] * (i + 1 - len(items)))
+    i = _index(raw, len(items), "TensorListSetItem")
+    items[i] = inputs[2]
+    return [TensorList(items, lst.dtype, lst.element_shape)]
+
+
+def _stack(library, attrs, inputs):
+    lst = _list(inputs[0], "TensorListStack")
+    dtype = attrs.get("element_dtype", lst.dtype)
+    shape = lst.element_shape
+    if len(inputs) > 1:
+        shape = shape.merge_with(_shape_of(inputs[1])) if shape.rank is not None else \
+            _shape_of(inputs[1])
+    known = [t for t in lst.items if t is not None]
+    if known:
+        shape = TensorShape(list(numpy_ops.shape_tuple(known[0])))
+    items = [t if t is not None else _zeros(shape, dtype, "TensorListStack")
+             for t in lst.items]
+    if not items:
+        return [_zeros(TensorShape([0]).concatenate(shape), dtype, "TensorListStack")]
+    return [array_ops.stack(items, axis=0)]
+
+
+def _length(library, attrs, inputs):
+    return [constant(len(_list(inputs[0], "TensorListLength").items), dtype=dtypes.int32)]
+
+
+def _push_back(library, attrs, inputs):
+    lst = _list(inputs[0], "TensorListPushBack")
+    return [TensorList(lst.items + [inputs[1]], lst.dtype, lst.element_shape)]
+
+
+def _pop_back(library, attrs, inputs):
+    lst = _list(inputs[0], "TensorListPopBack")
+    if not lst.items:
+        raise errors.InvalidArgumentError(
+            None, None, "Trying to pop from an empty list. [Op:TensorListPopBack]")
+    item = lst.items[-1]
+    if item is None:
+        item = _zeros(lst.element_shape, attrs.get("element_dtype", lst.dtype),
+                      "TensorListPopBack")
+    return [TensorList(lst.items[:-1], lst.dtype, lst.element_shape), item]
+
+
+HANDLERS = {
+    "TensorListReserve": _reserve,
+    "EmptyTensorList": _empty,
+    "TensorListFromTensor": _from_tensor,
+    "TensorListGetItem": _get_item,
+    "TensorListSetItem": _set_item,
+    "TensorListStack": _stack,
+    "TensorListLength": _length,
+    "TensorListPushBack": _push_back,
+    "TensorListPopBack": _pop_back,
+}
