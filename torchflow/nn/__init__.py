@@ -35,6 +35,8 @@ from torchflow._src.ops.conv_ops import (
 )
 from torchflow._src.ops.conv_ops import separable_conv2d as separable_conv2d
 from torchflow._src.ops.ctc_ops import collapse_repeated as collapse_repeated
+from torchflow._src.ops.ctc_ops import ctc_beam_search_decoder as ctc_beam_search_decoder
+from torchflow._src.ops.ctc_ops import ctc_greedy_decoder as ctc_greedy_decoder
 from torchflow._src.ops.ctc_ops import ctc_loss as ctc_loss
 from torchflow._src.ops.ctc_ops import ctc_unique_labels as ctc_unique_labels
 from torchflow._src.ops.depth_space_ops import depth_to_space as depth_to_space

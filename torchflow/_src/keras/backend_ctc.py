@@ -1,6 +1,6 @@
-"""``tf.keras.backend``'s CTC helpers: ``ctc_label_dense_to_sparse`` and
-``ctc_batch_cost`` (Keras' convention: ``y_pred`` holds softmax outputs, batch
-major, and the blank is the last class)."""
+"""``tf.keras.backend``'s CTC helpers: ``ctc_label_dense_to_sparse``,
+``ctc_batch_cost`` and ``ctc_decode`` (Keras' convention: ``y_pred`` holds
+softmax outputs, batch major, and the blank is the last class)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from torchflow._src.core import dtypes
 from torchflow._src.core.convert import constant, convert_to_tensor
 from torchflow._src.keras import backend
 from torchflow._src.ops import array_ops, creation_ops, ctc_ops, gather_ops, unary_math_ops
+from torchflow._src.ops.sparse.sparse_ops import to_dense
 from torchflow._src.ops.sparse.sparse_tensor import SparseTensor
 from torchflow._src.util.api import public
 
@@ -74,3 +75,50 @@ def ctc_batch_cost(y_true, y_pred, input_length, label_length):
     loss = ctc_ops.ctc_loss(labels, logits, label_length, input_length,
                             logits_time_major=True, blank_index=-1)
     return array_ops.expand_dims(loss, 1)
+
+
+@public(_NS)
+def ctc_decode(y_pred, input_length, greedy=True, beam_width=100, top_paths=1):
+    """Decodes the output of a softmax with CTC's greedy or beam search.
+
+    ``y_pred`` is turned into log-probabilities (``log(y_pred + epsilon())``,
+    time major) and decoded by ``tf.nn.ctc_greedy_decoder`` (``greedy=True``,
+    repeats merged) or by TF's beam search with repeated labels merged (the v1
+    ``ctc_beam_search_decoder``, as Keras calls it). The blank is the last class.
+
+    Args:
+      y_pred: A ``(samples, time_steps, num_categories)`` tensor of softmax outputs.
+      input_length: A ``(samples,)`` int tensor of each sample's sequence length.
+      greedy: Best-path decoding if True (the default), else beam search.
+      beam_width: The beam width when ``greedy`` is False (default 100).
+      top_paths: How many of the most probable paths beam search returns.
+
+    Returns:
+      ``(decoded, log_prob)``: a list of ``(samples, time_steps)`` int64 tensors,
+      one per path, padded with ``-1``; and the log probabilities, ``(samples, 1)``
+      (greedy: minus the sum of the chosen log-probabilities) or
+      ``(samples, top_paths)``.
+
+    Raises:
+      InvalidArgumentError: For lengths longer than ``time_steps`` or
+        ``top_paths > beam_width``.
+
+    >>> import torchflow as tf
+    >>> y = tf.constant([[[0.8, 0.2], [0.1, 0.9], [0.7, 0.3]]])
+    >>> decoded, _ = tf.keras.backend.ctc_decode(y, [3])
+    >>> decoded[0].numpy()
+    array([[ 0,  0, -1]])
+    """
+    y_pred = convert_to_tensor(y_pred)
+    samples, steps = y_pred.shape.as_list()[:2]
+    logp = unary_math_ops.log(array_ops.transpose(y_pred, [1, 0, 2]) + backend.epsilon())
+    input_length = creation_ops.cast(convert_to_tensor(input_length), dtypes.int32)
+    if greedy:
+        decoded, log_prob = ctc_ops.ctc_greedy_decoder(logp, input_length)
+    else:
+        decoded, log_prob = ctc_ops.beam_search_decode(logp, input_length, beam_width,
+                                                       top_paths, merge_repeated=True)
+    shape = constant([samples, steps], dtypes.int64)
+    dense = [to_dense(SparseTensor(st.indices, st.values, shape), default_value=-1)
+             for st in decoded]
+    return dense, log_prob

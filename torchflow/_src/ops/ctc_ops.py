@@ -1,13 +1,20 @@
-"""``tf.nn.ctc_loss`` (dense labels) on torch's CTC kernel."""
+"""``tf.nn.ctc_loss`` (dense labels) on torch's CTC kernel, and the CTC decoders
+(``ctc_greedy_decoder``, ``ctc_beam_search_decoder``) as TF's CPU kernels."""
 
 from __future__ import annotations
 
+import heapq
+import itertools
+import math
+
+import numpy as np
 import torch
 
 from torchflow._src.core import dtypes
-from torchflow._src.core.errors import InvalidArgumentError
+from torchflow._src.core.errors import FailedPreconditionError, InvalidArgumentError
 from torchflow._src.ops import _nn_common as nc
 from torchflow._src.ops._dispatch import Tensor, tensor_arg, translate, wrap
+from torchflow._src.ops.sparse.sparse_tensor import SparseTensor
 from torchflow._src.util.api import public
 
 _INT = nc.TypeSet((dtypes.int32, dtypes.int64))
@@ -119,3 +126,257 @@ def ctc_unique_labels(labels, name=None):
                  dtypes.int64),
             wrap(torch.tensor(idx, dtype=torch.int32, device=dev).reshape(t.shape),
                  dtypes.int32))
+
+
+# --- decoders ---------------------------------------------------------------------
+_DEC_FLOATS = nc.TypeSet((dtypes.float32, dtypes.float64))
+
+
+def _decoder_args(op: str, inputs, sequence_length) -> tuple:
+    """The decoder kernels' input checks; ``(inputs tensor, lengths as ints)``."""
+    if isinstance(inputs, Tensor):
+        x = nc.typed_arg(op, inputs, _DEC_FLOATS)
+    else:
+        a = np.asarray(inputs)
+        x = tensor_arg(a, dtypes.float64 if a.dtype == np.float64 else dtypes.float32)
+    if x._t.dim() != 3:
+        raise InvalidArgumentError(None, None, f"inputs is not a 3-Tensor [Op:{op}]")
+    n = tensor_arg(sequence_length, dtypes.int32)
+    if n._t.dim() != 1:
+        raise InvalidArgumentError(None, None, f"sequence_length is not a vector [Op:{op}]")
+    frames, batch = x._t.shape[0], x._t.shape[1]
+    lengths = [int(v) for v in n._t.tolist()]
+    if len(lengths) != batch:
+        raise FailedPreconditionError(None, None, f"len(sequence_length) != batch_size.  "
+                                                  f"len(sequence_length):  {len(lengths)} "
+                                                  f"batch_size: {batch} [Op:{op}]")
+    for b, v in enumerate(lengths):
+        if v > frames:
+            raise FailedPreconditionError(None, None, f"sequence_length({b}) <= {frames} "
+                                                      f"[Op:{op}]")
+    return x, lengths
+
+
+def _sparse_paths(paths: list, batch: int, device) -> SparseTensor:
+    """One decoded path per batch entry as TF's int64 SparseTensor (row-major)."""
+    idx = [[b, i] for b, p in enumerate(paths) for i in range(len(p))]
+    vals = [v for p in paths for v in p]
+    width = max((len(p) for p in paths), default=0)
+    ind = torch.tensor(idx, dtype=torch.int64, device=device).reshape(len(idx), 2)
+    return SparseTensor(wrap(ind, dtypes.int64),
+                        wrap(torch.tensor(vals, dtype=torch.int64, device=device), dtypes.int64),
+                        wrap(torch.tensor([batch, width], dtype=torch.int64, device=device),
+                             dtypes.int64))
+
+
+@public("torchflow.nn")
+def ctc_greedy_decoder(inputs, sequence_length, merge_repeated=True, blank_index=None):
+    """Greedy (best-path) CTC decoding of logits.
+
+    At each frame the most likely class is taken (the first one on ties); blanks
+    are dropped and, with ``merge_repeated``, runs of the same class emit it once
+    (a blank between two equal classes keeps both).
+
+    Args:
+      inputs: Float logits ``[max_time, batch_size, num_classes]``.
+      sequence_length: int32 ``[batch_size]`` frames to decode per entry.
+      merge_repeated: Merge repeated classes in the output (default True).
+      blank_index: The blank class; default ``num_classes - 1``, negative values
+        count from the end.
+
+    Returns:
+      ``(decoded, neg_sum_logits)``: ``decoded`` is a one-element list holding a
+      ``SparseTensor`` (int64 ``indices [total, 2]``, int64 ``values``, int64
+      ``dense_shape [batch_size, max_decoded_length]``); ``neg_sum_logits`` is a
+      ``[batch_size, 1]`` tensor of ``inputs``' dtype: minus the sum of the chosen
+      logits.
+
+    Raises:
+      InvalidArgumentError: If ``inputs`` is not 3-D or empty, ``sequence_length``
+        not a vector or ``blank_index`` out of range.
+      FailedPreconditionError: If ``sequence_length`` does not match the batch or
+        exceeds ``max_time``.
+
+    >>> import torchflow as tf
+    >>> x = tf.math.log([[[0.8, 0.2]], [[0.1, 0.9]], [[0.7, 0.3]]])
+    >>> decoded, _ = tf.nn.ctc_greedy_decoder(x, [3])
+    >>> tf.sparse.to_dense(decoded[0]).numpy()
+    array([[0, 0]])
+    """
+    op = "CTCGreedyDecoder"
+    x, lengths = _decoder_args(op, inputs, sequence_length)
+    t = x._t
+    classes = t.shape[2]
+    if t.numel() == 0:
+        raise InvalidArgumentError(None, None, f"inputs must not be empty [Op:{op}]")
+    blank = classes - 1
+    if blank_index is not None:
+        blank = int(blank_index)
+        if not -classes <= blank < classes:
+            raise InvalidArgumentError(None, None, f"blank_index expected to be between "
+                                                   f"{-classes} and {classes - 1} but was "
+                                                   f"{blank} [Op:{op}]")
+        blank %= classes
+    # TF moves the blank to the last column, so ties between classes resolve in that order
+    order = [c for c in range(classes) if c != blank] + [blank]
+    tr = t[:, :, order] if blank != classes - 1 else t
+    best, arg = tr.max(dim=2)  # first maximum on ties, as TF's RowMax
+    frames = torch.arange(t.shape[0], device=t.device).unsqueeze(1)
+    mask = frames < torch.tensor(lengths, device=t.device).unsqueeze(0)
+    neg_sum = -(torch.where(mask, best, torch.zeros_like(best))).sum(0, keepdim=True).t()
+    arg_np = arg.cpu().numpy()
+    paths = []
+    for b, n in enumerate(lengths):
+        out, prev = [], -1
+        for c in arg_np[:max(n, 0), b].tolist():
+            if c != classes - 1 and not (merge_repeated and c == prev):
+                out.append(order[c])
+            prev = c
+        paths.append(out)
+    return [_sparse_paths(paths, t.shape[1], t.device)], wrap(neg_sum.contiguous(), x._dtype)
+
+
+class _Beam:
+    """A node of the prefix tree: its label, and the log probabilities of its
+    prefix ending in a blank / in its label / in total, now and one frame back."""
+
+    __slots__ = ("parent", "label", "kids", "old_total", "old_blank", "total", "blank",
+                 "lab")
+
+    def __init__(self, parent, label: int):
+        self.parent, self.label, self.kids = parent, label, {}
+        self.old_total = self.old_blank = -math.inf
+        self.total = self.blank = self.lab = -math.inf
+
+    def reset(self) -> None:
+        self.total = self.blank = self.lab = -math.inf
+
+    def labels(self, merge_repeated: bool) -> list:
+        out, prev, node = [], -1, self
+        while node.parent is not None:
+            if not merge_repeated or node.label != prev:
+                out.append(node.label)
+            prev, node = node.label, node.parent
+        return out[::-1]
+
+
+def _log_sum_exp(a: float, b: float) -> float:
+    if a == -math.inf:
+        return b
+    if b == -math.inf:
+        return a
+    return a + math.log1p(math.exp(b - a)) if a > b else b + math.log1p(math.exp(a - b))
+
+
+def _beam_step(leaves: list, logp: np.ndarray, width: int, counter) -> list:
+    """One frame of TF's CTCBeamSearchDecoder::Step over the current beam."""
+    blank = logp.shape[0] - 1
+    branches = sorted(leaves, key=lambda e: -e.total)
+    for e in branches:
+        e.old_total, e.old_blank = e.total, e.blank
+    heap: list = []  # (total, order, beam): heap[0] is the beam's bottom
+    for e in branches:  # extend each prefix by a repeat or a blank
+        if e.parent is not None:
+            if e.parent.total != -math.inf:
+                prev = e.parent.old_blank if e.label == e.parent.label else e.parent.old_total
+                e.lab = _log_sum_exp(e.lab, prev)
+            e.lab += float(logp[e.label])
+        e.blank = e.old_total + float(logp[blank])
+        e.total = _log_sum_exp(e.blank, e.lab)
+        heapq.heappush(heap, (e.total, next(counter), e))
+    for e in branches:  # grow each prefix by a new label
+        if e.old_total == -math.inf or (len(heap) >= width and e.old_total <= heap[0][0]):
+            continue
+        base = np.full(blank, e.old_total)
+        if 0 <= e.label < blank:
+            base[e.label] = e.old_blank
+        scores = logp[:blank] + base
+        for c in np.nonzero(scores > -math.inf)[0].tolist():
+            score = float(scores[c])
+            if len(heap) >= width and score <= heap[0][0]:
+                continue
+            kid = e.kids.get(c)
+            if kid is None:
+                kid = e.kids[c] = _Beam(e, c)
+            if kid.total != -math.inf:
+                continue
+            kid.blank, kid.lab, kid.total = -math.inf, score, score
+            if len(heap) >= width:
+                heapq.heappop(heap)[2].reset()
+            heapq.heappush(heap, (score, next(counter), kid))
+    return [e for _, _, e in heap]
+
+
+def beam_search_decode(inputs, sequence_length, beam_width: int, top_paths: int,
+                       merge_repeated: bool) -> tuple:
+    """TF's CTCBeamSearchDecoder kernel (``merge_repeated`` is the v1 option):
+    ``(list of top_paths SparseTensors, [batch, top_paths] log probabilities)``."""
+    op = "CTCBeamSearchDecoder"
+    beam_width, top_paths = int(beam_width), int(top_paths)
+    for attr, v in (("beam_width", beam_width), ("top_paths", top_paths)):
+        if v < 1:
+            raise InvalidArgumentError(None, None, f"Value for attr '{attr}' of {v} must be at "
+                                                   f"least minimum 1 [Op:{op}]")
+    x, lengths = _decoder_args(op, inputs, sequence_length)
+    if top_paths > beam_width:
+        raise InvalidArgumentError(None, None, f"requested more paths than the beam width. "
+                                               f"[Op:{op}]")
+    t = x._t
+    logp = torch.log_softmax(t.double(), dim=2).cpu().numpy()
+    batch = t.shape[1]
+    paths = [[[] for _ in range(batch)] for _ in range(top_paths)]
+    scores = np.zeros((batch, top_paths))
+    for b, n in enumerate(lengths):
+        root = _Beam(None, -1)
+        root.total = root.blank = 0.0
+        leaves, counter = [root], itertools.count()
+        for frame in range(max(n, 0)):
+            leaves = _beam_step(leaves, logp[frame, b], beam_width, counter)
+        if len(leaves) < top_paths:
+            raise InvalidArgumentError(None, None, f"Less leaves in the beam search than "
+                                                   f"requested. [Op:{op}]")
+        best = sorted(leaves, key=lambda e: -e.total)[:top_paths]
+        for k, e in enumerate(best):
+            paths[k][b] = e.labels(merge_repeated)
+            scores[b, k] = e.total
+    decoded = [_sparse_paths(p, batch, t.device) for p in paths]
+    return decoded, wrap(torch.tensor(scores, dtype=t.dtype, device=t.device), x._dtype)
+
+
+@public("torchflow.nn")
+def ctc_beam_search_decoder(inputs, sequence_length, beam_width=100, top_paths=1):
+    """Beam-search CTC decoding of logits (TF's prefix beam search).
+
+    The logits of each frame are log-softmax normalised; the ``beam_width`` most
+    likely label prefixes are kept at each frame (a prefix's probability sums
+    over every alignment that collapses to it), and the ``top_paths`` best are
+    returned. The blank is the last class; repeated labels are not merged.
+
+    Args:
+      inputs: Float logits ``[max_time, batch_size, num_classes]``.
+      sequence_length: int32 ``[batch_size]`` frames to decode per entry.
+      beam_width: int >= 1, default 100: the number of prefixes kept.
+      top_paths: int in ``[1, beam_width]``, default 1: the paths returned.
+
+    Returns:
+      ``(decoded, log_probabilities)``: ``decoded`` is a list of ``top_paths``
+      ``SparseTensor``\ s (int64 ``indices``, ``values`` and ``dense_shape
+      [batch_size, max_decoded_length]``), the ``j``-th holding each entry's
+      ``j``-th best path; ``log_probabilities`` is ``[batch_size, top_paths]`` of
+      ``inputs``' dtype.
+
+    Raises:
+      InvalidArgumentError: If ``inputs`` is not 3-D, ``sequence_length`` not a
+        vector, ``top_paths > beam_width``, or fewer prefixes than ``top_paths``
+        survive (very short sequences).
+      FailedPreconditionError: If ``sequence_length`` does not match the batch or
+        exceeds ``max_time``.
+
+    >>> import torchflow as tf
+    >>> x = tf.math.log([[[0.1, 0.9]], [[0.8, 0.2]], [[0.7, 0.3]], [[0.2, 0.8]]])
+    >>> decoded, _ = tf.nn.ctc_beam_search_decoder(x, [4], beam_width=4)
+    >>> tf.sparse.to_dense(decoded[0]).numpy()
+    array([[0]])
+    """
+    return beam_search_decode(inputs, sequence_length, beam_width, top_paths,
+                              merge_repeated=False)

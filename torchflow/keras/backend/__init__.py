@@ -32,6 +32,7 @@ from torchflow._src.keras.backend_batch_ops import local_conv1d as local_conv1d
 from torchflow._src.keras.backend_batch_ops import local_conv2d as local_conv2d
 from torchflow._src.keras.backend_batch_ops import resize_volumes as resize_volumes
 from torchflow._src.keras.backend_ctc import ctc_batch_cost as ctc_batch_cost
+from torchflow._src.keras.backend_ctc import ctc_decode as ctc_decode
 from torchflow._src.keras.backend_ctc import ctc_label_dense_to_sparse as ctc_label_dense_to_sparse
 from torchflow._src.keras.backend_function import function as function
 from torchflow._src.keras.backend_function import placeholder as placeholder
