@@ -236,11 +236,12 @@ class Capture:
         results = self._disable()
         out = []
         append = out.append
+        new = tuple.__new__  # a RawEvent without NamedTuple's Python-level __new__
         fc_mark = "#" + _FC_KEY + "="
         for name, start, end, tid in _py_events:
             if fc_mark in name:
                 name = _resolve(name)
-            append(RawEvent(name, start, end - start, tid, -1, KIND_OP, 0))
+            append(new(RawEvent, (name, start, end - start, tid, -1, KIND_OP, 0)))
         _py_events.clear()
         kinds = _KINDS
         for event in results.events() if results is not None else ():
@@ -248,16 +249,17 @@ class Capture:
             if kind is None:
                 continue  # kineto's own markers (memory, overhead, ...)
             name = event.name()
-            if kind == KIND_KERNEL:
-                append(RawEvent(name, event.start_ns(), event.duration_ns(),
-                                event.device_resource_id(), event.device_index(), kind,
-                                event.correlation_id()))
-            elif kind == KIND_RUNTIME:
-                append(RawEvent(name, event.start_ns(), event.duration_ns(),
-                                event.start_thread_id(), -1, kind, event.correlation_id()))
-            else:
+            if kind is KIND_OP:
                 if fc_mark in name:
                     name = _resolve(name)
-                append(RawEvent(name, event.start_ns(), event.duration_ns(),
-                                event.start_thread_id(), -1, kind, 0))
+                append(new(RawEvent, (name, event.start_ns(), event.duration_ns(),
+                                      event.start_thread_id(), -1, kind, 0)))
+            elif kind is KIND_KERNEL:
+                append(new(RawEvent, (name, event.start_ns(), event.duration_ns(),
+                                      event.device_resource_id(), event.device_index(), kind,
+                                      event.correlation_id())))
+            else:
+                append(new(RawEvent, (name, event.start_ns(), event.duration_ns(),
+                                      event.start_thread_id(), -1, kind,
+                                      event.correlation_id() if kind is KIND_RUNTIME else 0)))
         return out

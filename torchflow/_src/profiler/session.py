@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import collections
 import datetime
+import gc
 import os
 import socket
 import threading
@@ -75,6 +76,18 @@ class Session:
 
     def finish(self, hostname: str | None = None):
         """Stops the capture and returns its XSpace."""
+        # The export makes a few objects per captured event; the garbage collector's
+        # passes over the whole heap meanwhile (one per ~700 new objects, a full one now
+        # and then) can cost more than the export itself, and find nothing to free.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._export(hostname)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _export(self, hostname: str | None):
         events = self.capture.stop()
         self.user_names |= backend.range_names()  # the library's own stages, by TF's names
         self.stop_ns = max(time.time_ns(), self.start_ns)

@@ -115,7 +115,7 @@ class _PlaneBuilder:
 
 def _sorted(events: list) -> list:
     # Parents before children: earlier start first, and at one start the longer event.
-    return sorted(events, key=lambda e: (e.start_ns, -e.duration_ns))
+    return sorted(events, key=lambda e: (e[1], -e[2]))  # (start_ns, -duration_ns)
 
 
 def _add_line(builder, line_id, name, start_ns, stop_ns, events, convert) -> None:
@@ -168,22 +168,24 @@ def build_xspace(events: Iterable[backend.RawEvent], start_ns: int, stop_ns: int
             mid = host.event_id(tf_op_name(raw.name), raw.name)
         return mid, stats
 
-    def host_event(line, raw, origin):
-        key = (raw.name, raw.kind)
-        meta = metas.get(key)
-        if meta is None:
-            meta = metas[key] = host_meta(raw)
-        mid, stats = meta
-        event = line.events.add(metadata_id=mid, offset_ps=(raw.start_ns - origin) * 1000,
-                                duration_ps=raw.duration_ns * 1000)
-        for sid, field, value in stats:
-            setattr(event.stats.add(metadata_id=sid), field, value)
-        if raw.correlation and raw.kind == backend.KIND_RUNTIME:
-            host.add_stat(event, "correlation_id", raw.correlation)
-
     for tid in sorted(by_thread):
-        _add_line(host, tid, thread_names.get(tid, f"thread {tid}"), start_ns, stop_ns,
-                  by_thread[tid], host_event)
+        line = host.plane.lines.add(id=tid, display_id=tid,
+                                    name=thread_names.get(tid, f"thread {tid}"),
+                                    timestamp_ns=start_ns,
+                                    duration_ps=max(0, stop_ns - start_ns) * 1000)
+        add = line.events.add
+        for raw in _sorted(by_thread[tid]):  # one tight loop: ~10^4 events per second of steps
+            name, start, duration, _, _, kind, correlation = raw
+            meta = metas.get((name, kind))
+            if meta is None:
+                meta = metas[(name, kind)] = host_meta(raw)
+            mid, stats = meta
+            event = add(metadata_id=mid, offset_ps=(start - start_ns) * 1000,
+                        duration_ps=duration * 1000)
+            for sid, field, value in stats:
+                setattr(event.stats.add(metadata_id=sid), field, value)
+            if correlation and kind == backend.KIND_RUNTIME:
+                host.add_stat(event, "correlation_id", correlation)
     for index in sorted(by_device):
         device = _PlaneBuilder(space.planes.add(id=index + 1, name=f"/device:GPU:{index}"))
 
