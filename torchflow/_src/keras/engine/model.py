@@ -254,12 +254,16 @@ class Model(TrainingMixin, Layer):
           save_traces: Whether SavedModel stores traced call functions
             (accepted and unused).
 
-        Differences from TensorFlow 2.4: the directory format holds the
-        model's config as JSON and a checkpoint of its variables, not a TF
-        SavedModel's graphs, so it loads in torchflow only; a model without a
-        config (a subclassed model that does not implement ``get_config``)
-        saves, but ``load_model`` cannot revive it (``load_weights`` on the
-        directory restores its variables into a model built in Python).
+        The directory is in TF's Keras SavedModel layout: ``keras_metadata.pb``
+        (each layer's class, config and build shape), ``variables/`` (a TF
+        checkpoint of the model and its optimizer) and ``saved_model.pb``; it
+        loads in torchflow and in tf.keras (``tf.keras.models.load_model``).
+        Differences from TensorFlow 2.4: ``saved_model.pb`` holds the object
+        graph but no traced functions (no ``serving_default`` signature); a
+        model without a config (a subclassed model that does not implement
+        ``get_config``) saves, but ``load_model`` cannot revive it
+        (``load_weights`` on the directory restores its variables into a model
+        built in Python).
 
         Raises:
           NotImplementedError: For HDF5 and a subclassed model (TF's message), or

@@ -5,15 +5,19 @@
   checkpoint whose root object is the model (as tf.keras writes it) at that prefix.
 * ``model.save(path)``: ``.h5`` -> a tf.keras whole-model HDF5 file (attributes
   ``model_config`` and ``training_config`` as JSON, groups ``model_weights`` and
-  ``optimizer_weights``); any other path -> a directory holding
-  ``keras_metadata.json`` (the same two JSON documents) and a checkpoint
-  ``variables/variables`` of the model and its optimizer.
-  Differences from TensorFlow 2.4: the directory is not a TF SavedModel (no
-  graphs); it reloads in torchflow only. A model without a config (a subclassed
-  model or a layer that does not implement ``get_config``) saves, as in TF, but
-  ``load_model`` cannot revive it without graphs and says so;
-  ``model.load_weights(directory)`` restores its variables into a model built in
-  Python.
+  ``optimizer_weights``); any other path -> a directory in TF's Keras SavedModel
+  layout (``saved_model_format.py``): ``keras_metadata.pb``, ``variables/`` (a TF
+  checkpoint rooted at the model, with the optimizer's state when compiled) and
+  ``saved_model.pb``, which tf.keras' ``load_model`` reads too.
+  Differences from TensorFlow 2.4: ``saved_model.pb`` holds the object graph but
+  no traced functions or ``serving_default`` signature, so TF revives the model
+  from its config; a model without a config (a subclassed model or a layer that
+  does not implement ``get_config``) saves, as in TF, but ``load_model`` cannot
+  revive it without graphs and says so; ``model.load_weights(directory)``
+  restores its variables into a model built in Python.
+* ``load_model(directory)`` reads that layout as written by torchflow or by
+  tf.keras, and still reads torchflow 0.x's directories
+  (``keras_metadata.json`` + ``variables/``) for one release.
 """
 
 from __future__ import annotations
@@ -28,10 +32,11 @@ from torchflow._src.keras.engine import serialization
 from torchflow._src.keras.engine.model import _json_default
 from torchflow._src.keras.engine.sequential import Sequential
 from torchflow._src.keras.engine.serialization import deserialize_layer, serialize_layer
-from torchflow._src.keras.saving import hdf5_format
+from torchflow._src.keras.saving import hdf5_format, saved_model_format
 from torchflow._src.train import checkpoint_management as cm
 from torchflow._src.train.checkpoint import Checkpoint, restore_graph, save_graph
 from torchflow._src.train.checkpoint_management import latest_checkpoint
+from torchflow._src.train.saved_model import load as saved_model
 from torchflow._src.util.api import public
 
 _H5_EXT = (".h5", ".hdf5", ".keras")
@@ -67,6 +72,8 @@ def load_weights(model, filepath, by_name=False, skip_mismatch=False):
                                     skip_mismatch=skip_mismatch)
         return None
     if os.path.isdir(filepath):
+        if saved_model_format.is_keras_saved_model(filepath):  # TF's SavedModel layout
+            return restore_graph(model, os.path.join(filepath, "variables", "variables"))
         if os.path.exists(os.path.join(filepath, "keras_metadata.json")):
             # A directory written by model.save: its variables, as TF reads a
             # SavedModel directory's variables/variables.
@@ -169,18 +176,11 @@ def save_model(model, filepath, overwrite=True, include_optimizer=True, save_for
                     else:
                         ds[()] = v
         return None
-    os.makedirs(filepath, exist_ok=True)
-    meta = {"model_config": json.loads(config),
-            "training_config": json.loads(training_json) if training_json else None,
-            "format": "torchflow-keras", "version": 1}
-    tmp = os.path.join(filepath, "keras_metadata.json.tmp")
-    with open(tmp, "w", encoding="utf8") as f:
-        json.dump(meta, f)
-    os.replace(tmp, os.path.join(filepath, "keras_metadata.json"))
-    deps = {"model": model}
-    if training_json is not None and model.optimizer is not None:
-        deps["optimizer"] = model.optimizer
-    Checkpoint(**deps).write(os.path.join(filepath, "variables", "variables"))
+    saved_model_format.save(model, filepath, include_optimizer,
+                            json.loads(training_json) if training_json else None)
+    old = os.path.join(filepath, "keras_metadata.json")  # torchflow 0.x's format
+    if os.path.exists(old):
+        os.remove(old)
     return None
 
 
@@ -276,8 +276,12 @@ def load_model(filepath, custom_objects=None, compile=True, options=None):  # no
                 if "optimizer_weights" in f and hasattr(model.optimizer, "_restore_h5_weights"):
                     model.optimizer._restore_h5_weights(model, f["optimizer_weights"])
         return model
-    meta_path = os.path.join(filepath, "keras_metadata.json")
+    if saved_model_format.is_keras_saved_model(filepath):
+        return saved_model_format.load(filepath, custom_objects, compile)
+    meta_path = os.path.join(filepath, "keras_metadata.json")  # torchflow 0.x's format
     if not os.path.exists(meta_path):
+        if os.path.isdir(filepath) and saved_model.contains_saved_model(filepath):
+            return saved_model.load(filepath, options=options)  # not a Keras model (as TF)
         raise IOError(f"No file or directory found at {filepath}")
     with open(meta_path, encoding="utf8") as f:
         meta = json.load(f)
