@@ -7,6 +7,7 @@ own ``.xplane.pb``, read with the same helpers), and read back through XProf's c
 from __future__ import annotations
 
 import os
+import time
 
 import pytest
 from xprof_helpers import events, host_plane, load_space, xplane_files, xprof_tool
@@ -14,6 +15,7 @@ from xprof_helpers import events, host_plane, load_space, xplane_files, xprof_to
 import torchflow as tf
 from torchflow._src.core import profiler_backend
 from torchflow._src.profiler import session as session_lib
+from torchflow._src.profiler import view
 from torchflow._src.testing import real_tf
 
 prof = tf.profiler.experimental
@@ -179,3 +181,26 @@ def test_iterator_get_next_events_match_tensorflow(tmp_path, pipeline):
     assert steps == [0, 1]
     trace = xprof_tool(xplane_files(tmp_path / "ours"), "trace_viewer")
     assert "Iterator::Model::" + our_stage in {e.get("name") for e in trace["traceEvents"]}
+
+
+def test_view_counts_tf_data_waits_as_input(tmp_path):
+    # A step that waits on a slow pipeline: the GetNext events make that wait "input"
+    # in `torchflow profile view` (at least the 20 ms the map sleeps per element).
+    def slow(x):
+        time.sleep(0.02)
+        return x * 2
+
+    it = iter(tf.data.Dataset.range(4).map(slow))
+    next(it)
+    prof.start(str(tmp_path))
+    for step in range(2):
+        with prof.Trace("train", step_num=step, _r=1):
+            x = next(it)
+            tf.matmul(tf.ones((8, 8)), tf.ones((8, 8))) + tf.cast(x, tf.float32)
+    prof.stop()
+    (run,) = view.analyze(tmp_path).values()
+    (worker,) = run["workers"].values()
+    for step in ("0", "1"):
+        split = worker["steps"][step]
+        assert 20_000 <= split["input_us"] <= split["total_us"]
+        assert run["steps"][step]["biggest"] == "input"
