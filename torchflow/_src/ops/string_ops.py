@@ -469,7 +469,7 @@ def to_number(input, out_type=dtypes.float32, name=None) -> Tensor | RaggedTenso
 
 @public("torchflow.strings")
 def as_string(input, precision=-1, scientific=False, shortest=False, width=-1,
-              fill="", name=None) -> Tensor:
+              fill="", name=None) -> Tensor | RaggedTensor:
     """Converts each element of a numeric or bool tensor to a string.
 
     Args:

@@ -27,9 +27,11 @@ def check_errors(errors: str) -> None:
         raise ValueError(f"errors must be one of {list(_ERRORS)}. Received: errors={errors!r}")
 
 
-def _mark_invalid(e: UnicodeDecodeError):
+def _mark_invalid(e: UnicodeError):
     """Decoding error handler: one lone surrogate per ill-formed subsequence (the
     maximal subpart, as TF's ICU-based decoder), its value holding the byte count."""
+    if not isinstance(e, UnicodeDecodeError):
+        raise e
     return chr(0xDC00 + (e.end - e.start)), e.end
 
 

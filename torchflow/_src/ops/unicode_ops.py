@@ -183,7 +183,7 @@ def unicode_encode(input, output_encoding, errors="replace", replacement_char=65
 @public("torchflow.strings")
 def unicode_transcode(input, input_encoding, output_encoding, errors="replace",
                       replacement_char=65533, replace_control_characters=False,
-                      name=None) -> Tensor:
+                      name=None) -> Tensor | RaggedTensor:
     """Re-encodes each string from ``input_encoding`` to ``output_encoding``.
 
     A RaggedTensor ``input`` gives a RaggedTensor of the same row partitions.

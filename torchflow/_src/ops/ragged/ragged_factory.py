@@ -258,7 +258,10 @@ def stack(values, axis=0, name=None) -> RaggedTensor:
     if not 0 <= axis <= rank:
         raise ValueError(f"axis={axis - rank - 1 if axis < 0 else axis} out of bounds: "
                          f"expected {-rank - 1}<=axis<{rank + 1}")
-    return _concat_inner([expand_dims_at(to_ragged(v, max(rr, 1)), axis) for v in values], axis)
+    out = _concat_inner([expand_dims_at(to_ragged(v, max(rr, 1)), axis) for v in values], axis)
+    if not isinstance(out, RaggedTensor):  # ragged parts (rank >= 2) concatenate to ragged
+        raise TypeError(f"tf.ragged.stack produced {type(out).__name__}")
+    return out
 
 
 def concat(values, axis):

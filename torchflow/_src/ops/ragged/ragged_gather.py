@@ -110,7 +110,7 @@ def gather0(params, indices):
     out = take_rows(params, flat)
     for d in reversed(list(indices._t.shape)[1:]):
         k = int(d)
-        out = RaggedTensor(out, wrap(torch.arange(out._nrows() // k + 1) * k,
+        out = RaggedTensor(out, wrap(torch.arange(nrows_of(out) // k + 1) * k,
                                      params.row_splits_dtype), internal=True)
     return out
 
@@ -196,6 +196,8 @@ def gather_nd(params, indices, batch_dims=0):
     if k == 0:
         raise NotImplementedError("tf.gather_nd of a RaggedTensor with empty index tuples "
                                   "is not supported yet.")
+    if isinstance(indices, RaggedTensor):  # (rank 2: its innermost dimension is ragged)
+        raise ValueError("The innermost dimension of indices may not be ragged")
     idx = indices._t.to(torch.int64).cpu()
     if k == 1:
         return gather0(params, wrap(idx.reshape(-1), _I64))

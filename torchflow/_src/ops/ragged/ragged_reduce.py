@@ -146,7 +146,7 @@ def _count(rt: RaggedTensor, axis, keepdims: bool):
     return reduce("sum", ones, axis, keepdims)
 
 
-def reduce(kind, rt: RaggedTensor, axis, keepdims):
+def reduce(kind, rt, axis, keepdims):
     """``tf.reduce_<kind>`` of a RaggedTensor.
 
     ``kind``: a ``Reducer``, or sum prod max min mean all any, or variance and std (TF 2.4's
