@@ -14,6 +14,7 @@ from torchflow._src.ops.raw_ops import AsString as AsString
 from torchflow._src.ops.raw_ops import Atan as Atan
 from torchflow._src.ops.raw_ops import Atan2 as Atan2
 from torchflow._src.ops.raw_ops import AvgPool as AvgPool
+from torchflow._src.ops.raw_ops import AvgPool3D as AvgPool3D
 from torchflow._src.ops.raw_ops import BatchMatMulV2 as BatchMatMulV2
 from torchflow._src.ops.raw_ops import BiasAdd as BiasAdd
 from torchflow._src.ops.raw_ops import BroadcastTo as BroadcastTo
@@ -23,10 +24,14 @@ from torchflow._src.ops.raw_ops import Cholesky as Cholesky
 from torchflow._src.ops.raw_ops import ClipByValue as ClipByValue
 from torchflow._src.ops.raw_ops import ConcatV2 as ConcatV2
 from torchflow._src.ops.raw_ops import Conv2D as Conv2D
+from torchflow._src.ops.raw_ops import Conv2DBackpropInput as Conv2DBackpropInput
+from torchflow._src.ops.raw_ops import Conv3D as Conv3D
 from torchflow._src.ops.raw_ops import Cos as Cos
 from torchflow._src.ops.raw_ops import Cosh as Cosh
 from torchflow._src.ops.raw_ops import Cumprod as Cumprod
 from torchflow._src.ops.raw_ops import Cumsum as Cumsum
+from torchflow._src.ops.raw_ops import DepthToSpace as DepthToSpace
+from torchflow._src.ops.raw_ops import DepthwiseConv2dNative as DepthwiseConv2dNative
 from torchflow._src.ops.raw_ops import Digamma as Digamma
 from torchflow._src.ops.raw_ops import DivNoNan as DivNoNan
 from torchflow._src.ops.raw_ops import Einsum as Einsum
@@ -48,6 +53,7 @@ from torchflow._src.ops.raw_ops import GatherV2 as GatherV2
 from torchflow._src.ops.raw_ops import Greater as Greater
 from torchflow._src.ops.raw_ops import GreaterEqual as GreaterEqual
 from torchflow._src.ops.raw_ops import Identity as Identity
+from torchflow._src.ops.raw_ops import InvertPermutation as InvertPermutation
 from torchflow._src.ops.raw_ops import IsFinite as IsFinite
 from torchflow._src.ops.raw_ops import IsInf as IsInf
 from torchflow._src.ops.raw_ops import IsNan as IsNan
@@ -68,9 +74,11 @@ from torchflow._src.ops.raw_ops import MatrixInverse as MatrixInverse
 from torchflow._src.ops.raw_ops import Max as Max
 from torchflow._src.ops.raw_ops import Maximum as Maximum
 from torchflow._src.ops.raw_ops import MaxPool as MaxPool
+from torchflow._src.ops.raw_ops import MaxPool3D as MaxPool3D
 from torchflow._src.ops.raw_ops import Mean as Mean
 from torchflow._src.ops.raw_ops import Min as Min
 from torchflow._src.ops.raw_ops import Minimum as Minimum
+from torchflow._src.ops.raw_ops import MirrorPad as MirrorPad
 from torchflow._src.ops.raw_ops import Mul as Mul
 from torchflow._src.ops.raw_ops import Multinomial as Multinomial
 from torchflow._src.ops.raw_ops import Neg as Neg
@@ -79,6 +87,7 @@ from torchflow._src.ops.raw_ops import OneHot as OneHot
 from torchflow._src.ops.raw_ops import OnesLike as OnesLike
 from torchflow._src.ops.raw_ops import Pack as Pack
 from torchflow._src.ops.raw_ops import Pad as Pad
+from torchflow._src.ops.raw_ops import PadV2 as PadV2
 from torchflow._src.ops.raw_ops import Pow as Pow
 from torchflow._src.ops.raw_ops import Prod as Prod
 from torchflow._src.ops.raw_ops import Qr as Qr
@@ -98,6 +107,9 @@ from torchflow._src.ops.raw_ops import RegexReplace as RegexReplace
 from torchflow._src.ops.raw_ops import Relu as Relu
 from torchflow._src.ops.raw_ops import Relu6 as Relu6
 from torchflow._src.ops.raw_ops import Reshape as Reshape
+from torchflow._src.ops.raw_ops import ResizeBilinear as ResizeBilinear
+from torchflow._src.ops.raw_ops import ResizeNearestNeighbor as ResizeNearestNeighbor
+from torchflow._src.ops.raw_ops import ReverseSequence as ReverseSequence
 from torchflow._src.ops.raw_ops import ReverseV2 as ReverseV2
 from torchflow._src.ops.raw_ops import Rint as Rint
 from torchflow._src.ops.raw_ops import Round as Round
@@ -116,6 +128,7 @@ from torchflow._src.ops.raw_ops import Slice as Slice
 from torchflow._src.ops.raw_ops import Softmax as Softmax
 from torchflow._src.ops.raw_ops import Softplus as Softplus
 from torchflow._src.ops.raw_ops import Softsign as Softsign
+from torchflow._src.ops.raw_ops import SpaceToDepth as SpaceToDepth
 from torchflow._src.ops.raw_ops import Split as Split
 from torchflow._src.ops.raw_ops import SplitV as SplitV
 from torchflow._src.ops.raw_ops import Sqrt as Sqrt

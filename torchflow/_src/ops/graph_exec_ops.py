@@ -19,6 +19,7 @@ from torchflow._src.ops import (
     creation_ops,
     gather_ops,
     indexing,
+    linalg_ops,
     math_ops,
     normalization_ops,
     numpy_ops,
@@ -146,6 +147,12 @@ def _select(library, attrs, inputs):
                              math_ops.add(e, creation_ops.zeros_like(t)))]
 
 
+def _batch_matmul_v3(library, attrs, inputs):
+    # TF 2.5+'s BatchMatMul (an output dtype attr, Tout, beside V2's); not a TF 2.4 raw op.
+    return [linalg_ops.matmul(inputs[0], inputs[1], adjoint_a=bool(attrs.get("adj_x")),
+                              adjoint_b=bool(attrs.get("adj_y")))]
+
+
 def _placeholder_with_default(library, attrs, inputs):
     return [inputs[0]]
 
@@ -181,6 +188,7 @@ HANDLERS = {
     "FusedBatchNormV2": _fused_batch_norm,
     "FusedBatchNormV3": _fused_batch_norm,
     "Select": _select,
+    "BatchMatMulV3": _batch_matmul_v3,
     "PlaceholderWithDefault": _placeholder_with_default,
     "Placeholder": _unsupported_placeholder,
 }

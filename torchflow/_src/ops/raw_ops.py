@@ -427,11 +427,6 @@ _OPS["ReverseSequence"] = _make(
 _OPS["InvertPermutation"] = _make("InvertPermutation", ["x"],
                                   _call("partition_ops", "invert_permutation", "x"),
                                   "tf.math.invert_permutation")
-_OPS["BatchMatMulV3"] = _make("BatchMatMulV3", ["x", "y", "Tout", ("adj_x", False),
-                                                ("adj_y", False), ("grad_x", False),
-                                                ("grad_y", False)],
-                              lambda x, y, Tout, adj_x, adj_y, grad_x, grad_y: _batch_matmul(
-                                  x, y, adj_x, adj_y), "batched tf.linalg.matmul")
 _OPS["PadV2"] = _make("PadV2", ["input", "paddings", "constant_values"],
                       lambda input, paddings, constant_values: _m("array_ops").pad(
                           input, paddings, constant_values=constant_values), "tf.pad")
