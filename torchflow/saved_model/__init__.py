@@ -43,3 +43,4 @@ from torchflow._src.train.saved_model.constants import LoadOptions as LoadOption
 from torchflow._src.train.saved_model.constants import SaveOptions as SaveOptions
 from torchflow._src.train.saved_model.load import contains_saved_model as contains_saved_model
 from torchflow._src.train.saved_model.load import load as load
+from torchflow._src.train.saved_model.save import save as save

@@ -397,3 +397,6 @@ for _name, _op in (("assign", "AssignVariableOp"), ("assign_add", "AssignAddVari
 op_graph.register(logging_ops.print, _print)
 del _fn, _op, _name
 __all__ = ["shape_attr"]
+
+# More lowerings (variable reads, convolutions, pooling) register on import.
+from torchflow._src.ops import graph_lowering_nn  # noqa: E402, F401  (for its registrations)

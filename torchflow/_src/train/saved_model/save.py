@@ -1,0 +1,472 @@
+"""``tf.saved_model.save``: writes a trackable object as a SavedModel in TF's layout.
+
+``export_dir`` gets ``saved_model.pb`` (a ``SavedModel`` with one ``MetaGraphDef``
+tagged ``serve``), ``variables/variables.{index,data-00000-of-00001}`` (a TF
+checkpoint, ``checkpoint._save_graph``) and ``assets/``. The MetaGraph holds:
+
+* ``graph_def.library``: one ``FunctionDef`` per concrete function of every
+  ``tf.function`` reachable from the object, and one per signature (TF's
+  *signature wrapper*: the same body with keyword inputs in sorted order and
+  the outputs of a dict); ``graph_def.node``: for each signature its input
+  placeholders (``serving_default_x``) and the ``StatefulPartitionedCall`` of
+  its wrapper on the variables' ``VarHandleOp``\\ s, so ``signature_def``'s
+  tensor names exist;
+* ``object_graph_def``: the checkpoint's objects with the same node ids (user
+  objects, list/dict wrappers, ``SavedVariable``\\ s), then the functions
+  (``SavedFunction``) as children of their owners, then ``signatures`` (TF's
+  ``signature_map``) and its ``bare_concrete_function``\\ s; ``concrete_functions``
+  describes each with ``bound_inputs`` (the node ids of the variables it
+  captures, which are the FunctionDef's trailing resource inputs) and its input
+  and output structures;
+* ``signature_def``: one ``SignatureDef`` per signature (``tensorflow/serving/predict``).
+
+The graphs come from the traced functions (``ConcreteFunction.graph``); a graph
+holding computations with no TF op cannot be written and raises.
+"""
+
+from __future__ import annotations
+
+import collections
+import inspect
+import os
+import shutil
+
+from torchflow._src.core import dtypes, errors
+from torchflow._src.core.function import ConcreteFunction, Function
+from torchflow._src.core.op_graph import NameAttrList, attr_value, shape_proto
+from torchflow._src.core.proto import tf_meta_graph_pb2, tf_saved_model_pb2, tf_versions_pb2
+from torchflow._src.core.tensor import Tensor
+from torchflow._src.core.tensor_shape import TensorShape
+from torchflow._src.core.tensor_spec import TensorSpec
+from torchflow._src.train import checkpoint
+from torchflow._src.train import object_graph as og
+from torchflow._src.train.saved_model import constants, structure
+from torchflow._src.train.saved_model.function_def import function_def
+from torchflow._src.util import nest
+from torchflow._src.util.api import public
+
+# Functions Keras keeps for fit/evaluate/predict: TF does not save them.
+_SKIPPED = frozenset(("train_function", "test_function", "predict_function",
+                      "train_tf_function"))
+_PREDICT = "tensorflow/serving/predict"
+_INIT_OP_KEY = "__saved_model_init_op"
+
+
+def _functions_of(obj) -> list:
+    """``[(attribute name, Function or ConcreteFunction)]`` of ``obj``, sorted by name."""
+    if og.is_variable(obj) or isinstance(obj, (list, tuple, dict)) or isinstance(obj, type):
+        return []
+    names = set(getattr(obj, "__dict__", {}) or {})
+    for klass in type(obj).__mro__:
+        names.update(vars(klass))
+    out = []
+    for n in sorted(names):
+        if (n.startswith("__") and n != "__call__") or n in _SKIPPED:
+            continue
+        try:
+            static = inspect.getattr_static(obj, n)
+        except AttributeError:
+            continue
+        if isinstance(static, (Function, ConcreteFunction)):
+            out.append((n, getattr(obj, n)))
+    return out
+
+
+def _concretes(fn) -> list:
+    """The concrete functions TF saves for ``fn``: every traced one (tracing the
+    ``input_signature`` first if there is one and nothing was traced)."""
+    if isinstance(fn, ConcreteFunction):
+        return [fn]
+    if fn.input_signature is not None and not fn._list_all_concrete_functions():
+        fn.get_concrete_function()
+    return fn._list_all_concrete_functions()
+
+
+def _relaxed_spec(t: Tensor, unknown_inputs: bool, name=None) -> TensorSpec:
+    """A ``TensorSpec`` of an output seen in a trace whose unknown input dimensions
+    stood at 1: those 1s may be any size, so they are written unknown."""
+    dims = t.shape.as_list() if t.shape.rank is not None else None
+    if dims is not None and unknown_inputs:
+        dims = [None if d == 1 else d for d in dims]
+    return TensorSpec(TensorShape(dims), t.dtype, name)
+
+
+def _has_unknown(specs) -> bool:
+    for s in nest.flatten(specs):
+        if isinstance(s, TensorSpec) and (s.shape.rank is None or None in s.shape.as_list()):
+            return True
+    return False
+
+
+def _full_arg_spec(fn: Function):
+    try:
+        spec = inspect.getfullargspec(fn.python_function)
+    except TypeError:
+        return None, False
+    defaults = spec.defaults
+    kwonlydefaults = spec.kwonlydefaults
+    try:
+        structure.encode((defaults, kwonlydefaults))
+    except ValueError:
+        defaults = kwonlydefaults = None
+    full = collections.namedtuple("FullArgSpec", ["args", "varargs", "varkw", "defaults",
+                                                  "kwonlyargs", "kwonlydefaults",
+                                                  "annotations"])
+    value = full(list(spec.args), spec.varargs, spec.varkw, defaults, list(spec.kwonlyargs),
+                 kwonlydefaults, {})
+    return structure.encode(value), fn._instance_ref is not None
+
+
+class _Saver:
+    def __init__(self, root, signatures):
+        self.root = root
+        self.objects, self.edges, self.paths, self.index = og.walk(root)
+        self.meta = tf_meta_graph_pb2.MetaGraphDef()
+        self.graph = self.meta.object_graph_def
+        self.library = self.meta.graph_def.library
+        self._counter = 0
+        self._names: "dict[int, str]" = {}  # id(concrete) -> FunctionDef name
+        self._keep: list = []
+        self.signatures = signatures
+
+    def _fname(self, base: str) -> str:
+        self._counter += 1
+        return f"__inference_{base}_{self._counter}"
+
+    # --- functions ----------------------------------------------------------------
+    def _bound_inputs(self, concrete, fname: str) -> list:
+        ids = []
+        for var in concrete.graph.variables:
+            j = self.index.get(id(var))
+            if j is None:
+                raise AssertionError(
+                    f"Tried to export a function which references an 'untracked' resource. "
+                    f"TensorFlow objects (e.g. tf.Variable) captured by functions must be "
+                    f"'tracked' by assigning them to an attribute of a tracked object or "
+                    f"assigned to an attribute of the main object directly. Function "
+                    f"{fname} captures variable {var.name}, which is not reachable from the "
+                    "object being saved.")
+            ids.append(j)
+        return ids
+
+    def _handle_specs(self, graph) -> dict:
+        return {ep: (v.dtype, v.shape.as_list() if v.shape.rank is not None else None)
+                for v, ep in graph.captures if og.is_variable(v)}
+
+    def _add_concrete(self, concrete, fname: str) -> str:
+        name = self._names.get(id(concrete))
+        if name is not None:
+            return name
+        graph = concrete.graph
+        name = self._fname(fname)
+        self._names[id(concrete)] = name
+        self._keep.append(concrete)
+        self.library.function.add().CopyFrom(
+            function_def(graph, name, fname, handle_specs=self._handle_specs(graph)))
+        saved = self.graph.concrete_functions[name]
+        saved.bound_inputs.extend(self._bound_inputs(concrete, fname))
+        args, kwargs = concrete.structured_input_signature
+        names = iter(graph.arg_names)
+
+        def named(s):
+            if isinstance(s, TensorSpec):
+                return TensorSpec(s.shape, s.dtype, s.name or next(names, None))
+            return s
+
+        sig = nest.map_structure(named, (tuple(args), dict(kwargs)))
+        saved.canonicalized_input_signature.CopyFrom(structure.encode(sig))
+        unknown = _has_unknown((args, kwargs))
+        out = nest.map_structure(
+            lambda t: _relaxed_spec(t, unknown) if isinstance(t, Tensor) else t,
+            graph.structured_outputs)
+        try:
+            saved.output_signature.CopyFrom(structure.encode(out))
+        except ValueError:
+            saved.output_signature.CopyFrom(structure.encode(None))
+        return name
+
+    def _add_function(self, owner: int, attr: str, fn) -> None:
+        node_id = len(self.graph.nodes)
+        proto = self.graph.nodes.add()
+        self.graph.nodes[owner].children.add(node_id=node_id, local_name=attr)
+        if isinstance(fn, ConcreteFunction):
+            name = self._add_concrete(fn, fn._function.__name__)
+            bare = proto.bare_concrete_function
+            bare.concrete_function_name = name
+            return
+        saved = proto.function
+        for c in _concretes(fn):
+            saved.concrete_functions.append(self._add_concrete(c, fn.__name__))
+        full, is_method = _full_arg_spec(fn)
+        if full is not None:
+            saved.function_spec.fullargspec.CopyFrom(full)
+        saved.function_spec.is_method = is_method
+        saved.function_spec.input_signature.CopyFrom(structure.encode(
+            tuple(fn.input_signature) if fn.input_signature is not None else None))
+
+    # --- objects ------------------------------------------------------------------
+    def build_objects(self) -> None:
+        for i, obj in enumerate(self.objects):
+            proto = self.graph.nodes.add()
+            for name, j in self.edges[i]:
+                proto.children.add(node_id=j, local_name=name)
+            kind = og.kind_of(obj)
+            if kind == "variable":
+                v = proto.variable
+                v.dtype = obj.dtype.as_datatype_enum
+                v.shape.CopyFrom(shape_proto(obj.shape.as_list() if obj.shape.rank is not None
+                                             else None))
+                v.trainable = bool(getattr(obj, "trainable", True))
+                v.synchronization = int(getattr(getattr(obj, "synchronization", None),
+                                                "value", 0) or 0)
+                v.aggregation = int(getattr(getattr(obj, "aggregation", None), "value", 0) or 0)
+                name = getattr(obj, "name", "") or ""
+                v.name = name[:-2] if name.endswith(":0") else name
+            else:
+                ident = {"list": "trackable_list_wrapper",
+                         "dict": "trackable_dict_wrapper"}.get(kind, "_generic_user_object")
+                if isinstance(obj, tuple):
+                    ident = "trackable_tuple_wrapper"
+                proto.user_object.identifier = ident
+                proto.user_object.version.producer = 1
+                proto.user_object.version.min_consumer = 1
+        for i, obj in enumerate(self.objects):
+            for attr, fn in _functions_of(obj):
+                self._add_function(i, attr, fn)
+
+    def build_assets(self, export_dir: str) -> None:
+        assets_dir = os.path.join(export_dir, constants.ASSETS_DIRECTORY)
+        os.makedirs(assets_dir, exist_ok=True)
+        n = len(self.objects)
+        for i in range(n):
+            d = getattr(self.objects[i], "__dict__", None) or {}
+            for attr in sorted(d):
+                asset = d[attr]
+                if not isinstance(asset, constants.Asset):
+                    continue
+                src = asset._path
+                if not os.path.isfile(src):
+                    raise errors.NotFoundError(None, None, f"{src}; No such file or directory")
+                base = os.path.basename(src)
+                shutil.copyfile(src, os.path.join(assets_dir, base))
+                k = len(self.meta.asset_file_def)
+                af = self.meta.asset_file_def.add(filename=base)
+                af.tensor_info.name = f"asset_path_initializer_{k}:0" if k else \
+                    "asset_path_initializer:0"
+                node_id = len(self.graph.nodes)
+                self.graph.nodes.add().asset.asset_file_def_index = k
+                self.graph.nodes[i].children.add(node_id=node_id, local_name=attr)
+
+    # --- signatures ---------------------------------------------------------------
+    def build_signatures(self) -> None:
+        sigs = self.signatures
+        map_id = len(self.graph.nodes)
+        smap = self.graph.nodes.add()
+        smap.user_object.identifier = "signature_map"
+        smap.user_object.version.producer = 1
+        smap.user_object.version.min_consumer = 1
+        self.graph.nodes[0].children.add(node_id=map_id, local_name="signatures")
+        gd = self.meta.graph_def
+        handles: "dict[int, str]" = {}
+        taken: set = set()
+
+        def unique(base: str) -> str:
+            out, k = base, 0
+            while out in taken:
+                k += 1
+                out = f"{base}_{k}"
+            taken.add(out)
+            return out
+
+        for j, obj in enumerate(self.objects):
+            if og.kind_of(obj) == "variable" and hasattr(obj, "dtype"):
+                name = (getattr(obj, "name", "") or "Variable").split(":")[0] or "Variable"
+                node = gd.node.add(name=unique(name), op="VarHandleOp")
+                node.attr["dtype"].type = obj.dtype.as_datatype_enum
+                node.attr["shape"].shape.CopyFrom(shape_proto(
+                    obj.shape.as_list() if obj.shape.rank is not None else None))
+                node.attr["shared_name"].s = node.name.encode()
+                node.attr["container"].s = b""
+                handles[j] = node.name
+        for n_call, key in enumerate(sorted(sigs)):
+            self._add_signature(key, sigs[key], map_id, handles, unique, n_call)
+        init = gd.node.add(name=unique("NoOp"), op="NoOp")
+        init_sig = self.meta.signature_def[_INIT_OP_KEY]
+        info = init_sig.outputs[_INIT_OP_KEY]
+        info.name = init.name
+        info.tensor_shape.unknown_rank = True
+        self.meta.collection_def["saved_model_main_op"].node_list.value.append(init.name)
+
+    def _add_signature(self, key, concrete, map_id, handles, unique, n_call) -> None:
+        fname = concrete._function.__name__
+        graph = concrete.graph
+        args, kwargs = concrete.structured_input_signature
+        flat_specs = nest.flatten((args, kwargs))
+        if any(not isinstance(s, TensorSpec) for s in flat_specs):
+            raise ValueError(
+                f"Got a non-Tensor value in the input signature of function {fname} used to "
+                f"generate the SavedModel signature '{key}'; signature functions take "
+                "tensor inputs only.")
+        keywords = [s.name or an for s, an in zip(flat_specs, graph.arg_names)]
+        if len(set(keywords)) != len(keywords):
+            raise ValueError(f"Function {fname} used for signature '{key}' has repeated "
+                             f"input names {keywords}.")
+        outputs = graph.structured_outputs
+        flat_out = nest.flatten(outputs)
+        bad = [o for o in flat_out if not isinstance(o, Tensor)]
+        if isinstance(outputs, dict) and all(isinstance(k, str) for k in outputs) and not bad \
+                and all(isinstance(v, Tensor) for v in outputs.values()):
+            out_keys = sorted(outputs)
+        elif isinstance(outputs, Tensor):
+            out_keys = ["output_0"]
+        elif isinstance(outputs, (list, tuple)) and outputs and all(
+                isinstance(o, Tensor) for o in outputs):
+            out_keys = [f"output_{i}" for i in range(len(outputs))]
+        else:
+            raise ValueError(
+                f"Got a non-Tensor value {bad[0] if bad else outputs!r} in the output of the "
+                f"function {fname} used to generate the SavedModel signature '{key}'. Outputs "
+                "for functions used as signatures must be a single Tensor, a sequence of "
+                "Tensors, or a dictionary from string to Tensor.")
+        # The wrapper's outputs are a dict: flattened in sorted key order.
+        by_key = dict(zip(out_keys, range(len(out_keys))))
+        sorted_keys = sorted(out_keys)
+        order = sorted(range(len(keywords)), key=lambda k: keywords[k])
+        name = self._fname("signature_wrapper")
+        self.library.function.add().CopyFrom(function_def(
+            graph, name, fname, arg_names=keywords, arg_order=order, output_names=sorted_keys,
+            output_order=[by_key[k] for k in sorted_keys],
+            handle_specs=self._handle_specs(graph)))
+        saved = self.graph.concrete_functions[name]
+        bound = self._bound_inputs(concrete, fname)
+        saved.bound_inputs.extend(bound)
+        unknown = _has_unknown(flat_specs)
+        in_sig = ((), {keywords[k]: TensorSpec(flat_specs[k].shape, flat_specs[k].dtype,
+                                               keywords[k]) for k in order})
+        saved.canonicalized_input_signature.CopyFrom(structure.encode(in_sig))
+        flat_graph_out = [o for o in flat_out if isinstance(o, Tensor)]
+        out_specs = {k: _relaxed_spec(flat_graph_out[by_key[k]], unknown, k) for k in sorted_keys}
+        saved.output_signature.CopyFrom(structure.encode(out_specs))
+        node_id = len(self.graph.nodes)
+        bare = self.graph.nodes.add().bare_concrete_function
+        bare.concrete_function_name = name
+        bare.argument_keywords.extend(keywords[k] for k in order)
+        self.graph.nodes[map_id].children.add(node_id=node_id, local_name=key)
+        # The graph_def nodes that the SignatureDef's tensor names refer to.
+        gd = self.meta.graph_def
+        sdef = self.meta.signature_def[key]
+        sdef.method_name = _PREDICT
+        ins = []
+        for k in order:
+            spec = flat_specs[k]
+            ph = gd.node.add(name=unique(f"{key}_{keywords[k]}"), op="Placeholder")
+            ph.attr["dtype"].type = spec.dtype.as_datatype_enum
+            dims = spec.shape.as_list() if spec.shape.rank is not None else None
+            ph.attr["shape"].shape.CopyFrom(shape_proto(dims))
+            ins.append(ph.name)
+            info = sdef.inputs[keywords[k]]
+            info.name = f"{ph.name}:0"
+            info.dtype = spec.dtype.as_datatype_enum
+            info.tensor_shape.CopyFrom(shape_proto(dims))
+        call = gd.node.add(name=unique("StatefulPartitionedCall"), op="StatefulPartitionedCall")
+        call.input.extend(ins + [handles[j] for j in bound])
+        tin = [flat_specs[k].dtype for k in order] + [dtypes.resource] * len(bound)
+        tout = [out_specs[k].dtype for k in sorted_keys]
+        for a, v in (("Tin", tin), ("Tout", tout), ("f", NameAttrList(name)), ("config", ""),
+                     ("config_proto", ""), ("executor_type", "")):
+            call.attr[a].CopyFrom(attr_value(v))
+        for pos, k in enumerate(sorted_keys):
+            info = sdef.outputs[k]
+            info.name = f"{call.name}:{pos}"
+            info.dtype = out_specs[k].dtype.as_datatype_enum
+            s = out_specs[k].shape
+            info.tensor_shape.CopyFrom(shape_proto(s.as_list() if s.rank is not None else None))
+
+
+def _canonical_signatures(root, signatures) -> dict:
+    """``{key: ConcreteFunction}`` from ``signatures=`` (TF's rules)."""
+    if signatures is None:
+        found = [fn for _, fn in _functions_of(root)
+                 if isinstance(fn, Function) and fn.input_signature is not None]
+        signatures = found[0] if len(found) == 1 else {}
+    if not isinstance(signatures, dict):
+        signatures = {constants.DEFAULT_SERVING_SIGNATURE_DEF_KEY: signatures}
+    out = {}
+    for key, fn in signatures.items():
+        if not isinstance(key, str):
+            raise ValueError(f"Invalid signature key: {key!r}. Keys of the signatures dict must "
+                             "be strings.")
+        if isinstance(fn, Function):
+            if fn.input_signature is None:
+                raise ValueError(
+                    f"Expected a TensorFlow function to generate a signature for, but got {fn}. "
+                    "Only `tf.functions` with an input signature or concrete functions can be "
+                    "used as a signature.")
+            fn = fn.get_concrete_function()
+        if not isinstance(fn, ConcreteFunction):
+            raise ValueError(
+                f"Expected a TensorFlow function to generate a signature for, but got {fn}. "
+                "Only `tf.functions` with an input signature or concrete functions can be used "
+                "as a signature.")
+        out[key] = fn
+    return out
+
+
+@public("torchflow.saved_model")
+def save(obj, export_dir, signatures=None, options=None):
+    """Exports a trackable object (a ``tf.Module`` ...) as a SavedModel in ``export_dir``.
+
+    Writes TensorFlow's layout, which TensorFlow's ``tf.saved_model.load``, TF
+    Serving's signatures and torchflow's loader read: ``saved_model.pb``,
+    ``variables/`` (the variables, as a TF checkpoint) and ``assets/``. Every
+    ``tf.function`` reachable from ``obj`` is saved with the concrete functions
+    it has traced (one with an ``input_signature`` is traced for it), as TF
+    graphs of its ops; variables it uses must be reachable from ``obj``.
+
+    Args:
+      obj: A trackable object (``tf.Module``, ``tf.train.Checkpoint``, a Keras
+        layer ...) to export.
+      export_dir: The directory to write (created if missing).
+      signatures: Optional: a ``tf.function`` with an ``input_signature`` or a
+        concrete function (saved as ``"serving_default"``), or a dict from
+        signature key to either. If omitted and ``obj`` has exactly one
+        ``tf.function`` with an ``input_signature``, that one is the default
+        signature.
+      options: A ``tf.saved_model.SaveOptions``.
+
+    Raises:
+      ValueError: ``obj`` is not trackable, or a signature is not a function
+        with tensor inputs and tensor outputs.
+      AssertionError: A function uses a variable not reachable from ``obj``.
+      UnimplementedError: A function's graph holds computations that have no
+        TensorFlow op (the message names the function and the computations).
+    """
+    export_dir = os.fspath(export_dir)
+    if options is not None and not isinstance(options, constants.SaveOptions):
+        raise TypeError(f"options must be a tf.saved_model.SaveOptions, got {options!r}")
+    if not (og.is_trackable(obj) or _functions_of(obj)) or isinstance(obj, (list, dict, tuple)):
+        raise ValueError(f"Expected a Trackable object for export, got {obj}.")
+    sigs = _canonical_signatures(obj, signatures)
+    saver = _Saver(obj, sigs)
+    saver.build_objects()
+    saver.build_signatures()
+    os.makedirs(export_dir, exist_ok=True)
+    saver.build_assets(export_dir)
+    meta = saver.meta
+    info = meta.meta_info_def
+    info.tags.append(constants.SERVING)
+    info.tensorflow_version = "2.4.0"
+    info.tensorflow_git_version = "torchflow"
+    info.stripped_default_attrs = True
+    meta.graph_def.versions.CopyFrom(tf_versions_pb2.VersionDef(producer=561, min_consumer=12))
+    variables_dir = os.path.join(export_dir, constants.VARIABLES_DIRECTORY)
+    os.makedirs(variables_dir, exist_ok=True)
+    checkpoint._save_graph(obj, os.path.join(variables_dir, constants.VARIABLES_FILENAME))
+    sm = tf_saved_model_pb2.SavedModel(saved_model_schema_version=1)
+    sm.meta_graphs.add().CopyFrom(meta)
+    path = os.path.join(export_dir, constants.SAVED_MODEL_FILENAME_PB)
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as f:
+        f.write(sm.SerializeToString(deterministic=True))
+    os.replace(tmp, path)
+
