@@ -140,6 +140,29 @@ def _multi_signature(ttf):
     return mod, sigs
 
 
+def _asset_module(ttf, vocab_path):
+    class WithAsset(ttf.Module):
+        def __init__(self):
+            super().__init__()
+            self.vocab = ttf.saved_model.Asset(vocab_path)
+            self.c = ttf.constant([1.0, 2.0, 3.0])  # an eager tensor the function captures
+            self.v = ttf.Variable(2.0)
+
+        @ttf.function(input_signature=[])
+        def read(self):
+            return ttf.io.read_file(self.vocab)
+
+        @ttf.function(input_signature=[ttf.TensorSpec([3])])
+        def branch(self, x):
+            if ttf.reduce_sum(x) > 0:  # AutoGraph: a StatelessIf in the graph
+                y = x * self.c
+            else:
+                y = x - self.c
+            return y * self.v
+
+    return WithAsset()
+
+
 @pytest.fixture(scope="module")
 def saved(tmp_path_factory):
     ttf = real_tf()
@@ -181,8 +204,15 @@ def saved(tmp_path_factory):
         "project": sig_mod.project(X2)["proj"].numpy(),
         "rows": sig_mod.lookup(ttf.constant([1, 0, 1]), ttf.constant(2.0))["rows"].numpy(),
     }
+    vocab = root / "vocab.txt"
+    vocab.write_text("alpha\nbeta\n")
+    am = _asset_module(ttf, str(vocab))
+    ttf.saved_model.save(am, str(root / "asset"))
+    out["asset"] = {"pos": am.branch(ttf.constant([1.0, 2.0, 3.0])).numpy(),
+                    "neg": am.branch(ttf.constant([-1.0, -2.0, -3.0])).numpy()}
+    vocab.unlink()  # the SavedModel keeps its own copy under assets/
     out["dirs"] = {k: str(root / k) for k in ("module", "functional", "sequential",
-                                              "signatures", "rnn_conv")}
+                                              "signatures", "rnn_conv", "asset")}
     return out
 
 
@@ -288,6 +318,42 @@ def test_several_signatures(saved):
     assert int(rows["count"].numpy()) == 3
     np.testing.assert_allclose(loaded.project(X2)["proj"].numpy(),
                                saved["signatures"]["project"], rtol=1e-6)
+
+
+def test_assets_constants_and_conditionals(saved):
+    loaded = tf.saved_model.load(saved["dirs"]["asset"])
+    path = loaded.vocab.asset_path.numpy().decode()
+    assert path == os.path.join(saved["dirs"]["asset"], "assets", "vocab.txt")
+    assert loaded.read().numpy() == b"alpha\nbeta\n"
+    np.testing.assert_allclose(loaded.branch(tf.constant([1.0, 2.0, 3.0])).numpy(),
+                               saved["asset"]["pos"])
+    np.testing.assert_allclose(loaded.branch(tf.constant([-1.0, -2.0, -3.0])).numpy(),
+                               saved["asset"]["neg"])
+
+
+def test_loaded_function_inside_tf_function(saved):
+    loaded = tf.saved_model.load(saved["dirs"]["asset"])
+    calls = []
+
+    @tf.function
+    def outer(x):
+        calls.append(1)  # Python side effect: trace time only
+        return loaded.branch(x) + 1.0
+
+    np.testing.assert_allclose(outer(tf.constant([1.0, 2.0, 3.0])).numpy(),
+                               saved["asset"]["pos"] + 1.0)
+    np.testing.assert_allclose(outer(tf.constant([-1.0, -2.0, -3.0])).numpy(),
+                               saved["asset"]["neg"] + 1.0)
+
+
+def test_loaded_object_checkpoints_like_tf(saved, tmp_path):
+    loaded = tf.saved_model.load(saved["dirs"]["module"])
+    path = tf.train.Checkpoint(model=loaded).write(str(tmp_path / "tf_ckpt" / "ckpt"))
+    ref = real_tf().saved_model.load(saved["dirs"]["module"])
+    ref_path = real_tf().train.Checkpoint(model=ref).write(str(tmp_path / "ref_ckpt" / "ckpt"))
+    ours = dict(tf.train.list_variables(path))
+    theirs = dict(real_tf().train.list_variables(ref_path))
+    assert ours == theirs
 
 
 def test_contains_saved_model(saved, tmp_path):

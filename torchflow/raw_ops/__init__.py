@@ -99,6 +99,7 @@ from torchflow._src.ops.raw_ops import RandomUniform as RandomUniform
 from torchflow._src.ops.raw_ops import RandomUniformInt as RandomUniformInt
 from torchflow._src.ops.raw_ops import Range as Range
 from torchflow._src.ops.raw_ops import Rank as Rank
+from torchflow._src.ops.raw_ops import ReadFile as ReadFile
 from torchflow._src.ops.raw_ops import RealDiv as RealDiv
 from torchflow._src.ops.raw_ops import Reciprocal as Reciprocal
 from torchflow._src.ops.raw_ops import ReduceJoin as ReduceJoin
@@ -168,4 +169,5 @@ from torchflow._src.ops.raw_ops import Unique as Unique
 from torchflow._src.ops.raw_ops import Unpack as Unpack
 from torchflow._src.ops.raw_ops import UnsortedSegmentSum as UnsortedSegmentSum
 from torchflow._src.ops.raw_ops import Where as Where
+from torchflow._src.ops.raw_ops import WriteFile as WriteFile
 from torchflow._src.ops.raw_ops import ZerosLike as ZerosLike

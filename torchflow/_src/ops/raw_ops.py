@@ -433,6 +433,11 @@ _OPS["PadV2"] = _make("PadV2", ["input", "paddings", "constant_values"],
 _OPS["MirrorPad"] = _make("MirrorPad", ["input", "paddings", "mode"],
                           lambda input, paddings, mode: _m("array_ops").pad(
                               input, paddings, mode=mode), "tf.pad, REFLECT/SYMMETRIC")
+_OPS["ReadFile"] = _make("ReadFile", ["filename"], _call("io_ops", "read_file", "filename"),
+                        "tf.io.read_file")
+_OPS["WriteFile"] = _make("WriteFile", ["filename", "contents"],
+                         _call("io_ops", "write_file", "filename", "contents"),
+                         "tf.io.write_file")
 _OPS["SpaceToDepth"] = _make("SpaceToDepth", ["input", "block_size", ("data_format", "NHWC")],
                              _call("depth_space_ops", "space_to_depth", "input", "block_size",
                                    "data_format"), "tf.nn.space_to_depth")
