@@ -197,6 +197,9 @@ def ctc_greedy_decoder(inputs, sequence_length, merge_repeated=True, blank_index
       FailedPreconditionError: If ``sequence_length`` does not match the batch or
         exceeds ``max_time``.
 
+    Differences from TensorFlow 2.4: ``blank_index`` is a later TF's addition (2.4's
+    decoder always uses the last class); it follows that TF's kernel.
+
     >>> import torchflow as tf
     >>> x = tf.math.log([[[0.8, 0.2]], [[0.1, 0.9]], [[0.7, 0.3]]])
     >>> decoded, _ = tf.nn.ctc_greedy_decoder(x, [3])
@@ -217,10 +220,7 @@ def ctc_greedy_decoder(inputs, sequence_length, merge_repeated=True, blank_index
                                                    f"{-classes} and {classes - 1} but was "
                                                    f"{blank} [Op:{op}]")
         blank %= classes
-    # TF moves the blank to the last column, so ties between classes resolve in that order
-    order = [c for c in range(classes) if c != blank] + [blank]
-    tr = t[:, :, order] if blank != classes - 1 else t
-    best, arg = tr.max(dim=2)  # first maximum on ties, as TF's RowMax
+    best, arg = t.max(dim=2)  # the first maximum on ties, as TF's RowMax
     frames = torch.arange(t.shape[0], device=t.device).unsqueeze(1)
     mask = frames < torch.tensor(lengths, device=t.device).unsqueeze(0)
     neg_sum = -(torch.where(mask, best, torch.zeros_like(best))).sum(0, keepdim=True).t()
@@ -229,8 +229,8 @@ def ctc_greedy_decoder(inputs, sequence_length, merge_repeated=True, blank_index
     for b, n in enumerate(lengths):
         out, prev = [], -1
         for c in arg_np[:max(n, 0), b].tolist():
-            if c != classes - 1 and not (merge_repeated and c == prev):
-                out.append(order[c])
+            if c != blank and not (merge_repeated and c == prev):
+                out.append(c)
             prev = c
         paths.append(out)
     return [_sparse_paths(paths, t.shape[1], t.device)], wrap(neg_sum.contiguous(), x._dtype)
@@ -291,15 +291,21 @@ def _beam_step(leaves: list, logp: np.ndarray, width: int, counter) -> list:
         if 0 <= e.label < blank:
             base[e.label] = e.old_blank
         scores = logp[:blank] + base
-        for c in np.nonzero(scores > -math.inf)[0].tolist():
-            score = float(scores[c])
-            if len(heap) >= width and score <= heap[0][0]:
-                continue
+        floor = heap[0][0] if len(heap) >= width else -math.inf  # only rises below
+        # labels that may enter the beam, and existing children (a child that
+        # misses the beam loses its previous frame too, as TF resets its oldp)
+        labels = set(np.nonzero(scores > floor)[0].tolist()) | set(e.kids)
+        for c in sorted(labels):
             kid = e.kids.get(c)
+            if kid is not None and kid.total != -math.inf:
+                continue  # in the beam already: extended above
+            score = float(scores[c])
+            if score == -math.inf or (len(heap) >= width and score <= heap[0][0]):
+                if kid is not None:
+                    kid.old_total = kid.old_blank = -math.inf
+                continue
             if kid is None:
                 kid = e.kids[c] = _Beam(e, c)
-            if kid.total != -math.inf:
-                continue
             kid.blank, kid.lab, kid.total = -math.inf, score, score
             if len(heap) >= width:
                 heapq.heappop(heap)[2].reset()
