@@ -379,3 +379,28 @@ DATA = {
 @pytest.mark.parametrize("name", sorted(DATA))
 def test_ragged_datasets(name):
     _check(DATA[name])
+
+
+CONVERSION = {
+    # A RaggedTensor is not a Tensor: no len(), and ops without a ragged form fail
+    # converting it, even when its rows happen to be of one length.
+    "len": lambda t: len(_rt(t)),
+    "iterate_rows": lambda t: list(_rt(t)),
+    "convert_rectangular": lambda t: t.convert_to_tensor(t.ragged.constant([[1, 2], [3, 4]])),
+    "convert": lambda t: t.convert_to_tensor(_rt(t)),
+    "argmax_no_ragged_form": lambda t: t.math.argmax(t.cast(_rt(t), t.float32), axis=1),
+    "unstack_no_ragged_form": lambda t: t.unstack(_rt(t)),
+    "boolean_mask_no_ragged_form": lambda t: t.boolean_mask(_rt(t), [True, False, True]),
+    # TF 2.4 has no RaggedTensor.__eq__ (tf.__operators__.eq came in later versions;
+    # TF 2.21 compares elementwise): == is Python's identity test.
+    "eq_is_identity": lambda t: (lambda r: (r == r, r == _rt(t)))(_rt(t)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(set(CONVERSION) - {"eq_is_identity"}))
+def test_ragged_is_not_a_tensor(name):
+    _check(CONVERSION[name])
+
+
+def test_ragged_eq_is_identity_as_tf24():
+    assert CONVERSION["eq_is_identity"](tf) == (True, False)

@@ -529,9 +529,6 @@ class RaggedTensor(CompositeTensor):
     def __bool__(self):
         raise TypeError("RaggedTensor may not be used as a boolean.")
 
-    def __len__(self):
-        return self._nrows()
-
     def __iter__(self):
         for i in range(self._nrows()):
             yield self[i]
