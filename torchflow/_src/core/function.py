@@ -585,11 +585,13 @@ class Function:
         if getattr(s, "variables_created", 0) != created:
             # TF traces again at once after a trace that created variables, and fails
             # (ValueError) if that trace creates more; this one runs without effects.
+            # (A body that runs as Python on every call checks on its next call.)
             self._tracing_count += 1
-            try:
-                self._dry_trace_graph(concrete, args, kwargs, op_graph_too=False)
-            except graph_trace.TraceUnsafe:
-                pass
+            if rec.unsafe is None:
+                try:
+                    self._dry_trace_graph(concrete, args, kwargs, op_graph_too=False)
+                except graph_trace.TraceUnsafe:
+                    pass
             return out
         if rec.unsafe is not None:
             _log.debug("tf.function %s runs eagerly for this signature: %s", self.__name__,
