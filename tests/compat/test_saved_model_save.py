@@ -218,3 +218,80 @@ def test_untracked_variable_is_an_error(tmp_path):
     m.f = tf.function(lambda x: x * outside, input_signature=[tf.TensorSpec([], tf.float32)])
     with pytest.raises(AssertionError, match="untracked"):
         tf.saved_model.save(m, str(tmp_path / "u"))
+
+
+def _conv_model(m, weights=None):
+    L = m.keras.layers
+    image = m.keras.Sequential([
+        L.Conv2D(4, 3, activation="relu", input_shape=(8, 8, 2)),
+        L.MaxPooling2D(),
+        L.Conv2D(3, 2, padding="same", strides=1),
+        L.AveragePooling2D(pool_size=2, strides=1),
+        L.BatchNormalization(),
+        L.Dropout(0.5),
+        L.GlobalAveragePooling2D(),  # Flatten bakes the traced batch size in: see docs
+        L.Dense(5),
+        L.Softmax(),
+    ])
+    seq = m.keras.Sequential([
+        L.Conv1D(3, 3, padding="same", activation="tanh", input_shape=(6, 2)),
+        L.MaxPooling1D(2),
+        L.Conv1D(2, 2, dilation_rate=1),
+        L.AveragePooling1D(2, padding="same"),
+        L.GlobalMaxPooling1D(),
+    ])
+    if weights is not None:
+        image.set_weights(weights[0])
+        seq.set_weights(weights[1])
+
+    class Serving(m.Module):
+        def __init__(self):
+            super().__init__()
+            self.image, self.seq = image, seq
+
+        @m.function(input_signature=[m.TensorSpec([None, 8, 8, 2], m.float32),
+                                     m.TensorSpec([None, 6, 2], m.float32)])
+        def serve(self, img, series):
+            return {"image": self.image(img, training=False),
+                    "series": self.seq(series, training=False)}
+
+    return Serving()
+
+
+def test_keras_conv_pool_batchnorm_layers(tmp_path):
+    rtf = real_tf()
+    path = str(tmp_path / "conv")
+    rng = np.random.default_rng(0)
+    ours = _conv_model(tf)
+    weights = []
+    for model in (ours.image, ours.seq):
+        ws = [rng.uniform(0.2, 1.5, w.shape).astype(np.float32) for w in model.get_weights()]
+        model.set_weights(ws)
+        weights.append(ws)
+    ref = _conv_model(rtf, weights)
+    img = rng.normal(size=(3, 8, 8, 2)).astype(np.float32)
+    series = rng.normal(size=(4, 6, 2)).astype(np.float32)
+    expected = ref.serve(img, series)
+    got = ours.serve(img, series)
+    for k in ("image", "series"):
+        np.testing.assert_allclose(got[k].numpy(), expected[k].numpy(), rtol=1e-4, atol=1e-5)
+    tf.saved_model.save(ours, path)
+
+    loaded = rtf.saved_model.load(path)
+    out = loaded.signatures["serving_default"](img=rtf.constant(img), series=rtf.constant(series))
+    for k in ("image", "series"):
+        np.testing.assert_allclose(out[k].numpy(), expected[k].numpy(), rtol=1e-4, atol=1e-5)
+    back = tf.saved_model.load(path).serve(img, series)
+    for k in ("image", "series"):
+        np.testing.assert_allclose(back[k].numpy(), expected[k].numpy(), rtol=1e-4, atol=1e-5)
+
+
+def test_graph_without_tf_ops_is_a_clear_error(tmp_path):
+    m = tf.Module()
+    m.v = tf.Variable([3.0, 1.0, 2.0])
+    m.sorted = tf.function(lambda x: tf.sort(x * m.v),
+                           input_signature=[tf.TensorSpec([3], tf.float32)])
+    path = tmp_path / "bad"
+    with pytest.raises(tf.errors.UnimplementedError, match="tf.function <lambda>"):
+        tf.saved_model.save(m, str(path))
+    assert not (path / "saved_model.pb").exists()
