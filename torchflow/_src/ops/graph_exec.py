@@ -112,21 +112,63 @@ def _parse_input(ref: str, in_function: bool):
     return parts[0], None, 0
 
 
-def _raw_impl(op: str):
-    fn = _HANDLERS.get(op)
-    if fn is not None:
-        return fn, None
-    try:
-        raw = getattr(raw_ops, op)
-    except AttributeError:
-        return None, None
-    params = list(inspect.signature(raw).parameters)
-    params.remove("name")
-    return raw, params
+def _unregistered(op: str, name: str):
+    def fail(library, vals):
+        raise errors.NotFoundError(
+            None, None, f"Op type not registered '{op}' in binary running on torchflow. Make "
+            f"sure the Op and Kernel are registered in the binary running in this process. "
+            f"(node {name})")
+
+    return fail
+
+
+def _bind_raw(node, raw, n_inputs: int):
+    """``call(library, inputs) -> list`` running raw op ``raw`` with the node's attributes
+    (checked and defaulted here, once, as the raw op's own wrapper would on each call)."""
+    params = [p for p in inspect.signature(raw).parameters if p != "name"]
+    impl = getattr(raw, "_impl", None)
+    static = dict(getattr(raw, "_defaults", {})) if impl is not None else {}
+    n_list = _LIST_INPUTS.get(node.op)
+    if n_list is not None:
+        n = node.attrs.get(n_list)
+        n = len(n) if isinstance(n, list) else (n_inputs - len(params) + 1 if n is None
+                                                  else int(n))
+        list_name, singles = params[0], params[1:1 + n_inputs - n]
+        used = [list_name] + singles
+    else:
+        if n_inputs > len(params):
+            raise errors.InvalidArgumentError(
+                None, None, f"NodeDef {node.name} ({node.op}) has {n_inputs} inputs; the op "
+                f"takes {len(params)}")
+        n, list_name, singles = 0, None, params[:n_inputs]
+        used = singles
+    renames = _ATTR_RENAMES.get(node.op, {})
+    for k, v in node.attrs.items():
+        k = renames.get(k, k)
+        if k in params and k not in used:
+            static[k] = v
+    missing = [p for p in params if p not in used and p not in static]
+    if impl is None or missing:
+        impl = raw  # its wrapper reports what is missing, in TF's words
+    single = len(singles) == 1 and list_name is None
+
+    def call(library, vals):
+        kwargs = dict(static)
+        if list_name is not None:
+            kwargs[list_name] = vals[:n]
+            kwargs.update(zip(singles, vals[n:]))
+        elif single:
+            kwargs[singles[0]] = vals[0]
+        else:
+            kwargs.update(zip(singles, vals))
+        out = impl(**kwargs)
+        return list(out) if isinstance(out, (list, tuple)) else [out]
+
+    return call
 
 
 class _Node:
-    __slots__ = ("name", "op", "inputs", "controls", "attrs", "fn", "params", "offsets")
+    __slots__ = ("name", "op", "inputs", "controls", "attrs", "offsets", "call", "refs")
 
     def __init__(self, nd, in_function: bool):
         self.name = nd.name
@@ -140,98 +182,76 @@ class _Node:
             else:
                 self.inputs.append(parsed)
         self.attrs = {k: attr_value(v) for k, v in nd.attr.items()}
-        self.fn, self.params = _raw_impl(nd.op)
         names = _OUTPUT_ARGS.get(nd.op)
         self.offsets = {n: i for i, n in enumerate(names)} if names else None
-
-    def run(self, library, inputs: list) -> list:
-        if self.fn is None:
-            raise errors.NotFoundError(
-                None, None, f"Op type not registered '{self.op}' in binary running on "
-                "torchflow. Make sure the Op and Kernel are registered in the binary running "
-                f"in this process. (node {self.name})")
-        if self.params is None:  # a graph handler: (library, node attrs, inputs) -> list
-            return self.fn(library, self.attrs, inputs)
-        kwargs = {}
-        params = self.params
-        n_list = _LIST_INPUTS.get(self.op)
-        if n_list is not None:
-            n = self.attrs.get(n_list)
-            n = len(n) if isinstance(n, list) else (len(inputs) - len(params) + 1
-                                                    if n is None else int(n))
-            kwargs[params[0]] = inputs[:n]
-            rest = inputs[n:]
-            used = [params[0]]
-            for p, v in zip(params[1:], rest):
-                kwargs[p] = v
-                used.append(p)
+        handler = _HANDLERS.get(nd.op)
+        if handler is not None:
+            attrs = self.attrs
+            self.call = lambda library, vals: handler(library, attrs, vals)
         else:
-            if len(inputs) > len(params):
-                raise errors.InvalidArgumentError(
-                    None, None, f"NodeDef {self.name} ({self.op}) has {len(inputs)} inputs; "
-                    f"the op takes {len(params)}")
-            used = params[:len(inputs)]
-            kwargs.update(zip(used, inputs))
-        renames = _ATTR_RENAMES.get(self.op, {})
-        for k, v in self.attrs.items():
-            k = renames.get(k, k)
-            if k in params and k not in used:
-                kwargs[k] = v
-        out = self.fn(**kwargs)
-        if isinstance(out, (list, tuple)):
-            return list(out)
-        return [out]
+            raw = raw_ops._OPS.get(nd.op)
+            self.call = _unregistered(nd.op, nd.name) if raw is None else \
+                _bind_raw(self, raw, len(self.inputs))
+        self.refs: list = []
 
-    def output(self, values: list, arg, index: int):
+    def flat_index(self, arg, index: int) -> int:
         if self.offsets is not None and arg is not None:
-            index += self.offsets.get(arg, 0)
-        try:
-            return values[index]
-        except IndexError:
-            raise errors.InvalidArgumentError(
-                None, None, f"Node '{self.name}' ({self.op}) has no output {arg}:{index}") \
-                from None
+            return self.offsets.get(arg, 0) + index
+        return index
 
 
 class _Plan:
-    """One FunctionDef made ready to run: arguments, nodes in run order, outputs."""
+    """One FunctionDef made ready to run: arguments, nodes in run order, outputs.
+
+    Every input is resolved here to ``(source, flat output index)`` (an argument is a
+    one-element source), so a call only indexes lists.
+    """
 
     def __init__(self, fdef):
         sig = fdef.signature
         self.name = sig.name
         self.arg_names = [a.name for a in sig.input_arg]
         nodes = {nd.name: _Node(nd, True) for nd in fdef.node_def}
-        self.outputs = []
+        outputs = []
         for arg in sig.output_arg:
             ref = fdef.ret.get(arg.name)
             if ref is None:
                 raise errors.InvalidArgumentError(
                     None, None, f"Function {self.name} has no ret for output {arg.name}")
-            self.outputs.append(_parse_input(ref, True))
-        roots = [src for src, _, _ in self.outputs]
+            outputs.append(_parse_input(ref, True))
+        roots = [src for src, _, _ in outputs]
         roots += list(fdef.control_ret.values())
         roots += [n.name for n in nodes.values() if n.op in _STATEFUL]
-        self.order = _topo_order(nodes, roots, set(self.arg_names), self.name)
-        self.nodes = nodes
+        args = set(self.arg_names)
+        self.order = _topo_order(nodes, roots, args, self.name)
+        for node in self.order:
+            node.refs = [self._resolve(nodes, args, ref) for ref in node.inputs]
+        self.outputs = [self._resolve(nodes, args, ref) for ref in outputs]
+
+    def _resolve(self, nodes, args, ref):
+        src, arg, index = ref
+        if src in args:
+            return src, 0
+        return src, nodes[src].flat_index(arg, index)
 
     def run(self, library, args: list) -> list:
         if len(args) != len(self.arg_names):
             raise errors.InvalidArgumentError(
                 None, None, f"Function {self.name} takes {len(self.arg_names)} inputs, got "
                 f"{len(args)}")
-        env = dict(zip(self.arg_names, ([a] for a in args)))
-        nodes = self.nodes
-        for node in self.order:
-            vals = [_lookup(env, nodes, src, arg, i) for src, arg, i in node.inputs]
-            env[node.name] = node.run(library, vals)
-        return [_lookup(env, nodes, src, arg, i) for src, arg, i in self.outputs]
-
-
-def _lookup(env, nodes, src, arg, index):
-    node = nodes.get(src)
-    if node is None:  # a function argument
-        return env[src][0]
-    return node.output(env[src], arg, index)
+        env = {n: [a] for n, a in zip(self.arg_names, args)}
+        node = None
+        try:
+            for node in self.order:
+                env[node.name] = node.call(library, [env[s][i] for s, i in node.refs])
+            node = None
+            return [env[s][i] for s, i in self.outputs]
+        except IndexError:
+            where = f"an input of node '{node.name}' ({node.op})" if node is not None else \
+                "an output"
+            raise errors.InvalidArgumentError(
+                None, None, f"Function {self.name}: {where} names an output its source does "
+                "not have") from None
 
 
 def _topo_order(nodes: dict, roots: list, args: set, fname: str) -> list:

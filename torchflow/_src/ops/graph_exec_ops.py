@@ -13,7 +13,6 @@ import numpy as np
 
 from torchflow._src.core import errors
 from torchflow._src.core.custom_gradient import stop_gradient
-from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.variables import Variable
 from torchflow._src.ops import (
     creation_ops,
@@ -30,17 +29,14 @@ def _const(library, attrs, inputs):
     return [attrs["value"]]
 
 
-def _pass(x):
-    # Resources (variables) and variants (TensorLists) pass through as themselves.
-    return creation_ops.identity(x) if isinstance(x, Tensor) else x
-
-
 def _identity(library, attrs, inputs):
-    return [_pass(inputs[0])]
+    # Tensors are immutable, so Identity can hand on its input itself (a copy gives the
+    # same values and gradients); resources (variables) and variants (TensorLists) must.
+    return [inputs[0]]
 
 
 def _identity_n(library, attrs, inputs):
-    return [_pass(x) for x in inputs]
+    return list(inputs)
 
 
 def _no_op(library, attrs, inputs):

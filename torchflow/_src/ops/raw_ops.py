@@ -70,6 +70,10 @@ def _make(op: str, params: list, impl, doc: str):
            for n in names]
     sig.append(inspect.Parameter("name", inspect.Parameter.KEYWORD_ONLY, default=None))
     raw_op.__signature__ = inspect.Signature(sig)
+    # For graph_exec, which checks a node's keywords once when it plans the graph and
+    # then calls the implementation with the defaults filled in.
+    raw_op._impl = impl  # pyright: ignore[reportFunctionMemberAccess]
+    raw_op._defaults = defaults  # pyright: ignore[reportFunctionMemberAccess]
     return raw_op
 
 
