@@ -404,3 +404,37 @@ def test_ragged_is_not_a_tensor(name):
 
 def test_ragged_eq_is_identity_as_tf24():
     assert CONVERSION["eq_is_identity"](tf) == (True, False)
+
+
+def _words2(t):
+    return t.ragged.constant([["a", "b"], ["c"]])
+
+
+CROSS = {
+    "cross": lambda t: t.ragged.cross([_words2(t), t.ragged.constant([["d"], ["e", "f"]])]),
+    "cross_int_and_string": lambda t: t.ragged.cross(
+        [_rt(t), t.ragged.constant([["a"], ["b"], ["c"]])]),
+    "cross_dense": lambda t: t.ragged.cross([t.ragged.constant([["a", "b"], []]),
+                                             t.constant([["d"], ["e"]])]),
+    "cross_sparse": lambda t: t.ragged.cross([_words2(t), t.sparse.SparseTensor(
+        [[0, 0], [1, 1]], ["d", "e"], [2, 2])]),
+    "cross_hashed": lambda t: t.ragged.cross_hashed(
+        [_words2(t), t.ragged.constant([["d"], ["e", "f"]])]),
+    "cross_hashed_buckets": lambda t: t.ragged.cross_hashed(
+        [_words2(t), t.ragged.constant([[1], [2, 3]], dtype=t.int64)], num_buckets=10,
+        hash_key=5),
+    "cross_batch_mismatch": lambda t: t.ragged.cross([_words2(t), t.ragged.constant([["d"]])]),
+    "stack_dynamic_partitions": lambda t: t.ragged.stack_dynamic_partitions(
+        [1, 2, 3, 4], [1, 0, 1, 1], 3),
+    "stack_dynamic_partitions_ragged": lambda t: t.ragged.stack_dynamic_partitions(
+        t.ragged.constant([[1, 2], [3], [], [4]]), [1, 0, 1, 1], 2),
+    "stack_dynamic_partitions_2d": lambda t: t.ragged.stack_dynamic_partitions(
+        t.constant([[1, 2], [3, 4], [5, 6]]), [1, 0, 1], 2),
+    "stack_dynamic_partitions_out_of_range": lambda t: t.ragged.stack_dynamic_partitions(
+        [1, 2, 3, 4], [1, 0, 5, 1], 2),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CROSS))
+def test_ragged_cross_and_partitions(name):
+    _check(CROSS[name])

@@ -1,5 +1,10 @@
 """``tf.ragged``: ops on ragged tensors (tensors whose rows have different lengths)."""
 
+from torchflow._src.ops.ragged.ragged_cross import cross as cross
+from torchflow._src.ops.ragged.ragged_cross import cross_hashed as cross_hashed
+from torchflow._src.ops.ragged.ragged_cross import (
+    stack_dynamic_partitions as stack_dynamic_partitions,
+)
 from torchflow._src.ops.ragged.ragged_factory import boolean_mask as boolean_mask
 from torchflow._src.ops.ragged.ragged_factory import constant as constant
 from torchflow._src.ops.ragged.ragged_factory import map_flat_values as map_flat_values

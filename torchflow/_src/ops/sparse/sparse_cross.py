@@ -18,6 +18,7 @@ from torchflow._src.core import dtypes
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.core.tensor import wrap
 from torchflow._src.ops._dispatch import tensor_arg
+from torchflow._src.ops.ragged.ragged_tensor import RaggedTensor
 from torchflow._src.ops.sparse import _sparse_common as sc
 from torchflow._src.ops.sparse.sparse_tensor import SparseTensor
 from torchflow._src.ops.string_hash_ops import fingerprint64
@@ -41,13 +42,19 @@ def _fingerprint_cat64(fp1: int, fp2: int) -> int:
     return _shift_mix(r)
 
 
-def _rows(op: str, inputs) -> tuple[int, list[list[list]]]:
+def input_rows(op: str, inputs) -> tuple[int, list[list[list]]]:
     """Per input, per batch row, the Python values of that row."""
     if not isinstance(inputs, (list, tuple)):
         raise TypeError("Inputs must be a list")
     per_input, batch = [], None
     for x in inputs:
-        if isinstance(x, SparseTensor):
+        if isinstance(x, RaggedTensor):  # tf.ragged.cross: the rows of a 2-D RaggedTensor
+            if x.shape.rank != 2:
+                raise ValueError(f"tf.ragged.cross inputs must be 2-D; got shape {x.shape}")
+            d = x.dtype
+            rows = x.to_list()
+            n = len(rows)
+        elif isinstance(x, SparseTensor):
             d = x.dtype
             vals = x.values.numpy().tolist()
             rows_of = sc.idx(x)[:, 0].tolist()
@@ -69,26 +76,52 @@ def _rows(op: str, inputs) -> tuple[int, list[list[list]]]:
         if batch is None:
             batch = n
         elif n != batch:
-            raise InvalidArgumentError(None, None, f"Expected batch size {batch} got {n} "
-                                                   f"[Op:{op}]")
+            msg = ("inputs must all have the same batch dimension size." if op == "RaggedCross"
+                   else f"Expected batch size {batch} got {n}")
+            raise InvalidArgumentError(None, None, f"{msg} [Op:{op}]")
         per_input.append(rows)
     return batch or 0, per_input
+
+
+def crossed_rows(batch: int, per_input, combine) -> list[list]:
+    """Per batch row, ``combine`` of each tuple of the cartesian product of the inputs' rows."""
+    return [[combine(p) for p in itertools.product(*[rows[b] for rows in per_input])]
+            for b in range(batch)]
+
+
+def flat_values(vals: list, out_dtype):
+    if out_dtype is dtypes.string:
+        return wrap(np.array(vals, dtype=object).reshape(-1), dtypes.string)
+    return wrap(torch.tensor(vals, dtype=torch.int64).reshape(-1), dtypes.int64)
 
 
 def _build(batch: int, per_input, combine, out_dtype) -> SparseTensor:
     ind, vals = [], []
     width = 0
-    for b in range(batch):
-        crossed = [combine(p) for p in itertools.product(*[rows[b] for rows in per_input])]
+    for b, crossed in enumerate(crossed_rows(batch, per_input, combine)):
         width = max(width, len(crossed))
         ind.extend([b, j] for j in range(len(crossed)))
         vals.extend(crossed)
     ind_t = torch.tensor(ind, dtype=torch.int64).reshape(-1, 2)
-    if out_dtype is dtypes.string:
-        values = wrap(np.array(vals, dtype=object).reshape(-1), dtypes.string)
-    else:
-        values = wrap(torch.tensor(vals, dtype=torch.int64).reshape(-1), dtypes.int64)
-    return sc.make(ind_t, values, [batch, width])
+    return sc.make(ind_t, flat_values(vals, out_dtype), [batch, width])
+
+
+def join_combiner(separator):
+    sep = (b"_X_" if separator is None else
+           separator.encode() if isinstance(separator, str) else bytes(separator))
+    return lambda p: sep.join(_as_bytes(v) for v in p)
+
+
+def hash_combiner(num_buckets, hash_key):
+    n = int(num_buckets)
+    key = _DEFAULT_HASH_KEY if hash_key is None else int(hash_key) & _M64
+
+    def combine(p):
+        h = key
+        for v in p:
+            h = _fingerprint_cat64(h, fingerprint64(v) if isinstance(v, bytes) else int(v) & _M64)
+        return h % n if n > 0 else h % _INT64_MAX
+    return combine
 
 
 def _as_bytes(v) -> bytes:
@@ -113,10 +146,8 @@ def cross(inputs, name=None, separator=None) -> SparseTensor:
     >>> tf.sparse.cross([a, tf.constant([[b"x"]])]).values.numpy().tolist()
     [b'a_X_x', b'b_X_x']
     """
-    sep = (b"_X_" if separator is None else
-           separator.encode() if isinstance(separator, str) else bytes(separator))
-    batch, per_input = _rows("SparseCrossV2", inputs)
-    return _build(batch, per_input, lambda p: sep.join(_as_bytes(v) for v in p), dtypes.string)
+    batch, per_input = input_rows("SparseCrossV2", inputs)
+    return _build(batch, per_input, join_combiner(separator), dtypes.string)
 
 
 @public("torchflow.sparse")
@@ -139,14 +170,5 @@ def cross_hashed(inputs, num_buckets=0, hash_key=None, name=None) -> SparseTenso
     >>> tf.sparse.cross_hashed([a, b], num_buckets=100, hash_key=7).values.numpy().tolist()
     [77]
     """
-    n = int(num_buckets)
-    key = _DEFAULT_HASH_KEY if hash_key is None else int(hash_key) & _M64
-    batch, per_input = _rows("SparseCross", inputs)
-
-    def combine(p):
-        h = key
-        for v in p:
-            h = _fingerprint_cat64(h, fingerprint64(v) if isinstance(v, bytes) else int(v) & _M64)
-        return h % n if n > 0 else h % _INT64_MAX
-
-    return _build(batch, per_input, combine, dtypes.int64)
+    batch, per_input = input_rows("SparseCross", inputs)
+    return _build(batch, per_input, hash_combiner(num_buckets, hash_key), dtypes.int64)
