@@ -73,6 +73,13 @@ def test_module_with_two_variables_and_input_signature(tmp_path):
     np.testing.assert_array_equal(loaded.w.numpy(), ours.w.numpy())
     assert loaded.b.name == "b:0"
 
+    # TF 1-style loading (TF Serving's path): saver_def restores the variables.
+    with rtf.compat.v1.Session(graph=rtf.Graph()) as sess:
+        mg = rtf.compat.v1.saved_model.loader.load(sess, ["serve"], path)
+        s = mg.signature_def["serving_default"]
+        got = sess.run(s.outputs["output_0"].name, feed_dict={s.inputs["x"].name: X})
+        np.testing.assert_allclose(got, expected, rtol=1e-6)
+
     back = tf.saved_model.load(path)
     np.testing.assert_allclose(back(X).numpy(), expected, rtol=1e-6)
     np.testing.assert_allclose(

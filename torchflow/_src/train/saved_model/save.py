@@ -40,7 +40,7 @@ from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.core.tensor_spec import TensorSpec
 from torchflow._src.train import checkpoint
 from torchflow._src.train import object_graph as og
-from torchflow._src.train.saved_model import constants, structure
+from torchflow._src.train.saved_model import constants, saver_functions, structure
 from torchflow._src.train.saved_model.function_def import function_def
 from torchflow._src.util import nest
 from torchflow._src.util.api import public
@@ -56,6 +56,10 @@ def _functions_of(obj) -> list:
     """``[(attribute name, Function or ConcreteFunction)]`` of ``obj``, sorted by name."""
     if og.is_variable(obj) or isinstance(obj, (list, tuple, dict)) or isinstance(obj, type):
         return []
+    hook = getattr(obj, "_list_functions_for_serialization", None)
+    if callable(hook):  # TF's protocol (Keras layers define it): {name: function}
+        return sorted((str(k), v) for k, v in hook({}).items()
+                      if isinstance(v, (Function, ConcreteFunction)))
     names = set(getattr(obj, "__dict__", {}) or {})
     for klass in type(obj).__mro__:
         names.update(vars(klass))
@@ -257,6 +261,19 @@ class _Saver:
                 self.graph.nodes.add().asset.asset_file_def_index = k
                 self.graph.nodes[i].children.add(node_id=node_id, local_name=attr)
 
+    def _checkpoint_keys(self) -> dict:
+        """``{node id: checkpoint key}`` of the (unsharded) variables, as
+        ``checkpoint._save_graph`` names them."""
+        paths = [""] * len(self.objects)
+        for i, out in enumerate(self.edges):
+            for name, j in out:
+                if j > i and not paths[j]:
+                    esc = checkpoint._escape(name)
+                    paths[j] = f"{paths[i]}/{esc}" if paths[i] else esc
+        return {j: f"{paths[j]}/.ATTRIBUTES/VARIABLE_VALUE" for j, obj in enumerate(self.objects)
+                if og.kind_of(obj) == "variable" and hasattr(obj, "dtype")
+                and not callable(getattr(obj, "_checkpoint_shards", None))}
+
     # --- signatures ---------------------------------------------------------------
     def build_signatures(self) -> None:
         sigs = self.signatures
@@ -290,6 +307,11 @@ class _Saver:
                 handles[j] = node.name
         for n_call, key in enumerate(sorted(sigs)):
             self._add_signature(key, sigs[key], map_id, handles, unique, n_call)
+        keys = self._checkpoint_keys()
+        saved = [j for j in handles if j in keys]
+        if saved:
+            saver_functions.add_saver(self.meta, [(keys[j], self.objects[j].dtype) for j in saved],
+                                      [handles[j] for j in saved], unique, self._fname)
         init = gd.node.add(name=unique("NoOp"), op="NoOp")
         init_sig = self.meta.signature_def[_INIT_OP_KEY]
         info = init_sig.outputs[_INIT_OP_KEY]
