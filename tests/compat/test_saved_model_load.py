@@ -163,6 +163,38 @@ def _asset_module(ttf, vocab_path):
     return WithAsset()
 
 
+def _nested_module(ttf):
+    class Nested(ttf.Module):
+        def __init__(self):
+            super().__init__()
+            self.v = ttf.Variable(3.0)
+
+        @ttf.function(input_signature=[{
+            "a": ttf.TensorSpec([None], ttf.float32),
+            "b": (ttf.TensorSpec([2], ttf.int32), ttf.TensorSpec([], ttf.float32))}])
+        def nested(self, d):
+            return d["a"] * self.v, {"s": ttf.cast(d["b"][0], ttf.float32) * d["b"][1]}
+
+        @ttf.function
+        def kw(self, x, *, k=1.0):
+            return x + k
+
+    mod = Nested()
+    mod.kw(ttf.constant(1.0))
+    mod.kw(ttf.constant(1.0), k=5.0)
+    return mod
+
+
+def _trained_keras(ttf):
+    layers = ttf.keras.layers
+    inp = ttf.keras.Input((4,))
+    h = layers.Dropout(0.3)(layers.BatchNormalization()(layers.Dense(5, activation="relu")(inp)))
+    model = ttf.keras.Model(inp, layers.Dense(2)(h))
+    model.compile("adam", "mse")
+    model.fit(FEAT[:, :4].repeat(4, axis=0), X2[:2].repeat(4, axis=0), epochs=2, verbose=0)
+    return model
+
+
 @pytest.fixture(scope="module")
 def saved(tmp_path_factory):
     ttf = real_tf()
@@ -204,6 +236,16 @@ def saved(tmp_path_factory):
         "project": sig_mod.project(X2)["proj"].numpy(),
         "rows": sig_mod.lookup(ttf.constant([1, 0, 1]), ttf.constant(2.0))["rows"].numpy(),
     }
+    nm = _nested_module(ttf)
+    ttf.saved_model.save(nm, str(root / "nested"))
+    got = nm.nested({"a": ttf.constant([1.0, 2.0]),
+                     "b": (ttf.constant([1, 2]), ttf.constant(0.5))})
+    out["nested"] = {"a": got[0].numpy(), "s": got[1]["s"].numpy()}
+
+    km = _trained_keras(ttf)
+    km.save(str(root / "trained"))
+    out["trained"] = {"predict": km(FEAT[:, :4], training=False).numpy()}
+
     vocab = root / "vocab.txt"
     vocab.write_text("alpha\nbeta\n")
     am = _asset_module(ttf, str(vocab))
@@ -212,7 +254,8 @@ def saved(tmp_path_factory):
                     "neg": am.branch(ttf.constant([-1.0, -2.0, -3.0])).numpy()}
     vocab.unlink()  # the SavedModel keeps its own copy under assets/
     out["dirs"] = {k: str(root / k) for k in ("module", "functional", "sequential",
-                                              "signatures", "rnn_conv", "asset")}
+                                              "signatures", "rnn_conv", "asset", "nested",
+                                              "trained")}
     return out
 
 
@@ -318,6 +361,25 @@ def test_several_signatures(saved):
     assert int(rows["count"].numpy()) == 3
     np.testing.assert_allclose(loaded.project(X2)["proj"].numpy(),
                                saved["signatures"]["project"], rtol=1e-6)
+
+
+def test_nested_structures_and_keyword_only_arguments(saved):
+    loaded = tf.saved_model.load(saved["dirs"]["nested"])
+    a, rest = loaded.nested({"a": tf.constant([1.0, 2.0]),
+                             "b": (tf.constant([1, 2]), tf.constant(0.5))})
+    np.testing.assert_allclose(a.numpy(), saved["nested"]["a"])
+    np.testing.assert_allclose(rest["s"].numpy(), saved["nested"]["s"])
+    assert float(loaded.kw(tf.constant(1.0)).numpy()) == 2.0
+    assert float(loaded.kw(tf.constant(1.0), k=5.0).numpy()) == 6.0
+    with pytest.raises(ValueError, match="Could not find matching concrete function"):
+        loaded.kw(tf.constant(1.0), k=6.0)
+
+
+def test_compiled_and_trained_keras_model(saved):
+    loaded = tf.saved_model.load(saved["dirs"]["trained"])
+    np.testing.assert_allclose(loaded(FEAT[:, :4], training=False).numpy(),
+                               saved["trained"]["predict"], rtol=1e-5, atol=1e-6)
+    assert loaded(FEAT[:, :4], training=True).shape == (2, 2)  # Dropout's random ops run
 
 
 def test_assets_constants_and_conditionals(saved):
