@@ -228,6 +228,28 @@ def test_compiled_model_from_torchflow_round_trips_optimizer_state(tmp_path):
     np.testing.assert_allclose(_predict(theirs, X), saved_predictions, rtol=1e-5, atol=1e-6)
 
 
+def test_traced_call_serves_in_tf_and_torchflow(tmp_path):
+    # Dense and BatchNormalization have TF lowerings, so model.save writes the call's
+    # graph: __call__ and the serving_default signature, keyed by the output name.
+    rtf = real_tf()
+    L = tf.keras.layers
+    model = tf.keras.Sequential([L.Dense(4, activation="relu", input_shape=(3,)),
+                                 L.BatchNormalization(), L.Dense(2, name="out")])
+    _fill(model)
+    path = str(tmp_path / "served")
+    model.save(path)
+    expected = _predict(model, X)
+    for lib in (rtf, tf):
+        obj = lib.saved_model.load(path)
+        np.testing.assert_allclose(np.asarray(obj(X)), expected, rtol=1e-5, atol=1e-6)
+        sig = obj.signatures["serving_default"]
+        out = sig(**{list(sig.structured_input_signature[1])[0]: lib.constant(X)})
+        assert list(out) == ["out"]
+        np.testing.assert_allclose(out["out"].numpy(), expected, rtol=1e-5, atol=1e-6)
+    theirs = rtf.keras.models.load_model(path)
+    np.testing.assert_allclose(_predict(theirs, X), expected, rtol=1e-5, atol=1e-6)
+
+
 def test_model_saved_without_optimizer_loads_uncompiled(tmp_path):
     model = _trained(tf)
     path = str(tmp_path / "no_opt")

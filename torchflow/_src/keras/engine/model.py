@@ -249,17 +249,21 @@ class Model(TrainingMixin, Layer):
             optimizer's state, so a loaded model can resume training.
           save_format: ``"tf"`` or ``"h5"``, overriding the choice made from the
             path.
-          signatures: SavedModel serving signatures (accepted and unused).
-          options: A ``tf.saved_model.SaveOptions`` (accepted and unused).
+          signatures: SavedModel serving signatures (as for
+            ``tf.saved_model.save``); default: the call on the model's inputs.
+          options: A ``tf.saved_model.SaveOptions``.
           save_traces: Whether SavedModel stores traced call functions
-            (accepted and unused).
+            (accepted; the call is traced where its ops can be written).
 
         The directory is in TF's Keras SavedModel layout: ``keras_metadata.pb``
         (each layer's class, config and build shape), ``variables/`` (a TF
         checkpoint of the model and its optimizer) and ``saved_model.pb``; it
         loads in torchflow and in tf.keras (``tf.keras.models.load_model``).
-        Differences from TensorFlow 2.4: ``saved_model.pb`` holds the object
-        graph but no traced functions (no ``serving_default`` signature); a
+        ``saved_model.pb`` holds the model's call traced on its inputs
+        (``__call__`` and the ``serving_default`` signature) where every op of
+        the call can be written as a TF op (Dense-only models today), else the
+        object graph alone. Differences from TensorFlow 2.4: no per-layer
+        traced functions, and no graphs for calls with other ops; a
         model without a config (a subclassed model that does not implement
         ``get_config``) saves, but ``load_model`` cannot revive it
         (``load_weights`` on the directory restores its variables into a model
@@ -275,7 +279,8 @@ class Model(TrainingMixin, Layer):
         from torchflow._src.keras.saving import save_model
 
         return save_model(self, filepath, overwrite=overwrite,
-                          include_optimizer=include_optimizer, save_format=save_format)
+                          include_optimizer=include_optimizer, save_format=save_format,
+                          signatures=signatures, options=options, save_traces=save_traces)
 
     def to_json(self, **kwargs) -> str:
         cfg = serialize_layer(self)

@@ -117,7 +117,8 @@ def _model_config(model):
 
 
 @public("torchflow.keras.models")
-def save_model(model, filepath, overwrite=True, include_optimizer=True, save_format=None):
+def save_model(model, filepath, overwrite=True, include_optimizer=True, save_format=None,
+               signatures=None, options=None, save_traces=True):
     """Saves config, weights and optimizer state (see the module docstring).
 
     Args:
@@ -127,6 +128,12 @@ def save_model(model, filepath, overwrite=True, include_optimizer=True, save_for
       overwrite: bool, default True: replace an existing file silently.
       include_optimizer: bool, default True: also save the optimizer's state.
       save_format: None (default: from ``filepath``), ``'tf'`` or ``'h5'``.
+      signatures: SavedModel only: the serving signatures (as for
+        ``tf.saved_model.save``); default: the model's call on its inputs as
+        ``serving_default``, where its ops can be written as TF ops.
+      options: SavedModel only: a ``tf.saved_model.SaveOptions``.
+      save_traces: Accepted; the layers' configs are always saved and the
+        model's call is traced where it can be.
 
     Returns:
       None.
@@ -177,7 +184,8 @@ def save_model(model, filepath, overwrite=True, include_optimizer=True, save_for
                         ds[()] = v
         return None
     saved_model_format.save(model, filepath, include_optimizer,
-                            json.loads(training_json) if training_json else None)
+                            json.loads(training_json) if training_json else None,
+                            signatures=signatures, options=options)
     old = os.path.join(filepath, "keras_metadata.json")  # torchflow 0.x's format
     if os.path.exists(old):
         os.remove(old)
@@ -277,7 +285,7 @@ def load_model(filepath, custom_objects=None, compile=True, options=None):  # no
                     model.optimizer._restore_h5_weights(model, f["optimizer_weights"])
         return model
     if saved_model_format.is_keras_saved_model(filepath):
-        return saved_model_format.load(filepath, custom_objects, compile)
+        return saved_model_format.load(filepath, custom_objects, compile, _compile_from)
     meta_path = os.path.join(filepath, "keras_metadata.json")  # torchflow 0.x's format
     if not os.path.exists(meta_path):
         if os.path.isdir(filepath) and saved_model.contains_saved_model(filepath):

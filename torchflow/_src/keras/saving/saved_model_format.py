@@ -15,11 +15,16 @@ A directory written by tf.keras' ``model.save(dir)`` (``save_format="tf"``) hold
 ``load`` revives the model from the root's config (``custom_objects`` for user
 classes), restores its variables from ``variables/`` by object path and, with
 ``compile=True``, compiles it with the saved training config and restores the
-optimizer's state. ``save`` writes the same three files: the metadata as TF
-writes it, the checkpoint with TF's object paths, and a ``saved_model.pb`` whose
-object graph lists every object and variable with TF's identifiers but which
-holds no traced functions (no ``serving_default``): real TF revives the model
-from its config, and ``tf.saved_model.load`` of it gives the objects and
+optimizer's state (tf.keras starts a new optimizer there, with a warning;
+torchflow restores the slots, from TF 2.4's layout and from tf-keras 2.11+'s
+``optimizer/_variables``). ``save`` writes the same three files: the metadata
+as TF writes it, the checkpoint with TF's object paths, and ``saved_model.pb``
+from ``tf.saved_model.save`` with the model's call traced on its inputs
+(``__call__`` and a ``serving_default`` signature keyed by the output names)
+when every op of the call has a TF lowering; otherwise ``saved_model.pb``
+holds the object graph (objects and variables with TF's identifiers) and no
+functions, which tf.keras' ``load_model`` still reads (it revives the model
+from its config) while ``tf.saved_model.load`` gives the objects and
 variables only.
 """
 
@@ -32,12 +37,25 @@ import os
 from google.protobuf import message as pb_message
 
 from torchflow._src.core import errors
+from torchflow._src.core.function import function
 from torchflow._src.core.proto import tf_saved_metadata_pb2 as metadata_pb2
 from torchflow._src.core.proto import tf_saved_model_pb2
 from torchflow._src.core.proto import tf_saved_object_graph_pb2 as sog_pb2
 from torchflow._src.core.tensor_shape import TensorShape
+from torchflow._src.core.tensor_spec import TensorSpec
+from torchflow._src.keras.engine import serialization
+from torchflow._src.keras.engine.base_layer import Layer
+from torchflow._src.keras.engine.input_layer import InputLayer
+from torchflow._src.keras.engine.model import Model, _json_default
+from torchflow._src.keras.engine.sequential import Sequential
+from torchflow._src.keras.engine.serialization import serialize_layer
+from torchflow._src.keras.layers.rnn.base_rnn import RNN
+from torchflow._src.keras.metrics.base_metric import Metric
+from torchflow._src.keras.optimizers.optimizer_v2 import OptimizerV2
 from torchflow._src.train import checkpoint as ckpt_lib
+from torchflow._src.train import checkpoint_management as cm
 from torchflow._src.train import object_graph as og
+from torchflow._src.train.saved_model import save as saved_model_save
 
 METADATA_FILENAME = "keras_metadata.pb"
 _PRODUCER, _MIN_CONSUMER = 2, 1
@@ -86,8 +104,6 @@ def _decode(obj):
 
 
 def _dumps(obj) -> str:
-    # cycle: engine.model imports saving lazily.
-    from torchflow._src.keras.engine.model import _json_default
 
     return json.dumps(_encode(obj), default=_json_default)
 
@@ -140,11 +156,8 @@ def _model_config(root: dict):
     return None
 
 
-def load(path: str, custom_objects=None, compile=True):  # noqa: A002 - Keras' argument name
+def load(path: str, custom_objects, compile, compile_from):  # noqa: A002 - Keras' argument name
     """The Keras model of the SavedModel directory ``path`` (see the module docstring)."""
-    # cycle: the saving package imports this module.
-    from torchflow._src.keras.engine import serialization
-    from torchflow._src.keras.saving import _compile_from
 
     root = _root_metadata(read_metadata(path), path)
     config = _model_config(root)
@@ -157,8 +170,7 @@ def load(path: str, custom_objects=None, compile=True):  # noqa: A002 - Keras' a
             f"`custom_objects={{{root.get('class_name', 'MyModel')!r}: MyModel}}`, or build "
             f"the model in Python and call `model.load_weights({path!r})`.")
     try:
-        with serialization.reviving():
-            model = serialization.deserialize_layer(config, custom_objects)
+        model = _revive(config, custom_objects)
     except ValueError as e:
         if "Unknown" in str(e) and "custom_objects" not in str(e):
             raise ValueError(f"{e}. Please ensure this object is passed to the "
@@ -166,7 +178,7 @@ def load(path: str, custom_objects=None, compile=True):  # noqa: A002 - Keras' a
         raise
     training = _decode(root.get("training_config")) if compile else None
     if training:
-        _compile_from(model, training, custom_objects)
+        compile_from(model, training, custom_objects)
     prefix = os.path.join(path, "variables", "variables")
     ckpt_lib.restore_graph(model, prefix).expect_partial()
     if training and model.optimizer is not None:
@@ -177,12 +189,43 @@ def load(path: str, custom_objects=None, compile=True):  # noqa: A002 - Keras' a
     return model
 
 
+def _revive(config, custom_objects):
+    """``deserialize_layer`` of ``config`` where a class missing from
+    ``custom_objects`` is the process's class of that name (``reviving``).
+
+    TF revives such a class from the SavedModel's graphs, so a program may
+    ``del`` the class's name before loading (the save-and-serialize guide's
+    ``super(CustomModel, self).__init__()``); torchflow runs the class's own
+    ``from_config``/``__init__``, with the deleted name bound to the class in
+    its module's globals while they run (and removed afterwards).
+    """
+
+    injected = []
+    try:
+        for _ in range(16):
+            try:
+                with serialization.reviving():
+                    return serialization.deserialize_layer(config, custom_objects)
+            except NameError as e:
+                name = getattr(e, "name", None)
+                cls = serialization._all_subclasses(Layer).get(name) if name else None
+                init = inspect.unwrap(getattr(cls, "__init__", None)) if cls else None
+                namespace = getattr(init, "__globals__", None)
+                if namespace is None or name in namespace:
+                    raise
+                namespace[name] = cls
+                injected.append((namespace, name))
+        raise RecursionError("too many names missing while reviving the model")
+    finally:
+        for namespace, name in injected:
+            namespace.pop(name, None)
+
+
 def _restore_new_optimizer_layout(model, prefix: str) -> None:
     """tf-keras >= 2.11's optimizers (not TF 2.4's, which the checkpoint layout above
     restores) keep their state in ``optimizer/_variables/N``: the step counter,
     then for each trainable variable its slots in the optimizer's slot order.
     Their values go to the TF 2.4 optimizer's iterations and slots."""
-    from torchflow._src.train import checkpoint_management as cm
 
     reader = cm.open_reader(prefix)
     key = "optimizer/_variables/{}/.ATTRIBUTES/VARIABLE_VALUE"
@@ -212,13 +255,6 @@ _SLOTS = {"Adam": ("m", "v"), "SGD": ("momentum",), "RMSprop": ("rms",),
 
 # --- saving ------------------------------------------------------------------------
 def _identifier(obj) -> str:
-    from torchflow._src.keras.engine.base_layer import Layer
-    from torchflow._src.keras.engine.input_layer import InputLayer
-    from torchflow._src.keras.engine.model import Model
-    from torchflow._src.keras.engine.sequential import Sequential
-    from torchflow._src.keras.layers.rnn.base_rnn import RNN
-    from torchflow._src.keras.metrics.base_metric import Metric
-    from torchflow._src.keras.optimizers.optimizer_v2 import OptimizerV2
 
     if isinstance(obj, Sequential):
         return "_tf_keras_sequential"
@@ -252,9 +288,6 @@ def _expects_training_arg(layer) -> bool:
 
 
 def _layer_metadata(layer) -> dict:
-    from torchflow._src.keras.engine.base_layer import Layer
-    from torchflow._src.keras.engine.serialization import serialize_layer
-    from torchflow._src.keras.metrics.base_metric import Metric
 
     meta = {"name": layer.name, "trainable": bool(layer.trainable),
             "expects_training_arg": _expects_training_arg(layer),
@@ -287,7 +320,6 @@ def _is_shape(shape) -> bool:
 
 
 def _model_metadata(model, training_config) -> dict:
-    from torchflow._src.keras.engine.serialization import serialize_layer
 
     meta = _layer_metadata(model)
     meta["is_graph_network"] = bool(getattr(model, "_is_graph_network", False))
@@ -329,18 +361,113 @@ def _variable_proto(var, proto) -> None:
     proto.name = name[:-2] if name.endswith(":0") else name
 
 
-def save(model, filepath: str, include_optimizer: bool, training_config) -> None:
-    """Writes ``model`` at ``filepath`` in tf.keras' SavedModel layout."""
-    root = model if include_optimizer and training_config else _Root(model)
-    os.makedirs(os.path.join(filepath, "variables"), exist_ok=True)
-    os.makedirs(os.path.join(filepath, "assets"), exist_ok=True)
-    ckpt_lib.save_graph(root, os.path.join(filepath, "variables", "variables"))
+def save(model, filepath: str, include_optimizer: bool, training_config, signatures=None,
+         options=None) -> None:
+    """Writes ``model`` at ``filepath`` in tf.keras' SavedModel layout.
 
-    objects, edges, _, index = og.walk(root)  # save_graph's node ids
+    ``saved_model.pb`` comes from ``tf.saved_model.save`` with the model's call
+    traced for its inputs (``__call__`` and the ``serving_default`` signature)
+    where every op of that call has a TF lowering; otherwise it holds the object
+    graph alone (``UnimplementedError`` of the tracer is the signal)."""
+    root = model if include_optimizer and training_config else _Root(model)
+    os.makedirs(filepath, exist_ok=True)
+    objects, edges, _, index = og.walk(root)  # the checkpoint's node ids
     objects[0] = model
     edges, paths = _unique_edges(edges)
-    graph = sog_pb2.SavedObjectGraph()
+    if not _save_with_functions(model, root, filepath, signatures, options):
+        graph = _object_graph(objects, edges, index, paths)
+        sm = tf_saved_model_pb2.SavedModel(saved_model_schema_version=1)
+        mg = sm.meta_graphs.add()
+        mg.meta_info_def.tags.append("serve")
+        mg.meta_info_def.tensorflow_version = "2.4.0"
+        mg.meta_info_def.tensorflow_git_version = "torchflow"
+        mg.graph_def.versions.producer = 561
+        mg.graph_def.versions.min_consumer = 12
+        mg.object_graph_def.CopyFrom(graph)
+        os.makedirs(os.path.join(filepath, "variables"), exist_ok=True)
+        os.makedirs(os.path.join(filepath, "assets"), exist_ok=True)
+        ckpt_lib.save_graph(root, os.path.join(filepath, "variables", "variables"))
+    else:
+        sm = tf_saved_model_pb2.SavedModel()
+        with open(os.path.join(filepath, "saved_model.pb"), "rb") as f:
+            sm.ParseFromString(f.read())
+        _kerasify(sm.meta_graphs[0].object_graph_def, objects, edges, paths)
     meta = metadata_pb2.SavedMetadata()
+    for i, obj in enumerate(objects):
+        ident = _identifier(obj) if i in paths and not og.is_variable(obj) else ""
+        if not ident.startswith("_tf_keras"):
+            continue
+        data = _model_metadata(model, training_config) if i == 0 else _layer_metadata(obj)
+        meta.nodes.add(node_id=i, node_path="root." + paths[i] if i else "root",
+                       identifier=ident, metadata=_dumps(data),
+                       version={"producer": _PRODUCER, "min_consumer": _MIN_CONSUMER})
+    _write(os.path.join(filepath, "saved_model.pb"), sm.SerializeToString())
+    _write(os.path.join(filepath, METADATA_FILENAME), meta.SerializeToString())
+
+
+def _input_specs(model):
+    """The ``TensorSpec`` structure of a graph network's inputs (None otherwise)."""
+
+    inputs = getattr(model, "inputs", None)
+    if not inputs:
+        return None
+    specs = [TensorSpec(t.shape, t.dtype, name=getattr(t, "name", None) or None)
+             for t in inputs]
+    return specs[0] if len(specs) == 1 else specs
+
+
+def _save_with_functions(model, root, filepath: str, signatures, options) -> bool:
+    """``tf.saved_model.save`` of ``root`` with the model's traced call; False
+    where that cannot be written (no input spec, ops without TF lowerings)."""
+    spec = _input_specs(model)
+    if spec is None:
+        return False
+    names = list(getattr(model, "output_names", None) or [])
+
+    def call(inputs):
+        return model(inputs, training=False)
+
+    def serving_default(inputs):
+        out = model(inputs, training=False)
+        flat = list(out) if isinstance(out, (list, tuple)) else [out]
+        if isinstance(out, dict):
+            return dict(out)
+        keys = names if len(names) == len(flat) else [f"output_{k}" for k in range(len(flat))]
+        return dict(zip(keys, flat))
+
+    call_fn = function(call, input_signature=[spec])
+    sigs = signatures if signatures is not None else {
+        "serving_default": function(serving_default, input_signature=[spec])}
+    object.__setattr__(root, "__call__", call_fn)
+    try:
+        saved_model_save.save(root, filepath, signatures=sigs, options=options)
+    except errors.UnimplementedError:
+        return False
+    finally:
+        object.__delattr__(root, "__call__")
+    return True
+
+
+def _kerasify(graph, objects, edges, paths) -> None:
+    """Gives the objects of ``tf.saved_model.save``'s graph (the first
+    ``len(objects)`` nodes) their Keras identifiers and each child one name."""
+    n = len(objects)
+    for i, obj in enumerate(objects):
+        node = graph.nodes[i]
+        extra = [(c.local_name, c.node_id) for c in node.children if c.node_id >= n]
+        del node.children[:]
+        for name, j in list(edges[i]) + extra:
+            node.children.add(node_id=j, local_name=name)
+        if node.WhichOneof("kind") == "user_object":
+            ident = _identifier(obj) if i in paths else "_generic_user_object"
+            node.user_object.identifier = ident
+            node.user_object.version.producer = 2 if ident == "optimizer" else 1
+
+
+def _object_graph(objects, edges, index, paths):
+    """The ``SavedObjectGraph`` of the objects, their variables, the optimizer's
+    slot variables (in ``save_graph``'s order) and an empty signature map."""
+    graph = sog_pb2.SavedObjectGraph()
     for i, obj in enumerate(objects):
         node = graph.nodes.add()
         for name, j in edges[i]:
@@ -352,13 +479,7 @@ def save(model, filepath: str, include_optimizer: bool, training_config) -> None
         node.user_object.identifier = ident
         node.user_object.version.producer = 2 if ident == "optimizer" else 1
         node.user_object.version.min_consumer = 1
-        if not ident.startswith("_tf_keras"):
-            continue
-        data = _model_metadata(model, training_config) if i == 0 else _layer_metadata(obj)
-        meta.nodes.add(node_id=i, node_path="root." + paths[i] if i else "root",
-                       identifier=ident, metadata=_dumps(data),
-                       version={"producer": _PRODUCER, "min_consumer": _MIN_CONSUMER})
-    for i, obj in enumerate(objects):  # optimizer slots, in save_graph's order
+    for i, obj in enumerate(objects):
         slots = getattr(obj, "_checkpoint_slots", None)
         if not callable(slots):
             continue
@@ -370,23 +491,12 @@ def save(model, filepath: str, include_optimizer: bool, training_config) -> None
             graph.nodes[i].slot_variables.add(
                 original_variable_node_id=index[id(var)], slot_name=slot_name,
                 slot_variable_node_id=len(graph.nodes) - 1)
-
     graph.nodes[0].children.add(node_id=len(graph.nodes), local_name="signatures")
     signatures = graph.nodes.add()  # TF's (here empty) signature map
     signatures.user_object.identifier = "signature_map"
     signatures.user_object.version.producer = 1
     signatures.user_object.version.min_consumer = 1
-
-    sm = tf_saved_model_pb2.SavedModel(saved_model_schema_version=1)
-    mg = sm.meta_graphs.add()
-    mg.meta_info_def.tags.append("serve")
-    mg.meta_info_def.tensorflow_version = "2.4.0"
-    mg.meta_info_def.tensorflow_git_version = "torchflow"
-    mg.graph_def.versions.producer = 561
-    mg.graph_def.versions.min_consumer = 12
-    mg.object_graph_def.CopyFrom(graph)
-    _write(os.path.join(filepath, "saved_model.pb"), sm.SerializeToString())
-    _write(os.path.join(filepath, METADATA_FILENAME), meta.SerializeToString())
+    return graph
 
 
 def _unique_edges(edges):
