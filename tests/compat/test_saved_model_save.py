@@ -302,3 +302,53 @@ def test_graph_without_tf_ops_is_a_clear_error(tmp_path):
     with pytest.raises(tf.errors.UnimplementedError, match="tf.function <lambda>"):
         tf.saved_model.save(m, str(path))
     assert not (path / "saved_model.pb").exists()
+
+
+def _embedding_model(m, weights=None):
+    L = m.keras.layers
+    inp = m.keras.Input((5,), dtype="int32")
+    e = L.Embedding(10, 4)(inp)
+    a = L.LayerNormalization()(e)
+    b = L.Dense(4, activation="gelu")(a)
+    c = L.Add()([a, b])
+    d = L.Concatenate()([c, e])
+    out = L.GlobalAveragePooling1D()(d)
+    model = m.keras.Model(inp, out)
+    if weights is not None:
+        model.set_weights(weights)
+
+    class Serving(m.Module):
+        def __init__(self):
+            super().__init__()
+            self.model = model
+
+        @m.function(input_signature=[m.TensorSpec([None, 5], m.int32)])
+        def serve(self, ids):
+            y = self.model(ids, training=False)
+            mean, var = m.nn.moments(y, axes=[1], keepdims=False)
+            return [m.nn.gelu(y, approximate=True), mean, var]
+
+    return Serving()
+
+
+def test_keras_embedding_layernorm_dense3d_add_concat(tmp_path):
+    rtf = real_tf()
+    path = str(tmp_path / "emb")
+    rng = np.random.default_rng(1)
+    ours = _embedding_model(tf)
+    weights = [rng.normal(size=w.shape).astype(np.float32) for w in ours.model.get_weights()]
+    ours.model.set_weights(weights)
+    ref = _embedding_model(rtf, weights)
+    ids = rng.integers(0, 10, size=(3, 5)).astype(np.int32)
+    expected = [t.numpy() for t in ref.serve(ids)]
+    for g, e in zip(ours.serve(ids), expected):
+        np.testing.assert_allclose(g.numpy(), e, rtol=1e-4, atol=1e-5)
+    tf.saved_model.save(ours, path)
+
+    loaded = rtf.saved_model.load(path)
+    out = loaded.signatures["serving_default"](ids=rtf.constant(ids))
+    assert sorted(out) == ["output_0", "output_1", "output_2"]
+    for k, e in enumerate(expected):
+        np.testing.assert_allclose(out[f"output_{k}"].numpy(), e, rtol=1e-4, atol=1e-5)
+    for g, e in zip(tf.saved_model.load(path).serve(ids), expected):
+        np.testing.assert_allclose(g.numpy(), e, rtol=1e-4, atol=1e-5)

@@ -11,8 +11,16 @@ real TF (``tests/compat/test_saved_model_save.py``).
 from __future__ import annotations
 
 from torchflow._src.core import dtypes, op_graph
+from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.variables import Variable
-from torchflow._src.ops import conv_ops, fused_layer_ops, normalization_ops, pooling_ops
+from torchflow._src.ops import (
+    conv_ops,
+    einsum_ops,
+    fused_layer_ops,
+    nn_ops,
+    normalization_ops,
+    pooling_ops,
+)
 
 
 def _read_value(b, call):
@@ -136,9 +144,91 @@ def _fused_batch_norm(b, call):
     return [f"{n}:0", f"{n}:1", f"{n}:2"]
 
 
+def _op(b, op: str, inputs: list, d, **attrs) -> str:
+    return f"{b.node(op, inputs, {'T': d, **attrs}, out_dtypes=[d])}:0"
+
+
+def _gelu(b, call):
+    """TF 2.4's composition (it has no Gelu op): ``0.5 x (1 + erf(x / sqrt 2))``, or
+    with ``approximate`` ``0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))``."""
+    a = call.args
+    d = call.outputs.dtype
+    x = b.input(a["features"])
+    if a.get("approximate"):
+        cube = _op(b, "Pow", [x, b.constant(3.0, d)], d)
+        inner = _op(b, "AddV2", [x, _op(b, "Mul", [b.constant(0.044715, d), cube], d)], d)
+        t = _op(b, "Tanh", [_op(b, "Mul", [b.constant(0.7978845608028654, d), inner], d)], d)
+    else:
+        t = _op(b, "Erf", [_op(b, "RealDiv", [x, b.constant(1.4142135623730951, d)], d)], d)
+    half = _op(b, "Mul", [b.constant(0.5, d), x], d)
+    return [_op(b, "Mul", [half, _op(b, "AddV2", [b.constant(1.0, d), t], d)], d)]
+
+
+def _moments(b, call):
+    """TF's ``nn.moments``: Mean, StopGradient, SquaredDifference, Mean (then
+    Squeeze without keepdims); half precision reduced in float32."""
+    a = call.args
+    mean_out = call.outputs[0]
+    d = mean_out.dtype
+    x = b.input(a["x"])
+    rank = a["x"].shape.rank
+    axes = a["axes"]
+    axes = [int(axes)] if isinstance(axes, int) else [int(v) for v in axes]
+    axes = [v % rank if rank else v for v in axes]
+    w = dtypes.float32 if d in (dtypes.float16, dtypes.bfloat16) else d
+    if w != d:
+        x = f"{b.node('Cast', [x], {'SrcT': d, 'DstT': w, 'Truncate': False}, out_dtypes=[w])}:0"
+    ax = b.constant(axes, dtypes.int32)
+    mean = _op(b, "Mean", [x, ax], w, Tidx=dtypes.int32, keep_dims=True)
+    sg = _op(b, "StopGradient", [mean], w)
+    var = _op(b, "Mean", [_op(b, "SquaredDifference", [x, sg], w), ax], w,
+              Tidx=dtypes.int32, keep_dims=True)
+    outs = []
+    for v in (mean, var):
+        if not a.get("keepdims"):
+            v = _op(b, "Squeeze", [v], w, squeeze_dims=axes)
+        if w != d:
+            v = f"{b.node('Cast', [v], {'SrcT': w, 'DstT': d, 'Truncate': False}, out_dtypes=[d])}:0"
+        outs.append(v)
+    return outs
+
+
+def _tensordot(b, call):
+    """``a``'s last axis against a 2-D ``b``'s first (Keras' Dense on rank > 2):
+    Reshape to 2-D, MatMul, Reshape back to ``a``'s leading dims (read at run time)."""
+    a_, b_, axes = call.args["a"], call.args["b"], call.args["axes"]
+    d = call.outputs.dtype
+    rank = a_.shape.rank if isinstance(a_, (Tensor, Variable)) else None
+    bshape = b_.shape.as_list() if isinstance(b_, (Tensor, Variable)) else None
+    ok = rank is not None and bshape is not None and len(bshape) == 2 and (
+        axes == 1 or (isinstance(axes, (list, tuple)) and len(axes) == 2 and
+                      list(map(_ints, axes)) == [[rank - 1], [0]]))
+    if not ok:
+        n = b.node("Unlowered", [], {"dtype": d}, out_dtypes=[d], exportable=False)
+        return [f"{n}:0"]
+    ia, ib = b.input(a_), b.input(b_)
+    flat = _op(b, "Reshape", [ia, b.constant([-1, bshape[0]], dtypes.int32)], d,
+               Tshape=dtypes.int32)
+    mm = _op(b, "MatMul", [flat, ib], d, transpose_a=False, transpose_b=False)
+    shape = f"{b.node('Shape', [ia], {'T': d, 'out_type': dtypes.int32}, out_dtypes=[dtypes.int32])}:0"
+    lead = _op(b, "Slice", [shape, b.constant([0], dtypes.int32),
+                            b.constant([rank - 1], dtypes.int32)], dtypes.int32,
+               Index=dtypes.int32)
+    i32 = dtypes.int32
+    out_shape = f"{b.node('ConcatV2', [lead, b.constant([bshape[1]], i32), b.constant(0, i32)], {'T': i32, 'N': 2, 'Tidx': i32}, out_dtypes=[i32])}:0"
+    return [_op(b, "Reshape", [mm, out_shape], d, Tshape=dtypes.int32)]
+
+
+def _ints(v):
+    return [int(v)] if isinstance(v, int) else [int(x) for x in v]
+
+
 op_graph.register(Variable.read_value, _read_value)
 op_graph.register(Variable.value, _read_value)
 op_graph.register(conv_ops._conv, _conv)
 op_graph.register(fused_layer_ops.conv_bias, _conv_bias)
 op_graph.register(pooling_ops._pool, _pool)
 op_graph.register(normalization_ops.fused_batch_norm, _fused_batch_norm)
+op_graph.register(nn_ops.gelu, _gelu)
+op_graph.register(normalization_ops.moments, _moments)
+op_graph.register(einsum_ops.tensordot, _tensordot)
