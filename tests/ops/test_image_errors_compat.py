@@ -32,6 +32,12 @@ big = _R.uniform(0, 1, (32, 32, 3)).astype(np.float32)
 big2 = _R.uniform(0, 1, (32, 30, 3)).astype(np.float32)
 big1 = _R.uniform(0, 1, (200, 200, 3)).astype(np.float32)
 big1b = _R.uniform(0, 1, (200, 190, 3)).astype(np.float32)
+STR = np.array([[[b"a"] * 3] * 5] * 4, dtype=object)
+STR16 = np.array([[[b"a"]] * 16] * 16, dtype=object)
+BOOL = np.zeros((4, 5, 3), bool)
+F64 = I3.astype(np.float64)
+I32 = (I3 * 100).astype(np.int32)
+Z14 = np.zeros((1, 1, 4), np.float32)
 
 # (id, call(tf_module, constant), a phrase both messages contain or "")
 CASES = [
@@ -453,6 +459,50 @@ CASES = [
     ('convert_bool', lambda tf, c: tf.image.convert_image_dtype(c(np.zeros((2,2,1), bool)),
          tf.float32),
      'image dtype must be either floating point or integer'),
+    # dtypes the kernels (or TF's Python code) reject
+    ('resize_str', lambda tf, c: tf.image.resize(c(STR), [2, 2]),
+     "Value for attr 'T' of string is not in the list of allowed"),
+    ('resize_bool', lambda tf, c: tf.image.resize(c(BOOL), [2, 2]),
+     "Value for attr 'T' of bool is not in the list of allowed"),
+    ('resize_nearest_bool', lambda tf, c: tf.image.resize(c(BOOL), [2, 2], method="nearest"),
+     "Value for attr 'T' of bool is not in the list of allowed"),
+    ('total_variation_bool', lambda tf, c: tf.image.total_variation(c(BOOL)),
+     "Value for attr 'T' of bool is not in the list of allowed"),
+    ('total_variation_str', lambda tf, c: tf.image.total_variation(c(STR)),
+     "Value for attr 'T' of string is not in the list of allowed"),
+    ('psnr_str', lambda tf, c: tf.image.psnr(c(STR), c(STR), 1.0),
+     'Cast float to string is not supported [Op:Cast]'),
+    ('ssim_str', lambda tf, c: tf.image.ssim(c(STR16), c(STR16), 1.0),
+     'Cast float to string is not supported [Op:Cast]'),
+    ('sobel_str', lambda tf, c: tf.image.sobel_edges(c(STR[None])),
+     'Failed to convert a NumPy array to a Tensor (Unsupported object'),
+    ('image_gradients_str', lambda tf, c: tf.image.image_gradients(c(STR[None])),
+     "Value for attr 'T' of string is not in the list of allowed"),
+    ('crop_and_resize_str',
+     lambda tf, c: tf.image.crop_and_resize(c(STR[None]), c(B), [0, 0, 0], [2, 2]),
+     "Value for attr 'T' of string is not in the list of allowed"),
+    ('extract_patches_str', lambda tf, c: tf.image.extract_patches(
+         c(STR[None]), [1, 2, 2, 1], [1, 1, 1, 1], [1, 1, 1, 1], "VALID"),
+     "Value for attr 'T' of string is not in the list of allowed"),
+    ('nms_int_boxes',
+     lambda tf, c: tf.image.non_max_suppression(c(np.zeros((3, 4), np.int32)), c(S), 2),
+     "Value for attr 'T' of int32 is not in the list of allowed"),
+    ('nms_str_scores',
+     lambda tf, c: tf.image.non_max_suppression(c(B), c(np.array(["a", "b", "c"])), 2),
+     'cannot compute NonMaxSuppressionV3 as input #1(zero-based) was'),
+    ('nms_f64', lambda tf, c: tf.image.non_max_suppression(
+         c(B.astype(np.float64)), c(S.astype(np.float64)), 2),
+     'is not in the list of allowed values: half, float'),
+    ('draw_bb_f64', lambda tf, c: tf.image.draw_bounding_boxes(
+         c(F64[None]), c(Z14), c(np.ones((1, 4), np.float32))),
+     'is not in the list of allowed values: float, half'),
+    ('hsv_to_rgb_int', lambda tf, c: tf.image.hsv_to_rgb(c(I32)),
+     "Value for attr 'T' of int32 is not in the list of allowed"),
+    ('rgb_to_hsv_str', lambda tf, c: tf.image.rgb_to_hsv(c(STR)),
+     "Value for attr 'T' of string is not in the list of allowed"),
+    ('encode_png_i32', lambda tf, c: tf.image.encode_png(c(I32)),
+     "Value for attr 'T' of int32 is not in the list of allowed"),
+    ('yiq_int', lambda tf, c: tf.image.yiq_to_rgb(c(I32)), 'Cannot convert'),
 ]
 
 
@@ -485,3 +535,26 @@ def test_bad_input_raises_tf_error(call, phrase):
 def test_case_ids_unique():
     ids = [c[0] for c in CASES]
     assert len(ids) == len(set(ids))
+
+
+_LABELS = np.array([[[f"{i}{j}".encode()] * 2 for j in range(5)] for i in range(4)], dtype=object)
+_GEOMETRY = [
+    ("flip_left_right", lambda tf: tf.image.flip_left_right(_LABELS)),
+    ("flip_up_down", lambda tf: tf.image.flip_up_down(_LABELS)),
+    ("rot90", lambda tf: tf.image.rot90(_LABELS, 3)),
+    ("transpose", lambda tf: tf.image.transpose(_LABELS)),
+    ("crop_to_bounding_box", lambda tf: tf.image.crop_to_bounding_box(_LABELS, 1, 2, 2, 3)),
+    ("pad_to_bounding_box", lambda tf: tf.image.pad_to_bounding_box(_LABELS, 1, 0, 6, 7)),
+    ("central_crop", lambda tf: tf.image.central_crop(_LABELS, 0.5)),
+    ("resize_with_crop_or_pad", lambda tf: tf.image.resize_with_crop_or_pad(_LABELS, 6, 3)),
+    ("grayscale_to_rgb", lambda tf: tf.image.grayscale_to_rgb(tf.constant(_LABELS[..., :1]))),
+]
+
+
+@pytest.mark.parametrize("call", [g[1] for g in _GEOMETRY], ids=[g[0] for g in _GEOMETRY])
+def test_geometry_ops_move_string_images_as_tf(call):
+    # TF's flips, crops and pads take any dtype; they used to fail on string images
+    want = call(real_tf()).numpy()
+    got = call(tf).numpy()
+    assert got.dtype == want.dtype and got.shape == want.shape
+    assert (got == want).all()

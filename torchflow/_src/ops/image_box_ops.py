@@ -17,7 +17,7 @@ import torch
 
 from torchflow._src.core import dtypes
 from torchflow._src.core.convert import constant
-from torchflow._src.core.errors import dims, invalid_argument
+from torchflow._src.core.errors import InvalidArgumentError, dims, invalid_argument
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.ops._dispatch import tensor_arg
 from torchflow._src.ops.random_ops import uniform
@@ -66,9 +66,28 @@ def check_nms_args(op: str, b: np.ndarray, s: np.ndarray, max_output_size,
     return int(m)
 
 
+_NMS_TYPES = (dtypes.float16, dtypes.float32)
+
+
+def _nms_arg(op: str, x, index: int) -> np.ndarray:
+    t = tensor_arg(x, dtypes.float32)
+    if t.dtype not in _NMS_TYPES:
+        if t.dtype == dtypes.string or index:
+            raise InvalidArgumentError(None, None, f"cannot compute {op} as input #{index}"
+                                                   f"(zero-based) was expected to be a float "
+                                                   f"tensor but is a {t.dtype.name} tensor "
+                                                   f"[Op:{op}]")
+        names = ", ".join(d.name.replace("float16", "half").replace("float32", "float")
+                          for d in _NMS_TYPES)
+        raise InvalidArgumentError(None, None, f"Value for attr 'T' of {t.dtype.name} is "
+                                               f"not in the list of allowed values: {names} "
+                                               f"[Op:{op}]")
+    return np.asarray(t.numpy(), np.float64)
+
+
 def _nms(op, boxes, scores, max_output_size, iou_threshold, score_threshold):
-    b = np.asarray(tensor_arg(boxes, dtypes.float32).numpy(), np.float64)
-    s = np.asarray(tensor_arg(scores, dtypes.float32).numpy(), np.float64)
+    b = _nms_arg(op, boxes, 0)
+    s = _nms_arg(op, scores, 1)
     max_output_size = check_nms_args(op, b, s, max_output_size, iou_threshold)
     order = np.argsort(-s, kind="stable")
     order = order[s[order] > score_threshold]

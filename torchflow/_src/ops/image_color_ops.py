@@ -12,16 +12,19 @@ from torchflow._src.core import dtypes
 from torchflow._src.core.errors import (
     FailedPreconditionError,
     InvalidArgumentError,
+    UnimplementedError,
     dims,
     invalid_argument,
 )
 from torchflow._src.core.tensor import Tensor, wrap
+from torchflow._src.ops import _nn_common as nc
 from torchflow._src.ops._dispatch import tensor_arg
 from torchflow._src.ops.image_ops import (
     adjust_contrast,
     check_at_least_3d,
     convert_image_dtype,
     image_arg,
+    moved,
 )
 from torchflow._src.ops.random_ops import uniform
 from torchflow._src.util.api import public
@@ -208,7 +211,7 @@ def grayscale_to_rgb(images, name=None) -> Tensor:
     if t._t.shape[-1] != 1:
         raise ValueError(f"Last dimension of a grayscale image should be size 1, got "
                          f"{t._t.shape[-1]}.")
-    return wrap(t._t.expand(*t._t.shape[:-1], 3).contiguous(), t._dtype)
+    return moved(t, lambda x, _: x.expand(*x.shape[:-1], 3).contiguous())
 
 
 def _check_hsv_kernel(op: str, x: torch.Tensor) -> None:
@@ -391,7 +394,19 @@ def transpose(image, name=None) -> Tensor:
       ValueError: If ``image`` is not 3-D or 4-D.
     """
     t, _ = image_arg("transpose", image)
-    return wrap(t._t.transpose(-3, -2).contiguous(), t._dtype)
+    return moved(t, lambda x, _: x.transpose(-3, -2).contiguous())
+
+
+# the Sub kernel's T (total_variation and image_gradients take differences)
+_SUB_TYPES = nc.TypeSet((dtypes.bfloat16, dtypes.float16, dtypes.float32, dtypes.float64,
+                         dtypes.uint8, dtypes.int8, dtypes.uint16, dtypes.int16, dtypes.int32,
+                         dtypes.int64, dtypes.complex64, dtypes.complex128, dtypes.uint32,
+                         dtypes.uint64))
+
+
+def _check_sub(t: Tensor) -> None:
+    if t.dtype not in _SUB_TYPES:
+        raise nc.attr_error("Sub", t.dtype, _SUB_TYPES)
 
 
 @public("torchflow.image")
@@ -411,6 +426,7 @@ def total_variation(images, name=None) -> Tensor:
     t = tensor_arg(images)
     if t.shape.rank not in (3, 4):
         raise ValueError("'images' must be either 3 or 4-dimensional.")
+    _check_sub(t)
     x = t._t
     dh = (x[..., 1:, :, :] - x[..., :-1, :, :]).abs().sum(dim=(-3, -2, -1))
     dw = (x[..., :, 1:, :] - x[..., :, :-1, :]).abs().sum(dim=(-3, -2, -1))
@@ -431,10 +447,11 @@ def image_gradients(image) -> tuple:
       ValueError: If the input is not 4-D.
     """
     t = tensor_arg(image)
-    x = t._t
-    if x.dim() != 4:
+    if t.shape.rank != 4:
         raise ValueError(f"image_gradients expects a 4D tensor [batch_size, h, w, d], "
-                         f"not {list(x.shape)}.")
+                         f"not {t.shape.as_list()}.")
+    _check_sub(t)
+    x = t._t
     dy = torch.nn.functional.pad(x[:, 1:] - x[:, :-1], (0, 0, 0, 0, 0, 1))
     dx = torch.nn.functional.pad(x[:, :, 1:] - x[:, :, :-1], (0, 0, 0, 1))
     return wrap(dy, t._dtype), wrap(dx, t._dtype)
@@ -456,6 +473,9 @@ def sobel_edges(image) -> Tensor:
         not float.
     """
     t = tensor_arg(image)
+    if t.dtype == dtypes.string:  # TF builds its kernels in the image's dtype first
+        raise ValueError("Failed to convert a NumPy array to a Tensor (Unsupported object "
+                         "type int).")
     if t.shape.rank != 4:
         raise invalid_argument("MirrorPad", f"The first dimension of paddings must be the "
                                             f"rank of inputs[4,2], {dims(t.shape)}")
@@ -488,6 +508,8 @@ def psnr(a, b, max_val, name=None) -> Tensor:
       ValueError: If their last three dimensions differ.
     """
     ta, tb = tensor_arg(a), tensor_arg(b)
+    if ta.dtype == dtypes.string:  # TF casts max_val to the images' dtype first
+        raise UnimplementedError(None, None, "Cast float to string is not supported [Op:Cast]")
     fa = convert_image_dtype(ta, dtypes.float32)._t
     fb = convert_image_dtype(tb, dtypes.float32)._t
     try:
@@ -518,12 +540,12 @@ def _u(shape, lo, hi, seed):
 
 
 def _random_flip(image, seed, axis):
-    t, _ = image_arg("random_flip_left_right", image)
-    x = t._t
-    if x.dim() == 3:
-        return wrap(x.flip(axis - 1) if float(_u([], 0.0, 1.0, seed)) < 0.5 else x, t._dtype)
-    m = (_u([x.shape[0], 1, 1, 1], 0.0, 1.0, seed) < 0.5).to(x.device)
-    return wrap(torch.where(m, x.flip(axis), x), t._dtype)
+    t, single = image_arg("random_flip_left_right", image)
+    if single:
+        return moved(t, lambda x, _: x.flip(axis - 1)) if float(_u([], 0.0, 1.0, seed)) < 0.5 \
+            else t
+    m = _u([t.shape[0], 1, 1, 1], 0.0, 1.0, seed) < 0.5
+    return moved(t, lambda x, _: torch.where(m.to(x.device), x.flip(axis), x))
 
 
 @public("torchflow.image")

@@ -19,11 +19,18 @@ import torch
 from torchflow._src.core import dtypes
 from torchflow._src.core.errors import InvalidArgumentError, dims
 from torchflow._src.core.tensor import Tensor, wrap
+from torchflow._src.ops import _nn_common as nc
 from torchflow._src.ops import gradient_kernels
 from torchflow._src.ops._dispatch import tensor_arg
 from torchflow._src.util.api import public
 
 _METHODS = ("bilinear", "nearest", "bicubic", "area")
+_RESIZE_OPS = {"bilinear": "ResizeBilinear", "nearest": "ResizeNearestNeighbor",
+               "bicubic": "ResizeBicubic", "area": "ResizeArea"}
+# the resize kernels' T: the real types (no bool, string or complex)
+_RESIZE_TYPES = nc.TypeSet((dtypes.int8, dtypes.uint8, dtypes.int16, dtypes.uint16,
+                            dtypes.int32, dtypes.int64, dtypes.bfloat16, dtypes.float16,
+                            dtypes.float32, dtypes.float64))
 
 
 def check_at_least_3d(t: Tensor, name: str = "image") -> None:
@@ -50,6 +57,18 @@ def image_arg(op: str, images):
             check_at_least_3d(t)
         raise ValueError(f"'image' (shape {t.shape}) must have either 3 or 4 dimensions.")
     return t, rank == 3
+
+
+def moved(t: Tensor, fn) -> Tensor:
+    """``fn(x, fill)``, an element-moving torch function (flip, slice, transpose,
+    pad with ``fill``), applied to an image of any dtype: a string image's bytes
+    move through their positions (padding gives ``b""``), as TF's ops take strings."""
+    x = t._t
+    if not isinstance(x, np.ndarray):
+        return wrap(fn(x, 0), t._dtype)
+    pos = fn(torch.arange(x.size, dtype=torch.int64).reshape(x.shape), -1).numpy()
+    pool = np.append(x.reshape(-1), np.array([b""], dtype=object))
+    return wrap(pool[np.where(pos < 0, x.size, pos)], t._dtype)
 
 
 def _batched(x: torch.Tensor, single: bool) -> torch.Tensor:
@@ -176,6 +195,11 @@ def resize(images, size, method="bilinear", preserve_aspect_ratio=False, antiali
     Returns:
       float32 images (``nearest`` keeps the input dtype).
 
+    Raises:
+      ValueError: For images not 3-D or 4-D, an unknown ``method`` or a ``size``
+        that is not two non-negative integers.
+      InvalidArgumentError: For a zero ``size`` or a non-real dtype.
+
     >>> import torchflow as tf
     >>> tf.image.resize(tf.ones([1, 2, 2, 1]), [4, 4]).shape
     TensorShape([1, 4, 4, 1])
@@ -186,10 +210,11 @@ def resize(images, size, method="bilinear", preserve_aspect_ratio=False, antiali
         raise ValueError(f"resize: Resize method '{method}' not supported; "
                          f"use one of {_METHODS}.")
     h, w = _resize_size(size)
+    op = _RESIZE_OPS[method]
+    if t.dtype not in _RESIZE_TYPES:
+        raise nc.attr_error(op, t.dtype, _RESIZE_TYPES)
     x = _batched(t._t, single)
     if h <= 0 or w <= 0:
-        op = {"bilinear": "ResizeBilinear", "nearest": "ResizeNearestNeighbor",
-              "bicubic": "ResizeBicubic", "area": "ResizeArea"}.get(method, "ScaleAndTranslate")
         raise InvalidArgumentError(None, None,
                                    f"output dimensions must be positive [Op:{op}]")
     if preserve_aspect_ratio:
@@ -220,7 +245,7 @@ def flip_left_right(image) -> Tensor:
       ValueError: If ``image`` is not 3-D or 4-D.
     """
     t, single = image_arg("flip_left_right", image)
-    return wrap(t._t.flip(-2), t._dtype)
+    return moved(t, lambda x, _: x.flip(-2))
 
 
 @public("torchflow.image")
@@ -238,7 +263,7 @@ def flip_up_down(image) -> Tensor:
       ValueError: If ``image`` is not 3-D or 4-D.
     """
     t, single = image_arg("flip_up_down", image)
-    return wrap(t._t.flip(-3), t._dtype)
+    return moved(t, lambda x, _: x.flip(-3))
 
 
 @public("torchflow.image")
@@ -260,7 +285,7 @@ def rot90(image, k=1, name=None) -> Tensor:
     t, single = image_arg("rot90", image)
     if not _is_int(k):
         raise TypeError(f"Cannot convert {k!r} to EagerTensor of dtype int32")
-    return wrap(torch.rot90(t._t, int(k), dims=(-3, -2)), t._dtype)
+    return moved(t, lambda x, _: torch.rot90(x, int(k), dims=(-3, -2)))
 
 
 def _is_int(v) -> bool:
@@ -302,17 +327,17 @@ def crop_to_bounding_box(image, offset_height, offset_width, target_height,
       ValueError: If the box does not fit in the image.
     """
     t, single = image_arg("crop_to_bounding_box", image)
-    x = _batched(t._t, single)
+    h, w = t.shape[-3], t.shape[-2]
     oh, ow, th, tw = _int_args("Slice", "Index", offset_height, offset_width, target_height,
                                target_width)
     for ok, msg in ((ow >= 0, "offset_width must be >= 0."),
                     (oh >= 0, "offset_height must be >= 0."),
                     (tw > 0, "target_width must be > 0."), (th > 0, "target_height must be > 0."),
-                    (x.shape[2] >= tw + ow, "width must be >= target + offset."),
-                    (x.shape[1] >= th + oh, "height must be >= target + offset.")):
+                    (w >= tw + ow, "width must be >= target + offset."),
+                    (h >= th + oh, "height must be >= target + offset.")):
         if not ok:
             raise ValueError(msg)
-    return _out(x[:, oh:oh + th, ow:ow + tw], single, t._dtype)
+    return moved(t, lambda x, _: x[..., oh:oh + th, ow:ow + tw, :])
 
 
 @public("torchflow.image")
@@ -335,17 +360,17 @@ def pad_to_bounding_box(image, offset_height, offset_width, target_height,
       ValueError: If the image does not fit in the target.
     """
     t, single = image_arg("pad_to_bounding_box", image)
-    x = _batched(t._t, single)
     oh, ow, th, tw = _int_args("Pad", "Tpaddings", offset_height, offset_width, target_height,
                                target_width)
-    bottom, right = th - oh - x.shape[1], tw - ow - x.shape[2]
+    bottom, right = th - oh - t.shape[-3], tw - ow - t.shape[-2]
     for ok, msg in ((oh >= 0, "offset_height must be >= 0"),
                     (ow >= 0, "offset_width must be >= 0"),
                     (right >= 0, "width must be <= target - offset"),
                     (bottom >= 0, "height must be <= target - offset")):
         if not ok:
             raise ValueError(msg)
-    return _out(torch.nn.functional.pad(x, (0, 0, ow, right, oh, bottom)), single, t._dtype)
+    pads = (0, 0, ow, right, oh, bottom)
+    return moved(t, lambda x, fill: torch.nn.functional.pad(x, pads, value=fill))
 
 
 @public("torchflow.image")

@@ -14,6 +14,7 @@ from torchflow._src.core.errors import (
     invalid_argument,
 )
 from torchflow._src.core.tensor import Tensor, wrap
+from torchflow._src.ops import _nn_common as nc
 from torchflow._src.ops._dispatch import tensor_arg
 from torchflow._src.util.api import public
 
@@ -25,6 +26,14 @@ def _coords(lo, hi, n_in: int, n_out: int):
         i = torch.arange(n_out, dtype=lo.dtype, device=lo.device)
         return lo[:, None] * (n_in - 1) + i[None, :] * step[:, None]
     return (0.5 * (lo + hi) * (n_in - 1))[:, None]
+
+
+_CROP_TYPES = nc.TypeSet((dtypes.uint8, dtypes.uint16, dtypes.int8, dtypes.int16, dtypes.int32,
+                          dtypes.int64, dtypes.float16, dtypes.float32, dtypes.float64))
+_PATCH_TYPES = nc.TypeSet((dtypes.bfloat16, dtypes.float16, dtypes.float32, dtypes.float64,
+                           dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64, dtypes.uint8,
+                           dtypes.uint16, dtypes.uint32, dtypes.uint64, dtypes.complex64,
+                           dtypes.complex128, dtypes.bool))
 
 
 def _check_crop_args(op, x, b, bi, cs) -> None:
@@ -84,6 +93,8 @@ def crop_and_resize(image, boxes, box_indices, crop_size, method="bilinear",
         raise invalid_argument(op, f"Value for attr 'method' of \"{method}\" is not in the "
                                    f"list of allowed values: \"bilinear\", \"nearest\"")
     t = tensor_arg(image)
+    if t.dtype not in _CROP_TYPES:
+        raise nc.attr_error(op, t.dtype, _CROP_TYPES)
     x = t._t.float()
     b = tensor_arg(boxes, dtypes.float32)._t.float()
     bi = tensor_arg(box_indices, dtypes.int32)._t.long()
@@ -171,6 +182,8 @@ def extract_patches(images, sizes, strides, rates, padding, name=None) -> Tensor
     """
     op = "ExtractImagePatches"
     t = tensor_arg(images)
+    if t.dtype not in _PATCH_TYPES:
+        raise nc.attr_error(op, t.dtype, _PATCH_TYPES)
     x = t._t
     (_, kh, kw, _), (_, sh, sw, _), (_, rh, rw, _) = _patch_attrs(op, sizes, strides, rates,
                                                                   padding)

@@ -9,7 +9,7 @@ import torch
 import torch.nn.functional as F
 
 from torchflow._src.core import dtypes
-from torchflow._src.core.errors import invalid_argument
+from torchflow._src.core.errors import UnimplementedError, invalid_argument
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.ops._dispatch import tensor_arg
 from torchflow._src.ops.image_ops import convert_image_dtype
@@ -20,6 +20,8 @@ _MSSSIM_WEIGHTS = (0.0448, 0.2856, 0.3001, 0.2363, 0.1333)
 
 def _float_pair(img1, img2, max_val):
     a, b = tensor_arg(img1), tensor_arg(img2)
+    if a._dtype == dtypes.string:  # TF casts max_val to the images' dtype first
+        raise UnimplementedError(None, None, "Cast float to string is not supported [Op:Cast]")
     if a._dtype != b._dtype:
         raise TypeError(f"Input 'y' of 'Sub' Op has type {b._dtype.name} that does not match "
                         f"type {a._dtype.name} of argument 'x'.")

@@ -21,24 +21,20 @@ from torchflow._src.ops.image_color_ops import (
     adjust_hue,
     adjust_saturation,
 )
-from torchflow._src.ops.image_ops import adjust_contrast, convert_image_dtype
+from torchflow._src.ops.image_ops import adjust_contrast, convert_image_dtype, image_arg, moved
 from torchflow._src.ops.random_ops import uniform
 from torchflow._src.ops.stateless_random_ops import stateless_uniform
 from torchflow._src.util.api import public
 
 
 def _stateless_flip(image, seed, axis: int, op: str) -> Tensor:
-    t = tensor_arg(image)
-    x = t._t
-    if x.dim() == 3:
+    t, single = image_arg("random_flip_left_right", image)
+    if single:
         u = float(stateless_uniform([], seed, 0.0, 1.0)._t)
-        return wrap(x.flip(axis - 1) if u < 0.5 else x, t._dtype)
-    if x.dim() != 4:
-        raise ValueError(f"'image' (shape {list(x.shape)}) must have either 3 or 4 "
-                         f"dimensions.")
-    u = stateless_uniform([x.shape[0]], seed, 0.0, 1.0)._t
-    m = (torch.round(u) > 0).reshape(-1, 1, 1, 1).to(x.device)  # TF: round(u) as the mask
-    return wrap(torch.where(m, x.flip(axis), x), t._dtype)
+        return moved(t, lambda x, _: x.flip(axis - 1)) if u < 0.5 else t
+    u = stateless_uniform([t.shape[0]], seed, 0.0, 1.0)._t
+    m = (torch.round(u) > 0).reshape(-1, 1, 1, 1)  # TF: round(u) as the mask
+    return moved(t, lambda x, _: torch.where(m.to(x.device), x.flip(axis), x))
 
 
 @public("torchflow.image")
