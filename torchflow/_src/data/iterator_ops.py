@@ -76,7 +76,7 @@ class Iterator:
         # ModelDataset, "Iterator::Model") and the outermost stage under it, named by
         # TF's dataset type ("Iterator::Model::Prefetch"), where XProf looks for them.
         stage = _stage_name(self._dataset)
-        with profiler_backend.host_range(
+        with profiler_backend.annotation(  # a name per element: not kept in host_range's set
                 f"IteratorGetNext::DoCompute#iter_num={self._consumed}#"), \
                 profiler_backend.host_range("Iterator::Model"), \
                 profiler_backend.host_range("Iterator::Model::" + stage):
