@@ -352,3 +352,22 @@ def test_keras_embedding_layernorm_dense3d_add_concat(tmp_path):
         np.testing.assert_allclose(out[f"output_{k}"].numpy(), e, rtol=1e-4, atol=1e-5)
     for g, e in zip(tf.saved_model.load(path).serve(ids), expected):
         np.testing.assert_allclose(g.numpy(), e, rtol=1e-4, atol=1e-5)
+
+
+def test_keras_model_saved_directly(tmp_path):
+    rtf = real_tf()
+    path = str(tmp_path / "seq")
+    ours = _keras_wrapper(tf).model
+    ref = _keras_wrapper(rtf, ours.get_weights()).model
+    x = np.linspace(-2.0, 2.0, 12, dtype=np.float32).reshape(4, 3)
+    expected = ref(x).numpy()
+    tf.saved_model.save(ours, path)
+    in_name, out_name = ours.input_names[0], ours.output_names[0]
+
+    loaded = rtf.saved_model.load(path)
+    np.testing.assert_allclose(loaded(x).numpy(), expected, rtol=1e-5, atol=1e-6)
+    out = loaded.signatures["serving_default"](**{in_name: rtf.constant(x)})
+    assert list(out) == [out_name]  # TF keys a Keras model's outputs by layer name
+    np.testing.assert_allclose(out[out_name].numpy(), expected, rtol=1e-5, atol=1e-6)
+    back = tf.saved_model.load(path)
+    np.testing.assert_allclose(back(x).numpy(), expected, rtol=1e-5, atol=1e-6)

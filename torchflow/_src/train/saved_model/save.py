@@ -122,7 +122,7 @@ def _full_arg_spec(fn: Function):
 
 
 class _Saver:
-    def __init__(self, root, signatures):
+    def __init__(self, root, signatures, root_functions=()):
         self.root = root
         self.objects, self.edges, self.paths, self.index = og.walk(root)
         self.meta = tf_meta_graph_pb2.MetaGraphDef()
@@ -132,6 +132,7 @@ class _Saver:
         self._names: "dict[int, str]" = {}  # id(concrete) -> FunctionDef name
         self._keep: list = []
         self.signatures = signatures
+        self._root_functions = list(root_functions)
 
     def _fname(self, base: str) -> str:
         self._counter += 1
@@ -235,7 +236,7 @@ class _Saver:
                 proto.user_object.version.producer = 1
                 proto.user_object.version.min_consumer = 1
         for i, obj in enumerate(self.objects):
-            for attr, fn in _functions_of(obj):
+            for attr, fn in _functions_of(obj) + (self._root_functions if i == 0 else []):
                 self._add_function(i, attr, fn)
 
     def build_assets(self, export_dir: str) -> None:
@@ -405,8 +406,40 @@ class _Saver:
             info.tensor_shape.CopyFrom(shape_proto(s.as_list() if s.rank is not None else None))
 
 
-def _canonical_signatures(root, signatures) -> dict:
+def _keras_functions(model):
+    """A Keras model with known inputs, saved as TF's Keras saving does: its
+    ``__call__`` traced for the inputs (``training=False``), and the default
+    signature taking the inputs by their layer names and returning a dict keyed
+    by the output names. ``(None, None)`` for anything else."""
+    if _functions_of(model) or not callable(getattr(model, "call", None)):
+        return None, None
+    try:
+        inputs = list(getattr(model, "inputs", None) or [])
+        in_names = list(model.input_names)
+        out_names = list(model.output_names)
+    except (AttributeError, TypeError, ValueError):
+        return None, None
+    if not inputs or len(in_names) != len(inputs):
+        return None, None
+    specs = [TensorSpec(t.shape, t.dtype, n) for t, n in zip(inputs, in_names)]
+    single = len(specs) == 1
+
+    def call(inputs):
+        return model(inputs, training=False)
+
+    def serve(*args):
+        outs = nest.flatten(model(args[0] if single else list(args), training=False))
+        return dict(zip(out_names, outs)) if len(outs) == len(out_names) else outs
+
+    call_fn = Function(call, input_signature=[specs[0] if single else specs],
+                       name="__call__")
+    return call_fn, Function(serve, input_signature=specs, name="serving_default")
+
+
+def _canonical_signatures(root, signatures, default=None) -> dict:
     """``{key: ConcreteFunction}`` from ``signatures=`` (TF's rules)."""
+    if signatures is None and default is not None:
+        signatures = default
     if signatures is None:
         found = [fn for _, fn in _functions_of(root)
                  if isinstance(fn, Function) and fn.input_signature is not None]
@@ -468,8 +501,9 @@ def save(obj, export_dir, signatures=None, options=None):
         raise TypeError(f"options must be a tf.saved_model.SaveOptions, got {options!r}")
     if not (og.is_trackable(obj) or _functions_of(obj)) or isinstance(obj, (list, dict, tuple)):
         raise ValueError(f"Expected a Trackable object for export, got {obj}.")
-    sigs = _canonical_signatures(obj, signatures)
-    saver = _Saver(obj, sigs)
+    keras_call, keras_serve = _keras_functions(obj)
+    sigs = _canonical_signatures(obj, signatures, keras_serve)
+    saver = _Saver(obj, sigs, [("__call__", keras_call)] if keras_call is not None else [])
     saver.build_objects()
     saver.build_signatures()
     os.makedirs(export_dir, exist_ok=True)
