@@ -185,6 +185,18 @@ def _nested_module(ttf):
     return mod
 
 
+def _checks_module(ttf):
+    class Checks(ttf.Module):
+        @ttf.function(input_signature=[ttf.TensorSpec([None], ttf.float32)])
+        def f(self, x):
+            ttf.debugging.assert_non_negative(x, message="need x >= 0")
+            ttf.print("sum is", ttf.reduce_sum(x))
+            y = ttf.ensure_shape(x * 2.0, [None])
+            return ttf.debugging.check_numerics(y, "bad")
+
+    return Checks()
+
+
 def _trained_keras(ttf):
     layers = ttf.keras.layers
     inp = ttf.keras.Input((4,))
@@ -242,6 +254,13 @@ def saved(tmp_path_factory):
                      "b": (ttf.constant([1, 2]), ttf.constant(0.5))})
     out["nested"] = {"a": got[0].numpy(), "s": got[1]["s"].numpy()}
 
+    cm = _checks_module(ttf)
+    ttf.saved_model.save(cm, str(root / "checks"))
+    with pytest.raises(ttf.errors.InvalidArgumentError) as err:
+        cm.f(ttf.constant([-1.0]))
+    out["checks"] = {"message": next(line for line in err.value.message.splitlines()
+                                     if line.startswith("assertion failed"))}
+
     km = _trained_keras(ttf)
     km.save(str(root / "trained"))
     out["trained"] = {"predict": km(FEAT[:, :4], training=False).numpy()}
@@ -255,7 +274,7 @@ def saved(tmp_path_factory):
     vocab.unlink()  # the SavedModel keeps its own copy under assets/
     out["dirs"] = {k: str(root / k) for k in ("module", "functional", "sequential",
                                               "signatures", "rnn_conv", "asset", "nested",
-                                              "trained")}
+                                              "trained", "checks")}
     return out
 
 
@@ -380,6 +399,15 @@ def test_compiled_and_trained_keras_model(saved):
     np.testing.assert_allclose(loaded(FEAT[:, :4], training=False).numpy(),
                                saved["trained"]["predict"], rtol=1e-5, atol=1e-6)
     assert loaded(FEAT[:, :4], training=True).shape == (2, 2)  # Dropout's random ops run
+
+
+def test_assert_print_and_shape_checks(saved, capsys):
+    loaded = tf.saved_model.load(saved["dirs"]["checks"])
+    np.testing.assert_allclose(loaded.f(tf.constant([1.0, 2.0])).numpy(), [2.0, 4.0])
+    assert "sum is 3" in capsys.readouterr().err
+    with pytest.raises(tf.errors.InvalidArgumentError) as err:
+        loaded.f(tf.constant([-1.0]))
+    assert str(err.value).startswith(saved["checks"]["message"])
 
 
 def test_assets_constants_and_conditionals(saved):

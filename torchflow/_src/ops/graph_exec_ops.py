@@ -9,19 +9,24 @@ resource input is the torchflow ``Variable`` itself).
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from torchflow._src.core import errors
+from torchflow._src.core.convert import constant
 from torchflow._src.core.custom_gradient import stop_gradient
 from torchflow._src.core.variables import Variable
 from torchflow._src.ops import (
     creation_ops,
+    debugging_ops,
     gather_ops,
     indexing,
     linalg_ops,
     math_ops,
     normalization_ops,
     numpy_ops,
+    shape_ops,
 )
 
 
@@ -149,6 +154,43 @@ def _batch_matmul_v3(library, attrs, inputs):
                               adjoint_b=bool(attrs.get("adj_y")))]
 
 
+def _ensure_shape(library, attrs, inputs):
+    return [shape_ops.ensure_shape(inputs[0], attrs.get("shape"))]
+
+
+def _check_numerics(library, attrs, inputs):
+    return [debugging_ops.check_numerics(inputs[0], attrs.get("message", ""))]
+
+
+def _assert(library, attrs, inputs):
+    if not _truth(inputs[0]):
+        summarize = int(attrs.get("summarize", 3))
+        parts = []
+        for t in inputs[1:]:
+            a = np.asarray(t.numpy()).reshape(-1)
+            vals = [v.decode("utf-8", "replace") if isinstance(v, bytes) else
+                    f"{v:g}" if isinstance(v, float) else str(v) for v in a[:summarize].tolist()]
+            more = "..." if a.size > summarize else ""
+            parts.append("[" + " ".join(vals) + more + "]")  # TF's AssertOp: one [...] each
+        raise errors.InvalidArgumentError(
+            None, None, "assertion failed: " + " ".join(parts) + " [Op:Assert]")
+    return []
+
+
+def _print_v2(library, attrs, inputs):
+    text = inputs[0].numpy()
+    text = text.decode("utf-8", "replace") if isinstance(text, bytes) else str(text)
+    stream = attrs.get("output_stream", "stderr")
+    end = attrs.get("end", "\n")
+    target = sys.stdout if stream in ("stdout", "log(info)") else sys.stderr
+    print(text, end=end, file=target)
+    return []
+
+
+def _var_is_initialized(library, attrs, inputs):
+    return [constant(isinstance(inputs[0], Variable))]
+
+
 def _placeholder_with_default(library, attrs, inputs):
     return [inputs[0]]
 
@@ -184,6 +226,12 @@ HANDLERS = {
     "FusedBatchNormV2": _fused_batch_norm,
     "FusedBatchNormV3": _fused_batch_norm,
     "Select": _select,
+    "EnsureShape": _ensure_shape,
+    "CheckNumerics": _check_numerics,
+    "Assert": _assert,
+    "PrintV2": _print_v2,
+    "VarIsInitializedOp": _var_is_initialized,
+    "DestroyResourceOp": _no_op,
     "BatchMatMulV3": _batch_matmul_v3,
     "PlaceholderWithDefault": _placeholder_with_default,
     "Placeholder": _unsupported_placeholder,
