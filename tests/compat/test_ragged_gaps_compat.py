@@ -438,3 +438,44 @@ CROSS = {
 @pytest.mark.parametrize("name", sorted(CROSS))
 def test_ragged_cross_and_partitions(name):
     _check(CROSS[name])
+
+
+MORE_OPS = {
+    "segment_sum_ragged_ids": lambda t: t.math.unsorted_segment_sum(
+        _rt(t), t.ragged.constant([[0, 1, 0], [1], [0, 0]]), 2),
+    "segment_sum_rows": lambda t: t.math.unsorted_segment_sum(_rt(t), [1, 0, 1], 2),
+    "segment_max_empty_segment": lambda t: t.math.unsorted_segment_max(_rt(t), [1, 0, 1], 3),
+    "segment_mean_rows": lambda t: t.math.unsorted_segment_mean(_rtf(t), [1, 0, 1], 2),
+    "segment_sqrt_n_rows": lambda t: t.math.unsorted_segment_sqrt_n(_rtf(t), [1, 0, 1], 2),
+    "segment_prod_rows": lambda t: t.math.unsorted_segment_prod(_rt(t), [1, 0, 1], 2),
+    "segment_ids_mismatch": lambda t: t.math.unsorted_segment_min(
+        _rt(t), t.ragged.constant([[0, 1], [1], [0, 0]]), 2),
+    "segment_ragged_ids_dense_data": lambda t: t.math.unsorted_segment_sum(
+        [1, 2], t.ragged.constant([[0, 1]]), 2),
+    "dynamic_partition_rows": lambda t: t.dynamic_partition(_rt(t), [0, 1, 0], 2),
+    "dynamic_partition_ragged": lambda t: t.dynamic_partition(
+        _rt(t), t.ragged.constant([[0, 1, 0], [1], [0, 0]]), 2),
+    "squeeze_inner": lambda t: t.squeeze(t.ragged.constant([[[1], [2]], [[3]]], ragged_rank=1),
+                                         axis=2),
+    "squeeze_neg": lambda t: t.squeeze(t.ragged.constant([[[1], [2]], [[3]]], ragged_rank=1),
+                                       axis=-1),
+    "squeeze_ragged_len1": lambda t: t.squeeze(t.ragged.constant([[1], [2], [3]]), axis=1),
+    "squeeze_not_squeezable": lambda t: t.squeeze(_rt(t), axis=1),
+    "squeeze_no_axis": lambda t: t.squeeze(_rt(t)),
+    "clip_by_value": lambda t: t.clip_by_value(_rtf(t), 2., 5.),
+    "dropout_rate0": lambda t: t.nn.dropout(_rtf(t), 0.0),
+    "add_n": lambda t: t.math.add_n([_rt(t), _rt(t), _rt(t)]),
+    "where_condition": lambda t: t.where(_rt(t) > 2),
+    "where_condition_rr2": lambda t: t.where(_rt3(t) > 2),
+    "where_condition_uniform": lambda t: t.where(
+        t.ragged.constant([[[1, 2], [3, 0]], [[5, 6]]], ragged_rank=1)),
+    "one_hot": lambda t: t.one_hot(_rt(t), 7),
+    "one_hot_axis2": lambda t: t.one_hot(_rt(t), 7, axis=2),
+    "one_hot_ragged_axis": lambda t: t.one_hot(_rt(t), 7, axis=1),
+    "one_hot_on_off": lambda t: t.one_hot(_rt(t), 3, on_value=5, off_value=-1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MORE_OPS))
+def test_more_ragged_dispatch(name):
+    _check(MORE_OPS[name])

@@ -403,6 +403,8 @@ def squeeze(input, axis=None, name=None) -> Tensor:
     Raises:
       InvalidArgumentError: If a listed dimension is not 1 or is out of range.
     """
+    if type(input) in COMPOSITE:  # tf.RaggedTensor
+        return COMPOSITE[type(input)].squeeze(input, axis, squeeze)
     x = tensor_of(input)
     shape = x._t.shape
     rank = len(shape)

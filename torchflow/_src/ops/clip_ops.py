@@ -12,6 +12,7 @@ from torchflow._src.core.errors import translate
 from torchflow._src.core.indexed_slices import IndexedSlices
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.ops._array_helpers import _NATIVE, int_list, op_error, tensor_of, tfname
+from torchflow._src.ops._dispatch import COMPOSITE
 from torchflow._src.util.api import public
 
 
@@ -52,6 +53,8 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None) -> Tensor | Inde
     >>> tf.clip_by_value([-2., 0.5, 3.], -1., 1.).numpy()
     array([-1. ,  0.5,  1. ], dtype=float32)
     """
+    if type(t) in COMPOSITE:  # tf.RaggedTensor: the values are clipped
+        return COMPOSITE[type(t)].values_op(clip_by_value, t, clip_value_min, clip_value_max)
     if isinstance(t, IndexedSlices):  # the values are clipped, as in TF
         return IndexedSlices(clip_by_value(t.values, clip_value_min, clip_value_max),
                              t.indices, t.dense_shape)

@@ -537,6 +537,9 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     array([[1., 0., 0.],
            [0., 0., 1.]], dtype=float32)
     """
+    if type(indices) in COMPOSITE:  # tf.RaggedTensor: one-hot of the values
+        return COMPOSITE[type(indices)].one_hot(indices, one_hot, depth, on_value, off_value,
+                                                axis, dtype)
     if isinstance(indices, np.ndarray) and indices.dtype.name not in _ONE_HOT_TI:
         # As TF's eager conversion does for a NumPy argument: cast to the op's
         # default index dtype, int64 (float32 labels, as the Keras guides pass).

@@ -22,7 +22,7 @@ from torchflow._src.core.errors import InvalidArgumentError, dims
 from torchflow._src.core.tensor_shape import as_shape
 from torchflow._src.ops import _math_common as mc
 from torchflow._src.ops import special_gradients
-from torchflow._src.ops._dispatch import Tensor, dtype_error, tensor_arg, wrap
+from torchflow._src.ops._dispatch import COMPOSITE, Tensor, dtype_error, tensor_arg, wrap
 from torchflow._src.util.api import public
 
 _binary_op = mc.binary_op
@@ -634,6 +634,9 @@ def add_n(inputs, name=None) -> Tensor:
     >>> tf.math.add_n([tf.constant([1, 2]), tf.constant([3, 4])]).numpy()
     array([4, 6], dtype=int32)
     """
+    if isinstance(inputs, (list, tuple)) and any(type(v) in COMPOSITE for v in inputs):
+        return COMPOSITE[next(type(v) for v in inputs if type(v) in COMPOSITE)].add_n(
+            list(inputs), add_n)  # tf.RaggedTensor
     ts, d = _inputs_list(inputs)
     if len(ts) == 1:
         return ts[0]

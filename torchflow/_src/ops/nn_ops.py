@@ -10,7 +10,7 @@ from torchflow._src.core import dtypes
 from torchflow._src.core.errors import InvalidArgumentError, dims
 from torchflow._src.ops import _nn_common as nc
 from torchflow._src.ops import random_ops
-from torchflow._src.ops._dispatch import Tensor, tensor_arg, translate, wrap
+from torchflow._src.ops._dispatch import COMPOSITE, Tensor, tensor_arg, translate, wrap
 from torchflow._src.util.api import public
 
 _FLOATS = nc.FLOATS
@@ -372,6 +372,8 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None) -> Tensor:
     Raises:
       ValueError: if ``x`` is not floating point or ``rate`` is outside [0, 1).
     """
+    if type(x) in COMPOSITE:  # tf.RaggedTensor: dropout of the values
+        return COMPOSITE[type(x)].values_op(dropout, x, rate, noise_shape, seed)
     x = tensor_arg(x)
     if not x._dtype.is_floating:
         raise ValueError(f"`x.dtype` must be a floating point tensor as `x` will be scaled. "

@@ -17,6 +17,7 @@ from torchflow._src.ops._array_helpers import (
     tensor_of,
     tfname,
 )
+from torchflow._src.ops._dispatch import COMPOSITE
 from torchflow._src.ops.array_ops import stack
 from torchflow._src.util.api import public
 
@@ -53,6 +54,9 @@ def dynamic_partition(data, partitions, num_partitions, name=None) -> list:
     >>> [p.numpy().tolist() for p in tf.dynamic_partition([10, 20, 30], [1, 0, 1], 2)]
     [[20], [10, 30]]
     """
+    if type(data) in COMPOSITE or type(partitions) in COMPOSITE:  # tf.RaggedTensor
+        h = COMPOSITE.get(type(data)) or COMPOSITE[type(partitions)]
+        return h.dynamic_partition(data, partitions, num_partitions, dynamic_partition)
     x = tensor_of(data)
     p = _ints(partitions, "DynamicPartition", (dtypes.int32,))
     n = int_value(num_partitions, "num_partitions")

@@ -14,7 +14,7 @@ import torch
 
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.ops import _math_common as mc
-from torchflow._src.ops._dispatch import Tensor, tensor_arg, wrap
+from torchflow._src.ops._dispatch import COMPOSITE, Tensor, tensor_arg, wrap
 from torchflow._src.ops.math_ops import truediv
 from torchflow._src.util.api import public
 
@@ -138,6 +138,9 @@ def _unsorted_prep(op, data, segment_ids, num_segments, allowed):
 
 
 def _unsorted(op, data, segment_ids, num_segments, kind, allowed):
+    if type(data) in COMPOSITE or type(segment_ids) in COMPOSITE:  # tf.RaggedTensor
+        h = COMPOSITE.get(type(data)) or COMPOSITE[type(segment_ids)]
+        return h.unsorted_segment(kind, data, segment_ids, num_segments)
     t, d, ids, num = _unsorted_prep(op, data, segment_ids, num_segments, allowed)
     return _reduce(t, d, ids, num, kind, _fill(d, kind, True))
 
@@ -233,6 +236,9 @@ def unsorted_segment_mean(data, segment_ids, num_segments, name=None) -> Tensor:
     Raises:
       InvalidArgumentError: If an id is ``>= num_segments`` or the shapes do not match.
     """
+    if type(data) in COMPOSITE or type(segment_ids) in COMPOSITE:  # tf.RaggedTensor
+        h = COMPOSITE.get(type(data)) or COMPOSITE[type(segment_ids)]
+        return h.unsorted_segment("mean", data, segment_ids, num_segments)
     op = "UnsortedSegmentSum"
     t, d, ids, num = _unsorted_prep(op, data, segment_ids, num_segments, _SUM_TYPES)
     if d._kind == "c":  # TF clamps the counts with Maximum, which has no complex kernel
@@ -260,6 +266,9 @@ def unsorted_segment_sqrt_n(data, segment_ids, num_segments, name=None) -> Tenso
       InvalidArgumentError: If ``data`` is not floating point, an id is
         ``>= num_segments`` or the shapes do not match.
     """
+    if type(data) in COMPOSITE or type(segment_ids) in COMPOSITE:  # tf.RaggedTensor
+        h = COMPOSITE.get(type(data)) or COMPOSITE[type(segment_ids)]
+        return h.unsorted_segment("sqrt_n", data, segment_ids, num_segments)
     op = "UnsortedSegmentSum"
     t, d, ids, num = _unsorted_prep(op, data, segment_ids, num_segments, _SUM_TYPES)
     if d._kind == "c":

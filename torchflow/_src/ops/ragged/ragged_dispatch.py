@@ -22,6 +22,7 @@ from torchflow._src.ops import comparison_ops as cmp
 from torchflow._src.ops import math_ops as m
 from torchflow._src.ops import unary_math_ops as um
 from torchflow._src.ops.ragged import ragged_factory as rf
+from torchflow._src.ops.ragged import ragged_more_ops
 from torchflow._src.ops.ragged.ragged_gather import flat_index, gather, gather_nd
 from torchflow._src.ops.ragged.ragged_reduce import axes_of, reduce
 from torchflow._src.ops.ragged.ragged_tensor import (
@@ -108,8 +109,7 @@ def stack(values, axis):
 def where(condition, x, y):
     """``tf.where(condition, x, y)`` with ragged arguments of one row partition."""
     if x is None and y is None:
-        raise NotImplementedError("tf.where(condition) of a RaggedTensor is not supported "
-                                  "yet; use condition.flat_values.")
+        return ragged_more_ops.where_coordinates(condition)
     args = [condition, x, y]
     ragged = [a for a in args if isinstance(a, RaggedTensor)]
     for r in ragged[1:]:
@@ -332,6 +332,12 @@ class _Handler:
     shape = staticmethod(shape)
     size = staticmethod(size)
     rank = staticmethod(rank)
+    one_hot = staticmethod(ragged_more_ops.one_hot)
+    squeeze = staticmethod(ragged_more_ops.squeeze)
+    unsorted_segment = staticmethod(ragged_more_ops.unsorted_segment)
+    dynamic_partition = staticmethod(ragged_more_ops.dynamic_partition)
+    values_op = staticmethod(ragged_more_ops.values_op)
+    add_n = staticmethod(ragged_more_ops.add_n)
 
 
 install()
