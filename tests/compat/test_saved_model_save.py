@@ -371,3 +371,20 @@ def test_keras_model_saved_directly(tmp_path):
     np.testing.assert_allclose(out[out_name].numpy(), expected, rtol=1e-5, atol=1e-6)
     back = tf.saved_model.load(path)
     np.testing.assert_allclose(back(x).numpy(), expected, rtol=1e-5, atol=1e-6)
+
+
+def test_keras_model_whose_call_has_no_tf_ops_saves_its_variables(tmp_path):
+    rtf = real_tf()
+    path = str(tmp_path / "sorted")
+    model = tf.keras.Sequential([tf.keras.layers.Dense(3, input_shape=(3,)),
+                                 tf.keras.layers.Lambda(lambda t: tf.sort(t, axis=-1))])
+    with pytest.warns(UserWarning, match="without its __call__"):
+        tf.saved_model.save(model, path)
+    loaded = rtf.saved_model.load(path)
+    assert not loaded.signatures
+    kernel, bias = model.layers[0].get_weights()
+    reader = rtf.train.load_checkpoint(os.path.join(path, "variables", "variables"))
+    values = [reader.get_tensor(k) for k in reader.get_variable_to_shape_map()
+              if k.endswith("VARIABLE_VALUE")]
+    assert any(np.array_equal(v, kernel) for v in values)
+    assert any(np.array_equal(v, bias) for v in values)

@@ -30,6 +30,7 @@ import collections
 import inspect
 import os
 import shutil
+import warnings
 
 from torchflow._src.core import dtypes, errors
 from torchflow._src.core.function import ConcreteFunction, Function
@@ -433,7 +434,17 @@ def _keras_functions(model):
 
     call_fn = Function(call, input_signature=[specs[0] if single else specs],
                        name="__call__")
-    return call_fn, Function(serve, input_signature=specs, name="serving_default")
+    serve_fn = Function(serve, input_signature=specs, name="serving_default")
+    try:
+        exportable = all(f.get_concrete_function().graph.exportable for f in (call_fn, serve_fn))
+    except (errors.OpError, TypeError, ValueError):
+        exportable = False
+    if not exportable:  # TF would save them; the objects and variables are still saved
+        warnings.warn(f"tf.saved_model.save: the Keras model {getattr(model, 'name', '')!r} is "
+                      "saved without its __call__ and serving signature: its call holds "
+                      "computations that torchflow cannot write as TF ops.", stacklevel=3)
+        return None, None
+    return call_fn, serve_fn
 
 
 def _canonical_signatures(root, signatures, default=None) -> dict:
