@@ -388,3 +388,19 @@ def test_keras_model_whose_call_has_no_tf_ops_saves_its_variables(tmp_path):
               if k.endswith("VARIABLE_VALUE")]
     assert any(np.array_equal(v, kernel) for v in values)
     assert any(np.array_equal(v, bias) for v in values)
+
+
+def test_function_returning_a_variable_is_an_error_not_a_constant(tmp_path):
+    m = tf.Module()
+    m.v = tf.Variable([1.0, 2.0])
+    m.f = tf.function(lambda: m.v)
+    m.f.get_concrete_function()
+    with pytest.raises(tf.errors.UnimplementedError, match="returns a tf.Variable"):
+        tf.saved_model.save(m, str(tmp_path / "v"))
+    m.g = tf.function(lambda: m.v.read_value())
+    del m.f
+    m.g.get_concrete_function()
+    tf.saved_model.save(m, str(tmp_path / "g"))
+    back = tf.saved_model.load(str(tmp_path / "g"))
+    back.v.assign([5.0, 6.0])
+    np.testing.assert_array_equal(back.g().numpy(), [5.0, 6.0])

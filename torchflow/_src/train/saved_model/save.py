@@ -164,6 +164,11 @@ class _Saver:
         if name is not None:
             return name
         graph = concrete.graph
+        if any(og.is_variable(o) for o in nest.flatten(graph.structured_outputs)):
+            raise errors.UnimplementedError(
+                None, None, f"Cannot save tf.function {fname}: it returns a tf.Variable, which "
+                "torchflow's graphs do not hold as an output yet; return v.read_value() or "
+                "tf.identity(v) instead.")
         name = self._fname(fname)
         self._names[id(concrete)] = name
         self._keep.append(concrete)
