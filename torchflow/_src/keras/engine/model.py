@@ -282,6 +282,15 @@ class Model(TrainingMixin, Layer):
                           include_optimizer=include_optimizer, save_format=save_format,
                           signatures=signatures, options=options, save_traces=save_traces)
 
+    def _default_save_signature(self):
+        """The ``serving_default`` signature a SavedModel of this model gets (TF's
+        Keras hook for ``tf.saved_model.save``): the call traced on the model's
+        inputs, outputs keyed by output name; None where the inputs are unknown."""
+        # cycle: saving imports engine.model to save and rebuild models.
+        from torchflow._src.keras.saving import default_signature
+
+        return default_signature(self)
+
     def to_json(self, **kwargs) -> str:
         cfg = serialize_layer(self)
         cfg["keras_version"] = "2.4.0"

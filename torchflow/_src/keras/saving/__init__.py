@@ -33,6 +33,7 @@ from torchflow._src.keras.engine.model import _json_default
 from torchflow._src.keras.engine.sequential import Sequential
 from torchflow._src.keras.engine.serialization import deserialize_layer, serialize_layer
 from torchflow._src.keras.saving import hdf5_format, saved_model_format
+from torchflow._src.keras.saving.saved_model_format import default_signature as default_signature
 from torchflow._src.train import checkpoint_management as cm
 from torchflow._src.train.checkpoint import Checkpoint, restore_graph, save_graph
 from torchflow._src.train.checkpoint_management import latest_checkpoint

@@ -416,28 +416,40 @@ def _input_specs(model):
     return specs[0] if len(specs) == 1 else specs
 
 
+def default_signature(model):
+    """The ``serving_default`` signature TF gives a Keras model: a ``tf.function``
+    of its call (``training=False``) with its inputs' ``input_signature``,
+    returning ``{output name: tensor}``; None for a model whose inputs are not
+    known (a subclassed model)."""
+    spec = _input_specs(model)
+    if spec is None:
+        return None
+    names = list(getattr(model, "output_names", None) or [])
+
+    def serving_default(inputs):
+        out = model(inputs, training=False)
+        if isinstance(out, dict):
+            return dict(out)
+        flat = list(out) if isinstance(out, (list, tuple)) else [out]
+        keys = names if len(names) == len(flat) else [f"output_{k}" for k in range(len(flat))]
+        return dict(zip(keys, flat))
+
+    return function(serving_default, input_signature=[spec])
+
+
 def _save_with_functions(model, root, filepath: str, signatures, options) -> bool:
     """``tf.saved_model.save`` of ``root`` with the model's traced call; False
     where that cannot be written (no input spec, ops without TF lowerings)."""
     spec = _input_specs(model)
     if spec is None:
         return False
-    names = list(getattr(model, "output_names", None) or [])
 
     def call(inputs):
         return model(inputs, training=False)
 
-    def serving_default(inputs):
-        out = model(inputs, training=False)
-        flat = list(out) if isinstance(out, (list, tuple)) else [out]
-        if isinstance(out, dict):
-            return dict(out)
-        keys = names if len(names) == len(flat) else [f"output_{k}" for k in range(len(flat))]
-        return dict(zip(keys, flat))
-
     call_fn = function(call, input_signature=[spec])
     sigs = signatures if signatures is not None else {
-        "serving_default": function(serving_default, input_signature=[spec])}
+        "serving_default": default_signature(model)}
     object.__setattr__(root, "__call__", call_fn)
     try:
         saved_model_save.save(root, filepath, signatures=sigs, options=options)
