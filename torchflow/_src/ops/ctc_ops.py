@@ -238,15 +238,15 @@ def ctc_greedy_decoder(inputs, sequence_length, merge_repeated=True, blank_index
 
 class _Beam:
     """A node of the prefix tree: its label, and the log probabilities of its
-    prefix ending in a blank / in its label / in total, now and one frame back."""
+    prefix ending in a blank / in its label / in total, now and one frame back
+    (``old_*``, set when a frame starts with the node in the beam)."""
 
     __slots__ = ("parent", "label", "kids", "old_total", "old_blank", "total", "blank",
                  "lab")
 
-    def __init__(self, parent, label: int):
-        self.parent, self.label, self.kids = parent, label, {}
-        self.old_total = self.old_blank = -math.inf
-        self.total = self.blank = self.lab = -math.inf
+    def __init__(self, parent, label: int, score: float):
+        self.parent, self.label, self.kids = parent, label, None
+        self.blank, self.lab, self.total = -math.inf, score, score
 
     def reset(self) -> None:
         self.total = self.blank = self.lab = -math.inf
@@ -270,43 +270,54 @@ def _log_sum_exp(a: float, b: float) -> float:
 
 def _beam_step(leaves: list, logp: np.ndarray, width: int, counter) -> list:
     """One frame of TF's CTCBeamSearchDecoder::Step over the current beam."""
+    inf = -math.inf
     blank = logp.shape[0] - 1
     branches = sorted(leaves, key=lambda e: -e.total)
     for e in branches:
         e.old_total, e.old_blank = e.total, e.blank
     heap: list = []  # (total, order, beam): heap[0] is the beam's bottom
+    p_blank = float(logp[blank])
     for e in branches:  # extend each prefix by a repeat or a blank
-        if e.parent is not None:
-            if e.parent.total != -math.inf:
-                prev = e.parent.old_blank if e.label == e.parent.label else e.parent.old_total
+        parent = e.parent
+        if parent is not None:
+            if parent.total != inf:
+                prev = parent.old_blank if e.label == parent.label else parent.old_total
                 e.lab = _log_sum_exp(e.lab, prev)
             e.lab += float(logp[e.label])
-        e.blank = e.old_total + float(logp[blank])
+        e.blank = e.old_total + p_blank
         e.total = _log_sum_exp(e.blank, e.lab)
         heapq.heappush(heap, (e.total, next(counter), e))
-    for e in branches:  # grow each prefix by a new label
-        if e.old_total == -math.inf or (len(heap) >= width and e.old_total <= heap[0][0]):
-            continue
-        base = np.full(blank, e.old_total)
+    # every branch's score for each new label (a repeat of its last label follows a
+    # blank); the beam's bottom only rises below, so labels under it now never enter
+    scores = logp[None, :blank] + np.array([e.old_total for e in branches])[:, None]
+    for i, e in enumerate(branches):
         if 0 <= e.label < blank:
-            base[e.label] = e.old_blank
-        scores = logp[:blank] + base
-        floor = heap[0][0] if len(heap) >= width else -math.inf  # only rises below
-        # labels that may enter the beam, and existing children (a child that
-        # misses the beam loses its previous frame too, as TF resets its oldp)
-        labels = set(np.nonzero(scores > floor)[0].tolist()) | set(e.kids)
-        for c in sorted(labels):
-            kid = e.kids.get(c)
-            if kid is not None and kid.total != -math.inf:
+            scores[i, e.label] = float(logp[e.label]) + e.old_blank
+    floor = heap[0][0] if len(heap) >= width else inf
+    hopeful = scores > floor
+    for i, e in enumerate(branches):  # grow each prefix by a new label
+        if e.old_total == inf or (len(heap) >= width and e.old_total <= heap[0][0]):
+            continue
+        labels = np.flatnonzero(hopeful[i]).tolist()
+        kids = e.kids
+        if kids is None:
+            kids = e.kids = {}
+        elif kids:  # a child that misses the beam loses its previous frame (TF's oldp)
+            labels = sorted(set(labels).union(kids))
+        row = scores[i]
+        for c in labels:
+            kid = kids.get(c)
+            if kid is not None and kid.total != inf:
                 continue  # in the beam already: extended above
-            score = float(scores[c])
-            if score == -math.inf or (len(heap) >= width and score <= heap[0][0]):
+            score = float(row[c])
+            if score == inf or (len(heap) >= width and score <= heap[0][0]):
                 if kid is not None:
-                    kid.old_total = kid.old_blank = -math.inf
+                    kid.old_total = kid.old_blank = inf
                 continue
             if kid is None:
-                kid = e.kids[c] = _Beam(e, c)
-            kid.blank, kid.lab, kid.total = -math.inf, score, score
+                kid = kids[c] = _Beam(e, c, score)
+            else:
+                kid.blank, kid.lab, kid.total = inf, score, score
             if len(heap) >= width:
                 heapq.heappop(heap)[2].reset()
             heapq.heappush(heap, (score, next(counter), kid))
@@ -333,7 +344,7 @@ def beam_search_decode(inputs, sequence_length, beam_width: int, top_paths: int,
     paths = [[[] for _ in range(batch)] for _ in range(top_paths)]
     scores = np.zeros((batch, top_paths))
     for b, n in enumerate(lengths):
-        root = _Beam(None, -1)
+        root = _Beam(None, -1, -math.inf)
         root.total = root.blank = 0.0
         leaves, counter = [root], itertools.count()
         for frame in range(max(n, 0)):
