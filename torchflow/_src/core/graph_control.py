@@ -134,6 +134,15 @@ def _named_outputs(r, out, names):
     recording knows by that name (the leaf itself may be a tensor from before,
     which later code must still see as itself)."""
     leaves = nest.flatten(out)
+    new = _aliases(r, leaves, names)
+    if isinstance(out, Tensor):
+        return new[0]
+    return nest.pack_sequence_as(out, new)
+
+
+def _aliases(r, leaves: list, names: list) -> list:
+    """Each tensor leaf with a name as a fresh Tensor viewing its storage, which the
+    recording knows by that name; the other leaves as they are."""
     new = []
     r.paused += 1
     try:
@@ -149,9 +158,7 @@ def _named_outputs(r, out, names):
             new.append(a)
     finally:
         r.paused -= 1
-    if isinstance(out, Tensor):
-        return new[0]
-    return nest.pack_sequence_as(out, new)
+    return new
 
 
 def _same_value(x, y) -> bool:
@@ -169,29 +176,15 @@ def record_while(r, cond, body, current: tuple, max_iter, step, finish):
     if any(isinstance(x, Tensor) and not isinstance(x._t, torch.Tensor) for x in leaves):
         r.unsafe = r.unsafe or "tf.while_loop over string tensors"
         return None
-    names, aliases = [], []
-    r.paused += 1
-    try:
-        for x in leaves:
-            if isinstance(x, Tensor):
-                a = x._t.view_as(x._t)
-                aliases.append(object.__new__(type(x)))
-                aliases[-1]._t, aliases[-1]._dtype = a, x._dtype
-            else:
-                aliases.append(x)
-    finally:
-        r.paused -= 1
-    pre = []
-    for x, a in zip(leaves, aliases):
+    names, pre = [], []
+    for x in leaves:
         if isinstance(x, Tensor):
             name = r._fresh("L")
             pre.append(f"{name} = {r._expr(x._t)}")
-            r.slots[id(a._t)] = name
-            r.dynamic.add(id(a._t))
-            r.keep.append(a._t)
             names.append(name)
         else:
             names.append(None)
+    aliases = _aliases(r, leaves, names)
     loop_vars = nest.pack_sequence_as(current, aliases)
     cond_lines, pred = _sub_record(r, lambda: cond(*loop_vars), dry=False)
     if not isinstance(pred, Tensor) or not isinstance(pred._t, torch.Tensor):

@@ -442,13 +442,6 @@ class Recorder(TorchFunctionMode):
                 self.ns["_pack"] = _pack_composite
                 parts = ", ".join(self._host_expr(c) for c in comps)
                 return f"_pack({self._obj(x)}, [{parts}])"
-        if tp.__name__ in _COMPOSITES:
-            fields = getattr(x, "__dict__", None)
-            if fields and any(isinstance(v, Tensor) for v in fields.values()):
-                self.ns["_rebuild"] = _rebuild
-                parts = ", ".join(f"{k!r}: {self._host_expr(v)}" for k, v in fields.items()
-                                  if isinstance(v, Tensor))
-                return f"_rebuild({self._obj(x)}, {{{parts}}})"
         if tp is zip or tp is map or tp is filter or (
                 hasattr(x, "__next__") and hasattr(x, "__iter__") and tp.__module__ == "builtins"):
             raise TraceUnsafe("a one-shot iterator is passed to a host op")
@@ -584,22 +577,28 @@ def _replay_grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_g
                                    materialize_grads=materialize_grads)
     if retain_graph is None:
         retain_graph = create_graph
-    return _ENGINE.run_backward(tuple(outputs), tuple(gouts), retain_graph,
-                                create_graph, tuple(inputs), bool(allow_unused), False)
+    r = engine_grad(outputs, inputs, gouts, retain_graph, create_graph, bool(allow_unused))
+    if r is None:
+        return torch.autograd.grad(outputs, inputs, grad_outputs, retain_graph=retain_graph,
+                                   create_graph=create_graph, allow_unused=allow_unused)
+    return r
 
 
-_COMPOSITES = frozenset({"IndexedSlices", "SparseTensor", "RaggedTensor"})
+def engine_grad(outs, inputs, gouts, retain: bool, create: bool, allow_unused: bool):
+    """torch's autograd engine called directly with arguments already valid
+    (``torch.autograd.grad`` re-validates them in Python, ~20 us); None where this
+    torch's engine has another signature (then call ``torch.autograd.grad``)."""
+    if _ENGINE is None:
+        return None
+    try:
+        return _ENGINE.run_backward(tuple(outs), tuple(gouts), retain, create, tuple(inputs),
+                                    allow_unused, False)
+    except TypeError:
+        return None
 
 
 def _pack_composite(template, components: list):
     return nest.pack_sequence_as(template, components, expand_composites=True)
-
-
-def _rebuild(template, fields: dict):
-    new = object.__new__(type(template))
-    new.__dict__.update(template.__dict__)
-    new.__dict__.update(fields)
-    return new
 
 
 def _check_bool(t) -> None:

@@ -85,20 +85,14 @@ def _differentiable(d: dtypes.DType) -> bool:
     return d.is_floating or d.is_complex
 
 
-# torch.autograd.grad re-validates its arguments in Python on every call (~20 us);
-# gradient() has already made them valid, so it calls the engine directly.
-_ENGINE = getattr(getattr(torch.autograd, "Variable", None), "_execution_engine", None)
-
-
 def _grad(outs, inputs, gouts, retain: bool, create: bool):
     """``torch.autograd.grad(outs, inputs, gouts, allow_unused=True)``; the grad
-    outputs already match the outputs' shapes and dtypes."""
-    if _ENGINE is not None and graph_trace._ACTIVE is None:  # a trace records grad()
-        try:
-            return _ENGINE.run_backward(tuple(outs), tuple(gouts), retain, create,
-                                        tuple(inputs), True, False)
-        except TypeError:  # another engine signature: the public entry point below
-            pass
+    outputs already match the outputs' shapes and dtypes, so the engine is called
+    directly (``graph_trace.engine_grad``) unless a trace must record the call."""
+    if graph_trace._ACTIVE is None:
+        r = graph_trace.engine_grad(outs, inputs, gouts, retain, create, True)
+        if r is not None:
+            return r
     return torch.autograd.grad(outs, inputs, gouts, retain_graph=retain,
                                create_graph=create, allow_unused=True)
 
