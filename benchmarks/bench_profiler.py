@@ -26,8 +26,8 @@ The last table is what the library's hooks cost with no profiler running (the st
 marker, ``host_range`` for checkpoints, ``function_call`` for tf.function, the
 ``active()`` check a tf.data iterator makes per element).
 
-``python benchmarks/bench_profiler.py [--steps N] [--repeat R] [--stat median|min] [--no-tf]
-[--strict]``
+``python benchmarks/bench_profiler.py [--steps N] [--repeat R] [--stat median|min]
+[--clock wall|thread] [--no-tf] [--strict]``
 """
 
 from __future__ import annotations
@@ -91,8 +91,9 @@ def _workloads(tf, steps: int) -> dict:
     return {"fit": fit, "loop": loop}
 
 
-def _measure(tf, steps: int, repeat: int, stat: str = "median") -> dict:
+def _measure(tf, steps: int, repeat: int, stat: str = "median", clock: str = "wall") -> dict:
     """{workload: {contender: median (or min) seconds per run}} for one implementation."""
+    now = time.thread_time if clock == "thread" else time.perf_counter
     logdir = tempfile.mkdtemp(prefix="bench_profiler_")
     exp = tf.profiler.experimental
     level1 = exp.ProfilerOptions(host_tracer_level=1)
@@ -107,23 +108,23 @@ def _measure(tf, steps: int, repeat: int, stat: str = "median") -> dict:
         def on(options=None, run=run):
             exp.start(logdir, options=options)
             try:
-                t0 = time.perf_counter()
+                t0 = now()
                 run()
-                return time.perf_counter() - t0
+                return now() - t0
             finally:
                 exp.stop(save=False)
 
         def off(run=run):
-            t0 = time.perf_counter()
+            t0 = now()
             run()
-            return time.perf_counter() - t0
+            return now() - t0
 
         def saved(run=run):
-            t0 = time.perf_counter()
+            t0 = now()
             exp.start(logdir)
             run()
             exp.stop()
-            return time.perf_counter() - t0
+            return now() - t0
 
         contenders = {"off": off, "on": on, "on-L1": lambda on=on: on(level1),
                       "run+save": saved}
@@ -181,20 +182,24 @@ def main(argv=None) -> int:
     parser.add_argument("--impl", default="torchflow", choices=["torchflow", "tensorflow"])
     parser.add_argument("--stat", default="median", choices=["median", "min"],
                         help="min estimates the undisturbed cost on a shared machine")
+    parser.add_argument("--clock", default="wall", choices=["wall", "thread"],
+                        help="thread: the main thread's CPU time (steadier when the machine "
+                             "is loaded; leaves out torch's worker threads)")
     args = parser.parse_args(argv)
     if args.impl == "tensorflow":  # the child: real TF's numbers as JSON
-        print(json.dumps(_measure(_common.real_tf(), args.steps, args.repeat, args.stat)))
+        print(json.dumps(_measure(_common.real_tf(), args.steps, args.repeat, args.stat,
+                                  args.clock)))
         return 0
     import torchflow as tf
 
     print(_common.describe_machine())
-    ours = _measure(tf, args.steps, args.repeat, args.stat)
+    ours = _measure(tf, args.steps, args.repeat, args.stat, args.clock)
     hooks = _common.compare(_hooks_idle(), repeat=args.repeat, target_s=0.05, stat=args.stat)
     theirs = None
     if not args.no_tf and _common.real_tf_available():
         out = subprocess.run([sys.executable, os.path.abspath(__file__), "--impl",
                               "tensorflow", "--steps", str(args.steps), "--repeat",
-                              str(args.repeat), "--stat", args.stat],
+                              str(args.repeat), "--stat", args.stat, "--clock", args.clock],
                              capture_output=True, text=True,
                              env=dict(os.environ, TF_USE_LEGACY_KERAS="1",
                                       TF_CPP_MIN_LOG_LEVEL="3"), check=False)
@@ -209,7 +214,7 @@ def main(argv=None) -> int:
     cols = ["off", "on", "on-L1", "run+save"]
     ok = _common.print_table(
         f"MLP 784-128-10, batch {BATCH}, {args.steps} steps per run ({args.stat} of "
-        f"{args.repeat})", rows, cols, [("on", "off"), ("on-L1", "off"), ("run+save", "off")])
+        f"{args.repeat}, {args.clock} clock)", rows, cols, [("on", "off"), ("on-L1", "off"), ("run+save", "off")])
     _common.print_table(f"Hooks with no profiler running ({args.stat} per use)",
                         [_common.Row("idle", hooks)], list(hooks),
                         [(k, "nullcontext") for k in hooks if k != "nullcontext"])
