@@ -197,6 +197,27 @@ def _checks_module(ttf):
     return Checks()
 
 
+def _tables_module(ttf, vocab_path):
+    class Tables(ttf.Module):
+        def __init__(self):
+            super().__init__()
+            init = ttf.lookup.KeyValueTensorInitializer(
+                ttf.constant(["a", "b", "c"]), ttf.constant([1, 2, 3], ttf.int64))
+            self.table = ttf.lookup.StaticHashTable(init, default_value=-1)
+            self.vocab = ttf.lookup.StaticVocabularyTable(ttf.lookup.TextFileInitializer(
+                vocab_path, ttf.string, ttf.lookup.TextFileIndex.WHOLE_LINE, ttf.int64,
+                ttf.lookup.TextFileIndex.LINE_NUMBER), num_oov_buckets=2)
+
+        @ttf.function(input_signature=[ttf.TensorSpec([None], ttf.string)])
+        def f(self, s):
+            return self.table.lookup(s), self.vocab.lookup(s), self.table.size()
+
+    return Tables()
+
+
+WORDS = ["a", "c", "q", "y", "zz", "x"]
+
+
 def _trained_keras(ttf):
     layers = ttf.keras.layers
     inp = ttf.keras.Input((4,))
@@ -271,10 +292,21 @@ def saved(tmp_path_factory):
     ttf.saved_model.save(am, str(root / "asset"))
     out["asset"] = {"pos": am.branch(ttf.constant([1.0, 2.0, 3.0])).numpy(),
                     "neg": am.branch(ttf.constant([-1.0, -2.0, -3.0])).numpy()}
-    vocab.unlink()  # the SavedModel keeps its own copy under assets/
+    words = root / "words.txt"
+    words.write_text("x\ny\nz\n")
+    tm = _tables_module(ttf, str(words))
+    ttf.saved_model.save(tm, str(root / "tables"))
+    out["tables"] = [t.numpy() for t in tm.f(ttf.constant(WORDS))]
+    inp = ttf.keras.Input((), dtype=ttf.string)
+    lookup = ttf.keras.Model(inp, ttf.keras.layers.StringLookup(vocabulary=["a", "b", "c"])(inp))
+    lookup.save(str(root / "string_lookup"))
+    out["string_lookup"] = lookup(ttf.constant(WORDS)).numpy()
+    words.unlink()
+    vocab.unlink()  # the SavedModels keep their own copies under assets/
     out["dirs"] = {k: str(root / k) for k in ("module", "functional", "sequential",
                                               "signatures", "rnn_conv", "asset", "nested",
-                                              "trained", "checks")}
+                                              "trained", "checks", "tables",
+                                              "string_lookup")}
     return out
 
 
@@ -408,6 +440,16 @@ def test_assert_print_and_shape_checks(saved, capsys):
     with pytest.raises(tf.errors.InvalidArgumentError) as err:
         loaded.f(tf.constant([-1.0]))
     assert str(err.value).startswith(saved["checks"]["message"])
+
+
+def test_lookup_tables(saved):
+    loaded = tf.saved_model.load(saved["dirs"]["tables"])
+    got = loaded.f(tf.constant(WORDS))
+    for g, want in zip(got, saved["tables"]):
+        np.testing.assert_array_equal(g.numpy(), want)
+    assert got[0].dtype == tf.int64
+    layer = tf.saved_model.load(saved["dirs"]["string_lookup"])
+    np.testing.assert_array_equal(layer(tf.constant(WORDS)).numpy(), saved["string_lookup"])
 
 
 def test_assets_constants_and_conditionals(saved):

@@ -25,7 +25,7 @@ import threading
 
 from torchflow._src.core import dtypes, errors
 from torchflow._src.core.tensor_shape import TensorShape
-from torchflow._src.ops import graph_exec_lists, graph_exec_ops, raw_ops
+from torchflow._src.ops import graph_exec_lists, graph_exec_ops, graph_exec_tables, raw_ops
 from torchflow._src.ops.tensor_proto_ops import from_proto
 
 # Ops whose outputs are several arguments: their names in OpDef order (a
@@ -41,9 +41,11 @@ _OUTPUT_ARGS = {
     "TopKV2": ("values", "indices"),
     "Unique": ("y", "idx"),
     "TensorListPopBack": ("output_handle", "tensor"),
+    "LookupTableExportV2": ("keys", "values"),
 }
 
-_HANDLERS = {**graph_exec_ops.HANDLERS, **graph_exec_lists.HANDLERS}
+_HANDLERS = {**graph_exec_ops.HANDLERS, **graph_exec_lists.HANDLERS,
+             **graph_exec_tables.HANDLERS}
 
 # Raw ops whose first input argument is a list of tensors (its length is an attr
 # such as ``N``): the node's leading inputs up to that many form one list.
@@ -56,7 +58,9 @@ _ATTR_RENAMES = {"Squeeze": {"squeeze_dims": "axis"}}
 # Ops that change state: they run even when no output needs them (TF's automatic
 # control dependencies order them; a FunctionDef keeps them in ``control_ret``).
 _STATEFUL = frozenset({"AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp",
-                       "StatefulPartitionedCall", "PrintV2", "Assert"})
+                       "StatefulPartitionedCall", "PrintV2", "Assert", "LookupTableImportV2",
+                       "LookupTableInsertV2", "LookupTableRemoveV2",
+                       "InitializeTableFromTextFileV2"})
 
 
 def attr_value(av):

@@ -211,6 +211,7 @@ class _Loader:
             self._resolve(i, set())
         for i, proto in enumerate(nodes):
             self._attach(i, proto)
+        self._init_resources()
         root = self.nodes[0]
         info = self._meta.meta_info_def
         if not isinstance(root, (list, dict, tuple)):
@@ -256,6 +257,22 @@ class _Loader:
                 self.nodes[i] = SignatureMap()
             else:
                 self.nodes[i] = make_user_object(ident)
+
+    def _init_resources(self) -> None:
+        """Makes each resource's handle (its ``_create_resource`` function), then fills
+        it (``_initialize``), as TF's loader does once every object exists."""
+        resources = [(i, p) for i, p in enumerate(self._graph.nodes)
+                     if p.WhichOneof("kind") == "resource"]
+        children = {i: {r.local_name: self.nodes[r.node_id] for r in p.children}
+                    for i, p in resources}
+        for i, _ in resources:
+            create = children[i].get("_create_resource")
+            if create is not None:
+                self.nodes[i].handle = create()
+        for i, _ in resources:
+            init = children[i].get("_initialize")
+            if init is not None:
+                init()
 
     def _function_name(self, i: int) -> str:
         for proto in self._graph.nodes:

@@ -20,6 +20,7 @@ from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.tensor_spec import TensorSpec
 from torchflow._src.core.variables import Variable
 from torchflow._src.train.saved_model import structure
+from torchflow._src.train.saved_model.revived import RevivedResource
 from torchflow._src.util import nest
 
 
@@ -92,7 +93,9 @@ class RestoredConcreteFunction:
                     f"expected to be a {_tf_name(spec.dtype)} tensor but is a "
                     f"{_tf_name(t.dtype)} tensor [Op:{self.name}]")
             args.append(t)
-        outputs = self._library.call(self.name, args + self._captures)
+        captures = [c.resource_handle if isinstance(c, RevivedResource) else c
+                    for c in self._captures]
+        outputs = self._library.call(self.name, args + captures)
         return self._pack_outputs(outputs)
 
     def _pack_outputs(self, outputs: list):

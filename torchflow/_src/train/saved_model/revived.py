@@ -77,23 +77,26 @@ class SignatureMap(Mapping):
 
 
 class RevivedResource:
-    """A resource (lookup table, ...) or captured graph tensor the loader does not rebuild:
-    a function that takes it as input raises ``UnimplementedError`` when called."""
+    """A resource of the SavedModel (a lookup table, ...): its handle is what its saved
+    ``_create_resource`` function returns, made when the model loads and then filled
+    by ``_initialize``. A captured graph tensor (``CapturedTensor``), or a resource
+    without a creator, has no handle: a function taking it raises
+    ``UnimplementedError`` when called."""
 
     def __init__(self, device: str, captured: str | None = None):
         self.device = device
         self._captured = captured
-
-    def _unsupported(self):
-        what = f"captured tensor {self._captured}" if self._captured else "resource"
-        return errors.UnimplementedError(
-            None, None, f"This SavedModel function uses a {what}, which torchflow's loader "
-            "does not restore")
+        self.handle = None
 
     @property
-    def dtype(self):
-        raise self._unsupported()
+    def resource_handle(self):
+        if self.handle is None:
+            what = f"captured tensor {self._captured}" if self._captured else \
+                "resource without a _create_resource function"
+            raise errors.UnimplementedError(
+                None, None, f"This SavedModel function uses a {what}, which torchflow's "
+                "loader does not restore")
+        return self.handle
 
-    @property
-    def shape(self):
-        raise self._unsupported()
+    def _checkpoint_dependencies(self) -> list:
+        return []
