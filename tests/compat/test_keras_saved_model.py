@@ -28,6 +28,7 @@ IMG = RNG.rand(4, 8, 8, 3).astype(np.float32)
 IDS = RNG.randint(0, 10, size=(4, 5)).astype(np.int32)
 X = RNG.rand(6, 3).astype(np.float32)
 Y = RNG.rand(6, 2).astype(np.float32)
+SEQ = RNG.rand(3, 6, 4).astype(np.float32)
 
 
 def _sequential(lib):
@@ -55,12 +56,22 @@ def _functional(lib):
     return lib.keras.Model(ids, out)
 
 
+def _recurrent(lib):
+    L = lib.keras.layers
+    seq = lib.keras.Input(shape=(6, 4), name="seq")
+    h = L.Conv1D(5, 2, padding="same", activation="relu")(seq)
+    h = L.LSTM(3, return_sequences=True)(h)
+    h = L.GRU(3, return_sequences=True)(h)
+    return lib.keras.Model(seq, L.Dense(2)(L.Reshape((18,))(h)))
+
+
 def _dense(lib):
     return lib.keras.Sequential([lib.keras.layers.Dense(4, activation="relu", input_shape=(3,)),
                                  lib.keras.layers.Dense(2)])
 
 
-BUILDERS = {"sequential": (_sequential, IMG), "functional": (_functional, IDS)}
+BUILDERS = {"sequential": (_sequential, IMG), "functional": (_functional, IDS),
+            "recurrent": (_recurrent, SEQ)}
 
 
 def _fill(model, seed=3):

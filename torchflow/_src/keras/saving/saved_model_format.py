@@ -87,9 +87,16 @@ def _encode(obj):
     return obj
 
 
+# Config keys newer tf-keras writes that TF 2.4's layers do not take, with the value
+# that means TF 2.4's behaviour (None: any value; MultiHeadAttention's build shapes,
+# the layer is built when called); another value is kept and fails as unknown.
+_NEWER_KEYS = {"MultiHeadAttention": {"query_shape": None, "key_shape": None,
+                                      "value_shape": None, "softmax_robust_masking": False}}
+
+
 def _decode(obj):
     """The inverse of ``_encode`` (TF's ``json_utils.decode``), also dropping the
-    ``shared_object_id`` keys tf.keras adds to configs."""
+    ``shared_object_id`` keys tf.keras adds to configs and ``_NEWER_KEYS``."""
     if isinstance(obj, list):
         return [_decode(v) for v in obj]
     if isinstance(obj, dict):
@@ -99,7 +106,12 @@ def _decode(obj):
         if name == "TensorShape" and set(obj) <= {"class_name", "items"}:
             items = obj["items"]
             return None if items is None else [_decode(v) for v in items]
-        return {k: _decode(v) for k, v in obj.items() if k != "shared_object_id"}
+        out = {k: _decode(v) for k, v in obj.items() if k != "shared_object_id"}
+        drop = _NEWER_KEYS.get(name) if isinstance(name, str) else None
+        if drop and isinstance(out.get("config"), dict):
+            out["config"] = {k: v for k, v in out["config"].items()
+                             if k not in drop or drop[k] is not None and v != drop[k]}
+        return out
     return obj
 
 
