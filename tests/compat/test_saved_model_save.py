@@ -404,3 +404,47 @@ def test_function_returning_a_variable_is_an_error_not_a_constant(tmp_path):
     back = tf.saved_model.load(str(tmp_path / "g"))
     back.v.assign([5.0, 6.0])
     np.testing.assert_array_equal(back.g().numpy(), [5.0, 6.0])
+
+
+def _defaults_module(m):
+    class M(m.Module):
+        def __init__(self):
+            super().__init__()
+            self.v = m.Variable(2.0)
+
+        @m.function
+        def f(self, x, training=False, scale=1.0):
+            y = x * self.v * scale
+            return y + 1.0 if training else y
+
+        @m.function(input_signature=[[m.TensorSpec([None], m.float32),
+                                      m.TensorSpec([None], m.float32)]])
+        def pair(self, xs):
+            return xs[0] + xs[1] * self.v
+
+    return M()
+
+
+def test_python_arguments_nested_inputs_and_their_signature_names(tmp_path):
+    rtf = real_tf()
+    path = str(tmp_path / "defaults")
+    x = np.array([1.0, 2.0], np.float32)
+    ours, ref = _defaults_module(tf), _defaults_module(rtf)
+    for mod in (ours, ref):
+        mod.f(x)
+        mod.f(x, training=True)
+        mod.f(x, scale=3.0)
+    tf.saved_model.save(ours, path, signatures={
+        "pair": ours.pair, "f": ours.f.get_concrete_function(tf.TensorSpec([None], tf.float32))})
+    loaded = rtf.saved_model.load(path)
+    for kwargs in ({}, {"training": True}, {"scale": 3.0}):
+        np.testing.assert_allclose(loaded.f(rtf.constant(x), **kwargs).numpy(),
+                                   ref.f(x, **kwargs).numpy())
+    pair_in = [rtf.constant([1.0]), rtf.constant([2.0])]
+    np.testing.assert_allclose(loaded.pair(pair_in).numpy(), ref.pair(pair_in).numpy())
+    sig = loaded.signatures["pair"]
+    assert sorted(sig.structured_input_signature[1]) == ["xs", "xs_1"]  # TF's names
+    np.testing.assert_allclose(sig(xs=pair_in[0], xs_1=pair_in[1])["output_0"].numpy(), [5.0])
+    assert sorted(loaded.signatures["f"].structured_input_signature[1]) == ["x"]
+    back = tf.saved_model.load(path)
+    np.testing.assert_allclose(back.f(tf.constant(x), training=True).numpy(), [3.0, 5.0])

@@ -33,6 +33,7 @@ import shutil
 import warnings
 
 from torchflow._src.core import dtypes, errors
+from torchflow._src.core.composite_tensor import TypeSpec
 from torchflow._src.core.function import ConcreteFunction, Function
 from torchflow._src.core.op_graph import NameAttrList, attr_value, shape_proto
 from torchflow._src.core.proto import tf_meta_graph_pb2, tf_saved_model_pb2, tf_versions_pb2
@@ -330,13 +331,15 @@ class _Saver:
         fname = concrete._function.__name__
         graph = concrete.graph
         args, kwargs = concrete.structured_input_signature
-        flat_specs = nest.flatten((args, kwargs))
-        if any(not isinstance(s, TensorSpec) for s in flat_specs):
+        leaves = nest.flatten((args, kwargs))
+        flat_specs = [s for s in leaves if isinstance(s, TensorSpec)]
+        # Python values (bound defaults, ...) are constants of the graph: not inputs.
+        if any(isinstance(s, TypeSpec) and not isinstance(s, TensorSpec) for s in leaves):
             raise ValueError(
                 f"Got a non-Tensor value in the input signature of function {fname} used to "
                 f"generate the SavedModel signature '{key}'; signature functions take "
                 "tensor inputs only.")
-        keywords = [s.name or an for s, an in zip(flat_specs, graph.arg_names)]
+        keywords = _signature_keywords(concrete, args, kwargs)
         if len(set(keywords)) != len(keywords):
             raise ValueError(f"Function {fname} used for signature '{key}' has repeated "
                              f"input names {keywords}.")
@@ -450,6 +453,17 @@ def _keras_functions(model):
                       "computations that torchflow cannot write as TF ops.", stacklevel=3)
         return None, None
     return call_fn, serve_fn
+
+
+def _signature_keywords(concrete, args, kwargs) -> list:
+    """The signature's input names, as TF names them: a TensorSpec's name, else its
+    argument's, the leaves of a nested argument ``x``, ``x_1``, ``x_2``..."""
+    out = []
+    pos = concrete._function._arg_names(len(args))
+    for an, a in list(zip(pos, args)) + sorted(kwargs.items()):
+        leaves = [x for x in nest.flatten(a) if isinstance(x, TensorSpec)]
+        out.extend(s.name or (an if i == 0 else f"{an}_{i}") for i, s in enumerate(leaves))
+    return out
 
 
 def _canonical_signatures(root, signatures, default=None) -> dict:
