@@ -1,6 +1,7 @@
 """CTC decoders against real TF on random logits: tf.nn.ctc_greedy_decoder,
 tf.nn.ctc_beam_search_decoder and tf.keras.backend.ctc_decode (indices, values,
-dense shapes, dtypes, log probabilities and errors)."""
+dense shapes, dtypes, log probabilities and errors); and two ctc_loss /
+collapse_repeated edge cases found next to them."""
 
 from __future__ import annotations
 
@@ -135,3 +136,22 @@ def test_empty_sequences_decode_to_nothing():
     got_d, got_p = tf.nn.ctc_greedy_decoder(_X, [0, 0])
     _assert_sparse_equal(got_d[0], want_d[0])
     assert_close(got_p, want_p.numpy())
+
+
+def test_ctc_loss_logit_length_past_the_frames_means_all_frames():
+    # TF's dense-label loss masks with sequence_mask(logit_length, frames); torch's
+    # kernel rejected the length
+    t = real_tf()
+    x = _logits(6, 2, 4, seed=5)
+    labels = np.array([[1, 2], [1, 1]], np.int32)
+    want = t.nn.ctc_loss(labels, x, [2, 2], [9, 6])
+    got = tf.nn.ctc_loss(labels, x, [2, 2], [9, 6])
+    assert_close(got, want.numpy(), rtol=1e-5, atol=1e-5)
+
+
+def test_collapse_repeated_seq_length_of_another_batch_raises_value_error():
+    t = real_tf()
+    with pytest.raises(ValueError):
+        t.nn.collapse_repeated([[1, 1, 2]], [3, 3])
+    with pytest.raises(ValueError, match="one length per row"):
+        tf.nn.collapse_repeated([[1, 1, 2]], [3, 3])

@@ -50,6 +50,9 @@ def ctc_loss(labels, logits, label_length, logit_length, logits_time_major=True,
     if lt.ndim != 3:
         raise InvalidArgumentError(None, None, f"logits must be 3-dimensional [Op:{op}]")
     classes = lt.shape[-1]
+    # TF's dense-label loss masks frames with sequence_mask(logit_length, frames): a
+    # length past the last frame means every frame
+    tl = tl.clamp(max=lt.shape[0])
     blank = 0 if blank_index is None else int(blank_index)
     if blank < 0:
         blank += classes
@@ -75,6 +78,10 @@ def collapse_repeated(labels, seq_length, name=None):
       ``(collapsed_labels, new_seq_length)``: labels padded with 0 to the longest
       collapsed length, and the new lengths (int32).
 
+    Raises:
+      InvalidArgumentError: If ``labels`` is not 2-D.
+      ValueError: If ``seq_length`` does not hold one length per row.
+
     >>> import torchflow as tf
     >>> tf.nn.collapse_repeated([[1, 1, 2, 2, 1]], [5])[0].numpy()
     array([[1, 2, 1]], dtype=int32)
@@ -85,6 +92,9 @@ def collapse_repeated(labels, seq_length, name=None):
     if t.ndim != 2:
         raise InvalidArgumentError(None, None, "labels must be [batch, max_length] "
                                                "[Op:CollapseRepeated]")
+    if tuple(n.shape) != (t.shape[0],):
+        raise ValueError(f"seq_length must have shape [{t.shape[0]}] (one length per row of "
+                         f"labels), got {list(n.shape)}")
     pos = torch.arange(t.shape[1], device=t.device)
     valid = pos.unsqueeze(0) < n.unsqueeze(1)
     change = torch.ones_like(valid)
