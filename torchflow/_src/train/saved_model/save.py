@@ -442,7 +442,9 @@ def _keras_functions(model):
 
     call_fn = Function(call, input_signature=[specs[0] if single else specs],
                        name="__call__")
-    serve_fn = Function(serve, input_signature=specs, name="serving_default")
+    hook = getattr(model, "_default_save_signature", None)  # TF's Keras hook, if defined
+    serve_fn = (hook() if callable(hook) else None) or \
+        Function(serve, input_signature=specs, name="serving_default")
     try:
         exportable = all(f.get_concrete_function().graph.exportable for f in (call_fn, serve_fn))
     except (errors.OpError, TypeError, ValueError):
