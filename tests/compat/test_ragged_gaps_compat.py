@@ -479,3 +479,20 @@ MORE_OPS = {
 @pytest.mark.parametrize("name", sorted(MORE_OPS))
 def test_more_ragged_dispatch(name):
     _check(MORE_OPS[name])
+
+
+def test_text_vectorization_has_no_ragged_or_sparse_output_in_tf24():
+    # TF 2.4's TextVectorization has no ragged= or sparse= argument (added in TF 2.7;
+    # tf-keras 2.21 accepts them): output_mode="int" pads to a dense Tensor.
+    TV = tf.keras.layers.experimental.preprocessing.TextVectorization
+    for kw in ("ragged", "sparse"):
+        with pytest.raises(TypeError, match=kw):
+            TV(**{kw: True})
+    t = real_tf()
+    layers = [m.keras.layers.experimental.preprocessing.TextVectorization() for m in (tf, t)]
+    outs = []
+    for layer, m in zip(layers, (tf, t)):
+        layer.adapt(m.constant(["a b c", "b c", "c"]))
+        outs.append(layer(m.constant(["a b", "c d e f"])))
+    assert isinstance(outs[0], tf.Tensor)
+    assert outs[0].numpy().tolist() == outs[1].numpy().tolist()
