@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import logging
 import os
 
 from google.protobuf import message as pb_message
@@ -57,6 +58,7 @@ from torchflow._src.train import checkpoint_management as cm
 from torchflow._src.train import object_graph as og
 from torchflow._src.train.saved_model import save as saved_model_save
 
+_log = logging.getLogger("torchflow")
 METADATA_FILENAME = "keras_metadata.pb"
 _PRODUCER, _MIN_CONSUMER = 2, 1
 _KERAS_VERSION = "2.4.0"
@@ -466,6 +468,13 @@ def _save_with_functions(model, root, filepath: str, signatures, options) -> boo
     try:
         saved_model_save.save(root, filepath, signatures=sigs, options=options)
     except errors.UnimplementedError:
+        return False  # ops without TF lowerings: the expected case, not worth a warning
+    except (AssertionError, NotImplementedError, TypeError, ValueError) as e:
+        # The call could not be traced or written (an untracked variable, a structure
+        # the saver does not take): the model still saves, without graphs.
+        _log.warning("model.save: the call of %s was not written as a graph (%s: %s); "
+                     "saved_model.pb holds the object graph only.", model.name,
+                     type(e).__name__, e)
         return False
     finally:
         object.__delattr__(root, "__call__")
