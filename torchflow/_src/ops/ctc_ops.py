@@ -387,7 +387,7 @@ def ctc_beam_search_decoder(inputs, sequence_length, beam_width=100, top_paths=1
 
     Returns:
       ``(decoded, log_probabilities)``: ``decoded`` is a list of ``top_paths``
-      ``SparseTensor``\ s (int64 ``indices``, ``values`` and ``dense_shape
+      ``SparseTensor`` objects (int64 ``indices``, ``values`` and ``dense_shape
       [batch_size, max_decoded_length]``), the ``j``-th holding each entry's
       ``j``-th best path; ``log_probabilities`` is ``[batch_size, top_paths]`` of
       ``inputs``' dtype.

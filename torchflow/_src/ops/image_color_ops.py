@@ -205,7 +205,7 @@ def grayscale_to_rgb(images, name=None) -> Tensor:
       ValueError: If the last dimension is not 1.
     """
     t = tensor_arg(images)
-    if t.shape.rank < 2:
+    if len(t.shape) < 2:
         raise ValueError(f"A grayscale image (shape {t.shape}) must be at least "
                          f"two-dimensional.")
     if t._t.shape[-1] != 1:
@@ -522,7 +522,7 @@ def psnr(a, b, max_val, name=None) -> Tensor:
         raise invalid_argument("Mean", f"Invalid reduction dimension (-3 for input with "
                                        f"{rank} dimension(s)")
     for shape in (ta.shape, tb.shape):
-        if shape.rank < 3:
+        if len(shape) < 3:
             raise ValueError(f"Shape {shape} must have rank at least 3")
     if ta.shape[-3:] != tb.shape[-3:]:
         raise ValueError(f"Shapes {ta.shape[-3:]} and {tb.shape[-3:]} are incompatible")

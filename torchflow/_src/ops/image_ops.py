@@ -35,7 +35,7 @@ _RESIZE_TYPES = nc.TypeSet((dtypes.int8, dtypes.uint8, dtypes.int16, dtypes.uint
 
 def check_at_least_3d(t: Tensor, name: str = "image") -> None:
     """TF's ``_CheckAtLeast3DImage``: the ``ValueError`` of a rank below 3."""
-    if t.shape.rank < 3:
+    if len(t.shape) < 3:
         raise ValueError(f"'{name}' (shape {t.shape}) must be at least three-dimensional.")
 
 
@@ -454,7 +454,7 @@ def adjust_contrast(images, contrast_factor) -> Tensor:
     array([  0,  61, 255, 255], dtype=uint8)
     """
     t = tensor_arg(images)
-    if t.shape.rank < 3:
+    if len(t.shape) < 3:
         raise InvalidArgumentError(None, None, f"input must be at least 3-D, got shape"
                                                f"{dims(t.shape)} [Op:AdjustContrastv2]")
     orig = t._dtype
