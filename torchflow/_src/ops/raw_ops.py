@@ -228,8 +228,17 @@ _OPS["Squeeze"] = _make("Squeeze", ["input", ("axis", [])],
                             input, axis=list(axis) or None), "tf.squeeze")
 _OPS["Tile"] = _make("Tile", ["input", "multiples"],
                      _call("array_ops", "tile", "input", "multiples"), "tf.tile")
+def _pad_list(paddings):
+    # tf.pad reads a [rank, 2] *tensor* of paddings as a vector (array_ops.pad's int_list);
+    # graphs always pass a tensor, so hand it the nested list it reads.
+    if hasattr(paddings, "numpy"):
+        return np.asarray(paddings.numpy()).tolist()
+    return np.asarray(paddings).tolist() if isinstance(paddings, np.ndarray) else paddings
+
+
 _OPS["Pad"] = _make("Pad", ["input", "paddings"],
-                    _call("array_ops", "pad", "input", "paddings"), "tf.pad")
+                    lambda input, paddings: _m("array_ops").pad(input, _pad_list(paddings)),
+                    "tf.pad")
 _OPS["Cast"] = _make("Cast", ["x", "DstT", ("Truncate", False)], _cast, "tf.cast")
 _OPS["Identity"] = _make("Identity", ["input"], _call("creation_ops", "identity", "input"),
                          "tf.identity")
@@ -433,10 +442,12 @@ _OPS["InvertPermutation"] = _make("InvertPermutation", ["x"],
                                   "tf.math.invert_permutation")
 _OPS["PadV2"] = _make("PadV2", ["input", "paddings", "constant_values"],
                       lambda input, paddings, constant_values: _m("array_ops").pad(
-                          input, paddings, constant_values=constant_values), "tf.pad")
+                          input, _pad_list(paddings), constant_values=constant_values),
+                      "tf.pad")
 _OPS["MirrorPad"] = _make("MirrorPad", ["input", "paddings", "mode"],
                           lambda input, paddings, mode: _m("array_ops").pad(
-                              input, paddings, mode=mode), "tf.pad, REFLECT/SYMMETRIC")
+                              input, _pad_list(paddings), mode=mode),
+                          "tf.pad, REFLECT/SYMMETRIC")
 _OPS["ReadFile"] = _make("ReadFile", ["filename"], _call("io_ops", "read_file", "filename"),
                         "tf.io.read_file")
 _OPS["WriteFile"] = _make("WriteFile", ["filename", "contents"],
