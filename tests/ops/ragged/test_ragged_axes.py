@@ -171,3 +171,39 @@ def test_from_generator_with_ragged_signature_batches():
     assert ds.element_spec == spec
     (batch,) = list(ds.batch(2))
     assert batch.to_list() == [[[1], [2, 3]], [[4, 5, 6]]]
+
+
+def test_unsorted_segment_of_rows_combines_positionwise():
+    rt = tf.ragged.constant(RR1)
+    ids = [1, 0, 1]
+    # segment 1 holds rows [1, 2, 3] and [5, 6]: position-wise [6, 8, 3]
+    assert tf.math.unsorted_segment_sum(rt, ids, 2).to_list() == [[4], [1 + 5, 2 + 6, 3]]
+    assert tf.math.unsorted_segment_max(rt, ids, 3).to_list() == [[4], [5, 6, 3], []]
+    mean = tf.math.unsorted_segment_mean(tf.cast(rt, tf.float32), ids, 2).to_list()
+    np.testing.assert_allclose(mean[1], [3., 4., 3.])
+    per_value = tf.ragged.constant([[0, 1, 0], [1], [0, 0]])
+    got = tf.math.unsorted_segment_sum(rt, per_value, 2).numpy().tolist()
+    assert got == [1 + 3 + 5 + 6, 2 + 4]
+
+
+def test_where_one_hot_squeeze_partition():
+    rt = tf.ragged.constant(RR2)
+    coords = tf.where(rt > 2).numpy().tolist()
+    assert coords == [[i, j, k] for i, a in enumerate(RR2) for j, b in enumerate(a)
+                      for k, v in enumerate(b) if v > 2]
+    oh = tf.one_hot(tf.ragged.constant(RR1), 7)
+    assert oh.to_list() == [[list(np.eye(7)[v]) for v in row] for row in RR1]
+    assert tf.squeeze(tf.ragged.constant([[1], [2], [3]]), axis=1).numpy().tolist() == [1, 2, 3]
+    with pytest.raises(ValueError, match="axis"):
+        tf.squeeze(tf.ragged.constant(RR1))
+    parts = tf.dynamic_partition(tf.ragged.constant(RR1), [1, 0, 1], 2)
+    assert [p.to_list() for p in parts] == [[RR1[1]], [RR1[0], RR1[2]]]
+    sdp = tf.ragged.stack_dynamic_partitions([10, 20, 30, 40], [2, 0, 2, 2], 3)
+    assert sdp.to_list() == [[20], [], [10, 30, 40]]
+
+
+def test_ragged_cross_is_the_per_row_product():
+    a = [[b"a", b"b"], [b"c"]]
+    b = [[b"d"], [b"e", b"f"]]
+    got = tf.ragged.cross([tf.ragged.constant(a), tf.ragged.constant(b)]).to_list()
+    assert got == [[x + b"_X_" + y for x in ra for y in rb] for ra, rb in zip(a, b)]
