@@ -484,19 +484,22 @@ def convert_image_dtype(image, dtype, saturate=False, name=None) -> Tensor:
       A tensor of ``dtype`` and ``image``'s shape.
 
     Raises:
-      AttributeError: If ``image``'s dtype or ``dtype`` is not a float or integer
-        type (TF's own error type here).
+      AttributeError: If ``dtype`` is not a float or integer type (TF's own error
+        type here).
+      TypeError: If ``image`` is neither float nor integer (bool, string): TF 2.4
+        scales it as a float image and its ``Mul`` rejects the dtype.
     """
     t = tensor_arg(image)
     dtype = dtypes.as_dtype(dtype)
     src = t._dtype
-    # TF 2.4 raises AttributeError here (its own choice; programs may catch it)
-    if not (src.is_floating or src.is_integer):
-        raise AttributeError("image dtype must be either floating point or integer")
     if not (dtype.is_floating or dtype.is_integer):
         raise AttributeError("dtype must be either floating point or integer")
     if src == dtype:
         return t
+    if not (src.is_floating or src.is_integer):  # TF 2.5+ raises AttributeError instead
+        raise TypeError(f"Value passed to parameter 'x' has DataType {src.name} not in list "
+                        f"of allowed values: bfloat16, float16, float32, float64, uint8, int8, "
+                        f"uint16, int16, int32, int64, complex64, complex128")
     x = t._t
     if src.is_floating and dtype.is_floating:
         return wrap(x.to(dtype._torch), dtype)
