@@ -255,6 +255,20 @@ def test_module_polymorphic_function(saved):
         loaded.mix(tf.constant([[1.0, 2.0]]), 7.0)  # an unsaved Python value
 
 
+def test_concrete_functions_of_a_restored_function(saved):
+    loaded = tf.saved_model.load(saved["dirs"]["module"])
+    ref = real_tf().saved_model.load(saved["dirs"]["module"])
+    assert len(loaded.mix.concrete_functions) == len(ref.mix.concrete_functions) == 3
+    assert loaded.dense.input_signature[0].shape.as_list() == [None, 2]
+    concrete = loaded.dense.get_concrete_function(tf.TensorSpec([None, 2], tf.float32))
+    np.testing.assert_allclose(concrete(tf.constant(X2)).numpy(), saved["module"]["dense"],
+                               rtol=1e-6)
+    # It captures w (2-D), b (1-D) and the call counter (a scalar).
+    assert sorted(v.shape.rank for v in concrete.variables) == [0, 1, 2]
+    with pytest.raises(ValueError, match="Could not find matching concrete function"):
+        loaded.mix.get_concrete_function(tf.TensorSpec([7], tf.int32))
+
+
 def test_module_serving_signature(saved):
     loaded = tf.saved_model.load(saved["dirs"]["module"])
     sig = loaded.signatures[tf.saved_model.DEFAULT_SERVING_SIGNATURE_DEF_KEY]
