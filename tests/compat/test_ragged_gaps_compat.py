@@ -496,3 +496,42 @@ def test_text_vectorization_has_no_ragged_or_sparse_output_in_tf24():
         outs.append(layer(m.constant(["a b", "c d e f"])))
     assert isinstance(outs[0], tf.Tensor)
     assert outs[0].numpy().tolist() == outs[1].numpy().tolist()
+
+
+def _examples(t):
+    def ex(vals, w):
+        return t.train.Example(features=t.train.Features(feature={
+            "v": t.train.Feature(int64_list=t.train.Int64List(value=vals)),
+            "w": t.train.Feature(float_list=t.train.FloatList(value=w)),
+            "s": t.train.Feature(bytes_list=t.train.BytesList(value=[b"x"] * len(vals))),
+        })).SerializeToString()
+    return [ex([1, 2, 3], [0.5]), ex([4], [1., 2.]), ex([], [])]
+
+
+PARSING = {
+    "varlen": lambda t: t.io.parse_example(_examples(t), {"v": t.io.VarLenFeature(t.int64)}),
+    "ragged": lambda t: t.io.parse_example(_examples(t), {"v": t.io.RaggedFeature(t.int64)}),
+    "ragged_int32_splits": lambda t: t.io.parse_example(
+        _examples(t), {"v": t.io.RaggedFeature(t.int64, row_splits_dtype=t.int32)}),
+    "ragged_uniform_partition": lambda t: t.io.parse_example(_examples(t), {
+        "v": t.io.RaggedFeature(t.int64, value_key="v",
+                                partitions=[t.io.RaggedFeature.UniformRowLength(1)])}),
+    # TF returns the VarLen features, then the dense ones, then the ragged ones, each
+    # group by sorted key, whatever the order of the features dict.
+    "key_order": lambda t: list(t.io.parse_example(_examples(t), {
+        "s": t.io.RaggedFeature(t.string), "w": t.io.VarLenFeature(t.float32),
+        "d": t.io.FixedLenFeature([], t.int64, default_value=0),
+        "v": t.io.VarLenFeature(t.int64)})),
+    "key_order_single": lambda t: list(t.io.parse_single_example(_examples(t)[0], {
+        "s": t.io.RaggedFeature(t.string), "w": t.io.VarLenFeature(t.float32),
+        "v": t.io.FixedLenSequenceFeature([], t.int64, allow_missing=True)})),
+    "single_ragged": lambda t: t.io.parse_single_example(
+        _examples(t)[0], {"v": t.io.RaggedFeature(t.int64)}),
+    "mapped_batch_ragged": lambda t: list(t.data.Dataset.from_tensor_slices(_examples(t)).batch(
+        2).map(lambda s: t.io.parse_example(s, {"v": t.io.RaggedFeature(t.int64)}))),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PARSING))
+def test_parse_ragged_and_varlen(name):
+    _check(PARSING[name])

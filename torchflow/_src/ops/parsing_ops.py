@@ -316,7 +316,20 @@ def parse_single_example(serialized, features, example_names=None, name=None) ->
     if not isinstance(data, bytes):
         raise InvalidArgumentError(None, None, "Input to parse_single_example must be a "
                                    "scalar string.")
-    return _parse_one(data, features)
+    return _in_tf_order(_parse_one(data, features), features)
+
+
+def _in_tf_order(out: dict, features: dict) -> dict:
+    """``out`` keyed as TF's parse ops return it: the VarLenFeatures, then the dense
+    features, then the RaggedFeatures (each group by sorted key), then SparseFeatures."""
+    def group(key):
+        spec = features[key]
+        if isinstance(spec, SparseFeature):
+            return 3
+        if isinstance(spec, RaggedFeature):
+            return 2
+        return 0 if isinstance(spec, VarLenFeature) else 1
+    return {k: out[k] for k in sorted(out, key=lambda k: (group(k), k))}
 
 
 def _batch_sparse(cols: list, spec) -> SparseTensor:
@@ -374,7 +387,7 @@ def parse_example(serialized, features, example_names=None, name=None) -> dict:
         else:
             out[key] = data_ops.stack(cols) if cols else _dense(
                 [], spec.dtype, [0] + list(TensorShape(spec.shape).as_list()))
-    return out
+    return _in_tf_order(out, features)
 
 
 Example = example_pb2.Example
