@@ -44,3 +44,4 @@ from torchflow._src.train.saved_model.constants import SaveOptions as SaveOption
 from torchflow._src.train.saved_model.load import contains_saved_model as contains_saved_model
 from torchflow._src.train.saved_model.load import load as load
 from torchflow._src.train.saved_model.save import save as save
+from torchflow.saved_model import experimental as experimental

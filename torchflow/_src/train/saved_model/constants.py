@@ -6,6 +6,7 @@ that paths built from them match what TensorFlow writes and reads.
 
 from __future__ import annotations
 
+import enum
 import os
 
 from torchflow._src.core.convert import constant
@@ -42,6 +43,48 @@ REGRESS_INPUTS = "inputs"
 REGRESS_OUTPUTS = "outputs"
 
 
+@public("torchflow.saved_model.experimental")
+class VariablePolicy(enum.Enum):
+    """How ``tf.saved_model.save`` handles variables (``SaveOptions.experimental_variable_policy``).
+
+    ``NONE``: distributed variables are saved as one variable, with no device.
+    ``SAVE_VARIABLE_DEVICES``: also save each variable's device.
+    ``EXPAND_DISTRIBUTED_VARIABLES``: save a distributed variable's components too
+    (and their devices).
+
+    >>> import torchflow as tf
+    >>> tf.saved_model.experimental.VariablePolicy("save_variable_devices")
+    <VariablePolicy.SAVE_VARIABLE_DEVICES: 'save_variable_devices'>
+    """
+
+    NONE = None
+    SAVE_VARIABLE_DEVICES = "save_variable_devices"
+    EXPAND_DISTRIBUTED_VARIABLES = "expand_distributed_variables"
+
+    def _save_variable_devices(self) -> bool:
+        return self != VariablePolicy.NONE
+
+    def _expand_distributed_variables(self) -> bool:
+        return self == VariablePolicy.EXPAND_DISTRIBUTED_VARIABLES
+
+    @staticmethod
+    def from_obj(obj) -> "VariablePolicy":
+        """The policy ``obj`` names (None, a policy, or its value as a string).
+
+        Raises:
+          ValueError: ``obj`` names no policy.
+        """
+        if obj is None:
+            return VariablePolicy.NONE
+        if isinstance(obj, VariablePolicy):
+            return obj
+        key = str(obj).lower()
+        for policy in VariablePolicy:
+            if key == policy.value:
+                return policy
+        raise ValueError(f"Received invalid VariablePolicy value: {obj}.")
+
+
 @public("torchflow.saved_model")
 class SaveOptions:
     """Options for ``tf.saved_model.save`` (TF 2.4's ``SaveOptions``).
@@ -53,11 +96,12 @@ class SaveOptions:
       function_aliases: ``{alias: tf.function}`` recorded in the MetaGraph.
       experimental_io_device: Device to do file I/O on (accepted; torchflow's I/O
         runs on the host).
-      experimental_variable_policy: How distributed variables are saved
-        (accepted; ``None`` or a policy name).
+      experimental_variable_policy: A ``tf.saved_model.experimental.VariablePolicy``,
+        its value as a string, or None (``VariablePolicy.NONE``).
 
     Raises:
       TypeError: ``namespace_whitelist`` is not a list of strings.
+      ValueError: ``experimental_variable_policy`` names no policy.
 
     >>> import torchflow as tf
     >>> tf.saved_model.SaveOptions(save_debug_info=True).save_debug_info
@@ -81,7 +125,7 @@ class SaveOptions:
         self.save_debug_info = bool(save_debug_info)
         self.function_aliases = dict(function_aliases) if function_aliases else {}
         self.experimental_io_device = experimental_io_device
-        self.experimental_variable_policy = experimental_variable_policy
+        self.experimental_variable_policy = VariablePolicy.from_obj(experimental_variable_policy)
 
 
 @public("torchflow.saved_model")
