@@ -22,11 +22,18 @@ from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.ops import _nn_common as nc
 from torchflow._src.ops import gradient_kernels
 from torchflow._src.ops._dispatch import tensor_arg
+from torchflow._src.ops.image_scale_ops import scale_translate_weights
 from torchflow._src.util.api import public
 
-_METHODS = ("bilinear", "nearest", "bicubic", "area")
+_METHODS = ("bilinear", "nearest", "bicubic", "area", "lanczos3", "lanczos5", "gaussian",
+            "mitchellcubic")
 _RESIZE_OPS = {"bilinear": "ResizeBilinear", "nearest": "ResizeNearestNeighbor",
                "bicubic": "ResizeBicubic", "area": "ResizeArea"}
+# the methods TF's resize runs through ScaleAndTranslate (bilinear and bicubic only
+# with antialias), and the kernel each uses
+_SCALED = {"lanczos3": "lanczos3", "lanczos5": "lanczos5", "gaussian": "gaussian",
+           "mitchellcubic": "mitchellcubic"}
+_ANTIALIASED = {"bilinear": "triangle", "bicubic": "keyscubic"}
 # the resize kernels' T: the real types (no bool, string or complex)
 _RESIZE_TYPES = nc.TypeSet((dtypes.int8, dtypes.uint8, dtypes.int16, dtypes.uint16,
                             dtypes.int32, dtypes.int64, dtypes.bfloat16, dtypes.float16,
@@ -187,9 +194,12 @@ def resize(images, size, method="bilinear", preserve_aspect_ratio=False, antiali
     Args:
       images: 4-D ``[batch, height, width, channels]`` or 3-D image tensor.
       size: ``[new_height, new_width]``.
-      method: ``bilinear``, ``nearest``, ``bicubic`` or ``area``.
+      method: A ``tf.image.ResizeMethod``: ``bilinear`` (default), ``nearest``,
+        ``bicubic``, ``area``, ``lanczos3``, ``lanczos5``, ``gaussian`` or
+        ``mitchellcubic``.
       preserve_aspect_ratio: Fit inside ``size`` keeping the aspect ratio.
-      antialias: Accepted for upsampling; downsampling with it is not supported.
+      antialias: Widen the kernel when downsampling (bilinear, bicubic and the
+        ScaleAndTranslate methods; nearest and area ignore it).
       name: Unused.
 
     Returns:
@@ -210,7 +220,8 @@ def resize(images, size, method="bilinear", preserve_aspect_ratio=False, antiali
         raise ValueError(f"resize: Resize method '{method}' not supported; "
                          f"use one of {_METHODS}.")
     h, w = _resize_size(size)
-    op = _RESIZE_OPS[method]
+    kernel = _SCALED.get(method) or (_ANTIALIASED.get(method) if antialias else None)
+    op = "ScaleAndTranslate" if kernel else _RESIZE_OPS[method]
     if t.dtype not in _RESIZE_TYPES:
         raise nc.attr_error(op, t.dtype, _RESIZE_TYPES)
     x = _batched(t._t, single)
@@ -220,14 +231,16 @@ def resize(images, size, method="bilinear", preserve_aspect_ratio=False, antiali
     if preserve_aspect_ratio:
         s = min(h / x.shape[1], w / x.shape[2])
         h, w = max(int(round(x.shape[1] * s)), 1), max(int(round(x.shape[2] * s)), 1)
-    if antialias and (h < x.shape[1] or w < x.shape[2]):
-        raise NotImplementedError("resize: antialias=True when downsampling is not supported.")
     if method == "nearest":
         return _out(resize_torch(x, h, w, method), single, t._dtype)
-    xf = x if x.dtype in (torch.float32, torch.float64) else x.float()
-    y = resize_torch(xf, h, w, method)
-    return _out(y.float() if t._dtype is not dtypes.float64 else y, single,
-                dtypes.float64 if t._dtype is dtypes.float64 else dtypes.float32)
+    xf = x.float()  # the kernels' output is float32 for every input type
+    if kernel:
+        wh = torch.as_tensor(scale_translate_weights(kernel, x.shape[1], h, bool(antialias)),
+                             dtype=xf.dtype, device=xf.device)
+        ww = torch.as_tensor(scale_translate_weights(kernel, x.shape[2], w, bool(antialias)),
+                             dtype=xf.dtype, device=xf.device)
+        return _out(torch.einsum("oh,nhwc,pw->nopc", wh, xf, ww), single, dtypes.float32)
+    return _out(resize_torch(xf, h, w, method), single, dtypes.float32)
 
 
 @public("torchflow.image")
