@@ -535,3 +535,21 @@ PARSING = {
 @pytest.mark.parametrize("name", sorted(PARSING))
 def test_parse_ragged_and_varlen(name):
     _check(PARSING[name])
+
+
+FROM_SPARSE = {
+    "right_ragged": lambda t: t.RaggedTensor.from_sparse(
+        t.sparse.SparseTensor([[0, 0], [0, 1], [2, 0]], [1., 2., 3.], [3, 4])),
+    "not_right_ragged": lambda t: t.RaggedTensor.from_sparse(
+        t.sparse.SparseTensor([[0, 0], [1, 2]], [1., 2.], [3, 4])),
+    "first_skips_a_cell": lambda t: t.RaggedTensor.from_sparse(
+        t.sparse.SparseTensor([[0, 1]], [1.], [3, 4])),
+    "int32_splits": lambda t: t.RaggedTensor.from_sparse(
+        t.sparse.SparseTensor([[1, 0]], [1], [2, 4]), row_splits_dtype=t.int32),
+    "not_sparse": lambda t: t.RaggedTensor.from_sparse(t.constant([[1]])),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FROM_SPARSE))
+def test_from_sparse(name):
+    _check(FROM_SPARSE[name])

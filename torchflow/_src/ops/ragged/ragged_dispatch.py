@@ -274,11 +274,19 @@ def from_sparse(cls, st_input, name=None, row_splits_dtype=dtypes.int64) -> Ragg
     Raises:
       TypeError: If ``st_input`` is not a SparseTensor.
       ValueError: If it is not 2-D.
+      InvalidArgumentError: If its indices are not right-ragged (each row's
+        columns ``0, 1, ...`` in order, as TF checks).
     """
     if not isinstance(st_input, SparseTensor):
-        raise TypeError(f"st_input must be a SparseTensor; got {type(st_input).__name__}")
+        raise TypeError(f"Expected SparseTensor, got {type(st_input).__name__}")
     if st_input.shape.rank != 2:
-        raise ValueError("rank(st_input) must be 2.")
+        raise ValueError("rank(st_input) must be 2")
+    ind = st_input.indices._t.to(torch.int64).cpu()
+    if ind.shape[0]:
+        new_row = ind[1:, 0] != ind[:-1, 0]
+        ok = torch.where(new_row, ind[1:, 1] == 0, ind[1:, 1] == ind[:-1, 1] + 1)
+        if int(ind[0, 1]) != 0 or not bool(ok.all()):
+            raise InvalidArgumentError(None, None, "SparseTensor is not right-ragged")
     rows = st_input.indices._t[:, 0]
     nrows = int(st_input.dense_shape._t[0])
     return cls.from_value_rowids(st_input.values, wrap(rows, dtypes.int64), nrows,
