@@ -20,6 +20,7 @@ control edges first), then each call walks the plan.
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import threading
 
@@ -154,6 +155,8 @@ def _bind_raw(node, raw, n_inputs: int):
     missing = [p for p in params if p not in used and p not in static]
     if impl is None or missing:
         impl = raw  # its wrapper reports what is missing, in TF's words
+    elif list_name is None and hasattr(impl, "_positional"):
+        return _bind_positional(impl._positional, singles, static)
     single = len(singles) == 1 and list_name is None
 
     def call(library, vals):
@@ -166,6 +169,34 @@ def _bind_raw(node, raw, n_inputs: int):
         else:
             kwargs.update(zip(singles, vals))
         out = impl(**kwargs)
+        return list(out) if isinstance(out, (list, tuple)) else [out]
+
+    return call
+
+
+def _bind_positional(target, singles: list, static: dict):
+    """The call of a raw op that forwards its keywords positionally (``raw_ops._call``):
+    the op function itself, the attributes in place, only the inputs filled per call."""
+    mod, fn_name, order, fixed = target
+    fn = getattr(importlib.import_module("torchflow._src.ops." + mod), fn_name)
+    template = [static.get(k) for k in order]
+    slots = [(order.index(k), i) for i, k in enumerate(singles) if k in order]
+    if len(slots) == 1 and not fixed:
+        (slot, _), = slots
+
+        def call_one(library, vals):
+            args = template.copy()
+            args[slot] = vals[0]
+            out = fn(*args)
+            return list(out) if isinstance(out, (list, tuple)) else [out]
+
+        return call_one
+
+    def call(library, vals):
+        args = template.copy()
+        for slot, i in slots:
+            args[slot] = vals[i]
+        out = fn(*args, **fixed)
         return list(out) if isinstance(out, (list, tuple)) else [out]
 
     return call

@@ -154,6 +154,7 @@ def _call(mod: str, fn: str, *order, **fixed):
     def impl(**kw):
         return getattr(_m(mod), fn)(*(kw[k] for k in order), **fixed)
 
+    impl._positional = (mod, fn, order, fixed)  # pyright: ignore[reportFunctionMemberAccess] - read by graph_exec
     return impl
 
 
