@@ -510,9 +510,9 @@ def convert_image_dtype(image, dtype, saturate=False, name=None) -> Tensor:
     if src == dtype:
         return t
     if not (src.is_floating or src.is_integer):  # TF 2.5+ raises AttributeError instead
-        raise TypeError(f"Value passed to parameter 'x' has DataType {src.name} not in list "
-                        f"of allowed values: bfloat16, float16, float32, float64, uint8, int8, "
-                        f"uint16, int16, int32, int64, complex64, complex128")
+        # TF 2.4 multiplies it by dtype.max + 0.5, which cannot become its dtype
+        raise TypeError(f"Cannot convert {float(dtype.max) + 0.5!r} to EagerTensor of dtype "
+                        f"{src.name}")
     x = t._t
     if src.is_floating and dtype.is_floating:
         return wrap(x.to(dtype._torch), dtype)
