@@ -243,16 +243,29 @@ def test_steps_per_execution_groups_report_the_same_running_metrics():
     assert int(m4.optimizer.iterations.numpy()) == 10
 
 
-def test_overridden_train_step_runs_for_every_batch_of_a_group():
+def test_overridden_train_step_runs_every_batch_of_a_group_and_its_python_at_trace(capsys):
+    """A group of N steps is one traced call: the custom train_step's Python runs when
+    it traces (as often as with groups of 1; tf.keras 2.21 runs it twice with N=1, its
+    first trace creating variables), and its ops (tf.print, the update) on every batch."""
     calls = []
 
     def train_step(self, data):
         calls.append(1)
+        tf.print("a step")
         return tf.keras.Sequential.train_step(self, data)
 
-    logs, model = _batch_logs(4, train_step)
-    assert len(calls) == 10
+    grouped, model = _batch_logs(4, train_step)
+    assert capsys.readouterr().err.count("a step") == 10
     assert int(model.optimizer.iterations.numpy()) == 10
+    traced_grouped = len(calls)
+    calls.clear()
+    single, model1 = _batch_logs(1, train_step)
+    assert capsys.readouterr().err.count("a step") == 10
+    assert len(calls) == traced_grouped == 2
+    assert sorted(grouped) == [3, 7, 9]
+    for b in grouped:
+        assert grouped[b] == pytest.approx(single[b], rel=1e-6)
+    np.testing.assert_allclose(model.get_weights()[0], model1.get_weights()[0], rtol=1e-6)
 
 
 @pytest.mark.parametrize("optimizer", [

@@ -34,7 +34,7 @@ from torchflow._src.core.tape import GradientTape
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.keras import optimizers
 from torchflow._src.keras.callbacks.callback import CallbackList
-from torchflow._src.keras.engine import compile_utils, data_adapter, training_ps
+from torchflow._src.keras.engine import compile_utils, data_adapter, step_groups, training_ps
 from torchflow._src.keras.engine import distributed_training as _dist  # tf.distribute
 from torchflow._src.keras.mixed_precision import policy as policy_lib
 from torchflow._src.keras.mixed_precision.loss_scale_optimizer import LossScaleOptimizer
@@ -223,24 +223,39 @@ class TrainingMixin:
 
         step_updates = self._maybe_traced(self._train_step_updates)
         train_step = self._maybe_traced(self.train_step)
+        default = type(self).train_step is TrainingMixin.train_step
 
-        def train_function(batches):
-            if type(self).train_step is TrainingMixin.train_step:
+        def run_group(batches):
+            if default:
                 # Only the group's last logs are returned: the steps before it need
                 # not read the metrics back.
-                with _steps_as_one(self.optimizer, len(batches)):
-                    for b in batches[:-1]:
-                        step_updates(b)
-                    return train_step(batches[-1]) if batches else None
+                for b in batches[:-1]:
+                    step_updates(b)
+                return train_step(batches[-1]) if batches else None
             logs = None
             for b in batches:
                 logs = train_step(b)
             return logs
 
+        def run_updates(batches):
+            for b in batches:
+                step_updates(b)
+
         # A group of steps_per_execution steps is one call of one traced function.
-        train_function = self._maybe_traced(train_function)
+        grouped = step_groups.GroupedSteps(run_group, not self.run_eagerly)
+
+        def train_function(batches):
+            if default:
+                with _steps_as_one(self.optimizer, len(batches)):
+                    return grouped(batches)
+            return grouped(batches)
+
         train_function._default_step = True
         train_function._step_updates = step_updates
+        # The default step's updates of a group, no metric read (fit's quiet and lazy
+        # paths; the caller holds the optimizer's group scope).
+        train_function._group_updates = step_groups.GroupedSteps(run_updates,
+                                                                 not self.run_eagerly)
         self.train_function = train_function
         return train_function
 
@@ -259,16 +274,28 @@ class TrainingMixin:
             return self.test_function
 
         test_step = self._maybe_traced(self.test_step)
+        step_updates = self._maybe_traced(self._test_step_updates)
+        default = type(self).test_step is TrainingMixin.test_step
 
-        def test_function(batches):
+        def run_group(batches):
+            if default:  # as in train_function: only the last step's logs are read
+                for b in batches[:-1]:
+                    step_updates(b)
+                return test_step(batches[-1]) if batches else None
             logs = None
             for b in batches:
                 logs = test_step(b)
             return logs
 
-        test_function = self._maybe_traced(test_function)
+        def run_updates(batches):
+            for b in batches:
+                step_updates(b)
+
+        traced = not self.run_eagerly
+        test_function = step_groups.GroupedSteps(run_group, traced)
         test_function._default_step = True
-        test_function._step_updates = self._maybe_traced(self._test_step_updates)
+        test_function._step_updates = step_updates
+        test_function._group_updates = step_groups.GroupedSteps(run_updates, traced)
         self.test_function = test_function
         return test_function
 
@@ -284,8 +311,9 @@ class TrainingMixin:
         def predict_function(batches):
             return [predict_step(b) for b in batches]
 
-        self.predict_function = self._maybe_traced(predict_function)
-        return predict_function
+        self.predict_function = step_groups.GroupedSteps(predict_function,
+                                                         not self.run_eagerly)
+        return self.predict_function
 
     # --- fit ----------------------------------------------------------------
     @_dist.in_model_scope
@@ -401,8 +429,9 @@ class TrainingMixin:
         # from the metrics only when the bar redraws (at most every 50 ms).
         lazy = default_step and getattr(train_function, "_lazy_reads", True) and all(
             getattr(c, "_reads_lazy_logs", False) or not _reads_train_batches(c) for c in cbs)
-        # tf.distribute: the updates run through strategy.run.
-        step_updates = getattr(train_function, "_step_updates", self._train_step_updates)
+        # A group's updates (one traced call); tf.distribute's run through strategy.run.
+        group_updates = getattr(train_function, "_group_updates", None) or _each(
+            getattr(train_function, "_step_updates", self._train_step_updates))
         for epoch, iterator in handler.enumerate_epochs():
             self.reset_metrics()
             cbs.on_epoch_begin(epoch)
@@ -414,8 +443,7 @@ class TrainingMixin:
                     for step, group in handler.batches(iterator):
                         with Trace("train", epoch_num=epoch, step_num=step - len(group) + 1,
                                    batch_size=batch_size, _r=1):
-                            for b in group:
-                                step_updates(b)
+                            group_updates(group)
                         logs = True
                         if self.stop_training:
                             break
@@ -432,8 +460,7 @@ class TrainingMixin:
                                batch_size=batch_size, _r=1):
                         if lazy:
                             with _steps_as_one(self.optimizer, len(group)):
-                                for b in group:
-                                    step_updates(b)
+                                group_updates(group)
                             logs = _MetricLogs(self)
                         else:
                             logs = train_function(group)
@@ -532,15 +559,14 @@ class TrainingMixin:
                 and type(self).test_step is TrainingMixin.test_step
                 and all(getattr(c, "_reads_lazy_logs", False) or not _reads_test_batches(c)
                         for c in cbs))
+        group_updates = getattr(test_function, "_group_updates", None) or _each(
+            getattr(test_function, "_step_updates", self._test_step_updates))
         for _, iterator in handler.enumerate_epochs():
             for step, group in handler.batches(iterator):
                 cbs.on_test_batch_begin(step - len(group) + 1)
                 with Trace("test", step_num=step - len(group) + 1, _r=1):
                     if lazy:
-                        updates = getattr(test_function, "_step_updates",
-                                          self._test_step_updates)
-                        for b in group:
-                            updates(b)
+                        group_updates(group)
                         logs = _MetricLogs(self)
                     else:
                         logs = {k: _to_py(v) for k, v in test_function(group).items()}
@@ -758,6 +784,14 @@ def _steps_as_one(optimizer, n):
     """The optimizer's group scope for a default train step over ``n`` > 1 batches."""
     scope = getattr(optimizer, "_steps_as_one", None) if n > 1 else None
     return scope() if scope is not None else contextlib.nullcontext()
+
+
+def _each(step):
+    """A group's steps, one call of ``step`` per batch."""
+    def run(batches):
+        for b in batches:
+            step(b)
+    return run
 
 
 def _reads_train_batches(callback) -> bool:
