@@ -165,8 +165,13 @@ def test_autotune_map_keeps_cheap_functions_inline_and_scales_heavy_ones():
     assert cheap._it.parallelism == 0
 
     def io_bound(x):
-        time.sleep(0.002)  # releases the GIL like a file read or a large kernel
-        return x
+        # A py_function runs for every element (the map's own Python only when it is
+        # traced, as in TF); the sleep releases the GIL like a file read or a large kernel.
+        def read(v):
+            time.sleep(0.002)
+            return v
+
+        return tf.py_function(read, [x], tf.int64)
 
     heavy = iter(tf.data.Dataset.range(300).map(io_bound, num_parallel_calls=tf.data.AUTOTUNE))
     assert [int(x) for x in heavy] == list(range(300))

@@ -59,9 +59,14 @@ class DatasetV2:
     >>> [b.numpy().tolist() for b in ds]
     [[0, 2, 4, 6], [8, 10]]
 
-    Differences from TensorFlow 2.4: functions passed to ``map``/``filter``/...
-    run eagerly, exactly once per element (Python side effects run at each
-    call, not once at tracing). The ``element_spec`` of a ``map`` (``scan``,
+    Functions passed to ``map`` and ``filter`` are traced as in TF: their Python
+    runs when they trace, their ops (``tf.print``, ``tf.py_function``) for every
+    element, and ``tf.executing_eagerly()`` is False inside. Differences from
+    TensorFlow 2.4: a new element shape traces again (TF traces once, with
+    unknown dimensions); a function whose trace cannot be replayed (string
+    tensors, tensor values read into Python) runs its Python for every element;
+    functions of ``flat_map``/``interleave``/``scan``/``reduce``... run eagerly,
+    once per element. The ``element_spec`` of a ``map`` (``scan``,
     ``interleave`` ...) is that of the function's output on the first element:
     that output is kept and is what iteration yields first, so no call is
     repeated; dimensions TF's tracing leaves unknown (because they depend on the

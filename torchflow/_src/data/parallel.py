@@ -22,7 +22,7 @@ import threading
 import time
 
 from torchflow._src.core.errors import InvalidArgumentError
-from torchflow._src.data import _structure, vectorize
+from torchflow._src.data import _structure, traced_fn, vectorize
 from torchflow._src.data._runtime import add_context, close_iter, start_thread
 from torchflow._src.data.dataset_ops import AUTOTUNE, int64_arg
 from torchflow._src.data.transforms import (
@@ -51,7 +51,7 @@ class ParallelMapDataset(UnaryDataset):
         if num_parallel_calls < 1 and num_parallel_calls != AUTOTUNE:
             raise ValueError("num_parallel_calls must be positive or tf.data.AUTOTUNE, got "
                              f"{num_parallel_calls}.")
-        self._fn = fn
+        self._fn = traced_fn.traced(fn)
         self._parallel = num_parallel_calls
         self._deterministic = deterministic
 
@@ -224,10 +224,11 @@ class ParallelMapIterator:
             out = _apply(self._fn, element)
         finally:
             self._consumed += 1
-        self._probe_s += time.perf_counter() - t0
+        if self._probe_n >= _WARMUP:  # not the first calls (a traced function's trace)
+            self._probe_s += time.perf_counter() - t0
         self._probe_n += 1
         if self._probe_n >= _PROBE:
-            if self._probe_s / self._probe_n < _INLINE_BELOW_S or self._cap < 2:
+            if self._probe_s / (self._probe_n - _WARMUP) < _INLINE_BELOW_S or self._cap < 2:
                 self._freeze()
             else:
                 # Threads must beat the measured inline rate to be kept.

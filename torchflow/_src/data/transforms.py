@@ -13,7 +13,7 @@ import numpy as np
 from torchflow._src.core import dtypes
 from torchflow._src.core.errors import FailedPreconditionError, InvalidArgumentError, OpError
 from torchflow._src.core.tensor import Tensor
-from torchflow._src.data import _structure
+from torchflow._src.data import _structure, traced_fn
 from torchflow._src.data._runtime import IterContext, close_iter, op_seeds
 from torchflow._src.data.dataset_ops import INFINITE, UNKNOWN, DatasetV2, int64_arg
 from torchflow._src.data.iterator_ops import OwnedIterator
@@ -193,7 +193,7 @@ class MapDataset(UnaryDataset):
         super().__init__(input_dataset)
         if not callable(fn):
             raise TypeError(f"`map_func` must be callable, got {fn!r}.")
-        self._fn = fn
+        self._fn = traced_fn.traced(fn)
 
     def _make_iter(self, ctx):
         return take_primed(self, ctx) or self._fresh_iter(ctx)
@@ -246,7 +246,7 @@ def _map_iter(it, fn):
 class FilterDataset(UnaryDataset):
     def __init__(self, input_dataset, predicate):
         super().__init__(input_dataset)
-        self._pred = predicate
+        self._pred = traced_fn.traced(predicate) if callable(predicate) else predicate
 
     def _make_iter(self, ctx):
         return _filter_iter(self._input._make_iter(ctx), self._pred)
@@ -329,7 +329,7 @@ def _skip_iter(it, n):
 class TakeWhileDataset(UnaryDataset):
     def __init__(self, input_dataset, predicate):
         super().__init__(input_dataset)
-        self._pred = predicate
+        self._pred = traced_fn.traced(predicate) if callable(predicate) else predicate
 
     def _make_iter(self, ctx):
         return _take_while_iter(self._input._make_iter(ctx), self._pred)

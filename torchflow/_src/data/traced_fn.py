@@ -1,0 +1,25 @@
+"""User functions of ``tf.data`` transformations, traced as TF traces them.
+
+TF traces a function passed to ``map``/``filter`` once, as a graph, and runs the
+graph for every element: its Python (``print``, appends to a list) runs at
+tracing only, ``tf.print`` and ``tf.py_function`` inside run for every element,
+and ``tf.executing_eagerly()`` is False there. Here the function becomes a
+``tf.function`` whose signature generalises shapes (``experimental_relax_shapes``),
+so a pipeline of equally shaped elements traces once and replays; each new
+element shape records again (its Python runs again then), and a trace that
+cannot be replayed (string tensors, values read into Python) runs its Python for
+every element, as before.
+"""
+
+from __future__ import annotations
+
+from torchflow._src.core import function as _function
+
+
+def traced(fn):
+    """``fn`` as a traced element function (already-traced ``tf.function``s as they are)."""
+    if isinstance(fn, _function.Function):
+        return fn
+    f = _function.Function(fn, reduce_retracing=True)
+    f._data_function = True
+    return f
