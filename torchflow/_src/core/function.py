@@ -154,6 +154,31 @@ class ConcreteFunction:
             g = self._op_graph = self._function._build_op_graph(self)
         return g
 
+    def _export_graph(self):
+        """``graph``, checked for writing (SavedModel): a signature with unknown
+        dimensions is traced again with other sizes standing in for them, and the
+        two graphs must be the same, or the graph holds a size the trace happened
+        to see (Python that read ``x.shape[0]``: TF's tracing would have kept it
+        unknown).
+
+        Raises:
+          UnimplementedError: If the graph depends on the stand-in sizes.
+        """
+        g = self.graph
+        specs = [s for s in nest.flatten(self.structured_input_signature)
+                 if isinstance(s, TensorSpec)]
+        if not any(s.shape.rank is not None and None in s.shape.as_list() for s in specs):
+            return g
+        other = self._function._dry_trace_graph(self, None, None, unknown=2)
+        if other is not None and not _same_graph(g, other):
+            raise UnimplementedError(
+                None, None, f"Cannot write the graph of tf.function {self._function.__name__} "
+                f"for {self.pretty_printed_signature(verbose=False).splitlines()[0]}: it depends "
+                f"on the size of "
+                f"a dimension the signature leaves unknown (Python code read a static shape, "
+                f"e.g. x.shape[0]; use tf.shape(x) for sizes known only at run time).")
+        return g
+
     @property
     def inputs(self) -> list:
         """The graph's input endpoints: arguments, then captures."""
@@ -358,11 +383,13 @@ class Function:
                 f"inputs of composite types")
         return g
 
-    def _dry_trace_graph(self, concrete: ConcreteFunction, args, kwargs, op_graph_too=True):
+    def _dry_trace_graph(self, concrete: ConcreteFunction, args, kwargs, op_graph_too=True,
+                         unknown: int = 1):
         if args is None:
             args, kwargs = concrete.structured_input_signature
         specs = [s for s in nest.flatten((args, kwargs or {})) if isinstance(s, TensorSpec)]
-        args, kwargs = nest.map_structure(_placeholder, (args, kwargs or {}))
+        args, kwargs = nest.map_structure(lambda x: _placeholder(x, unknown),
+                                          (args, kwargs or {}))
         if any(isinstance(s, TypeSpec) for s in nest.flatten((args, kwargs))):
             return None  # a composite's spec: traced at its first call
         flat, gkey = _graph_inputs(args, kwargs)
@@ -646,11 +673,25 @@ def _differentiable_input(x):
     return x
 
 
-def _placeholder(x):
-    """A stand-in tensor for a ``TensorSpec`` (unknown dimensions 1) in a dry trace."""
+def _same_graph(a, b) -> bool:
+    """Whether two traces of one signature made the same nodes (ops, inputs, attributes)."""
+    na, nb = a.as_graph_def().node, b.as_graph_def().node
+    if len(na) != len(nb):
+        return False
+    for x, y in zip(na, nb):
+        if x.op == "Placeholder" and y.op == "Placeholder":
+            continue  # their shapes are the signature's either way
+        if x.SerializeToString(deterministic=True) != y.SerializeToString(deterministic=True):
+            return False
+    return True
+
+
+def _placeholder(x, unknown: int = 1):
+    """A stand-in tensor for a ``TensorSpec`` (unknown dimensions ``unknown``) in a
+    dry trace."""
     if isinstance(x, TensorSpec):
         dims = x.shape.dims
-        shape = () if dims is None else tuple(1 if d is None else d for d in dims)
+        shape = () if dims is None else tuple(unknown if d is None else d for d in dims)
         if x.dtype is dtypes.string:
             return to_tensor(np.full(shape, b"", dtype=object), x.dtype)
         return wrap(torch.zeros(shape, dtype=x.dtype._torch), x.dtype)

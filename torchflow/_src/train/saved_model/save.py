@@ -164,7 +164,7 @@ class _Saver:
         name = self._names.get(id(concrete))
         if name is not None:
             return name
-        graph = concrete.graph
+        graph = concrete._export_graph()
         if any(og.is_variable(o) for o in nest.flatten(graph.structured_outputs)):
             raise errors.UnimplementedError(
                 None, None, f"Cannot save tf.function {fname}: it returns a tf.Variable, which "

@@ -39,6 +39,10 @@ class Flatten(Layer):
             inputs = transpose(inputs, [0] + list(range(2, rank)) + [1])
         if rank == 1:
             return expand_dims(inputs, 1)
+        inner = inputs.shape.as_list()[1:]
+        n = int(np.prod(inner)) if None not in inner else 0
+        if n > 0:  # the batch size stays out of the graph (a SavedModel takes any batch)
+            return reshape(inputs, [-1, n])
         return reshape(inputs, [inputs.shape[0], -1])
 
     def compute_output_shape(self, input_shape):
@@ -69,7 +73,12 @@ class Reshape(Layer):
         self.target_shape = tuple(target_shape)
 
     def call(self, inputs):
-        return reshape(inputs, [inputs.shape[0]] + list(self.target_shape))
+        target = list(self.target_shape)
+        inner = inputs.shape.as_list()[1:]
+        if -1 not in target and None not in inner and \
+                int(np.prod(target)) == int(np.prod(inner)) > 0:
+            return reshape(inputs, [-1] + target)  # as Flatten: no batch size in the graph
+        return reshape(inputs, [inputs.shape[0]] + target)
 
     def get_config(self):
         config = super().get_config()
