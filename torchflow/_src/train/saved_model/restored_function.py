@@ -177,7 +177,9 @@ class _ArgSpec:
         self.kwonlydefaults = dict(get("kwonlydefaults") or {})
 
     def bind(self, is_method: bool, args: tuple, kwargs: dict, fname: str):
-        names = self.args[1:] if is_method and self.args[:1] == ["self"] else self.args
+        # TF 2.4 saves a method's spec with its ``self`` and is_method=True (TF 2.21
+        # drops ``self`` when saving and says False): the bound argument is not passed.
+        names = self.args[1:] if is_method else self.args
         if len(args) > len(names) and not self.varargs:
             raise TypeError(f"{fname}() takes {len(names)} positional arguments but "
                             f"{len(args)} were given")
