@@ -207,3 +207,18 @@ def test_ragged_cross_is_the_per_row_product():
     b = [[b"d"], [b"e", b"f"]]
     got = tf.ragged.cross([tf.ragged.constant(a), tf.ragged.constant(b)]).to_list()
     assert got == [[x + b"_X_" + y for x in ra for y in rb] for ra, rb in zip(a, b)]
+
+
+@pytest.mark.parametrize("dtype", [tf.int32, tf.int64, tf.float32])
+def test_row_sums_inside_function_follow_each_calls_splits(dtype):
+    # The segment sum makes no host read, so a traced function may replay it: each
+    # call's own row partition must be used, not the traced one.
+    @tf.function
+    def f(x):
+        return tf.reduce_sum(x, axis=1)
+
+    for rows in ([[1, 2, 3], [4], [5, 6]], [[1, 2], [4], [5, 6, 7]], [[1], [2, 3], []], [[7]],
+                 [[1, 2, 3], [4], [5, 6]]):
+        got = f(tf.ragged.constant(rows, dtype=dtype))
+        assert got.dtype == dtype
+        assert got.numpy().tolist() == [sum(r) for r in rows]

@@ -30,6 +30,7 @@ from torchflow._src.ops.ragged.ragged_tensor import (
 )
 
 _BOOL = dtypes.bool
+_INDEX_ADD_INTS = (dtypes.int32, dtypes.int64)
 _DENSE = {"sum": red.reduce_sum, "prod": red.reduce_prod, "max": red.reduce_max,
           "min": red.reduce_min, "all": red.reduce_all, "any": red.reduce_any}
 
@@ -60,7 +61,8 @@ def _dense_segment(kind, values: Tensor, ids: torch.Tensor, n: int) -> Tensor:
         as_int = values._t.to(torch.int32) if kind == "any" else (~values._t).to(torch.int32)
         s = _segment_sum(as_int, ids, n)
         return wrap(s > 0 if kind == "any" else s == 0, _BOOL)
-    if kind == "sum" and values._dtype.is_floating:
+    if kind == "sum" and (values._dtype.is_floating or values._dtype in _INDEX_ADD_INTS):
+        # One index_add, no host read: a tf.function over it can replay.
         return wrap(_segment_sum(values._t, ids, n), values._dtype)
     ids_t = wrap(ids.to(torch.int64), dtypes.int64)
     fn = {"sum": seg.unsorted_segment_sum, "prod": seg.unsorted_segment_prod,
