@@ -112,3 +112,19 @@ def test_tf_print_and_a_dataset_loop_in_the_graph():
         types = [n.op for n in f.get_concrete_function(ds).graph.as_graph_def().node]
     assert "PrintV2" in types and buf.getvalue() == ""  # a dry trace prints nothing
     assert int(f(ds)) == 3
+
+
+def test_export_refuses_a_graph_that_holds_a_traced_size():
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+    def f(x):
+        return tf.reshape(x, [x.shape[0], 3]) * 2.0  # a static size TF would leave unknown
+
+    with pytest.raises(tf.errors.UnimplementedError, match="depends on the size of a dimension"):
+        f.get_concrete_function()._export_graph()
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+    def g(x):
+        return tf.reshape(x, [-1, 3]) * 2.0
+
+    assert [o.type for o in g.get_concrete_function()._export_graph().get_operations()][:3] == [
+        "Placeholder", "Const", "Reshape"]
