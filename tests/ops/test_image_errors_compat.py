@@ -202,6 +202,8 @@ CASES = [
     ('resize_size_scalar', lambda tf, c: tf.image.resize(c(I3), 2),
      "'size' must be a 1-D Tensor of 2 elements: new_height, new_width"),
     ('resize_size_neg', lambda tf, c: tf.image.resize(c(I3), [-2, 2]), 'Dimension -2 must be >= 0'),
+    ('resize_size_minus1', lambda tf, c: tf.image.resize(c(I3), [-1, 2]),
+     'output dimensions must be positive [Op:ResizeBilinear]'),
     ('resize_size_zero', lambda tf, c: tf.image.resize(c(I3), [0, 2]),
      'output dimensions must be positive [Op:ResizeBilinear]'),
     ('resize_size_float', lambda tf, c: tf.image.resize(c(I3), [2.5, 2.0]),

@@ -181,7 +181,7 @@ def _resize_size(size) -> tuple:
     if a.shape != (2,):
         raise ValueError("'size' must be a 1-D Tensor of 2 elements: new_height, new_width")
     for v in a.tolist():
-        if v < 0:
+        if v < -1:  # -1 reads as an unknown dimension: the kernel rejects it instead
             raise ValueError(f"Dimension {v} must be >= 0")
     return int(a[0]), int(a[1])
 
