@@ -8,6 +8,7 @@ TF 2.21 differ, the case pins TF 2.4's behaviour and says so.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import torchflow as tf
@@ -553,3 +554,26 @@ FROM_SPARSE = {
 @pytest.mark.parametrize("name", sorted(FROM_SPARSE))
 def test_from_sparse(name):
     _check(FROM_SPARSE[name])
+
+
+def test_text_vectorization_in_functional_model_as_tf():
+    # keras-preprocessing_layers guide: Input(string) -> TextVectorization -> Embedding
+    # -> LSTM; the token dimension is None (not 0) and the model runs on any length.
+    def run(t):
+        P = t.keras.layers.experimental.preprocessing
+        tv = P.TextVectorization(output_mode="int")
+        tv.adapt(t.constant(["the cat sat", "a dog ran", "the bird"]))
+        inp = t.keras.Input(shape=(1,), dtype="string")
+        ids = tv(inp)
+        emb = t.keras.layers.Embedding(len(tv.get_vocabulary()), 3)
+        lstm = t.keras.layers.LSTM(2)
+        model = t.keras.Model(inp, lstm(emb(ids)))
+        emb.set_weights([np.linspace(-1, 1, emb.get_weights()[0].size, dtype=np.float32)
+                         .reshape(emb.get_weights()[0].shape)])
+        lstm.set_weights([np.full(w.shape, 0.1, np.float32) for w in lstm.get_weights()])
+        out = model(t.constant([["the cat sat"], ["a fish"]]))
+        return tuple(ids.shape.as_list()), out.numpy()
+
+    (ours_shape, ours), (theirs_shape, theirs) = run(tf), run(real_tf())
+    assert ours_shape == theirs_shape == (None, None)
+    np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)

@@ -9,6 +9,7 @@ from torchflow._src.core import dtypes
 from torchflow._src.core.convert import constant
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.tensor_shape import TensorShape
+from torchflow._src.keras.engine.functional_utils import in_symbolic_pass
 from torchflow._src.keras.layers.preprocessing.base import PreprocessingLayer, to_numpy
 from torchflow._src.keras.layers.preprocessing.index_lookup import StringLookup
 from torchflow._src.ops import lookup_ops
@@ -179,6 +180,11 @@ class TextVectorization(PreprocessingLayer):
             return constant(lookup_ops.lookup(keys, lk._index, 1, 1, b""), dtype=dtypes.int64)
         if self._output_mode == INT:
             length = self._output_sequence_length or max([len(r) for r in rows] + [0])
+            if not self._output_sequence_length and in_symbolic_pass():
+                # Keras' placeholder strings are empty: a length that differs between
+                # its two placeholder batches makes the time dimension None, as TF's
+                # (None, None) output (a length-0 one broke the layers after it).
+                length = len(rows) + 1
             out = np.zeros((len(rows), length), np.int64)
             for i, toks in enumerate(rows):
                 if toks:
