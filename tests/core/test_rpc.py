@@ -13,6 +13,17 @@ from torchflow._src.core import rpc
 TOKEN = "s3cret-token"
 
 
+@pytest.fixture(autouse=True, params=["inprocess", "grpc"])
+def transport(request, monkeypatch):
+    """Every test runs both ways: a channel to a server of this process calls it
+    in-process (the default), or through gRPC (TORCHFLOW_RPC_LOCAL=0)."""
+    if request.param == "grpc":
+        monkeypatch.setenv(rpc.LOCAL_ENV, "0")
+    else:
+        monkeypatch.delenv(rpc.LOCAL_ENV, raising=False)
+    return request.param
+
+
 @pytest.fixture
 def server():
     srv = rpc.Server("127.0.0.1:0", token=TOKEN, max_message_bytes=1 << 20)
@@ -172,3 +183,29 @@ def test_bind_failure_is_unknown_error():
             rpc.Server(f"127.0.0.1:{srv.port}", token=TOKEN).start()
     finally:
         srv.stop()
+
+
+def test_in_process_call_runs_on_the_servers_threads_and_fails_like_grpc(transport):
+    # A handler never runs on the caller's thread (its thread-local state: tapes,
+    # strategy scopes, a tracing tf.function), in-process or not.
+    srv = rpc.Server("127.0.0.1:0", token=TOKEN)
+    srv.add_method("Thread", lambda req, ctx: threading.current_thread().name.encode())
+    srv.add_method("Slow", lambda req, ctx: (time.sleep(1.5), b"late")[1])
+    srv.start()
+    ch = rpc.Channel(srv.address, token=TOKEN)
+    name = ch.call("Thread", b"").decode()
+    assert name != threading.current_thread().name
+    assert name.startswith("tf-rpc-local" if transport == "inprocess" else "ThreadPool")
+    both = rpc.call_all([(ch, "Thread", b""), (ch, "Thread", b"")], timeout=5.0)
+    assert all(n.decode() != threading.current_thread().name for n in both)
+    # A server stopped during a call: UnavailableError (in-process) or what gRPC says
+    # for a call its server cancelled; after that the peer is unavailable.
+    threading.Timer(0.3, srv.stop).start()
+    t0 = time.monotonic()
+    with pytest.raises((tf.errors.UnavailableError, tf.errors.CancelledError)):
+        ch.call("Slow", b"", timeout=10.0)
+    assert time.monotonic() - t0 < 3.0
+    with pytest.raises(tf.errors.UnavailableError):
+        ch.call("Thread", b"", timeout=2.0)
+    assert not ch.ping()
+    ch.close()

@@ -51,6 +51,12 @@ Semantics:
   constant-time compare. A server with a token refuses every call without it. A
   server without a token serves only its non-code methods, and only when bound to
   loopback, unless ``allow_insecure=True``; ``code=True`` methods always need the token.
+- In-process calls: a channel to a loopback address whose port a ``Server`` of this
+  process serves (TF's in-process clusters: every task in one process) skips gRPC:
+  the request bytes go straight to that server's own thread pool (the handler never
+  runs on the caller's thread), with the same token check, size limits, deadline and
+  errors; a server stopped meanwhile is ``UnavailableError``. A gRPC round trip costs
+  ~0.4 ms of CPU here, the hand-off ~0.03 ms. ``TORCHFLOW_RPC_LOCAL=0`` turns it off.
 - Keepalive pings every 10 s (a peer gone silent fails calls within ~15 s even when
   no RST arrives); messages over ``max_message_bytes`` are refused with
   RESOURCE_EXHAUSTED; a malformed, oversized or unauthenticated call never stops the
@@ -336,25 +342,33 @@ _fanout = futures.ThreadPoolExecutor(max_workers=8, thread_name_prefix="tf-rpc-f
 def call_all(calls, timeout: float | None = DEFAULT_TIMEOUT, idempotent: bool = False) -> list:
     """Makes ``calls`` (``(channel, method, payload)`` triples, one per peer) at the same
     time and returns their responses in order; the first error is raised after all
-    have finished. (gRPC's own futures start a thread per call; a pool is cheaper.)"""
-    if len(calls) <= 1:
-        if not calls:
-            return []
-        ch, method, payload = calls[0]
-        return [ch.call(method, payload, timeout=timeout, idempotent=idempotent)]
-    pending = [_fanout.submit(ch.call, method, payload, timeout, idempotent)
-               for ch, method, payload in calls[1:]]
+    have finished. (gRPC's own futures start a thread per call; a pool is cheaper.
+    In-process calls start on their servers' threads at once.)"""
+    timeout = DEFAULT_TIMEOUT if timeout is None else float(timeout)
+    waits: list = [None] * len(calls)
+    remote = []
+    for i, (ch, method, payload) in enumerate(calls):
+        try:
+            waits[i] = ch._begin_local(method, payload, timeout, idempotent)
+        except errors.OpError as e:
+            waits[i] = _raiser(e)
+        if waits[i] is None:
+            remote.append(i)
+    for i in remote[1:]:
+        ch, method, payload = calls[i]
+        waits[i] = _fanout.submit(ch.call, method, payload, timeout, idempotent).result
+    if remote:
+        ch, method, payload = calls[remote[0]]
+        try:
+            out = ch.call(method, payload, timeout=timeout, idempotent=idempotent)
+            waits[remote[0]] = lambda: out
+        except errors.OpError as e:
+            waits[remote[0]] = _raiser(e)
     first_error = None
     results = []
-    ch, method, payload = calls[0]
-    try:
-        results.append(ch.call(method, payload, timeout=timeout, idempotent=idempotent))
-    except errors.OpError as e:
-        first_error = e
-        results.append(None)
-    for f in pending:
+    for wait in waits:
         try:
-            results.append(f.result())
+            results.append(wait())
         except errors.OpError as e:
             first_error = first_error or e
             results.append(None)
@@ -363,7 +377,33 @@ def call_all(calls, timeout: float | None = DEFAULT_TIMEOUT, idempotent: bool = 
     return results
 
 
+def _raiser(e: BaseException):
+    def wait():
+        raise e
+    return wait
+
+
 # --- server ----------------------------------------------------------------------------
+
+# Servers of this process by port: a channel to a loopback address whose port one of
+# them serves calls it in-process (see ``Channel``). ``TORCHFLOW_RPC_LOCAL=0`` turns
+# that off (every call goes through gRPC).
+LOCAL_ENV = "TORCHFLOW_RPC_LOCAL"
+_LOCAL: dict[int, Server] = {}
+_LOCAL_LOCK = threading.Lock()
+_WILDCARD_HOSTS = ("", "[::]", "::", "0.0.0.0")
+
+
+def _local_host(address: str) -> bool:
+    """Whether a server bound to ``address`` is reachable at loopback addresses."""
+    return is_loopback(address) or address.rsplit(":", 1)[0] in _WILDCARD_HOSTS
+
+
+def _loopback_port(target: str) -> int | None:
+    host, _, port = target.rpartition(":")
+    if not port.isdigit() or not is_loopback(target):
+        return None
+    return int(port)
 
 
 class _Method:
@@ -401,6 +441,7 @@ class Server:
         self._methods: dict[str, _Method] = {"Ping": _Method(lambda req, ctx: b"", False, False)}
         self._server = None
         self._port = None
+        self._local_pool: futures.ThreadPoolExecutor | None = None
         self._lock = threading.Lock()
 
     @property
@@ -453,11 +494,22 @@ class Server:
                     None, None, f"Could not start gRPC server: cannot bind {self._address}")
             server.start()
             self._server, self._port = server, port
+            if _local_host(self._address):
+                self._local_pool = futures.ThreadPoolExecutor(
+                    max_workers=self._max_workers, thread_name_prefix="tf-rpc-local")
+                with _LOCAL_LOCK:
+                    _LOCAL[port] = self
         return self
 
     def stop(self, grace: float | None = None) -> None:
         with self._lock:
             server, self._server = self._server, None
+            pool, self._local_pool = self._local_pool, None
+        with _LOCAL_LOCK:
+            if self._port is not None and _LOCAL.get(self._port) is self:
+                del _LOCAL[self._port]
+        if pool is not None:
+            pool.shutdown(wait=False)
         if server is not None:
             server.stop(grace).wait(5)
 
@@ -467,19 +519,50 @@ class Server:
         return True if server is None else server.wait_for_termination(timeout)
 
     # --- per call ---
-    def _check(self, method: _Method, ctx) -> None:
+    def _refusal(self, method: _Method, metadata) -> str | None:
+        """Why a call with ``metadata`` may not run ``method`` (None: it may)."""
         sent = None
-        for k, v in ctx.invocation_metadata() or ():
+        for k, v in metadata or ():
             if k == _TOKEN_KEY:
                 sent = v
         if self._token is None:
             if method.code:
-                ctx.abort(grpc.StatusCode.UNAUTHENTICATED,
-                          "This server has no cluster token and accepts no code; set "
-                          f"{TOKEN_ENV} on every task.")
-            return
+                return ("This server has no cluster token and accepts no code; set "
+                        f"{TOKEN_ENV} on every task.")
+            return None
         if sent is None or not hmac.compare_digest(str(sent).encode(), self._token.encode()):
-            ctx.abort(grpc.StatusCode.UNAUTHENTICATED, "Missing or wrong cluster token.")
+            return "Missing or wrong cluster token."
+        return None
+
+    def _check(self, method: _Method, ctx) -> None:
+        why = self._refusal(method, ctx.invocation_metadata())
+        if why is not None:
+            ctx.abort(grpc.StatusCode.UNAUTHENTICATED, why)
+
+    def _submit_local(self, name: str, payload: bytes, metadata, client_max: int):
+        """Starts an in-process call (see ``Channel``): the same checks as a gRPC call,
+        then the handler on this server's own threads. Returns a future, or None when
+        this server no longer serves."""
+        pool = self._local_pool
+        if pool is None or self._server is None:
+            return None
+        method = self._methods.get(name)
+        if method is None or method.stream:
+            raise errors.UnimplementedError(None, None, "Method not found!")
+        n = len(payload)
+        if n > client_max:
+            raise errors.ResourceExhaustedError(
+                None, None, f"Sent message larger than max ({n} vs. {client_max})")
+        if n > self._max:
+            raise errors.ResourceExhaustedError(
+                None, None, f"Received message larger than max ({n} vs. {self._max})")
+        why = self._refusal(method, metadata)
+        if why is not None:
+            raise errors.UnauthenticatedError(None, None, why)
+        try:
+            return pool.submit(_run_local, method, payload, metadata, self._max, client_max)
+        except RuntimeError:  # shut down meanwhile
+            return None
 
     def _unary(self, method: _Method):
         def handle(request, ctx):
@@ -499,6 +582,60 @@ class Server:
             except Exception as e:  # noqa: BLE001
                 _abort(ctx, e)
         return handle
+
+
+class _Aborted(Exception):
+    def __init__(self, code, details):
+        super().__init__(details)
+        self.code, self.details = code, details
+
+
+class _LocalContext:
+    """The handler context of an in-process call (what handlers use of gRPC's)."""
+
+    def __init__(self, metadata):
+        self._metadata = metadata
+
+    def invocation_metadata(self):
+        return self._metadata
+
+    def abort(self, code, details):
+        raise _Aborted(code, details)
+
+    def is_active(self) -> bool:
+        return True
+
+    def peer(self) -> str:
+        return "inprocess"
+
+
+def _status_error(code, details) -> errors.OpError:
+    """The TF error a client sees for a call that ended with ``code`` (as
+    ``error_from_rpc``)."""
+    num = code.value[0] if isinstance(code, grpc.StatusCode) else errors.UNKNOWN
+    if num == errors.OK:
+        num = errors.UNKNOWN
+    return errors.exception_type_from_error_code(num)(None, None, details or str(code))
+
+
+def _run_local(method: _Method, payload: bytes, metadata, server_max: int, client_max: int):
+    """Runs a handler for an in-process call; failures become the TF error a gRPC
+    call would raise (the same class and message)."""
+    try:
+        out = bytes(method.fn(payload, _LocalContext(metadata)))
+    except _Aborted as e:
+        raise _status_error(e.code, e.details) from None
+    except errors.OpError as e:
+        status = _STATUS_BY_CODE.get(e.error_code, grpc.StatusCode.UNKNOWN)
+        raise _status_error(status, e.message or status.name) from None
+    except Exception as e:  # noqa: BLE001 - every failure becomes a TF error, as over gRPC
+        raise errors.UnknownError(None, None, f"{type(e).__name__}: {e}") from None
+    n = len(out)
+    limit = min(server_max, client_max)
+    if n > limit:
+        raise errors.ResourceExhaustedError(
+            None, None, f"Received message larger than max ({n} vs. {limit})")
+    return out
 
 
 def _abort(ctx, e: BaseException):
@@ -553,6 +690,9 @@ class Channel:
                 ("grpc.min_reconnect_backoff_ms", 100),
                 ("grpc.max_reconnect_backoff_ms", 1000), *_KEEPALIVE]
         self._channel = grpc.insecure_channel(target, options=opts)
+        self._max = int(max_message_bytes)
+        self._local_port = None if os.environ.get(LOCAL_ENV, "1") == "0" else \
+            _loopback_port(target)
         self._unary: dict = {}
         self._streams: dict = {}
 
@@ -575,6 +715,9 @@ class Channel:
             a peer that is gone, DeadlineExceededError after ``timeout`` ...).
         """
         timeout = DEFAULT_TIMEOUT if timeout is None else float(timeout)
+        wait = self._begin_local(method, payload, timeout, idempotent)
+        if wait is not None:
+            return wait()
         stub = self._stub(method, False)
         end = time.monotonic() + timeout
         attempt = 0
@@ -594,6 +737,39 @@ class Channel:
                 if time.monotonic() + pause >= end:
                     raise err from None
                 time.sleep(pause)
+
+    def _begin_local(self, method: str, payload, timeout: float, idempotent: bool):
+        """Starts ``method`` in-process when this channel's target is a server of this
+        process (same checks, errors and deadline as over gRPC; the handler runs on
+        that server's threads, never the caller's). Returns a function that waits for
+        the response, or None (then the call goes through gRPC)."""
+        port = self._local_port
+        srv = None if port is None else _LOCAL.get(port)
+        if srv is None:
+            return None
+        payload = payload if type(payload) is bytes else bytes(payload)
+        end = time.monotonic() + timeout
+        fut = srv._submit_local(method, payload, self._metadata, self._max)
+        if fut is None:
+            return None
+
+        def wait() -> bytes:
+            while True:
+                left = end - time.monotonic()
+                if left <= 0:
+                    raise errors.DeadlineExceededError(
+                        None, None, f"Deadline Exceeded (peer {self.target})")
+                try:
+                    return fut.result(timeout=min(left, 0.5))
+                except futures.TimeoutError:
+                    if srv._server is not None:
+                        continue
+                left = end - time.monotonic()
+                if not idempotent or left <= 0:
+                    raise errors.UnavailableError(
+                        None, None, f"Server stopped during the call (peer {self.target})")
+                return self.call(method, payload, timeout=left, idempotent=True)
+        return wait
 
     def stream(self, method: str, payload: bytes = b"",
                timeout: float | None = DEFAULT_TIMEOUT) -> Iterator[bytes]:
