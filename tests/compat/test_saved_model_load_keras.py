@@ -94,6 +94,31 @@ def _trained_keras(ttf):
     return model
 
 
+def _keras_misc(ttf):
+    """Preprocessing, padding/cropping, merging and activation layers."""
+    layers = ttf.keras.layers
+    img = ttf.keras.Input((8, 8, 2), name="img")
+    seq = ttf.keras.Input((6, 4), name="seq")
+    num = ttf.keras.Input((3,), name="num")
+    a = layers.Rescaling(0.5, 0.1)(layers.Cropping2D(1)(layers.ZeroPadding2D(1)(img)))
+    a = layers.CenterCrop(4, 4)(layers.Resizing(6, 6)(a))
+    a = layers.GlobalAveragePooling2D()(layers.PReLU()(layers.Conv2D(2, 2)(a)))
+    b = layers.Cropping1D(1)(layers.Conv1DTranspose(2, 2)(seq))
+    b = layers.TimeDistributed(layers.Dense(2))(layers.ZeroPadding1D(1)(b))
+    b = layers.Softmax(axis=1)(layers.Attention()([b, b]))
+    b = layers.GlobalMaxPooling1D()(layers.ThresholdedReLU(0.1)(b))
+    c = layers.Flatten()(layers.RepeatVector(2)(num))
+    c = layers.Discretization(bin_boundaries=[0.0, 1.0])(
+        layers.Normalization(mean=1.0, variance=2.0)(c))
+    c = layers.CategoryEncoding(num_tokens=3, output_mode="count")(c)
+    d = layers.Dot(axes=1, normalize=True)([num, num])
+    e = layers.Subtract()([num, layers.Multiply()([num, num])])
+    f = layers.Minimum()([num, layers.Maximum()([num, layers.Average()([num, e])])])
+    out = layers.Concatenate()([a, b, c, d, f, layers.ELU()(num),
+                                layers.ReLU(max_value=1.0)(num)])
+    return ttf.keras.Model([img, seq, num], layers.Dense(2, name="out")(out))
+
+
 @pytest.fixture(scope="module")
 def saved(tmp_path_factory):
     ttf = real_tf()
@@ -123,8 +148,11 @@ def saved(tmp_path_factory):
     lookup = ttf.keras.Model(inp, ttf.keras.layers.StringLookup(vocabulary=["a", "b", "c"])(inp))
     lookup.save(str(root / "string_lookup"))
     out["string_lookup"] = lookup(ttf.constant(WORDS)).numpy()
+    mm = _keras_misc(ttf)
+    mm.save(str(root / "misc"))
+    out["misc"] = {"predict": mm([IMG2, SEQ6, FEAT[:, :3]], training=False).numpy()}
     out["dirs"] = {k: str(root / k) for k in ("functional", "rnn_conv", "sequential",
-                                              "trained", "string_lookup")}
+                                              "trained", "string_lookup", "misc")}
     return out
 
 
@@ -172,3 +200,11 @@ def test_compiled_and_trained_keras_model(saved):
 def test_string_lookup_layer(saved):
     layer = tf.saved_model.load(saved["dirs"]["string_lookup"])
     np.testing.assert_array_equal(layer(tf.constant(WORDS)).numpy(), saved["string_lookup"])
+
+
+def test_preprocessing_merging_and_activation_layers(saved):
+    loaded = tf.saved_model.load(saved["dirs"]["misc"])
+    feeds = {"img": tf.constant(IMG2), "seq": tf.constant(SEQ6), "num": tf.constant(FEAT[:, :3])}
+    out = loaded.signatures["serving_default"](**feeds)
+    np.testing.assert_allclose(out["out"].numpy(), saved["misc"]["predict"], rtol=1e-5,
+                               atol=1e-6)

@@ -16,6 +16,7 @@ from torchflow._src.core.proto import (
     tf_types_pb2,
 )
 from torchflow._src.ops.graph_exec import FunctionLibrary
+from torchflow._src.ops.graph_exec_ops import HANDLERS
 from torchflow._src.testing import real_tf
 
 DT_FLOAT, DT_INT32, DT_RESOURCE = tf_types_pb2.DT_FLOAT, tf_types_pb2.DT_INT32, 20
@@ -203,3 +204,22 @@ def test_saved_model_raw_ops_match_tf(op, make):
     want = getattr(real_tf().raw_ops, op)(**kwargs).numpy()
     got = getattr(tf.raw_ops, op)(**kwargs).numpy()
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_bucketize_and_dense_bincount_handlers_match_tf():
+    ttf = real_tf()
+    x = np.array([[-5.0, 10000.0, 150.0], [10.0, 5.0, 0.0]], np.float32)
+    want = ttf.raw_ops.Bucketize(input=x, boundaries=[0.0, 10.0, 100.0]).numpy()
+    (got,) = HANDLERS["Bucketize"](None, {"boundaries": [0.0, 10.0, 100.0]}, [tf.constant(x)])
+    np.testing.assert_array_equal(got.numpy(), want)
+    assert got.dtype == tf.int32
+    ids = np.array([[0, 2, 2, 5], [1, 1, 0, 3]], np.int32)
+    for weights, binary in ((np.zeros([0], np.float32), False),
+                            (np.arange(8, dtype=np.float32).reshape(2, 4), False),
+                            (np.zeros([0], np.float32), True)):
+        want = ttf.raw_ops.DenseBincount(input=ids, size=4, weights=weights,
+                                         binary_output=binary).numpy()
+        (got,) = HANDLERS["DenseBincount"](None, {"binary_output": binary}, [
+            tf.constant(ids), tf.constant(4), tf.constant(weights)])
+        np.testing.assert_allclose(got.numpy(), want)
+        assert got.dtype == tf.float32

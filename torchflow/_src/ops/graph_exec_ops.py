@@ -191,6 +191,35 @@ def _var_is_initialized(library, attrs, inputs):
     return [constant(isinstance(inputs[0], Variable))]
 
 
+def _bucketize(library, attrs, inputs):
+    # TF's bucket of x: how many boundaries are <= x.
+    x = np.asarray(inputs[0].numpy())
+    edges = np.asarray(attrs.get("boundaries", []), np.float64)
+    return [constant(np.searchsorted(edges, x, side="right").astype(np.int32))]
+
+
+def _dense_bincount(library, attrs, inputs):
+    values, size, weights = (np.asarray(t.numpy()) for t in inputs)
+    size = int(size)
+    if size < 0:
+        raise errors.InvalidArgumentError(
+            None, None, f"size ({size}) must be non-negative [Op:DenseBincount]")
+    binary = bool(attrs.get("binary_output", False))
+    dtype = inputs[2].dtype  # T: the weights' dtype (an empty weights tensor when counting)
+    rows = values.reshape(1, -1) if values.ndim <= 1 else values
+    w = weights.reshape(rows.shape) if weights.size else None
+    if ((rows < 0) | (rows >= size)).any() and rows.size:
+        rows = np.where((rows >= 0) & (rows < size), rows, size)  # out of range: dropped
+    out = np.zeros((rows.shape[0], size + 1), np.float64)
+    for r in range(rows.shape[0]):
+        np.add.at(out[r], rows[r], 1.0 if w is None else w[r])
+    out = out[:, :size]
+    if binary:
+        out = (out != 0).astype(np.float64)
+    out = out.reshape(-1) if values.ndim <= 1 else out
+    return [constant(out.astype(dtype.as_numpy_dtype), dtype=dtype)]
+
+
 def _placeholder_with_default(library, attrs, inputs):
     return [inputs[0]]
 
@@ -227,6 +256,8 @@ HANDLERS = {
     "FusedBatchNormV3": _fused_batch_norm,
     "Select": _select,
     "EnsureShape": _ensure_shape,
+    "Bucketize": _bucketize,
+    "DenseBincount": _dense_bincount,
     "CheckNumerics": _check_numerics,
     "Assert": _assert,
     "PrintV2": _print_v2,
