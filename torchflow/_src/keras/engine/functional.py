@@ -165,7 +165,9 @@ class Functional(Model):
                 k += 1
             deps.append((f"layer-{i}", layer))
         seen = {id(layer) for layer in layers}
-        deps += [(n, c) for n, c in super()._checkpoint_dependencies() if id(c) not in seen]
+        used = {n for n, _ in deps}  # a Sequential's tracked InputLayer is not layer-0 again
+        deps += [(n, c) for n, c in super()._checkpoint_dependencies()
+                 if id(c) not in seen and n not in used]
         return deps
 
     def _legacy_checkpoint_dependencies(self):
@@ -406,12 +408,18 @@ class Functional(Model):
                     done.add(name)
                     continue
                 node = lc["inbound_nodes"][made]
+                kwargs = dict(node[0][3]) if node and len(node[0]) > 3 else {}
+                refs = [v for v in kwargs.values() if _is_tensor_ref(v, created)]
                 if not (all(d[0] in outputs_by_layer and len(outputs_by_layer[d[0]]) > d[1]
-                            for d in node) and _call_refs_ready(node, outputs_by_layer)):
+                            for d in list(node) + refs)
+                        and _call_refs_ready(node, outputs_by_layer)):
                     continue
                 layer = created[name]
                 ins = [_pick(outputs_by_layer[d[0]][d[1]], d[2]) for d in node]
-                kwargs = dict(node[0][3]) if node and len(node[0]) > 3 else {}
+                # tf.keras writes tensors among the call's keyword arguments (a
+                # MultiHeadAttention's value=) as [layer name, node index, tensor index].
+                kwargs = {k: _pick(outputs_by_layer[v[0]][v[1]], v[2])
+                          if _is_tensor_ref(v, created) else v for k, v in kwargs.items()}
                 call = kwargs.pop("__call__", None)
                 if call is not None:
                     args, kwargs = _deser_call(call, outputs_by_layer)
@@ -455,6 +463,11 @@ def _connect_ancillary_layers(model, layers, outputs):
             for kt in nest.flatten(out):
                 model._insert_ancillary(kt)
         have = {id(l) for l in model.layers}
+
+
+def _is_tensor_ref(v, layers) -> bool:
+    return (isinstance(v, list) and len(v) == 3 and isinstance(v[0], str) and v[0] in layers
+            and isinstance(v[1], int) and isinstance(v[2], int))
 
 
 def _call_refs_ready(node, outputs_by_layer) -> bool:
