@@ -52,7 +52,8 @@ def make_user_object(identifier: str) -> _UserObject:
 
 class SignatureMap(Mapping):
     """``loaded.signatures``: signature key -> concrete function (keyword tensors in,
-    a dict of tensors out)."""
+    a dict of tensors out). Not a checkpoint dependency: it holds no state, and a
+    re-save writes the signatures it is given."""
 
     def __init__(self):
         self._signatures: dict = {}
@@ -68,9 +69,6 @@ class SignatureMap(Mapping):
 
     def __len__(self) -> int:
         return len(self._signatures)
-
-    def _checkpoint_dependencies(self) -> list:
-        return []
 
     def __repr__(self) -> str:
         return f"_SignatureMap({self._signatures!r})"
