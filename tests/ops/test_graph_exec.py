@@ -223,3 +223,9 @@ def test_bucketize_and_dense_bincount_handlers_match_tf():
             tf.constant(ids), tf.constant(4), tf.constant(weights)])
         np.testing.assert_allclose(got.numpy(), want)
         assert got.dtype == tf.float32
+
+
+def test_closure_lists_called_functions_once():
+    lib = _library()
+    assert [f.signature.name for f in lib.closure("outer")] == ["outer", "dense"]
+    assert sorted(f.signature.name for f in lib.closure("loop")) == ["body", "cond", "loop"]

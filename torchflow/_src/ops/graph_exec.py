@@ -348,6 +348,27 @@ class FunctionLibrary:
                 None, None, f"Function {name} is not defined in the SavedModel's function "
                 "library") from None
 
+    def closure(self, name: str) -> list:
+        """The ``FunctionDef`` of ``name`` and of every function it calls, transitively
+        (through ``func`` attributes: call ops, If/While branches), callers first: what a
+        SavedModel that re-exports ``name`` must hold in its library."""
+        order, seen, stack = [], set(), [name]
+        while stack:
+            fname = stack.pop()
+            if fname in seen:
+                continue
+            seen.add(fname)
+            fdef = self.function_def(fname)
+            order.append(fdef)
+            for node in fdef.node_def:
+                for av in node.attr.values():
+                    kind = av.WhichOneof("value")
+                    if kind == "func":
+                        stack.append(av.func.name)
+                    elif kind == "list":
+                        stack.extend(f.name for f in av.list.func)
+        return order
+
     def _plan(self, name: str) -> _Plan:
         plan = self._plans.get(name)
         if plan is None:

@@ -77,6 +77,15 @@ class RestoredConcreteFunction:
         """The ``FunctionDef`` proto this function runs."""
         return self._library.function_def(self.name)
 
+    @property
+    def saved_concrete_function(self):
+        """Its ``SavedConcreteFunction`` proto (bound inputs, structured signatures)."""
+        return self._saved
+
+    def library_functions(self) -> list:
+        """Its ``FunctionDef`` and those of the functions it calls (for re-saving)."""
+        return self._library.closure(self.name)
+
     def _call_flat(self, tensors: list):
         """Runs the graph on the flat tensor inputs; the structured result."""
         if len(tensors) != len(self._input_specs):
