@@ -3,10 +3,25 @@
 Each contender runs in its own process with TF's tutorial cluster: the servers of
 all tasks (N workers + 2 ps) in that process, on free ports, a Keras model
 (Dense 64-64-1 on 32 features, batch 64, RMSprop) trained by a tf.function step
-that ``ClusterCoordinator.schedule`` sends to the workers. Also the raw round trip
-of the transport (a 0-byte call, and a call carrying the model's weights).
+that ``ClusterCoordinator.schedule`` sends to the workers. Contenders:
 
-    .venv/bin/python benchmarks/bench_ps.py [--steps 200]
+- ``torchflow``: as a user runs it; channels to servers of the same process call
+  them in-process (``core/rpc.py``: no gRPC, same checks);
+- ``torchflow/grpc``: the same with ``TORCHFLOW_RPC_LOCAL=0``, every call over
+  gRPC, as between processes;
+- ``TF``: real TensorFlow's ParameterServerStrategy, same program.
+
+Runs are interleaved (``--repeats`` rounds); medians are reported. Also:
+
+- the raw gRPC round trip (grpcio alone, no torchflow framing): empty, and one call
+  carrying the step's bytes (the weights' bytes each way: a step reads the
+  weights and sends the gradients);
+- torchflow's bytes per step (payloads sent, both directions) and its per-step RPC
+  overhead: a 1-worker step's time minus the same step's compute run locally
+  (same model, optimizer and data, no strategy), against that raw round trip
+  (goal: within 2x), and the scaling from 1 to 2 workers.
+
+    .venv/bin/python benchmarks/bench_ps.py [--steps 200] [--repeats 3] [--workers 1,2]
 
 Caveat: in-process workers share one Python interpreter; torchflow's run their
 steps in Python (GIL-bound), TF's in C++ threads, so 2 in-process workers favour TF.
@@ -17,6 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -74,25 +90,60 @@ def step(iterator):
 for _ in range(20):
     coordinator.schedule(step, args=(it,))
 coordinator.join()
+moved = [0]
+if sys.argv[1] == "torchflow":  # count the payload bytes of the timed steps
+    from torchflow._src.core import rpc
+    _encode = rpc.encode
+    def counting_encode(obj):
+        out = _encode(obj)
+        moved[0] += len(out)
+        return out
+    rpc.encode = counting_encode
 t0 = time.perf_counter()
 for _ in range(steps):
     coordinator.schedule(step, args=(it,))
 coordinator.join()
 dt = time.perf_counter() - t0
-print("RESULT " + json.dumps({"steps_per_s": steps / dt}), flush=True)
+result = {"steps_per_s": steps / dt, "bytes_per_step": moved[0] / steps or None}
+if sys.argv[1] == "torchflow" and workers == 1:
+    # The step's compute alone: the same Python, model and optimizer, no strategy.
+    local_model = tf.keras.Sequential([
+        tf.keras.layers.Dense(64, activation="relu", input_shape=(32,)),
+        tf.keras.layers.Dense(64, activation="relu"), tf.keras.layers.Dense(1)])
+    local_opt = tf.keras.optimizers.RMSprop(0.001)
+    local_it = iter(dataset_fn())
+    def local_step():
+        xb, yb = next(local_it)
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(local_model(xb, training=True) - yb))
+        grads = tape.gradient(loss, local_model.trainable_variables)
+        local_opt.apply_gradients(zip(grads, local_model.trainable_variables))
+        return loss.numpy()
+    for _ in range(20):
+        local_step()
+    t0 = time.perf_counter()
+    for _ in range(steps):
+        local_step()
+    result["local_step_s"] = (time.perf_counter() - t0) / steps
+print("RESULT " + json.dumps(result), flush=True)
 os._exit(0)
 '''
 
 
-def _run(module: str, workers: int, steps: int) -> float | None:
+CONTENDERS = (("torchflow", "torchflow", {}),
+              ("torchflow/grpc", "torchflow", {"TORCHFLOW_RPC_LOCAL": "0"}),
+              ("TF", "tensorflow", {}))
+
+
+def _run(module: str, extra_env: dict, workers: int, steps: int) -> dict | None:
     env = dict(os.environ, TF_USE_LEGACY_KERAS="1", TF_CPP_MIN_LOG_LEVEL="3",
-               CUDA_VISIBLE_DEVICES="")
+               CUDA_VISIBLE_DEVICES="", **extra_env)
     proc = subprocess.Popen([sys.executable, "-c", PROGRAM, module, str(workers), str(steps)],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         for line in proc.stdout:
             if line.startswith("RESULT "):
-                return json.loads(line[7:])["steps_per_s"]
+                return json.loads(line[7:])
         return None
     finally:
         if proc.poll() is None:
@@ -101,52 +152,100 @@ def _run(module: str, workers: int, steps: int) -> float | None:
         proc.stdout.close()
 
 
-def _round_trips() -> dict:
-    import numpy as np
+def _raw_grpc_round_trips(nbytes: int) -> dict:
+    """grpcio alone (a generic echo method, no torchflow framing or checks): seconds
+    per unary round trip, empty and with ``nbytes`` each way."""
+    from concurrent import futures
 
-    from torchflow._src.core import rpc
+    import grpc
 
-    srv = rpc.Server("127.0.0.1:0", token="bench").start()
-    srv.add_method("Echo", lambda req, ctx: req)
-    ch = rpc.Channel(srv.address, token="bench")
-    weights = rpc.encode([np.zeros((32, 64), np.float32), np.zeros(64, np.float32),
-                          np.zeros((64, 64), np.float32), np.zeros(64, np.float32),
-                          np.zeros((64, 1), np.float32), np.zeros(1, np.float32)])
+    def echo(request, ctx):
+        return request
+
+    handler = grpc.method_handlers_generic_handler(
+        "bench.Echo", {"Echo": grpc.unary_unary_rpc_method_handler(echo)})
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
+    server.add_generic_rpc_handlers((handler,))
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    channel = grpc.insecure_channel(f"127.0.0.1:{port}")
+    stub = channel.unary_unary("/bench.Echo/Echo")
     out = {}
-    for name, payload in (("empty", b""), ("weights", weights)):
+    for name, payload in (("empty", b""), ("step_bytes", b"\0" * nbytes)):
         for _ in range(50):
-            ch.call("Echo", payload)
-        t0 = time.perf_counter()
-        n = 500
-        for _ in range(n):
-            ch.call("Echo", payload)
-        out[name] = (time.perf_counter() - t0) / n
-    out["weights_bytes"] = len(weights)
-    ch.close()
-    srv.stop()
+            stub(payload, timeout=10)
+        times = []
+        for _ in range(5):
+            t0 = time.perf_counter()
+            for _ in range(100):
+                stub(payload, timeout=10)
+            times.append((time.perf_counter() - t0) / 100)
+        out[name] = statistics.median(times)
+    channel.close()
+    server.stop(None)
     return out
+
+
+def _median(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def _fmt(x, spec=".1f"):
+    return "n/a" if x is None else format(x, spec)
 
 
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--steps", type=int, default=200)
+    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--workers", default="1,2", help="worker counts, e.g. 1,2,4")
     ns = p.parse_args()
-    rt = _round_trips()
-    print(f"raw round trip: empty {rt['empty'] * 1e3:.3f} ms, model weights "
-          f"({rt['weights_bytes']} bytes) {rt['weights'] * 1e3:.3f} ms")
-    rows = {}
-    for workers in (1, 2):
-        for module in ("torchflow", "tensorflow"):
-            rows[(module, workers)] = _run(module, workers, ns.steps)
-    print(f"{'workers':>8} {'torchflow steps/s':>18} {'TF steps/s':>11} {'ratio':>6}")
-    for workers in (1, 2):
-        ours, theirs = rows[("torchflow", workers)], rows[("tensorflow", workers)]
-        ratio = f"{ours / theirs:.2f}x" if ours and theirs else "n/a"
-        print(f"{workers:>8} {ours or float('nan'):>18.1f} {theirs or float('nan'):>11.1f} "
-              f"{ratio:>6}")
-    t1, t2 = rows[("torchflow", 1)], rows[("torchflow", 2)]
-    if t1 and t2:
-        print(f"torchflow scaling 1 -> 2 workers: {t2 / t1:.2f}x")
+    counts = [int(w) for w in ns.workers.split(",")]
+    if 1 not in counts:
+        counts = [1, *counts]
+    # The model's weights (float32): 32x64+64 + 64x64+64 + 64x1+1.
+    weight_bytes = 4 * (32 * 64 + 64 + 64 * 64 + 64 + 64 + 1)
+    rt = _raw_grpc_round_trips(weight_bytes)
+    print(f"raw gRPC round trip: empty {rt['empty'] * 1e3:.3f} ms, {weight_bytes} bytes "
+          f"each way {rt['step_bytes'] * 1e3:.3f} ms")
+    runs: dict = {}
+    for _ in range(ns.repeats):  # interleaved, so load drift hits every contender
+        for workers in counts:
+            for label, module, env in CONTENDERS:
+                runs.setdefault((label, workers), []).append(_run(module, env, workers,
+                                                                  ns.steps))
+    sps = {k: _median([r and r["steps_per_s"] for r in v]) for k, v in runs.items()}
+    labels = [c[0] for c in CONTENDERS]
+    print(f"steps/s, median of {ns.repeats} (each {ns.steps} steps; 2 ps):")
+    print(f"{'workers':>8} " + " ".join(f"{x:>15}" for x in labels) +
+          f" {'torchflow/TF':>13} {'grpc/TF':>8}")
+    for workers in counts:
+        row = [sps[(x, workers)] for x in labels]
+        ratios = [(row[i] / row[2]) if row[i] and row[2] else None for i in (0, 1)]
+        print(f"{workers:>8} " + " ".join(f"{_fmt(v):>15}" for v in row) +
+              f" {_fmt(ratios[0], '.2f') + 'x':>13} {_fmt(ratios[1], '.2f') + 'x':>8}")
+    for workers in counts[1:]:
+        line = ", ".join(
+            f"{x} {sps[(x, workers)] / sps[(x, 1)]:.2f}x" if sps[(x, workers)] and sps[(x, 1)]
+            else f"{x} n/a" for x in labels)
+        print(f"scaling 1 -> {workers} workers: {line}")
+    if 2 in counts and sps[("torchflow", 2)] and sps[("TF", 2)]:
+        ratio = sps[("torchflow", 2)] / sps[("TF", 2)]
+        print(f"goal >= 1.5x TF's steps/s at 2 workers: {ratio:.2f}x "
+              f"({'met' if ratio >= 1.5 else 'NOT met'})")
+    local = _median([r and r.get("local_step_s") for r in runs[("torchflow", 1)]])
+    for label in ("torchflow", "torchflow/grpc"):
+        step = sps[(label, 1)]
+        moved = _median([r and r.get("bytes_per_step") for r in runs[(label, 1)]])
+        if not step or local is None:
+            continue
+        overhead = 1.0 / step - local
+        ratio = overhead / rt["step_bytes"]
+        print(f"{label}: 1-worker step {1e3 / step:.3f} ms = compute {local * 1e3:.3f} ms + "
+              f"RPC overhead {overhead * 1e3:.3f} ms ({_fmt(moved, '.0f')} payload bytes/step)"
+              f" = {ratio:.2f}x the raw gRPC round trip of the step's bytes "
+              f"({'within' if ratio <= 2 else 'NOT within'} 2x)")
 
 
 if __name__ == "__main__":
