@@ -59,9 +59,14 @@ def contains_saved_model(export_dir) -> bool:
     >>> tf.saved_model.contains_saved_model("/no/such/dir")
     False
     """
-    export_dir = os.fspath(export_dir)
+    export_dir = _path(export_dir)
     return any(os.path.isfile(os.path.join(export_dir, n)) for n in (
         constants.SAVED_MODEL_FILENAME_PB, constants.SAVED_MODEL_FILENAME_PBTXT))
+
+
+def _path(export_dir) -> str:
+    path = os.fspath(export_dir)
+    return path.decode("utf-8") if isinstance(path, bytes) else path
 
 
 def read_saved_model(export_dir: str):
@@ -413,7 +418,7 @@ def load(export_dir, tags=None, options=None):
       NotFoundError, DataLossError, InvalidArgumentError: The SavedModel's contents
         are inconsistent or its checkpoint is damaged.
     """
-    export_dir = os.fspath(export_dir)
+    export_dir = _path(export_dir)
     if options is None:
         options = constants.LoadOptions()
     elif not isinstance(options, constants.LoadOptions):
