@@ -1,7 +1,7 @@
 """CTC decoders against real TF on random logits: tf.nn.ctc_greedy_decoder,
 tf.nn.ctc_beam_search_decoder and tf.keras.backend.ctc_decode (indices, values,
-dense shapes, dtypes, log probabilities and errors); and two ctc_loss /
-collapse_repeated edge cases found next to them."""
+dense shapes, dtypes, log probabilities and errors); and ctc_loss /
+collapse_repeated on the inputs where TF's dense-label loss is not plain CTC."""
 
 from __future__ import annotations
 
@@ -155,3 +155,38 @@ def test_collapse_repeated_seq_length_of_another_batch_raises_value_error():
         t.nn.collapse_repeated([[1, 1, 2]], [3, 3])
     with pytest.raises(ValueError, match="one length per row"):
         tf.nn.collapse_repeated([[1, 1, 2]], [3, 3])
+
+
+_X6 = _logits(6, 2, 4, seed=0, scale=1.0)
+_IRREGULAR = [
+    # label sequences the frames cannot fit: TF's log(1e-307) final weights, not inf
+    ("infeasible", np.array([[1, 1, 1, 1]] * 2, np.int32), _X6[:4], [4, 4], [4, 4], None),
+    ("short_logit_length", np.array([[1, 2], [3, 1]], np.int32), _X6, [2, 2], [6, 1], None),
+    # a label length past the labels: no final state at all
+    ("label_length_past_labels", np.array([[1, 2], [1, 1]], np.int32), _X6, [3, 2], [6, 6],
+     None),
+    # labels outside the classes emit log 1 in TF's dense loss (its one-hot is zeros)
+    ("label_out_of_range", np.array([[1, 7], [-1, 1]], np.int32), _X6, [2, 2], [6, 6], None),
+    ("label_equal_to_blank", np.array([[1, 2], [0, 1]], np.int32), _X6, [2, 2], [6, 6], 2),
+    ("regular_with_blank_index", np.array([[1, 1, 1], [3, 1, 2]], np.int32), _X6, [3, 3],
+     [6, 3], -1),
+]
+
+
+@pytest.mark.parametrize("labels,logits,label_length,logit_length,blank",
+                         [c[1:] for c in _IRREGULAR], ids=[c[0] for c in _IRREGULAR])
+def test_ctc_loss_irregular_inputs_value_and_gradient_match_tf(labels, logits, label_length,
+                                                               logit_length, blank):
+    t = real_tf()
+    weights = np.array([1.0, 0.5], np.float32)
+    out = []
+    for m in (t, tf):
+        v = m.Variable(logits)
+        with m.GradientTape() as tape:
+            loss = m.nn.ctc_loss(labels, v, label_length, logit_length, blank_index=blank)
+            total = m.reduce_sum(loss * weights)
+        out.append((loss.numpy(), tape.gradient(total, v).numpy()))
+    (want_l, want_g), (got_l, got_g) = out
+    assert np.isfinite(got_l).all()
+    np.testing.assert_allclose(got_l, want_l, rtol=1e-6, atol=1e-3)
+    np.testing.assert_allclose(got_g, want_g, atol=1e-4)

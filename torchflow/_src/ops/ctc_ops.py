@@ -39,6 +39,15 @@ def ctc_loss(labels, logits, label_length, logit_length, logits_time_major=True,
     Returns:
       A ``[batch]`` Tensor of losses of ``logits``' dtype.
 
+    As TF 2.4's dense-label loss: a label sequence the frames cannot fit gets a
+    large finite loss (TF weights impossible end states ``log(1e-307)``, not
+    ``-inf``), a label outside the classes emits probability 1, and the gradient
+    is TF's ``softmax - posterior``.
+
+    Raises:
+      InvalidArgumentError: For logits that are not 3-D, a ``blank_index`` outside
+        the classes or non-integer labels.
+
     Differences from TensorFlow 2.4: ``labels`` must be dense (no SparseTensor).
     """
     op = "CTCLossV2"
@@ -56,13 +65,159 @@ def ctc_loss(labels, logits, label_length, logit_length, logits_time_major=True,
     blank = 0 if blank_index is None else int(blank_index)
     if blank < 0:
         blank += classes
+    labels_t = y._t.long()
     try:
         logp = torch.log_softmax(lt, -1)
-        out = torch.nn.functional.ctc_loss(logp, y._t.long(), tl, ll, blank=blank,
-                                           reduction="none", zero_infinity=False)
+        if blank < 0 or blank >= classes or _regular(labels_t, ll, tl, classes, blank):
+            out = torch.nn.functional.ctc_loss(logp, labels_t, tl, ll, blank=blank,
+                                               reduction="none", zero_infinity=False)
+        else:
+            out = _DenseLoss.apply(lt, labels_t, ll.to(lt.device), tl.to(lt.device), blank)
     except Exception as e:  # noqa: BLE001 - translated to a TF error
         raise translate(op, e) from None
     return wrap(out.to(lt.dtype), x._dtype)
+
+
+def _regular(labels: torch.Tensor, ll: torch.Tensor, tl: torch.Tensor, classes: int,
+             blank: int) -> bool:
+    """True when torch's CTC kernel computes what TF's dense-label loss does: label
+    lengths within the labels, labels real classes, and enough frames for every
+    label (and a blank between repeats)."""
+    width = labels.shape[1]
+    if bool((ll < 0).any()) or bool((ll > width).any()) or bool((tl < 0).any()):
+        return False
+    ll, tl = ll.to(labels.device), tl.to(labels.device)
+    used = torch.arange(width, device=labels.device).unsqueeze(0) < ll.unsqueeze(1)
+    real = (labels >= 0) & (labels < classes) & (labels != blank)
+    if not bool(real[used].all()):
+        return False
+    repeats = ((labels[:, 1:] == labels[:, :-1]) & used[:, 1:]).sum(1)
+    return bool((tl >= ll + repeats).all())
+
+
+def _rolled(logp: torch.Tensor, labels: torch.Tensor, blank: int) -> tuple:
+    """TF's dense loss moves the blank to class 0 and shifts the labels below it up;
+    ``(log-probs in that order (float64), labels, each label state's emission)``: a
+    label outside the classes emits log 1 (its one-hot is all zeros)."""
+    frames, batch, classes = logp.shape
+    lp = logp.double()
+    if blank != 0:
+        lp = torch.cat([lp[..., blank:blank + 1], lp[..., :blank], lp[..., blank + 1:]], -1)
+        labels = torch.where(labels < blank, labels + 1, labels)
+    labels = labels.to(lp.device)
+    in_range = (labels >= 0) & (labels < classes)
+    emit = torch.gather(lp, 2, labels.clamp(0, classes - 1).unsqueeze(0).expand(
+        frames, batch, labels.shape[1]))
+    return lp, labels, torch.where(in_range.unsqueeze(0), emit, torch.zeros_like(emit))
+
+
+def _lse(*parts: torch.Tensor) -> torch.Tensor:
+    return torch.logsumexp(torch.stack(parts), 0)
+
+
+def _dense_grad(logp: torch.Tensor, labels: torch.Tensor, ll: torch.Tensor, tl: torch.Tensor,
+                blank: int) -> torch.Tensor:
+    """TF 2.4's gradient of its dense-label loss w.r.t. the logits: ``softmax -
+    posterior`` per frame, the posterior from its forward pass (every state but the
+    start one begins at log(1e-307)) and backward pass (from the final weights),
+    out-of-range labels' states counted for no class, frames past ``logit_length``
+    zero. (TF uses it whatever the loss; where it is not that loss's exact gradient,
+    for labels outside the classes or labels the frames cannot fit, this is TF's.)"""
+    frames, batch, classes = logp.shape
+    width = labels.shape[1]
+    lp, labels, emit = _rolled(logp, labels, blank)
+    inf = -math.inf
+    step = labels[:, 1:] != labels[:, :-1]
+    col = torch.full((batch, 1), inf, dtype=lp.dtype, device=lp.device)
+    lab = torch.full((batch, width), _LOG_0, dtype=lp.dtype, device=lp.device)
+    blk = torch.full((batch, width + 1), _LOG_0, dtype=lp.dtype, device=lp.device)
+    start = torch.zeros((batch, 1), dtype=lp.dtype, device=lp.device)
+    alpha = []
+    for t in range(frames):
+        prev = torch.cat([start, torch.where(step, lab[:, :-1], col)], 1)
+        lab, blk = (_lse(lab, prev, blk[:, :-1]) + emit[t],
+                    _lse(blk, torch.cat([start, lab], 1)) + lp[t, :, :1])
+        start = col
+        alpha.append((lab, blk))
+    pos = torch.arange(width + 1, device=lp.device).unsqueeze(0)
+    final = torch.where(pos == ll.unsqueeze(1), 0.0, _LOG_0).to(lp.dtype)
+    b_lab, b_blk = final[:, 1:], final
+    post = torch.zeros_like(lp)
+    for t in reversed(range(frames)):
+        keep = (t + 1 < tl).unsqueeze(1)  # beta after frame t: the final weights at the end
+        b_lab = torch.where(keep, b_lab, final[:, 1:])
+        b_blk = torch.where(keep, b_blk, final)
+        g_lab, g_blk = alpha[t][0] + b_lab, alpha[t][1] + b_blk
+        z = torch.logsumexp(torch.cat([g_lab, g_blk], 1), 1, keepdim=True)
+        p_lab = torch.nan_to_num(torch.exp(g_lab - z))
+        p_blk = torch.nan_to_num(torch.exp(g_blk - z))
+        counted = (labels >= 1) & (labels < classes)  # TF's one_hot(labels - 1)
+        post[t, :, 0] = p_blk.sum(1)
+        post[t].scatter_add_(1, labels.clamp(0, classes - 1), torch.where(counted, p_lab, 0.0))
+        x_lab, x_blk = emit[t] + b_lab, lp[t, :, :1] + b_blk
+        nxt = torch.cat([torch.where(step, x_lab[:, 1:], inf), col], 1)  # label l -> l+1
+        b_lab, b_blk = (_lse(x_lab, nxt, x_blk[:, 1:]), _lse(x_blk, torch.cat([x_lab, col], 1)))
+    live = (torch.arange(frames, device=lp.device).unsqueeze(1) < tl.unsqueeze(0)).unsqueeze(2)
+    grad = torch.where(live, torch.exp(lp) - post, 0.0)
+    if blank != 0:  # back to the caller's class order
+        grad = torch.cat([grad[..., 1:blank + 1], grad[..., :1], grad[..., blank + 1:]], -1)
+    return grad
+
+
+class _DenseLoss(torch.autograd.Function):
+    """TF's dense-label CTC loss with TF's own gradient (see ``_dense_grad``)."""
+
+    @staticmethod
+    def forward(ctx, logits, labels, ll, tl, blank):  # pyright: ignore[reportIncompatibleMethodOverride] - autograd's static signature
+        ctx.save_for_backward(logits, labels, ll, tl)
+        ctx.blank = blank
+        with torch.no_grad():
+            return _dense_loss(torch.log_softmax(logits, -1), labels, ll, tl, blank)
+
+    @staticmethod
+    def backward(ctx, grad_loss):  # pyright: ignore[reportIncompatibleMethodOverride] - autograd's static signature
+        logits, labels, ll, tl = ctx.saved_tensors
+        with torch.no_grad():
+            grad = _dense_grad(torch.log_softmax(logits, -1), labels, ll, tl, ctx.blank)
+        grad = grad * grad_loss.double().reshape(1, -1, 1)
+        return grad.to(logits.dtype), None, None, None, None
+
+
+# TF's log of an impossible initial/final state: log(1e-307) in float32, not -inf, so a
+# label sequence the frames cannot fit still gets a finite (~707 + x) loss
+_LOG_0 = float(np.float32(math.log(1e-307)))
+_NEVER = -1e30  # unreachable states: a finite stand-in for -inf (no all -inf logsumexp)
+
+
+def _dense_loss(logp: torch.Tensor, labels: torch.Tensor, ll: torch.Tensor, tl: torch.Tensor,
+                blank: int) -> torch.Tensor:
+    """TF 2.4's ``ctc_loss_dense`` value: the forward algorithm over its states (a
+    start state, label states 1..width and blank states 0..width) with the blank
+    moved to class 0, out-of-range labels emitting log 1, and final states other
+    than ``label_length`` weighted ``log(1e-307)``; frames past ``logit_length`` are
+    not read."""
+    frames, batch, classes = logp.shape
+    width = labels.shape[1]
+    lp, labels, emit = _rolled(logp, labels, blank)
+    never = torch.full((batch, 1), _NEVER, dtype=lp.dtype, device=lp.device)
+    lab = never.expand(batch, width).clone()  # label states 1..width
+    blk = never.expand(batch, width + 1).clone()  # blank states 0..width
+    start = torch.zeros((batch, 1), dtype=lp.dtype, device=lp.device)
+    step = labels[:, 1:] != labels[:, :-1]  # label l-1 -> l unless a repeat
+    for t in range(frames):
+        prev = torch.cat([start, torch.where(step, lab[:, :-1], never)], 1)
+        new_lab = torch.logsumexp(torch.stack([lab, prev, blk[:, :-1]]), 0) + emit[t]
+        new_blk = (torch.logsumexp(torch.stack([blk, torch.cat([start, lab], 1)]), 0)
+                   + lp[t, :, :1])
+        live = (t < tl).unsqueeze(1)
+        lab = torch.where(live, new_lab, lab)
+        blk = torch.where(live, new_blk, blk)
+        start = torch.where(live, never, start)  # the start state emits log 0
+    pos = torch.arange(width + 1, device=lp.device).unsqueeze(0)
+    final = torch.where(pos == ll.unsqueeze(1), 0.0, _LOG_0).to(lp.dtype)
+    total = torch.logsumexp(torch.cat([start + final[:, :1], lab + final[:, 1:],
+                                       blk + final], 1), 1)
+    return -total
 
 
 @public("torchflow.nn")
