@@ -35,6 +35,7 @@ from torchflow._src.core import (
     function_signature,
     graph_trace,
     op_graph,
+    profiler_backend,
     retracing,
     tape,
     variables,
@@ -421,6 +422,14 @@ class Function:
 
     # --- calling -----------------------------------------------------------
     def __call__(self, *args, **kwargs):
+        if profiler_backend._active:  # TF's Function.__call__ event, for tf.profiler
+            with profiler_backend.function_call(
+                    self.__name__, None if context.GLOBAL.run_functions_eagerly
+                    else self.experimental_get_tracing_count):
+                return self._call(args, kwargs)
+        return self._call(args, kwargs)
+
+    def _call(self, args, kwargs):
         if context.GLOBAL.run_functions_eagerly:
             return self._call_python(args, kwargs)
         det = self._detector
