@@ -85,6 +85,11 @@ def test_module_with_two_variables_and_input_signature(tmp_path):
     np.testing.assert_allclose(
         back.signatures["serving_default"](x=tf.constant(X))["output_0"].numpy(), expected,
         rtol=1e-6)
+    # A signature takes its inputs by position too (TF writes allowed_positional_arguments).
+    for lib, sm in ((rtf, loaded), (tf, back)):
+        np.testing.assert_allclose(
+            sm.signatures["serving_default"](lib.constant(X))["output_0"].numpy(), expected,
+            rtol=1e-6)
 
 
 def _two_function_module(m):

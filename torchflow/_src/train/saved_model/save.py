@@ -383,6 +383,7 @@ class _Saver:
         bare = self.graph.nodes.add().bare_concrete_function
         bare.concrete_function_name = name
         bare.argument_keywords.extend(keywords[k] for k in order)
+        bare.allowed_positional_arguments = len(order)  # as TF writes it: f(x) works too
         self.graph.nodes[map_id].children.add(node_id=node_id, local_name=key)
         # The graph_def nodes that the SignatureDef's tensor names refer to.
         gd = self.meta.graph_def
