@@ -1,19 +1,24 @@
 """A group of ``steps_per_execution`` steps as one call of one traced function.
 
 TF 2.4 runs a group of N steps as one execution of its train (test, predict)
-function: a loop over N steps inside one graph. Here the steps are
-``tf.function``\\ s (traced once, replayed), and a group of N > 1 batches is one
-call of a traced function over the N batches (``GroupedSteps``): its recording is
-the N step recordings one after the other, so a group costs one call's dispatch
-(signature, inputs, output wrapping), not N.
+function: a loop over N steps inside one graph. Here a group of N > 1 batches is
+one call of a ``tf.function`` over the N batches (``GroupedSteps``), whose
+recording holds the N steps one after the other: a group costs one call's
+dispatch (signature, inputs, output wrapping), not N.
 
-The steps' Python runs only when they trace, as in TF. For that, the first group
-runs its batches one call each: each step traces (its Python runs) and keeps its
-own recording; later groups' trace replays those recordings inside the group's
-trace (a step called while another function traces and that has no recording
-of its own would run its Python there instead). A step with a new signature
-(the short last batch) first seen inside a group's trace runs its Python there,
-once, as its own retrace would.
+The first group runs its batches one call each of the single-step functions
+(each traces once, as with N = 1; they also serve groups of one batch). The
+group function's trace then runs the steps' Python (AutoGraph-converted, as each
+step function converts it) once per batch of the group, inside that one trace;
+later groups of the same shapes replay it. So a custom ``train_step``'s Python
+runs at traces only: the single step's, and the group function's (once per
+batch of a group, for each distinct group signature: the full groups and the
+short last one), never per replayed group.
+
+Why the group's trace runs the steps' Python instead of replaying the single
+steps' recordings inside it: a recording replayed while another function traces
+calls custom autograd Functions (e.g. ``tf.math.rsqrt``'s gradient) around the
+recorder's hook, so the group's recording would lose their backward pass.
 """
 
 from __future__ import annotations
@@ -22,27 +27,71 @@ from torchflow._src.core.function import function
 
 
 class GroupedSteps:
-    """Runs ``body(batches)`` for a group of batches, as one traced call where that pays.
+    """Runs a group of batches through ``make_body(*steps)``: one traced call where
+    that pays.
 
     Args:
-      body: A Python function of a list of batches that calls the (traced) steps
-        on each and returns what the group returns (e.g. the last step's logs).
-      traced: Whether the steps are traced (False under ``run_eagerly``: the body
-        then always runs as Python).
+      make_body: Called with step functions, returns the group's body: a function of
+        a list of batches that calls the steps on each and returns what the group
+        returns (e.g. the last step's logs).
+      steps: The Python step functions (e.g. ``model.train_step``).
+      traced: Whether steps are traced (False under ``run_eagerly``: the body then
+        runs the Python steps).
+
+    Attributes:
+      steps: The single-step functions (``tf.function``s when traced).
     """
 
-    def __init__(self, body, traced: bool):
-        self._body = body
-        self._group = function(body, autograph=False) if traced else None
+    def __init__(self, make_body, steps, traced: bool):
+        if not traced:
+            self.steps = tuple(steps)
+            self._body = make_body(*steps)
+            self._group = None
+        else:
+            self.steps = tuple(function(s) for s in steps)
+            self._body = make_body(*self.steps)
+            # Step functions of their own, called only inside the group's trace, where
+            # each runs its Python (see the module docstring).
+            self._group = function(make_body(*(function(s) for s in steps)),
+                                   autograph=False)
         self._ready = False
 
     def __call__(self, batches):
         if self._group is None or len(batches) < 2:
             return self._body(batches)
         if not self._ready:
-            # The steps trace here, each to its own recording (see the module
-            # docstring); the groups after this one are one call each.
-            out = self._body(batches)
+            out = self._body(batches)  # the single steps trace (see the docstring)
             self._ready = True
             return out
         return self._group(batches)
+
+
+def logs_of_last(updates, step, default: bool):
+    """A group body returning the last batch's logs. With Keras' own step
+    (``default``), the batches before the last run ``updates`` (the step without
+    reading the metrics back); otherwise every batch runs ``step``."""
+    def run(batches):
+        if default:
+            for b in batches[:-1]:
+                updates(b)
+            return step(batches[-1]) if batches else None
+        logs = None
+        for b in batches:
+            logs = step(b)
+        return logs
+    return run
+
+
+def each(step):
+    """A group body calling ``step`` on every batch (returns None)."""
+    def run(batches):
+        for b in batches:
+            step(b)
+    return run
+
+
+def outputs_of_each(step):
+    """A group body returning ``[step(batch) for batch in batches]``."""
+    def run(batches):
+        return [step(b) for b in batches]
+    return run

@@ -221,28 +221,12 @@ class TrainingMixin:
             self.train_function = _dist.make_train_function(self, TrainingMixin.train_step)
             return self.train_function
 
-        step_updates = self._maybe_traced(self._train_step_updates)
-        train_step = self._maybe_traced(self.train_step)
         default = type(self).train_step is TrainingMixin.train_step
-
-        def run_group(batches):
-            if default:
-                # Only the group's last logs are returned: the steps before it need
-                # not read the metrics back.
-                for b in batches[:-1]:
-                    step_updates(b)
-                return train_step(batches[-1]) if batches else None
-            logs = None
-            for b in batches:
-                logs = train_step(b)
-            return logs
-
-        def run_updates(batches):
-            for b in batches:
-                step_updates(b)
-
+        traced = not self.run_eagerly
         # A group of steps_per_execution steps is one call of one traced function.
-        grouped = step_groups.GroupedSteps(run_group, not self.run_eagerly)
+        grouped = step_groups.GroupedSteps(
+            lambda updates, step: step_groups.logs_of_last(updates, step, default),
+            (self._train_step_updates, self.train_step), traced)
 
         def train_function(batches):
             if default:
@@ -251,11 +235,11 @@ class TrainingMixin:
             return grouped(batches)
 
         train_function._default_step = True
-        train_function._step_updates = step_updates
+        train_function._step_updates = grouped.steps[0]
         # The default step's updates of a group, no metric read (fit's quiet and lazy
         # paths; the caller holds the optimizer's group scope).
-        train_function._group_updates = step_groups.GroupedSteps(run_updates,
-                                                                 not self.run_eagerly)
+        train_function._group_updates = step_groups.GroupedSteps(
+            step_groups.each, (self._train_step_updates,), traced)
         self.train_function = train_function
         return train_function
 
@@ -273,29 +257,16 @@ class TrainingMixin:
             self.test_function = _dist.make_test_function(self, TrainingMixin.test_step)
             return self.test_function
 
-        test_step = self._maybe_traced(self.test_step)
-        step_updates = self._maybe_traced(self._test_step_updates)
         default = type(self).test_step is TrainingMixin.test_step
-
-        def run_group(batches):
-            if default:  # as in train_function: only the last step's logs are read
-                for b in batches[:-1]:
-                    step_updates(b)
-                return test_step(batches[-1]) if batches else None
-            logs = None
-            for b in batches:
-                logs = test_step(b)
-            return logs
-
-        def run_updates(batches):
-            for b in batches:
-                step_updates(b)
-
         traced = not self.run_eagerly
-        test_function = step_groups.GroupedSteps(run_group, traced)
+        # As in train_function: a group is one traced call; only its last logs are read.
+        test_function = step_groups.GroupedSteps(
+            lambda updates, step: step_groups.logs_of_last(updates, step, default),
+            (self._test_step_updates, self.test_step), traced)
         test_function._default_step = True
-        test_function._step_updates = step_updates
-        test_function._group_updates = step_groups.GroupedSteps(run_updates, traced)
+        test_function._step_updates = test_function.steps[0]
+        test_function._group_updates = step_groups.GroupedSteps(
+            step_groups.each, (self._test_step_updates,), traced)
         self.test_function = test_function
         return test_function
 
@@ -306,13 +277,8 @@ class TrainingMixin:
             self.predict_function = _dist.make_predict_function(self)
             return self.predict_function
 
-        predict_step = self._maybe_traced(self.predict_step)
-
-        def predict_function(batches):
-            return [predict_step(b) for b in batches]
-
-        self.predict_function = step_groups.GroupedSteps(predict_function,
-                                                         not self.run_eagerly)
+        self.predict_function = step_groups.GroupedSteps(
+            step_groups.outputs_of_each, (self.predict_step,), not self.run_eagerly)
         return self.predict_function
 
     # --- fit ----------------------------------------------------------------
@@ -430,7 +396,7 @@ class TrainingMixin:
         lazy = default_step and getattr(train_function, "_lazy_reads", True) and all(
             getattr(c, "_reads_lazy_logs", False) or not _reads_train_batches(c) for c in cbs)
         # A group's updates (one traced call); tf.distribute's run through strategy.run.
-        group_updates = getattr(train_function, "_group_updates", None) or _each(
+        group_updates = getattr(train_function, "_group_updates", None) or step_groups.each(
             getattr(train_function, "_step_updates", self._train_step_updates))
         for epoch, iterator in handler.enumerate_epochs():
             self.reset_metrics()
@@ -559,7 +525,7 @@ class TrainingMixin:
                 and type(self).test_step is TrainingMixin.test_step
                 and all(getattr(c, "_reads_lazy_logs", False) or not _reads_test_batches(c)
                         for c in cbs))
-        group_updates = getattr(test_function, "_group_updates", None) or _each(
+        group_updates = getattr(test_function, "_group_updates", None) or step_groups.each(
             getattr(test_function, "_step_updates", self._test_step_updates))
         for _, iterator in handler.enumerate_epochs():
             for step, group in handler.batches(iterator):
@@ -784,14 +750,6 @@ def _steps_as_one(optimizer, n):
     """The optimizer's group scope for a default train step over ``n`` > 1 batches."""
     scope = getattr(optimizer, "_steps_as_one", None) if n > 1 else None
     return scope() if scope is not None else contextlib.nullcontext()
-
-
-def _each(step):
-    """A group's steps, one call of ``step`` per batch."""
-    def run(batches):
-        for b in batches:
-            step(b)
-    return run
 
 
 def _reads_train_batches(callback) -> bool:
