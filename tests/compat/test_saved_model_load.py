@@ -154,6 +154,49 @@ def _tables_module(ttf, vocab_path):
 WORDS = ["a", "c", "q", "y", "zz", "x"]
 
 
+def _ops_module(ttf):
+    """Control flow over TensorArrays, map_fn, and assorted ops a graph holds."""
+    class Ops(ttf.Module):
+        def __init__(self):
+            super().__init__()
+            self.v = ttf.Variable(ttf.range(12, dtype=ttf.float32) / 7.0)
+
+        @ttf.function(input_signature=[ttf.TensorSpec([None], ttf.float32),
+                                       ttf.TensorSpec([], ttf.int32)])
+        def f(self, x, n):
+            ta = ttf.TensorArray(ttf.float32, size=0, dynamic_size=True)
+            i = ttf.constant(0)
+            while i < n:  # AutoGraph: a While over a TensorList
+                ta = ta.write(i, ttf.reduce_sum(x) * ttf.cast(i, ttf.float32))
+                i += 1
+            grid = ttf.reshape(self.v, [3, 4])
+            vals, idx = ttf.math.top_k(self.v, 3)
+            unique, unique_idx = ttf.unique(ttf.cast(ttf.round(x), ttf.int32))
+            mm = ttf.matmul(grid, grid, transpose_b=True)
+            return {
+                "stack": ta.stack(), "map": ttf.map_fn(lambda t: t * 2.0 + 1.0, x),
+                "loop": ttf.while_loop(lambda j, a: j < 10, lambda j, a: (j + 1, a * 1.1),
+                                       (0, 1.0), maximum_iterations=4)[1],
+                "vals": vals, "idx": idx, "sort": ttf.sort(x, direction="DESCENDING"),
+                "unique": unique, "unique_idx": unique_idx,
+                "seg": ttf.math.segment_sum(self.v[:6], [0, 0, 1, 1, 2, 2]),
+                "lse": ttf.math.reduce_logsumexp(x),
+                "onehot": ttf.one_hot(ttf.argmax(self.v[:5])[None], 5),
+                "gather_nd": ttf.gather_nd(grid, [[0, 1], [2, 3]]),
+                "scatter": ttf.tensor_scatter_nd_add(ttf.zeros([4]), [[1], [3]], [5.0, 6.0]),
+                "einsum": ttf.einsum("ij,jk->ik", grid, ttf.ones([4, 2])),
+                "cumsum": ttf.cumsum(x, reverse=True), "clip": ttf.clip_by_norm(x, 1.0),
+                "nonzero": ttf.math.count_nonzero(x > 0),
+                "roots": ttf.sqrt(ttf.abs(x)) + ttf.math.rsqrt(ttf.abs(x) + 1.0),
+                "diag": ttf.linalg.diag_part(mm) + ttf.linalg.trace(mm),
+            }
+
+    return Ops()
+
+
+OPS_X = np.array([0.4, -1.6, 2.2, 2.4], np.float32)
+
+
 @pytest.fixture(scope="module")
 def saved(tmp_path_factory):
     ttf = real_tf()
@@ -199,6 +242,10 @@ def saved(tmp_path_factory):
     ttf.saved_model.save(am, str(root / "asset"))
     out["asset"] = {"pos": am.branch(ttf.constant([1.0, 2.0, 3.0])).numpy(),
                     "neg": am.branch(ttf.constant([-1.0, -2.0, -3.0])).numpy()}
+    om = _ops_module(ttf)
+    ttf.saved_model.save(om, str(root / "ops"))
+    out["ops"] = {k: v.numpy() for k, v in om.f(ttf.constant(OPS_X), ttf.constant(3)).items()}
+
     words = root / "words.txt"
     words.write_text("x\ny\nz\n")
     tm = _tables_module(ttf, str(words))
@@ -207,7 +254,7 @@ def saved(tmp_path_factory):
     words.unlink()
     vocab.unlink()  # the SavedModels keep their own copies under assets/
     out["dirs"] = {k: str(root / k) for k in ("module", "signatures", "asset", "nested",
-                                              "checks", "tables")}
+                                              "checks", "tables", "ops")}
     return out
 
 
@@ -314,6 +361,16 @@ def test_assert_print_and_shape_checks(saved, capsys):
     with pytest.raises(tf.errors.InvalidArgumentError) as err:
         loaded.f(tf.constant([-1.0]))
     assert str(err.value).startswith(saved["checks"]["message"])
+
+
+def test_control_flow_and_assorted_ops(saved):
+    loaded = tf.saved_model.load(saved["dirs"]["ops"])
+    got = loaded.f(tf.constant(OPS_X), tf.constant(3))
+    assert sorted(got) == sorted(saved["ops"])
+    for k, want in saved["ops"].items():
+        assert got[k].dtype.as_numpy_dtype == want.dtype, k
+        np.testing.assert_allclose(got[k].numpy(), want, rtol=1e-5, atol=1e-6, err_msg=k)
+    assert loaded.f(tf.constant(OPS_X), tf.constant(5))["stack"].shape == (5,)
 
 
 def test_lookup_tables(saved):

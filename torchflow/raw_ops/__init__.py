@@ -70,7 +70,10 @@ from torchflow._src.ops.raw_ops import LogicalOr as LogicalOr
 from torchflow._src.ops.raw_ops import LogSoftmax as LogSoftmax
 from torchflow._src.ops.raw_ops import MatMul as MatMul
 from torchflow._src.ops.raw_ops import MatrixDeterminant as MatrixDeterminant
+from torchflow._src.ops.raw_ops import MatrixDiagPartV3 as MatrixDiagPartV3
+from torchflow._src.ops.raw_ops import MatrixDiagV3 as MatrixDiagV3
 from torchflow._src.ops.raw_ops import MatrixInverse as MatrixInverse
+from torchflow._src.ops.raw_ops import MatrixSetDiagV3 as MatrixSetDiagV3
 from torchflow._src.ops.raw_ops import Max as Max
 from torchflow._src.ops.raw_ops import Maximum as Maximum
 from torchflow._src.ops.raw_ops import MaxPool as MaxPool
@@ -158,6 +161,10 @@ from torchflow._src.ops.raw_ops import Substr as Substr
 from torchflow._src.ops.raw_ops import Sum as Sum
 from torchflow._src.ops.raw_ops import Tan as Tan
 from torchflow._src.ops.raw_ops import Tanh as Tanh
+from torchflow._src.ops.raw_ops import TensorScatterAdd as TensorScatterAdd
+from torchflow._src.ops.raw_ops import TensorScatterMax as TensorScatterMax
+from torchflow._src.ops.raw_ops import TensorScatterMin as TensorScatterMin
+from torchflow._src.ops.raw_ops import TensorScatterSub as TensorScatterSub
 from torchflow._src.ops.raw_ops import TensorScatterUpdate as TensorScatterUpdate
 from torchflow._src.ops.raw_ops import Tile as Tile
 from torchflow._src.ops.raw_ops import TopKV2 as TopKV2

@@ -449,6 +449,34 @@ _OPS["MirrorPad"] = _make("MirrorPad", ["input", "paddings", "mode"],
                           lambda input, paddings, mode: _m("array_ops").pad(
                               input, _pad_list(paddings), mode=mode),
                           "tf.pad, REFLECT/SYMMETRIC")
+for _name, _fn in (("TensorScatterAdd", "tensor_scatter_nd_add"),
+                   ("TensorScatterSub", "tensor_scatter_nd_sub"),
+                   ("TensorScatterMax", "tensor_scatter_nd_max"),
+                   ("TensorScatterMin", "tensor_scatter_nd_min")):
+    _OPS[_name] = _make(_name, ["tensor", "indices", "updates"],
+                        _call("gather_ops", _fn, "tensor", "indices", "updates"), f"tf.{_fn}")
+
+
+def _k_arg(k):
+    """A diagonal offset input: a scalar or a [low, high] pair."""
+    v = np.asarray(k.numpy() if hasattr(k, "numpy") else k).reshape(-1).tolist()
+    return v[0] if len(v) == 1 else tuple(v)
+
+
+_OPS["MatrixDiagPartV3"] = _make(
+    "MatrixDiagPartV3", ["input", "k", "padding_value", ("align", "RIGHT_LEFT")],
+    lambda input, k, padding_value, align: _m("linalg_ops").diag_part(
+        input, k=_k_arg(k), padding_value=padding_value, align=align), "tf.linalg.diag_part")
+_OPS["MatrixDiagV3"] = _make(
+    "MatrixDiagV3", ["diagonal", "k", "num_rows", "num_cols", "padding_value",
+                     ("align", "RIGHT_LEFT")],
+    lambda diagonal, k, num_rows, num_cols, padding_value, align: _m("linalg_ops").diag(
+        diagonal, k=_k_arg(k), num_rows=int(num_rows), num_cols=int(num_cols),
+        padding_value=padding_value, align=align), "tf.linalg.diag")
+_OPS["MatrixSetDiagV3"] = _make(
+    "MatrixSetDiagV3", ["input", "diagonal", "k", ("align", "RIGHT_LEFT")],
+    lambda input, diagonal, k, align: _m("linalg_ops").set_diag(
+        input, diagonal, k=_k_arg(k), align=align), "tf.linalg.set_diag")
 _OPS["ReadFile"] = _make("ReadFile", ["filename"], _call("io_ops", "read_file", "filename"),
                         "tf.io.read_file")
 _OPS["WriteFile"] = _make("WriteFile", ["filename", "contents"],
