@@ -85,15 +85,80 @@ class _Formatted:
         return self.text
 
 
+def _ragged_scalar(d: dtypes.DType):
+    """A ragged value's entries as TF writes them (``tf.strings.as_string``'s forms)."""
+    if d is dtypes.string:
+        return lambda v: repr(v.decode("utf-8", "backslashreplace") if isinstance(v, bytes) else v)
+    if d is dtypes.bool:
+        return lambda v: "true" if v else "false"
+    if d.is_floating:
+        return lambda v: f"{float(v):f}"
+    return lambda v: str(int(v)) if d.is_integer else str(v)
+
+
+def _join_summarized(parts: list, summarize: int) -> str:
+    if 0 <= summarize and len(parts) > 2 * summarize:
+        parts = parts[:summarize] + ["..."] + parts[len(parts) - summarize:]
+    return "[" + ", ".join(parts) + "]"
+
+
+def _format_dense_nested(a, fmt, summarize: int) -> str:
+    if not isinstance(a, np.ndarray):
+        return fmt(a)  # an entry of an object (string) array
+    if a.ndim == 0:
+        return fmt(a[()])
+    return _join_summarized([_format_dense_nested(r, fmt, summarize) for r in a], summarize)
+
+
+def format_ragged(rt, summarize: int = 3) -> str:
+    """TF's printed form of a RaggedTensor (``[[1, 2], [3]]``, entries as
+    ``tf.strings.as_string`` writes them)."""
+    flat = rt.flat_values
+    a = np.asarray(to_numpy(flat._t, flat._dtype))
+    fmt = _ragged_scalar(flat._dtype)
+    splits = [np.asarray(to_numpy(s._t, s._dtype)) for s in rt.nested_row_splits]
+
+    def rows(level: int, lo: int, hi: int) -> str:
+        if level == len(splits):
+            return _join_summarized([_format_dense_nested(a[i], fmt, summarize)
+                                     for i in range(lo, hi)], summarize)
+        sp = splits[level]
+        return _join_summarized([rows(level + 1, int(sp[i]), int(sp[i + 1]))
+                                 for i in range(lo, hi)], summarize)
+
+    return rows(0, 0, len(splits[0]) - 1)
+
+
+def format_sparse(st, summarize: int = 3) -> str:
+    """TF's printed form of a SparseTensor (a quoted ``SparseTensor(...)``)."""
+    return (f"'SparseTensor(indices={format_tensor(st.indices, summarize)}, "
+            f"values={format_tensor(st.values, summarize)}, "
+            f"shape={format_tensor(st.dense_shape, summarize)})'")
+
+
+def _format_value(x, summarize: int):
+    name = type(x).__name__
+    if name == "RaggedTensor" and hasattr(x, "nested_row_splits"):
+        return format_ragged(x, summarize)
+    if name == "SparseTensor" and hasattr(x, "dense_shape"):
+        return format_sparse(x, summarize)
+    if isinstance(x, Tensor) or is_tensor(x):
+        return format_tensor(to_tensor(x), summarize)
+    return None
+
+
 def _format_input(x, summarize: int) -> str:
     if isinstance(x, str):
         return x
-    if isinstance(x, Tensor) or is_tensor(x):
-        return format_tensor(to_tensor(x), summarize)
+    text = _format_value(x, summarize)
+    if text is not None:
+        return text
     if nest.is_nested(x):
-        leaves = nest.map_structure(
-            lambda v: _Formatted(format_tensor(to_tensor(v), summarize)) if is_tensor(v) else v, x)
-        return str(leaves)
+        def leaf(v):
+            t = _format_value(v, summarize)
+            return v if t is None else _Formatted(t)
+
+        return str(nest.map_structure(leaf, x))
     return repr(x)
 
 
