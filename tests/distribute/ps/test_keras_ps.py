@@ -197,3 +197,36 @@ def test_fit_with_dataset_creator(strategy):
         model.fit(x, y, epochs=1, steps_per_epoch=2)
     with pytest.raises(TypeError, match="must return a Dataset"):
         tf.keras.utils.experimental.DatasetCreator(lambda ctx: 3)(None)
+
+
+class _Registrar:
+    """Stands in for an rpc.Server: TaskService only registers its methods."""
+
+    def add_method(self, name, fn, code=False):
+        pass
+
+
+def test_ps_optimizer_copy_makes_its_own_slots_whatever_ids_it_arrived_with():
+    """A worker pickles the optimizer with slot tables keyed by that process's variable
+    ids; in the ps's process the same ids can name other variables (seen with one
+    process per task: a bias's slot was applied to a kernel). Simulated here: the copy
+    arrives holding a wrong-shaped slot under the ps variable's own id."""
+    from torchflow._src.distribute import ps_service
+
+    svc = ps_service.TaskService(_Registrar(), "ps", 0)
+    w0 = np.arange(6, dtype=np.float32).reshape(2, 3)
+    svc._VarCreate(rpc.encode({"key": "k", "value": w0, "name": "w"}), None)
+    var = svc._vars["k"].var
+    opt = tf.keras.optimizers.RMSprop(0.1)
+    opt._slots[var._unique_id] = {"rms": tf.Variable(np.zeros(3, np.float32))}
+    opt._created_for.add(var._unique_id)
+    blob = rpc.dumps_code(opt)
+    g = np.full((2, 3), 0.5, np.float32)
+    for step in range(2):
+        svc._OptApply(rpc.encode({"opt": "o", "keys": ["k"], "grads": [tf.constant(g)],
+                                  "step": step, "blob": blob}), None)
+    w, ms = w0.copy(), np.zeros_like(w0)  # RMSprop in NumPy (rho 0.9, no momentum)
+    for _ in range(2):
+        ms = 0.9 * ms + 0.1 * g * g
+        w = w - 0.1 * g / (np.sqrt(ms) + 1e-7)
+    np.testing.assert_allclose(var.numpy(), w, rtol=1e-4)

@@ -128,6 +128,7 @@ class TaskService:
                 if "blob" not in r:
                     raise errors.NotFoundError(None, None, f"optimizer {r['opt']} not here")
                 opt = rpc.loads_code(r["blob"])
+                _forget_slots(opt)
                 # The step count is the coordinator's variable; this copy counts locally
                 # and is told the step before each update (schedules read it).
                 step = Variable(int(r["step"]), dtype="int64", trainable=False,
@@ -212,6 +213,26 @@ class TaskService:
         if it is None:
             raise errors.NotFoundError(None, None, f"iterator {it_id} is not on this worker")
         return it
+
+
+def _forget_slots(opt) -> None:
+    """Drops the slots a Keras optimizer copy arrived with. Its slot tables are keyed by
+    variable ids of the process that pickled it (a worker): here those ids can name
+    other variables (a bias's slot used for a kernel), so this copy makes its own
+    slots, beside this task's variables, on first use."""
+    slots = getattr(opt, "_slots", None)
+    if not isinstance(slots, dict):
+        return
+    made = {id(s) for d in slots.values() for s in d.values()}
+    weights = getattr(opt, "_weights", None)
+    if isinstance(weights, list):
+        weights[:] = [w for w in weights if id(w) not in made]
+    slots.clear()
+    for name in ("_slot_vars", "_created_for"):
+        table = getattr(opt, name, None)
+        if table is not None:
+            table.clear()
+    opt.__dict__.pop("_slot_lists", None)
 
 
 def _to_plain(x):
