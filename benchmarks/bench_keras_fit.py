@@ -19,10 +19,12 @@ reported) so machine load hits them alike. tf.keras runs in a child process
 (driven call by call, so still interleaved): with TF and torch in one process
 the two OpenMP/oneDNN runtimes slowed raw torch down several times.
 
-``--spe`` adds torchflow with ``steps_per_execution=10`` and both step counts
-at ``verbose=1`` (progress bar written to a string): with no callback reading
-batch logs ``fit`` already reads the metrics once per epoch, so grouping pays
-where the batch hooks read the logs.
+``--spe`` adds ``steps_per_execution=10`` for both Keras contenders, and both
+step counts with a callback reading every batch hook's logs (``reader``), then
+prints the spe=10 / spe=1 steps/s ratios of torchflow beside tf.keras'. A group
+of 10 steps is one replayed call, so spe=10 saves the per-call dispatch; with no
+callback reading batch logs ``fit`` already reads the metrics once per epoch, so
+grouping pays most where the batch hooks read the logs (once per group).
 
 ``python benchmarks/bench_keras_fit.py [--case mlp|cnn|all] [--steps N]
 [--repeat R] [--no-tf] [--spe]``
@@ -81,10 +83,15 @@ def make_keras_fit(keras, case, x, y, batch, **fit_kwargs):
     return run
 
 
-def _quiet_fit(model, x, y, batch, verbose):
+def _quiet_fit(model, x, y, batch, verbose, callbacks=None):
     """``fit`` with its progress bar (if any) written to a string, not the terminal."""
     with contextlib.redirect_stdout(io.StringIO()):
-        model.fit(x, y, batch_size=batch, epochs=1, verbose=verbose)
+        model.fit(x, y, batch_size=batch, epochs=1, verbose=verbose, callbacks=callbacks)
+
+
+def _log_reader(keras):
+    """A callback reading every batch hook's logs (so fit reads the metrics back)."""
+    return keras.callbacks.LambdaCallback(on_train_batch_end=lambda batch, logs: logs["loss"])
 
 
 def make_torch_fit(case, x, y, batch, channels_last=False):
@@ -135,7 +142,9 @@ def _tf_worker(conn, case, steps, batch, threads, variant):
         tf_ref.config.threading.set_intra_op_parallelism_threads(threads)
         tf_ref.config.threading.set_inter_op_parallelism_threads(threads)
     x, y = _data(case, steps * batch)
-    policy, spe = variant
+    policy, spe = variant[:2]
+    reader = variant[2] if len(variant) > 2 else False
+    callbacks = [_log_reader(tf_ref.keras)] if reader else None
     mp = tf_ref.keras.mixed_precision
     mp.set_global_policy(policy)
     model = keras_model(tf_ref.keras, case)
@@ -145,7 +154,8 @@ def _tf_worker(conn, case, steps, batch, threads, variant):
                   metrics=["accuracy"], steps_per_execution=spe)
     while conn.recv():
         start = time.perf_counter()
-        model.fit(x, y, batch_size=batch, epochs=1, verbose=0, shuffle=True)
+        model.fit(x, y, batch_size=batch, epochs=1, verbose=0, shuffle=True,
+                  callbacks=callbacks)
         conn.send(time.perf_counter() - start)
 
 
@@ -201,6 +211,11 @@ def report(title, samples, steps, baseline, target=None, ours="torchflow"):
     return med
 
 
+def _spe_name(who, spe, reader):
+    return who if spe == 1 and not reader else \
+        f"{who} spe={spe}" + (" reader" if reader else "")
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--case", default="all", choices=["mlp", "cnn", "all"])
@@ -208,7 +223,7 @@ def main(argv=None):
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--no-tf", action="store_true")
     p.add_argument("--spe", action="store_true",
-                   help="also torchflow with steps_per_execution=10, and both at verbose=1")
+                   help="also steps_per_execution=10, and both with a batch-log reader")
     p.add_argument("--threads", type=int, default=None,
                    help="intra-op threads for torch and TF (e.g. 1 on a loaded machine)")
     args = p.parse_args(argv)
@@ -233,25 +248,35 @@ def main(argv=None):
         if case == "cnn":
             contenders["torch channels_last"] = make_torch_fit(case, x, y, cfg["batch"],
                                                                channels_last=True)
-        if args.spe:
-            # verbose=1 too: there the batch hooks read the logs, once per execution
-            for spe, verbose in ((10, 0), (1, 1), (10, 1)):
-                tf.keras.backend.clear_session()
-                m = keras_model(tf.keras, case)
-                m.compile(optimizer=tf.keras.optimizers.Adam(1e-3), loss=m.loss,
-                          metrics=["accuracy"], steps_per_execution=spe)
-                name = f"torchflow spe={spe}" + (" verbose=1" if verbose else "")
-                contenders[name] = functools.partial(_quiet_fit, m, x, y, cfg["batch"],
-                                                     verbose)
+        variants = ((10, False), (1, True), (10, True)) if args.spe else ()
+        for spe, reader in variants:
+            tf.keras.backend.clear_session()
+            m = keras_model(tf.keras, case)
+            m.compile(optimizer=tf.keras.optimizers.Adam(1e-3), loss=m.loss,
+                      metrics=["accuracy"], steps_per_execution=spe)
+            contenders[_spe_name("torchflow", spe, reader)] = functools.partial(
+                _quiet_fit, m, x, y, cfg["batch"], 0, [_log_reader(tf.keras)] if reader else None)
         procs = []
         if not args.no_tf:
             procs.append(TFKerasProcess(case, steps, cfg["batch"], args.threads))
             contenders["tf.keras"] = procs[-1]
+            for spe, reader in variants:
+                procs.append(TFKerasProcess(case, steps, cfg["batch"], args.threads,
+                                            ("float32", spe, reader)))
+                contenders[_spe_name("tf.keras", spe, reader)] = procs[-1]
         samples = interleaved(contenders, args.repeat)
         for proc in procs:
             proc.close()
         med = report(f"{case}: fit", samples, steps, "torch", cfg["target"])
         ok &= med["torchflow"] / med["torch"] >= cfg["target"]
+        if args.spe:
+            print("  steps_per_execution=10 vs 1 (steps/s ratio, medians):")
+            for who in ("torchflow", "tf.keras"):
+                if who not in med:
+                    continue
+                quiet = med[_spe_name(who, 10, False)] / med[who]
+                read = med[_spe_name(who, 10, True)] / med[_spe_name(who, 1, True)]
+                print(f"    {who:10s} {quiet:5.2f}x   with a batch-log reader {read:5.2f}x")
     print(f"\ntorch threads: {torch.get_num_threads()}")
     return 0 if ok else 1
 
