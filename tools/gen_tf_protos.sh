@@ -8,7 +8,7 @@
 set -eu
 PY=${PY:-.venv/bin/python}
 DIR=torchflow/_src/core/proto
-"$PY" -m grpc_tools.protoc -I. --python_out=. "$DIR"/tf_*.proto
+"$PY" -m grpc_tools.protoc -I. --python_out=. --pyi_out=. "$DIR"/tf_*.proto
 for f in "$DIR"/tf_*_pb2.py; do
   sed -i \
     -e 's/^from google.protobuf import descriptor_pool as _descriptor_pool$/from torchflow._src.core.proto.tf_pool import POOL as _TF_POOL/' \

@@ -463,7 +463,7 @@ def attr_value(v):
     if isinstance(v, np.generic):
         v = v.item()
     if isinstance(v, dtypes.DType):
-        a.type = v.as_datatype_enum
+        a.type = _enum(v)
     elif isinstance(v, bool):
         a.b = v
     elif isinstance(v, int):
@@ -484,7 +484,7 @@ def attr_value(v):
         a.list.SetInParent()
         for x in v:
             if isinstance(x, dtypes.DType):
-                a.list.type.append(x.as_datatype_enum)
+                a.list.type.append(_enum(x))
             elif isinstance(x, bool):
                 a.list.b.append(x)
             elif isinstance(x, int):
@@ -498,6 +498,11 @@ def attr_value(v):
     else:
         raise TypeError(f"cannot write attribute value {v!r}")
     return a
+
+
+def _enum(d: dtypes.DType) -> Any:
+    """``d``'s ``tensorflow.DataType`` number (the stubs type proto enums apart from int)."""
+    return d.as_datatype_enum
 
 
 class _Shape:
@@ -532,10 +537,10 @@ def tensor_proto(arr: np.ndarray):
     tp = tf_tensor_pb2.TensorProto()
     tp.tensor_shape.CopyFrom(shape_proto(arr.shape))
     if arr.dtype.kind in "SUO":
-        tp.dtype = dtypes.string.as_datatype_enum
+        tp.dtype = _enum(dtypes.string)
         for x in arr.reshape(-1):
             tp.string_val.append(x.encode() if isinstance(x, str) else bytes(x))
     else:
-        tp.dtype = dtypes.as_dtype(arr.dtype).as_datatype_enum
+        tp.dtype = _enum(dtypes.as_dtype(arr.dtype))
         tp.tensor_content = np.ascontiguousarray(arr).tobytes()
     return tp

@@ -193,7 +193,7 @@ def _compare(op):
         a = call.args
         x, y = a["x"], a["y"]
         d = _dtype_of(x) or _dtype_of(y)
-        attrs = {"T": d}
+        attrs: dict = {"T": d}
         if op in ("Equal", "NotEqual"):
             attrs["incompatible_shape_error"] = bool(a.get("incompatible_shape_error", True))
         n = b.node(op, [b.input(x, d), b.input(y, d)], attrs, out_dtypes=[dtypes.bool])
@@ -279,7 +279,8 @@ def _transpose(b, call):
         perm = list(reversed(range(len(x.shape))))
     p = b.input(perm, dtypes.int32)
     d = _dtype_of(x)
-    n = b.node("ConjugateTranspose" if a.get("conjugate") and d.is_complex else "Transpose",
+    n = b.node("ConjugateTranspose" if a.get("conjugate") and d is not None and d.is_complex
+               else "Transpose",
                [b.input(x), p], {"T": d, "Tperm": b.dtype_of(p) or dtypes.int32},
                out_dtypes=[d])
     return [f"{n}:0"]

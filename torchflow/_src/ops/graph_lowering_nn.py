@@ -203,7 +203,7 @@ def _tensordot(b, call):
     ok = rank is not None and bshape is not None and len(bshape) == 2 and (
         axes == 1 or (isinstance(axes, (list, tuple)) and len(axes) == 2 and
                       list(map(_ints, axes)) == [[rank - 1], [0]]))
-    if not ok:
+    if not ok or rank is None or bshape is None:
         n = b.node("Unlowered", [], {"dtype": d}, out_dtypes=[d], exportable=False)
         return [f"{n}:0"]
     ia, ib = b.input(a_), b.input(b_)
