@@ -204,3 +204,13 @@ def test_ops_are_differentiable():
         y = tf.reduce_sum(y) if hasattr(tf, "reduce_sum") else y
         y._t.sum().backward()
     assert a._t.grad is not None and a._t.grad.shape == (2, 3)
+
+
+@pytest.mark.parametrize("mode", ["CONSTANT", "REFLECT", "SYMMETRIC"])
+def test_pad_with_a_paddings_tensor_matches_numpy(mode):
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    p = [[1, 1], [0, 2]]
+    np_mode = {"CONSTANT": "constant", "REFLECT": "reflect", "SYMMETRIC": "symmetric"}[mode]
+    expected = np.pad(x, p, mode=np_mode)
+    for paddings in (tf.constant(p), tf.constant(p, tf.int64), np.array(p)):
+        np.testing.assert_array_equal(tf.pad(x, paddings, mode=mode).numpy(), expected)
