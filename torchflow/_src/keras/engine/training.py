@@ -2,9 +2,10 @@
 
 The steps run as ``tf.function``s (traced once, replayed) unless ``run_eagerly``
 (or ``tf.config.run_functions_eagerly``). ``steps_per_execution=N`` runs N
-batches per execution: callbacks' batch hooks and the progress bar see the
-batches in groups of N, as in TF 2.4: ``on_*_batch_begin`` gets the index of the
-group's first batch, ``on_*_batch_end`` its last (a final partial group too).
+batches per execution, as one call of one traced function (``step_groups.py``):
+callbacks' batch hooks and the progress bar see the batches in groups of N, as
+in TF 2.4: ``on_*_batch_begin`` gets the index of the group's first batch,
+``on_*_batch_end`` its last (a final partial group too).
 
 What a step does not need is not done. With the default ``train_step``:
 
@@ -29,7 +30,6 @@ from collections.abc import Mapping
 import numpy as np
 
 from torchflow._src.core.convert import convert_to_tensor
-from torchflow._src.core.function import function
 from torchflow._src.core.tape import GradientTape
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.keras import optimizers
@@ -95,11 +95,13 @@ class TrainingMixin:
             (one per output) or a dict keyed by output name.
           weighted_metrics: Metrics computed with ``sample_weight`` (or
             ``class_weight``) applied, reported beside ``metrics``.
-          run_eagerly: Whether ``fit`` and friends run the steps eagerly.
-            Differences from TensorFlow 2.4: accepted and recorded; steps always
-            run eagerly on torch kernels.
+          run_eagerly: Whether ``fit`` and friends run the steps' Python on every
+            batch (for debugging) instead of as ``tf.function``s, traced once and
+            replayed (the default).
           steps_per_execution: How many batches one execution of the training
-            (or test/predict) function runs, default 1. Callbacks' batch hooks and
+            (or test/predict) function runs, default 1: a group of them is one
+            call of one traced function, which saves the per-call cost of the
+            steps after the first. Callbacks' batch hooks and
             the progress bar see the batches in groups of this size:
             ``on_*_batch_begin`` gets the group's first batch index,
             ``on_*_batch_end`` its last.
@@ -242,13 +244,6 @@ class TrainingMixin:
             step_groups.each, (self._train_step_updates,), traced)
         self.train_function = train_function
         return train_function
-
-    def _maybe_traced(self, fn):
-        """``fn`` as a ``tf.function`` (traced once, replayed), unless the model runs
-        eagerly (``compile(run_eagerly=True)`` or ``tf.config.run_functions_eagerly``)."""
-        if self.run_eagerly:
-            return fn
-        return function(fn)
 
     def make_test_function(self):
         if self.test_function is not None:
