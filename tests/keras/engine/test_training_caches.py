@@ -388,3 +388,42 @@ def test_quiet_epochs_train_like_epochs_with_batch_callbacks(optimizer):
     for a, b in zip(quiet.get_weights(), ref.get_weights()):
         np.testing.assert_allclose(a, b, rtol=1e-6)
     assert int(quiet.optimizer.iterations.numpy()) == 18
+
+
+@pytest.mark.parametrize("optimizer", [
+    lambda: tf.keras.optimizers.Adam(tf.keras.optimizers.schedules.ExponentialDecay(
+        0.05, decay_steps=2, decay_rate=0.5)),
+    lambda: tf.keras.optimizers.SGD(0.05, decay=0.3),
+], ids=["adam-schedule", "sgd-decay"])
+@pytest.mark.parametrize("spe", [1, 3])
+def test_progress_bar_epochs_train_like_epochs_with_batch_callbacks(optimizer, spe):
+    """With the progress bar as the only batch-log reader the optimizer's scalars are
+    read once per epoch; every step still sees its own count, and a learning rate
+    set by an epoch hook applies to that epoch."""
+    import contextlib
+    import io
+
+    x, y = _data(n=24)
+
+    def run(batch_hook):
+        model = tf.keras.Sequential([L.Dense(1, input_shape=(4,), kernel_initializer="ones")])
+        model.compile(optimizer=optimizer(), loss="mse", steps_per_execution=spe)
+
+        def set_lr(epoch, logs):
+            lr = model.optimizer.learning_rate
+            if hasattr(lr, "assign"):
+                lr.assign(0.05 / (epoch + 1))
+
+        cbs = [tf.keras.callbacks.LambdaCallback(on_epoch_begin=set_lr)]
+        if batch_hook:
+            cbs.append(tf.keras.callbacks.LambdaCallback(on_train_batch_end=lambda b, l: None))
+        with contextlib.redirect_stdout(io.StringIO()):
+            hist = model.fit(x, y, batch_size=4, epochs=3, verbose=1, shuffle=False,
+                             callbacks=cbs)
+        return model, hist.history
+
+    (bar, bar_hist), (ref, ref_hist) = run(False), run(True)
+    for a, b in zip(bar.get_weights(), ref.get_weights()):
+        np.testing.assert_allclose(a, b, rtol=1e-6)
+    np.testing.assert_allclose(bar_hist["loss"], ref_hist["loss"], rtol=1e-6)
+    assert int(bar.optimizer.iterations.numpy()) == 18

@@ -396,41 +396,9 @@ class TrainingMixin:
         for epoch, iterator in handler.enumerate_epochs():
             self.reset_metrics()
             cbs.on_epoch_begin(epoch)
-            logs = None
-            if quiet:
-                # No callback runs between these steps: the whole epoch reads the
-                # optimizer's scalars as one group does.
-                with _steps_as_one(self.optimizer, 2):
-                    for step, group in handler.batches(iterator):
-                        with Trace("train", epoch_num=epoch, step_num=step - len(group) + 1,
-                                   batch_size=batch_size, _r=1):
-                            group_updates(group)
-                        logs = True
-                        if self.stop_training:
-                            break
-                if logs is not None:
-                    with _dist.metrics_read_together(self):  # one collective (MWMS)
-                        logs = {m.name: _to_py(m.result()) for m in self.metrics}
-            else:
-                for step, group in handler.batches(iterator):
-                    cbs.on_train_batch_begin(step - len(group) + 1)
-                    # TF's step marker for the profiler (XProf groups ops by it). It
-                    # holds the step itself, not the batch hooks, so that a profile the
-                    # TensorBoard callback starts and stops in them still holds it whole.
-                    with Trace("train", epoch_num=epoch, step_num=step - len(group) + 1,
-                               batch_size=batch_size, _r=1):
-                        if lazy:
-                            with _steps_as_one(self.optimizer, len(group)):
-                                group_updates(group)
-                            logs = _MetricLogs(self)
-                        else:
-                            logs = train_function(group)
-                            logs = {k: _to_py(v) for k, v in logs.items()}
-                    cbs.on_train_batch_end(step, logs)
-                    if self.stop_training:
-                        break
-                if isinstance(logs, _MetricLogs):
-                    logs = dict(logs)
+            logs = self._train_epoch(handler, iterator, epoch, cbs, train_function,
+                                     group_updates, batch_size,
+                                     "quiet" if quiet else "lazy" if lazy else "logs")
             if logs is None:
                 raise ValueError("Expect x to be a non-empty array or dataset.")
             epoch_logs = copy.copy(logs)
@@ -451,6 +419,50 @@ class TrainingMixin:
                 break
         cbs.on_train_end(logs=epoch_logs)
         return self.history
+
+    def _train_epoch(self, handler, iterator, epoch, cbs, train_function, group_updates,
+                     batch_size, mode):
+        """One epoch of ``fit``'s steps; returns the last logs (None for no batch).
+
+        ``mode``: "quiet" (no callback between steps: the metrics are read at the
+        end), "lazy" (only the progress bar reads batch logs: it reads the metrics
+        when it redraws) or "logs" (each group's logs read for the batch hooks).
+        With "quiet" and "lazy" nothing but the steps can change the optimizer's
+        host scalars within the epoch, so they are read once for the epoch."""
+        def trace(step, group):
+            # TF's step marker for the profiler (XProf groups ops by it). It holds
+            # the step itself, not the batch hooks, so that a profile the TensorBoard
+            # callback starts and stops in them still holds it whole.
+            return Trace("train", epoch_num=epoch, step_num=step - len(group) + 1,
+                         batch_size=batch_size, _r=1)
+
+        logs = None
+        scope = _steps_as_one(self.optimizer, 2) if mode != "logs" \
+            else contextlib.nullcontext()
+        with scope:
+            if mode == "quiet":
+                for step, group in handler.batches(iterator):
+                    with trace(step, group):
+                        group_updates(group)
+                    logs = True
+                    if self.stop_training:
+                        break
+                if logs is None:
+                    return None
+                with _dist.metrics_read_together(self):  # one collective (MWMS)
+                    return {m.name: _to_py(m.result()) for m in self.metrics}
+            for step, group in handler.batches(iterator):
+                cbs.on_train_batch_begin(step - len(group) + 1)
+                with trace(step, group):
+                    if mode == "lazy":
+                        group_updates(group)
+                        logs = _MetricLogs(self)
+                    else:
+                        logs = {k: _to_py(v) for k, v in train_function(group).items()}
+                cbs.on_train_batch_end(step, logs)
+                if self.stop_training:
+                    break
+        return dict(logs) if isinstance(logs, _MetricLogs) else logs
 
     def _eval_data_handler(self, validation_data, **kwargs):
         vx, vy, vsw = data_adapter.unpack_x_y_sample_weight(validation_data) \
