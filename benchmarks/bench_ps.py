@@ -22,6 +22,7 @@ Runs are interleaved (``--repeats`` rounds); medians are reported. Also:
   (goal: within 2x), and the scaling from 1 to 2 workers.
 
     .venv/bin/python benchmarks/bench_ps.py [--steps 200] [--repeats 3] [--workers 1,2]
+        [--processes]   # also torchflow and TF with one process per task (all gRPC)
 
 Caveat: in-process workers share one Python interpreter; torchflow's run their
 steps in Python (GIL-bound), TF's in C++ threads, so 2 in-process workers favour TF.
@@ -32,6 +33,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import secrets
+import socket
 import statistics
 import subprocess
 import sys
@@ -44,17 +47,21 @@ import portpicker
 os.environ["GRPC_FAIL_FAST"] = "use_caller"
 tf = importlib.import_module(sys.argv[1])
 workers, steps = int(sys.argv[2]), int(sys.argv[3])
-ports = [portpicker.pick_unused_port() for _ in range(workers + 2)]
-spec = tf.train.ClusterSpec({"worker": ["localhost:%d" % p for p in ports[:workers]],
-                             "ps": ["localhost:%d" % p for p in ports[workers:]]})
-config = None
-if hasattr(tf, "compat"):
-    config = tf.compat.v1.ConfigProto()
-    config.inter_op_parallelism_threads = workers + 1
-for i in range(workers):
-    tf.distribute.Server(spec, job_name="worker", task_index=i, config=config, protocol="grpc")
-for i in range(2):
-    tf.distribute.Server(spec, job_name="ps", task_index=i, protocol="grpc")
+if len(sys.argv) > 4:  # the tasks run in their own processes (SERVER)
+    spec = tf.train.ClusterSpec(json.loads(sys.argv[4]))
+else:  # TF's tutorial: every task's server in this process
+    ports = [portpicker.pick_unused_port() for _ in range(workers + 2)]
+    spec = tf.train.ClusterSpec({"worker": ["localhost:%d" % p for p in ports[:workers]],
+                                 "ps": ["localhost:%d" % p for p in ports[workers:]]})
+    config = None
+    if hasattr(tf, "compat"):
+        config = tf.compat.v1.ConfigProto()
+        config.inter_op_parallelism_threads = workers + 1
+    for i in range(workers):
+        tf.distribute.Server(spec, job_name="worker", task_index=i, config=config,
+                             protocol="grpc")
+    for i in range(2):
+        tf.distribute.Server(spec, job_name="ps", task_index=i, protocol="grpc")
 strategy = tf.distribute.experimental.ParameterServerStrategy(
     tf.distribute.cluster_resolver.SimpleClusterResolver(spec, rpc_layer="grpc"))
 rng = np.random.default_rng(0)
@@ -130,26 +137,69 @@ os._exit(0)
 '''
 
 
-CONTENDERS = (("torchflow", "torchflow", {}),
-              ("torchflow/grpc", "torchflow", {"TORCHFLOW_RPC_LOCAL": "0"}),
-              ("TF", "tensorflow", {}))
+SERVER = r'''
+import importlib, json, sys
+tf = importlib.import_module(sys.argv[1])
+tf.distribute.Server(tf.train.ClusterSpec(json.loads(sys.argv[2])), job_name=sys.argv[3],
+                     task_index=int(sys.argv[4]), protocol="grpc").join()
+'''
+
+# label, module, extra environment, one process per task
+CONTENDERS = (("torchflow", "torchflow", {}, False),
+              ("torchflow/grpc", "torchflow", {"TORCHFLOW_RPC_LOCAL": "0"}, False),
+              ("TF", "tensorflow", {}, False))
+PROCESS_CONTENDERS = (("torchflow/procs", "torchflow", {}, True),
+                      ("TF/procs", "tensorflow", {}, True))
+# (contender, its TF reference) for the ratio columns
+RATIOS = (("torchflow", "TF"), ("torchflow/grpc", "TF"), ("torchflow/procs", "TF/procs"))
 
 
-def _run(module: str, extra_env: dict, workers: int, steps: int) -> dict | None:
+def _wait_listening(ports, timeout=60.0) -> None:
+    end = time.monotonic() + timeout
+    for port in ports:
+        while time.monotonic() < end:
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.1)
+
+
+def _run(module: str, extra_env: dict, workers: int, steps: int,
+         processes: bool = False) -> dict | None:
     env = dict(os.environ, TF_USE_LEGACY_KERAS="1", TF_CPP_MIN_LOG_LEVEL="3",
-               CUDA_VISIBLE_DEVICES="", **extra_env)
-    proc = subprocess.Popen([sys.executable, "-c", PROGRAM, module, str(workers), str(steps)],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+               CUDA_VISIBLE_DEVICES="", TORCHFLOW_CLUSTER_TOKEN=secrets.token_hex(16),
+               **extra_env)
+    argv = [sys.executable, "-c", PROGRAM, module, str(workers), str(steps)]
+    servers = []
+    if processes:  # one process per task, as a real cluster (every call over gRPC)
+        ports = [_free_port() for _ in range(workers + 2)]
+        cluster = {"worker": [f"localhost:{p}" for p in ports[:workers]],
+                   "ps": [f"localhost:{p}" for p in ports[workers:]]}
+        tasks = [("worker", i) for i in range(workers)] + [("ps", i) for i in range(2)]
+        servers = [subprocess.Popen([sys.executable, "-c", SERVER, module, json.dumps(cluster),
+                                     job, str(i)], env=env, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL) for job, i in tasks]
+        _wait_listening(ports)
+        argv.append(json.dumps(cluster))
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            text=True)
     try:
         for line in proc.stdout:
             if line.startswith("RESULT "):
                 return json.loads(line[7:])
         return None
     finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait()
+        for p in (proc, *servers):
+            if p.poll() is None:
+                p.kill()
+            p.wait()
         proc.stdout.close()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def _raw_grpc_round_trips(nbytes: int) -> dict:
@@ -200,10 +250,11 @@ def main() -> None:
     p.add_argument("--steps", type=int, default=200)
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--workers", default="1,2", help="worker counts, e.g. 1,2,4")
+    p.add_argument("--processes", action="store_true",
+                   help="also run torchflow and TF with one process per task")
     ns = p.parse_args()
-    counts = [int(w) for w in ns.workers.split(",")]
-    if 1 not in counts:
-        counts = [1, *counts]
+    counts = sorted({1, *(int(w) for w in ns.workers.split(","))})
+    contenders = CONTENDERS + (PROCESS_CONTENDERS if ns.processes else ())
     # The model's weights (float32): 32x64+64 + 64x64+64 + 64x1+1.
     weight_bytes = 4 * (32 * 64 + 64 + 64 * 64 + 64 + 64 + 1)
     rt = _raw_grpc_round_trips(weight_bytes)
@@ -212,40 +263,48 @@ def main() -> None:
     runs: dict = {}
     for _ in range(ns.repeats):  # interleaved, so load drift hits every contender
         for workers in counts:
-            for label, module, env in CONTENDERS:
-                runs.setdefault((label, workers), []).append(_run(module, env, workers,
-                                                                  ns.steps))
+            for label, module, env, procs in contenders:
+                runs.setdefault((label, workers), []).append(
+                    _run(module, env, workers, ns.steps, procs))
     sps = {k: _median([r and r["steps_per_s"] for r in v]) for k, v in runs.items()}
-    labels = [c[0] for c in CONTENDERS]
+    labels = [c[0] for c in contenders]
+    ratios = [(a, b) for a, b in RATIOS if a in labels and b in labels]
     print(f"steps/s, median of {ns.repeats} (each {ns.steps} steps; 2 ps):")
-    print(f"{'workers':>8} " + " ".join(f"{x:>15}" for x in labels) +
-          f" {'torchflow/TF':>13} {'grpc/TF':>8}")
+    print(f"{'workers':>8} " + " ".join(f"{x:>15}" for x in labels) + " " +
+          " ".join(f"{a + '/' + b:>22}" for a, b in ratios))
     for workers in counts:
-        row = [sps[(x, workers)] for x in labels]
-        ratios = [(row[i] / row[2]) if row[i] and row[2] else None for i in (0, 1)]
-        print(f"{workers:>8} " + " ".join(f"{_fmt(v):>15}" for v in row) +
-              f" {_fmt(ratios[0], '.2f') + 'x':>13} {_fmt(ratios[1], '.2f') + 'x':>8}")
+        cells = [_fmt(sps[(x, workers)]) for x in labels]
+        rs = [sps[(a, workers)] / sps[(b, workers)] if sps[(a, workers)] and sps[(b, workers)]
+              else None for a, b in ratios]
+        print(f"{workers:>8} " + " ".join(f"{c:>15}" for c in cells) + " " +
+              " ".join(f"{_fmt(r, '.2f') + 'x':>22}" for r in rs))
     for workers in counts[1:]:
         line = ", ".join(
             f"{x} {sps[(x, workers)] / sps[(x, 1)]:.2f}x" if sps[(x, workers)] and sps[(x, 1)]
             else f"{x} n/a" for x in labels)
         print(f"scaling 1 -> {workers} workers: {line}")
-    if 2 in counts and sps[("torchflow", 2)] and sps[("TF", 2)]:
-        ratio = sps[("torchflow", 2)] / sps[("TF", 2)]
-        print(f"goal >= 1.5x TF's steps/s at 2 workers: {ratio:.2f}x "
-              f"({'met' if ratio >= 1.5 else 'NOT met'})")
+    if 2 in counts:
+        for a, b in ratios:
+            if sps[(a, 2)] and sps[(b, 2)]:
+                r = sps[(a, 2)] / sps[(b, 2)]
+                print(f"goal >= 1.5x TF's steps/s at 2 workers, {a} vs {b}: {r:.2f}x "
+                      f"({'met' if r >= 1.5 else 'NOT met'})")
     local = _median([r and r.get("local_step_s") for r in runs[("torchflow", 1)]])
-    for label in ("torchflow", "torchflow/grpc"):
+    for label in labels:
+        if not label.startswith("torchflow"):
+            continue
         step = sps[(label, 1)]
-        moved = _median([r and r.get("bytes_per_step") for r in runs[(label, 1)]])
+        # (counted where the payloads are made: in this process for in-process runs)
+        moved = None if label.endswith("procs") else _median(
+            [r and r.get("bytes_per_step") for r in runs[(label, 1)]])
         if not step or local is None:
             continue
         overhead = 1.0 / step - local
         ratio = overhead / rt["step_bytes"]
         print(f"{label}: 1-worker step {1e3 / step:.3f} ms = compute {local * 1e3:.3f} ms + "
-              f"RPC overhead {overhead * 1e3:.3f} ms ({_fmt(moved, '.0f')} payload bytes/step)"
-              f" = {ratio:.2f}x the raw gRPC round trip of the step's bytes "
-              f"({'within' if ratio <= 2 else 'NOT within'} 2x)")
+              f"RPC overhead {overhead * 1e3:.3f} ms ({_fmt(moved, '.0f')} payload bytes/step;"
+              f" 3 calls in sequence: run, reads, updates) = {ratio:.2f}x the raw gRPC round "
+              f"trip of the step's bytes ({'within' if ratio <= 2 else 'NOT within'} 2x)")
 
 
 if __name__ == "__main__":
