@@ -427,3 +427,21 @@ def test_progress_bar_epochs_train_like_epochs_with_batch_callbacks(optimizer, s
         np.testing.assert_allclose(a, b, rtol=1e-6)
     np.testing.assert_allclose(bar_hist["loss"], ref_hist["loss"], rtol=1e-6)
     assert int(bar.optimizer.iterations.numpy()) == 18
+
+
+def test_groups_longer_than_one_traced_call_train_and_predict_as_single_steps(monkeypatch):
+    """A group longer than the most steps one traced call holds runs as consecutive
+    traced calls: the same training, hooks and predictions as steps of one."""
+    from torchflow._src.keras.engine import step_groups
+
+    monkeypatch.setattr(step_groups, "MAX_TRACED_STEPS", 3)
+    one, m1 = _batch_logs(1)
+    eight, m8 = _batch_logs(8)  # 10 batches: a group of 8 (3 + 3 + 2 per call), then 2
+    assert sorted(eight) == [7, 9]
+    for b in eight:
+        assert eight[b] == pytest.approx(one[b], rel=1e-6)
+    np.testing.assert_allclose(m8.get_weights()[0], m1.get_weights()[0], rtol=1e-6)
+    x, _ = _data(n=40)
+    for _ in range(2):  # the first call's group runs single steps, the second's is traced
+        np.testing.assert_allclose(m8.predict(x, batch_size=4), m1.predict(x, batch_size=4),
+                                   rtol=1e-6)

@@ -15,6 +15,11 @@ runs at traces only: the single step's, and the group function's (once per
 batch of a group, for each distinct group signature: the full groups and the
 short last one), never per replayed group.
 
+A group longer than ``MAX_TRACED_STEPS`` runs as consecutive traced calls of at
+most that many batches: a recording grows with every step it holds (tens of
+lines per step), while the dispatch it saves is already small beside a step's
+work at a few steps per call.
+
 Why the group's trace runs the steps' Python instead of replaying the single
 steps' recordings inside it: a recording replayed while another function traces
 calls custom autograd Functions (e.g. ``tf.math.rsqrt``'s gradient) around the
@@ -24,6 +29,8 @@ recorder's hook, so the group's recording would lose their backward pass.
 from __future__ import annotations
 
 from torchflow._src.core.function import function
+
+MAX_TRACED_STEPS = 32
 
 
 class GroupedSteps:
@@ -37,12 +44,14 @@ class GroupedSteps:
       steps: The Python step functions (e.g. ``model.train_step``).
       traced: Whether steps are traced (False under ``run_eagerly``: the body then
         runs the Python steps).
+      combine: Makes the group's result from the results of its consecutive
+        traced calls (a list); default: the last one's.
 
     Attributes:
       steps: The single-step functions (``tf.function``s when traced).
     """
 
-    def __init__(self, make_body, steps, traced: bool):
+    def __init__(self, make_body, steps, traced: bool, combine=None):
         if not traced:
             self.steps = tuple(steps)
             self._body = make_body(*steps)
@@ -54,6 +63,7 @@ class GroupedSteps:
             # each runs its Python (see the module docstring).
             self._group = function(make_body(*(function(s) for s in steps)),
                                    autograph=False)
+        self._combine = combine
         self._ready = False
 
     def __call__(self, batches):
@@ -63,7 +73,16 @@ class GroupedSteps:
             out = self._body(batches)  # the single steps trace (see the docstring)
             self._ready = True
             return out
-        return self._group(batches)
+        n = MAX_TRACED_STEPS
+        if len(batches) <= n:
+            return self._group(batches)
+        outs = [self._group(batches[i:i + n]) for i in range(0, len(batches), n)]
+        return self._combine(outs) if self._combine is not None else outs[-1]
+
+
+def concatenated(outs: list) -> list:
+    """``combine`` for bodies returning lists (``outputs_of_each``)."""
+    return [o for out in outs for o in out]
 
 
 def logs_of_last(updates, step, default: bool):

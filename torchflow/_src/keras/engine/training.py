@@ -273,7 +273,8 @@ class TrainingMixin:
             return self.predict_function
 
         self.predict_function = step_groups.GroupedSteps(
-            step_groups.outputs_of_each, (self.predict_step,), not self.run_eagerly)
+            step_groups.outputs_of_each, (self.predict_step,), not self.run_eagerly,
+            combine=step_groups.concatenated)
         return self.predict_function
 
     # --- fit ----------------------------------------------------------------
