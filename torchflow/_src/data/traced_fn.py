@@ -13,13 +13,31 @@ every element, as before.
 
 from __future__ import annotations
 
+import threading
+
 from torchflow._src.core import function as _function
+
+
+class _ElementFunction(_function.Function):
+    """A map/filter function: its first call (the trace) runs in one thread at a
+    time, so a parallel map traces once, as TF does; later calls run in parallel."""
+
+    def __init__(self, fn):
+        super().__init__(fn, reduce_retracing=True)
+        self._first = threading.Lock()
+        self._warm = False
+
+    def __call__(self, *args, **kwargs):
+        if self._warm:
+            return super().__call__(*args, **kwargs)
+        with self._first:
+            out = super().__call__(*args, **kwargs)
+            self._warm = True
+        return out
 
 
 def traced(fn):
     """``fn`` as a traced element function (already-traced ``tf.function``s as they are)."""
     if isinstance(fn, _function.Function):
         return fn
-    f = _function.Function(fn, reduce_retracing=True)
-    f._data_function = True
-    return f
+    return _ElementFunction(fn)
