@@ -97,7 +97,7 @@ def step(iterator):
 for _ in range(20):
     coordinator.schedule(step, args=(it,))
 coordinator.join()
-moved = [0]
+moved, calls = [0], [0]
 if sys.argv[1] == "torchflow":  # count the payload bytes of the timed steps
     from torchflow._src.core import rpc
     _encode = rpc.encode
@@ -106,12 +106,18 @@ if sys.argv[1] == "torchflow":  # count the payload bytes of the timed steps
         moved[0] += len(out)
         return out
     rpc.encode = counting_encode
+    _submit = rpc.Server._submit_local
+    def counting_submit(self, *a, **k):
+        calls[0] += 1
+        return _submit(self, *a, **k)
+    rpc.Server._submit_local = counting_submit
 t0 = time.perf_counter()
 for _ in range(steps):
     coordinator.schedule(step, args=(it,))
 coordinator.join()
 dt = time.perf_counter() - t0
-result = {"steps_per_s": steps / dt, "bytes_per_step": moved[0] / steps or None}
+result = {"steps_per_s": steps / dt, "bytes_per_step": moved[0] / steps or None,
+          "calls_per_step": calls[0] / steps or None}
 if sys.argv[1] == "torchflow" and workers == 1:
     # The step's compute alone: the same Python, model and optimizer, no strategy.
     local_model = tf.keras.Sequential([
@@ -297,6 +303,10 @@ def main() -> None:
         # (counted where the payloads are made: in this process for in-process runs)
         moved = None if label.endswith("procs") else _median(
             [r and r.get("bytes_per_step") for r in runs[(label, 1)]])
+        ncalls = _median([r and r.get("calls_per_step") for r in runs[(label, 1)]])
+        if ncalls:
+            print(f"{label}: {ncalls:.2f} calls per step (a run, one read and one update "
+                  "per ps task: 5 with 2 ps)")
         if not step or local is None:
             continue
         overhead = 1.0 / step - local

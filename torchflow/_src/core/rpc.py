@@ -68,6 +68,7 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import json
+import math
 import os
 import pickle
 import random
@@ -147,7 +148,15 @@ def _np_name(a: np.ndarray) -> str:
     return dtypes.as_dtype(a.dtype).name
 
 
+# dtypes whose CPU tensors NumPy views directly (the common case: one view, no copy)
+_NUMPY_VIEWABLE = frozenset({torch.float32, torch.float64, torch.float16, torch.int8,
+                             torch.int16, torch.int32, torch.int64, torch.uint8, torch.bool})
+
+
 def _torch_bytes(t: torch.Tensor):
+    if t.dtype in _NUMPY_VIEWABLE and t.device.type == "cpu" and t.is_contiguous():
+        a = t.detach().numpy()
+        return a.reshape(-1).view(np.uint8).data if a.size else b""
     t = t.detach()
     if t.device.type != "cpu":
         t = t.cpu()
@@ -268,7 +277,7 @@ class _Decoder:
             raise ValueError(f"unknown node tag {tag!r}")
         dt = dtypes.as_dtype(x["d"])
         raw = self.raw(x["b"])
-        count = int(np.prod(shape)) if shape else 1
+        count = math.prod(shape)
         if count * dt.size != raw.nbytes:
             raise ValueError(f"buffer of {raw.nbytes} bytes for {dt.name}{list(shape)}")
         if x["k"] in ("tf", "torch"):
