@@ -39,6 +39,20 @@ def real_tf():
     return tf
 
 
+def framework(lib_name: str):
+    """``(module, optimizers)`` for a child process of a benchmark: real TF 2.21 with
+    tf-keras' legacy (TF 2.4) optimizers for ``"tf"``, torchflow otherwise."""
+    if lib_name == "tf":
+        os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
+        os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+        import tensorflow as lib
+
+        return lib, lib.keras.optimizers.legacy
+    import torchflow as lib
+
+    return lib, lib.keras.optimizers
+
+
 def real_tf_available() -> bool:
     """Whether real TensorFlow is installed (without importing it)."""
     import importlib.util

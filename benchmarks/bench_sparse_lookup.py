@@ -20,20 +20,16 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _common
+
 VOCAB, DIM, BATCH, K = 20000, 64, 256, 20
 
 
 def _child(lib_name: str, safe: bool, use_function: bool, steps: int) -> float:
     import numpy as np
 
-    if lib_name == "tf":
-        os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
-        os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-        import tensorflow as lib
-        opts = lib.keras.optimizers.legacy
-    else:
-        import torchflow as lib
-        opts = lib.keras.optimizers
+    lib, opts = _common.framework(lib_name)
     rng = np.random.default_rng(0)
     table = lib.Variable(rng.standard_normal((VOCAB, DIM)).astype(np.float32) * 0.05)
     w = lib.Variable(rng.standard_normal((DIM, 1)).astype(np.float32) * 0.05)
