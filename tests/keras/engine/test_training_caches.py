@@ -445,3 +445,31 @@ def test_groups_longer_than_one_traced_call_train_and_predict_as_single_steps(mo
     for _ in range(2):  # the first call's group runs single steps, the second's is traced
         np.testing.assert_allclose(m8.predict(x, batch_size=4), m1.predict(x, batch_size=4),
                                    rtol=1e-6)
+
+
+def test_grouped_steps_train_batch_normalization_as_eager_steps():
+    """Groups replayed as one call keep every step's whole backward pass (the
+    variance's rsqrt in BatchNormalization has its own gradient function) and its
+    moving statistics; the reference runs each step's Python eagerly."""
+    x, y = _data(n=36)
+
+    def run(spe, run_eagerly=False):
+        model = tf.keras.Sequential([
+            L.Dense(6, input_shape=(4,), kernel_initializer="glorot_uniform"),
+            L.BatchNormalization(), L.ReLU(), L.Dense(1)])
+        model.set_weights([np.linspace(-1, 1, 24, dtype="float32").reshape(4, 6),
+                           np.zeros(6, "float32"), np.ones(6, "float32"),
+                           np.zeros(6, "float32"), np.zeros(6, "float32"),
+                           np.ones(6, "float32"), np.full((6, 1), 0.3, "float32"),
+                           np.zeros(1, "float32")])
+        model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse",
+                      steps_per_execution=spe, run_eagerly=run_eagerly)
+        hist = model.fit(x, y, batch_size=4, epochs=3, verbose=0, shuffle=False)
+        return hist.history["loss"], model.get_weights()
+
+    ref_loss, ref_weights = run(1, run_eagerly=True)
+    for spe in (1, 2, 4):
+        loss, weights = run(spe)
+        np.testing.assert_allclose(loss, ref_loss, rtol=1e-6)
+        for a, b in zip(weights, ref_weights):
+            np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
