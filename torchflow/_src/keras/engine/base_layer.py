@@ -106,6 +106,20 @@ def _is_float(t) -> bool:
 
 
 @public("torchflow.keras.layers")
+def _save_spec_of(inputs):
+    """The TensorSpecs of a model's first inputs with the batch size left unknown
+    (None where an input is not a tensor)."""
+    try:
+        flat = nest.flatten(inputs)
+        if not flat or not all(isinstance(t, Tensor) for t in flat):
+            return None
+        return nest.map_structure(
+            lambda t: TensorSpec([None] + t.shape.as_list()[1:] if t.shape.rank else t.shape,
+                                 t.dtype), inputs)
+    except (TypeError, ValueError):
+        return None
+
+
 class Layer(LayerCompatMixin, LayerWeightsMixin, Module):
     """The base class of all Keras layers.
 
@@ -384,6 +398,9 @@ class Layer(LayerCompatMixin, LayerWeightsMixin, Module):
                 self.build(shapes)
         self._build_input_shape = shapes
         self.built = True
+        if getattr(self, "_is_model", False) and getattr(self, "_save_spec", None) is None:
+            # TF's Model._set_save_spec: what model.save traces a subclassed model's call on.
+            object.__setattr__(self, "_save_spec", _save_spec_of(inputs))  # not tracked
         if self._initial_weights is not None:
             self.set_weights(self._initial_weights)
             self._initial_weights = None

@@ -38,6 +38,8 @@ class Model(TrainingMixin, Layer):
       TypeError: For a keyword argument ``Model`` does not take.
     """
 
+    _is_model = True  # Layer._maybe_build records the save spec of models only
+
     def __new__(cls, *args, **kwargs):
         if cls is Model and _is_functional_init(args, kwargs):
             # cycle: Functional subclasses Model.

@@ -56,6 +56,7 @@ from torchflow._src.keras.optimizers.optimizer_v2 import OptimizerV2
 from torchflow._src.train import checkpoint as ckpt_lib
 from torchflow._src.train import checkpoint_management as cm
 from torchflow._src.train import object_graph as og
+from torchflow._src.train.saved_model import load as saved_model_load
 from torchflow._src.train.saved_model import save as saved_model_save
 
 _log = logging.getLogger("torchflow")
@@ -170,12 +171,53 @@ def _model_config(root: dict):
     return None
 
 
+class RevivedModel(Model):
+    """A Keras model loaded without its Python class (a subclassed model with no
+    config): calls run the SavedModel's traced call function, and its weights are
+    the loaded variables, as TF revives such a model from the graph."""
+
+    def __init__(self, loaded, name=None):
+        super().__init__(name=name)
+        object.__setattr__(self, "_revived", loaded)  # not tracked: its variables are
+        self._revived_variables = _variables_of(loaded)
+        self.built = True
+
+    def call(self, inputs, training=None, mask=None):
+        return self._revived.__call__(inputs)
+
+
+def _variables_of(obj, seen=None) -> list:
+    seen = set() if seen is None else seen
+    out = []
+    for v in vars(obj).values() if hasattr(obj, "__dict__") else ():
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        if og.is_variable(v):
+            out.append(v)
+        elif hasattr(v, "__dict__") and type(v).__module__.startswith("torchflow._src.train"):
+            out.extend(_variables_of(v, seen))
+    return out
+
+
+def _revive_from_graph(path: str, root: dict):
+    """The model at ``path`` revived from its graphs when its SavedModel holds a
+    call function; None otherwise."""
+    loaded = saved_model_load.load(path)
+    if not callable(loaded):
+        return None
+    return RevivedModel(loaded, name=root.get("name"))
+
+
 def load(path: str, custom_objects, compile, compile_from):  # noqa: A002 - Keras' argument name
     """The Keras model of the SavedModel directory ``path`` (see the module docstring)."""
 
     root = _root_metadata(read_metadata(path), path)
     config = _model_config(root)
-    if config is None:  # TF revives a generic model from the graph instead
+    if config is None:  # TF revives a generic model from the graph, as here
+        revived = _revive_from_graph(path, root)
+        if revived is not None:
+            return revived
         raise NotImplementedError(
             f"Unable to revive the {root.get('class_name', 'model')} saved at {path}: it has "
             f"no config (a subclassed model or layer that does not implement `get_config`), "
@@ -424,7 +466,8 @@ def _input_specs(model):
 
     inputs = getattr(model, "inputs", None)
     if not inputs:
-        return None
+        # A subclassed model: the inputs of its first call (TF's save spec).
+        return getattr(model, "_save_spec", None)
     specs = [TensorSpec(t.shape, t.dtype, name=getattr(t, "name", None) or None)
              for t in inputs]
     return specs[0] if len(specs) == 1 else specs
