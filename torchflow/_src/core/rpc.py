@@ -86,6 +86,8 @@ import numpy as np
 import torch
 
 from torchflow._src.core import dtypes, errors
+from torchflow._src.core.rpc_local import STATUS_BY_CODE as _STATUS_BY_CODE
+from torchflow._src.core.rpc_local import run_local as _run_local
 from torchflow._src.core.tensor import Tensor, wrap
 
 TOKEN_ENV = "TORCHFLOW_CLUSTER_TOKEN"
@@ -327,7 +329,6 @@ def loads_code(blob: bytes):
 
 # --- errors ----------------------------------------------------------------------------
 
-_STATUS_BY_CODE = {s.value[0]: s for s in grpc.StatusCode}
 
 
 def error_from_rpc(e: grpc.RpcError, target: str = "") -> errors.OpError:
@@ -591,60 +592,6 @@ class Server:
             except Exception as e:  # noqa: BLE001
                 _abort(ctx, e)
         return handle
-
-
-class _Aborted(Exception):
-    def __init__(self, code, details):
-        super().__init__(details)
-        self.code, self.details = code, details
-
-
-class _LocalContext:
-    """The handler context of an in-process call (what handlers use of gRPC's)."""
-
-    def __init__(self, metadata):
-        self._metadata = metadata
-
-    def invocation_metadata(self):
-        return self._metadata
-
-    def abort(self, code, details):
-        raise _Aborted(code, details)
-
-    def is_active(self) -> bool:
-        return True
-
-    def peer(self) -> str:
-        return "inprocess"
-
-
-def _status_error(code, details) -> errors.OpError:
-    """The TF error a client sees for a call that ended with ``code`` (as
-    ``error_from_rpc``)."""
-    num = code.value[0] if isinstance(code, grpc.StatusCode) else errors.UNKNOWN
-    if num == errors.OK:
-        num = errors.UNKNOWN
-    return errors.exception_type_from_error_code(num)(None, None, details or str(code))
-
-
-def _run_local(method: _Method, payload: bytes, metadata, server_max: int, client_max: int):
-    """Runs a handler for an in-process call; failures become the TF error a gRPC
-    call would raise (the same class and message)."""
-    try:
-        out = bytes(method.fn(payload, _LocalContext(metadata)))
-    except _Aborted as e:
-        raise _status_error(e.code, e.details) from None
-    except errors.OpError as e:
-        status = _STATUS_BY_CODE.get(e.error_code, grpc.StatusCode.UNKNOWN)
-        raise _status_error(status, e.message or status.name) from None
-    except Exception as e:  # noqa: BLE001 - every failure becomes a TF error, as over gRPC
-        raise errors.UnknownError(None, None, f"{type(e).__name__}: {e}") from None
-    n = len(out)
-    limit = min(server_max, client_max)
-    if n > limit:
-        raise errors.ResourceExhaustedError(
-            None, None, f"Received message larger than max ({n} vs. {limit})")
-    return out
 
 
 def _abort(ctx, e: BaseException):
