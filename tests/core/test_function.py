@@ -243,3 +243,31 @@ def test_autograph_api_is_accepted():
     f = tf.autograph.experimental.do_not_convert(lambda x: x + 1)
     assert f(1) == 2 and tf.autograph.to_graph(f) is f
     assert tf.autodiff.GradientTape is tf.GradientTape
+
+
+def test_replay_inside_a_trace_keeps_custom_gradients():
+    # A traced function replayed while another traces: its custom autograd calls
+    # (rsqrt's gradient) are recorded by the outer trace too, so replays of the
+    # outer function train as four eager steps do.
+    def run(m, traced):
+        v = m.Variable([1.0, 2.0])
+
+        def inner(x):
+            with m.GradientTape() as t:
+                y = m.reduce_sum(m.math.rsqrt(v * x) + v)
+            v.assign_sub(0.1 * t.gradient(y, v))
+
+        def outer(x):
+            inner(x)
+            inner(x)
+
+        if traced:
+            inner, outer = m.function(inner), m.function(outer)
+        x = m.constant([4.0, 3.0])
+        inner(x)
+        outer(x)
+        outer(x)
+        return v.numpy()
+
+    np.testing.assert_allclose(run(tf, True), run(tf, False), rtol=1e-6)
+    np.testing.assert_allclose(run(tf, True), run(real_tf(), True), rtol=1e-5)

@@ -260,7 +260,7 @@ class Recorder(TorchFunctionMode):
             out = _ORIG_APPLY(cls, *args, **kwargs)
         finally:
             self.paused -= 1
-        call = self._call_expr(self._obj(_ORIG_APPLY), (cls, *args), kwargs)
+        call = self._call_expr(self._obj(_hooked_apply), (cls, *args), kwargs)
         self.ops.append((cls.__name__, call))
         if isinstance(out, torch.Tensor):
             self.lines.append(f"{self._slot(out, True)} = {call}")

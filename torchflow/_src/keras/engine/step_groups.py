@@ -59,10 +59,10 @@ class GroupedSteps:
         else:
             self.steps = tuple(function(s) for s in steps)
             self._body = make_body(*self.steps)
-            # Step functions of their own, called only inside the group's trace, where
-            # each runs its Python (see the module docstring).
-            self._group = function(make_body(*(function(s) for s in steps)),
-                                   autograph=False)
+            # The single steps' traced functions: inside the group's trace their
+            # recordings replay into the group's (their Python runs at their own
+            # traces only, as in TF).
+            self._group = function(make_body(*self.steps), autograph=False)
         self._combine = combine
         self._ready = False
 
