@@ -230,3 +230,31 @@ def test_ps_optimizer_copy_makes_its_own_slots_whatever_ids_it_arrived_with():
         ms = 0.9 * ms + 0.1 * g * g
         w = w - 0.1 * g / (np.sqrt(ms) + 1e-7)
     np.testing.assert_allclose(var.numpy(), w, rtol=1e-4)
+
+
+def test_gradient_transformers_run_once_per_step(strategy):
+    """The worker's apply_gradients clips and transforms the gradients of all the
+    variables; the ps applies them as they come (a second transform on the ps halved
+    them twice). SGD(1.0), gradient 1, a transformer halving it: -0.5 per step."""
+    coordinator = tf.distribute.experimental.coordinator.ClusterCoordinator(strategy)
+
+    def halve(grads_and_vars):
+        return [(0.5 * g, v) for g, v in grads_and_vars]
+
+    with strategy.scope():
+        w = tf.Variable(0.0, name="w_halved")
+        optimizer = tf.keras.optimizers.SGD(1.0, gradient_transformers=[halve])
+        assert optimizer.iterations.device.startswith("/job:ps")
+
+    @tf.function
+    def step():
+        def replica_fn():
+            with tf.GradientTape() as tape:
+                loss = 1.0 * w
+            optimizer.apply_gradients([(tape.gradient(loss, w), w)])
+        strategy.run(replica_fn)
+
+    for _ in range(3):
+        coordinator.schedule(step)
+    coordinator.join()
+    assert float(w.numpy()) == -1.5

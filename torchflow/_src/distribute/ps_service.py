@@ -143,11 +143,10 @@ class TaskService:
                             hyper[name] = Variable(value.numpy(), trainable=False, name=name)
                 entry = self._opts[r["opt"]] = (threading.Lock(), opt)
         lock, opt = entry
-        slots = [self._slot(k) for k in r["keys"]]
+        pairs = list(zip(r["grads"], [self._slot(k).var for k in r["keys"]]))
         with lock:
             opt._iterations.assign(int(r["step"]))
-            opt.apply_gradients(zip(r["grads"], [s.var for s in slots]),
-                                experimental_aggregate_gradients=False)
+            _apply_merged(opt, pairs)
         if "count" in r:
             it = self._slot(r["count"])
             with it.lock:
@@ -215,6 +214,20 @@ class TaskService:
         return it
 
 
+def _apply_merged(opt, pairs) -> None:
+    """Runs on this task what the worker's ``merge_call(optimizer._distributed_apply)``
+    would have run. The gradients arrive clipped and transformed (the worker's
+    ``apply_gradients`` did that over all of them), so they are not transformed again
+    (``apply_gradients`` here applied user ``gradient_transformers`` twice)."""
+    create = getattr(opt, "_create_all_weights", None)
+    apply = getattr(opt, "_distributed_apply", None)
+    if create is None or apply is None:
+        opt.apply_gradients(pairs, experimental_aggregate_gradients=False)
+        return
+    create([v for _, v in pairs])
+    apply(None, pairs)
+
+
 def _forget_slots(opt) -> None:
     """Drops the slots a Keras optimizer copy arrived with. Its slot tables are keyed by
     variable ids of the process that pickled it (a worker): here those ids can name
@@ -233,6 +246,7 @@ def _forget_slots(opt) -> None:
         if table is not None:
             table.clear()
     opt.__dict__.pop("_slot_lists", None)
+    opt.__dict__.pop("_created_last", None)  # the worker's variables
 
 
 def _to_plain(x):
