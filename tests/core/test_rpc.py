@@ -209,3 +209,32 @@ def test_in_process_call_runs_on_the_servers_threads_and_fails_like_grpc(transpo
         ch.call("Thread", b"", timeout=2.0)
     assert not ch.ping()
     ch.close()
+
+
+def test_calls_queued_on_a_stopped_server_never_run(transport):
+    srv = rpc.Server("127.0.0.1:0", token=TOKEN, max_workers=1)
+    ran = []
+    srv.add_method("Slow", lambda req, ctx: (time.sleep(1.0), ran.append(req), b"")[2])
+    srv.start()
+    ch = rpc.Channel(srv.address, token=TOKEN)
+    outcomes = []
+
+    def call(tag):
+        try:
+            ch.call("Slow", tag, timeout=10.0)
+            outcomes.append("ok")
+        except tf.errors.OpError as e:
+            outcomes.append(type(e).__name__)
+
+    threads = [threading.Thread(target=call, args=(t,)) for t in (b"first", b"second")]
+    for t in threads:
+        t.start()
+        time.sleep(0.2)
+    srv.stop()
+    for t in threads:
+        t.join(10)
+    time.sleep(1.5)
+    assert b"second" not in ran  # queued behind the first when the server stopped
+    assert len(outcomes) == 2 and all(o != "ok" or len(ran) for o in outcomes)
+    assert set(outcomes) <= {"ok", "UnavailableError", "CancelledError"}
+    ch.close()

@@ -519,7 +519,7 @@ class Server:
             if self._port is not None and _LOCAL.get(self._port) is self:
                 del _LOCAL[self._port]
         if pool is not None:
-            pool.shutdown(wait=False)
+            pool.shutdown(wait=False, cancel_futures=True)  # queued calls never run
         if server is not None:
             server.stop(grace).wait(5)
 
@@ -720,6 +720,8 @@ class Channel:
                 except futures.TimeoutError:
                     if srv._server is not None:
                         continue
+                except futures.CancelledError:  # queued when the server stopped
+                    pass
                 left = end - time.monotonic()
                 if not idempotent or left <= 0:
                     raise errors.UnavailableError(
