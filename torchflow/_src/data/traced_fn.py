@@ -27,6 +27,10 @@ class _ElementFunction(_function.Function):
         self._first = threading.Lock()
         self._warm = False
 
+    def __reduce__(self):
+        # A pipeline sent to a tf.data service worker: the function, traced again there.
+        return (_ElementFunction, (self._python_function,))
+
     def __call__(self, *args, **kwargs):
         if self._warm:
             return super().__call__(*args, **kwargs)
