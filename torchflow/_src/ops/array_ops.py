@@ -532,8 +532,9 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None) -> Tens
         raise ValueError(f'Value of argument `mode` expected to be one of "CONSTANT", '
                          f'"REFLECT", or "SYMMETRIC". Received `mode` = {mode}')
     if isinstance(paddings, Tensor) and paddings._t.ndim == 2:  # the usual [rank, 2] tensor
-        p = np.asarray([int_list(paddings[i], "paddings") for i in range(paddings._t.shape[0])],
-                       dtype=np.int64).reshape(tuple(paddings._t.shape))
+        if not paddings._dtype.is_integer:
+            raise TypeError(f"Expected int32 or int64 for `paddings`, got {paddings._dtype.name}")
+        p = np.asarray(paddings._t.tolist(), dtype=np.int64).reshape(tuple(paddings._t.shape))
     else:
         p = np.asarray(int_list(paddings, "paddings") if not isinstance(paddings, (list, tuple))
                        else [int_list(r, "paddings") for r in paddings], dtype=np.int64)
