@@ -105,7 +105,6 @@ def _is_float(t) -> bool:
     return isinstance(t, Tensor) and t._dtype._kind == "f"
 
 
-@public("torchflow.keras.layers")
 def _save_spec_of(inputs):
     """The TensorSpecs of a model's first inputs with the batch size left unknown
     (None where an input is not a tensor)."""
@@ -120,6 +119,7 @@ def _save_spec_of(inputs):
         return None
 
 
+@public("torchflow.keras.layers")
 class Layer(LayerCompatMixin, LayerWeightsMixin, Module):
     """The base class of all Keras layers.
 
