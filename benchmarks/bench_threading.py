@@ -33,6 +33,7 @@ SETTINGS = [
     ("torch t=2 PASSIVE", "torch", 2, {"OMP_WAIT_POLICY": "PASSIVE"}),
     ("torch t=2 ACTIVE", "torch", 2, {"OMP_WAIT_POLICY": "ACTIVE"}),
     ("torch t=2 spin=1k", "torch", 2, {"GOMP_SPINCOUNT": "1000"}),
+    ("torch t=2 spin=3k", "torch", 2, {"GOMP_SPINCOUNT": "3000"}),
     ("torch t=2 spin=10k", "torch", 2, {"GOMP_SPINCOUNT": "10000"}),
     ("torch t=2 spin=100k", "torch", 2, {"GOMP_SPINCOUNT": "100000"}),
     ("torchflow defaults", "torchflow", None, {}),

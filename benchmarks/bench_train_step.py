@@ -17,11 +17,9 @@ torchflow tf.function (traced once, replayed) at most raw torch eager's time and
 Real TF runs in a child process, timed call by call between the others.
 
 torch is imported before torchflow here, so torch and torchflow share torch's
-OpenMP default (waiting threads spin); ``import torchflow`` alone sets
-``OMP_WAIT_POLICY=PASSIVE`` instead (docs/threading.md), which is robust when
-other processes compete for the cores but makes this step several times slower on
-an otherwise idle machine. Run with ``OMP_WAIT_POLICY=PASSIVE`` to compare under
-torchflow's default.
+OpenMP default (waiting threads spin long); ``import torchflow`` alone sets
+``GOMP_SPINCOUNT=1000`` instead (docs/threading.md). Run with
+``GOMP_SPINCOUNT=1000`` to compare under torchflow's default as a user gets it.
 """
 
 from __future__ import annotations

@@ -136,11 +136,13 @@ def _fresh(code: str, **env_over) -> str:
     return r.stdout.strip()
 
 
-def test_import_sets_passive_openmp_waiting_unless_user_chose():
-    code = "import os, torchflow; print(os.environ.get('OMP_WAIT_POLICY'))"
-    assert _fresh(code) == "PASSIVE"
-    assert _fresh(code, OMP_WAIT_POLICY="ACTIVE") == "ACTIVE"
-    late = "import os, torch, torchflow; print(os.environ.get('OMP_WAIT_POLICY'))"
+def test_import_sets_a_short_openmp_spin_unless_user_chose():
+    code = ("import os, torchflow; print(os.environ.get('GOMP_SPINCOUNT'), "
+            "os.environ.get('OMP_WAIT_POLICY'))")
+    assert _fresh(code) == "1000 None"
+    assert _fresh(code, OMP_WAIT_POLICY="ACTIVE") == "None ACTIVE"  # the user's choice
+    assert _fresh(code, GOMP_SPINCOUNT="50") == "50 None"
+    late = "import os, torch, torchflow; print(os.environ.get('GOMP_SPINCOUNT'))"
     assert _fresh(late) == "None"  # torch loaded first: too late, leave it alone
 
 

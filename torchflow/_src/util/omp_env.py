@@ -6,10 +6,15 @@ environment once, when the library loads, i.e. at ``import torch``. So
 torch. A variable the user has set is never touched, and nothing is changed
 when torch was imported before torchflow (too late to matter).
 
-Why: with OpenMP's default waiting (spin, then sleep), an op split across
+Why: with OpenMP's default waiting (a long spin, then sleep), an op split across
 threads stalls whenever another process holds one of the cores: the measured
-slowdown of an MLP step on a 2-core machine was about 20x
-(``benchmarks/bench_threading.py``). Passive waiting keeps it near 1x.
+slowdown of an MLP step on a 2-core machine was about 5x-20x
+(``benchmarks/bench_threading.py``). Passive waiting (sleep at once) keeps it near
+1x but makes every parallel region wake a sleeping thread: an idle machine's MLP
+step took 2.3x torch's default time. A short spin (``GOMP_SPINCOUNT=1000``) keeps
+the threads of back-to-back ops awake and sleeps soon after: idle within 1.25x of
+torch's default, and 1.6x passive's time under contention (against 3x for the
+default), so torchflow sets that.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ import os
 import sys
 
 # What torchflow sets when the user has not (documented in docs/threading.md).
-DEFAULTS = {"OMP_WAIT_POLICY": "PASSIVE"}
+DEFAULTS = {"GOMP_SPINCOUNT": "1000"}
 
 _THREAD_VARS = ("OMP_NUM_THREADS", "MKL_NUM_THREADS")
 _applied: dict = {}
@@ -29,8 +34,8 @@ def apply() -> dict:
     """Sets the OpenMP defaults the user has not set; returns what it set."""
     if _applied or "torch" in sys.modules:
         return dict(_applied)
-    if "GOMP_SPINCOUNT" in os.environ:  # the user tuned waiting already
-        return {}
+    if "GOMP_SPINCOUNT" in os.environ or "OMP_WAIT_POLICY" in os.environ:
+        return {}  # the user chose how OpenMP threads wait
     for k, v in DEFAULTS.items():
         if k not in os.environ:
             os.environ[k] = v
