@@ -84,6 +84,62 @@ def test_sparse_optimizer_steps_match_tf_keras(opt, lookup):
     _compare(got, want)
 
 
+def _train_traced(tf, make_opt, lookup):
+    rng = np.random.RandomState(0)
+    table = tf.Variable(rng.uniform(-1, 1, (10, 4)).astype(np.float32))
+    w = tf.Variable(rng.uniform(-1, 1, (4, 1)).astype(np.float32))
+    opt = make_opt(tf.keras)
+    python_runs = []
+
+    @tf.function
+    def step(ids):
+        python_runs.append(1)  # Python: at tracing only
+        with tf.GradientTape() as tape:
+            rows = lookup(tf, table, ids)
+            loss = tf.reduce_sum((tf.reduce_sum(rows, axis=1) @ w - TARGET) ** 2)
+        g_table, g_w = tape.gradient(loss, [table, w])
+        opt.apply_gradients(zip([g_table, g_w], [table, w]))
+        return loss, g_table.indices, g_table.values
+
+    trace = []
+    for ids in IDS + IDS:
+        loss, idx, vals = step(tf.constant(ids))
+        trace.append((float(loss), idx.numpy().tolist(), vals.numpy(), table.numpy(), w.numpy()))
+    return trace, len(python_runs)
+
+
+@pytest.mark.parametrize("lookup", sorted(LOOKUPS))
+@pytest.mark.parametrize("opt", ["sgd_momentum", "adam", "rmsprop_centered"])
+def test_sparse_steps_in_a_tf_function_match_tf_keras(opt, lookup):
+    # The gradient is an IndexedSlices assembled in Python; a traced step replays it
+    # (its Python runs only at tracing, as in TF) and applies the same sparse updates.
+    want, want_runs = _train_traced(real_tf(), OPTIMIZERS[opt], LOOKUPS[lookup])
+    got, got_runs = _train_traced(torchflow, OPTIMIZERS[opt], LOOKUPS[lookup])
+    assert got_runs == want_runs
+    for g, w in zip(got, want):
+        assert g[0] == pytest.approx(w[0], rel=2e-5)
+        assert g[1] == w[1]
+        for a, b in zip(g[2:], w[2:]):
+            np.testing.assert_allclose(a, b, rtol=2e-5, atol=2e-6)
+
+
+@pytest.mark.parametrize("lookup", sorted(LOOKUPS))
+def test_out_of_range_id_in_a_replayed_step_is_tf_error(lookup):
+    for tf in (real_tf(), torchflow):
+        table = tf.Variable(np.ones((5, 2), np.float32))
+
+        @tf.function
+        def grad(ids, tf=tf, table=table):
+            with tf.GradientTape() as tape:
+                y = tf.reduce_sum(LOOKUPS[lookup](tf, table, ids))
+            return tape.gradient(y, table).values
+
+        np.testing.assert_array_equal(grad(tf.constant([1, 2])).numpy(), np.ones((2, 2)))
+        for bad in ([1, 7], [-1, 2]):
+            with pytest.raises(tf.errors.InvalidArgumentError, match=r"is not in \[0, 5\)"):
+                grad(tf.constant(bad))
+
+
 @pytest.mark.parametrize("opt", ["sgd", "sgd_momentum", "adagrad", "rmsprop_momentum"])
 def test_only_touched_rows_change(opt):
     table0 = np.arange(40, dtype=np.float32).reshape(10, 4) / 10

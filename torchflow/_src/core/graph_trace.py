@@ -225,6 +225,7 @@ class Recorder(TorchFunctionMode):
         self.const_values: dict[str, torch.Tensor] = {}  # constants the trace made
         self.mutated: set[int] = set()  # tensors written in place
         self.escaped: set[int] = set()  # tensors handed to host nodes
+        self.row_gathers = False  # a custom Function marked ``_sparse_rows`` ran (tape.py)
         self._n = 0
         self._prev: "Recorder | None" = None
         self.born = serial()
@@ -255,6 +256,8 @@ class Recorder(TorchFunctionMode):
         """A custom ``torch.autograd.Function`` (whose ``apply`` no torch function
         mode sees): one node, run again with its forward and backward on replays."""
         self._grad_line()
+        if getattr(cls, "_sparse_rows", False):
+            self.row_gathers = True
         self.paused += 1
         try:
             out = _ORIG_APPLY(cls, *args, **kwargs)

@@ -62,6 +62,7 @@ class IndexedSlices(CompositeTensor):
         self._values = convert_to_tensor(values)
         self._indices = convert_to_tensor(indices)
         self._dense_shape = None if dense_shape is None else convert_to_tensor(dense_shape)
+        self._static: tuple | None = None  # the dense shape as ints, when known without a read
 
     @property
     def values(self) -> Tensor:
@@ -87,7 +88,12 @@ class IndexedSlices(CompositeTensor):
         """The dense shape as a ``TensorShape`` (unknown rows without ``dense_shape``)."""
         if self._dense_shape is None:
             return TensorShape([None] + self._values.shape.as_list()[1:])
-        return TensorShape([int(d) for d in self._dense_shape.numpy()])
+        return TensorShape(list(self._dense_ints()))
+
+    def _dense_ints(self) -> tuple:
+        if self._static is None:
+            self._static = tuple(int(d) for d in self._dense_shape.numpy())  # pyright: ignore[reportOptionalMemberAccess] - callers check dense_shape
+        return self._static
 
     @property
     def device(self) -> str:
@@ -106,7 +112,7 @@ class IndexedSlices(CompositeTensor):
             raise ValueError(f"Tensor conversion requested for IndexedSlices without "
                              f"dense_shape: {self!r}")
         v = self._values._t
-        shape = [int(d) for d in self._dense_shape.numpy()]
+        shape = list(self._dense_ints())
         if graph_trace._ACTIVE is not None:  # TF warns while building a graph, not eagerly
             n = math.prod(shape)
             if n >= _LARGE_SPARSE_NUM_ELEMENTS:
@@ -210,6 +216,8 @@ def _source_id(p: torch.Tensor) -> int:
 
 
 class _GatherRows(torch.autograd.Function):
+    _sparse_rows = True  # a trace's gradients of it are assembled by a host node (tape.py)
+
     @staticmethod
     def forward(ctx, p, idx, ids_dtype):  # pyright: ignore[reportIncompatibleMethodOverride] - torch's Function protocol
         ctx.save_for_backward(idx)
@@ -271,5 +279,7 @@ class RowCollector:
             return dense.index_add(0, idx.to(dense.device), vals.to(dense.dtype))
         ids_dtype = parts[0][3]
         shape = torch.tensor(list(src.shape), dtype=torch.int32)
-        return IndexedSlices(wrap(vals, dtype), wrap(idx.to(ids_dtype._torch), ids_dtype),
-                             wrap(shape, dtypes.int32))
+        out = IndexedSlices(wrap(vals, dtype), wrap(idx.to(ids_dtype._torch), ids_dtype),
+                            wrap(shape, dtypes.int32))
+        out._static = tuple(src.shape)
+        return out

@@ -102,14 +102,29 @@ def _grad_with_rows(outs, srcs: list, dts: list, gouts, retain: bool, create: bo
     order only; see ``indexed_slices.py``)."""
     if create:
         return list(_grad(outs, srcs, gouts, retain, create))
+    rec = graph_trace.active()
+    if rec is not None and rec.row_gathers:
+        # The rows reach the collector in Python: a traced function runs the whole
+        # gradient as one host node, so that every replay collects them again.
+        res = _rows_grad_node(outs, srcs, dts, gouts, retain)
+        return [r._t if type(r) is Tensor else r for r in res]
+    return _rows_grad(outs, srcs, dts, gouts, retain)
+
+
+def _rows_grad(outs, srcs: list, dts: list, gouts, retain: bool) -> list:
     rows = RowCollector(srcs)
     with rows:
-        res = _grad(outs, srcs, gouts, retain, create)
+        res = _grad(outs, srcs, gouts, retain, False)
     if not rows.rows:
         return list(res)
-    # The rows reach the collector in Python, which a replay would not run again.
-    graph_trace.mark_eager("IndexedSlices gradients are assembled in Python")
     return [rows.result(s, r, d) for s, r, d in zip(srcs, res, dts)]
+
+
+@graph_trace.host_op(dry=graph_trace.RUN)
+def _rows_grad_node(outs, srcs: list, dts: list, gouts, retain: bool) -> list:
+    """``_rows_grad`` as a host node: dense results wrapped, so the recording sees them."""
+    res = _rows_grad(outs, srcs, dts, gouts, retain)
+    return [wrap(r, d) if isinstance(r, torch.Tensor) else r for r, d in zip(res, dts)]
 
 
 def _sync_grad_mode() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from torchflow._src.core import dtypes
+from torchflow._src.core import dtypes, graph_trace
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.core.indexed_slices import gather_rows
 from torchflow._src.ops import _nn_common as nc
@@ -23,7 +23,9 @@ def _gather(p: torch.Tensor, idx: torch.Tensor, op: str = "GatherV2",
         ok = (idx >= 0) & (idx < n)
         rows = p[idx.long().clamp(0, max(n - 1, 0))]
         return rows * ok.reshape(ok.shape + (1,) * (rows.ndim - ok.ndim)).to(rows.dtype)
-    if idx.numel():
+    if idx.numel() and graph_trace.active() is None:
+        # (Recorded by a tf.function: index_select rejects an index out of range at the
+        # replay, which then reruns the body, whose check raises TF's error.)
         bad = (idx < 0) | (idx >= n)
         if bool(bad.any()):
             pos = int(bad.reshape(-1).nonzero()[0])
@@ -32,7 +34,7 @@ def _gather(p: torch.Tensor, idx: torch.Tensor, op: str = "GatherV2",
                 f"indices[{pos}] = {int(idx.reshape(-1)[pos])} is not in [0, {n}) [Op:{op}]")
     if ids_dtype is not None and p.requires_grad and torch.is_grad_enabled():
         return gather_rows(p, idx.long(), ids_dtype)  # gradient as IndexedSlices, as TF
-    return p[idx.long()]
+    return p.index_select(0, idx.reshape(-1).long()).reshape(tuple(idx.shape) + tuple(p.shape[1:]))
 
 
 @public("torchflow.nn")
