@@ -113,7 +113,33 @@ def _spec_of(x):
         return TensorSpec(x.shape, x.dtype)
     if isinstance(x, np.ndarray):
         return TensorSpec(x.shape, dtypes.as_dtype(x.dtype))
+    spec = getattr(x, "_type_spec", None)
+    if isinstance(spec, TypeSpec) and type(spec) in _COMPOSITE_PLACEHOLDERS:
+        return spec  # a RaggedTensor's or SparseTensor's signature is its spec, as in TF
     return x
+
+
+# Stand-in values of composite specs for dry traces: ``{spec class: fn(spec, unknown)}``,
+# registered by the op families that define the composites (ragged, sparse).
+_COMPOSITE_PLACEHOLDERS: dict = {}
+
+
+def register_composite_placeholder(spec_type, fn) -> None:
+    """Makes ``fn(spec, unknown)`` the dry-trace stand-in of ``spec_type`` values: a
+    value of the spec whose unknown dimensions are ``unknown``."""
+    _COMPOSITE_PLACEHOLDERS[spec_type] = fn
+
+
+def _flat_specs(structure) -> list:
+    """The ``TensorSpec`` of each graph input of ``structure``: its TensorSpecs, and
+    each composite spec's component specs (``flat_values``, ``row_splits``...)."""
+    out = []
+    for s in nest.flatten(structure):
+        if isinstance(s, TensorSpec):
+            out.append(s)
+        elif isinstance(s, TypeSpec) and type(s) in _COMPOSITE_PLACEHOLDERS:
+            out.extend(c for c in nest.flatten(s._component_specs) if isinstance(c, TensorSpec))
+    return out
 
 
 @public("torchflow.types.experimental")
@@ -130,7 +156,24 @@ class ConcreteFunction:
         self._compile_failed = False
         # Recordings by exact inputs (graph_trace._graph_inputs' key); None: eager.
         self._graphs: dict = {}
+        # Recordings that hold for any size >= 2 of the unknown dimensions, by
+        # _size_class of their keys (see _note_recording).
+        self._generic: dict = {}
         self._op_graph = None  # op_graph.FuncGraph, built when asked for
+
+    def _note_recording(self, key, graph) -> None:
+        """A new recording: where an earlier one of other sizes (>= 2) of the unknown
+        dimensions is the same code, it serves every such size without the body's
+        Python running again (TF traces a ``None`` dimension once; here the body runs
+        at two sizes, and again for sizes 0 and 1, which ops treat specially)."""
+        cls = _size_class(key)
+        if cls == key or cls in self._generic:
+            return
+        for k, other in self._graphs.items():
+            if other is not None and other is not graph and _size_class(k) == cls and \
+                    other.same_as(graph):
+                self._generic[cls] = graph
+                return
 
     def _matches(self, shapes) -> bool:
         if len(shapes) != len(self._shapes):
@@ -166,8 +209,7 @@ class ConcreteFunction:
           UnimplementedError: If the graph depends on the stand-in sizes.
         """
         g = self.graph
-        specs = [s for s in nest.flatten(self.structured_input_signature)
-                 if isinstance(s, TensorSpec)]
+        specs = _flat_specs(self.structured_input_signature)
         if not any(s.shape.rank is not None and None in s.shape.as_list() for s in specs):
             return g
         other = self._function._dry_trace_graph(self, None, None, unknown=2)
@@ -388,7 +430,7 @@ class Function:
                          unknown: int = 1):
         if args is None:
             args, kwargs = concrete.structured_input_signature
-        specs = [s for s in nest.flatten((args, kwargs or {})) if isinstance(s, TensorSpec)]
+        specs = _flat_specs((args, kwargs or {}))
         args, kwargs = nest.map_structure(lambda x: _placeholder(x, unknown),
                                           (args, kwargs or {}))
         if any(isinstance(s, TypeSpec) for s in nest.flatten((args, kwargs))):
@@ -404,16 +446,21 @@ class Function:
             with rec:
                 out = self._run_python(concrete, args, kwargs, first)
         if rec.unsafe is None and gkey is not None and gkey not in concrete._graphs:
-            concrete._graphs[gkey] = graph_trace.Graph(rec, names, out)
+            concrete._graphs[gkey] = graph = graph_trace.Graph(rec, names, out)
+            concrete._note_recording(gkey, graph)
         if not op_graph_too:
             return None
         tensors, arg_names = [], []
         pos = self._arg_names(len(args))
         for an, a in list(zip(pos, args)) + sorted(kwargs.items()):
-            leaves = [x for x in nest.flatten(a) if isinstance(x, Tensor)]
+            leaves = [x for x in nest.flatten(a, expand_composites=True)
+                      if isinstance(x, Tensor)]
             tensors.extend(leaves)
-            arg_names.extend([an] if len(leaves) == 1 else
-                             [f"{an}_{i}" for i in range(len(leaves))])
+            if nest.is_nested(a) or len(leaves) == 1:
+                arg_names.extend([an] if len(leaves) == 1 else
+                                 [f"{an}_{i}" for i in range(len(leaves))])
+            else:  # a composite's components: TF names them x, x_1, x_2, ...
+                arg_names.extend([an] + [f"{an}_{i}" for i in range(1, len(leaves))])
         g = op_graph.FuncGraph.build(f"{concrete.name}_{len(self._list_all_concrete_functions())}",
                                      arg_names, tensors, cap.calls, out, rec.dynamic, specs=specs)
         if concrete._op_graph is None:
@@ -595,6 +642,10 @@ class Function:
             return self._run_python(concrete, args, kwargs, first, compiled=True)
         graphs = concrete._graphs
         graph = graphs.get(gkey, _MISSING) if gkey is not None else None
+        if graph is _MISSING and concrete._generic:
+            graph = concrete._generic.get(_size_class(gkey), _MISSING)
+            if graph is not _MISSING:
+                graphs[gkey] = graph
         if graph is not _MISSING and graph is not None:
             s.function_depth += 1
             try:
@@ -634,7 +685,8 @@ class Function:
                        rec.unsafe)
             graphs[gkey] = None
         else:
-            graphs[gkey] = graph_trace.Graph(rec, names, out)
+            graphs[gkey] = graph = graph_trace.Graph(rec, names, out)
+            concrete._note_recording(gkey, graph)
         return out
 
     def _run_python(self, concrete, args, kwargs, first, compiled=False):
@@ -675,6 +727,16 @@ _MISSING = object()
 
 
 
+def _size_class(key):
+    """A recording key with each input size of 2 or more as -1."""
+    out = []
+    for e in key:
+        if type(e) is tuple and len(e) == 3 and type(e[0]) is torch.Size:
+            e = (tuple(d if d < 2 else -1 for d in e[0]),) + e[1:]
+        out.append(e)
+    return tuple(out)
+
+
 def _differentiable_input(x):
     if type(x) is Tensor and isinstance(x._t, torch.Tensor) and (
             x._t.is_floating_point() or x._t.is_complex()) and not x._t.requires_grad:
@@ -704,6 +766,9 @@ def _placeholder(x, unknown: int = 1):
         if x.dtype is dtypes.string:
             return to_tensor(np.full(shape, b"", dtype=object), x.dtype)
         return wrap(torch.zeros(shape, dtype=x.dtype._torch), x.dtype)
+    make = _COMPOSITE_PLACEHOLDERS.get(type(x))
+    if make is not None:
+        return make(x, unknown)
     return x
 
 

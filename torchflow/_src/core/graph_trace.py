@@ -692,7 +692,33 @@ class Graph:
         ns = dict(rec.ns)
         exec(compile(src, f"<tf.function {rec.name}>", "exec"), ns)  # the code generated above
         self._fn = ns["_replay"]
+        self._ns = ns
         self._jit = None
+
+    def same_as(self, other: "Graph") -> bool:
+        """Whether ``other`` is the same code over equal objects: two recordings of
+        one signature, made at different sizes of its unknown dimensions, that are
+        the same have baked none of those sizes in (a size read into Python shows as
+        a literal, a constant of that size, or a Python output)."""
+        if self.source != other.source or self._templates != other._templates or \
+                self._ns.keys() != other._ns.keys():
+            return False
+        for k, x in self._ns.items():
+            y = other._ns[k]
+            if x is y or k in ("_replay", "__builtins__"):
+                continue
+            if isinstance(x, torch.Tensor):
+                if not (isinstance(y, torch.Tensor) and x.shape == y.shape and
+                        x.dtype == y.dtype and x.device == y.device and torch.equal(x, y)):
+                    return False
+                continue
+            try:
+                eq = x == y
+            except Exception:  # noqa: BLE001 - not comparable: not the same recording
+                return False
+            if eq is not True:
+                return False
+        return True
 
     def pack(self, leaves: list):
         """The function's output structure around the leaves ``run`` returned."""
