@@ -41,7 +41,7 @@ from torchflow._src.core.variables import Variable
 from torchflow._src.util import nest
 
 __all__ = ["register", "FuncGraph", "Operation", "OpCall", "GraphBuilder", "capture_calls",
-           "NameAttrList"]
+           "NameAttrList", "is_registered", "set_function_writer"]
 
 _LOWERINGS: "dict[Any, Callable]" = {}
 _LOCK = threading.Lock()
@@ -71,6 +71,28 @@ def register(fn, lower: Callable) -> None:
 
 _HOST_CODE = None
 _HOST_FNS: "dict[Any, inspect.Signature]" = {}
+
+
+def is_registered(fn) -> bool:
+    """Whether a call of ``fn`` already has a lowering (two op families may both
+    want one for a shared helper; the first registered serves)."""
+    inner = getattr(fn, "__wrapped_host__", None) or fn
+    code = getattr(inner, "__code__", None)
+    if code is None:
+        inner = getattr(inner, "__wrapped__", None) or getattr(inner, "__func__", None)
+        code = getattr(inner, "__code__", None)
+    return code in _LOWERINGS
+
+
+# Writes a nested function's FuncGraph as a FunctionDef (``GraphDef.library``):
+# set by ``train.saved_model.function_def``, which knows TF's output-argument names.
+_FUNCTION_WRITER: "Callable | None" = None
+
+
+def set_function_writer(writer: Callable) -> None:
+    """Sets ``writer(graph, name) -> FunctionDef`` for the functions nested in graphs."""
+    global _FUNCTION_WRITER
+    _FUNCTION_WRITER = writer
 
 
 class NameAttrList:
@@ -309,6 +331,49 @@ class GraphBuilder:
         """The captured resource handle of ``var`` (for the variable-writing ops)."""
         return self.graph._capture_variable(self, var)
 
+    # --- nested functions (While bodies, If branches) -----------------------------
+    def function(self, base: str, args: list) -> "tuple[GraphBuilder, list]":
+        """A new function graph for a functional op's attribute (a loop body).
+
+        Args:
+          base: Its name's stem (made unique in the outermost graph's library).
+          args: ``(name, dtype, dims)`` of each argument (``dims`` None: unknown rank).
+
+        Returns:
+          ``(builder, endpoints)``: a builder making the function's nodes, and the
+          endpoints of its arguments. Finish it with :meth:`end_function`.
+        """
+        root = self.graph.root
+        n = root._fn_count
+        root._fn_count += 1
+        stem = "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in root.name)
+        g = FuncGraph(f"{stem}_{base}_{n}")
+        g.root = root
+        sub = GraphBuilder(g, set())
+        eps = []
+        for an, d, dims in args:
+            ph = sub.node("Placeholder", [], {"dtype": d, "shape": _Shape(dims)}, name=an,
+                          out_dtypes=[d])
+            g.inputs.append(f"{ph}:0")
+            g.arg_names.append(an)
+            eps.append(f"{ph}:0")
+        return sub, eps
+
+    def end_function(self, sub: "GraphBuilder", outputs: list) -> NameAttrList:
+        """Sets ``outputs`` (endpoints in ``sub``) as the function's results and adds
+        it to the library; returns the attribute value naming it."""
+        g = sub.graph
+        outs = []
+        for ep in outputs:
+            d = sub.dtype_of(ep)
+            ident = sub.node("Identity", [ep], {"T": d}, name="Identity", out_dtypes=[d])
+            outs.append(f"{ident}:0")
+        g.outputs = outs
+        g.root.functions[g.name] = g
+        if g.unexportable:
+            g.root.unexportable.extend(g.unexportable)
+        return NameAttrList(g.name)
+
 
 def _placeholder_shape(t: Tensor):
     return _Shape(t.shape.as_list() if t.shape.rank is not None else None)
@@ -339,6 +404,9 @@ class FuncGraph:
         self._var_handles: "dict[int, str]" = {}
         self.unexportable: list = []
         self.arg_names: list = []
+        self.root: "FuncGraph" = self  # the graph whose library holds nested functions
+        self.functions: "dict[str, FuncGraph]" = {}  # nested functions (While bodies)
+        self._fn_count = 0
 
     # --- building -------------------------------------------------------------------
     def _capture_variable(self, b: GraphBuilder, var) -> str:
@@ -432,6 +500,11 @@ class FuncGraph:
         gd = tf_graph_pb2.GraphDef()
         for op in self._order:
             gd.node.append(_node_def(op))
+        if self.functions:
+            if _FUNCTION_WRITER is None:
+                raise TypeError("no FunctionDef writer is set for nested functions")
+            for name, fg in self.functions.items():
+                gd.library.function.append(_FUNCTION_WRITER(fg, name))
         gd.versions.CopyFrom(tf_versions_pb2.VersionDef(producer=561, min_consumer=12))
         return gd
 

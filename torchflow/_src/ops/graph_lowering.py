@@ -400,4 +400,7 @@ del _fn, _op, _name
 __all__ = ["shape_attr"]
 
 # More lowerings (variable reads, convolutions, pooling) register on import.
-from torchflow._src.ops import graph_lowering_nn  # noqa: E402, F401  (for its registrations)
+from torchflow._src.ops import (  # noqa: E402  (for their registrations)
+    graph_lowering_nn,  # noqa: F401
+    graph_lowering_rnn,  # noqa: F401  (recurrent kernels' While loops; after nn)
+)

@@ -15,6 +15,13 @@ Keras' weight layout to torch's:
   r * (h U_h + rb_h))`` is the same in both.
 
 The functions are differentiable with torch autograd (used under GradientTape).
+
+Masked sequences (``Masking``, ``Embedding(mask_zero=True)``) go through
+:func:`lstm_masked`/:func:`gru_masked`, which take the mask itself: a right-padded
+batch runs as a packed sequence in the fused kernel, any other mask through the
+same cell equations step by step with Keras' masked-step rule. They read the
+mask's values, so a ``tf.function`` runs them as host calls; their TF graph is
+the ``While`` loop of ``graph_lowering_rnn``, which applies the rule to any mask.
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ from __future__ import annotations
 import torch
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
-from torchflow._src.core import dtypes
+from torchflow._src.core import dtypes, graph_trace
 from torchflow._src.ops._dispatch import tensor_arg, translate, wrap
 
 _CPU_FUSED = (dtypes.float32, dtypes.float64)
@@ -39,6 +46,26 @@ def can_fuse(x) -> bool:
     """Whether ``x`` (a Tensor) can go through :func:`lstm`/:func:`gru`."""
     t = tensor_arg(x)
     return fusable(t._dtype, t._t.device.type)
+
+
+def zero_state(inputs, size, batch_axis=0, dtype=None):
+    """Zeros ``[batch, *size]`` with the batch size of ``inputs`` (read from its shape
+    at run time in a graph: an RNN's initial state for any batch).
+
+    Args:
+      inputs: The sequence, batch on ``batch_axis``.
+      size: An int or list of ints: one state's shape without the batch.
+      batch_axis: Where the batch is in ``inputs`` (1 when time major).
+      dtype: The zeros' dtype (default: ``inputs``').
+
+    Returns:
+      A Tensor of zeros.
+    """
+    x = tensor_arg(inputs)
+    d = dtypes.as_dtype(dtype) if dtype is not None else x._dtype
+    dims = [int(size)] if isinstance(size, int) else [int(v) for v in size]
+    return wrap(torch.zeros([x._t.shape[batch_axis], *dims], dtype=d._torch,
+                            device=x._t.device), d)
 
 
 def _seq(x, time_major: bool, go_backwards: bool) -> torch.Tensor:
@@ -151,34 +178,101 @@ def _packed(fn, x, hx, params, lengths, time_major, zero_output):
     return _out(out, time_major), states
 
 
-def lstm_masked(inputs, h, c, kernel, recurrent_kernel, bias, lengths, time_major=False,
-                zero_output_for_mask=False):
-    """:func:`lstm` over a right-padded batch with per-row ``lengths``
-    (from :func:`right_padded_lengths`): Keras' masked-step semantics."""
-    x = tensor_arg(inputs)
-    k, rk, b = tensor_arg(kernel)._t, tensor_arg(recurrent_kernel)._t, tensor_arg(bias)._t
-    hx = (tensor_arg(h)._t.unsqueeze(0), tensor_arg(c)._t.unsqueeze(0))
-    try:
-        out, (hn, cn) = _packed(torch._VF.lstm, x, hx, [k.t(), rk.t(), b, torch.zeros_like(b)],
-                                lengths, time_major, zero_output_for_mask)
-    except Exception as e:  # noqa: BLE001 - translated to a TF error
-        raise translate("CudnnRNN", e) from None
-    d = x._dtype
-    return wrap(out, d), wrap(hn, d), wrap(cn, d)
+def _lstm_step(x, h, c, k, rk, b):
+    i, f, g, o = torch.chunk(x @ k + h @ rk + b, 4, dim=1)
+    c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)
+    return torch.sigmoid(o) * torch.tanh(c), c
 
 
-def gru_masked(inputs, h, kernel, recurrent_kernel, bias, lengths, time_major=False,
-               zero_output_for_mask=False):
-    """:func:`gru` over a right-padded batch with per-row ``lengths``."""
+def _gru_step(x, h, k, rk, b):
+    xz, xr, xh = torch.chunk(x @ k + b[0], 3, dim=1)
+    hz, hr, hh = torch.chunk(h @ rk + b[1], 3, dim=1)
+    z, r = torch.sigmoid(xz + hz), torch.sigmoid(xr + hr)
+    return z * h + (1 - z) * torch.tanh(xh + r * hh)
+
+
+def _stepwise(step, seq, mask, states, zero_output):
+    """Keras' masked steps over time-major ``seq``/``mask``: where a row is masked its
+    states keep their values and its output repeats the previous one (zeros with
+    ``zero_output``)."""
+    prev = torch.zeros_like(states[0])
+    outs = []
+    for t in range(seq.shape[0]):
+        new = step(seq[t], *states)
+        new = new if isinstance(new, tuple) else (new,)
+        m = mask[t].unsqueeze(1)
+        states = tuple(torch.where(m, n, s) for n, s in zip(new, states))
+        prev = torch.where(m, new[0], torch.zeros_like(prev) if zero_output else prev)
+        outs.append(prev)
+    return (torch.stack(outs) if outs else seq.new_zeros((0,) + prev.shape)), states
+
+
+def _masked(kind, inputs, states, kernel, recurrent_kernel, bias, mask, time_major,
+            go_backwards, zero_output):
     x = tensor_arg(inputs)
     k, rk, b = tensor_arg(kernel)._t, tensor_arg(recurrent_kernel)._t, tensor_arg(bias)._t
+    hx = tuple(tensor_arg(s)._t for s in states)
+    m = tensor_arg(mask)._t.bool()
+    m = m if time_major else m.t()
+    seq = x._t if time_major else x._t.transpose(0, 1)
+    if go_backwards:
+        seq, m = seq.flip(0), m.flip(0)
     u = rk.shape[0]
-    params = [_zr_to_rz(k.t(), u, 0), _zr_to_rz(rk.t(), u, 0), _zr_to_rz(b[0], u, 0),
-              _zr_to_rz(b[1], u, 0)]
+    lengths = None if go_backwards else right_padded_lengths(mask, time_major)
     try:
-        out, (hn,) = _packed(torch._VF.gru, x, (tensor_arg(h)._t.unsqueeze(0),), params,
-                             lengths, time_major, zero_output_for_mask)
+        if lengths is not None:
+            if kind == "lstm":
+                fn, params = torch._VF.lstm, [k.t(), rk.t(), b, torch.zeros_like(b)]
+            else:
+                fn, params = torch._VF.gru, [_zr_to_rz(k.t(), u, 0), _zr_to_rz(rk.t(), u, 0),
+                                             _zr_to_rz(b[0], u, 0), _zr_to_rz(b[1], u, 0)]
+            out, new = _packed(fn, x, tuple(h.unsqueeze(0) for h in hx), params, lengths,
+                               time_major, zero_output)
+            out_tm = out if time_major else out.transpose(0, 1)
+        else:
+            step = _lstm_step if kind == "lstm" else _gru_step
+            out_tm, new = _stepwise(lambda xt, *s: step(xt, *s, k, rk, b), seq, m, hx,
+                                    zero_output)
+            out = _out(out_tm, time_major)
     except Exception as e:  # noqa: BLE001 - translated to a TF error
         raise translate("CudnnRNN", e) from None
     d = x._dtype
-    return wrap(out, d), wrap(hn, d)
+    last = out_tm[-1] if out_tm.shape[0] else hx[0]
+    return (wrap(out, d), wrap(last, d)) + tuple(wrap(s, d) for s in new)
+
+
+def _dry_masked(n_states):
+    def dry(inputs, *args, **kwargs):
+        x = tensor_arg(inputs)
+        tm = kwargs.get("time_major", args[n_states + 4] if len(args) > n_states + 4 else False)
+        u = tensor_arg(args[n_states + 1]).shape[0]
+        seq = x._t if tm else x._t.transpose(0, 1)
+        z = torch.zeros(seq.shape[:2] + (u,), dtype=x._t.dtype, device=x._t.device)
+        state = wrap(z[0], x._dtype)
+        return (wrap(_out(z, tm), x._dtype), state) + (state,) * n_states
+
+    return dry
+
+
+@graph_trace.host_op(dry=_dry_masked(2))
+def lstm_masked(inputs, h, c, kernel, recurrent_kernel, bias, mask, time_major=False,
+                go_backwards=False, zero_output_for_mask=False):
+    """:func:`lstm` with a boolean ``[batch, time]`` mask (Keras' masked steps).
+
+    Returns:
+      ``(outputs, last_output, last_h, last_c)``.
+    """
+    return _masked("lstm", inputs, (h, c), kernel, recurrent_kernel, bias, mask, time_major,
+                   go_backwards, zero_output_for_mask)
+
+
+@graph_trace.host_op(dry=_dry_masked(1))
+def gru_masked(inputs, h, kernel, recurrent_kernel, bias, mask, time_major=False,
+               go_backwards=False, zero_output_for_mask=False):
+    """:func:`gru` with a boolean ``[batch, time]`` mask (Keras' masked steps).
+
+    Returns:
+      ``(outputs, last_output, last_h)``.
+    """
+    return _masked("gru", inputs, (h,), kernel, recurrent_kernel, bias, mask, time_major,
+                   go_backwards, zero_output_for_mask)

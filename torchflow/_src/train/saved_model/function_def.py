@@ -13,13 +13,18 @@ A ``FunctionDef`` differs from the ``GraphDef`` of the same graph in three ways:
 Stateful ops (variable reads and writes, prints) run in program order: each
 gets a control input on the stateful op before it, as TF's automatic control
 dependencies order them, and all are the function's control outputs.
+
+Functional ops (``StatelessWhile``) name other functions (their loop body and
+condition) that a graph holds in ``FuncGraph.functions``; ``add_nested_functions``
+writes them into the library beside the function (SavedModel's; ``GraphDef.library``
+gets them through ``op_graph.set_function_writer``).
 """
 
 from __future__ import annotations
 
 import re
 
-from torchflow._src.core import dtypes, errors
+from torchflow._src.core import dtypes, errors, op_graph
 from torchflow._src.core.op_graph import _Shape, attr_value, shape_proto
 from torchflow._src.core.proto import tf_function_pb2
 from torchflow._src.train.saved_model import op_outputs
@@ -185,3 +190,20 @@ def function_def(graph, name: str, fname: str, arg_names: list | None = None,
         fd.ret[a] = ref(ep)
     return fd
 
+
+def _nested(graph, name: str):
+    return function_def(graph, name, name)
+
+
+def add_nested_functions(library, graph) -> None:
+    """Adds to ``library`` (a ``FunctionDefLibrary``) the ``FunctionDef``\\ s of the
+    functions ``graph`` names in functional ops (loop bodies and conditions) that it
+    does not hold yet (a graph written twice, as a function and as a signature's
+    wrapper, shares them)."""
+    have = {f.signature.name for f in library.function}
+    for name, g in graph.functions.items():
+        if name not in have:
+            library.function.append(_nested(g, name))
+
+
+op_graph.set_function_writer(_nested)

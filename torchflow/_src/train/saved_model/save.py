@@ -43,7 +43,7 @@ from torchflow._src.core.tensor_spec import TensorSpec
 from torchflow._src.train import checkpoint
 from torchflow._src.train import object_graph as og
 from torchflow._src.train.saved_model import constants, saver_functions, structure
-from torchflow._src.train.saved_model.function_def import function_def
+from torchflow._src.train.saved_model.function_def import add_nested_functions, function_def
 from torchflow._src.util import nest
 from torchflow._src.util.api import public
 
@@ -175,6 +175,7 @@ class _Saver:
         self._keep.append(concrete)
         self.library.function.add().CopyFrom(
             function_def(graph, name, fname, handle_specs=self._handle_specs(graph)))
+        add_nested_functions(self.library, graph)  # its loop bodies
         saved = self.graph.concrete_functions[name]
         saved.bound_inputs.extend(self._bound_inputs(concrete, fname))
         args, kwargs = concrete.structured_input_signature
@@ -369,6 +370,7 @@ class _Saver:
             graph, name, fname, arg_names=keywords, arg_order=order, output_names=sorted_keys,
             output_order=[by_key[k] for k in sorted_keys],
             handle_specs=self._handle_specs(graph)))
+        add_nested_functions(self.library, graph)
         saved = self.graph.concrete_functions[name]
         bound = self._bound_inputs(concrete, fname)
         saved.bound_inputs.extend(bound)

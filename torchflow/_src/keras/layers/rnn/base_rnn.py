@@ -15,7 +15,8 @@ from torchflow._src.core.variables import Variable
 from torchflow._src.keras.engine.base_layer import Layer
 from torchflow._src.keras.engine.functional_utils import in_symbolic_pass
 from torchflow._src.keras.engine.serialization import deserialize_layer, serialize_layer
-from torchflow._src.keras.layers.rnn.cells import _zeros_state
+from torchflow._src.keras.layers.rnn.cells import _Cell, _zeros_state
+from torchflow._src.ops import rnn_ops
 from torchflow._src.ops.array_ops import expand_dims, reshape, stack, unstack
 from torchflow._src.ops.creation_ops import cast, zeros_like
 from torchflow._src.ops.gather_ops import where
@@ -215,8 +216,12 @@ class RNN(Layer):
 
     def get_initial_state(self, inputs):
         """Zero initial states for ``inputs`` (``[batch, time, ...]``)."""
-        batch = inputs.shape[1 if self.time_major else 0]
+        axis = 1 if self.time_major else 0
+        batch = inputs.shape[axis]
         dtype = inputs.dtype
+        zeros = _zero_states(self.cell, inputs, axis, dtype)
+        if zeros is not None:  # the batch read at run time: a graph for any batch size
+            return zeros
         if hasattr(self.cell, "get_initial_state"):
             init = self.cell.get_initial_state(inputs=None, batch_size=batch, dtype=dtype)
         else:
@@ -417,6 +422,21 @@ class RNN(Layer):
         config = dict(config)
         cell = deserialize_layer(config.pop("cell"), custom_objects)
         return cls(cell, **config)
+
+
+def _zero_states(cell, inputs, axis, dtype):
+    """The zero initial states of built-in cells (also stacked), or None when a cell
+    defines its own ``get_initial_state``."""
+    if isinstance(cell, StackedRNNCells):
+        parts = [_zero_states(c, inputs, axis, dtype) for c in cell.cells]
+        return None if any(p is None for p in parts) else [s for p in parts for s in p]
+    own = getattr(type(cell), "get_initial_state", None)
+    if own is not None and own is not _Cell.get_initial_state:
+        return None
+    sizes = _flat_sizes(cell.state_size)
+    if not all(isinstance(s, int) for s in sizes):
+        return None
+    return [rnn_ops.zero_state(inputs, s, axis, dtype) for s in sizes]
 
 
 def _bmask(m, x):

@@ -1,8 +1,9 @@
 """``SimpleRNN``, ``LSTM`` and ``GRU``: ``RNN`` over the matching built-in cell.
 
 ``LSTM``/``GRU`` take TF 2.4's cuDNN path when its conditions hold (tanh,
-sigmoid, no recurrent dropout, not unrolled, with bias, ``reset_after`` for GRU,
-no mask): the whole sequence runs in one fused kernel (``ops/rnn_ops.py``),
+sigmoid, no recurrent dropout, not unrolled, with bias, ``reset_after`` for GRU):
+the whole sequence runs in one fused kernel (``ops/rnn_ops.py``; a masked one as a
+packed sequence when right-padded, else the same equations step by step),
 otherwise the per-step loop of ``RNN``.
 """
 
@@ -65,18 +66,6 @@ class _CellRNN(RNN):
                 and c.recurrent_activation is activations.sigmoid
                 and c.recurrent_dropout == 0 and not self.unroll and c.use_bias
                 and rnn_ops.can_fuse(inputs))
-
-    def _lengths(self, mask):
-        """Row lengths when the mask is right-padded and the fused kernel can take it
-        (not with go_backwards, as in TF 2.4's cuDNN path); else None."""
-        if self.go_backwards:
-            return None
-        return rnn_ops.right_padded_lengths(mask, self.time_major)
-
-    def _last(self, outputs, h):
-        if not self.zero_output_for_mask:
-            return h
-        return outputs[-1] if self.time_major else outputs[:, -1]
 
     def _fused_inputs(self, inputs, training):
         dp = self.cell.get_dropout_mask_for_cell(
@@ -232,13 +221,10 @@ class LSTM(_CellRNN):
         x = self._fused_inputs(inputs, training)
         c = self.cell
         if mask is not None:
-            lengths = self._lengths(mask)
-            if lengths is None:
-                return None
-            out, h, cc = rnn_ops.lstm_masked(x, states[0], states[1], c.kernel,
-                                             c.recurrent_kernel, c.bias, lengths,
-                                             self.time_major, self.zero_output_for_mask)
-            return out, self._last(out, h), [h, cc]
+            out, last, h, cc = rnn_ops.lstm_masked(
+                x, states[0], states[1], c.kernel, c.recurrent_kernel, c.bias, mask,
+                self.time_major, self.go_backwards, self.zero_output_for_mask)
+            return out, last, [h, cc]
         out, h, cc = rnn_ops.lstm(x, states[0], states[1], c.kernel, c.recurrent_kernel,
                                   c.bias, self.time_major, self.go_backwards)
         return out, h, [h, cc]
@@ -322,12 +308,10 @@ class GRU(_CellRNN):
         x = self._fused_inputs(inputs, training)
         c = self.cell
         if mask is not None:
-            lengths = self._lengths(mask)
-            if lengths is None:
-                return None
-            out, h = rnn_ops.gru_masked(x, states[0], c.kernel, c.recurrent_kernel, c.bias,
-                                        lengths, self.time_major, self.zero_output_for_mask)
-            return out, self._last(out, h), [h]
+            out, last, h = rnn_ops.gru_masked(
+                x, states[0], c.kernel, c.recurrent_kernel, c.bias, mask, self.time_major,
+                self.go_backwards, self.zero_output_for_mask)
+            return out, last, [h]
         out, h = rnn_ops.gru(x, states[0], c.kernel, c.recurrent_kernel, c.bias,
                              self.time_major, self.go_backwards)
         return out, h, [h]
