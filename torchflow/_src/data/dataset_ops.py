@@ -59,14 +59,19 @@ class DatasetV2:
     >>> [b.numpy().tolist() for b in ds]
     [[0, 2, 4, 6], [8, 10]]
 
-    Functions passed to ``map`` and ``filter`` are traced as in TF: their Python
-    runs when they trace, their ops (``tf.print``, ``tf.py_function``) for every
-    element, and ``tf.executing_eagerly()`` is False inside. Differences from
-    TensorFlow 2.4: a new element shape traces again (TF traces once, with
-    unknown dimensions); a function whose trace cannot be replayed (string
-    tensors, tensor values read into Python) runs its Python for every element;
-    functions of ``flat_map``/``interleave``/``scan``/``reduce``... run eagerly,
-    once per element. The ``element_spec`` of a ``map`` (``scan``,
+    Every user function of a transformation (``map``, ``filter``, ``flat_map``,
+    ``interleave``, ``reduce``, ``scan``, ``take_while``, ``group_by_window``,
+    ``group_by_reducer`` ...) is traced as in TF: its Python runs when it traces,
+    its ops (``tf.print``, ``tf.py_function``) for every element, and
+    ``tf.executing_eagerly()`` is False inside. A function returning a dataset
+    traces once too; later elements get a copy of the traced dataset holding
+    their own tensors. Differences from TensorFlow 2.4: a function traces at the
+    first element that reaches it (TF: when the transformation is built, so TF's
+    construction-time errors come at the first element); a new element shape
+    traces again (TF traces once, with unknown dimensions); a function whose
+    trace cannot be replayed (string tensors, tensor values read into Python, a
+    returned dataset whose inner function captures the element) runs its Python
+    for every element. The ``element_spec`` of a ``map`` (``scan``,
     ``interleave`` ...) is that of the function's output on the first element:
     that output is kept and is what iteration yields first, so no call is
     repeated; dimensions TF's tracing leaves unknown (because they depend on the
@@ -145,7 +150,10 @@ class DatasetV2:
     def element_spec(self):
         """The nested ``tf.TensorSpec`` of one element."""
         if self._spec_cache is None:
-            self._spec_cache = self._compute_spec()
+            # Not part of a trace that asks for it (a dataset made in a flat_map
+            # function): what finding the spec runs (a first element) is not recorded.
+            with graph_trace.paused():
+                self._spec_cache = self._compute_spec()
         return self._spec_cache
 
     def cardinality(self):

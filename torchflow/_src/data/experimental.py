@@ -8,7 +8,7 @@ import numpy as np
 
 from torchflow._src.core import dtypes
 from torchflow._src.core.errors import InvalidArgumentError
-from torchflow._src.data import _structure
+from torchflow._src.data import _structure, traced_fn
 from torchflow._src.data._runtime import close_iter, op_seeds
 from torchflow._src.data.dataset_ops import INFINITE, UNKNOWN, DatasetV2
 from torchflow._src.data.sources import ListDataset
@@ -153,9 +153,12 @@ def group_by_window(key_func, reduce_func, window_size=None, window_size_func=No
     if (window_size is None) == (window_size_func is None):
         raise ValueError("Either the `window_size` argument or the `window_size_func` "
                          "argument must be specified.")
-    size_fn = window_size_func if window_size_func is not None else (
+    size_fn = traced_fn.traced(window_size_func) if window_size_func is not None else (
         lambda _k: window_size)
-    return lambda ds: GroupByWindowDataset(ds, key_func, reduce_func, size_fn)
+    return lambda ds: GroupByWindowDataset(ds, traced_fn.traced(key_func),
+                                           traced_fn.traced_dataset_fn(reduce_func,
+                                                                       "reduce_func"),
+                                           size_fn)
 
 
 @public("torchflow.data.experimental")
@@ -197,9 +200,11 @@ def bucket_by_sequence_length(element_length_func, bucket_boundaries, bucket_bat
     if boundaries != sorted(boundaries):
         raise ValueError("bucket_boundaries must be sorted in increasing order.")
 
+    length_fn = traced_fn.traced(element_length_func)
+
     def key(*element):
         el = element[0] if len(element) == 1 else element
-        n = int(call_fn(element_length_func, el))
+        n = int(call_fn(length_fn, el))
         return data_ops.scalar(int(np.searchsorted(boundaries, n, side="right")), dtypes.int64)
 
     def reduce(k, window, to_boundary=pad_to_bucket_boundary):

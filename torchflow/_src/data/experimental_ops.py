@@ -12,7 +12,7 @@ import numpy as np
 
 from torchflow._src.core import dtypes
 from torchflow._src.core.tensor_spec import TensorSpec
-from torchflow._src.data import _structure
+from torchflow._src.data import _structure, traced_fn
 from torchflow._src.data._runtime import close_iter, op_seeds
 from torchflow._src.data.dataset_ops import INFINITE, UNKNOWN, DatasetV2
 from torchflow._src.data.sources import ListDataset
@@ -20,6 +20,7 @@ from torchflow._src.data.transforms import (
     _EMPTY,
     UnaryDataset,
     call_fn,
+    check_new_state,
     normalize_output,
     prime,
     take_primed,
@@ -126,7 +127,7 @@ class _ScanDataset(UnaryDataset):
     def __init__(self, input_dataset, initial_state, scan_func):
         super().__init__(input_dataset)
         self._init = normalize_output(initial_state, "scan()")
-        self._fn = scan_func
+        self._fn = traced_fn.traced(scan_func)
 
     def _compute_spec(self):
         first = prime(self, self._fresh_iter)
@@ -142,10 +143,15 @@ class _ScanDataset(UnaryDataset):
             state = self._init
             try:
                 for element in it:
-                    new_state, out = self._fn(state, element) if type(element) is not tuple \
-                        else self._fn(state, *element)
-                    state = normalize_output(new_state, "scan()")
-                    yield normalize_output(out, "scan()")
+                    # As in TF, a tuple element is one argument: scan_func(state, element).
+                    ret = self._fn(state, element)
+                    if not isinstance(ret, (tuple, list)) or len(ret) != 2:
+                        raise TypeError("The scan function must return a pair comprising the "
+                                        "new state and the output value.")
+                    new_state = normalize_output(ret[0], "scan()")
+                    check_new_state(state, new_state, "scan()")
+                    state = new_state
+                    yield normalize_output(ret[1], "scan()")
             finally:
                 close_iter(it)
         return gen(self._input._make_iter(ctx))
@@ -189,7 +195,10 @@ class _GroupByReducerDataset(UnaryDataset):
 
     def __init__(self, input_dataset, key_func, reducer):
         super().__init__(input_dataset)
-        self._key, self._reducer = key_func, reducer
+        self._key = traced_fn.traced(key_func)
+        self._init_fn = traced_fn.traced(reducer.init_func)
+        self._reduce_fn = traced_fn.traced(reducer.reduce_func)
+        self._finalize_fn = traced_fn.traced(reducer.finalize_func)
 
     def _cardinality(self):
         return UNKNOWN
@@ -206,17 +215,16 @@ class _GroupByReducerDataset(UnaryDataset):
     def _fresh_iter(self, ctx):
         def gen(it):
             states: dict = {}
-            r = self._reducer
             try:
                 for element in it:
                     k = int(call_fn(self._key, element))
                     if k not in states:
-                        states[k] = r.init_func(data_ops.scalar(k, dtypes.int64))
-                    states[k] = r.reduce_func(states[k], element)
+                        states[k] = self._init_fn(data_ops.scalar(k, dtypes.int64))
+                    states[k] = self._reduce_fn(states[k], element)
             finally:
                 close_iter(it)
             for k in sorted(states):
-                yield normalize_output(r.finalize_func(states[k]), "group_by_reducer()")
+                yield normalize_output(self._finalize_fn(states[k]), "group_by_reducer()")
         return gen(self._input._make_iter(ctx))
 
 

@@ -10,6 +10,7 @@ which lets a slot whose data is not ready yet be passed over.
 
 from __future__ import annotations
 
+from torchflow._src.data import traced_fn
 from torchflow._src.data._runtime import IterContext, close_iter
 from torchflow._src.data.dataset_ops import AUTOTUNE, INFINITE, UNKNOWN, DatasetV2
 from torchflow._src.data.parallel import PrefetchIterator
@@ -25,7 +26,7 @@ class InterleaveDataset(UnaryDataset):
         super().__init__(input_dataset)
         if not callable(fn):
             raise TypeError(f"`map_func` must be callable, got {fn!r}.")
-        self._fn = fn
+        self._fn = traced_fn.traced_dataset_fn(fn)
         self._cycle = AUTOTUNE if cycle_length is None else int(cycle_length)
         self._block = 1 if block_length is None else int(block_length)
         if self._block < 1:

@@ -8,7 +8,7 @@ import random
 import numpy as np
 
 from torchflow._src.core.errors import InvalidArgumentError
-from torchflow._src.data import _structure
+from torchflow._src.data import _structure, traced_fn
 from torchflow._src.data._runtime import close_iter, op_seeds
 from torchflow._src.data.dataset_ops import INFINITE, UNKNOWN
 from torchflow._src.data.transforms import _EMPTY, UnaryDataset, call_fn, prime, take_primed
@@ -104,4 +104,5 @@ def rejection_resample(class_func, target_dist, initial_dist=None, seed=None):
     initial = None if initial_dist is None else _probabilities(initial_dist, "initial_dist")
     if initial is not None and initial.size != target.size:
         raise ValueError("`initial_dist` and `target_dist` must have the same length.")
-    return lambda ds: _RejectionResampleDataset(ds, class_func, target, initial, seed)
+    return lambda ds: _RejectionResampleDataset(ds, traced_fn.traced(class_func), target,
+                                                initial, seed)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from torchflow._src.core import dtypes
+from torchflow._src.core import dtypes, graph_trace
 from torchflow._src.core.composite_tensor import CompositeTensor, TypeSpec
 from torchflow._src.core.errors import InvalidArgumentError
+from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.core.tensor_spec import TensorSpec
 from torchflow._src.data import _structure
@@ -104,20 +105,30 @@ class ListDataset(DatasetV2):
 
 
 class RangeDataset(DatasetV2):
+    _range_cache = None
+
     def __init__(self, args, dtype):
-        vals = [int(a) for a in args]
-        if len(vals) == 1:
-            start, stop, step = 0, vals[0], 1
-        elif len(vals) == 2:
-            start, stop, step = vals[0], vals[1], 1
-        elif len(vals) == 3:
-            start, stop, step = vals
-        else:
-            raise ValueError(f"Invalid arguments to RangeDataset: {args}")
-        if step == 0:
-            raise InvalidArgumentError(None, None, "step must be a non-zero integer.")
-        self._range = range(start, stop, step)
         self._dtype = dtype
+        if graph_trace.active() is not None and any(isinstance(a, Tensor) for a in args):
+            # Made in a traced function (a flat_map/interleave map_func): the bounds are
+            # that trace's tensors, read when the dataset is iterated, so that a replay's
+            # copy of this dataset reads its own (traced_fn.DatasetFunction).
+            self._args = tuple(args)
+            return
+        r = self._range_cache = _make_range(args)
+        self._args = (r.start, r.stop, r.step)  # what a copy without the cache reads
+
+    @property
+    def _range(self):
+        r = self._range_cache
+        if r is None:
+            r = self._range_cache = _make_range(self._args)
+        return r
+
+    @_range.setter
+    def _range(self, r):  # a split of the range (tf.data service, service/splits.py)
+        self._range_cache = r
+        self._args = (r.start, r.stop, r.step)
 
     def _make_iter(self, ctx):
         r, d = self._range, self._dtype
@@ -131,6 +142,21 @@ class RangeDataset(DatasetV2):
 
     def _compute_spec(self):
         return TensorSpec([], self._dtype)
+
+
+def _make_range(args):
+    vals = [int(a) for a in args]
+    if len(vals) == 1:
+        start, stop, step = 0, vals[0], 1
+    elif len(vals) == 2:
+        start, stop, step = vals[0], vals[1], 1
+    elif len(vals) == 3:
+        start, stop, step = vals
+    else:
+        raise ValueError(f"Invalid arguments to RangeDataset: {args}")
+    if step == 0:
+        raise InvalidArgumentError(None, None, "step must be a non-zero integer.")
+    return range(start, stop, step)
 
 
 def _range_chunks(r, d):

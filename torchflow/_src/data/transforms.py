@@ -650,16 +650,28 @@ def _unique_iter(it):
         close_iter(it)
 
 
+def check_new_state(state, new, what) -> None:
+    """TF 2.4's checks of a new ``reduce``/``scan`` state against the old one: the same
+    structure and dtypes (shapes may change: TF traces again with relaxed shapes)."""
+    old_spec, new_spec = _structure.spec_of(state), _structure.spec_of(new)
+    if not _structure.same_structure(state, new):
+        raise TypeError(f"The element types for the new state must match the initial "
+                        f"state. Expected {old_spec}; got {new_spec}.")
+    old_t = _structure.map_structure(lambda s: s.dtype, old_spec)
+    new_t = _structure.map_structure(lambda s: s.dtype, new_spec)
+    if _structure.flatten(old_t) != _structure.flatten(new_t):
+        raise TypeError(f"The element types for the new state must match the initial "
+                        f"state. Expected {old_t}; got {new_t}.")
+
+
 def reduce_dataset(dataset, initial_state, reduce_func):
     state = normalize_output(initial_state, "Dataset.reduce()")
+    fn = traced_fn.traced(reduce_func)
     it = OwnedIterator(dataset)
     try:
         for element in it:
-            new = normalize_output(reduce_func(state, element), "Dataset.reduce()")
-            if not _structure.same_structure(state, new):
-                raise TypeError(f"The element types for the new state must match the initial "
-                                f"state. Expected {_structure.spec_of(state)}; got "
-                                f"{_structure.spec_of(new)}.")
+            new = normalize_output(fn(state, element), "Dataset.reduce()")
+            check_new_state(state, new, "Dataset.reduce()")
             state = new
     finally:
         it._close()
