@@ -7,6 +7,7 @@ op family or subsystem.
 
 # --- core -------------------------------------------------------------------
 import torchflow._src.ops.graph_lowering
+import torchflow._src.ops.graph_lowering_ragged
 import torchflow._src.ops.tensor_operators
 from torchflow import autodiff as autodiff
 from torchflow import autograph as autograph

@@ -456,11 +456,12 @@ class Function:
             leaves = [x for x in nest.flatten(a, expand_composites=True)
                       if isinstance(x, Tensor)]
             tensors.extend(leaves)
-            if nest.is_nested(a) or len(leaves) == 1:
+            if len(leaves) > 1 and not nest.is_nested(a):
+                # A composite's components: TF names them x, x_1, x_2, ...
+                arg_names.extend([an] + [f"{an}_{i}" for i in range(1, len(leaves))])
+            else:
                 arg_names.extend([an] if len(leaves) == 1 else
                                  [f"{an}_{i}" for i in range(len(leaves))])
-            else:  # a composite's components: TF names them x, x_1, x_2, ...
-                arg_names.extend([an] + [f"{an}_{i}" for i in range(1, len(leaves))])
         g = op_graph.FuncGraph.build(f"{concrete.name}_{len(self._list_all_concrete_functions())}",
                                      arg_names, tensors, cap.calls, out, rec.dynamic, specs=specs)
         if concrete._op_graph is None:

@@ -28,6 +28,7 @@ from typing import Any, Callable
 import numpy as np
 
 from torchflow._src.core import dtypes
+from torchflow._src.core.composite_tensor import CompositeTensor
 from torchflow._src.core.proto import (
     tf_attr_value_pb2,
     tf_graph_pb2,
@@ -47,9 +48,13 @@ _LOWERINGS: "dict[Any, Callable]" = {}
 _LOCK = threading.Lock()
 
 
-def register(fn, lower: Callable) -> None:
+def register(fn, lower: Callable, composite: bool = False) -> None:
     """Makes a call of ``fn`` (a function or method) one TF-op node, built by
-    ``lower(builder, call)``."""
+    ``lower(builder, call)``.
+
+    A call with a composite argument (a ``RaggedTensor``, ``SparseTensor``) is
+    transparent unless ``composite``: the ops it runs on the components are recorded,
+    as TF's ragged and sparse dispatch builds them from dense ops."""
     global _HOST_CODE
     inner = getattr(fn, "__wrapped_host__", None)
     if inner is not None:  # a graph_trace.host_op wrapper: all share one code object
@@ -67,6 +72,20 @@ def register(fn, lower: Callable) -> None:
         # them all (reading the factory's arguments from the frame's free variables).
         raise ValueError(f"{fn!r} shares its code with a function that has another lowering")
     _LOWERINGS[code] = lower
+    if composite:
+        _COMPOSITE_OK.add(code)
+
+
+_COMPOSITE_OK: set = set()  # codes whose lowerings take composite arguments
+
+
+def _has_composite(values) -> bool:
+    for v in values:
+        if isinstance(v, CompositeTensor):
+            return True
+        if type(v) in (list, tuple) and any(isinstance(e, CompositeTensor) for e in v):
+            return True
+    return False
 
 
 _HOST_CODE = None
@@ -142,6 +161,9 @@ class _Tracer:
             code = inner
         elif code not in _LOWERINGS:
             return None
+        if not self._stack and code not in _COMPOSITE_OK and _has_composite(
+                (args if args is not None else frame.f_locals).values()):
+            return None  # dispatched to its components' ops, which are recorded
         if not self._stack:
             call = OpCall(code, args if args is not None else dict(frame.f_locals))
             self._stack.append((frame, call))
@@ -453,12 +475,13 @@ class FuncGraph:
             eps = lower(b, call)
             if eps is None:
                 continue
-            flat = [o for o in nest.flatten(call.outputs, expand_composites=False)
+            flat = [o for o in nest.flatten(call.outputs, expand_composites=True)
                     if isinstance(o, Tensor)]
             for o, ep in zip(flat, eps):
                 b.bind(o, ep)
         outs = []
-        for k, o in enumerate(x for x in nest.flatten(outputs) if isinstance(x, Tensor)):
+        for k, o in enumerate(x for x in nest.flatten(outputs, expand_composites=True)
+                              if isinstance(x, Tensor)):
             src = b.input(o)
             ident = b.node("Identity", [src], {"T": o._dtype}, name="Identity",
                            out_dtypes=[o._dtype])

@@ -7,7 +7,9 @@ arguments. ``RestoredFunction`` picks the concrete function whose signature
 the call matches, as TF's loader does (first without converting Python and NumPy
 values to tensors, then with), and runs its graph through
 ``graph_exec.FunctionLibrary``; the variables the function captured are
-appended as its last inputs.
+appended as its last inputs. A ``RaggedTensorSpec`` / ``SparseTensorSpec`` in a
+signature is several graph inputs (its components, in TF's order), and such an
+output is built back from its components.
 """
 
 from __future__ import annotations
@@ -36,6 +38,30 @@ def _leaves(struct) -> list:
     return nest.flatten(struct)
 
 
+def _input_specs(struct) -> list:
+    """The TensorSpec of each graph input of a structured signature (a composite
+    spec's components in its place)."""
+    out = []
+    for s in _leaves(struct):
+        if isinstance(s, TensorSpec):
+            out.append(s)
+        else:
+            out.extend(structure.component_specs(s))
+    return out
+
+
+def _flat_inputs(flat: list, expected: list) -> list:
+    """The graph inputs of a call's leaves ``flat`` for the signature leaves
+    ``expected``: tensors as they are, composites as their components."""
+    out = []
+    for a, e in zip(flat, expected):
+        if isinstance(e, TensorSpec):
+            out.append(a)
+        elif structure.is_composite_spec(e):
+            out.extend(nest.flatten(e._to_components(a)))
+    return out
+
+
 class RestoredConcreteFunction:
     """One traced function of a SavedModel, callable on its signature.
 
@@ -54,8 +80,7 @@ class RestoredConcreteFunction:
             "canonicalized_input_signature") else ((), {})
         self.structured_outputs = structure.decode(saved.output_signature) if \
             saved.HasField("output_signature") else None
-        self._input_specs = [s for s in _leaves(self.structured_input_signature)
-                             if isinstance(s, TensorSpec)]
+        self._input_specs = _input_specs(self.structured_input_signature)
         self._argument_keywords = list(bare.argument_keywords) if bare is not None else None
         self._allowed_positional = int(bare.allowed_positional_arguments) if bare is not None \
             else None
@@ -113,14 +138,23 @@ class RestoredConcreteFunction:
             return None
         flat = _leaves(struct)
         it = iter(outputs)
-        values = [next(it) if isinstance(s, TensorSpec) else s for s in flat]
+        values = []
+        for s in flat:
+            if isinstance(s, TensorSpec):
+                values.append(next(it))
+            elif structure.is_composite_spec(s):
+                parts = [next(it) for _ in structure.component_specs(s)]
+                values.append(s._from_components(nest.pack_sequence_as(s._component_specs,
+                                                                       parts)))
+            else:
+                values.append(s)
         return nest.pack_sequence_as(struct, values)
 
     def _call_structured(self, args: tuple, kwargs: dict):
         """Runs on a call already in ``structured_input_signature``'s form."""
         flat = nest.flatten_up_to(self.structured_input_signature, (tuple(args), kwargs))
         expected = _leaves(self.structured_input_signature)
-        return self._call_flat([a for a, e in zip(flat, expected) if isinstance(e, TensorSpec)])
+        return self._call_flat(_flat_inputs(flat, expected))
 
     def __call__(self, *args, **kwargs):
         if self._argument_keywords is not None:
@@ -246,6 +280,9 @@ def _callable_with(fn: RestoredConcreteFunction, inputs, allow_conversion: bool)
             if not _is_tensor(arg) or arg.dtype != spec.dtype or \
                     not spec.shape.is_compatible_with(arg.shape):
                 return None
+        elif structure.is_composite_spec(spec):
+            if not spec.is_compatible_with(arg):
+                return None
         elif isinstance(spec, structure.OpaqueTypeSpec):
             return None
         elif _is_tensor(arg):
@@ -318,7 +355,7 @@ class RestoredFunction:
     def __call__(self, *args, **kwargs):
         fn, flat = self._match(args, kwargs)
         expected = _leaves(fn.structured_input_signature)
-        return fn._call_flat([a for a, e in zip(flat, expected) if isinstance(e, TensorSpec)])
+        return fn._call_flat(_flat_inputs(flat, expected))
 
     def get_concrete_function(self, *args, **kwargs) -> RestoredConcreteFunction:
         """The concrete function a call with ``args`` (tensors or TensorSpecs) would run.

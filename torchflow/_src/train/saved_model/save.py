@@ -98,7 +98,8 @@ def _relaxed_spec(t: Tensor, unknown_inputs: bool, name=None) -> TensorSpec:
 
 
 def _has_unknown(specs) -> bool:
-    for s in nest.flatten(specs):
+    flat = nest.flatten(specs)
+    for s in flat + [c for x in flat for c in structure.component_specs(x)]:
         if isinstance(s, TensorSpec) and (s.shape.rank is None or None in s.shape.as_list()):
             return True
     return False
@@ -184,14 +185,16 @@ class _Saver:
         def named(s):
             if isinstance(s, TensorSpec):
                 return TensorSpec(s.shape, s.dtype, s.name or next(names, None))
+            for _ in structure.component_specs(s):  # a ragged/sparse spec's inputs
+                next(names, None)
             return s
 
         sig = nest.map_structure(named, (tuple(args), dict(kwargs)))
         saved.canonicalized_input_signature.CopyFrom(structure.encode(sig))
         unknown = _has_unknown((args, kwargs))
         out = nest.map_structure(
-            lambda t: _relaxed_spec(t, unknown) if isinstance(t, Tensor) else t,
-            graph.structured_outputs)
+            lambda t: _relaxed_spec(t, unknown) if isinstance(t, Tensor) else
+            structure.output_spec(t, unknown), graph.structured_outputs)
         try:
             saved.output_signature.CopyFrom(structure.encode(out))
         except ValueError:

@@ -3,7 +3,9 @@
 A SavedModel keeps the input signature and the output structure of each concrete
 function, and a function's ``FullArgSpec``, as ``StructuredValue`` protos: nests
 of lists, tuples, dicts and named tuples whose leaves are ``TensorSpec``s,
-Python scalars, strings, ``None``, shapes and dtypes.
+Python scalars, strings, ``None``, shapes and dtypes; a ``RaggedTensorSpec`` or
+``SparseTensorSpec`` leaf is a ``TypeSpecProto`` of TF's ``type_spec_class`` whose
+``type_state`` is the spec's serialization (TF's ``_serialize()`` tuple).
 """
 
 from __future__ import annotations
@@ -13,10 +15,55 @@ import collections
 import numpy as np
 
 from torchflow._src.core import dtypes, errors
+from torchflow._src.core.composite_tensor import TypeSpec
 from torchflow._src.core.proto import tf_struct_pb2
+from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.core.tensor_spec import TensorSpec
+from torchflow._src.ops.ragged.ragged_tensor import RaggedTensorSpec
+from torchflow._src.ops.sparse.sparse_tensor import SparseTensorSpec
 from torchflow._src.ops.tensor_proto_ops import from_proto, to_proto
+
+_TSP = tf_struct_pb2.TypeSpecProto
+# The composite specs a SavedModel signature may hold, by TF's TypeSpecClass.
+_COMPOSITE_SPECS = {_TSP.RAGGED_TENSOR_SPEC: RaggedTensorSpec,
+                    _TSP.SPARSE_TENSOR_SPEC: SparseTensorSpec}
+_SPEC_CLASS = {v: k for k, v in _COMPOSITE_SPECS.items()}
+
+
+def is_composite_spec(s) -> bool:
+    """Whether ``s`` is a ragged or sparse spec (whose value is several graph inputs)."""
+    return type(s) in _SPEC_CLASS
+
+
+def component_specs(s) -> list:
+    """The ``TensorSpec`` of each flat component of a composite spec (TF's order:
+    ``flat_values`` then the ``row_splits``; ``indices``, ``values``, ``dense_shape``);
+    ``[]`` for anything else."""
+    if not is_composite_spec(s):
+        return []
+    return [c for c in _flatten_specs(s._component_specs)]
+
+
+def _flatten_specs(x) -> list:
+    if isinstance(x, (list, tuple)):
+        return [c for e in x for c in _flatten_specs(e)]
+    return [x]
+
+
+def output_spec(x, unknown_inputs: bool):
+    """The spec written for an output ``x`` of a trace whose unknown input dimensions
+    stood at 1 (those 1s are written unknown); ``x`` itself if not a tensor."""
+    if isinstance(x, Tensor) or not is_composite_spec(getattr(x, "_type_spec", None)):
+        return x
+    spec = x._type_spec
+    dims = spec.shape.as_list() if spec.shape.rank is not None else None
+    if dims is not None and unknown_inputs:
+        dims = [None if d == 1 else d for d in dims]
+    if isinstance(spec, RaggedTensorSpec):
+        return RaggedTensorSpec(TensorShape(dims), spec.dtype, spec.ragged_rank,
+                                spec.row_splits_dtype)
+    return SparseTensorSpec(TensorShape(dims), spec.dtype)
 
 
 class OpaqueTypeSpec:
@@ -75,7 +122,13 @@ def decode(sv):
         spec = getattr(sv, kind)
         return TensorSpec(_shape(spec.shape), _dtype(spec.dtype), spec.name or None)
     if kind == "type_spec_value":
-        return OpaqueTypeSpec(sv.type_spec_value)
+        proto = sv.type_spec_value
+        cls = _COMPOSITE_SPECS.get(proto.type_spec_class)
+        if cls is not None and proto.HasField("type_state"):
+            state = decode(proto.type_state)
+            if isinstance(state, tuple):
+                return cls._deserialize(state)
+        return OpaqueTypeSpec(proto)
     if kind == "list_value":
         return [decode(v) for v in sv.list_value.values]
     if kind == "tuple_value":
@@ -124,6 +177,12 @@ def encode(value):
         spec.name = value.name or ""
         _shape_proto(value.shape, spec.shape)
         spec.dtype = value.dtype.as_datatype_enum
+    elif isinstance(value, TypeSpec) and is_composite_spec(value):
+        ts = sv.type_spec_value
+        ts.type_spec_class = _SPEC_CLASS[type(value)]
+        ts.type_state.CopyFrom(encode(tuple(value._serialize())))
+        ts.type_spec_class_name = type(value).__name__
+        ts.num_flat_components = len(component_specs(value))
     elif isinstance(value, tuple) and hasattr(value, "_fields"):
         nt = sv.named_tuple_value
         nt.name = type(value).__name__
