@@ -419,3 +419,36 @@ def test_unique_after_a_traced_map():
     ours, theirs = run_both(program)
     assert ours[0] == [0, 1, 2]
     assert_same(ours, theirs)
+
+
+def test_outer_python_runs_once_with_an_inner_tf_function_traced_before():
+    def program(m, log):
+        inner = m.function(lambda v: v * 2)
+        inner(m.constant(7, m.int64))  # traced before the flat_map function uses it
+
+        def f(x):
+            print("trace outer")
+            return m.data.Dataset.from_tensors(x).map(inner)
+
+        return [int(v) for v in m.data.Dataset.range(4).flat_map(f)]
+
+    ours, theirs = run_both(program)
+    assert ours[0] == [0, 2, 4, 6]
+    assert_same(ours, theirs)
+
+
+def test_each_elements_dataset_has_its_own_state():
+    # The datasets of later elements are copies of the traced one: a cache or a
+    # shuffle buffer in one must not leak into another's.
+    def program(m, log):
+        def f(x):
+            print("trace")
+            pair = m.data.Dataset.from_tensor_slices(m.stack([x, x + 100]))
+            return pair.cache().shuffle(2).repeat(2)
+
+        got = [int(v) for v in m.data.Dataset.range(3).flat_map(f)]
+        return sorted(got[:4]), sorted(got[4:8]), sorted(got[8:])
+
+    ours, theirs = run_both(program)
+    assert ours[0] == ([0, 0, 100, 100], [1, 1, 101, 101], [2, 2, 102, 102])
+    assert_same(ours, theirs)

@@ -167,7 +167,11 @@ def _hides_tensor(x, depth: int, seen: set) -> bool:
     if isinstance(x, types.ModuleType) or isinstance(x, type):
         return False
     parts: list = []
-    if isinstance(x, types.FunctionType):
+    if isinstance(x, (_function.Function, DatasetFunction)):
+        # Its traces' bookkeeping holds tensors of its own; what can hold the
+        # element is the Python function.
+        parts.append(x.python_function)
+    elif isinstance(x, types.FunctionType):
         parts.extend(c.cell_contents for c in (x.__closure__ or ()) if _filled(c))
         parts.extend(x.__defaults__ or ())
         parts.extend((x.__kwdefaults__ or {}).values())
@@ -208,6 +212,10 @@ class DatasetFunction:
         body.__name__ = getattr(fn, "__name__", "map_func")
         # AutoGraph converts the user's function (in _body), not this wrapper.
         self._traced = _ElementFunction(body, autograph=False)
+
+    @property
+    def python_function(self):
+        return self._python_function
 
     def __reduce__(self):
         return (DatasetFunction, (self._python_function, self._what))
