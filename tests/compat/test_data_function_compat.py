@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import sys
 
 import pytest
 
@@ -452,3 +453,31 @@ def test_each_elements_dataset_has_its_own_state():
     ours, theirs = run_both(program)
     assert ours[0] == ([0, 0, 100, 100], [1, 1, 101, 101], [2, 2, 102, 102])
     assert_same(ours, theirs)
+
+
+@pytest.mark.parametrize("where", ["flat_map", "reduce", "scan"])
+def test_tf_print_runs_for_every_element(where, capfd):
+    def program(m):
+        def body(x):
+            print("trace", where)
+            m.print("element", x, output_stream=sys.stdout)
+            return x
+
+        ds = m.data.Dataset.range(3)
+        if where == "flat_map":
+            got = [int(v) for v in ds.flat_map(lambda x: m.data.Dataset.from_tensors(body(x)))]
+        elif where == "reduce":
+            got = int(ds.reduce(m.constant(0, m.int64), lambda s, x: s + body(x)))
+        else:
+            got = [int(v) for v in ds.scan(m.constant(0, m.int64),
+                                           lambda s, x: (s + body(x), s))]
+        sys.stdout.flush()
+        return got
+
+    texts = []
+    for m in (tf, real_tf()):
+        capfd.readouterr()
+        result = program(m)
+        texts.append((result, sorted(capfd.readouterr().out.splitlines())))
+    assert texts[0] == texts[1]
+    assert texts[0][1] == ["element 0", "element 1", "element 2", f"trace {where}"]
