@@ -333,7 +333,7 @@ class _Saver:
 
     def _add_signature(self, key, concrete, map_id, handles, unique, n_call) -> None:
         fname = concrete._function.__name__
-        graph = concrete.graph
+        graph = concrete._export_graph()  # refused if it holds a traced-at size
         args, kwargs = concrete.structured_input_signature
         leaves = nest.flatten((args, kwargs))
         flat_specs = [s for s in leaves if isinstance(s, TensorSpec)]

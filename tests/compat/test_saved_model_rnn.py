@@ -1,0 +1,213 @@
+"""Recurrent Keras models saved by torchflow run in real TF (issues 15 and 13).
+
+Each model is built with the same code in real tf.keras (2.21, ``TF_USE_LEGACY_KERAS``)
+and torchflow, with the same weights; torchflow's ``model.save(dir)`` is loaded by
+real TF's ``tf.saved_model.load`` and its ``serving_default`` must give tf.keras'
+predictions (the reference), at batch sizes and sequence lengths the trace never
+saw; the same directory loads back in torchflow to the same values. The graph of
+the model's call (``ConcreteFunction.graph.as_graph_def()``) is imported into a
+real ``tf.Graph`` and run there too. LSTM/GRU are written as TF's Keras writes them:
+a ``While`` loop over TensorLists, so an unknown time length works.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import torchflow as tf
+from torchflow._src.testing import real_tf
+
+pytestmark = pytest.mark.compat
+
+RTOL, ATOL = 1e-5, 1e-6
+
+
+def _stacked(lib):
+    L = lib.keras.layers
+    inp = lib.keras.Input((6, 4), name="seq")
+    h = L.LSTM(3, return_sequences=True)(inp)
+    h = L.GRU(3)(h)
+    return lib.keras.Model(inp, L.Dense(2)(h))
+
+
+def _states(lib):
+    L = lib.keras.layers
+    inp = lib.keras.Input((5, 3), name="seq")
+    seq, h, c = L.LSTM(4, return_sequences=True, return_state=True)(inp)
+    g, gh = L.GRU(2, return_state=True, go_backwards=True)(seq)
+    return lib.keras.Model(inp, [seq, h, c, g, gh])
+
+
+def _unknown_time(lib):
+    L = lib.keras.layers
+    inp = lib.keras.Input((None, 4), name="seq")
+    h = L.GRU(3, return_sequences=True, go_backwards=True)(inp)
+    return lib.keras.Model(inp, L.LSTM(2)(h))
+
+
+def _time_major(lib):
+    L = lib.keras.layers
+    inp = lib.keras.Input((3, 4), name="seq")  # read as [time, batch=3, features]
+    return lib.keras.Model(inp, L.LSTM(2, time_major=True, return_sequences=True)(inp))
+
+
+def _masked(lib):
+    L = lib.keras.layers
+    inp = lib.keras.Input((6, 4), name="seq")
+    h = L.Masking(0.0)(inp)
+    h = L.LSTM(3, return_sequences=True)(h)
+    return lib.keras.Model(inp, L.GRU(2)(h))
+
+
+def _embedded(lib):
+    L = lib.keras.layers
+    ids = lib.keras.Input((None,), dtype="int32", name="ids")
+    h = L.Embedding(7, 4, mask_zero=True)(ids)
+    return lib.keras.Model(ids, L.GRU(3, return_sequences=True)(h))
+
+
+def _simple(lib):
+    L = lib.keras.layers
+    inp = lib.keras.Input((5, 4), name="seq")
+    return lib.keras.Model(inp, L.SimpleRNN(3)(L.SimpleRNN(3, return_sequences=True)(inp)))
+
+
+RNG = np.random.RandomState(5)
+
+
+def _seq(*shape):
+    return RNG.uniform(-1, 1, size=shape).astype(np.float32)
+
+
+def _padded():
+    x = _seq(4, 6, 4)
+    x[0, 4:] = 0.0  # right-padded
+    x[1, :2] = 0.0  # left-padded
+    x[2, 1:5] = 0.0  # a gap
+    return x
+
+
+CASES = {
+    # name: (builder, inputs at two sizes the trace never saw)
+    "stacked": (_stacked, [_seq(3, 6, 4), _seq(5, 6, 4)]),
+    "states": (_states, [_seq(3, 5, 3)]),
+    "unknown_time": (_unknown_time, [_seq(3, 7, 4), _seq(2, 3, 4)]),
+    "time_major": (_time_major, [_seq(5, 3, 4), _seq(2, 3, 4)]),
+    "masked": (_masked, [_padded()]),
+    "embedded": (_embedded, [np.array([[1, 2, 3, 0, 0], [4, 0, 5, 6, 1], [0, 0, 2, 3, 4]],
+                                      np.int32)]),
+    "simple": (_simple, [_seq(3, 5, 4)]),
+}
+
+
+def _pair(name):
+    rtf = real_tf()
+    build = CASES[name][0]
+    theirs, ours = build(rtf), build(tf)
+    rng = np.random.RandomState(3)
+    weights = [rng.uniform(-0.8, 0.8, size=w.shape).astype(np.float32)
+               for w in theirs.get_weights()]
+    theirs.set_weights(weights)
+    ours.set_weights(weights)
+    return rtf, theirs, ours
+
+
+def _outputs(out):
+    if isinstance(out, dict):
+        return [np.asarray(out[k]) for k in sorted(out)]
+    if isinstance(out, (list, tuple)):
+        return [np.asarray(o) for o in out]
+    return [np.asarray(out)]
+
+
+def _expected(theirs, x):
+    out = theirs(x, training=False)
+    flat = out if isinstance(out, (list, tuple)) else [out]
+    by_name = dict(zip(theirs.output_names, [o.numpy() for o in flat]))
+    return [by_name[k] for k in sorted(by_name)]
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_saved_rnn_model_serves_in_real_tf_and_torchflow(tmp_path, name):
+    rtf, theirs, ours = _pair(name)
+    path = str(tmp_path / name)
+    ours.save(path)
+    loaded = rtf.saved_model.load(path)
+    assert "serving_default" in loaded.signatures
+    serve = loaded.signatures["serving_default"]
+    again = tf.saved_model.load(path).signatures["serving_default"]
+    for x in CASES[name][1]:
+        want = _expected(theirs, x)
+        got = _outputs({k: v.numpy() for k, v in serve(rtf.constant(x)).items()})
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(g, w, rtol=RTOL, atol=ATOL)
+        mine = _outputs({k: v.numpy() for k, v in again(tf.constant(x)).items()})
+        for g, w in zip(mine, want):
+            np.testing.assert_allclose(g, w, rtol=RTOL, atol=ATOL)
+
+
+@pytest.mark.parametrize("name", ["stacked", "unknown_time", "masked"])
+def test_fused_layers_are_while_loops(name):
+    _, _, ours = _pair(name)
+    spec = [tf.TensorSpec([None] + list(ours.inputs[0].shape[1:]), ours.inputs[0].dtype)]
+    fn = tf.function(lambda x: ours(x, training=False), input_signature=spec)
+    gd = fn.get_concrete_function().graph.as_graph_def()
+    ops = [n.op for n in gd.node]
+    assert ops.count("StatelessWhile") == 2
+    # The steps are in the loop body, not unrolled (the Dense after them is one MatMul).
+    assert ops.count("MatMul") == (1 if name == "stacked" else 0)
+    bodies = [f for f in gd.library.function if "while_body" in f.signature.name]
+    assert len(bodies) == 2
+    assert all(any(n.op == "TensorListSetItem" for n in f.node_def) for f in bodies)
+
+
+@pytest.mark.parametrize("name", ["stacked", "unknown_time", "masked"])
+def test_call_graph_def_runs_in_a_real_tf_graph(name):
+    rtf, theirs, ours = _pair(name)
+    spec = [tf.TensorSpec([None] + list(ours.inputs[0].shape[1:]), ours.inputs[0].dtype)]
+    fn = tf.function(lambda x: ours(x, training=False), input_signature=spec)
+    graph = fn.get_concrete_function().graph
+    gd_bytes = graph.as_graph_def().SerializeToString()
+    x = CASES[name][1][0]
+    want = _expected(theirs, x)
+    g = rtf.Graph()
+    with g.as_default():
+        feeds = {graph.inputs[0]: rtf.constant(x)}
+        variables = []
+        for v, ep in graph.captures:
+            if isinstance(v, tf.Variable):
+                rv = rtf.Variable(v.numpy())
+                variables.append(rv)
+                feeds[ep] = rv.handle
+        outs = rtf.graph_util.import_graph_def(
+            rtf.compat.v1.GraphDef.FromString(gd_bytes), input_map=feeds,
+            return_elements=list(graph.outputs), name="")
+        init = rtf.compat.v1.variables_initializer(variables)
+    with rtf.compat.v1.Session(graph=g) as sess:
+        sess.run(init)
+        got = sess.run(outs)
+    np.testing.assert_allclose(got[0], want[0], rtol=RTOL, atol=ATOL)
+
+
+def test_unknown_time_of_an_unrolled_cell_is_refused(tmp_path):
+    """SimpleRNN's cell runs per step in Python: with an unknown time length the traced
+    step count would be baked in, so writing the graph is refused (never a graph for
+    the traced length only) and the SavedModel has no serving signature."""
+    rtf = real_tf()
+    L = tf.keras.layers
+    inp = tf.keras.Input((None, 4))
+    model = tf.keras.Model(inp, L.SimpleRNN(3)(inp))
+    fn = tf.function(lambda x: model(x, training=False),
+                     input_signature=[tf.TensorSpec([None, None, 4], tf.float32)])
+    with pytest.raises(tf.errors.UnimplementedError, match="unknown"):
+        root = tf.Module()
+        root.model = model
+        tf.saved_model.save(root, str(tmp_path / "f"), signatures=fn)
+    path = str(tmp_path / "m")
+    model.save(path)  # the weights and the config are written; the call is not
+    assert "serving_default" not in rtf.saved_model.load(path).signatures
+    x = _seq(2, 3, 4)  # the model comes back from its config and weights
+    np.testing.assert_allclose(tf.keras.models.load_model(path)(x).numpy(), model(x).numpy(),
+                               rtol=RTOL)
