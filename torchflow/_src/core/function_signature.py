@@ -4,6 +4,8 @@ prints them, the symbolic tensors of ``structured_outputs``, and how a
 
 from __future__ import annotations
 
+# Imported for its effect: Tensor's value reads follow TF's rules inside traces.
+from torchflow._src.core import graph_reads  # noqa: F401 - installs the checks on Tensor
 from torchflow._src.core.composite_tensor import TypeSpec
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.tensor_shape import TensorShape

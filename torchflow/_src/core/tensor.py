@@ -17,6 +17,10 @@ from torchflow._src.util.api import public
 _BY_TORCH = dtypes._BY_TORCH
 # Set by graph_trace: refuses ``bool()`` of a traced tensor where TF does.
 _graph_bool_check = None
+# Set by graph_reads: graph_trace (whose ``_ACTIVE`` says some thread traces) and the
+# check of TF's rules for reading a graph tensor into Python (``.numpy()`` ...).
+_graph_reads = None
+_check_read = None
 
 
 @public("torchflow")
@@ -90,11 +94,21 @@ class Tensor:
         """Returns the value as a NumPy array (may share memory on the CPU).
 
         As in TF, a scalar gives a NumPy scalar (``bytes`` for a string).
+
+        Raises:
+          AttributeError: In user code inside a ``tf.function`` (a graph tensor has no
+            value), as TF's ``'Tensor' object has no attribute 'numpy'``.
         """
+        g = _graph_reads
+        if g is not None and g._ACTIVE is not None:
+            _check_read(self, "numpy")  # pyright: ignore[reportOptionalCall] - set with _graph_reads
         a = to_numpy(self._t, self._dtype)
         return a[()] if a.ndim == 0 else a
 
     def __array__(self, dtype=None, copy=None):
+        g = _graph_reads
+        if g is not None and g._ACTIVE is not None:
+            _check_read(self, "array")  # pyright: ignore[reportOptionalCall] - set with _graph_reads
         a = to_numpy(self._t, self._dtype)
         if dtype is not None and a.dtype != np.dtype(dtype):
             return a.astype(dtype)
@@ -121,15 +135,27 @@ class Tensor:
         return bool(self._scalar("bool"))
 
     def __int__(self) -> int:
+        g = _graph_reads
+        if g is not None and g._ACTIVE is not None:
+            _check_read(self, "int")  # pyright: ignore[reportOptionalCall] - set with _graph_reads
         return int(self._scalar("int"))
 
     def __float__(self) -> float:
+        g = _graph_reads
+        if g is not None and g._ACTIVE is not None:
+            _check_read(self, "float")  # pyright: ignore[reportOptionalCall] - set with _graph_reads
         return float(self._scalar("float"))
 
     def __complex__(self) -> complex:
+        g = _graph_reads
+        if g is not None and g._ACTIVE is not None:
+            _check_read(self, "complex")  # pyright: ignore[reportOptionalCall] - set with _graph_reads
         return complex(self._scalar("complex"))
 
     def __index__(self) -> int:
+        g = _graph_reads
+        if g is not None and g._ACTIVE is not None:
+            _check_read(self, "index")  # pyright: ignore[reportOptionalCall] - set with _graph_reads
         if not self._dtype.is_integer or self._t.ndim != 0:
             raise TypeError(
                 f"Only integers, slices, ellipsis, tf.newaxis and scalar tf.int32/tf.int64 "
