@@ -7,6 +7,8 @@ small eager op within about 0.5 us of raw torch.
 
 from __future__ import annotations
 
+import math
+
 import torch
 
 from torchflow._src.core import dtypes
@@ -16,7 +18,7 @@ from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.core.variables import Variable
 
 __all__ = ["COMPOSITE", "unwrap", "binary", "tensor_arg", "wrap", "translate", "tf_type_name", "Tensor",
-           "NARROW_UNSIGNED", "dtype_error", "scalar_operand"]
+           "NARROW_UNSIGNED", "dtype_error", "scalar_operand", "number_operand"]
 
 _PY_SCALARS = (float, int, bool)
 
@@ -42,9 +44,31 @@ def dtype_error(op: str, index: int, expected: dtypes.DType, got: dtypes.DType):
     )
 
 
+# torch dtype -> {number: cached 0-d CPU tensor of that dtype}. Within one dtype,
+# equal numbers convert to the same value (1, 1.0 and True alike), so the number
+# alone is the key: no tuple to build, no ``t.dtype`` to read (~0.1 us each).
 _SCALAR_CACHE: dict = {}
 _HALF_TORCH = (torch.float16, torch.bfloat16)
 _is_compiling = torch.compiler.is_compiling
+_copysign = math.copysign
+# TF's integer dtypes by name -> (min, max): a Python int outside is TF's TypeError
+# (the slow path raises it).
+_INT_RANGE = {d.name: (int(d.min), int(d.max)) for d in (
+    dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64,
+    dtypes.uint8, dtypes.uint16, dtypes.uint32, dtypes.uint64)}
+
+
+def _cached_scalar(value, torch_dtype):
+    by_value = _SCALAR_CACHE.get(torch_dtype)
+    if by_value is None:
+        by_value = _SCALAR_CACHE[torch_dtype] = {}
+    c = by_value.get(value)
+    if c is None:
+        if len(by_value) >= 1024:
+            by_value.clear()
+        with torch.inference_mode(False):  # an inference tensor could not be saved for backward
+            c = by_value[value] = torch.tensor(value, dtype=torch_dtype)
+    return c
 
 
 def scalar_operand(value, t: torch.Tensor):
@@ -52,23 +76,41 @@ def scalar_operand(value, t: torch.Tensor):
 
     torch wraps a Python number into a fresh tensor on every call (~3 us on the
     CPU); a cached 0-d tensor of ``t``'s dtype costs nothing and rounds the
-    number to that dtype first, as TF's conversion does. Zero (whose sign a
-    cache would lose), non-CPU tensors and code being traced by torch.compile
-    get the plain number (a fresh 0-d tensor for half precision, where the
-    rounding shows in the result).
+    number to that dtype first, as TF's conversion does. ``-0.0`` (equal to
+    ``0``, so a cache keyed by value would lose its sign), non-CPU tensors and
+    code being traced by torch.compile get the plain number (a fresh 0-d tensor
+    for half precision, where the rounding shows in the result).
     """
-    if value == 0 or not t.is_cpu or _is_compiling():
+    if not t.is_cpu or _is_compiling() or (value == 0 and _copysign(1.0, value) < 0):
         if t.dtype in _HALF_TORCH:  # round to the dtype as TF does (0-d CPU: any device)
             return torch.tensor(value, dtype=t.dtype)
         return value
-    key = (value, type(value), t.dtype)
-    c = _SCALAR_CACHE.get(key)
-    if c is None:
-        if len(_SCALAR_CACHE) >= 1024:
-            _SCALAR_CACHE.clear()
-        with torch.inference_mode(False):  # an inference tensor could not be saved for backward
-            c = _SCALAR_CACHE[key] = torch.tensor(value, dtype=t.dtype)
-    return c
+    return _cached_scalar(value, t.dtype)
+
+
+def number_operand(value, t: torch.Tensor, d: dtypes.DType):
+    """A Python ``float``/``int`` ``value`` as the operand of a torch op with the
+    tensor ``t`` of dtype ``d``, or None when TF's conversion of ``value`` to ``d``
+    is not the plain one (a float for an integer dtype, an int out of range, bool
+    and string dtypes): then the op's general path converts it, or raises TF's
+    error. The operand is ``scalar_operand``'s (a cached 0-d tensor on the CPU)."""
+    k = d._kind
+    if k == "i" or k == "u":
+        if type(value) is not int:
+            return None
+        lo, hi = _INT_RANGE[d._name]
+        if not lo <= value <= hi:
+            return None
+        if not t.is_cpu or _is_compiling():  # (an integer zero has no sign to lose)
+            return value
+        return _cached_scalar(value, d._torch)
+    if k != "f" and k != "c":
+        return None
+    if not t.is_cpu or _is_compiling() or (value == 0 and _copysign(1.0, value) < 0):
+        if d._torch in _HALF_TORCH:  # round to the dtype as TF does (0-d CPU: any device)
+            return torch.tensor(value, dtype=d._torch)
+        return value
+    return _cached_scalar(value, d._torch)
 
 
 def tensor_arg(x, dtype=None) -> Tensor:

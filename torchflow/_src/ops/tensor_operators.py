@@ -12,7 +12,9 @@ as TF does.
 
 ``+ - * / **`` (both ways) call ``_math_common.binary_op`` with their op's
 arguments, so they take its one fast path (same-dtype tensors, a Python number
-with a floating tensor, a Variable read once) with no call in between.
+that converts to the tensor's dtype plainly, a Variable read once) with no call
+in between; ``< <= > >= == !=`` take the same fast path through
+``_math_common.compare_op`` and fall back to their ``tf.math`` function.
 """
 # This module assigns Tensor's operator methods (install()); the checker sees only the
 # class body, where they are not declared.
@@ -36,6 +38,8 @@ _BOOL = dtypes.bool
 _PLAIN = (int, float, bool, complex, str, bytes, list, tuple, type(None))
 _STRING = dtypes.string
 _binary_op = mc.binary_op
+# ``==``'s fast path: every dtype torch compares (string tensors hold NumPy arrays).
+_EQ_TYPES = mc.TypeSet(mc.NUMERIC, "bool")
 
 
 def _forward(fn, rname):
@@ -112,6 +116,39 @@ class _Op:
             return m.pow(x, y)
         except (TypeError, ValueError):
             return _reflect(x, y, "__rpow__")
+
+
+    # Comparisons: _math_common.compare_op's fast path, else the tf.math function.
+    @staticmethod
+    def less(x, y, _op=mc.compare_op, _fn=torch.lt, _types=mc.ALL_REAL, _general=cmp.less):
+        return _op(_fn, _types, x, y, _general)
+
+    @staticmethod
+    def less_equal(x, y, _op=mc.compare_op, _fn=torch.le, _types=mc.ALL_REAL,
+                   _general=cmp.less_equal):
+        return _op(_fn, _types, x, y, _general)
+
+    @staticmethod
+    def greater(x, y, _op=mc.compare_op, _fn=torch.gt, _types=mc.ALL_REAL,
+                _general=cmp.greater):
+        return _op(_fn, _types, x, y, _general)
+
+    @staticmethod
+    def greater_equal(x, y, _op=mc.compare_op, _fn=torch.ge, _types=mc.ALL_REAL,
+                      _general=cmp.greater_equal):
+        return _op(_fn, _types, x, y, _general)
+
+    @staticmethod
+    def equal(x, y, _op=mc.compare_op, _fn=torch.eq, _types=_EQ_TYPES):
+        if y is None:
+            return False
+        return _op(_fn, _types, x, y, _eq)
+
+    @staticmethod
+    def not_equal(x, y, _op=mc.compare_op, _fn=torch.ne, _types=_EQ_TYPES):
+        if y is None:
+            return True
+        return _op(_fn, _types, x, y, _ne)
 
 
 class _ROp:
@@ -255,12 +292,9 @@ def install() -> None:
     Tensor.__truediv__ = Tensor.__div__ = _Op.truediv
     Tensor.__rtruediv__ = Tensor.__rdiv__ = _ROp.truediv
     Tensor.__pow__, Tensor.__rpow__ = _Op.pow, _ROp.pow
-    Tensor.__lt__ = cmp.less
-    Tensor.__le__ = cmp.less_equal
-    Tensor.__gt__ = cmp.greater
-    Tensor.__ge__ = cmp.greater_equal
-    Tensor.__eq__ = _eq
-    Tensor.__ne__ = _ne
+    Tensor.__lt__, Tensor.__le__ = _Op.less, _Op.less_equal
+    Tensor.__gt__, Tensor.__ge__ = _Op.greater, _Op.greater_equal
+    Tensor.__eq__, Tensor.__ne__ = _Op.equal, _Op.not_equal
     Tensor.__neg__ = _neg
     Tensor.__abs__ = um.abs
     Tensor.__invert__ = _invert
