@@ -39,8 +39,11 @@ def test_save_options_fields():
     for field in ("namespace_whitelist", "save_debug_info", "function_aliases",
                   "experimental_io_device"):
         assert getattr(got, field) == getattr(want, field), field
-    with pytest.raises(TypeError, match="Namespace whitelist must be a list of strings"):
+    # A non-string namespace is TF's ValueError (2.4 and 2.21); a non-list, TypeError.
+    with pytest.raises(ValueError, match="Whitelisted namespace must be a string"):
         tf.saved_model.SaveOptions(namespace_whitelist=[1])
+    with pytest.raises(TypeError, match="Namespace whitelist must be a list of strings"):
+        tf.saved_model.SaveOptions(namespace_whitelist="Custom")
 
 
 def test_load_options_and_asset(tmp_path):

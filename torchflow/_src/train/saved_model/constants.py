@@ -90,18 +90,24 @@ class SaveOptions:
     """Options for ``tf.saved_model.save`` (TF 2.4's ``SaveOptions``).
 
     Args:
-      namespace_whitelist: Op namespaces allowed in the saved graph besides TF's
-        own (a list of strings).
-      save_debug_info: Also write ``debug/saved_model_debug_info.pb``.
-      function_aliases: ``{alias: tf.function}`` recorded in the MetaGraph.
-      experimental_io_device: Device to do file I/O on (accepted; torchflow's I/O
-        runs on the host).
+      namespace_whitelist: Op namespaces allowed in the saved graphs (a list of
+        strings). An op of a custom namespace (``"MyNs>MyOp"``) is refused unless its
+        namespace is listed; TF 2.4 lists none by default.
+      save_debug_info: Also write ``debug/saved_model_debug_info.pb``: a
+        ``GraphDebugInfo`` with a stack trace for every node of the saved functions.
+      function_aliases: ``{alias: tf.function}`` (or a concrete function, or a list
+        of them), recorded in the MetaGraph's ``meta_info_def.function_aliases``
+        as ``{concrete function name: alias}`` for every concrete function saved.
+      experimental_io_device: The device that reads and writes the files (a device
+        string such as ``"/job:localhost"``). torchflow's file I/O runs on the host,
+        so any valid device string is accepted and changes nothing.
       experimental_variable_policy: A ``tf.saved_model.experimental.VariablePolicy``,
         its value as a string, or None (``VariablePolicy.NONE``).
 
     Raises:
-      TypeError: ``namespace_whitelist`` is not a list of strings.
-      ValueError: ``experimental_variable_policy`` names no policy.
+      TypeError: ``namespace_whitelist`` is not a list.
+      ValueError: A whitelisted namespace is not a string, or
+        ``experimental_variable_policy`` names no policy.
 
     >>> import torchflow as tf
     >>> tf.saved_model.SaveOptions(save_debug_info=True).save_debug_info
@@ -113,19 +119,24 @@ class SaveOptions:
 
     def __init__(self, namespace_whitelist=None, save_debug_info=False, function_aliases=None,
                  experimental_io_device=None, experimental_variable_policy=None):
-        if namespace_whitelist is None:
-            namespace_whitelist = []
-        elif isinstance(namespace_whitelist, str):
-            namespace_whitelist = [namespace_whitelist]
-        elif not isinstance(namespace_whitelist, (list, tuple)) or not all(
-                isinstance(n, str) for n in namespace_whitelist):
-            raise TypeError(f"Namespace whitelist must be a list of strings. Got: "
-                            f"{namespace_whitelist} with type {type(namespace_whitelist)}.")
-        self.namespace_whitelist = list(namespace_whitelist)
-        self.save_debug_info = bool(save_debug_info)
-        self.function_aliases = dict(function_aliases) if function_aliases else {}
+        self.namespace_whitelist = _validate_namespace_whitelist(namespace_whitelist)
+        self.save_debug_info = save_debug_info
+        self.function_aliases = function_aliases if function_aliases else {}
         self.experimental_io_device = experimental_io_device
         self.experimental_variable_policy = VariablePolicy.from_obj(experimental_variable_policy)
+
+
+def _validate_namespace_whitelist(namespace_whitelist) -> list:
+    # TF 2.4: no whitelist means an empty one (TF 2.6+ reads None as "allow all").
+    if namespace_whitelist is None:
+        return []
+    if not isinstance(namespace_whitelist, list):
+        raise TypeError("Namespace whitelist must be a list of strings.")
+    for namespace in namespace_whitelist:
+        if not isinstance(namespace, str):
+            raise ValueError(f"Whitelisted namespace must be a string. Got: {namespace} of "
+                             f"type {type(namespace)}.")
+    return list(namespace_whitelist)
 
 
 @public("torchflow.saved_model")
@@ -133,8 +144,9 @@ class LoadOptions:
     """Options for ``tf.saved_model.load`` (TF 2.4's ``LoadOptions``).
 
     Args:
-      experimental_io_device: Device to do file I/O on (accepted; torchflow's I/O
-        runs on the host).
+      experimental_io_device: The device that reads the files (a device string such
+        as ``"/job:localhost"``). torchflow's file I/O runs on the host, so any valid
+        device string is accepted and changes nothing.
       allow_partial_checkpoint: Accepted for newer TF's spelling (TF 2.5+).
       experimental_skip_checkpoint: Do not restore variable values (TF 2.6+):
         variables keep zeros of their saved shape and dtype.

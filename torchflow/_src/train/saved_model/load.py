@@ -29,7 +29,7 @@ from torchflow._src.core.variables import (
 from torchflow._src.ops import creation_ops
 from torchflow._src.ops.graph_exec import FunctionLibrary, attr_value
 from torchflow._src.train import checkpoint_management
-from torchflow._src.train.saved_model import constants
+from torchflow._src.train.saved_model import constants, save_options_impl
 from torchflow._src.train.saved_model.restored_function import (
     RestoredConcreteFunction,
     RestoredFunction,
@@ -252,8 +252,10 @@ class _Loader:
             fn = proto.function
             concrete = [self._concrete(n) for n in fn.concrete_functions]
             name = self._function_name(i)
-            self.nodes[i] = RestoredFunction(
-                name, concrete, fn.function_spec if fn.HasField("function_spec") else None)
+            spec = fn.function_spec if fn.HasField("function_spec") else None
+            self.nodes[i] = RestoredFunction(name, concrete, spec)
+            # What a re-save writes back (tf.saved_model.save of the loaded object).
+            self.nodes[i]._saved_function_spec = spec
         elif kind == "user_object":
             ident = proto.user_object.identifier
             if ident in _WRAPPERS:
@@ -423,6 +425,7 @@ def load(export_dir, tags=None, options=None):
         options = constants.LoadOptions()
     elif not isinstance(options, constants.LoadOptions):
         raise TypeError(f"options must be a tf.saved_model.LoadOptions, got {options!r}")
+    save_options_impl.check_io_device(options.experimental_io_device)
     sm = read_saved_model(export_dir)
     meta = _meta_graph(sm, tags, export_dir)
     if not meta.HasField("object_graph_def") or not meta.object_graph_def.nodes:

@@ -27,6 +27,7 @@ holding computations with no TF op cannot be written and raises.
 from __future__ import annotations
 
 import collections
+import collections.abc
 import inspect
 import os
 import shutil
@@ -42,7 +43,8 @@ from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.core.tensor_spec import TensorSpec
 from torchflow._src.train import checkpoint
 from torchflow._src.train import object_graph as og
-from torchflow._src.train.saved_model import constants, saver_functions, structure
+from torchflow._src.train.saved_model import constants, resave, saver_functions, structure
+from torchflow._src.train.saved_model import save_options_impl as options_impl
 from torchflow._src.train.saved_model.function_def import add_nested_functions, function_def
 from torchflow._src.util import nest
 from torchflow._src.util.api import public
@@ -52,6 +54,7 @@ _SKIPPED = frozenset(("train_function", "test_function", "predict_function",
                       "train_tf_function"))
 _PREDICT = "tensorflow/serving/predict"
 _INIT_OP_KEY = "__saved_model_init_op"
+_FUNCTIONS = (Function, ConcreteFunction) + resave.RESTORED
 
 
 def _functions_of(obj) -> list:
@@ -61,7 +64,7 @@ def _functions_of(obj) -> list:
     hook = getattr(obj, "_list_functions_for_serialization", None)
     if callable(hook):  # TF's protocol (Keras layers define it): {name: function}
         return sorted((str(k), v) for k, v in hook({}).items()
-                      if isinstance(v, (Function, ConcreteFunction)))
+                      if isinstance(v, _FUNCTIONS))
     names = set(getattr(obj, "__dict__", {}) or {})
     for klass in type(obj).__mro__:
         names.update(vars(klass))
@@ -73,16 +76,23 @@ def _functions_of(obj) -> list:
             static = inspect.getattr_static(obj, n)
         except AttributeError:
             continue
-        if isinstance(static, (Function, ConcreteFunction)):
+        if isinstance(static, _FUNCTIONS):
             out.append((n, getattr(obj, n)))
-    return out
+    # A revived object's ``__call__`` lives on its class, the restored function in
+    # its saved children.
+    seen = {n for n, _ in out}
+    out += [(n, c) for n, c in getattr(obj, "_saved_children", ())
+            if n not in seen and isinstance(c, resave.RESTORED)]
+    return sorted(out, key=lambda item: item[0])
 
 
 def _concretes(fn) -> list:
     """The concrete functions TF saves for ``fn``: every traced one (tracing the
     ``input_signature`` first if there is one and nothing was traced)."""
-    if isinstance(fn, ConcreteFunction):
+    if isinstance(fn, (ConcreteFunction, resave.RestoredConcreteFunction)):
         return [fn]
+    if isinstance(fn, resave.RestoredFunction):
+        return fn.concrete_functions
     if fn.input_signature is not None and not fn._list_all_concrete_functions():
         fn.get_concrete_function()
     return fn._list_all_concrete_functions()
@@ -125,7 +135,7 @@ def _full_arg_spec(fn: Function):
 
 
 class _Saver:
-    def __init__(self, root, signatures, root_functions=()):
+    def __init__(self, root, signatures, root_functions=(), options=None):
         self.root = root
         self.objects, self.edges, self.paths, self.index = og.walk(root)
         self.meta = tf_meta_graph_pb2.MetaGraphDef()
@@ -136,26 +146,22 @@ class _Saver:
         self._keep: list = []
         self.signatures = signatures
         self._root_functions = list(root_functions)
+        self.options = options if options is not None else constants.SaveOptions()
+        self._taken: set = set()
+        self._copier = resave.FunctionCopier(self.library, self._taken)
+        self.debug_functions: list = []  # [(FunctionDef name, graph, Python function)]
 
     def _fname(self, base: str) -> str:
-        self._counter += 1
-        return f"__inference_{base}_{self._counter}"
+        while True:
+            self._counter += 1
+            name = f"__inference_{base}_{self._counter}"
+            if name not in self._taken:
+                self._taken.add(name)
+                return name
 
     # --- functions ----------------------------------------------------------------
     def _bound_inputs(self, concrete, fname: str) -> list:
-        ids = []
-        for var in concrete.graph.variables:
-            j = self.index.get(id(var))
-            if j is None:
-                raise AssertionError(
-                    f"Tried to export a function which references an 'untracked' resource. "
-                    f"TensorFlow objects (e.g. tf.Variable) captured by functions must be "
-                    f"'tracked' by assigning them to an attribute of a tracked object or "
-                    f"assigned to an attribute of the main object directly. Function "
-                    f"{fname} captures variable {var.name}, which is not reachable from the "
-                    "object being saved.")
-            ids.append(j)
-        return ids
+        return [self._node_of(var, fname) for var in concrete.graph.variables]
 
     def _handle_specs(self, graph) -> dict:
         return {ep: (v.dtype, v.shape.as_list() if v.shape.rank is not None else None)
@@ -165,6 +171,8 @@ class _Saver:
         name = self._names.get(id(concrete))
         if name is not None:
             return name
+        if isinstance(concrete, resave.RestoredConcreteFunction):
+            return self._add_restored(concrete, fname)
         graph = concrete._export_graph()
         if any(og.is_variable(o) for o in nest.flatten(graph.structured_outputs)):
             raise errors.UnimplementedError(
@@ -174,6 +182,7 @@ class _Saver:
         name = self._fname(fname)
         self._names[id(concrete)] = name
         self._keep.append(concrete)
+        self.debug_functions.append((name, graph, concrete._function.python_function))
         self.library.function.add().CopyFrom(
             function_def(graph, name, fname, handle_specs=self._handle_specs(graph)))
         add_nested_functions(self.library, graph)  # its loop bodies
@@ -201,18 +210,58 @@ class _Saver:
             saved.output_signature.CopyFrom(structure.encode(None))
         return name
 
+    def _add_restored(self, concrete, fname: str) -> str:
+        """A restored concrete function, written back from its FunctionDefs."""
+        name = self._copier.copy(concrete)
+        self._names[id(concrete)] = name
+        self._keep.append(concrete)
+        bound = [self._node_of(v, fname) for v in resave.bound_objects(concrete, fname)]
+        resave.copy_saved_concrete(self.graph.concrete_functions[name], concrete, bound)
+        return name
+
+    def alias_name(self, concrete) -> str:
+        """The library name of ``concrete`` (a function aliased in ``SaveOptions``),
+        added to the library if no saved object holds it."""
+        if id(concrete) in self._names:
+            return self._names[id(concrete)]
+        base = concrete.name if isinstance(concrete, resave.RestoredConcreteFunction) \
+            else concrete._function.__name__
+        return self._add_concrete(concrete, base)
+
+    def _node_of(self, var, fname: str) -> int:
+        j = self.index.get(id(var))
+        if j is None:
+            raise AssertionError(
+                f"Tried to export a function which references an 'untracked' resource. "
+                f"TensorFlow objects (e.g. tf.Variable) captured by functions must be "
+                f"'tracked' by assigning them to an attribute of a tracked object or "
+                f"assigned to an attribute of the main object directly. Function "
+                f"{fname} captures variable {var.name}, which is not reachable from the "
+                "object being saved.")
+        return j
+
     def _add_function(self, owner: int, attr: str, fn) -> None:
         node_id = len(self.graph.nodes)
         proto = self.graph.nodes.add()
         self.graph.nodes[owner].children.add(node_id=node_id, local_name=attr)
-        if isinstance(fn, ConcreteFunction):
-            name = self._add_concrete(fn, fn._function.__name__)
+        if isinstance(fn, (ConcreteFunction, resave.RestoredConcreteFunction)):
+            name = self._add_concrete(fn, attr if isinstance(fn, resave.RestoredConcreteFunction)
+                                      else fn._function.__name__)
             bare = proto.bare_concrete_function
             bare.concrete_function_name = name
+            if isinstance(fn, resave.RestoredConcreteFunction) and \
+                    fn._argument_keywords is not None:
+                bare.argument_keywords.extend(fn._argument_keywords)
+                bare.allowed_positional_arguments = fn._allowed_positional or 0
             return
         saved = proto.function
         for c in _concretes(fn):
             saved.concrete_functions.append(self._add_concrete(c, fn.__name__))
+        if isinstance(fn, resave.RestoredFunction):
+            spec = getattr(fn, "_saved_function_spec", None)
+            if spec is not None:
+                saved.function_spec.CopyFrom(spec)
+            return
         full, is_method = _full_arg_spec(fn)
         if full is not None:
             saved.function_spec.fullargspec.CopyFrom(full)
@@ -238,6 +287,11 @@ class _Saver:
                 v.aggregation = int(getattr(getattr(obj, "aggregation", None), "value", 0) or 0)
                 name = getattr(obj, "name", "") or ""
                 v.name = name[:-2] if name.endswith(":0") else name
+                policy = self.options.experimental_variable_policy
+                v.device = options_impl.variable_device(obj, policy)
+                for c_name, c_device in options_impl.distributed_components(obj, policy):
+                    v.experimental_distributed_variable_components.add(name=c_name,
+                                                                       device=c_device)
             else:
                 ident = {"list": "trackable_list_wrapper",
                          "dict": "trackable_dict_wrapper"}.get(kind, "_generic_user_object")
@@ -317,6 +371,14 @@ class _Saver:
                 node.attr["shared_name"].s = node.name.encode()
                 node.attr["container"].s = b""
                 handles[j] = node.name
+                policy = self.options.experimental_variable_policy
+                node.device = options_impl.variable_device(obj, policy)
+                for c_name, c_device in options_impl.distributed_components(obj, policy)[1:]:
+                    comp = gd.node.add()
+                    comp.CopyFrom(node)
+                    comp.name = unique(c_name)
+                    comp.attr["shared_name"].s = comp.name.encode()
+                    comp.device = c_device
         for n_call, key in enumerate(sorted(sigs)):
             self._add_signature(key, sigs[key], map_id, handles, unique, n_call)
         keys = self._checkpoint_keys()
@@ -332,6 +394,9 @@ class _Saver:
         self.meta.collection_def["saved_model_main_op"].node_list.value.append(init.name)
 
     def _add_signature(self, key, concrete, map_id, handles, unique, n_call) -> None:
+        if isinstance(concrete, resave.RestoredConcreteFunction):
+            self._add_restored_signature(key, concrete, map_id, handles, unique)
+            return
         fname = concrete._function.__name__
         graph = concrete._export_graph()  # refused if it holds a traced-at size
         args, kwargs = concrete.structured_input_signature
@@ -384,31 +449,59 @@ class _Saver:
         flat_graph_out = [o for o in flat_out if isinstance(o, Tensor)]
         out_specs = {k: _relaxed_spec(flat_graph_out[by_key[k]], unknown, k) for k in sorted_keys}
         saved.output_signature.CopyFrom(structure.encode(out_specs))
+        self.debug_functions.append((name, graph, concrete._function.python_function))
+        self._signature_entry(key, name, [keywords[k] for k in order],
+                              [flat_specs[k] for k in order], out_specs, bound, map_id, handles,
+                              unique)
+
+    def _add_restored_signature(self, key, fn, map_id, handles, unique) -> None:
+        """A restored function as signature ``key``: a new wrapper calls its copy."""
+        keywords, specs, out_keys, out_specs = resave.signature_parts(fn, key)
+        inner = self._add_concrete(fn, key)
+        bound = list(self.graph.concrete_functions[inner].bound_inputs)
+        name = self._fname("signature_wrapper")
+        inner_fd = next(f for f in self.library.function if f.signature.name == inner)
+        self.library.function.add().CopyFrom(resave.signature_wrapper(
+            name, inner, inner_fd, keywords, specs, out_keys, len(bound)))
+        saved = self.graph.concrete_functions[name]
+        saved.bound_inputs.extend(bound)
+        order = sorted(range(len(keywords)), key=lambda k: keywords[k])
+        by_key = sorted(range(len(out_keys)), key=lambda p: out_keys[p])
+        ins, outs = resave.encode_signature(
+            saved, [keywords[k] for k in order], [specs[k] for k in order],
+            [out_keys[p] for p in by_key], [out_specs[p] for p in by_key])
+        self._signature_entry(key, name, list(ins), list(ins.values()), outs, bound, map_id,
+                              handles, unique)
+
+    def _signature_entry(self, key, name, keywords, specs, out_specs, bound, map_id, handles,
+                         unique) -> None:
+        """The signature map's bare function ``name`` (keyword inputs ``keywords`` with
+        ``specs``, in sorted order; ``out_specs`` a dict in sorted key order) and the
+        SignatureDef with the graph_def nodes its tensor names refer to."""
         node_id = len(self.graph.nodes)
         bare = self.graph.nodes.add().bare_concrete_function
         bare.concrete_function_name = name
-        bare.argument_keywords.extend(keywords[k] for k in order)
-        bare.allowed_positional_arguments = len(order)  # as TF writes it: f(x) works too
+        bare.argument_keywords.extend(keywords)
+        bare.allowed_positional_arguments = len(keywords)  # as TF writes it: f(x) works too
         self.graph.nodes[map_id].children.add(node_id=node_id, local_name=key)
-        # The graph_def nodes that the SignatureDef's tensor names refer to.
         gd = self.meta.graph_def
         sdef = self.meta.signature_def[key]
         sdef.method_name = _PREDICT
         ins = []
-        for k in order:
-            spec = flat_specs[k]
-            ph = gd.node.add(name=unique(f"{key}_{keywords[k]}"), op="Placeholder")
+        for kw, spec in zip(keywords, specs):
+            ph = gd.node.add(name=unique(f"{key}_{kw}"), op="Placeholder")
             ph.attr["dtype"].type = spec.dtype.as_datatype_enum
             dims = spec.shape.as_list() if spec.shape.rank is not None else None
             ph.attr["shape"].shape.CopyFrom(shape_proto(dims))
             ins.append(ph.name)
-            info = sdef.inputs[keywords[k]]
+            info = sdef.inputs[kw]
             info.name = f"{ph.name}:0"
             info.dtype = spec.dtype.as_datatype_enum
             info.tensor_shape.CopyFrom(shape_proto(dims))
         call = gd.node.add(name=unique("StatefulPartitionedCall"), op="StatefulPartitionedCall")
         call.input.extend(ins + [handles[j] for j in bound])
-        tin = [flat_specs[k].dtype for k in order] + [dtypes.resource] * len(bound)
+        tin = [spec.dtype for spec in specs] + [dtypes.resource] * len(bound)
+        sorted_keys = list(out_specs)
         tout = [out_specs[k].dtype for k in sorted_keys]
         for a, v in (("Tin", tin), ("Tout", tout), ("f", NameAttrList(name)), ("config", ""),
                      ("config_proto", ""), ("executor_type", "")):
@@ -480,23 +573,24 @@ def _canonical_signatures(root, signatures, default=None) -> dict:
         signatures = default
     if signatures is None:
         found = [fn for _, fn in _functions_of(root)
-                 if isinstance(fn, Function) and fn.input_signature is not None]
+                 if isinstance(fn, (Function, resave.RestoredFunction))
+                 and fn.input_signature is not None]
         signatures = found[0] if len(found) == 1 else {}
-    if not isinstance(signatures, dict):
+    if not isinstance(signatures, collections.abc.Mapping):  # a loaded .signatures too
         signatures = {constants.DEFAULT_SERVING_SIGNATURE_DEF_KEY: signatures}
     out = {}
     for key, fn in signatures.items():
         if not isinstance(key, str):
             raise ValueError(f"Invalid signature key: {key!r}. Keys of the signatures dict must "
                              "be strings.")
-        if isinstance(fn, Function):
+        if isinstance(fn, (Function, resave.RestoredFunction)):
             if fn.input_signature is None:
                 raise ValueError(
                     f"Expected a TensorFlow function to generate a signature for, but got {fn}. "
                     "Only `tf.functions` with an input signature or concrete functions can be "
                     "used as a signature.")
             fn = fn.get_concrete_function()
-        if not isinstance(fn, ConcreteFunction):
+        if not isinstance(fn, (ConcreteFunction, resave.RestoredConcreteFunction)):
             raise ValueError(
                 f"Expected a TensorFlow function to generate a signature for, but got {fn}. "
                 "Only `tf.functions` with an input signature or concrete functions can be used "
@@ -535,15 +629,22 @@ def save(obj, export_dir, signatures=None, options=None):
         TensorFlow op (the message names the function and the computations).
     """
     export_dir = os.fspath(export_dir)
-    if options is not None and not isinstance(options, constants.SaveOptions):
+    if options is None:
+        options = constants.SaveOptions()
+    elif not isinstance(options, constants.SaveOptions):
         raise TypeError(f"options must be a tf.saved_model.SaveOptions, got {options!r}")
+    options_impl.check_io_device(options.experimental_io_device)
     if not (og.is_trackable(obj) or _functions_of(obj)) or isinstance(obj, (list, dict, tuple)):
         raise ValueError(f"Expected a Trackable object for export, got {obj}.")
     keras_call, keras_serve = _keras_functions(obj)
     sigs = _canonical_signatures(obj, signatures, keras_serve)
-    saver = _Saver(obj, sigs, [("__call__", keras_call)] if keras_call is not None else [])
+    saver = _Saver(obj, sigs, [("__call__", keras_call)] if keras_call is not None else [],
+                   options)
     saver.build_objects()
     saver.build_signatures()
+    if options.function_aliases:
+        options_impl.function_aliases(saver.meta, options.function_aliases, saver.alias_name)
+    options_impl.verify_ops(saver.meta.graph_def, options.namespace_whitelist)
     os.makedirs(export_dir, exist_ok=True)
     saver.build_assets(export_dir)
     meta = saver.meta
@@ -563,4 +664,6 @@ def save(obj, export_dir, signatures=None, options=None):
     with open(tmp, "wb") as f:
         f.write(sm.SerializeToString(deterministic=True))
     os.replace(tmp, path)
+    if options.save_debug_info:
+        options_impl.write_debug_info(export_dir, saver.debug_functions)
 
