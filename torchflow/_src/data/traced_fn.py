@@ -91,22 +91,23 @@ class _DatasetArg:
 class _Template:
     """The dataset a trace returned, the tensors in it and the dataset arguments used."""
 
-    __slots__ = ("dataset", "leaves", "args")
+    __slots__ = ("dataset", "leaves", "args", "plan")
 
     def __init__(self, dataset, leaves, args):
         self.dataset = dataset
         self.leaves = leaves
         self.args = args
+        self.plan: dict = {}  # id(dataset node) -> the attributes a copy must rebuild
 
     def instantiate(self, leaves, args):
         """A copy of the template dataset holding ``leaves`` and ``args`` in place of
         its own tensors and dataset arguments."""
         subs = {id(a): b for a, b in zip(self.leaves, leaves)}
         subs.update((id(a), b) for a, b in zip(self.args, args))
-        return _copy(self.dataset, subs, {})
+        return _copy(self.dataset, subs, {}, self.plan)
 
 
-def _copy(x, subs, memo):
+def _copy(x, subs, memo, plan):
     got = subs.get(id(x))
     if got is not None:
         return got
@@ -116,21 +117,39 @@ def _copy(x, subs, memo):
             return done
         new = object.__new__(type(x))
         memo[id(x)] = new
-        state = {}
-        for k, v in vars(x).items():
-            if k in _DROP:
-                continue
-            state[k] = None if k in _RESET else _copy(v, subs, memo)
+        state = vars(x)
+        keys = plan.get(id(x))
+        if keys is None:
+            keys = plan[id(x)] = [k for k, v in state.items() if _holds_parts(v)]
+        state = dict(state)
+        for k in keys:
+            state[k] = _copy(state[k], subs, memo, plan)
+        for k in _RESET:
+            if k in state:
+                state[k] = None
+        for k in _DROP:
+            state.pop(k, None)
         new.__dict__.update(state)
         return new
     tp = type(x)
     if tp is tuple or tp is list:
-        return tp(_copy(e, subs, memo) for e in x)
+        return tp(_copy(e, subs, memo, plan) for e in x)
     if tp is dict:
-        return {k: _copy(v, subs, memo) for k, v in x.items()}
+        return {k: _copy(v, subs, memo, plan) for k, v in x.items()}
     if isinstance(x, tuple) and hasattr(tp, "_fields"):
-        return tp(*[_copy(e, subs, memo) for e in x])
+        return tp(*[_copy(e, subs, memo, plan) for e in x])
     return x
+
+
+def _holds_parts(v) -> bool:
+    """Whether a dataset attribute holds tensors or datasets (what a copy replaces)."""
+    if isinstance(v, (Tensor, DatasetV2)):
+        return True
+    if isinstance(v, (tuple, list)):
+        return any(_holds_parts(e) for e in v)
+    if type(v) is dict:
+        return any(_holds_parts(e) for e in v.values())
+    return False
 
 
 def _collect(x, leaves: dict, args: set, seen: set) -> bool:
@@ -206,7 +225,7 @@ class DatasetFunction:
 
         # A function of its own (not a bound method): the retracing warning counts
         # traces per function.
-        def body(*keyed):
+        def body(keyed):  # one argument: a call binds no signature
             return self._body(keyed)
 
         body.__name__ = getattr(fn, "__name__", "map_func")
@@ -232,7 +251,7 @@ class DatasetFunction:
         keyed = tuple(_structure.map_structure(stand_in, a) for a in args)
         self._local.datasets = datasets
         try:
-            out = self._traced(*keyed)
+            out = self._traced(keyed)
         finally:
             self._local.datasets = None
         return out[0].instantiate(out[1:], datasets)
