@@ -135,11 +135,37 @@ class OpCall:
         self.outputs: Any = None
 
 
+_SRC = __file__.rsplit("/", 2)[0]
+_ENGINE = (f"{_SRC}/core/", f"{_SRC}/ops/")  # the files of torchflow's engine
+
+
+def _qualname(code) -> str:
+    return getattr(code, "co_qualname", code.co_name)  # Python 3.11+
+
+
+def _tensors(x) -> list:
+    if isinstance(x, Tensor):
+        return [x]
+    if type(x) in (list, tuple):
+        return [e for e in x if isinstance(e, Tensor)]
+    return []
+
+
+class _Calls(list):
+    """The outermost op calls, and ``producers``: the engine function with no
+    lowering that returned each other tensor (``id`` of its torch tensor -> name),
+    so an ``Unlowered`` node can say what made it."""
+
+    def __init__(self):
+        super().__init__()
+        self.producers: "dict[int, str]" = {}
+
+
 class _Tracer:
     """The ``sys.settrace`` hook that collects the outermost op calls."""
 
     def __init__(self):
-        self.calls: list[OpCall] = []
+        self.calls = _Calls()
         self.keep: list = []
         self._stack: list = []
 
@@ -160,6 +186,11 @@ class _Tracer:
                     return None
             code = inner
         elif code not in _LOWERINGS:
+            if not self._stack and code.co_filename.startswith(_ENGINE) and \
+                    frame.f_back is not None and \
+                    not frame.f_back.f_code.co_filename.startswith(_ENGINE):
+                frame.f_trace_lines = False  # an engine function with no lowering, called
+                return self._producer_trace  # from above it: it may make Unlowered values
             return None
         if not self._stack and code not in _COMPOSITE_OK and _has_composite(
                 (args if args is not None else frame.f_locals).values()):
@@ -171,6 +202,17 @@ class _Tracer:
             self._stack.append((frame, None))
         frame.f_trace_lines = False
         return self.local_trace
+
+    def _producer_trace(self, frame, event, arg):
+        if event == "return":
+            fn = frame.f_globals.get(frame.f_code.co_name)
+            name = (f"{fn.__module__}.{fn.__qualname__}" if callable(fn) and
+                    getattr(fn, "__code__", None) is frame.f_code else
+                    f"{frame.f_globals.get('__name__')}.{_qualname(frame.f_code)}")
+            for t in _tensors(arg):
+                self.calls.producers[id(t._t)] = name
+                self.keep.append(t)
+        return self._producer_trace
 
     def local_trace(self, frame, event, arg):
         if event == "return" and self._stack and self._stack[-1][0] is frame:
@@ -258,6 +300,8 @@ class GraphBuilder:
         self._dtypes: "dict[str, dtypes.DType]" = {}
         self._keep: list = []
         self._var_reads: "dict[int, str]" = {}
+        self.producers: "dict[int, str]" = {}  # see _Calls
+        self.reader = "the function's outputs"  # the op being lowered, for messages
 
     # --- names and nodes ------------------------------------------------------------
     def unique(self, base: str) -> str:
@@ -311,8 +355,11 @@ class GraphBuilder:
                 return ep
             if id(value._t) in self._dynamic:
                 # Computed from the inputs by code that has no TF lowering.
-                name = self.node("Unlowered", [], {"dtype": value._dtype}, out_dtypes=[value._dtype],
-                                 exportable=False)
+                src = self.producers.get(id(value._t)) or (
+                    f"an op with no TF lowering, read by {self.reader}")
+                name = self.node("Unlowered", [], {"dtype": value._dtype, "source": src},
+                                 out_dtypes=[value._dtype], exportable=False)
+                self.graph.unexportable[-1] = f"Unlowered (made by {src})"
                 ep = f"{name}:0"
             else:
                 ep = self.graph._capture_constant(self, value)
@@ -380,6 +427,19 @@ class GraphBuilder:
             g.arg_names.append(an)
             eps.append(f"{ph}:0")
         return sub, eps
+
+    def lower_calls(self, calls: "list[OpCall]", dynamic=()) -> None:
+        """Adds the nodes of ``calls`` (from ``capture_calls``); ``dynamic`` holds the
+        ids of the torch tensors a trace computed from its inputs (``Recorder.dynamic``)."""
+        self._dynamic.update(dynamic)
+        for call in calls:
+            eps = _LOWERINGS[call.fn](self, call)
+            if eps is None:
+                continue
+            flat = [o for o in nest.flatten(call.outputs, expand_composites=True)
+                    if isinstance(o, Tensor)]
+            for o, ep in zip(flat, eps):
+                self.bind(o, ep)
 
     def end_function(self, sub: "GraphBuilder", outputs: list) -> NameAttrList:
         """Sets ``outputs`` (endpoints in ``sub``) as the function's results and adds
@@ -462,6 +522,7 @@ class FuncGraph:
         g = cls(name)
         g.arg_names = list(arg_names)
         b = GraphBuilder(g, dynamic)
+        b.producers = getattr(calls, "producers", b.producers)
         specs = list(specs or [])
         for k, (an, t) in enumerate(zip(arg_names, flat_inputs)):
             shape = (_Shape(specs[k].shape.as_list() if specs[k].shape.rank is not None else None)
@@ -472,13 +533,17 @@ class FuncGraph:
             g.inputs.append(f"{ph}:0")
         for call in calls:
             lower = _LOWERINGS[call.fn]
+            b.reader = f"{call.fn.co_filename.rsplit('/', 1)[-1]}:{_qualname(call.fn)}"
             eps = lower(b, call)
             if eps is None:
+                for o in _tensors(call.outputs):  # the lowering declined these arguments
+                    b.producers.setdefault(id(o._t), f"{b.reader} (with these arguments)")
                 continue
             flat = [o for o in nest.flatten(call.outputs, expand_composites=True)
                     if isinstance(o, Tensor)]
             for o, ep in zip(flat, eps):
                 b.bind(o, ep)
+        b.reader = "the function's outputs"
         outs = []
         for k, o in enumerate(x for x in nest.flatten(outputs, expand_composites=True)
                               if isinstance(x, Tensor)):

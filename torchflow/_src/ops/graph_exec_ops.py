@@ -27,6 +27,7 @@ from torchflow._src.ops import (
     normalization_ops,
     numpy_ops,
     shape_ops,
+    space_batch_ops,
 )
 
 
@@ -224,6 +225,15 @@ def _placeholder_with_default(library, attrs, inputs):
     return [inputs[0]]
 
 
+def _space_to_batch_nd(library, attrs, inputs):
+    # TF's graph of a dilated convolution (Keras Conv1D/Conv2D with dilation_rate > 1).
+    return [space_batch_ops.space_to_batch_nd(*inputs)]
+
+
+def _batch_to_space_nd(library, attrs, inputs):
+    return [space_batch_ops.batch_to_space(*inputs)]
+
+
 def _unsupported_placeholder(library, attrs, inputs):
     raise errors.InvalidArgumentError(
         None, None, "You must feed a value for placeholder tensor (a graph Placeholder node "
@@ -265,5 +275,7 @@ HANDLERS = {
     "DestroyResourceOp": _no_op,
     "BatchMatMulV3": _batch_matmul_v3,
     "PlaceholderWithDefault": _placeholder_with_default,
+    "SpaceToBatchND": _space_to_batch_nd,
+    "BatchToSpaceND": _batch_to_space_nd,
     "Placeholder": _unsupported_placeholder,
 }

@@ -126,6 +126,8 @@ def _constant(b, call):
 def _cast(b, call):
     x = call.args["x"]
     out = call.outputs
+    if not isinstance(x, (Tensor, Variable)):  # a Python value: TF's constant of it, cast
+        return [b.constant(out)]
     src = _dtype_of(x) or out.dtype
     n = b.node("Cast", [b.input(x)], {"SrcT": src, "DstT": out.dtype, "Truncate": False},
                out_dtypes=[out.dtype])
@@ -168,11 +170,29 @@ def _reduction(op):
 
 
 def _softmax(b, call):
+    """``Softmax`` (``LogSoftmax``) over the last axis; another ``axis`` is swapped
+    with the last by ``Transpose`` before and after, as TF's graph does."""
     a = call.args
     x = a["logits"]
-    d = _dtype_of(x)
-    n = b.node("Softmax", [b.input(x)], {"T": d}, out_dtypes=[d])
-    return [f"{n}:0"]
+    d = call.outputs.dtype
+    op = "LogSoftmax" if call.fn is _LOG_SOFTMAX else "Softmax"
+    rank = len(x.shape)
+    axis = a.get("axis")
+    axis = rank - 1 if axis is None else int(axis) % rank
+    ix = b.input(x)
+    perm = list(range(rank))
+    perm[axis], perm[-1] = perm[-1], perm[axis]
+    if axis != rank - 1:
+        p = b.constant(perm, dtypes.int32)
+        ix = f"{b.node('Transpose', [ix, p], {'T': d, 'Tperm': dtypes.int32}, out_dtypes=[d])}:0"
+    n = f"{b.node(op, [ix], {'T': d}, out_dtypes=[d])}:0"
+    if axis != rank - 1:
+        p = b.constant(perm, dtypes.int32)
+        n = f"{b.node('Transpose', [n, p], {'T': d, 'Tperm': dtypes.int32}, out_dtypes=[d])}:0"
+    return [n]
+
+
+_LOG_SOFTMAX = nn_ops.log_softmax.__code__
 
 
 def _where(b, call):
@@ -200,6 +220,16 @@ def _compare(op):
         return [f"{n}:0"]
 
     return lower
+
+
+_TORCH_COMPARE = {torch.lt: "Less", torch.le: "LessEqual", torch.gt: "Greater",
+                  torch.ge: "GreaterEqual", torch.eq: "Equal", torch.ne: "NotEqual"}
+
+
+def _compare_op(b, call):
+    """The comparison operators' shared fast path (``x > 0``), by its torch function."""
+    op = _TORCH_COMPARE.get(call.args["fn"])
+    return None if op is None else _compare(op)(b, call)
 
 
 def _equal_op(b, call):
@@ -375,6 +405,7 @@ op_graph.register(linalg_ops.matmul, _matmul)
 op_graph.register(fused_layer_ops.dense, _dense)
 op_graph.register(nn_ops.bias_add, _bias_add)
 op_graph.register(nn_ops.softmax, _softmax)
+op_graph.register(nn_ops.log_softmax, _softmax)
 op_graph.register(convert.constant, _constant)
 op_graph.register(convert.convert_to_tensor, _convert_to_tensor)
 op_graph.register(creation_ops.cast, _cast)
@@ -382,6 +413,7 @@ op_graph.register(creation_ops.identity, _identity)
 op_graph.register(array_ops.reshape, _reshape)
 op_graph.register(gather_ops.where, _where)
 op_graph.register(comparison_ops.equal_op, _equal_op)
+op_graph.register(_math_common.compare_op, _compare_op)
 for _fn, _op in ((reduction_ops.reduce_sum, "Sum"), (reduction_ops.reduce_mean, "Mean"),
                  (reduction_ops.reduce_max, "Max"), (reduction_ops.reduce_min, "Min"),
                  (reduction_ops.reduce_prod, "Prod"), (reduction_ops.reduce_all, "All"),

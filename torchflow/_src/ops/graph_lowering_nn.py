@@ -232,3 +232,6 @@ op_graph.register(normalization_ops.fused_batch_norm, _fused_batch_norm)
 op_graph.register(nn_ops.gelu, _gelu)
 op_graph.register(normalization_ops.moments, _moments)
 op_graph.register(einsum_ops.tensordot, _tensordot)
+
+# The Keras layers' other ops (Einsum, padding, depthwise/transposed convolutions...).
+from torchflow._src.ops import graph_lowering_layers  # noqa: E402, F401  (registrations)

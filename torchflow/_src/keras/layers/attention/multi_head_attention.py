@@ -175,9 +175,9 @@ class MultiHeadAttention(Layer):
         if n_attn == 1:
             probs = softmax(scores, axis=-1)
         else:
-            sh = scores.shape.as_list()
-            flat = reshape(scores, sh[:-n_attn] + [-1])
-            probs = reshape(softmax(flat, axis=-1), sh)
+            sh = scores.shape.as_list()  # the batch stays out of the graph (-1)
+            flat = reshape(scores, [-1] + sh[1:-n_attn] + [math.prod(sh[-n_attn:])])
+            probs = reshape(softmax(flat, axis=-1), [-1] + sh[1:])
         drop = probs
         if training and self.dropout > 0:
             drop = dropout_op(probs, self.dropout)

@@ -75,6 +75,10 @@ class Reshape(Layer):
     def call(self, inputs):
         target = list(self.target_shape)
         inner = inputs.shape.as_list()[1:]
+        known = int(np.prod([t for t in target if t != -1]))
+        if target.count(-1) == 1 and None not in inner and known > 0 and \
+                int(np.prod(inner)) % known == 0:  # the -1 is static: keep the batch out
+            target[target.index(-1)] = int(np.prod(inner)) // known
         if -1 not in target and None not in inner and \
                 int(np.prod(target)) == int(np.prod(inner)) > 0:
             return reshape(inputs, [-1] + target)  # as Flatten: no batch size in the graph

@@ -1,0 +1,242 @@
+"""Every common Keras layer's SavedModel runs both ways with real TF (issue 15).
+
+One table of small Keras models (one per layer and option group), each built with
+the same code under torchflow and real TF (2.21 with tf-keras, the reference):
+
+- torchflow -> TF: ``tf.saved_model.save`` by torchflow, loaded by real TF's
+  ``tf.saved_model.load``; ``signatures["serving_default"]`` gives torchflow's
+  outputs (and the saved graph holds no ``Unlowered`` node).
+- TF -> torchflow: written by real TF, loaded by torchflow's ``tf.saved_model.load``
+  (the graph is interpreted, no Keras revival); its ``serving_default`` gives TF's
+  outputs.
+- ``ConcreteFunction.graph.as_graph_def()`` of torchflow's traced call imports into a
+  real TF graph (its variable handles mapped onto TF resource variables holding the
+  same values) and runs to torchflow's outputs.
+
+Outputs are compared with rtol 1e-5. LSTM/GRU are covered by the recurrent tests.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import torchflow as tf
+from torchflow._src.testing import real_tf
+
+pytestmark = pytest.mark.compat
+
+RNG = np.random.RandomState(5)
+SEQ = RNG.randn(2, 5, 6).astype(np.float32)
+SEQ_K = RNG.randn(2, 3, 6).astype(np.float32)
+IMG = RNG.randn(2, 8, 8, 3).astype(np.float32)
+VEC = RNG.randn(3, 6).astype(np.float32)
+IDS = np.array([[1, 4, 0, 0], [3, 2, 5, 0]], np.int32)
+MASK = (RNG.rand(2, 5, 3) > 0.3).astype(np.float32)
+ATOL = 1e-5  # outputs are O(1); stacked convolutions sum in another order than TF's
+
+
+def _seq(lib, layers, shape=(5, 6)):
+    return lib.keras.Sequential([lib.keras.Input(shape)] + layers)
+
+
+def _mha(lib, **kw):
+    L = lib.keras.layers
+    q = lib.keras.Input((5, 6), name="q")
+    v = lib.keras.Input((3, 6), name="v")
+    m = lib.keras.Input((5, 3), name="m")
+    layer = L.MultiHeadAttention(2, 3, **kw)
+    out, scores = layer(q, v, attention_mask=m, return_attention_scores=True)
+    return lib.keras.Model([q, v, m], [out, scores])
+
+
+def _self_mha(lib):
+    q = lib.keras.Input((5, 6))
+    return lib.keras.Model(q, lib.keras.layers.MultiHeadAttention(2, 3)(q, q))
+
+
+def _mha_axes(lib):
+    q = lib.keras.Input((4, 4, 3))
+    layer = lib.keras.layers.MultiHeadAttention(2, 2, attention_axes=(1, 2), output_shape=5)
+    return lib.keras.Model(q, layer(q, q))
+
+
+def _attention(lib, cls, **kw):
+    L = lib.keras.layers
+    q = lib.keras.Input((5, 6), name="q")
+    v = lib.keras.Input((3, 6), name="v")
+    return lib.keras.Model([q, v], getattr(L, cls)(**kw)([q, v]))
+
+
+def _embedding_masked(lib):
+    L = lib.keras.layers
+    ids = lib.keras.Input((4,), dtype="int32")
+    h = L.Embedding(6, 3, mask_zero=True)(ids)
+    return lib.keras.Model(ids, L.GlobalAveragePooling1D()(h))
+
+
+def _merge(lib):
+    L = lib.keras.layers
+    x = lib.keras.Input((5, 6))
+    a = L.Dense(4)(x)
+    b = L.Dense(4, activation="relu")(x)
+    c = L.Concatenate(axis=-1)([L.Add()([a, b]), x])
+    d = L.Concatenate(axis=1)([a, b])
+    flat = L.Flatten()(d)
+    return lib.keras.Model(x, [L.Reshape((-1, 2))(c), flat])
+
+
+def _dense_acts(lib):
+    L = lib.keras.layers
+    x = lib.keras.Input((6,))
+    outs = [L.Dense(3, activation=a)(x) for a in
+            ("gelu", "swish", "softplus", "elu", "selu", "sigmoid", "tanh", "softsign",
+             "exponential", "hard_sigmoid", "linear", "relu")]
+    return lib.keras.Model(x, outs)
+
+
+def _act_layers(lib):
+    L = lib.keras.layers
+    x = lib.keras.Input((5, 6))
+    outs = [L.Softmax()(x), L.Softmax(axis=1)(x), L.Activation("softmax")(x),
+            L.ReLU(max_value=1.0, negative_slope=0.1)(x), L.LeakyReLU(0.2)(x), L.ELU()(x),
+            L.Activation("gelu")(x)]
+    return lib.keras.Model(x, outs)
+
+
+CASES = {
+    "dense": (lambda lib: _seq(lib, [lib.keras.layers.Dense(4, activation="relu"),
+                                     lib.keras.layers.Dense(2)], (6,)), [VEC]),
+    "dense_rank3": (lambda lib: _seq(lib, [lib.keras.layers.Dense(4)]), [SEQ]),
+    "dense_activations": (_dense_acts, [VEC]),
+    "activation_layers": (_act_layers, [SEQ]),
+    "conv1d": (lambda lib: _seq(lib, [
+        lib.keras.layers.Conv1D(4, 3, padding="same", activation="relu"),
+        lib.keras.layers.Conv1D(3, 2, strides=2),
+        lib.keras.layers.Conv1D(2, 2, dilation_rate=2, padding="causal")]), [SEQ]),
+    "conv2d": (lambda lib: _seq(lib, [
+        lib.keras.layers.Conv2D(4, 3, padding="same", activation="swish"),
+        lib.keras.layers.Conv2D(3, 3, strides=2),
+        lib.keras.layers.Conv2D(2, 2, dilation_rate=2, padding="same")], (8, 8, 3)), [IMG]),
+    "conv2d_extra": (lambda lib: _seq(lib, [
+        lib.keras.layers.DepthwiseConv2D(3, padding="same"),
+        lib.keras.layers.SeparableConv2D(4, 3),
+        lib.keras.layers.Conv2DTranspose(2, 3, strides=2, padding="same")], (8, 8, 3)), [IMG]),
+    "pooling1d": (lambda lib: _seq(lib, [
+        lib.keras.layers.MaxPooling1D(2), lib.keras.layers.AveragePooling1D(2, padding="same"),
+        lib.keras.layers.GlobalMaxPooling1D()]), [SEQ]),
+    "pooling2d": (lambda lib: _seq(lib, [
+        lib.keras.layers.MaxPooling2D(2), lib.keras.layers.AveragePooling2D(3, 1, "same"),
+        lib.keras.layers.GlobalAveragePooling2D()], (8, 8, 3)), [IMG]),
+    "reshaping2d": (lambda lib: _seq(lib, [
+        lib.keras.layers.ZeroPadding2D(((1, 0), (2, 1))), lib.keras.layers.Cropping2D(1),
+        lib.keras.layers.UpSampling2D(2), lib.keras.layers.GlobalMaxPooling2D()],
+        (8, 8, 3)), [IMG]),
+    "batch_norm": (lambda lib: _seq(lib, [lib.keras.layers.BatchNormalization(),
+                                          lib.keras.layers.Dense(2)], (6,)), [VEC]),
+    "batch_norm_conv": (lambda lib: _seq(lib, [lib.keras.layers.Conv2D(3, 3),
+                                               lib.keras.layers.BatchNormalization()],
+                                         (8, 8, 3)), [IMG]),
+    "dropout": (lambda lib: _seq(lib, [lib.keras.layers.Dropout(0.5),
+                                       lib.keras.layers.SpatialDropout1D(0.3),
+                                       lib.keras.layers.Dense(2)]), [SEQ]),
+    "embedding_mask_zero": (_embedding_masked, [IDS]),
+    "layer_norm": (lambda lib: _seq(lib, [lib.keras.layers.LayerNormalization(),
+                                          lib.keras.layers.LayerNormalization(axis=[1, 2])]),
+                   [SEQ]),
+    "merge_reshape": (_merge, [SEQ]),
+    "mha_self": (_self_mha, [SEQ]),
+    "mha_mask_scores": (_mha, [SEQ, SEQ_K, MASK]),
+    "mha_dropout_axes": (_mha_axes, [IMG[:, :4, :4, :]]),
+    "attention": (lambda lib: _attention(lib, "Attention", use_scale=True), [SEQ, SEQ_K]),
+    "additive_attention": (lambda lib: _attention(lib, "AdditiveAttention"), [SEQ, SEQ_K]),
+}
+
+
+def _fill(model, seed=3):
+    rng = np.random.RandomState(seed)
+    model.set_weights([rng.uniform(-1.0, 1.0, size=w.shape).astype(w.dtype)
+                       for w in model.get_weights()])
+
+
+def _flat(out):
+    out = out if isinstance(out, (list, tuple)) else [out]
+    return [np.asarray(o) for o in out]
+
+
+def _run_signature(lib, sig, model_input_names, inputs):
+    feed = {n: lib.constant(x) for n, x in zip(model_input_names, inputs)}
+    out = sig(**feed)
+    return [np.asarray(out[k]) for k in sorted(out)]
+
+
+def _keyed(model, inputs):
+    """The model's outputs keyed as its serving signature keys them, in key order."""
+    outs = _flat(model(inputs if len(inputs) > 1 else inputs[0], training=False))
+    return [o for _, o in sorted(zip(model.output_names, outs))]
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_torchflow_saved_model_serves_in_real_tf(tmp_path, case):
+    rtf = real_tf()
+    build, inputs = CASES[case]
+    model = build(tf)
+    _fill(model)
+    expected = _keyed(model, inputs)
+    path = str(tmp_path / case)
+    tf.saved_model.save(model, path)
+    loaded = rtf.saved_model.load(path)
+    got = _run_signature(rtf, loaded.signatures["serving_default"], model.input_names, inputs)
+    assert len(got) == len(expected)
+    for g, e in zip(got, expected):
+        np.testing.assert_allclose(g, e, rtol=1e-5, atol=ATOL)
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_tf_saved_model_serves_in_torchflow(tmp_path, case):
+    rtf = real_tf()
+    build, inputs = CASES[case]
+    ref = build(rtf)
+    _fill(ref)
+    expected = _keyed(ref, inputs)
+    path = str(tmp_path / case)
+    rtf.saved_model.save(ref, path)
+    loaded = tf.saved_model.load(path)
+    got = _run_signature(tf, loaded.signatures["serving_default"], ref.input_names, inputs)
+    assert len(got) == len(expected)
+    for g, e in zip(got, expected):
+        np.testing.assert_allclose(g, e, rtol=1e-5, atol=ATOL)
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_graph_def_runs_in_real_tf(case):
+    rtf = real_tf()
+    build, inputs = CASES[case]
+    model = build(tf)
+    _fill(model)
+    specs = [tf.TensorSpec([None] + list(x.shape[1:]), tf.as_dtype(x.dtype)) for x in inputs]
+    single = len(specs) == 1
+
+    @tf.function(input_signature=specs)
+    def call(*xs):
+        return model(xs[0] if single else list(xs), training=False)
+
+    concrete = call.get_concrete_function()
+    graph = concrete.graph
+    assert graph.exportable, graph.unexportable
+    expected = _flat(concrete(*[tf.constant(x) for x in inputs]))
+    gd = rtf.compat.v1.GraphDef.FromString(graph.as_graph_def().SerializeToString())
+    handles = {ep: var for var, ep in graph.captures if isinstance(var, tf.Variable)}
+    g = rtf.Graph()
+    with g.as_default():
+        tf_vars = {ep: rtf.Variable(var.numpy()) for ep, var in handles.items()}
+        rtf.graph_util.import_graph_def(
+            gd, input_map={ep: v.handle for ep, v in tf_vars.items()}, name="g")
+        init = rtf.compat.v1.global_variables_initializer()
+    with rtf.compat.v1.Session(graph=g) as sess:
+        sess.run(init)
+        feed = {f"g/{ep}": x for ep, x in zip(graph.inputs, inputs)}
+        got = sess.run([f"g/{ep}" for ep in graph.outputs], feed_dict=feed)
+    assert len(got) == len(expected)
+    for a, e in zip(got, expected):
+        np.testing.assert_allclose(a, e, rtol=1e-5, atol=ATOL)

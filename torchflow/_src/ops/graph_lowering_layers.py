@@ -1,0 +1,273 @@
+"""TF lowerings (see ``graph_lowering``) of the ops the common Keras layers call:
+Einsum (MultiHeadAttention), the activations with attributes or compositions
+(``LeakyRelu``'s alpha, swish), clipping (``ReLU(max_value=)``), negation,
+padding (ZeroPadding, causal convolutions), depthwise, separable and transposed
+convolutions, and ``repeat`` (UpSampling).
+
+Each writes nodes of TF's ops with the attributes TF's op definitions require;
+``tests/compat/test_saved_model_layers.py`` runs the graphs in real TF.
+"""
+
+from __future__ import annotations
+
+from torchflow._src.core import dtypes, op_graph
+from torchflow._src.core.tensor import Tensor
+from torchflow._src.core.variables import Variable
+from torchflow._src.ops import (
+    array_ops,
+    clip_ops,
+    conv_ops,
+    einsum_ops,
+    indexing,
+    nn_ops,
+    tensor_operators,
+)
+
+_I32 = dtypes.int32
+
+
+def _op(b, op: str, inputs: list, d, **attrs) -> str:
+    return f"{b.node(op, inputs, {'T': d, **attrs}, out_dtypes=[d])}:0"
+
+
+def _ints(v, n: int) -> list:
+    v = [int(v)] * n if isinstance(v, int) else [int(x) for x in v]
+    return v * n if len(v) == 1 else v
+
+
+def _four(v, cl: bool) -> list:
+    """Strides/dilations of a 2-D op as TF's 4 ints (1 on batch and channels)."""
+    v = _ints(1 if v is None else v, 2)
+    if len(v) == 4:
+        return v
+    return [1, *v, 1] if cl else [1, 1, *v]
+
+
+def _cl(data_format) -> bool:
+    return not (isinstance(data_format, str) and data_format.startswith("NC"))
+
+
+def _df(data_format, n: int = 2) -> str:
+    if isinstance(data_format, str):
+        return data_format
+    return "NHWC" if n <= 2 else "NDHWC"
+
+
+def _einsum(b, call):
+    a = call.args
+    eq = a["equation"].replace(" ", "")
+    xs = list(a["inputs"])
+    d = call.outputs.dtype
+    n = b.node("Einsum", [b.input(x, d) for x in xs], {"equation": eq, "N": len(xs), "T": d},
+               out_dtypes=[d])
+    return [f"{n}:0"]
+
+
+def _silu(b, call):
+    """``x * sigmoid(beta * x)`` (TF 2.4's swish has no op of its own)."""
+    a = call.args
+    d = call.outputs.dtype
+    x = b.input(a["features"])
+    beta = a.get("beta", 1.0)
+    inner = x
+    if not (isinstance(beta, (int, float)) and beta == 1.0):
+        inner = _op(b, "Mul", [b.input(beta, d), x], d)
+    return [_op(b, "Mul", [x, _op(b, "Sigmoid", [inner], d)], d)]
+
+
+def _leaky_relu(b, call):
+    a = call.args
+    d = call.outputs.dtype
+    return [_op(b, "LeakyRelu", [b.input(a["features"])], d, alpha=float(a["alpha"]))]
+
+
+def _neg(b, call):
+    d = call.outputs.dtype
+    return [_op(b, "Neg", [b.input(call.args["self"])], d)]
+
+
+def _clip_by_value(b, call):
+    """TF's graph: ``Maximum(Minimum(t, max), min)``."""
+    a = call.args
+    out = call.outputs
+    if not isinstance(out, Tensor):
+        return None  # IndexedSlices: its values' ops are recorded
+    d = out.dtype
+    lo = _op(b, "Minimum", [b.input(a["t"], d), b.input(a["clip_value_max"], d)], d)
+    return [_op(b, "Maximum", [lo, b.input(a["clip_value_min"], d)], d)]
+
+
+def _pad(b, call):
+    a = call.args
+    d = call.outputs.dtype
+    mode = str(a.get("mode") or "CONSTANT").upper()
+    pads = b.input(a["paddings"], _I32)
+    tp = b.dtype_of(pads) or _I32
+    x = b.input(a["tensor"])
+    if mode in ("REFLECT", "SYMMETRIC"):
+        return [_op(b, "MirrorPad", [x, pads], d, Tpaddings=tp, mode=mode)]
+    cv = a.get("constant_values", 0)
+    if isinstance(cv, (int, float)) and not isinstance(cv, bool) and cv == 0:
+        return [_op(b, "Pad", [x, pads], d, Tpaddings=tp)]
+    return [_op(b, "PadV2", [x, pads, b.input(cv, d)], d, Tpaddings=tp)]
+
+
+def _depthwise_node(b, x: str, w: str, strides, padding, data_format, dilations, d) -> str:
+    cl = _cl(data_format)
+    return _op(b, "DepthwiseConv2dNative", [x, w], d, strides=_four(strides, cl),
+               padding=padding, explicit_paddings=[], data_format=_df(data_format),
+               dilations=_four(dilations, cl))
+
+
+def _depthwise(b, call):
+    a = call.args
+    if not isinstance(a["padding"], str):
+        return None
+    d = call.outputs.dtype
+    return [_depthwise_node(b, b.input(a["input"]), b.input(a["filter"], d), a["strides"],
+                            a["padding"], a.get("data_format"), a.get("dilations"), d)]
+
+
+def _separable(b, call):
+    """TF's graph: DepthwiseConv2dNative, then a 1x1 VALID Conv2D."""
+    a = call.args
+    if not isinstance(a["padding"], str):
+        return None
+    d = call.outputs.dtype
+    df = a.get("data_format")
+    y = _depthwise_node(b, b.input(a["input"]), b.input(a["depthwise_filter"], d),
+                        a["strides"], a["padding"], df, a.get("dilations"), d)
+    return [_op(b, "Conv2D", [y, b.input(a["pointwise_filter"], d)], d, strides=[1, 1, 1, 1],
+                padding="VALID", data_format=_df(df), dilations=[1, 1, 1, 1],
+                use_cudnn_on_gpu=True, explicit_paddings=[])]
+
+
+def _run_time_sizes(b, x: str, xd, static: list) -> str:
+    """``static`` (an output shape) with its batch taken from ``x`` at run time."""
+    shape = f"{b.node('Shape', [x], {'T': xd, 'out_type': _I32}, out_dtypes=[_I32])}:0"
+    batch = _op(b, "Slice", [shape, b.constant([0], _I32), b.constant([1], _I32)], _I32,
+                Index=_I32)
+    n = b.node("ConcatV2", [batch, b.constant([int(v) for v in static[1:]], _I32),
+                            b.constant(0, _I32)], {"T": _I32, "N": 2, "Tidx": _I32},
+               out_dtypes=[_I32])
+    return f"{n}:0"
+
+
+def _conv_transpose(b, call):
+    """``Conv2DBackpropInput`` / ``Conv3DBackpropInputV2`` (a 1-D one over a unit
+    height, as TF's conv1d_transpose), the batch of ``output_shape`` read at run time."""
+    a = call.args
+    n, padding = a["n"], a["padding"]
+    oshape = a["output_shape"]
+    if not isinstance(padding, str) or isinstance(oshape, (Tensor, Variable)):
+        return None
+    d = call.outputs.dtype
+    cl = _cl(a["data_format"])
+    x, w = b.input(a["input"]), b.input(a["filters"], d)
+    oshape = [int(v) for v in oshape]
+    if n == 1:
+        ax = 1 if cl else 2
+        x = _op(b, "ExpandDims", [x, b.constant(ax, _I32)], d, Tdim=_I32)
+        w = _op(b, "ExpandDims", [w, b.constant(0, _I32)], d, Tdim=_I32)
+        oshape = oshape[:ax] + [1] + oshape[ax:]
+    sizes = _run_time_sizes(b, x, d, oshape)
+    m = 2 if n <= 2 else 3
+    s, dl = _ints(a["strides"], n), _ints(a["dilations"] or 1, n)
+    if len(s) == n:
+        s = ([1] * (m - n) + s) if n == 1 else s
+        s = [1, *s, 1] if cl else [1, 1, *s]
+    if len(dl) == n:
+        dl = ([1] * (m - n) + dl) if n == 1 else dl
+        dl = [1, *dl, 1] if cl else [1, 1, *dl]
+    df = ("NHWC" if cl else "NCHW") if n == 1 else _df(a["data_format"], n)
+    if m == 2:
+        y = _op(b, "Conv2DBackpropInput", [sizes, w, x], d, strides=s, padding=padding,
+                data_format=df, dilations=dl, use_cudnn_on_gpu=True, explicit_paddings=[])
+    else:
+        y = _op(b, "Conv3DBackpropInputV2", [sizes, w, x], d, strides=s, padding=padding,
+                data_format=df, dilations=dl, Tshape=_I32)
+    if n == 1:
+        y = _op(b, "Squeeze", [y], d, squeeze_dims=[1 if cl else 2])
+    return [y]
+
+
+def _repeat(b, call):
+    """A scalar ``repeats`` along ``axis``: ExpandDims, Tile, then Reshape to the input's
+    run-time shape with that axis multiplied."""
+    a = call.args
+    x_, reps, axis = a["input"], a["repeats"], a.get("axis")
+    rank = x_.shape.rank if isinstance(x_, (Tensor, Variable)) else None
+    if not isinstance(reps, int) or not isinstance(axis, int) or rank is None:
+        return None
+    d = call.outputs.dtype
+    axis %= rank
+    x = b.input(x_)
+    e = _op(b, "ExpandDims", [x, b.constant(axis + 1, _I32)], d, Tdim=_I32)
+    mult = [1] * (rank + 1)
+    mult[axis + 1] = reps
+    t = _op(b, "Tile", [e, b.constant(mult, _I32)], d, Tmultiples=_I32)
+    shape = f"{b.node('Shape', [x], {'T': d, 'out_type': _I32}, out_dtypes=[_I32])}:0"
+    scale = [1] * rank
+    scale[axis] = reps
+    new = _op(b, "Mul", [shape, b.constant(scale, _I32)], _I32)
+    return [_op(b, "Reshape", [t, new], d, Tshape=_I32)]
+
+
+def _slice_spec(key):
+    """``(begin, end, strides, masks)`` of a Python index (ints, slices with int
+    bounds, ``...``, ``None``) as TF's ``StridedSlice`` takes it; None otherwise."""
+    key = key if type(key) is tuple else (key,)
+    begin, end, strides = [], [], []
+    masks = dict.fromkeys(("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask",
+                           "shrink_axis_mask"), 0)
+    for i, k in enumerate(key):
+        bit = 1 << i
+        if type(k) is int:
+            begin.append(k)
+            end.append(k + 1)
+            strides.append(1)
+            masks["shrink_axis_mask"] |= bit
+        elif type(k) is slice:
+            parts = (k.start, k.stop, k.step)
+            if any(v is not None and type(v) is not int for v in parts) or k.step == 0:
+                return None
+            begin.append(k.start or 0)
+            end.append(k.stop or 0)
+            strides.append(1 if k.step is None else k.step)
+            if k.start is None:
+                masks["begin_mask"] |= bit
+            if k.stop is None:
+                masks["end_mask"] |= bit
+        elif k is Ellipsis or k is None:
+            begin.append(0)
+            end.append(0)
+            strides.append(1)
+            masks["ellipsis_mask" if k is Ellipsis else "new_axis_mask"] |= bit
+        else:
+            return None
+    return begin, end, strides, masks
+
+
+def _getitem(b, call):
+    spec = _slice_spec(call.args["key"])
+    out = call.outputs
+    if spec is None or not spec[0] or not isinstance(out, Tensor):
+        return None
+    begin, end, strides, masks = spec
+    d = out.dtype
+    ins = [b.input(call.args["self"])] + [b.constant(v, _I32) for v in (begin, end, strides)]
+    return [_op(b, "StridedSlice", ins, d, Index=_I32, **masks)]
+
+
+op_graph.register(einsum_ops.einsum, _einsum)
+op_graph.register(indexing.getitem, _getitem)
+op_graph.register(nn_ops.silu, _silu)
+op_graph.register(nn_ops.swish, _silu)
+op_graph.register(nn_ops.leaky_relu, _leaky_relu)
+op_graph.register(tensor_operators._neg, _neg)
+op_graph.register(clip_ops.clip_by_value, _clip_by_value)
+op_graph.register(array_ops.pad, _pad)
+op_graph.register(conv_ops.depthwise_conv2d, _depthwise)
+op_graph.register(conv_ops.separable_conv2d, _separable)
+op_graph.register(conv_ops._conv_transpose, _conv_transpose)
+op_graph.register(array_ops.repeat, _repeat)
