@@ -28,6 +28,7 @@ import torch
 from torchflow._src.core import context, dtypes, graph_trace
 from torchflow._src.core.convert import to_tensor
 from torchflow._src.core.indexed_slices import IndexedSlices, RowCollector
+from torchflow._src.core.stop_gradients import stopped_gradients
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.core.variables import Variable
 from torchflow._src.util import nest
@@ -583,7 +584,10 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
       grad_ys: Optional Tensors of ``ys``' shapes: the gradients flowing into ``ys``
         (ones by default).
       name, gate_gradients, aggregation_method: Accepted for compatibility.
-      stop_gradients: Only None is supported.
+      stop_gradients: Optional Tensor or list of Tensors held constant with respect
+        to all ``xs``: no gradient flows back through them (as if each were made with
+        ``tf.stop_gradient``), while the gradient at one of them that is also in
+        ``xs`` is still computed.
       unconnected_gradients: ``tf.UnconnectedGradients.NONE`` (None for an ``x``
         that ``ys`` do not depend on) or ``ZERO``.
 
@@ -592,16 +596,27 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
 
     Raises:
       RuntimeError: When eager execution is enabled (outside ``tf.function``), as TF.
-      NotImplementedError: For ``stop_gradients``.
+
+    >>> import torchflow as tf
+    >>> @tf.function
+    ... def f(a):
+    ...     b = 2 * a
+    ...     return tf.gradients(a + b, [a, b], stop_gradients=[a, b])
+    >>> [float(g) for g in f(tf.constant(0.))]
+    [1.0, 1.0]
     """
     if _state.function_depth == 0 or not torch.is_grad_enabled():
         raise RuntimeError("tf.gradients is not supported when eager execution is enabled. "
                            "Use tf.GradientTape instead.")
-    if stop_gradients is not None:
-        raise NotImplementedError("tf.gradients(stop_gradients=...) is not supported.")
     mode = _unconnected_mode(unconnected_gradients)
     ys_l = list(ys) if isinstance(ys, (list, tuple)) else [ys]
     xs_l = list(xs) if isinstance(xs, (list, tuple)) else [xs]
+    if stop_gradients is not None:
+        stops = list(stop_gradients) if isinstance(stop_gradients, (list, tuple)) \
+            else [stop_gradients]
+        g_l = None if grad_ys is None else (
+            list(grad_ys) if isinstance(grad_ys, (list, tuple)) else [grad_ys])
+        return stopped_gradients(ys_l, xs_l, g_l, stops, mode is UnconnectedGradients.ZERO)
     ys_t = [y._t if isinstance(y, Tensor) else to_tensor(y)._t for y in ys_l]
     xs_t = [x._leaf if isinstance(x, Variable) else x._t for x in xs_l]
     if grad_ys is None:
