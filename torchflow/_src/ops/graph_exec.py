@@ -26,7 +26,13 @@ import threading
 
 from torchflow._src.core import dtypes, errors
 from torchflow._src.core.tensor_shape import TensorShape
-from torchflow._src.ops import graph_exec_lists, graph_exec_ops, graph_exec_tables, raw_ops
+from torchflow._src.ops import (
+    graph_exec_lists,
+    graph_exec_ops,
+    graph_exec_ragged,
+    graph_exec_tables,
+    raw_ops,
+)
 from torchflow._src.ops.tensor_proto_ops import from_proto
 
 # Ops whose outputs are several arguments: their names in OpDef order (a
@@ -43,10 +49,11 @@ _OUTPUT_ARGS = {
     "Unique": ("y", "idx"),
     "TensorListPopBack": ("output_handle", "tensor"),
     "LookupTableExportV2": ("keys", "values"),
+    **graph_exec_ragged.OUTPUT_ARGS,
 }
 
 _HANDLERS = {**graph_exec_ops.HANDLERS, **graph_exec_lists.HANDLERS,
-             **graph_exec_tables.HANDLERS}
+             **graph_exec_tables.HANDLERS, **graph_exec_ragged.HANDLERS}
 
 # Raw ops whose first input argument is a list of tensors (its length is an attr
 # such as ``N``): the node's leading inputs up to that many form one list.

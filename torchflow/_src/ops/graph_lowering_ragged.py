@@ -19,11 +19,15 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from torchflow._src.core import dtypes, function
+from torchflow._src.core import dtypes, function, op_graph
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.core.tensor_spec import TensorSpec
+from torchflow._src.ops import shape_ops
+from torchflow._src.ops.ragged import ragged_convert
 from torchflow._src.ops.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 from torchflow._src.ops.sparse.sparse_tensor import SparseTensor, SparseTensorSpec
+
+_I32 = dtypes.int32
 
 
 def _zeros(dims, dtype) -> Tensor:
@@ -66,6 +70,112 @@ def sparse_placeholder(spec: SparseTensorSpec, unknown: int = 1) -> SparseTensor
     dense_shape = wrap(torch.tensor(dense, dtype=torch.int64), dtypes.int64)
     return SparseTensor(indices, values, dense_shape)
 
+
+# --- lowerings ------------------------------------------------------------------------
+def _op(b, op: str, inputs: list, d, name=None, **attrs) -> str:
+    return f"{b.node(op, inputs, {'T': d, **attrs}, name=name, out_dtypes=[d])}:0"
+
+
+def _slice1(b, x: str, d, begin: int, end: int, begin_mask: int, end_mask: int) -> str:
+    """``x[begin:end]`` of a vector (TF's ``StridedSlice``, as ``x[1:]`` builds it)."""
+    return _op(b, "StridedSlice", [x, b.constant([begin], _I32), b.constant([end], _I32),
+                                   b.constant([1], _I32)], d, name="strided_slice",
+               Index=_I32, begin_mask=begin_mask, end_mask=end_mask, ellipsis_mask=0,
+               new_axis_mask=0, shrink_axis_mask=0)
+
+
+def _row_lengths_of(b, splits: Tensor) -> str:
+    """``splits[1:] - splits[:-1]``, as TF's ``RaggedTensor.row_lengths``."""
+    d = splits.dtype
+    s = b.input(splits)
+    return _op(b, "Sub", [_slice1(b, s, d, 1, 0, 0, 1), _slice1(b, s, d, 0, -1, 1, 0)], d,
+               name="sub")
+
+
+def _row_lengths(b, call):
+    rt, axis = call.args["self"], call.args.get("axis", 1)
+    if axis != 1 or not isinstance(rt, RaggedTensor):
+        return _unlowered(b, call)
+    return [_row_lengths_of(b, rt.row_splits)]
+
+
+def _unlowered(b, call):
+    out = []
+    for o in _tensors(call.outputs):
+        n = b.node("Unlowered", [], {"dtype": o.dtype}, out_dtypes=[o.dtype], exportable=False)
+        out.append(f"{n}:0")
+    return out
+
+
+def _tensors(x) -> list:
+    if isinstance(x, Tensor):
+        return [x]
+    if isinstance(x, (RaggedTensor, SparseTensor)):
+        return [c for c in x._type_spec._to_components(x) if isinstance(c, Tensor)]
+    if isinstance(x, (list, tuple)):
+        return [e for y in x for e in _tensors(y)]
+    return []
+
+
+def _to_tensor(b, call):
+    """TF's ``RaggedTensorToTensor`` (shape -1 when not given, row partitions as
+    ``ROW_SPLITS``)."""
+    a = call.args
+    rt = a["self"]
+    d, si = rt.dtype, rt.row_splits_dtype
+    shape = a.get("shape")
+    if shape is None:
+        sh = b.constant(-1, si)
+    else:
+        dims = shape.as_list() if hasattr(shape, "as_list") else list(shape)
+        sh = b.constant([-1 if x is None else int(x) for x in dims], si)
+    default = a.get("default_value")
+    if default is None:
+        default = b"" if d is dtypes.string else 0
+    dv = b.input(default, d) if isinstance(default, Tensor) else b.constant(
+        np.asarray(default, dtype=object if d is dtypes.string else d.as_numpy_dtype), d)
+    splits = [b.input(s) for s in rt.nested_row_splits]
+    node = b.node("RaggedTensorToTensor", [sh, b.input(rt.flat_values), dv] + splits,
+                  {"T": d, "Tindex": si, "Tshape": si,
+                   "num_row_partition_tensors": len(splits),
+                   "row_partition_types": ["ROW_SPLITS"] * len(splits)},
+                  name="RaggedToTensor/RaggedTensorToTensor", out_dtypes=[d])
+    return [f"{node}:0"]
+
+
+def _sequence_mask(b, call):
+    """TF 2.4's ``sequence_mask``: ``Range(0, maxlen) < Cast(ExpandDims(lengths, -1))``
+    (``maxlen`` the lengths' ``Max`` when not given)."""
+    a = call.args
+    lengths = a["lengths"]
+    if not isinstance(lengths, Tensor):
+        return None  # a constant result
+    ld = lengths.dtype
+    ln = b.input(lengths)
+    maxlen = a.get("maxlen")
+    if maxlen is None:
+        axes = b.constant(list(range(lengths.shape.rank or 0)), _I32)
+        m = _op(b, "Max", [ln, axes], ld, Tidx=_I32, keep_dims=False)
+        md = ld
+    elif isinstance(maxlen, Tensor):
+        m, md = b.input(maxlen), maxlen.dtype
+    else:
+        m, md = b.constant(int(maxlen), ld), ld
+    rng = f"{b.node('Range', [b.constant(0, md), m, b.constant(1, md)], {'Tidx': md}, name='SequenceMask/Range', out_dtypes=[md])}:0"
+    ex = f"{b.node('ExpandDims', [ln, b.constant(-1, _I32)], {'T': ld, 'Tdim': _I32}, name='SequenceMask/ExpandDims', out_dtypes=[ld])}:0"
+    if ld != md:
+        ex = f"{b.node('Cast', [ex], {'SrcT': ld, 'DstT': md, 'Truncate': False}, name='SequenceMask/Cast', out_dtypes=[md])}:0"
+    mask = f"{b.node('Less', [rng, ex], {'T': md}, name='SequenceMask/Less', out_dtypes=[dtypes.bool])}:0"
+    out_d = dtypes.as_dtype(a.get("dtype") or dtypes.bool)
+    if out_d != dtypes.bool:
+        mask = f"{b.node('Cast', [mask], {'SrcT': dtypes.bool, 'DstT': out_d, 'Truncate': False}, out_dtypes=[out_d])}:0"
+    return [mask]
+
+
+op_graph.register(RaggedTensor.row_lengths, _row_lengths, composite=True)
+op_graph.register(ragged_convert.to_tensor, _to_tensor, composite=True)
+if not op_graph.is_registered(shape_ops.sequence_mask):
+    op_graph.register(shape_ops.sequence_mask, _sequence_mask)
 
 function.register_composite_placeholder(RaggedTensorSpec, ragged_placeholder)
 function.register_composite_placeholder(SparseTensorSpec, sparse_placeholder)

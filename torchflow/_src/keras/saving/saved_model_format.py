@@ -58,6 +58,7 @@ from torchflow._src.train import checkpoint_management as cm
 from torchflow._src.train import object_graph as og
 from torchflow._src.train.saved_model import load as saved_model_load
 from torchflow._src.train.saved_model import save as saved_model_save
+from torchflow._src.train.saved_model import structure
 
 _log = logging.getLogger("torchflow")
 METADATA_FILENAME = "keras_metadata.pb"
@@ -468,8 +469,9 @@ def _input_specs(model):
     if not inputs:
         # A subclassed model: the inputs of its first call (TF's save spec).
         return getattr(model, "_save_spec", None)
-    specs = [TensorSpec(t.shape, t.dtype, name=getattr(t, "name", None) or None)
-             for t in inputs]
+    specs = [t.type_spec if structure.is_composite_spec(getattr(t, "type_spec", None)) else
+             TensorSpec(t.shape, t.dtype, name=getattr(t, "name", None) or None)
+             for t in inputs]  # Input(ragged=True) / Input(sparse=True): their specs
     return specs[0] if len(specs) == 1 else specs
 
 
@@ -483,8 +485,9 @@ def default_signature(model):
         return None
     names = list(getattr(model, "output_names", None) or [])
 
-    def serving_default(inputs):
-        out = model(inputs, training=False)
+    def serving_default(*args):
+        # *args: an unnamed (ragged/sparse) input's components are args_0, args_0_1, as TF.
+        out = model(args[0], training=False)
         if isinstance(out, dict):
             return dict(out)
         flat = list(out) if isinstance(out, (list, tuple)) else [out]

@@ -401,9 +401,12 @@ class _Saver:
         graph = concrete._export_graph()  # refused if it holds a traced-at size
         args, kwargs = concrete.structured_input_signature
         leaves = nest.flatten((args, kwargs))
-        flat_specs = [s for s in leaves if isinstance(s, TensorSpec)]
+        # A ragged/sparse spec is its components' inputs (args_0, args_0_1), as in TF.
+        flat_specs = [c for s in leaves for c in
+                      ([s] if isinstance(s, TensorSpec) else structure.component_specs(s))]
         # Python values (bound defaults, ...) are constants of the graph: not inputs.
-        if any(isinstance(s, TypeSpec) and not isinstance(s, TensorSpec) for s in leaves):
+        if any(isinstance(s, TypeSpec) and not isinstance(s, TensorSpec)
+               and not structure.is_composite_spec(s) for s in leaves):
             raise ValueError(
                 f"Got a non-Tensor value in the input signature of function {fname} used to "
                 f"generate the SavedModel signature '{key}'; signature functions take "
@@ -529,7 +532,8 @@ def _keras_functions(model):
         return None, None
     if not inputs or len(in_names) != len(inputs):
         return None, None
-    specs = [TensorSpec(t.shape, t.dtype, n) for t, n in zip(inputs, in_names)]
+    specs = [t.type_spec if structure.is_composite_spec(getattr(t, "type_spec", None))
+             else TensorSpec(t.shape, t.dtype, n) for t, n in zip(inputs, in_names)]
     single = len(specs) == 1
 
     def call(inputs):
@@ -562,7 +566,8 @@ def _signature_keywords(concrete, args, kwargs) -> list:
     out = []
     pos = concrete._function._arg_names(len(args))
     for an, a in list(zip(pos, args)) + sorted(kwargs.items()):
-        leaves = [x for x in nest.flatten(a) if isinstance(x, TensorSpec)]
+        leaves = [c for x in nest.flatten(a) for c in
+                  ([x] if isinstance(x, TensorSpec) else structure.component_specs(x))]
         out.extend(s.name or (an if i == 0 else f"{an}_{i}") for i, s in enumerate(leaves))
     return out
 

@@ -276,7 +276,8 @@ class RNN(Layer):
             raise NotImplementedError("RNN(constants=...) is not supported by torchflow.")
         lengths = inputs.row_lengths()
         dense = inputs.to_tensor()
-        out = self.call(dense, mask=sequence_mask(lengths, dense.shape[1]), training=training,
+        # maxlen is max(lengths) (the padded width), not the static width a trace sees.
+        out = self.call(dense, mask=sequence_mask(lengths), training=training,
                         initial_state=initial_state)
         if not self.return_sequences:
             return out
