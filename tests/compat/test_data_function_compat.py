@@ -481,3 +481,29 @@ def test_tf_print_runs_for_every_element(where, capfd):
         texts.append((result, sorted(capfd.readouterr().out.splitlines())))
     assert texts[0] == texts[1]
     assert texts[0][1] == ["element 0", "element 1", "element 2", f"trace {where}"]
+
+
+@pytest.mark.parametrize("kind", ["ragged", "sparse"])
+def test_flat_map_over_composite_elements_traced_once(kind):
+    # Issue 16: composite elements go through the traced function as their components.
+    def program(m, log):
+        if kind == "ragged":
+            value = m.ragged.constant([[1, 2], [3]], dtype=m.int64)
+        else:
+            value = m.sparse.from_dense(m.constant([[1, 0], [0, 2]], m.int64))
+
+        def f(v):
+            print("trace", kind)
+            log["eager"].append(m.executing_eagerly())
+            return m.data.Dataset.from_tensors(v).repeat(2)
+
+        ds = m.data.Dataset.from_tensors(value).repeat(3).flat_map(f)
+        out = []
+        for v in ds:
+            out.append(v.to_list() if kind == "ragged" else m.sparse.to_dense(v).numpy().tolist())
+        return out
+
+    ours, theirs = run_both(program)
+    assert ours[1] == f"trace {kind}\n"
+    assert len(ours[0]) == 6
+    assert_same(ours, theirs)

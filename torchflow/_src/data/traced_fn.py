@@ -22,9 +22,11 @@ import types
 
 from torchflow._src.core import autograph_convert, graph_trace
 from torchflow._src.core import function as _function
+from torchflow._src.core.composite_tensor import CompositeTensor
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.data import _structure
 from torchflow._src.data.dataset_ops import DatasetV2
+from torchflow._src.util import nest
 
 
 class _ElementFunction(_function.Function):
@@ -138,12 +140,16 @@ def _copy(x, subs, memo, plan):
         return {k: _copy(v, subs, memo, plan) for k, v in x.items()}
     if isinstance(x, tuple) and hasattr(tp, "_fields"):
         return tp(*[_copy(e, subs, memo, plan) for e in x])
+    if isinstance(x, CompositeTensor):  # a RaggedTensor, SparseTensor: its components
+        parts = nest.flatten(x, expand_composites=True)
+        return nest.pack_sequence_as(x, [_copy(e, subs, memo, plan) for e in parts],
+                                     expand_composites=True)
     return x
 
 
 def _holds_parts(v) -> bool:
     """Whether a dataset attribute holds tensors or datasets (what a copy replaces)."""
-    if isinstance(v, (Tensor, DatasetV2)):
+    if isinstance(v, (Tensor, DatasetV2, CompositeTensor)):
         return True
     if isinstance(v, (tuple, list)):
         return any(_holds_parts(e) for e in v)
@@ -168,6 +174,9 @@ def _collect(x, leaves: dict, args: set, seen: set) -> bool:
         return all(_collect(e, leaves, args, seen) for e in x)
     if type(x) is dict:
         return all(_collect(v, leaves, args, seen) for v in x.values())
+    if isinstance(x, CompositeTensor):
+        return all(_collect(v, leaves, args, seen)
+                   for v in nest.flatten(x, expand_composites=True))
     return not _hides_tensor(x, 0, set())
 
 
