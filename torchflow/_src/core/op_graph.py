@@ -441,6 +441,19 @@ class GraphBuilder:
             for o, ep in zip(flat, eps):
                 self.bind(o, ep)
 
+    def lower_calls(self, calls: "list[OpCall]", dynamic=()) -> None:
+        """Adds the nodes of ``calls`` (from ``capture_calls``); ``dynamic`` holds the
+        ids of the torch tensors a trace computed from its inputs (``Recorder.dynamic``)."""
+        self._dynamic.update(dynamic)
+        for call in calls:
+            eps = _LOWERINGS[call.fn](self, call)
+            if eps is None:
+                continue
+            flat = [o for o in nest.flatten(call.outputs, expand_composites=True)
+                    if isinstance(o, Tensor)]
+            for o, ep in zip(flat, eps):
+                self.bind(o, ep)
+
     def end_function(self, sub: "GraphBuilder", outputs: list) -> NameAttrList:
         """Sets ``outputs`` (endpoints in ``sub``) as the function's results and adds
         it to the library; returns the attribute value naming it."""

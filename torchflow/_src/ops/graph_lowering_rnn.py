@@ -13,15 +13,26 @@ step applies Keras' masked-step rule: a masked row keeps its states and repeats
 its previous output (zeros with ``zero_output_for_mask``). The body and condition
 are functions of the graph's library (``GraphBuilder.function``).
 
-Also here: ``zero_state`` (an RNN's initial state, ``Fill`` of the run-time batch)
-and ``unstack`` (``Unpack``, used by the per-step loop of non-fused cells).
+Cells without a fused kernel (``SimpleRNN``, GRU ``reset_after=False``, other
+activations, custom cells) run ``rnn_ops.cell_loop``: its loop body is the cell's
+Python step traced once more on stand-in tensors (their ops lowered as any
+function's), with the variables it reads passed into the loop as resources. The
+step is traced at two batch sizes and the bodies must agree, or the graph is
+refused (a step that read a static size).
+
+Also here: ``zero_state`` (an RNN's initial state, ``Fill`` of the run-time batch),
+``unstack`` (``Unpack``) and ``split`` (``Split``/``SplitV``).
 """
 
 from __future__ import annotations
 
-from torchflow._src.core import dtypes, op_graph
+import torch
+
+from torchflow._src.core import dtypes, graph_trace, op_graph
 from torchflow._src.core.op_graph import shape_attr
 from torchflow._src.ops import array_ops, rnn_ops
+from torchflow._src.ops._dispatch import wrap
+from torchflow._src.util import nest
 
 _I32 = dtypes.int32
 
@@ -90,91 +101,178 @@ def _gru_cell(sb, d, x, states, w):
     return [_op(sb, "AddV2", [_op(sb, "Mul", [z, h], d), _op(sb, "Mul", [keep, cand], d)], d)]
 
 
+def _fused_cell(kind: str):
+    cell = _lstm_cell if kind == "lstm" else _gru_cell
+
+    def step(body, d, xt, st, w):
+        new = cell(body, d, xt, st, w)
+        return new[0], new
+
+    return step
+
+
 def _loop(b, call, kind: str, masked: bool):
-    """The nodes of one ``rnn_ops`` call; the endpoints of its results."""
+    """The nodes of one fused ``rnn_ops`` call; the endpoints of its results."""
     a = call.args
     x = a["inputs"]
     d = x.dtype
-    rank = x.shape.rank
     kernel, rkernel = a["kernel"], a["recurrent_kernel"]
-    feat, units = int(kernel.shape[0]), int(rkernel.shape[0])
-    tm, gb = bool(a["time_major"]), bool(a["go_backwards"])
-    zero_out = bool(a.get("zero_output_for_mask", False))
-    state_args = ["h", "c"] if kind == "lstm" else ["h"]
-    cell = _lstm_cell if kind == "lstm" else _gru_cell
-
-    ix, in_list = _time_major_list(b, b.input(x), d, rank, tm, gb, [-1] + [feat])
-    n = _dim(b, ix, d, 0)
-    out_list = _node(b, "TensorListReserve", [b.constant([-1, units], _I32), n], dtypes.variant,
-                     element_dtype=d, shape_type=_I32)
-    states = [b.input(a[s], d) for s in state_args]
+    units = int(rkernel.shape[0])
+    states = ["h", "c"] if kind == "lstm" else ["h"]
     weights = [b.input(kernel, d), b.input(rkernel, d)]
     if kind == "lstm":
         weights.append(b.input(a["bias"], d))
     else:
         weights.extend(_op(b, "Unpack", [b.input(a["bias"], d)], d, n_out=2, num=2, axis=0))
-    extra = []  # (name, endpoint, dtype, dims) of the masked loop's additions
-    if masked:
-        m = b.input(a["mask"])
+    seq, last, final = _while(
+        b, x, [(s, b.input(a[s], d), d, [units]) for s in states],
+        a["mask"] if masked else None, bool(a["time_major"]), bool(a["go_backwards"]),
+        bool(a.get("zero_output_for_mask", False)), [units],
+        [(f"w{k}", ep, d, None) for k, ep in enumerate(weights)], _fused_cell(kind))
+    return [seq, last] + final if masked else [seq] + final
+
+
+def _while(b, x, states, mask, tm: bool, gb: bool, zero_out: bool, out_dims: list,
+           consts: list, step):
+    """A ``StatelessWhile`` over the steps of ``x``; ``(sequence, last output, final
+    states)`` endpoints.
+
+    Args:
+      states: ``(name, endpoint, dtype, dims without batch)`` of the initial states.
+      mask: The boolean mask Tensor, or None.
+      out_dims: A step output's dims without the batch.
+      consts: ``(name, endpoint, dtype, dims)`` of loop-invariant inputs (weights).
+      step: ``step(body, d, x_t, states, consts) -> (output, new_states)`` making the
+        step's nodes in the body (endpoints in, endpoints out); it may add resource
+        arguments to the body (captured variables), which become loop inputs too.
+    """
+    d = x.dtype
+    rank = x.shape.rank
+    feat = [int(v) for v in x.shape.as_list()[2:]]
+    v = dtypes.variant
+    ix, in_list = _time_major_list(b, b.input(x), d, rank, tm, gb, [-1] + feat)
+    n = _dim(b, ix, d, 0)
+    out_list = _node(b, "TensorListReserve", [b.constant([-1] + out_dims, _I32), n], v,
+                     element_dtype=d, shape_type=_I32)
+    batch = _dim(b, ix, d, 1)
+    shape = _op(b, "Pack", [batch] + [b.constant(s, _I32) for s in out_dims], _I32,
+                N=1 + len(out_dims), axis=0)
+    prev = _op(b, "Fill", [shape, b.constant(0, d)], d, index_type=_I32)
+    loop = [("loop_counter", b.constant(0, _I32), _I32, []), ("num_steps", n, _I32, []),
+            ("outputs", out_list, v, []), ("inputs", in_list, v, []),
+            ("prev_output", prev, d, [None] + out_dims)]
+    if mask is not None:
+        m = b.input(mask)
         if b.dtype_of(m) not in (None, dtypes.bool):
             m = _node(b, "Cast", [m], dtypes.bool, SrcT=b.dtype_of(m), DstT=dtypes.bool,
                       Truncate=False)
-        _, m_list = _time_major_list(b, m, dtypes.bool, 2, tm, gb, [-1])
-        prev = _op(b, "ZerosLike", [states[0]], d)
-        extra = [("prev_output", prev, d, [None, units]), ("mask_list", m_list, dtypes.variant, [])]
-
-    v = dtypes.variant
-    specs = ([("loop_counter", b.constant(0, _I32), _I32, []), ("num_steps", n, _I32, []),
-              ("outputs", out_list, v, [])]
-             + [(s, ep, d, [None, units]) for s, ep in zip(state_args, states)]
-             + extra[:1] + [("inputs", in_list, v, [])] + extra[1:]
-             + [(f"w{k}", ep, d, None) for k, ep in enumerate(weights)])
-    args = [(name, dt, dims) for name, _, dt, dims in specs]
-    ns = len(state_args)
-
-    cond, ce = b.function("while_cond", args)
-    less = _node(cond, "Less", [ce[0], ce[1]], dtypes.bool, T=_I32)
-    cond_fn = b.end_function(cond, [less])
+        loop.append(("mask_list", _time_major_list(b, m, dtypes.bool, 2, tm, gb, [-1])[1], v,
+                     []))
+    ns = len(states)
+    loop += [(name, ep, dt, [None] + list(dims)) for name, ep, dt, dims in states] + consts
+    args = [(name, dt, dims) for name, _, dt, dims in loop]
 
     body, be = b.function("while_body", args)
-    i, steps, outs, st = be[0], be[1], be[2], be[3:3 + ns]
-    pos = 3 + ns
-    prev_ep = be[pos] if masked else None
-    pos += 1 if masked else 0
-    in_l = be[pos]
-    mask_l = be[pos + 1] if masked else None
-    w = be[pos + (2 if masked else 1):]
-    xt = _node(body, "TensorListGetItem", [in_l, i, body.constant([-1, feat], _I32)], d,
+    i, in_l, prev_ep = be[0], be[3], be[4]
+    first_state = len(loop) - len(consts) - ns
+    st = be[first_state:first_state + ns]
+    xt = _node(body, "TensorListGetItem", [in_l, i, body.constant([-1] + feat, _I32)], d,
                element_dtype=d)
-    new = cell(body, d, xt, st, w)
-    out_t = new[0]
-    results = list(new)
-    if masked:
-        mt = _node(body, "TensorListGetItem", [mask_l, i, body.constant([-1], _I32)],
+    out_t, new = step(body, d, xt, st, be[first_state + ns:])
+    if mask is not None:
+        mt = _node(body, "TensorListGetItem", [be[5], i, body.constant([-1], _I32)],
                    dtypes.bool, element_dtype=dtypes.bool)
         mt = _node(body, "ExpandDims", [mt, body.constant(-1, _I32)], dtypes.bool,
                    T=dtypes.bool, Tdim=_I32)
-        results = [_op(body, "SelectV2", [mt, s_new, s_old], d) for s_new, s_old in zip(new, st)]
-        fill = _op(body, "ZerosLike", [new[0]], d) if zero_out else prev_ep
-        out_t = _op(body, "SelectV2", [mt, new[0], fill], d)
-    outs = _node(body, "TensorListSetItem", [outs, i, out_t], v, element_dtype=d)
+        new = [_op(body, "SelectV2", [mt, s_new, s_old], body.dtype_of(s_old))
+               for s_new, s_old in zip(new, st)]
+        fill = _op(body, "ZerosLike", [out_t], d) if zero_out else prev_ep
+        out_t = _op(body, "SelectV2", [mt, out_t, fill], d)
+    outs = _node(body, "TensorListSetItem", [be[2], i, out_t], v, element_dtype=d)
     i_next = _op(body, "AddV2", [i, body.constant(1, _I32)], _I32)
-    body_out = [i_next, steps, outs] + results + ([out_t] if masked else []) + be[3 + ns + (
-        1 if masked else 0):]
-    body_fn = b.end_function(body, body_out)
+    extra = body.graph.inputs[len(args):]  # variables the step captured (resources)
+    body_fn = b.end_function(body, [i_next, be[1], outs, in_l, out_t] + be[5:first_state]
+                             + list(new) + be[first_state + ns:] + extra)
+    for var in body.graph.variables:
+        loop.append((None, b.handle(var), dtypes.resource, []))
+        args.append(("resource", dtypes.resource, []))
 
-    loop = b.node("StatelessWhile", [ep for _, ep, _, _ in specs],
-                  {"T": [dt for _, dt, _ in args], "cond": cond_fn, "body": body_fn,
-                   "output_shapes": [shape_attr(dims) for _, _, dims in args],
-                   "parallel_iterations": 32},
-                  name="while", out_dtypes=[dt for _, dt, _ in args])
-    stacked = _node(b, "TensorListStack", [f"{loop}:2", b.constant([-1, units], _I32)], d,
+    cond, ce = b.function("while_cond", args)
+    cond_fn = b.end_function(cond, [_node(cond, "Less", [ce[0], ce[1]], dtypes.bool, T=_I32)])
+    # A body that reads variables is stateful: TF's While (its StatelessWhile otherwise).
+    w = b.node("While" if body.graph.variables else "StatelessWhile", [ep for _, ep, _, _ in loop],
+               {"T": [dt for _, dt, _ in args], "cond": cond_fn, "body": body_fn,
+                "output_shapes": [shape_attr(dims) for _, _, dims in args],
+                "parallel_iterations": 32},
+               name="while", out_dtypes=[dt for _, dt, _ in args])
+    stacked = _node(b, "TensorListStack", [f"{w}:2", b.constant([-1] + out_dims, _I32)], d,
                     element_dtype=d, num_elements=-1)
-    seq = stacked if tm else _transpose(b, stacked, [1, 0, 2], d)
-    final = [f"{loop}:{3 + k}" for k in range(ns)]
-    if masked:
-        return [seq, f"{loop}:{3 + ns}"] + final
-    return [seq] + final
+    seq = stacked if tm else _transpose(b, stacked, [1, 0] + list(range(2, 2 + len(out_dims))),
+                                        d)
+    return seq, f"{w}:4", [f"{w}:{first_state + k}" for k in range(ns)]
+
+
+def _trace_step(step, x_step, states, rows: int):
+    """``step`` run on zero stand-ins of ``rows`` rows while its op calls are captured:
+    ``(stand-ins, calls, outputs, dynamic ids)``, or None if it cannot be traced."""
+    def stand_in(dims, dtype):
+        return wrap(torch.zeros([rows] + [int(v) for v in dims[1:]], dtype=dtype._torch), dtype)
+
+    ins = [stand_in(x_step[0], x_step[1])] + [stand_in(s.shape.as_list(), s.dtype)
+                                               for s in states]
+    rec = graph_trace.Recorder("rnn_step", dry=True)
+    for t in ins:
+        rec.input(t._t)
+    try:
+        with rec, op_graph.capture_calls() as cap:
+            out, new = step(ins[0], list(ins[1:]))
+    except graph_trace.TraceUnsafe:
+        return None
+    if rec.unsafe is not None:
+        return None
+    return ins, cap.calls, (out, nest.flatten(new)), rec.dynamic
+
+
+def _cell_loop(b, call):
+    a = call.args
+    x, states, mask = a["inputs"], list(a["states"]), a["mask"]
+    seq_out, last, _ = call.outputs
+    d = x.dtype
+    tm = bool(a["time_major"])
+    dims = x.shape.as_list()
+    x_step = ([dims[1]] + dims[2:] if tm else [dims[0]] + dims[2:], d)
+    traces = [_trace_step(a["step"], x_step, states, rows)
+              for rows in (x_step[0][0], x_step[0][0] + 1)]
+    ok = all(t is not None for t in traces)
+    if ok:
+        graphs = [op_graph.FuncGraph.build("rnn_step", [f"a{k}" for k in range(len(t[0]))],
+                                           t[0], t[1], t[2], t[3]) for t in traces]
+        ok = all(g.exportable for g in graphs) and _same_nodes(graphs[0], graphs[1])
+    if not ok:  # a step that cannot be traced, or that holds the batch size
+        n = b.node("Unlowered", [], {"dtype": d}, out_dtypes=[d], exportable=False)
+        return [f"{n}:0"] * (len(states) + (2 if seq_out is not None else 1))
+    stand_ins, calls, (out_t, new_t), dynamic = traces[0]
+
+    def step(body, d_, xt, st, consts):
+        for t, ep in zip(stand_ins, [xt] + list(st)):
+            body.bind(t, ep)
+        body.lower_calls(calls, dynamic)
+        return body.input(out_t), [body.input(s) for s in new_t]
+
+    out_dims = [int(v) for v in last.shape.as_list()[1:]]
+    specs = [(f"state_{k}", b.input(s), s.dtype, [int(v) for v in s.shape.as_list()[1:]])
+             for k, s in enumerate(states)]
+    seq, last_ep, final = _while(b, x, specs, mask, tm, bool(a["go_backwards"]),
+                                 bool(a["zero_output_for_mask"]), out_dims, [], step)
+    return ([seq] if seq_out is not None else []) + [last_ep] + final
+
+
+def _same_nodes(g1, g2) -> bool:
+    n1, n2 = g1.as_graph_def().node, g2.as_graph_def().node
+    return len(n1) == len(n2) and all(
+        (a.op == "Placeholder" and c.op == "Placeholder")
+        or a.SerializeToString(deterministic=True) == c.SerializeToString(deterministic=True)
+        for a, c in zip(n1, n2))
 
 
 def _zero_state(b, call):
@@ -201,10 +299,34 @@ def _unstack(b, call):
     return [f"{name}:{k}" for k in range(n)]
 
 
+def _split(b, call):
+    a = call.args
+    x = a["value"]
+    outs = call.outputs
+    n = len(outs)
+    rank = x.shape.rank
+    axis = int(a["axis"])
+    axis = axis % rank if rank else axis
+    sizes = a["num_or_size_splits"]
+    d = x.dtype
+    if isinstance(sizes, int):
+        name = b.node("Split", [b.constant(axis, _I32), b.input(x)],
+                      {"T": d, "num_split": n}, out_dtypes=[d] * n)
+    else:
+        sizes = [int(v) for v in (sizes.numpy() if hasattr(sizes, "numpy") else sizes)]
+        name = b.node("SplitV", [b.input(x), b.constant(sizes, _I32), b.constant(axis, _I32)],
+                      {"T": d, "Tlen": _I32, "num_split": n}, out_dtypes=[d] * n)
+    return [f"{name}:{k}" for k in range(n)]
+
+
 op_graph.register(rnn_ops.lstm, lambda b, call: _loop(b, call, "lstm", False))
 op_graph.register(rnn_ops.gru, lambda b, call: _loop(b, call, "gru", False))
 op_graph.register(rnn_ops.lstm_masked, lambda b, call: _loop(b, call, "lstm", True))
 op_graph.register(rnn_ops.gru_masked, lambda b, call: _loop(b, call, "gru", True))
 op_graph.register(rnn_ops.zero_state, _zero_state)
-if not op_graph.is_registered(array_ops.unstack):  # another lowering module may own it
+op_graph.register(rnn_ops.cell_loop, _cell_loop)
+# Other lowering modules may own these (registered before this one is imported).
+if not op_graph.is_registered(array_ops.unstack):
     op_graph.register(array_ops.unstack, _unstack)
+if not op_graph.is_registered(array_ops.split):
+    op_graph.register(array_ops.split, _split)

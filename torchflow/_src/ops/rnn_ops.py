@@ -30,7 +30,9 @@ import torch
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from torchflow._src.core import dtypes, graph_trace
+from torchflow._src.ops import array_ops, creation_ops, gather_ops
 from torchflow._src.ops._dispatch import tensor_arg, translate, wrap
+from torchflow._src.util import nest
 
 _CPU_FUSED = (dtypes.float32, dtypes.float64)
 
@@ -276,3 +278,66 @@ def gru_masked(inputs, h, kernel, recurrent_kernel, bias, mask, time_major=False
     """
     return _masked("gru", inputs, (h,), kernel, recurrent_kernel, bias, mask, time_major,
                    go_backwards, zero_output_for_mask)
+
+
+def _step_mask(m, x):
+    """A ``[batch, 1]`` step mask shaped to select rows of ``x``."""
+    rank = x.shape.rank
+    if rank is not None and rank > 2:
+        return array_ops.reshape(m, [-1] + [1] * (rank - 1))
+    return m
+
+
+def cell_loop(step, inputs, states, mask=None, time_major=False, go_backwards=False,
+              zero_output_for_mask=False, return_sequences=True):
+    """Keras' step loop (``backend.rnn``): ``step(x_t, states) -> (output, new_states)``
+    over the time axis of ``inputs``.
+
+    A masked step keeps each masked row's states and repeats its previous output
+    (zeros with ``zero_output_for_mask``). In a TF graph the loop is a ``While``
+    whose body is ``step`` traced once (``graph_lowering_rnn``), so it runs for
+    any sequence length.
+
+    Args:
+      step: The cell's step, a Python function of Tensors.
+      inputs: ``[batch, time, ...]`` (``[time, batch, ...]`` if ``time_major``).
+      states: The list of initial state Tensors.
+      mask: Optional boolean ``[batch, time]`` mask (``[time, batch]`` if time major).
+      time_major: The layout of ``inputs``, ``mask`` and the outputs.
+      go_backwards: Process the steps in reverse (outputs stay in processing order).
+      zero_output_for_mask: Masked steps output zeros.
+      return_sequences: Also stack every step's output.
+
+    Returns:
+      ``(outputs, last_output, new_states)``; ``outputs`` is None without
+      ``return_sequences``.
+    """
+    axis = 0 if time_major else 1
+    xs = array_ops.unstack(inputs, axis=axis)
+    masks = None
+    if mask is not None:
+        m = creation_ops.cast(mask, "bool")
+        masks = [array_ops.expand_dims(t, -1) for t in array_ops.unstack(m, axis=axis)]
+    if go_backwards:
+        xs = xs[::-1]
+        if masks is not None:
+            masks = masks[::-1]
+    states = list(states)
+    prev_out = None
+    outs = []
+    for t, x in enumerate(xs):
+        out, new_states = step(x, states)
+        new_states = nest.flatten(new_states)
+        if masks is not None:
+            mt = masks[t]
+            if prev_out is None:
+                prev_out = creation_ops.zeros_like(out)
+            new_states = [gather_ops.where(_step_mask(mt, ns), ns, s)
+                          for ns, s in zip(new_states, states)]
+            fill = creation_ops.zeros_like(out) if zero_output_for_mask else prev_out
+            out = gather_ops.where(_step_mask(mt, out), out, fill)
+        prev_out = out
+        states = new_states
+        outs.append(out)
+    outputs = array_ops.stack(outs, axis=axis) if return_sequences else None
+    return outputs, outs[-1], states

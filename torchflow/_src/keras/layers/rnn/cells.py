@@ -12,7 +12,7 @@ from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.keras import initializers
 from torchflow._src.keras.engine.base_layer import Layer
 from torchflow._src.keras.layers import _utils as U
-from torchflow._src.ops.array_ops import concat, split
+from torchflow._src.ops.array_ops import concat, split, unstack
 from torchflow._src.ops.creation_ops import ones_like, zeros
 from torchflow._src.ops.linalg_ops import matmul
 from torchflow._src.ops.nn_ops import bias_add, dropout
@@ -345,7 +345,7 @@ class GRUCell(_Cell):
         b_in = b_rec = None
         if self.bias is not None:
             if self.reset_after:
-                b_in, b_rec = self.bias[0], self.bias[1]
+                b_in, b_rec = unstack(self.bias)  # one Unpack in a graph
             else:
                 b_in = self.bias
         mx = _dense(x, self.kernel, b_in)
@@ -358,11 +358,10 @@ class GRUCell(_Cell):
             hh = self.activation(xh + r * rh)
         else:
             u = self.units
-            rk = self.recurrent_kernel
-            rz_r = matmul(hr, rk[:, :2 * u])
-            rz, rr = split(rz_r, 2, axis=1)
+            rk_zr, rk_h = split(self.recurrent_kernel, [2 * u, u], axis=1)
+            rz, rr = split(matmul(hr, rk_zr), 2, axis=1)
             z, r = ra(xz + rz), ra(xr + rr)
-            hh = self.activation(xh + matmul(r * hr, rk[:, 2 * u:]))
+            hh = self.activation(xh + matmul(r * hr, rk_h))
         h = z * prev + (1.0 - z) * hh
         return h, ([h] if isinstance(states, (list, tuple)) else h)
 
