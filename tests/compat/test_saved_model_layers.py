@@ -18,6 +18,8 @@ Outputs are compared with rtol 1e-5. LSTM/GRU are covered by the recurrent tests
 
 from __future__ import annotations
 
+import logging
+
 import numpy as np
 import pytest
 
@@ -61,18 +63,39 @@ def _mha_axes(lib):
     return lib.keras.Model(q, layer(q, q))
 
 
-def _attention(lib, cls, **kw):
-    L = lib.keras.layers
-    q = lib.keras.Input((5, 6), name="q")
-    v = lib.keras.Input((3, 6), name="v")
-    return lib.keras.Model([q, v], getattr(L, cls)(**kw)([q, v]))
-
-
 def _embedding_masked(lib):
     L = lib.keras.layers
     ids = lib.keras.Input((4,), dtype="int32")
     h = L.Embedding(6, 3, mask_zero=True)(ids)
     return lib.keras.Model(ids, L.GlobalAveragePooling1D()(h))
+
+
+def L(lib):  # the usual ``L = keras.layers``, for either library
+    return lib.keras.layers
+
+
+def _dense_bn(lib):
+    x = lib.keras.Input((5, 6))
+    a = L(lib).Dense(4, activation="relu")(x)
+    b = L(lib).Dense(2)(L(lib).Flatten()(L(lib).BatchNormalization()(a)))
+    return lib.keras.Model(x, [a, b])
+
+
+def _dropouts(lib):
+    x = lib.keras.Input((5, 6))
+    h = L(lib).SpatialDropout1D(0.3)(L(lib).Dropout(0.5)(x))
+    h = L(lib).Dropout(0.5)(L(lib).Dense(4)(h), training=False)
+    return lib.keras.Model(x, L(lib).Dense(2)(h))
+
+
+def _attentions(lib):
+    q = lib.keras.Input((5, 6), name="q")
+    v = lib.keras.Input((3, 6), name="v")
+    k = lib.keras.Input((5, 6), name="k")
+    a = L(lib).Attention(use_scale=True)([q, v])
+    b = L(lib).AdditiveAttention()([q, v])
+    c = L(lib).Attention(causal=True)([q, k])
+    return lib.keras.Model([q, v, k], [a, b, c])
 
 
 def _merge(lib):
@@ -105,58 +128,45 @@ def _act_layers(lib):
 
 
 CASES = {
-    "dense": (lambda lib: _seq(lib, [lib.keras.layers.Dense(4, activation="relu"),
-                                     lib.keras.layers.Dense(2)], (6,)), [VEC]),
-    "dense_rank3": (lambda lib: _seq(lib, [lib.keras.layers.Dense(4)]), [SEQ]),
+    "dense_batch_norm": (_dense_bn, [SEQ]),
     "dense_activations": (_dense_acts, [VEC]),
     "activation_layers": (_act_layers, [SEQ]),
-    "conv1d": (lambda lib: _seq(lib, [
-        lib.keras.layers.Conv1D(4, 3, padding="same", activation="relu"),
-        lib.keras.layers.Conv1D(3, 2, strides=2),
-        lib.keras.layers.Conv1D(2, 2, dilation_rate=2, padding="causal")]), [SEQ]),
-    "conv2d": (lambda lib: _seq(lib, [
-        lib.keras.layers.Conv2D(4, 3, padding="same", activation="swish"),
-        lib.keras.layers.Conv2D(3, 3, strides=2),
-        lib.keras.layers.Conv2D(2, 2, dilation_rate=2, padding="same")], (8, 8, 3)), [IMG]),
-    "conv2d_extra": (lambda lib: _seq(lib, [
-        lib.keras.layers.DepthwiseConv2D(3, padding="same"),
-        lib.keras.layers.SeparableConv2D(4, 3),
-        lib.keras.layers.Conv2DTranspose(2, 3, strides=2, padding="same")], (8, 8, 3)), [IMG]),
-    "pooling1d": (lambda lib: _seq(lib, [
-        lib.keras.layers.MaxPooling1D(2), lib.keras.layers.AveragePooling1D(2, padding="same"),
-        lib.keras.layers.GlobalMaxPooling1D()]), [SEQ]),
-    "pooling2d": (lambda lib: _seq(lib, [
-        lib.keras.layers.MaxPooling2D(2), lib.keras.layers.AveragePooling2D(3, 1, "same"),
-        lib.keras.layers.GlobalAveragePooling2D()], (8, 8, 3)), [IMG]),
-    "reshaping2d": (lambda lib: _seq(lib, [
-        lib.keras.layers.ZeroPadding2D(((1, 0), (2, 1))), lib.keras.layers.Cropping2D(1),
-        lib.keras.layers.UpSampling2D(2), lib.keras.layers.GlobalMaxPooling2D()],
+    "conv1d_pooling1d": (lambda lib: _seq(lib, [
+        L(lib).Conv1D(4, 3, padding="same", activation="relu"),
+        L(lib).Conv1D(3, 2, strides=2), L(lib).MaxPooling1D(2, padding="same"),
+        L(lib).Conv1D(2, 2, dilation_rate=2, padding="causal"),
+        L(lib).AveragePooling1D(2, padding="same"), L(lib).GlobalMaxPooling1D()]), [SEQ]),
+    "conv2d_pooling2d": (lambda lib: _seq(lib, [
+        L(lib).Conv2D(4, 3, padding="same", activation="swish"), L(lib).BatchNormalization(),
+        L(lib).Conv2D(3, 3, strides=2), L(lib).MaxPooling2D(2, 1),
+        L(lib).Conv2D(2, 2, dilation_rate=2, padding="same"),
+        L(lib).AveragePooling2D(3, 1, "same"), L(lib).GlobalAveragePooling2D()],
         (8, 8, 3)), [IMG]),
-    "batch_norm": (lambda lib: _seq(lib, [lib.keras.layers.BatchNormalization(),
-                                          lib.keras.layers.Dense(2)], (6,)), [VEC]),
-    "batch_norm_conv": (lambda lib: _seq(lib, [lib.keras.layers.Conv2D(3, 3),
-                                               lib.keras.layers.BatchNormalization()],
-                                         (8, 8, 3)), [IMG]),
-    "dropout": (lambda lib: _seq(lib, [lib.keras.layers.Dropout(0.5),
-                                       lib.keras.layers.SpatialDropout1D(0.3),
-                                       lib.keras.layers.Dense(2)]), [SEQ]),
+    "conv2d_extra": (lambda lib: _seq(lib, [
+        L(lib).DepthwiseConv2D(3, padding="same"), L(lib).SeparableConv2D(4, 3),
+        L(lib).Conv2DTranspose(2, 3, strides=2, padding="same")], (8, 8, 3)), [IMG]),
+    "reshaping2d": (lambda lib: _seq(lib, [
+        L(lib).ZeroPadding2D(((1, 0), (2, 1))), L(lib).Cropping2D(1),
+        L(lib).UpSampling2D(2), L(lib).GlobalMaxPooling2D()], (8, 8, 3)), [IMG]),
+    "dropout": (_dropouts, [SEQ]),
     "embedding_mask_zero": (_embedding_masked, [IDS]),
-    "layer_norm": (lambda lib: _seq(lib, [lib.keras.layers.LayerNormalization(),
-                                          lib.keras.layers.LayerNormalization(axis=[1, 2])]),
-                   [SEQ]),
+    "layer_norm": (lambda lib: _seq(lib, [L(lib).LayerNormalization(),
+                                          L(lib).LayerNormalization(axis=[1, 2])]), [SEQ]),
     "merge_reshape": (_merge, [SEQ]),
     "mha_self": (_self_mha, [SEQ]),
-    "mha_mask_scores": (_mha, [SEQ, SEQ_K, MASK]),
-    "mha_dropout_axes": (_mha_axes, [IMG[:, :4, :4, :]]),
-    "attention": (lambda lib: _attention(lib, "Attention", use_scale=True), [SEQ, SEQ_K]),
-    "additive_attention": (lambda lib: _attention(lib, "AdditiveAttention"), [SEQ, SEQ_K]),
+    "mha_mask_scores_dropout": (lambda lib: _mha(lib, dropout=0.3, value_dim=4),
+                                [SEQ, SEQ_K, MASK]),
+    "mha_attention_axes": (_mha_axes, [IMG[:, :4, :4, :]]),
+    "attention": (_attentions, [SEQ, SEQ_K, SEQ[::-1]]),
 }
 
 
 def _fill(model, seed=3):
+    """Random weights (positive moving variances, so inference normalizes for real)."""
     rng = np.random.RandomState(seed)
-    model.set_weights([rng.uniform(-1.0, 1.0, size=w.shape).astype(w.dtype)
-                       for w in model.get_weights()])
+    for w in model.weights:
+        v = rng.uniform(-1.0, 1.0, size=w.shape)
+        w.assign((np.abs(v) + 0.5 if "variance" in w.name else v).astype(np.float32))
 
 
 def _flat(out):
@@ -240,3 +250,26 @@ def test_graph_def_runs_in_real_tf(case):
     assert len(got) == len(expected)
     for a, e in zip(got, expected):
         np.testing.assert_allclose(a, e, rtol=1e-5, atol=ATOL)
+
+
+def test_a_save_without_serving_default_names_what_has_no_tf_op(tmp_path, caplog):
+    """An op with no TF lowering: the save error and the Keras save's WARNING log name
+    the torchflow function that made the value (expected text: the function's name)."""
+    x = tf.keras.Input((3,))
+    model = tf.keras.Model(x, tf.keras.layers.Lambda(lambda t: tf.math.cumsum(t, 1))(x))
+    with caplog.at_level(logging.WARNING, logger="tensorflow"), \
+            pytest.warns(UserWarning, match="without its __call__"):
+        tf.saved_model.save(model, str(tmp_path / "keras"))
+    logged = [r for r in caplog.records if r.name == "tensorflow" and
+              r.levelno == logging.WARNING and "serving_default" in r.getMessage()]
+    assert len(logged) == 1 and "scan_ops.cumsum" in logged[0].getMessage()
+
+    module = tf.Module()
+    module.f = tf.function(lambda t: tf.math.cumsum(t * 2.0, 1) + 1.0,
+                           input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+    graph = module.f.get_concrete_function().graph
+    assert [op.get_attr("source") for op in graph.get_operations()
+            if op.type == "Unlowered"] == ["torchflow._src.ops.scan_ops.cumsum"]
+    with pytest.raises(tf.errors.UnimplementedError, match=r"Unlowered \(made by "
+                       r"torchflow\._src\.ops\.scan_ops\.cumsum\)"):
+        tf.saved_model.save(module, str(tmp_path / "module"))

@@ -29,6 +29,7 @@ from __future__ import annotations
 import collections
 import collections.abc
 import inspect
+import logging
 import os
 import shutil
 import warnings
@@ -48,6 +49,8 @@ from torchflow._src.train.saved_model import save_options_impl as options_impl
 from torchflow._src.train.saved_model.function_def import add_nested_functions, function_def
 from torchflow._src.util import nest
 from torchflow._src.util.api import public
+
+_log = logging.getLogger("tensorflow")
 
 # Functions Keras keeps for fit/evaluate/predict: TF does not save them.
 _SKIPPED = frozenset(("train_function", "test_function", "predict_function",
@@ -548,11 +551,19 @@ def _keras_functions(model):
     hook = getattr(model, "_default_save_signature", None)  # TF's Keras hook, if defined
     serve_fn = (hook() if callable(hook) else None) or \
         Function(serve, input_signature=specs, name="serving_default")
+    missing: list = []
     try:
-        exportable = all(f.get_concrete_function().graph.exportable for f in (call_fn, serve_fn))
-    except (errors.OpError, TypeError, ValueError):
+        for f in (call_fn, serve_fn):
+            missing += f.get_concrete_function().graph.unexportable
+        exportable = not missing
+    except (errors.OpError, TypeError, ValueError) as e:
         exportable = False
+        missing.append(f"{type(e).__name__}: {e}")
     if not exportable:  # TF would save them; the objects and variables are still saved
+        # Which ops had no TF lowering (each Unlowered node names what made its value).
+        _log.warning("tf.saved_model.save: no serving_default for the Keras model %r; "
+                     "computations with no TensorFlow op: %s", getattr(model, "name", ""),
+                     "; ".join(sorted(set(missing))))
         warnings.warn(f"tf.saved_model.save: the Keras model {getattr(model, 'name', '')!r} is "
                       "saved without its __call__ and serving signature: its call holds "
                       "computations that torchflow cannot write as TF ops.", stacklevel=3)
