@@ -17,9 +17,8 @@ from torchflow._src.keras.engine.functional_utils import in_symbolic_pass
 from torchflow._src.keras.engine.serialization import deserialize_layer, serialize_layer
 from torchflow._src.keras.layers.rnn.cells import _Cell, _zeros_state
 from torchflow._src.ops import rnn_ops
-from torchflow._src.ops.array_ops import expand_dims, reshape, stack, unstack
+from torchflow._src.ops.array_ops import stack, unstack
 from torchflow._src.ops.creation_ops import cast, zeros_like
-from torchflow._src.ops.gather_ops import where
 from torchflow._src.ops.ragged.ragged_tensor import RaggedTensor
 from torchflow._src.ops.shape_ops import sequence_mask
 from torchflow._src.util import nest
@@ -365,34 +364,10 @@ class RNN(Layer):
         return output
 
     def _step_loop(self, inputs, states, mask, training):
-        axis = 0 if self.time_major else 1
-        xs = unstack(inputs, axis=axis)
-        masks = None
-        if mask is not None:
-            m = cast(mask, "bool")
-            masks = [expand_dims(t, -1) for t in unstack(m, axis=0 if self.time_major else 1)]
-        if self.go_backwards:
-            xs = xs[::-1]
-            if masks is not None:
-                masks = masks[::-1]
         cell = self.cell
-        prev_out = None
-        outs = []
-        for t, x in enumerate(xs):
-            out, new_states = _cell_step(cell, x, states, training)
-            new_states = nest.flatten(new_states)
-            if masks is not None:
-                mt = masks[t]
-                if prev_out is None:
-                    prev_out = zeros_like(out)
-                new_states = [where(_bmask(mt, ns), ns, s) for ns, s in zip(new_states, states)]
-                out = where(_bmask(mt, out), out,
-                            zeros_like(out) if self.zero_output_for_mask else prev_out)
-            prev_out = out
-            states = new_states
-            outs.append(out)
-        outputs = stack(outs, axis=axis) if self.return_sequences else None
-        return outputs, outs[-1], states
+        return rnn_ops.cell_loop(lambda x, s: _cell_step(cell, x, s, training), inputs, states,
+                                 mask, self.time_major, self.go_backwards,
+                                 self.zero_output_for_mask, self.return_sequences)
 
     def compute_mask(self, inputs, mask=None):
         if isinstance(mask, (list, tuple)):
@@ -438,12 +413,6 @@ def _zero_states(cell, inputs, axis, dtype):
     if not all(isinstance(s, int) for s in sizes):
         return None
     return [rnn_ops.zero_state(inputs, s, axis, dtype) for s in sizes]
-
-
-def _bmask(m, x):
-    if x.shape.rank is not None and x.shape.rank > 2:
-        return reshape(m, [-1] + [1] * (x.shape.rank - 1))
-    return m
 
 
 def _all_cells(cell):
