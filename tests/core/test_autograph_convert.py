@@ -109,9 +109,6 @@ def test_fizzbuzz_converted_eagerly_matches_python_semantics(capfd):
     assert err.split() == ["1", "2", "fizz", "4", "buzz"]
 
 
-@pytest.mark.xfail(strict=True, reason="torchflow's tf.cond/while_loop inside a trace do "
-                   "not yet trace the loop body and both branches exactly once (lead's "
-                   "graph_control); the converted code calls them as TF's AutoGraph does")
 def test_fizzbuzz_python_prints_once_per_trace_as_tf(capfd):
     rtf = real_tf()
     _tf_function(fizzbuzz)(rtf.constant(5))

@@ -10,7 +10,9 @@ becomes control flow in the recording instead of making the trace eager:
   ``if bool(pred): <true branch> else: <false branch>``.
 * ``while_loop``: the condition and the body are recorded once, on the loop
   variables of the first iteration; the recording holds a Python ``while`` over
-  them. The first call's remaining iterations run as Python.
+  them. The first call's remaining iterations run that recorded loop (the body's
+  Python runs once, as in TF), except in a dry trace or one already marked eager,
+  where they run as Python.
 
 When a branch cannot be traced this way (a dry branch that fails, branches whose
 structures or Python values differ, loop variables that change their Python
@@ -19,10 +21,13 @@ values), the trace is marked eager instead: the values are right either way.
 
 from __future__ import annotations
 
+import re
+
 import torch
 
 from torchflow._src.core import graph_trace
-from torchflow._src.core.tensor import Tensor
+from torchflow._src.core.errors import InvalidArgumentError
+from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.util import nest
 
 
@@ -168,7 +173,15 @@ def _same_value(x, y) -> bool:
         return x is y
 
 
-def record_while(r, cond, body, current: tuple, max_iter, step, finish):
+def max_iterations(value) -> int:
+    """``tf.while_loop``'s ``maximum_iterations`` as an int (TF's error if negative)."""
+    n = int(value)
+    if n < 0:
+        raise InvalidArgumentError(None, None, f"maximum_iterations must be >= 0, got {n}")
+    return n
+
+
+def record_while(r, cond, body, current: tuple, max_iter, step, finish, limit=None):
     """``tf.while_loop`` while ``r`` traces. ``step(current) -> new`` runs one body
     call with TF's structure checks; ``finish(current)`` the remaining iterations
     as Python (recording paused); returns the final loop variables."""
@@ -217,7 +230,14 @@ def record_while(r, cond, body, current: tuple, max_iter, step, finish):
     counter = r._fresh("n")
     code = list(pre) + [f"{counter} = 0", "while True:"]
     inner = list(cond_lines) + [f"if not bool({r._expr(pred._t)}):", "    break"]
-    if max_iter is not None:
+    extra = {}
+    if limit is not None:  # a traced tensor: read (and checked) on every call
+        bound = r._fresh("n")
+        extra[bound] = max_iter
+        code.insert(0, f"{bound} = {r._obj(max_iterations)}(_wrap({r._expr(limit._t)}, "
+                       f"{r._obj(limit._dtype)}))")
+        inner += [f"if {counter} >= {bound}:", "    break"]
+    elif max_iter is not None:
         inner += [f"if {counter} >= {int(max_iter)}:", "    break"]
     inner += body_lines + [f"{n} = {e}" for n, e in zip(names, e_new) if n]
     inner.append(f"{counter} += 1")
@@ -225,10 +245,42 @@ def record_while(r, cond, body, current: tuple, max_iter, step, finish):
     r._grad_line()
     r.lines.extend(code)
     r.ops.append(("While", "while"))
-    # The first call's result: the remaining iterations, as Python.
+    # The first call's result: the remaining iterations run the recorded loop (the
+    # body's Python ran once, as in TF); a dry trace, whose host nodes must not run,
+    # runs them as Python.
     r.paused += 1
     try:
-        final = finish(new, 1) if go else current
+        if not go:
+            final = current
+        elif r.dry or r.unsafe is not None:  # (unsafe: the recording is not faithful)
+            final = finish(new, 1)
+        else:
+            final = _continue_loop(r, inner, names, new, extra)
     finally:
         r.paused -= 1
     return _named_outputs(r, final, names)
+
+
+_NAME = re.compile(r"\b[A-Za-z_]\w*\b")
+
+
+def _continue_loop(r, inner: list, names: list, new, extra: dict):
+    """Runs the recorded loop ``inner`` from the loop variables after one iteration
+    (``new``) to its end, now; returns the final loop variables in ``new``'s structure."""
+    by_name = {r.slots[id(t)]: t for t in r.keep
+               if isinstance(t, torch.Tensor) and id(t) in r.slots}
+    lines = [line.replace(graph_trace._CONST_MARK, "", 1) for line in inner]
+    carried = [n for n in names if n]
+    free = sorted({w for line in lines for w in _NAME.findall(line)
+                   if w in by_name and w not in carried}) + list(extra)
+    counter = next(w for w in _NAME.findall(inner[-1]))  # "nK += 1"
+    src = (f"def _loop({', '.join(carried + free)}):\n    {counter} = 1\n    while True:\n"
+           + "".join(f"        {line}\n" for line in lines)
+           + f"    return ({', '.join(carried)},)\n")
+    ns = dict(r.ns)
+    exec(compile(src, f"<tf.while_loop in {r.name}>", "exec"), ns)  # the recorded loop
+    leaves = nest.flatten(new)
+    start = [x._t for n, x in zip(names, leaves) if n]
+    outs = iter(ns["_loop"](*start, *[extra[w] if w in extra else by_name[w] for w in free]))
+    final = [wrap(next(outs), x._dtype) if n else x for n, x in zip(names, leaves)]
+    return nest.pack_sequence_as(new, final)

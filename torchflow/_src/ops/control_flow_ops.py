@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from torchflow._src.core import graph_control
+from torchflow._src.core import graph_control, graph_trace
 from torchflow._src.core.convert import to_tensor
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.core.tensor import Tensor, wrap
@@ -193,11 +193,13 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         raise ValueError("'loop_vars' must be provided.")
     single = not isinstance(loop_vars, (list, _Tuple)) or _is_namedtuple(loop_vars)
     current: Any = (loop_vars,) if single else loop_vars  # the loop variables' structure
+    limit = None  # a maximum_iterations computed in a trace: read again on every call
     if maximum_iterations is not None:
-        max_iter = int(maximum_iterations)
-        if max_iter < 0:
-            raise InvalidArgumentError(None, None, "maximum_iterations must be >= 0, got "
-                                       f"{max_iter}")
+        if type(maximum_iterations) is Tensor and \
+                graph_control.wants_graph(maximum_iterations) is not None:
+            limit = maximum_iterations
+        with graph_trace.paused():
+            max_iter = graph_control.max_iterations(maximum_iterations)
     else:
         max_iter = None
 
@@ -205,6 +207,8 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         new = body(*current)
         if single:
             new = (new,)
+        elif len(current) == 1 and isinstance(new, (Tensor, Variable)):
+            new = [new] if isinstance(current, list) else (new,)  # as TF packs one value
         elif not isinstance(new, (list, _Tuple, dict, Tensor, Variable)) and not hasattr(
                 new, "__iter__"):
             raise TypeError(f"'{type(new).__name__}' object is not iterable")
@@ -221,7 +225,8 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
 
     rec = graph_control.wants_graph_loop(current)
     if rec is not None:
-        final = graph_control.record_while(rec, cond, body, current, max_iter, step, finish)
+        final = graph_control.record_while(rec, cond, body, current, max_iter, step, finish,
+                                           limit)
         if final is not None:
             return final[0] if single else final
     current = finish(current, 0)
