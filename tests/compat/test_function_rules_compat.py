@@ -322,3 +322,42 @@ def test_stop_gradients_match_tf_and_replay():
     (first, second), side = ours
     assert side == ["trace"] and first != second  # the replay computed new gradients
     assert first[0][0] is None and first[1][1] is None  # cut off, as TF answers
+
+
+def concrete_call_errors(m):
+    """Binding errors of a concrete function's call: the error types, and which calls
+    bind (by position, by name)."""
+    @m.function
+    def f(x, y, scale=2):
+        return x * y * scale
+
+    c = f.get_concrete_function(m.TensorSpec([None], m.float32),
+                                m.TensorSpec([None], m.float32))
+    a = m.constant([1.0])
+    calls = {"too many": lambda: c(a, a, a, a), "unexpected": lambda: c(a, a, z=a),
+             "twice": lambda: c(a, a, x=a), "missing": lambda: c(a), "none": lambda: c(),
+             "python value": lambda: c(a, a, 3), "by name": lambda: c(y=a * 3.0, x=a),
+             "positional": lambda: c(a, a * 2.0)}
+    out = {}
+    for k, call in calls.items():
+        try:
+            out[k] = ("ok", call().numpy().tolist())
+        except TypeError as e:
+            out[k] = ("TypeError", str(e))
+    return out
+
+
+def test_concrete_function_binding_errors():
+    """One binder (function_signature.bind_keywords) serves traced and restored concrete
+    functions; the restored path is covered by tests/compat/test_saved_model_load.py.
+    Types and results are compared with TF; texts are TF 2.4's (2.21 rewrote them)."""
+    ours, theirs = concrete_call_errors(tf), concrete_call_errors(real_tf())
+    assert {k: v[0] for k, v in ours.items()} == {k: v[0] for k, v in theirs.items()}
+    assert ours["by name"] == theirs["by name"] == ("ok", [6.0])
+    assert ours["positional"] == theirs["positional"] == ("ok", [4.0])
+    assert ours["too many"][1] == "f(...) takes 2 positional arguments but 4 were given."
+    assert ours["unexpected"][1] == "f(...) got unexpected keyword argument 'z'."
+    assert ours["twice"][1] == "f(...) got multiple values for argument 'x'."
+    assert ours["missing"][1] == "f(...) missing required arguments: y."
+    assert ours["none"][1] == "f(...) missing required arguments: x, y."
+    assert "constructed with int value 2 in scale" in ours["python value"][1]

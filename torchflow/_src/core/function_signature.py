@@ -109,6 +109,56 @@ def _equal(a, b) -> bool:
         return a is b
 
 
+class BindingErrors:
+    """The ``TypeError`` texts of one kind of callable for ``bind_keywords``: each is
+    a function of the caller's context (what the message names) and the details."""
+
+    __slots__ = ("too_many", "unexpected", "duplicate", "missing")
+
+    def __init__(self, too_many, unexpected, duplicate, missing):
+        self.too_many = too_many  # (ctx, allowed: int, given: int)
+        self.unexpected = unexpected  # (ctx, keyword)
+        self.duplicate = duplicate  # (ctx, keyword)
+        self.missing = missing  # (ctx, [keywords] in signature order)
+
+
+def bind_keywords(ctx, keywords: list, args: tuple, kwargs: dict, max_positional: int,
+                  errors: BindingErrors) -> dict:
+    """Binds a call to named arguments: ``args`` fill ``keywords`` in order (at most
+    ``max_positional`` of them), ``kwargs`` the others by name. The binder of
+    ``ConcreteFunction`` calls, traced here or restored from a SavedModel.
+
+    Returns:
+      A dict from each keyword to its value.
+
+    Raises:
+      TypeError: With ``errors``' texts, checked in TF's order: too many positional
+        arguments, an unknown keyword, a keyword given positionally too, missing
+        arguments.
+    """
+    if len(args) > max_positional:
+        raise TypeError(errors.too_many(ctx, max_positional, len(args)))
+    bound = dict(zip(keywords, args))
+    for k, v in kwargs.items():
+        if k not in keywords:
+            raise TypeError(errors.unexpected(ctx, k))
+        if k in bound:
+            raise TypeError(errors.duplicate(ctx, k))
+        bound[k] = v
+    if len(bound) != len(keywords):
+        raise TypeError(errors.missing(ctx, [k for k in keywords if k not in bound]))
+    return bound
+
+
+# TF 2.4's texts for a concrete function of a trace (ctx: the function's name).
+_CONCRETE_ERRORS = BindingErrors(
+    lambda name, n, m: f"{name}(...) takes {n} positional arguments but {m} were given.",
+    lambda name, k: f"{name}(...) got unexpected keyword argument '{k}'.",
+    lambda name, k: f"{name}(...) got multiple values for argument '{k}'.",
+    lambda name, missing: f"{name}(...) missing required arguments: {', '.join(missing)}.",
+)
+
+
 def bind_concrete_call(fn_name: str, names: list, signature, args, kwargs):
     """The full (args, kwargs) of the Python function for a call of a concrete
     function: its tensor arguments positionally in signature order or by name,
@@ -131,19 +181,8 @@ def bind_concrete_call(fn_name: str, names: list, signature, args, kwargs):
                                 f"called with {type(a).__name__} value {a!r}.")
         args = tuple(a for (name, spec), a in zip(zip(names, args_spec), args)
                      if _has_spec(spec))
-    if len(args) > len(tensor_names):
-        raise TypeError(f"{fn_name}(...) takes {len(tensor_names)} positional arguments but "
-                        f"{len(args)} were given.")
-    bound = dict(zip(tensor_names, args))
-    for k, v in kwargs.items():
-        if k not in tensor_names:
-            raise TypeError(f"{fn_name}(...) got unexpected keyword argument '{k}'.")
-        if k in bound:
-            raise TypeError(f"{fn_name}(...) got multiple values for argument '{k}'.")
-        bound[k] = v
-    missing = [n for n in tensor_names if n not in bound]
-    if missing:
-        raise TypeError(f"{fn_name}(...) missing required arguments: {', '.join(missing)}.")
+    bound = bind_keywords(fn_name, tensor_names, args, kwargs, len(tensor_names),
+                          _CONCRETE_ERRORS)
     full_args = tuple(bound[n] if _has_spec(s) else s for n, s in zip(names, args_spec))
     full_kwargs = {n: bound[n] if _has_spec(s) else s for n, s in kwargs_spec.items()}
     return full_args, full_kwargs

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from torchflow._src.core import errors
+from torchflow._src.core import errors, function_signature
 from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.tensor_spec import TensorSpec
@@ -164,22 +164,8 @@ class RestoredConcreteFunction:
     def _call_keywords(self, args: tuple, kwargs: dict):
         """A bare concrete function (a signature): one argument per tensor input."""
         keywords = self._argument_keywords
-        if len(args) > self._allowed_positional:
-            raise TypeError(
-                f"{self.name} takes {self._allowed_positional} positional arguments but "
-                f"{len(args)} were given. Got args: {args}, kwargs: {kwargs}.")
-        bound = dict(zip(keywords, args))
-        for k, v in kwargs.items():
-            if k not in keywords:
-                raise TypeError(f"{self.name} got unexpected keyword arguments: {k}.")
-            if k in bound:
-                raise TypeError(f"{self.name} got two values for argument '{k}'.")
-            bound[k] = v
-        missing = [k for k in keywords if k not in bound]
-        if missing:
-            raise TypeError(f"Binding inputs to tf.function failed due to `missing a required "
-                            f"argument: '{missing[0]}'`. Received args: {args} and kwargs: "
-                            f"{kwargs} for signature: {self._describe_signature()}.")
+        bound = function_signature.bind_keywords((self, args, kwargs), keywords, args, kwargs,
+                                                 self._allowed_positional, _KEYWORD_ERRORS)
         tensors = [bound[k] for k in keywords]
         for t, spec in zip(tensors, self._input_specs):
             if _is_tensor(t) and t.dtype == spec.dtype and \
@@ -198,6 +184,18 @@ class RestoredConcreteFunction:
     def __repr__(self) -> str:
         return f"<ConcreteFunction {self.name} {self.structured_input_signature!r} -> " \
                f"{self.structured_outputs!r}>"
+
+
+# The texts of a restored signature's binding errors (ctx: (function, args, kwargs)).
+_KEYWORD_ERRORS = function_signature.BindingErrors(
+    lambda c, n, m: f"{c[0].name} takes {n} positional arguments but {m} were given. Got "
+                    f"args: {c[1]}, kwargs: {c[2]}.",
+    lambda c, k: f"{c[0].name} got unexpected keyword arguments: {k}.",
+    lambda c, k: f"{c[0].name} got two values for argument '{k}'.",
+    lambda c, missing: f"Binding inputs to tf.function failed due to `missing a required "
+                       f"argument: '{missing[0]}'`. Received args: {c[1]} and kwargs: {c[2]} "
+                       f"for signature: {c[0]._describe_signature()}.",
+)
 
 
 def _tf_name(dtype) -> str:
