@@ -176,6 +176,25 @@ def test_resave_of_a_loaded_keras_model(tmp_path):
     np.testing.assert_allclose(theirs.predict(x, verbose=0), want, rtol=1e-5)
 
 
+def test_resave_of_a_tf_keras_savedmodel_loaded_as_objects(tmp_path):
+    """A Keras SavedModel written by tf.keras, loaded with tf.saved_model.load (as
+    objects) and saved again: its _default_save_signature is serving_default again."""
+    rtf = real_tf()
+    p1, p2 = str(tmp_path / "k"), str(tmp_path / "k_re")
+    model = rtf.keras.Sequential([rtf.keras.layers.Dense(4, activation="relu", input_shape=(3,)),
+                                  rtf.keras.layers.Dense(2)])
+    x = np.random.RandomState(1).rand(5, 3).astype(np.float32)
+    want = model.predict(x, verbose=0)
+    model.save(p1)
+    tf.saved_model.save(tf.saved_model.load(p1), p2)
+    for lib in (tf, rtf):
+        back = lib.saved_model.load(p2)
+        assert list(back.signatures) == ["serving_default"]
+        out = back.signatures["serving_default"](lib.constant(x))
+        np.testing.assert_allclose(next(iter(out.values())).numpy(), want, rtol=1e-5)
+        np.testing.assert_allclose(back(lib.constant(x)).numpy(), want, rtol=1e-5)
+
+
 def test_resave_of_a_function_capturing_an_asset_is_a_clear_error(tmp_path):
     rtf = real_tf()
     vocab = tmp_path / "vocab.txt"

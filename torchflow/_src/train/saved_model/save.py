@@ -588,10 +588,16 @@ def _canonical_signatures(root, signatures, default=None) -> dict:
     if signatures is None and default is not None:
         signatures = default
     if signatures is None:
-        found = [fn for _, fn in _functions_of(root)
+        functions = _functions_of(root)
+        # TF's rule: a root function named _default_save_signature (Keras writes one; a
+        # loaded Keras SavedModel holds it) is the default, else the one tf.function
+        # with an input signature.
+        default_fn = dict(functions).get("_default_save_signature")
+        found = [fn for _, fn in functions
                  if isinstance(fn, (Function, resave.RestoredFunction))
                  and fn.input_signature is not None]
-        signatures = found[0] if len(found) == 1 else {}
+        signatures = default_fn if default_fn is not None else found[0] if len(found) == 1 \
+            else {}
     if not isinstance(signatures, collections.abc.Mapping):  # a loaded .signatures too
         signatures = {constants.DEFAULT_SERVING_SIGNATURE_DEF_KEY: signatures}
     out = {}
