@@ -67,14 +67,11 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
-import json
-import math
 import os
 import pickle
 import random
 import secrets
 import socket
-import struct
 import threading
 import time
 from concurrent import futures
@@ -82,13 +79,12 @@ from typing import Any, Callable, Iterator, cast
 
 import cloudpickle
 import grpc
-import numpy as np
-import torch
 
-from torchflow._src.core import dtypes, errors
+from torchflow._src.core import errors
 from torchflow._src.core.rpc_local import STATUS_BY_CODE as _STATUS_BY_CODE
 from torchflow._src.core.rpc_local import run_local as _run_local
-from torchflow._src.core.tensor import Tensor, wrap
+from torchflow._src.core.rpc_payload import decode as decode
+from torchflow._src.core.rpc_payload import encode as encode
 
 TOKEN_ENV = "TORCHFLOW_CLUSTER_TOKEN"
 SERVICE = "torchflow.Rpc"
@@ -96,8 +92,6 @@ DEFAULT_TIMEOUT = 30.0
 # The largest message a server or channel accepts (``TORCHFLOW_RPC_MAX_MESSAGE_BYTES``).
 MAX_MESSAGE_BYTES = int(os.environ.get("TORCHFLOW_RPC_MAX_MESSAGE_BYTES", 256 * 1024 * 1024))
 _TOKEN_KEY = "x-torchflow-token"
-_MAGIC = b"TFR1"
-_ALIGN = 8
 
 _KEEPALIVE = [
     ("grpc.keepalive_time_ms", 10_000),
@@ -143,171 +137,7 @@ def pick_unused_port() -> int:
         return s.getsockname()[1]
 
 
-# --- payloads: tensors as raw buffers --------------------------------------------------
-
-
-def _np_name(a: np.ndarray) -> str:
-    return dtypes.as_dtype(a.dtype).name
-
-
-# dtypes whose CPU tensors NumPy views directly (the common case: one view, no copy)
-_NUMPY_VIEWABLE = frozenset({torch.float32, torch.float64, torch.float16, torch.int8,
-                             torch.int16, torch.int32, torch.int64, torch.uint8, torch.bool})
-
-
-def _torch_bytes(t: torch.Tensor):
-    if t.dtype in _NUMPY_VIEWABLE and t.device.type == "cpu" and t.is_contiguous():
-        a = t.detach().numpy()
-        return a.reshape(-1).view(np.uint8).data if a.size else b""
-    t = t.detach()
-    if t.device.type != "cpu":
-        t = t.cpu()
-    t = t.resolve_conj().contiguous()
-    if t.numel() == 0:
-        return b""
-    return t.reshape(-1).view(torch.uint8).numpy().data
-
-
-class _Encoder:
-    def __init__(self):
-        self.bufs: list = []
-
-    def buf(self, b) -> int:
-        self.bufs.append(b)
-        return len(self.bufs) - 1
-
-    def array(self, kind: str, name: str, shape, raw) -> dict:
-        return {"~": "nd", "k": kind, "d": name, "s": list(shape), "b": self.buf(raw)}
-
-    def strings(self, kind: str, a: np.ndarray) -> dict:
-        items = [x if isinstance(x, bytes) else str(x).encode() for x in a.reshape(-1)]
-        return {"~": "str", "k": kind, "s": list(a.shape), "l": [len(x) for x in items],
-                "b": self.buf(b"".join(items))}
-
-    def node(self, x):
-        if x is None or isinstance(x, (bool, str)):
-            return x
-        if isinstance(x, (int, float)) and type(x) in (int, float):
-            return x
-        if isinstance(x, Tensor):
-            t = x._t
-            if isinstance(t, np.ndarray):
-                return self.strings("tf", t)
-            return self.array("tf", x._dtype.name, t.shape, _torch_bytes(t))
-        if isinstance(x, torch.Tensor):
-            return self.array("torch", dtypes.from_torch(x.dtype).name, x.shape,
-                              _torch_bytes(x))
-        if isinstance(x, (np.ndarray, np.generic)):
-            kind = "np" if isinstance(x, np.ndarray) else "npscalar"
-            a = np.asarray(x)
-            if a.dtype.kind in "OSU":
-                return self.strings(kind, a)
-            flat = np.ascontiguousarray(a).reshape(-1)  # at least 1-d: keep a's shape
-            return self.array(kind, _np_name(a), a.shape, flat.view(np.uint8).data)
-        if isinstance(x, (bytes, bytearray, memoryview)):
-            return {"~": "bytes", "b": self.buf(x)}
-        if isinstance(x, tuple):
-            return {"~": "tuple", "v": [self.node(v) for v in x]}
-        if isinstance(x, list):
-            return [self.node(v) for v in x]
-        if isinstance(x, dict):
-            return {"~": "dict", "v": [[self.node(k), self.node(v)] for k, v in x.items()]}
-        if isinstance(x, (int, float)):  # bool/int/float subclasses (IntEnum ...)
-            return int(x) if isinstance(x, int) else float(x)
-        raise TypeError(f"rpc.encode cannot send a value of type {type(x).__name__}: {x!r}")
-
-
-def encode(obj: Any) -> bytes:
-    """Serializes ``obj`` (nests of dict/list/tuple, scalars, str, bytes, tf.Tensor,
-    NumPy arrays, torch tensors) with tensors as raw buffers; no pickle."""
-    enc = _Encoder()
-    skeleton = enc.node(obj)
-    spans = []
-    parts = []
-    off = 0
-    for b in enc.bufs:
-        n = memoryview(b).nbytes
-        spans.append([off, n])
-        parts.append(b)
-        pad = -n % _ALIGN
-        if pad:
-            parts.append(b"\0" * pad)
-        off += n + pad
-    header = json.dumps({"v": skeleton, "b": spans}, separators=(",", ":")).encode()
-    return b"".join([_MAGIC, struct.pack("<I", len(header)), header, *parts])
-
-
-class _Decoder:
-    def __init__(self, data: memoryview, base: int, spans):
-        self.data = data
-        self.base = base
-        self.spans = spans
-
-    def raw(self, i) -> memoryview:
-        off, n = self.spans[i]
-        start = self.base + off
-        if off < 0 or n < 0 or start + n > len(self.data):
-            raise ValueError("buffer out of range")
-        return self.data[start:start + n]
-
-    def node(self, x):
-        if isinstance(x, list):
-            return [self.node(v) for v in x]
-        if not isinstance(x, dict):
-            return x
-        tag = x["~"]
-        if tag == "tuple":
-            return tuple(self.node(v) for v in x["v"])
-        if tag == "dict":
-            return {_hashable(self.node(k)): self.node(v) for k, v in x["v"]}
-        if tag == "bytes":
-            return bytes(self.raw(x["b"]))
-        shape = tuple(int(d) for d in x["s"])
-        if tag == "str":
-            raw = bytes(self.raw(x["b"]))
-            items, pos = [], 0
-            for n in x["l"]:
-                items.append(raw[pos:pos + n])
-                pos += n
-            a = np.empty(len(items), dtype=object)
-            a[:] = items
-            a = a.reshape(shape)
-            if x["k"] == "tf":
-                return wrap(a, dtypes.string)
-            return a[()] if x["k"] == "npscalar" else a
-        if tag != "nd":
-            raise ValueError(f"unknown node tag {tag!r}")
-        dt = dtypes.as_dtype(x["d"])
-        raw = self.raw(x["b"])
-        count = math.prod(shape)
-        if count * dt.size != raw.nbytes:
-            raise ValueError(f"buffer of {raw.nbytes} bytes for {dt.name}{list(shape)}")
-        if x["k"] in ("tf", "torch"):
-            t = (torch.frombuffer(bytearray(raw), dtype=dt._torch) if count
-                 else torch.empty(0, dtype=dt._torch)).reshape(shape)
-            return wrap(t, dt) if x["k"] == "tf" else t
-        a = np.frombuffer(raw, dtype=dt.as_numpy_dtype, count=count).reshape(shape)
-        return a[()] if x["k"] == "npscalar" else a
-
-
-def _hashable(k):
-    return tuple(_hashable(v) for v in k) if isinstance(k, list) else k
-
-
-def decode(payload) -> Any:
-    """Inverse of :func:`encode`. Raises ``InvalidArgumentError`` on a malformed payload."""
-    data = memoryview(payload)
-    try:
-        if bytes(data[:4]) != _MAGIC:
-            raise ValueError("bad magic")
-        (hlen,) = struct.unpack("<I", data[4:8])
-        header = json.loads(bytes(data[8:8 + hlen]))
-        return _Decoder(data, 8 + hlen, header["b"]).node(header["v"])
-    except errors.OpError:
-        raise
-    except Exception as e:  # noqa: BLE001 - any parse failure is the sender's fault
-        raise errors.InvalidArgumentError(
-            None, None, f"Malformed torchflow RPC payload: {type(e).__name__}: {e}") from None
+# --- payloads: tensors as raw buffers (rpc_payload.py) ----------------------------------
 
 
 def dumps_code(obj) -> bytes:
@@ -445,6 +275,7 @@ class Server:
                  max_message_bytes: int = MAX_MESSAGE_BYTES, max_workers: int = 16):
         self._address = address
         self._token = (token if token is not None else cluster_token()) or None
+        self._token_bytes = b"" if self._token is None else self._token.encode()
         self._allow_insecure = allow_insecure
         self._max = int(max_message_bytes)
         self._max_workers = max_workers
@@ -540,7 +371,8 @@ class Server:
                 return ("This server has no cluster token and accepts no code; set "
                         f"{TOKEN_ENV} on every task.")
             return None
-        if sent is None or not hmac.compare_digest(str(sent).encode(), self._token.encode()):
+        if sent is None or not hmac.compare_digest(
+                sent.encode() if type(sent) is str else bytes(sent), self._token_bytes):
             return "Missing or wrong cluster token."
         return None
 
@@ -604,20 +436,31 @@ def _abort(ctx, e: BaseException):
 
 
 class _Handler(grpc.GenericRpcHandler):
+    """Finds a call's method. gRPC asks on every call: the handler of each method is
+    made once, on its first call, and kept while the method stays registered."""
+
     def __init__(self, server: Server):
         self._srv = server
+        self._made: dict = {}  # full method path -> (_Method, its grpc handler)
 
     def service(self, details):
-        prefix = f"/{SERVICE}/"
         name = details.method
+        made = self._made.get(name)
+        if made is not None and self._srv._methods.get(made[2]) is made[0]:
+            return made[1]
+        prefix = f"/{SERVICE}/"
         if not name.startswith(prefix):
             return None
-        method = self._srv._methods.get(name[len(prefix):])
+        short = name[len(prefix):]
+        method = self._srv._methods.get(short)
         if method is None:
             return None
         if method.stream:
-            return grpc.unary_stream_rpc_method_handler(self._srv._stream(method))
-        return grpc.unary_unary_rpc_method_handler(self._srv._unary(method))
+            handler = grpc.unary_stream_rpc_method_handler(self._srv._stream(method))
+        else:
+            handler = grpc.unary_unary_rpc_method_handler(self._srv._unary(method))
+        self._made[name] = (method, handler, short)
+        return handler
 
 
 # --- client ----------------------------------------------------------------------------
