@@ -259,7 +259,21 @@ def _getitem(b, call):
     return [_op(b, "StridedSlice", ins, d, Index=_I32, **masks)]
 
 
+def _tile(b, call):
+    a = call.args
+    d = call.outputs.dtype
+    m = b.input(a["multiples"], _I32)
+    return [_op(b, "Tile", [b.input(a["input"]), m], d, Tmultiples=b.dtype_of(m) or _I32)]
+
+
+def _read(b, call):
+    """A variable's operators (``variable * x``) read it through ``_read``."""
+    return [b.read_variable(call.args["self"])]
+
+
 op_graph.register(einsum_ops.einsum, _einsum)
+op_graph.register(array_ops.tile, _tile)
+op_graph.register(Variable._read, _read)
 op_graph.register(indexing.getitem, _getitem)
 op_graph.register(nn_ops.silu, _silu)
 op_graph.register(nn_ops.swish, _silu)
