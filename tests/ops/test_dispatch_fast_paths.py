@@ -231,3 +231,32 @@ def test_operators_inside_a_traced_function_replay_like_tf():
     for a, b in zip(ours, theirs):
         for u, w in zip(a, b):
             np.testing.assert_allclose(u, w, rtol=1e-6)
+
+
+def test_number_operands_under_jit_compile_match_eager():
+    # torch.compile traces the body: number operands stay plain numbers there (the
+    # check dynamo folds), and the compiled results equal the eager ones.
+    def body(x, i):
+        return x * 0.9 - 1 + 0.5 * x, i - 3, x > 0.5, i == 2
+
+    fn = tf.function(body, jit_compile=True)
+    for xv, iv in [([0.2, 1.0], [1, 2]), ([3.0, -1.0], [5, 2])]:
+        x, i = tf.constant(xv), tf.constant(iv)
+        for got, want in zip(fn(x, i), body(x, i)):
+            assert got.dtype == want.dtype
+            np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6)
+
+
+@pytest.mark.parametrize("dt", ["int8", "int32", "int64", "uint8", "uint16", "uint32",
+                                "float16", "complex64"])
+def test_reduce_sum_cast_and_indexing_hot_paths_match_tf(dt):
+    # reduce_sum over all axes keeps an integer dtype (int8 wraps around, as TF's
+    # kernel does); the cast and x[i] fast paths test dtypes by name.
+    rtf = real_tf()
+    x = [100, 120, 90] if dt not in ("uint16", "uint32") else [70000 % 2**16, 3, 9]
+    for fn in [lambda m, t: m.reduce_sum(t), lambda m, t: m.reduce_sum(t, axis=0),
+               lambda m, t: m.cast(t, m.float32), lambda m, t: m.cast(t, "int16"),
+               lambda m, t: m.cast(t, m.bool), lambda m, t: t[0], lambda m, t: t[-1],
+               lambda m, t: t[1:]]:
+        _same(outcome(lambda: fn(tf, _tensor(tf, x, dt))),
+              outcome(lambda: fn(rtf, _tensor(rtf, x, dt))), dt)

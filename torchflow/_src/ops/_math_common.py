@@ -252,8 +252,8 @@ def _composite_unary(op, fn, allowed, x, out):
     return h.unary(lambda a: unary_op(op, fn, allowed, a, out), x)
 
 
-def binary_op(op: str, fn: Callable, allowed: frozenset, x, y, other: Callable | None = None
-              ) -> Tensor:
+def binary_op(op: str, fn: Callable, allowed: frozenset, x, y,  # noqa: C901 - one flat dispatch on the hot path
+              other: Callable | None = None) -> Tensor:
     """Runs the torch function ``fn`` as TF's binary op ``op`` on ``x`` and ``y``.
 
     The one path every elementwise binary op takes, ``tf.math``'s functions and
@@ -295,24 +295,37 @@ def binary_op(op: str, fn: Callable, allowed: frozenset, x, y, other: Callable |
         if ty is not Tensor and ty is not float and ty is not int and isinstance(y, Variable):
             y = y._tf_value(None)  # read once (an AutoCastVariable casts here)
             ty = type(y)
-        s = None
         if ty is Tensor:
-            if y._dtype is d and d._name in allowed:
-                s = y._t
-        elif (ty is float or ty is int) and fn in _SCALAR_OPERAND_FNS and d._name in allowed:
-            s = number_operand(y, x._t, d)
-        if s is not None:
-            try:
-                t = fn(x._t, s)
-            except Exception:  # noqa: BLE001 - the general path below raises TF's error
-                pass
-            else:
-                r = _new(Tensor)
-                r._t = t
-                r._dtype = d
-                if _tensor_module._result_hook is not None:
-                    _tensor_module._result_hook(r)
-                return r
+            if y._dtype is d:
+                if d._name in allowed:
+                    try:
+                        t = fn(x._t, y._t)
+                    except Exception:  # noqa: BLE001 - the general path below raises TF's error
+                        pass
+                    else:
+                        r = _new(Tensor)
+                        r._t = t
+                        r._dtype = d
+                        if _tensor_module._result_hook is not None:
+                            _tensor_module._result_hook(r)
+                        return r
+                elif other is not None:  # what the general path would do (string +)
+                    return other(x._t, y._t, d)
+        elif ty is float or ty is int:
+            if fn in _SCALAR_OPERAND_FNS and d._name in allowed:
+                s = number_operand(y, x._t, d)
+                if s is not None:
+                    try:
+                        t = fn(x._t, s)
+                    except Exception:  # noqa: BLE001 - the general path below raises TF's error
+                        pass
+                    else:
+                        r = _new(Tensor)
+                        r._t = t
+                        r._dtype = d
+                        if _tensor_module._result_hook is not None:
+                            _tensor_module._result_hook(r)
+                        return r
     if type(x) in COMPOSITE or type(y) in COMPOSITE:  # tf.RaggedTensor operands
         return _composite_binary(op, fn, allowed, x, y, other)
     a, b, d = binary(op, x, y)

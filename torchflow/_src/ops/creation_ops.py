@@ -45,6 +45,7 @@ def _full(dims, value, dtype: dtypes.DType) -> Tensor:
 
 
 _WIDE = frozenset((dtypes.uint16, dtypes.uint32, dtypes.uint64))
+_WIDE_NAMES = frozenset(d.name for d in _WIDE)
 
 
 @public("torchflow")
@@ -363,15 +364,17 @@ def identity_n(input, name=None):
 
 
 def _cast_t(t, src: dtypes.DType, dst: dtypes.DType):
-    if src.is_complex and not dst.is_complex:
-        if dst.is_bool:
+    # Kinds and names, not DType properties and DType set lookups (DType's __hash__
+    # is Python code): tf.cast's hot path.
+    if src._kind == "c" and dst._kind != "c":
+        if dst._kind == "b":
             # TF keeps only the real part here too, so 1j casts to False.
             return t.real != 0
         t = t.real
-    if src in _WIDE:
+    if src._name in _WIDE_NAMES:
         t = t.to(torch.int64) if src is not dtypes.uint64 else t.to(torch.float64) \
             if dst.is_floating else t.to(torch.int64)
-    if dst in _WIDE and t.dtype not in (torch.int64, torch.bool):
+    if dst._name in _WIDE_NAMES and t.dtype not in (torch.int64, torch.bool):
         t = t.to(torch.int64) if not t.is_floating_point() else t.trunc().to(torch.int64)
     return t.to(dst._torch)
 
@@ -399,7 +402,8 @@ def cast(x, dtype, name=None) -> Tensor:
     >>> tf.cast(tf.constant([1.8, -2.2]), tf.int32).numpy()
     array([ 1, -2], dtype=int32)
     """
-    dtype = dtypes.as_dtype(dtype)
+    if type(dtype) is not dtypes.DType:
+        dtype = dtypes.as_dtype(dtype)
     if type(x) is Tensor:
         t = x
     elif type(x) in COMPOSITE:  # tf.RaggedTensor

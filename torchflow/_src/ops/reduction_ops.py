@@ -128,10 +128,19 @@ def _doc(summary, extra="", example=""):
       example=">>> tf.reduce_sum(tf.constant([[1, 2], [3, 4]]), axis=0).numpy()\n"
               "    array([4, 6], dtype=int32)")
 def reduce_sum(input_tensor, axis=None, keepdims=False, name=None) -> Tensor:
-    if type(input_tensor) is Tensor and axis is None and not keepdims and \
-            input_tensor._dtype._kind in "fc":
-        # Hot path: torch parses fewer arguments without dims/dtype (~0.7 us).
-        return wrap(torch.sum(input_tensor._t), input_tensor._dtype)
+    if type(input_tensor) is Tensor and axis is None and not keepdims:
+        # Hot path: torch parses fewer arguments without dims/dtype (~0.7 us); integers
+        # keep their dtype (torch would sum them in int64), a 0-d one is its own sum
+        # (as below); narrow unsigned ones widen (below).
+        d = input_tensor._dtype
+        if d._kind in "fc":
+            return wrap(torch.sum(input_tensor._t), d)
+        if d._kind in "iu":
+            t = input_tensor._t
+            if not t.ndim:
+                return wrap(t, d)
+            if d._name not in mc.NARROW:
+                return wrap(torch.sum(t, dtype=d._torch), d)
     if type(input_tensor) in COMPOSITE:  # tf.RaggedTensor
         return COMPOSITE[type(input_tensor)].reduce("sum", input_tensor, axis, keepdims)
     t, d, dims = _prep("Sum", input_tensor, _SUM_TYPES, axis)
