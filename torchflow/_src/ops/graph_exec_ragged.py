@@ -4,15 +4,17 @@ on ``tf.RaggedTensor`` / ``tf.SparseTensor`` arguments hold besides dense ops.
 TF's ragged library writes ``to_tensor`` as ``RaggedTensorToTensor``, ``to_sparse``
 as ``RaggedTensorToSparse``, ``tf.ragged.range`` as ``RaggedRange`` and ragged
 reductions as ``UnsortedSegment*`` ops over segment ids made from the row splits;
-``tf.sparse`` ops are ``SparseToDense``, ``SparseReduceSum``/``Max``,
-``SparseTensorDenseMatMul``, ``SparseAdd``, ``SparseReshape``,
-``SparseFillEmptyRows``. Each handler builds the composite from its component inputs
+``tf.sparse`` ops are ``SparseToDense``, ``SparseReduceSum``/``Max`` and
+``SparseTensorDenseMatMul`` (the others are not here yet); segment ids of row splits are ``UpperBound``. Each handler builds the composite from its component inputs
 and runs torchflow's op on it.
 """
 
 from __future__ import annotations
 
+import torch
+
 from torchflow._src.core import dtypes, errors
+from torchflow._src.core.tensor import wrap
 from torchflow._src.ops import array_ops, segment_ops
 from torchflow._src.ops.ragged import ragged_factory
 from torchflow._src.ops.ragged.ragged_tensor import RaggedTensor
@@ -116,3 +118,18 @@ OUTPUT_ARGS = {
     "RaggedTensorToSparse": ("sparse_indices", "sparse_values", "sparse_dense_shape"),
     "RaggedRange": ("rt_nested_splits", "rt_dense_values"),
 }
+
+
+def _bound(side: str):
+    def run(library, attrs, inputs):
+        sorted_inputs, values = inputs
+        out = torch.searchsorted(sorted_inputs._t.contiguous(), values._t.contiguous(),
+                                 right=side == "right")
+        d = attrs.get("out_type", dtypes.int32)
+        return [wrap(out.to(d._torch), d)]
+
+    return run
+
+
+HANDLERS["UpperBound"] = _bound("right")
+HANDLERS["LowerBound"] = _bound("left")

@@ -10,8 +10,10 @@ of the spec made here (rows of length ``unknown`` in each ragged dimension).
 Ops on a ragged argument are transparent in the op graph (``op_graph.register``):
 elementwise ops dispatch to the flat values and are recorded as the dense ops they
 run. The ragged ops computed directly on torch get a lowering here, as the TF ops
-TF's ragged library builds: ``RaggedTensorToTensor``, ``RaggedTensorToSparse``,
-row lengths as ``Sub`` of ``StridedSlice``\\ s, reductions as ``Segment*`` ops.
+TF's ragged library builds: ``RaggedTensorToTensor``, row lengths as ``Sub`` of
+``StridedSlice``\\ s, reductions over a ragged axis as ``UnsortedSegment*`` ops over
+row ids (``UpperBound`` of the row limits), ``tf.sparse.to_dense`` as
+``SparseToDense``; ``tf.sequence_mask`` as TF 2.4 builds it.
 """
 
 from __future__ import annotations
@@ -23,8 +25,9 @@ from torchflow._src.core import dtypes, function, op_graph
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.core.tensor_spec import TensorSpec
 from torchflow._src.ops import shape_ops
-from torchflow._src.ops.ragged import ragged_convert
+from torchflow._src.ops.ragged import ragged_convert, ragged_reduce
 from torchflow._src.ops.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
+from torchflow._src.ops.sparse import sparse_ops
 from torchflow._src.ops.sparse.sparse_tensor import SparseTensor, SparseTensorSpec
 
 _I32 = dtypes.int32
@@ -172,6 +175,108 @@ def _sequence_mask(b, call):
     return [mask]
 
 
+_SEGMENT = {"sum": "UnsortedSegmentSum", "max": "UnsortedSegmentMax",
+            "min": "UnsortedSegmentMin", "prod": "UnsortedSegmentProd"}
+_DENSE = {"sum": "Sum", "max": "Max", "min": "Min", "prod": "Prod", "mean": "Mean"}
+
+
+def _segment_ids(b, splits: Tensor) -> "tuple[str, str]":
+    """The row id of each value (``UpperBound(splits[1:], range(splits[-1]))``) and the
+    number of rows, as endpoints."""
+    sd = splits.dtype
+    s = b.input(splits)
+    limits = _slice1(b, s, sd, 1, 0, 0, 1)
+    total = _op(b, "StridedSlice", [s, b.constant([-1], _I32), b.constant([0], _I32),
+                                    b.constant([1], _I32)], sd, Index=_I32, begin_mask=0,
+                end_mask=1, ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=1)
+    pos = f"{b.node('Range', [b.constant(0, sd), total, b.constant(1, sd)], {'Tidx': sd}, out_dtypes=[sd])}:0"
+    zero = b.constant(0, _I32)
+    row = lambda x: _op(b, "ExpandDims", [x, zero], sd, Tdim=_I32)  # noqa: E731
+    ids = f"{b.node('UpperBound', [row(limits), row(pos)], {'T': sd, 'out_type': sd}, out_dtypes=[sd])}:0"
+    ids = _op(b, "Squeeze", [ids], sd, squeeze_dims=[0])
+    shape = f"{b.node('Shape', [s], {'T': sd, 'out_type': sd}, out_dtypes=[sd])}:0"
+    n = _op(b, "StridedSlice", [shape, b.constant([0], _I32), b.constant([1], _I32),
+                                b.constant([1], _I32)], sd, Index=_I32, begin_mask=0,
+            end_mask=0, ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=1)
+    return ids, _op(b, "Sub", [n, b.constant(1, sd)], sd)
+
+
+def _reduce_flat(b, kind, x, axis: int, keepdims: bool, flat_ep=None):
+    """The endpoint of ``_reduce_one(kind, x, axis)``'s flat values (or dense result);
+    None where there is no lowering (axis 0, a ragged segment)."""
+    if not isinstance(kind, str):
+        return None
+    if not isinstance(x, RaggedTensor):
+        if kind not in _DENSE or not isinstance(x, Tensor):
+            return None
+        src = flat_ep or b.input(x)
+        return _op(b, _DENSE[kind], [src, b.constant([axis], _I32)], x.dtype, Tidx=_I32,
+                   keep_dims=bool(keepdims))
+    rr = x.ragged_rank
+    if axis > rr:
+        return _reduce_flat(b, kind, x.flat_values, axis - rr, keepdims, flat_ep)
+    if axis > 1:
+        return _reduce_flat(b, kind, x.values, axis - 1, keepdims, flat_ep)
+    if axis != 1 or isinstance(x.values, RaggedTensor) or kind not in _SEGMENT:
+        return None
+    ids, n = _segment_ids(b, x.row_splits)
+    d, sd = x.dtype, x.row_splits_dtype
+    vals = flat_ep or b.input(x.values)
+    out = _op(b, _SEGMENT[kind], [vals, ids, n], d, Tindices=sd, Tnumsegments=sd)
+    if keepdims:
+        out = _op(b, "ExpandDims", [out, b.constant(1, _I32)], d, Tdim=_I32)
+    return out
+
+
+def _with_flat(b, call, flat_ep):
+    """The call's output endpoints: ``flat_ep`` for its (flat) values, then the
+    row splits it keeps."""
+    out = call.outputs
+    if isinstance(out, RaggedTensor):
+        return [flat_ep] + [b.input(s) for s in out.nested_row_splits]
+    return [flat_ep]
+
+
+def _reduce_one(b, call):
+    a = call.args
+    ep = _reduce_flat(b, a["kind"], a["rt"], int(a["axis"]), bool(a["keepdims"]))
+    return _unlowered(b, call) if ep is None else _with_flat(b, call, ep)
+
+
+def _count(b, call):
+    """Row counts for ``reduce_mean``: the sum of ``OnesLike`` of the values."""
+    a = call.args
+    rt, axes = a["rt"], ragged_reduce.axes_of(a["rt"], a["axis"])
+    if len(axes) != 1:
+        return _unlowered(b, call)
+    ones = _op(b, "OnesLike", [b.input(rt.flat_values)], rt.dtype)
+    ep = _reduce_flat(b, "sum", rt, axes[0], bool(a["keepdims"]), flat_ep=ones)
+    return _unlowered(b, call) if ep is None else _with_flat(b, call, ep)
+
+
+def _sparse_to_dense(b, call):
+    """TF's ``SparseToDense(indices, dense_shape, values, default_value)``."""
+    a = call.args
+    st = a["sp_input"]
+    if not isinstance(st, SparseTensor):
+        return _unlowered(b, call)
+    d = st.dtype
+    default = a.get("default_value")
+    if default is None:
+        default = b"" if d is dtypes.string else 0
+    dv = b.input(default, d) if isinstance(default, Tensor) else b.constant(
+        np.asarray(default, dtype=object if d is dtypes.string else d.as_numpy_dtype), d)
+    node = b.node("SparseToDense", [b.input(st.indices), b.input(st.dense_shape),
+                                    b.input(st.values), dv],
+                  {"T": d, "Tindices": dtypes.int64,
+                   "validate_indices": bool(a.get("validate_indices", True))},
+                  name="SparseToDense", out_dtypes=[d])
+    return [f"{node}:0"]
+
+
+op_graph.register(sparse_ops.to_dense, _sparse_to_dense, composite=True)
+op_graph.register(ragged_reduce._reduce_one, _reduce_one, composite=True)
+op_graph.register(ragged_reduce._count, _count, composite=True)
 op_graph.register(RaggedTensor.row_lengths, _row_lengths, composite=True)
 op_graph.register(ragged_convert.to_tensor, _to_tensor, composite=True)
 if not op_graph.is_registered(shape_ops.sequence_mask):

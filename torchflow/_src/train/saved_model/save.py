@@ -583,6 +583,20 @@ def _signature_keywords(concrete, args, kwargs) -> list:
     return out
 
 
+def _valid_signature(fn) -> bool:
+    """TF 2.4's ``_valid_signature``: a function whose outputs are tensors (a ragged
+    or sparse result cannot be a signature output; ragged/sparse inputs can)."""
+    if not isinstance(fn, Function):
+        return True
+    try:
+        outs = fn.get_concrete_function().structured_outputs
+    except (errors.OpError, TypeError, ValueError):
+        return False
+    flat = nest.flatten(outs)
+    return bool(flat) and not any(structure.is_composite_spec(getattr(o, "_type_spec", None))
+                                  for o in flat)
+
+
 def _canonical_signatures(root, signatures, default=None) -> dict:
     """``{key: ConcreteFunction}`` from ``signatures=`` (TF's rules)."""
     if signatures is None and default is not None:
@@ -595,7 +609,7 @@ def _canonical_signatures(root, signatures, default=None) -> dict:
         default_fn = dict(functions).get("_default_save_signature")
         found = [fn for _, fn in functions
                  if isinstance(fn, (Function, resave.RestoredFunction))
-                 and fn.input_signature is not None]
+                 and fn.input_signature is not None and _valid_signature(fn)]
         signatures = default_fn if default_fn is not None else found[0] if len(found) == 1 \
             else {}
     if not isinstance(signatures, collections.abc.Mapping):  # a loaded .signatures too
