@@ -95,6 +95,19 @@ def _stacked_cells(lib):
     return lib.keras.Model(inp, out)
 
 
+def _bidirectional(lib):
+    L = lib.keras.layers
+    inp = lib.keras.Input((6, 4), name="seq")
+    h = L.Bidirectional(L.LSTM(3, return_sequences=True))(L.Masking(0.0)(inp))
+    return lib.keras.Model(inp, L.Bidirectional(L.GRU(2), merge_mode="sum")(h))
+
+
+def _bidirectional_unknown_time(lib):
+    L = lib.keras.layers
+    inp = lib.keras.Input((None, 4), name="seq")
+    return lib.keras.Model(inp, L.Bidirectional(L.SimpleRNN(3))(inp))
+
+
 RNG = np.random.RandomState(5)
 
 
@@ -123,6 +136,8 @@ CASES = {
     "cells_unknown_time": (_cells_unknown_time, [_seq(3, 7, 4), _seq(2, 2, 4)]),
     "cells_masked": (_cells_masked, [_padded()]),
     "stacked_cells": (_stacked_cells, [_seq(2, 5, 4)]),
+    "bidirectional": (_bidirectional, [_padded()]),
+    "bidirectional_unknown_time": (_bidirectional_unknown_time, [_seq(2, 5, 4), _seq(3, 2, 4)]),
 }
 
 
@@ -246,3 +261,43 @@ def test_a_step_that_reads_the_batch_size_is_refused(tmp_path):
     path = str(tmp_path / "m")
     model.save(path)  # the weights are written; the call is not
     assert "serving_default" not in rtf.saved_model.load(path).signatures
+
+
+def _error(fn):
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 - the error is the result compared
+        return type(e).__name__, str(e)
+    return None
+
+
+@pytest.mark.parametrize("layer", ["LSTM", "GRU", "SimpleRNN"])
+def test_initial_state_of_another_batch_is_tf_value_error(layer):
+    """States whose batch is not the input's: TF's ValueError (torch's fused CPU kernel
+    would read past the state's memory and abort the process)."""
+    rtf = real_tf()
+    x = _seq(3, 6, 4)
+    h = _seq(1, 3)
+
+    def run(lib):
+        lay = getattr(lib.keras.layers, layer)(3)
+        n = 2 if layer == "LSTM" else 1
+        return lay(lib.constant(x), initial_state=[lib.constant(h)] * n)
+
+    theirs, ours = _error(lambda: run(rtf)), _error(lambda: run(tf))
+    assert ours is not None and theirs is not None
+    assert ours[0] == theirs[0] == "ValueError"
+    assert "Tensor's shape (3, 3) is not compatible with supplied shape (1, 3)." in theirs[1]
+    assert ours[1] == "Tensor's shape (3, 3) is not compatible with supplied shape (1, 3)."
+
+
+def test_stateful_rnn_needs_a_known_batch():
+    rtf = real_tf()
+
+    def build(lib):
+        inp = lib.keras.Input((6, 4))
+        return lib.keras.Model(inp, lib.keras.layers.LSTM(3, stateful=True)(inp))
+
+    theirs, ours = _error(lambda: build(rtf)), _error(lambda: build(tf))
+    assert ours == theirs
+    assert ours[0] == "ValueError" and "stateful" in ours[1]

@@ -21,7 +21,8 @@ step is traced at two batch sizes and the bodies must agree, or the graph is
 refused (a step that read a static size).
 
 Also here: ``zero_state`` (an RNN's initial state, ``Fill`` of the run-time batch),
-``unstack`` (``Unpack``) and ``split`` (``Split``/``SplitV``).
+``unstack`` (``Unpack``), ``split`` (``Split``/``SplitV``) and ``reverse`` (``ReverseV2``,
+which ``Bidirectional`` applies to the backward layer's sequence).
 """
 
 from __future__ import annotations
@@ -299,6 +300,15 @@ def _unstack(b, call):
     return [f"{name}:{k}" for k in range(n)]
 
 
+def _reverse(b, call):
+    a = call.args
+    x = a["tensor"]
+    axis = a["axis"]
+    axis = [int(v) for v in (axis.numpy() if hasattr(axis, "numpy") else
+                             ([axis] if isinstance(axis, int) else axis))]
+    return [_op(b, "ReverseV2", [b.input(x), b.constant(axis, _I32)], x.dtype, Tidx=_I32)]
+
+
 def _split(b, call):
     a = call.args
     x = a["value"]
@@ -330,3 +340,5 @@ if not op_graph.is_registered(array_ops.unstack):
     op_graph.register(array_ops.unstack, _unstack)
 if not op_graph.is_registered(array_ops.split):
     op_graph.register(array_ops.split, _split)
+if not op_graph.is_registered(array_ops.reverse):  # Bidirectional's backward sequence
+    op_graph.register(array_ops.reverse, _reverse)

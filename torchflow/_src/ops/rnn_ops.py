@@ -29,7 +29,7 @@ from __future__ import annotations
 import torch
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
-from torchflow._src.core import dtypes, graph_trace
+from torchflow._src.core import dtypes, errors, graph_trace
 from torchflow._src.ops import array_ops, creation_ops, gather_ops
 from torchflow._src.ops._dispatch import tensor_arg, translate, wrap
 from torchflow._src.util import nest
@@ -70,6 +70,17 @@ def zero_state(inputs, size, batch_axis=0, dtype=None):
                             device=x._t.device), d)
 
 
+def _check_states(op: str, x, time_major: bool, units: int, *states) -> None:
+    """The states must be ``[batch, units]`` for ``x``'s batch (torch's CPU kernel does
+    not check, and reads past a smaller state's memory)."""
+    batch = x._t.shape[1 if time_major else 0]
+    for s in states:
+        if tuple(s.shape) != (batch, units):
+            raise errors.InvalidArgumentError(
+                None, None, f"Invalid input_h shape: [1,{','.join(map(str, s.shape))}] "
+                f"[1,{batch},{units}] [Op:{op}]")
+
+
 def _seq(x, time_major: bool, go_backwards: bool) -> torch.Tensor:
     t = x._t
     if not time_major:
@@ -101,6 +112,7 @@ def lstm(inputs, h, c, kernel, recurrent_kernel, bias, time_major=False,
     x = tensor_arg(inputs)
     k, rk, b = tensor_arg(kernel)._t, tensor_arg(recurrent_kernel)._t, tensor_arg(bias)._t
     h0, c0 = tensor_arg(h)._t, tensor_arg(c)._t
+    _check_states("CudnnRNN", x, time_major, rk.shape[0], h0, c0)
     try:
         seq = _seq(x, time_major, go_backwards)
         params = [k.t(), rk.t(), b, torch.zeros_like(b)]
@@ -134,6 +146,7 @@ def gru(inputs, h, kernel, recurrent_kernel, bias, time_major=False, go_backward
     k, rk, b = tensor_arg(kernel)._t, tensor_arg(recurrent_kernel)._t, tensor_arg(bias)._t
     h0 = tensor_arg(h)._t
     u = rk.shape[0]
+    _check_states("CudnnRNN", x, time_major, u, h0)
     try:
         seq = _seq(x, time_major, go_backwards)
         params = [_zr_to_rz(k.t(), u, 0), _zr_to_rz(rk.t(), u, 0),
@@ -214,6 +227,7 @@ def _masked(kind, inputs, states, kernel, recurrent_kernel, bias, mask, time_maj
     x = tensor_arg(inputs)
     k, rk, b = tensor_arg(kernel)._t, tensor_arg(recurrent_kernel)._t, tensor_arg(bias)._t
     hx = tuple(tensor_arg(s)._t for s in states)
+    _check_states("CudnnRNN", x, time_major, rk.shape[0], *hx)
     m = tensor_arg(mask)._t.bool()
     m = m if time_major else m.t()
     seq = x._t if time_major else x._t.transpose(0, 1)

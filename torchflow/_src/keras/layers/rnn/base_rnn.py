@@ -240,6 +240,8 @@ class RNN(Layer):
             raise ValueError(f"Input {shape} should have at least 3 dimensions "
                              f"(batch, time, features).")
         dims = shape.as_list()
+        if self.stateful and dims and dims[1 if self.time_major else 0] is None:
+            raise ValueError(_STATEFUL_BATCH)
         step = [dims[1]] + dims[2:] if self.time_major else [dims[0]] + dims[2:]
         self._build_cell(TensorShape(step))
         self.built = True
@@ -318,6 +320,7 @@ class RNN(Layer):
             raise ValueError(f"An `initial_state` was passed that is not compatible with "
                              f"`cell.state_size`. Received `state_spec`={len(states)} states; "
                              f"however `cell.state_size` is {self.cell.state_size}")
+        _check_state_batch(inputs, states, 1 if self.time_major else 0)
         for c in _all_cells(self.cell):
             if hasattr(c, "reset_dropout_mask"):
                 c.reset_dropout_mask()
@@ -398,6 +401,23 @@ class RNN(Layer):
         config = dict(config)
         cell = deserialize_layer(config.pop("cell"), custom_objects)
         return cls(cell, **config)
+
+
+_STATEFUL_BATCH = (  # TF 2.4's message
+    "If a RNN is stateful, it needs to know its batch size. Specify the batch size of your "
+    "input tensors: \n- If using a Sequential model, specify the batch size by passing a "
+    "`batch_input_shape` argument to your first layer.\n- If using the functional API, "
+    "specify the batch size by passing a `batch_shape` argument to your Input layer.")
+
+
+def _check_state_batch(inputs, states, axis: int) -> None:
+    """TF's error for states whose batch is not the inputs' (the loop's shape check)."""
+    batch = inputs.shape[axis]
+    for st in states:
+        dims = st.shape.as_list() if st.shape.rank else None
+        if batch is not None and dims and dims[0] is not None and dims[0] != batch:
+            raise ValueError(f"Tensor's shape {tuple([batch] + dims[1:])} is not compatible "
+                             f"with supplied shape {tuple(dims)}.")
 
 
 def _zero_states(cell, inputs, axis, dtype):
