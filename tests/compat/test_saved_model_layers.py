@@ -35,6 +35,9 @@ IMG = RNG.randn(2, 8, 8, 3).astype(np.float32)
 VEC = RNG.randn(3, 6).astype(np.float32)
 IDS = np.array([[1, 4, 0, 0], [3, 2, 5, 0]], np.int32)
 MASK = (RNG.rand(2, 5, 3) > 0.3).astype(np.float32)
+VOL = RNG.randn(2, 4, 6, 6, 2).astype(np.float32)
+SEQ_MASKED = SEQ.copy()
+SEQ_MASKED[0, 3:] = 0.0
 ATOL = 1e-5  # outputs are O(1); stacked convolutions sum in another order than TF's
 
 
@@ -79,6 +82,25 @@ def _dense_bn(lib):
     a = L(lib).Dense(4, activation="relu")(x)
     b = L(lib).Dense(2)(L(lib).Flatten()(L(lib).BatchNormalization()(a)))
     return lib.keras.Model(x, [a, b])
+
+
+def _conv3d(lib):
+    # (Conv2D(groups=2) is left out: TF's CPU kernels cannot run a grouped convolution.)
+    v = lib.keras.Input((4, 6, 6, 2))
+    h = L(lib).MaxPooling3D(2)(L(lib).Conv3D(3, 2, padding="same")(v))
+    return lib.keras.Model(v, L(lib).GlobalAveragePooling3D()(L(lib).AveragePooling3D(1)(h)))
+
+
+def _masking_noise(lib):
+    """Masking into a mask-aware pooling; noise layers (identity at inference);
+    an activity regularizer's loss (run with the call, by the run-time batch);
+    TimeDistributed."""
+    x = lib.keras.Input((5, 6))
+    m = L(lib).GlobalAveragePooling1D()(L(lib).Masking(0.0)(x))
+    h = L(lib).GaussianNoise(0.5)(L(lib).GaussianDropout(0.3)(L(lib).AlphaDropout(0.2)(x)))
+    h = L(lib).ActivityRegularization(0.1)(h)
+    t = L(lib).TimeDistributed(L(lib).Dense(3))(h)
+    return lib.keras.Model(x, [m, t])
 
 
 def _dropouts(lib):
@@ -149,6 +171,7 @@ CASES = {
         L(lib).SeparableConv1D(4, 3, padding="same"), L(lib).Conv1DTranspose(3, 2, strides=2),
         L(lib).UpSampling1D(2), L(lib).ZeroPadding1D((1, 2)), L(lib).Cropping1D((2, 1)),
         L(lib).GlobalAveragePooling1D()]), [SEQ]),
+    "conv3d": (_conv3d, [VOL]),
     "conv2d_extra": (lambda lib: _seq(lib, [
         L(lib).SpatialDropout2D(0.3), L(lib).DepthwiseConv2D(3, padding="same"),
         L(lib).SeparableConv2D(4, 3, activation="selu"), L(lib).ReLU(6.0), L(lib).PReLU(),
@@ -157,6 +180,7 @@ CASES = {
         L(lib).ZeroPadding2D(((1, 0), (2, 1))), L(lib).Cropping2D(1),
         L(lib).UpSampling2D(2), L(lib).GlobalMaxPooling2D()], (8, 8, 3)), [IMG]),
     "dropout": (_dropouts, [SEQ]),
+    "masking_noise_time_distributed": (_masking_noise, [SEQ_MASKED]),
     "embedding_mask_zero": (_embedding_masked, [IDS]),
     "layer_norm": (lambda lib: _seq(lib, [
         L(lib).LayerNormalization(), L(lib).LayerNormalization(axis=[1, 2]),

@@ -21,6 +21,7 @@ from torchflow._src.ops import (
     indexing,
     nn_ops,
     tensor_operators,
+    unary_math_ops,
 )
 
 _I32 = dtypes.int32
@@ -271,7 +272,21 @@ def _read(b, call):
     return [b.read_variable(call.args["self"])]
 
 
+def _abs(b, call):
+    x = call.args["x"]
+    out = call.outputs
+    if not isinstance(x, (Tensor, Variable)) or not isinstance(out, Tensor):
+        return None
+    d = x.dtype
+    if d.is_complex:
+        n = b.node("ComplexAbs", [b.input(x)], {"T": d, "Tout": out.dtype},
+                   out_dtypes=[out.dtype])
+        return [f"{n}:0"]
+    return [_op(b, "Abs", [b.input(x)], d)]
+
+
 op_graph.register(einsum_ops.einsum, _einsum)
+op_graph.register(unary_math_ops.abs, _abs)
 op_graph.register(array_ops.tile, _tile)
 op_graph.register(Variable._read, _read)
 op_graph.register(indexing.getitem, _getitem)

@@ -37,6 +37,7 @@ from torchflow._src.keras.engine.tree_generation import TrackedList as _TrackedL
 from torchflow._src.keras.engine.tree_generation import generation as _generation
 from torchflow._src.keras.mixed_precision import policy as policy_lib
 from torchflow._src.ops.creation_ops import cast
+from torchflow._src.ops.shape_ops import shape
 from torchflow._src.train import object_graph
 from torchflow._src.util import nest
 from torchflow._src.util.api import public
@@ -708,7 +709,8 @@ def _set_mask(outputs, mask):
 
 
 def _batch_size(o):
-    return o.shape[0] if o.shape.rank else 1
+    # The run-time batch (TF's array_ops.shape(output)[0]), so a SavedModel takes any.
+    return shape(o)[0] if o.shape.rank else 1
 
 
 def _has_symbolic(args, kwargs) -> bool:

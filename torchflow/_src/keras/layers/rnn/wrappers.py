@@ -70,7 +70,10 @@ class TimeDistributed(Wrapper):
     def call(self, inputs, training=None, mask=None):
         dims = inputs.shape.as_list()
         b, t = dims[0], dims[1]
-        x = reshape(inputs, [b * t] + dims[2:])
+        # With the inner sizes static, the batch stays out of the graph (-1), so a
+        # SavedModel of the layer takes any batch.
+        static = t is not None and None not in dims[2:]
+        x = reshape(inputs, ([-1] if static else [b * t]) + dims[2:])
         kwargs = {}
         spec = self.layer._call_spec
         if spec.accepts_training and training is not None:
@@ -79,7 +82,8 @@ class TimeDistributed(Wrapper):
             kwargs["mask"] = reshape(mask, [b * t] + mask.shape.as_list()[2:])
         y = self.layer(x, **kwargs)
         return nest.map_structure(
-            lambda o: reshape(o, [b, t] + o.shape.as_list()[1:]), y)
+            lambda o: reshape(o, ([-1] if static and None not in o.shape.as_list()[1:]
+                                  else [b]) + [t] + o.shape.as_list()[1:]), y)
 
     def compute_mask(self, inputs, mask=None):
         return mask
