@@ -108,6 +108,12 @@ def _bidirectional_unknown_time(lib):
     return lib.keras.Model(inp, L.Bidirectional(L.SimpleRNN(3))(inp))
 
 
+def _conv_lstm(lib):
+    L = lib.keras.layers
+    inp = lib.keras.Input((None, 5, 5, 2), name="frames")
+    return lib.keras.Model(inp, L.ConvLSTM2D(2, 3, padding="same", return_sequences=True)(inp))
+
+
 RNG = np.random.RandomState(5)
 
 
@@ -138,6 +144,7 @@ CASES = {
     "stacked_cells": (_stacked_cells, [_seq(2, 5, 4)]),
     "bidirectional": (_bidirectional, [_padded()]),
     "bidirectional_unknown_time": (_bidirectional_unknown_time, [_seq(2, 5, 4), _seq(3, 2, 4)]),
+    "conv_lstm": (_conv_lstm, [_seq(2, 3, 5, 5, 2), _seq(3, 4, 5, 5, 2)]),
 }
 
 

@@ -10,7 +10,7 @@ from torchflow._src.keras.engine.base_layer import Layer
 from torchflow._src.keras.layers import _utils as U
 from torchflow._src.keras.layers.rnn.base_rnn import RNN
 from torchflow._src.keras.layers.rnn.cells import DropoutRNNCellMixin
-from torchflow._src.ops import fused_layer_ops
+from torchflow._src.ops import fused_layer_ops, rnn_ops
 from torchflow._src.ops.array_ops import concat, split
 from torchflow._src.ops.creation_ops import zeros
 from torchflow._src.util.api import public
@@ -212,8 +212,10 @@ class ConvLSTM2D(RNN):
         spatial = dims[2:4] if c.data_format == "channels_last" else dims[3:5]
         out = [U.conv_output_length(s, k, c.padding, st, d) for s, k, st, d in
                zip(spatial, c.kernel_size, c.strides, c.dilation_rate)]
-        shape = [dims[0]] + (out + [c.filters] if c.data_format == "channels_last"
-                             else [c.filters] + out)
+        size = out + [c.filters] if c.data_format == "channels_last" else [c.filters] + out
+        if None not in size:  # the batch read at run time: a graph for any batch size
+            return [rnn_ops.zero_state(inputs, size, 0, inputs.dtype) for _ in range(2)]
+        shape = [dims[0]] + size
         return [zeros(shape, dtype=inputs.dtype), zeros(shape, dtype=inputs.dtype)]
 
     def get_config(self):
