@@ -262,3 +262,34 @@ def test_keras_model_with_ragged_input_both_ways(tmp_path):
     rtf.saved_model.save(ref, str(tmp_path / "ref"))
     back = tf.saved_model.load(str(tmp_path / "ref"))
     np.testing.assert_allclose(back(x).numpy(), want, rtol=1e-6, atol=1e-7)
+
+
+def _guide_model(lib):
+    """guide-ragged_tensor's Keras model (cell 25): a ragged input into an LSTM."""
+    L = lib.keras.layers
+    return lib.keras.Sequential([
+        L.Input(shape=[None], dtype=lib.int64, ragged=True),
+        L.Embedding(100, 16),
+        L.LSTM(32, use_bias=False),
+        L.Dense(32),
+        L.Activation(lib.nn.relu),
+        L.Dense(1)])
+
+
+def test_guide_ragged_lstm_model_both_ways(tmp_path):
+    """Cell 40: tf.saved_model.save of the Keras model, loaded and called on ragged ids."""
+    rtf = real_tf()
+    ours, ref = _guide_model(tf), _guide_model(rtf)
+    ours.set_weights(ref.get_weights())
+    rows = [[3, 1, 4, 1, 5, 9, 2, 6], [5, 3], [5], [8, 9, 7, 9]]
+    x, rx = tf.ragged.constant(rows, dtype=tf.int64), rtf.ragged.constant(rows, dtype=rtf.int64)
+    want = ref(rx).numpy()
+    np.testing.assert_allclose(ours(x).numpy(), want, rtol=1e-5, atol=1e-6)
+    tf.saved_model.save(ours, str(tmp_path / "ours"))
+    np.testing.assert_allclose(rtf.saved_model.load(str(tmp_path / "ours"))(rx).numpy(), want,
+                               rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(tf.saved_model.load(str(tmp_path / "ours"))(x).numpy(), want,
+                               rtol=1e-5, atol=1e-6)
+    rtf.saved_model.save(ref, str(tmp_path / "ref"))
+    np.testing.assert_allclose(tf.saved_model.load(str(tmp_path / "ref"))(x).numpy(), want,
+                               rtol=1e-5, atol=1e-6)
