@@ -185,6 +185,8 @@ def test_saved_rnn_model_serves_in_real_tf_and_torchflow(tmp_path, name):
     again = tf.saved_model.load(path).signatures["serving_default"]
     for x in CASES[name][1]:
         want = _expected(theirs, x)
+        for g, w in zip(_expected(ours, x), want):  # torchflow's own call
+            np.testing.assert_allclose(g, w, rtol=RTOL, atol=ATOL)
         got = _outputs({k: v.numpy() for k, v in serve(rtf.constant(x)).items()})
         assert len(got) == len(want)
         for g, w in zip(got, want):
@@ -308,3 +310,15 @@ def test_stateful_rnn_needs_a_known_batch():
     theirs, ours = _error(lambda: build(rtf)), _error(lambda: build(tf))
     assert ours == theirs
     assert ours[0] == "ValueError" and "stateful" in ours[1]
+
+
+def test_traced_masked_lstm_reads_each_calls_mask():
+    """The masked fused kernels are host calls of a traced function: each replay takes
+    its own mask's path (packed when right-padded, step by step otherwise)."""
+    rtf, theirs, ours = _pair("masked")
+    fn = tf.function(lambda x: ours(x, training=False))
+    right = _seq(4, 6, 4)
+    right[:, 4:] = 0.0
+    for x in (right, _padded(), right):
+        np.testing.assert_allclose(fn(tf.constant(x)).numpy(), _expected(theirs, x)[0],
+                                   rtol=RTOL, atol=ATOL)
