@@ -37,6 +37,7 @@ VEC = RNG.randn(3, 6).astype(np.float32)
 IDS = np.array([[1, 4, 0, 0], [3, 2, 5, 0]], np.int32)
 MASK = (RNG.rand(2, 5, 3) > 0.3).astype(np.float32)
 VOL = RNG.randn(2, 4, 6, 6, 2).astype(np.float32)
+MASK6 = (RNG.rand(2, 5, 6) > 0.3).astype(np.float32)
 SEQ_MASKED = SEQ.copy()
 SEQ_MASKED[0, 3:] = 0.0
 ATOL = 1e-5  # outputs are O(1); stacked convolutions sum in another order than TF's
@@ -102,6 +103,26 @@ def _masking_noise(lib):
     h = L(lib).ActivityRegularization(0.1)(h)
     t = L(lib).TimeDistributed(L(lib).Dense(3))(h)
     return lib.keras.Model(x, [m, t])
+
+
+def _attention_scores(lib):
+    """Attention's scores and a separate key; MultiHeadAttention(q, v, k); Softmax
+    with a mask."""
+    q, v, k = (lib.keras.Input(s) for s in ((5, 6), (3, 6), (3, 6)))
+    m = lib.keras.Input((5, 6))
+    out, scores = L(lib).Attention()([q, v, k], return_attention_scores=True)
+    mha = L(lib).MultiHeadAttention(2, 3)(q, v, k)
+    soft = L(lib).Softmax()(q, mask=lib.cast(m, "bool"))
+    return lib.keras.Model([q, v, k, m], [out, scores, mha, soft])
+
+
+def _image_preprocessing(lib):
+    x = lib.keras.Input((8, 8, 3))
+    P = lib.keras.layers.experimental.preprocessing
+    outs = [P.Rescaling(1 / 255.0, offset=-1)(x), P.CenterCrop(4, 4)(x)]
+    outs += [P.Resizing(h, w, interpolation=i)(x) for h, w, i in (
+        (4, 6, "bilinear"), (4, 6, "nearest"), (12, 10, "bicubic"), (4, 4, "area"))]
+    return lib.keras.Model(x, outs)
 
 
 def _dropouts(lib):
@@ -193,6 +214,8 @@ CASES = {
                                 [SEQ, SEQ_K, MASK]),
     "mha_attention_axes": (_mha_axes, [IMG[:, :4, :4, :]]),
     "attention": (_attentions, [SEQ, SEQ_K, SEQ[::-1]]),
+    "attention_scores_key_mask": (_attention_scores, [SEQ, SEQ_K, SEQ_K[::-1], MASK6]),
+    "image_preprocessing": (_image_preprocessing, [IMG]),
 }
 
 # Saved whole by TF (the Keras object graph, every layer's traced call functions).

@@ -210,7 +210,7 @@ class _Tracer:
                     getattr(fn, "__code__", None) is frame.f_code else
                     f"{frame.f_globals.get('__name__')}.{_qualname(frame.f_code)}")
             for t in _tensors(arg):
-                self.calls.producers[id(t._t)] = name
+                self.calls.producers.setdefault(id(t._t), name)  # not a pass-through's
                 self.keep.append(t)
         return self._producer_trace
 
@@ -427,19 +427,6 @@ class GraphBuilder:
             g.arg_names.append(an)
             eps.append(f"{ph}:0")
         return sub, eps
-
-    def lower_calls(self, calls: "list[OpCall]", dynamic=()) -> None:
-        """Adds the nodes of ``calls`` (from ``capture_calls``); ``dynamic`` holds the
-        ids of the torch tensors a trace computed from its inputs (``Recorder.dynamic``)."""
-        self._dynamic.update(dynamic)
-        for call in calls:
-            eps = _LOWERINGS[call.fn](self, call)
-            if eps is None:
-                continue
-            flat = [o for o in nest.flatten(call.outputs, expand_composites=True)
-                    if isinstance(o, Tensor)]
-            for o, ep in zip(flat, eps):
-                self.bind(o, ep)
 
     def lower_calls(self, calls: "list[OpCall]", dynamic=()) -> None:
         """Adds the nodes of ``calls`` (from ``capture_calls``); ``dynamic`` holds the

@@ -21,6 +21,7 @@ from torchflow._src.ops import (
     creation_ops,
     debugging_ops,
     gather_ops,
+    image_ops,
     indexing,
     linalg_ops,
     math_ops,
@@ -234,6 +235,22 @@ def _batch_to_space_nd(library, attrs, inputs):
     return [space_batch_ops.batch_to_space(*inputs)]
 
 
+def _resize(op: str, method: str):
+    """TF 2's ``image.resize`` kernels (half-pixel centres; ResizeArea has no such
+    attribute); the TF 1 corner-aligned and legacy-centre forms are not run."""
+
+    def handler(library, attrs, inputs):
+        legacy = attrs.get("align_corners", False) or (
+            op != "ResizeArea" and not attrs.get("half_pixel_centers", False))
+        if legacy:
+            raise errors.UnimplementedError(
+                None, None, f"{op} with align_corners=True or half_pixel_centers=False "
+                f"(TF 1's resize) is not supported [Op:{op}]")
+        return [image_ops.resize(inputs[0], inputs[1], method=method)]
+
+    return handler
+
+
 def _unsupported_placeholder(library, attrs, inputs):
     raise errors.InvalidArgumentError(
         None, None, "You must feed a value for placeholder tensor (a graph Placeholder node "
@@ -276,6 +293,8 @@ HANDLERS = {
     "BatchMatMulV3": _batch_matmul_v3,
     "PlaceholderWithDefault": _placeholder_with_default,
     "SpaceToBatchND": _space_to_batch_nd,
+    "ResizeBicubic": _resize("ResizeBicubic", "bicubic"),
+    "ResizeArea": _resize("ResizeArea", "area"),
     "BatchToSpaceND": _batch_to_space_nd,
     "Placeholder": _unsupported_placeholder,
 }

@@ -18,6 +18,7 @@ from torchflow._src.ops import (
     clip_ops,
     conv_ops,
     einsum_ops,
+    image_ops,
     indexing,
     nn_ops,
     tensor_operators,
@@ -285,7 +286,57 @@ def _abs(b, call):
     return [_op(b, "Abs", [b.input(x)], d)]
 
 
+_RESIZE = {"bilinear": "ResizeBilinear", "nearest": "ResizeNearestNeighbor",
+           "bicubic": "ResizeBicubic", "area": "ResizeArea"}
+
+
+def _resize(b, call):
+    """TF 2's ``image.resize`` without antialiasing: the half-pixel-centre kernels
+    (``ResizeArea`` has none), 3-D images batched by ExpandDims/Squeeze."""
+    a = call.args
+    out, x_ = call.outputs, a["images"]
+    method = getattr(a.get("method"), "value", a.get("method")) or "bilinear"
+    op = _RESIZE.get(method)
+    if op is None or (a.get("antialias") and method in ("bilinear", "bicubic")) or \
+            not isinstance(out, Tensor) or not isinstance(x_, (Tensor, Variable)):
+        return None
+    d = x_.dtype
+    single = x_.shape.rank == 3
+    hw = [v for v in out.shape.as_list()[-3:-1] if v is not None]
+    if len(hw) != 2:
+        return None
+    x = b.input(x_)
+    if single:
+        x = _op(b, "ExpandDims", [x, b.constant(0, _I32)], d, Tdim=_I32)
+    attrs = {"T": d, "align_corners": False}
+    if op != "ResizeArea":
+        attrs["half_pixel_centers"] = True
+    n = b.node(op, [x, b.constant([int(v) for v in hw], _I32)], attrs, out_dtypes=[out.dtype])
+    y = f"{n}:0"
+    if single:
+        y = _op(b, "Squeeze", [y], out.dtype, squeeze_dims=[0])
+    return [y]
+
+
+def _crop(b, call):
+    """TF's graph of ``crop_to_bounding_box``: one ``Slice``."""
+    a = call.args
+    vals = [a[k] for k in ("offset_height", "offset_width", "target_height", "target_width")]
+    img = a["image"]
+    if not all(type(v) is int for v in vals) or not isinstance(img, (Tensor, Variable)):
+        return None
+    oh, ow, th, tw = vals
+    begin, size = [oh, ow, 0], [th, tw, -1]
+    if img.shape.rank == 4:
+        begin, size = [0] + begin, [-1] + size
+    d = call.outputs.dtype
+    return [_op(b, "Slice", [b.input(img), b.constant(begin, _I32), b.constant(size, _I32)],
+                d, Index=_I32)]
+
+
 op_graph.register(einsum_ops.einsum, _einsum)
+op_graph.register(image_ops.resize, _resize)
+op_graph.register(image_ops.crop_to_bounding_box, _crop)
 op_graph.register(unary_math_ops.abs, _abs)
 op_graph.register(array_ops.tile, _tile)
 op_graph.register(Variable._read, _read)
