@@ -83,3 +83,81 @@ def test_an_error_in_a_later_iteration_is_tf_error():
         with pytest.raises(tf.errors.InvalidArgumentError, match="too far"):
             f(tf.constant(5))
         assert int(f(tf.constant(2))) == 2
+
+
+def _dataset_epoch(tf, capfd):
+    log = []
+    rng = np.random.RandomState(0)
+    x = rng.rand(10, 3).astype(np.float32)
+    y = (x.sum(1, keepdims=True) > 1.5).astype(np.float32)
+    ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(4)  # batches of 4, 4, 2
+    w = tf.Variable(np.full((3, 1), 0.1, np.float32))
+    empty = tf.data.Dataset.range(0)
+
+    @tf.function
+    def epoch():
+        total = tf.constant(0.0)
+        for xb, yb in ds:
+            log.append("body")
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean((xb @ w - yb) ** 2)
+            w.assign_sub(0.1 * tape.gradient(loss, w))
+            tf.print("loss", loss)
+            total += loss
+        count = tf.constant(0, tf.int64)
+        for v in empty:
+            count += v
+        return total, count
+
+    outs = [[t.numpy() for t in epoch()] for _ in range(2)]
+    err = capfd.readouterr().err
+    return outs, log, w.numpy(), [line for line in err.splitlines() if line.startswith("loss")]
+
+
+def test_loop_over_a_dataset_is_one_loop(capfd):
+    want = _dataset_epoch(real_tf(), capfd)
+    got = _dataset_epoch(torchflow, capfd)
+    np.testing.assert_allclose(np.array(got[0], dtype=np.float64),
+                               np.array(want[0], dtype=np.float64), rtol=1e-5)
+    assert got[1] == want[1] == ["body"]
+    np.testing.assert_allclose(got[2], want[2], rtol=1e-5)
+    assert len(got[3]) == len(want[3]) == 6
+
+
+def _breaks(tf):
+    log = []
+    ds = tf.data.Dataset.range(10)
+
+    @tf.function
+    def f(n):
+        total = tf.constant(0.0)
+        for i in tf.range(n):
+            log.append("range body")
+            total += tf.cast(i, tf.float32)
+            if total > 4.0:
+                break
+        s = tf.constant(0, tf.int64)
+        for v in ds:
+            log.append("dataset body")
+            if v % 2 == 0:
+                continue
+            s += v
+            if s > 5:
+                break
+        k = tf.constant(0)
+        j = tf.constant(0)
+        while j < n:
+            j += 1
+            if j % 3 == 0:
+                continue
+            k += j
+        return total, s, k
+
+    return [[t.numpy() for t in f(tf.constant(n))] for n in (2, 8)], log
+
+
+def test_break_and_continue_in_tensor_loops_trace_once():
+    want = _breaks(real_tf())
+    got = _breaks(torchflow)
+    np.testing.assert_allclose(np.array(got[0], np.float64), np.array(want[0], np.float64))
+    assert got[1] == want[1]

@@ -26,6 +26,7 @@ import re
 import torch
 
 from torchflow._src.core import graph_trace
+from torchflow._src.core.convert import to_tensor
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.util import nest
@@ -99,12 +100,15 @@ def record_cond(r, pred: Tensor, true_fn, false_fn):
     except (Exception, graph_trace.TraceUnsafe):  # noqa: BLE001 - the trace stays right eagerly
         r.unsafe = r.unsafe or "a tf.cond branch could not be traced"
         return out
-    leaves, leaves_dry = nest.flatten(out), nest.flatten(out_dry)
     try:
         nest.assert_same_structure(out, out_dry, check_types=False)
     except (ValueError, TypeError):
         r.unsafe = r.unsafe or "tf.cond branches return different structures"
         return out
+    leaves, leaves_dry, changed = _as_tensors_where_paired(r, nest.flatten(out),
+                                                           nest.flatten(out_dry))
+    if changed:
+        out = nest.pack_sequence_as(out, leaves)
     e_run, e_dry = _leaf_exprs(r, leaves), _leaf_exprs(r, leaves_dry)
     if e_run is None or e_dry is None:
         r.unsafe = r.unsafe or "tf.cond on string tensors"
@@ -134,6 +138,34 @@ def record_cond(r, pred: Tensor, true_fn, false_fn):
     return _named_outputs(r, out, names)
 
 
+def _as_tensors_where_paired(r, run: list, dry: list):
+    """A Python number or bool one branch returns where the other returns a tensor
+    becomes a constant of that tensor's dtype, as TF's graph ``cond`` converts its
+    outputs; returns both lists and whether any leaf changed."""
+    changed = False
+    run, dry = list(run), list(dry)
+    for k, (a, b) in enumerate(zip(run, dry)):
+        if type(a) is type(b) and type(a) in (bool, int, float) and a != b:
+            # Two different Python values: both become tensors (TF's conversion).
+            r.paused += 1
+            try:
+                run[k], dry[k] = to_tensor(a), to_tensor(b)
+            finally:
+                r.paused -= 1
+            changed = True
+            continue
+        for x, y, side in ((a, b, dry), (b, a, run)):
+            if isinstance(x, Tensor) and isinstance(x._t, torch.Tensor) and \
+                    type(y) in (bool, int, float):
+                r.paused += 1
+                try:
+                    side[k] = wrap(torch.tensor(y, dtype=x._t.dtype), x._dtype)
+                finally:
+                    r.paused -= 1
+                changed = True
+    return run, dry, changed
+
+
 def _named_outputs(r, out, names):
     """``out`` with each named tensor leaf replaced by a fresh alias of it that the
     recording knows by that name (the leaf itself may be a tensor from before,
@@ -152,7 +184,7 @@ def _aliases(r, leaves: list, names: list) -> list:
     r.paused += 1
     try:
         for n, x in zip(names, leaves):
-            if n is None:
+            if n is None or not isinstance(x, Tensor):  # (a Python value: the trace is eager)
                 new.append(x)
                 continue
             a = object.__new__(type(x))

@@ -85,6 +85,13 @@ class DatasetV2:
 
     _spec_cache = None
     _options_value = None
+    _born = -1  # graph_trace.serial() at creation: a loop over a dataset a trace made
+    #            itself is not recorded (autograph_dataset_loop)
+
+    def __new__(cls, *args, **kwargs):
+        obj = super().__new__(cls)
+        obj._born = graph_trace.serial()
+        return obj
 
     # cycle: the methods below build the dataset classes of sources.py, transforms.py,
     # batching.py, parallel.py, interleave.py and readers.py, which all subclass

@@ -16,7 +16,14 @@ from torchflow._src.core import autograph_convert
 from torchflow._src.core.convert import to_tensor
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.variables import Variable
-from torchflow._src.ops import comparison_ops, control_flow_ops, creation_ops, indexing, shape_ops
+from torchflow._src.ops import (
+    autograph_dataset_loop,
+    comparison_ops,
+    control_flow_ops,
+    creation_ops,
+    indexing,
+    shape_ops,
+)
 from torchflow._src.util.api import public
 
 
@@ -151,6 +158,9 @@ def _tensor_loop(test: Callable, body: Callable, state: list, prefix: tuple = ()
         new = body(*vals[:k], *full(vals[k:]))
         return (*new[:k], *(new[k:][i] for i in defined))
 
+    # Python numbers and bools the loop carries become tensors, as TF's loop converts
+    # its variables (a lowered ``break``'s flag among them).
+    state = [to_tensor(v) if type(v) in (bool, int, float) else v for v in state]
     init = (*prefix, *(state[i] for i in defined))
     if not init:
         raise ValueError("a loop on a tensor condition needs at least one loop variable "
@@ -176,7 +186,8 @@ def for_stmt(iterable: Any, extra_test: Callable | None, body: Callable, getters
     """``for x in iterable: body(x)`` (stopping once ``extra_test()`` is false, as a
     lowered ``break``); over a tensor, a ``tf.while_loop`` over its first dimension.
 
-    A ``tf.data.Dataset`` and other Python iterables run as a Python loop.
+    A ``tf.data.Dataset`` in a traced function is one recorded loop
+    (``autograph_dataset_loop``); other Python iterables run as a Python loop.
     """
     state = _load(getters, names)
     if isinstance(iterable, LazyRange):
@@ -185,6 +196,10 @@ def for_stmt(iterable: Any, extra_test: Callable | None, body: Callable, getters
         else:
             return _range_loop(iterable, extra_test, body, state)
     if not _is_tensor(iterable):
+        if autograph_dataset_loop.is_dataset(iterable) and \
+                autograph_dataset_loop.recordable(iterable):
+            return tuple(autograph_dataset_loop.loop(iterable, extra_test, body, state,
+                                                     _tensor_loop))
         it = iter(iterable)
         while extra_test is None or extra_test(*state):
             try:
