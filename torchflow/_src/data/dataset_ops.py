@@ -68,7 +68,9 @@ class DatasetV2:
     their own tensors. Differences from TensorFlow 2.4: a function traces at the
     first element that reaches it (TF: when the transformation is built, so TF's
     construction-time errors come at the first element); a new element shape
-    traces again (TF traces once, with unknown dimensions); a function whose
+    runs the Python again until two recordings at different sizes are the same
+    code, which then serves every size (TF traces once, with unknown
+    dimensions; docs/function.md); a function whose
     trace cannot be replayed (string tensors, tensor values read into Python, a
     returned dataset whose inner function captures the element) runs its Python
     for every element. The ``element_spec`` of a ``map`` (``scan``,

@@ -6,8 +6,9 @@ graph for every element: its Python (``print``, appends to a list) runs at
 tracing only, ``tf.print`` and ``tf.py_function`` inside run for every element,
 and ``tf.executing_eagerly()`` is False there. Here the function becomes a
 ``tf.function`` whose signature generalises shapes (``experimental_relax_shapes``),
-so a pipeline of equally shaped elements traces once and replays; each new
-element shape records again (its Python runs again then), and a trace that
+so a pipeline of equally shaped elements traces once and replays; a new element
+shape records again (its Python runs again then) until two recordings of other sizes
+are the same code, which then serves all sizes (docs/function.md), and a trace that
 cannot be replayed (string tensors, values read into Python) runs its Python for
 every element, as before. Functions that return a dataset (``flat_map``,
 ``interleave``, ``group_by_window``'s ``reduce_func``) are ``DatasetFunction``s,
