@@ -116,7 +116,34 @@ def _sparse(lib):
     return M(), "f", (st,)
 
 
-CASES = [_grow, _reductions, _mixed, _rank2, _sparse]
+def _to_sparse(lib):
+    """Ragged in, sparse out (RaggedTensorToSparse)."""
+
+    class M(lib.Module):
+        @lib.function(input_signature=[lib.RaggedTensorSpec([None, None], lib.float32)])
+        def f(self, rt):
+            return rt.to_sparse()
+
+    return M(), "f", (lib.ragged.constant(ROWS),)
+
+
+def _sparse_ops(lib):
+    """Sparse in: sparse_dense_matmul and reduce_sum/reduce_max over an axis."""
+
+    class M(lib.Module):
+        @lib.function(input_signature=[lib.SparseTensorSpec([None, 3], lib.float32),
+                                       lib.TensorSpec([3, 2], lib.float32)])
+        def f(self, st, w):
+            return (lib.sparse.sparse_dense_matmul(st, w), lib.sparse.reduce_sum(st, axis=1),
+                    lib.sparse.reduce_max(st, axis=0))
+
+    st = lib.sparse.SparseTensor(indices=[[0, 1], [2, 0], [2, 2]], values=[1.0, 2.0, 3.0],
+                                 dense_shape=[4, 3])
+    w = lib.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    return M(), "f", (st, w)
+
+
+CASES = [_grow, _reductions, _mixed, _rank2, _sparse, _to_sparse, _sparse_ops]
 
 
 @pytest.mark.parametrize("build", CASES, ids=lambda f: f.__name__.strip("_"))
@@ -293,3 +320,29 @@ def test_guide_ragged_lstm_model_both_ways(tmp_path):
     rtf.saved_model.save(ref, str(tmp_path / "ref"))
     np.testing.assert_allclose(tf.saved_model.load(str(tmp_path / "ref"))(x).numpy(), want,
                                rtol=1e-5, atol=1e-6)
+
+
+def _keras_hashing(lib):
+    """Strings: Input(ragged=True) -> Hashing -> Embedding -> mean over rows -> Dense."""
+    L = lib.keras.layers
+    hashing = getattr(L, "Hashing", None) or L.experimental.preprocessing.Hashing
+    inp = L.Input(shape=[None], dtype=lib.string, ragged=True)
+    h = L.Embedding(20, 3)(hashing(20)(inp))
+    h = L.Lambda(lambda t: lib.reduce_mean(t, axis=1))(h)
+    return lib.keras.Model(inp, L.Dense(1)(h))
+
+
+def test_keras_ragged_hashing_model_both_ways(tmp_path):
+    rtf = real_tf()
+    ours, ref = _keras_hashing(tf), _keras_hashing(rtf)
+    ours.set_weights(ref.get_weights())
+    rows = [["what", "makes", "you"], ["a", "newt"], ["well"]]
+    x, rx = tf.ragged.constant(rows), rtf.ragged.constant(rows)
+    want = ref(rx).numpy()
+    np.testing.assert_allclose(ours(x).numpy(), want, rtol=1e-6, atol=1e-7)
+    tf.saved_model.save(ours, str(tmp_path / "ours"))
+    np.testing.assert_allclose(rtf.saved_model.load(str(tmp_path / "ours"))(rx).numpy(), want,
+                               rtol=1e-6, atol=1e-7)
+    rtf.saved_model.save(ref, str(tmp_path / "ref"))
+    np.testing.assert_allclose(tf.saved_model.load(str(tmp_path / "ref"))(x).numpy(), want,
+                               rtol=1e-6, atol=1e-7)

@@ -24,10 +24,10 @@ import torch
 from torchflow._src.core import dtypes, function, op_graph
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.core.tensor_spec import TensorSpec
-from torchflow._src.ops import shape_ops
-from torchflow._src.ops.ragged import ragged_convert, ragged_reduce
+from torchflow._src.ops import shape_ops, string_hash_ops
+from torchflow._src.ops.ragged import ragged_convert, ragged_dispatch, ragged_reduce
 from torchflow._src.ops.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
-from torchflow._src.ops.sparse import sparse_ops
+from torchflow._src.ops.sparse import sparse_math, sparse_ops
 from torchflow._src.ops.sparse.sparse_tensor import SparseTensor, SparseTensorSpec
 
 _I32 = dtypes.int32
@@ -274,6 +274,83 @@ def _sparse_to_dense(b, call):
     return [f"{node}:0"]
 
 
+def _ragged_to_sparse(b, call):
+    """TF's ``RaggedTensorToSparse(rt_nested_splits, rt_dense_values)``."""
+    rt = call.args["self"]
+    if not isinstance(rt, RaggedTensor):
+        return _unlowered(b, call)
+    splits = [b.input(x) for x in rt.nested_row_splits]
+    i64 = dtypes.int64
+    node = b.node("RaggedTensorToSparse", splits + [b.input(rt.flat_values)],
+                  {"RAGGED_RANK": len(splits), "T": rt.dtype, "Tsplits": rt.row_splits_dtype},
+                  name="RaggedToSparse/RaggedTensorToSparse", out_dtypes=[i64, rt.dtype, i64])
+    return [f"{node}:0", f"{node}:1", f"{node}:2"]
+
+
+def _sparse_dense_matmul(b, call):
+    """TF's ``SparseTensorDenseMatMul(a_indices, a_values, a_shape, b)``."""
+    a = call.args
+    sp, dense = a["sp_a"], a["b"]
+    if not isinstance(sp, SparseTensor) or not isinstance(dense, Tensor):
+        return _unlowered(b, call)
+    node = b.node("SparseTensorDenseMatMul",
+                  [b.input(sp.indices), b.input(sp.values), b.input(sp.dense_shape),
+                   b.input(dense)],
+                  {"T": sp.dtype, "Tindices": dtypes.int64,
+                   "adjoint_a": bool(a.get("adjoint_a", False)),
+                   "adjoint_b": bool(a.get("adjoint_b", False))},
+                  name="SparseTensorDenseMatMul", out_dtypes=[sp.dtype])
+    return [f"{node}:0"]
+
+
+def _sparse_reduce(op: str):
+    def lower(b, call):
+        """TF's ``SparseReduce{Sum,Max}(indices, values, dense_shape, axes)``."""
+        a = call.args
+        sp, axis = a["sp_input"], a.get("axis")
+        if not isinstance(sp, SparseTensor) or a.get("output_is_sparse") or \
+                isinstance(axis, Tensor):
+            return _unlowered(b, call)
+        rank = sp.shape.rank
+        axes = list(range(rank or 0)) if axis is None else (
+            [int(axis)] if isinstance(axis, int) else [int(x) for x in axis])
+        node = b.node(op, [b.input(sp.indices), b.input(sp.values), b.input(sp.dense_shape),
+                           b.constant(axes, _I32)],
+                      {"T": sp.dtype, "keep_dims": bool(a.get("keepdims") or False)},
+                      name=op, out_dtypes=[sp.dtype])
+        return [f"{node}:0"]
+
+    return lower
+
+
+def _hash_bucket(op: str, arg: str):
+    def lower(b, call):
+        """TF's ``StringToHashBucket{,Fast,Strong}`` of a string tensor (a ragged one
+        dispatches to its flat values, which come here)."""
+        a = call.args
+        x = a[arg]
+        if not isinstance(x, Tensor):
+            return None  # a Python value: a constant result
+        attrs = {"num_buckets": int(a["num_buckets"])}
+        if "key" in a:
+            attrs["key"] = [int(k) for k in a["key"]]
+        node = b.node(op, [b.input(x)], attrs, name=op, out_dtypes=[dtypes.int64])
+        return [f"{node}:0"]
+
+    return lower
+
+
+for _fn, _name, _arg in ((string_hash_ops.to_hash_bucket_fast, "StringToHashBucketFast", "input"),
+                       (string_hash_ops.to_hash_bucket_strong, "StringToHashBucketStrong",
+                        "input"),
+                       (string_hash_ops.to_hash_bucket, "StringToHashBucket", "string_tensor")):
+    if not op_graph.is_registered(_fn):  # another lowering module may own it
+        op_graph.register(_fn, _hash_bucket(_name, _arg))
+del _fn, _name, _arg
+op_graph.register(ragged_dispatch.to_sparse, _ragged_to_sparse, composite=True)
+op_graph.register(sparse_math.sparse_dense_matmul, _sparse_dense_matmul, composite=True)
+op_graph.register(sparse_math.reduce_sum, _sparse_reduce("SparseReduceSum"), composite=True)
+op_graph.register(sparse_math.reduce_max, _sparse_reduce("SparseReduceMax"), composite=True)
 op_graph.register(sparse_ops.to_dense, _sparse_to_dense, composite=True)
 op_graph.register(ragged_reduce._reduce_one, _reduce_one, composite=True)
 op_graph.register(ragged_reduce._count, _count, composite=True)

@@ -12,7 +12,8 @@ from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.keras.engine.base_layer import Layer
 from torchflow._src.keras.layers.preprocessing.base import PreprocessingLayer, to_numpy
-from torchflow._src.ops import lookup_ops
+from torchflow._src.ops import lookup_ops, string_hash_ops
+from torchflow._src.ops.ragged.ragged_tensor import RaggedTensor
 from torchflow._src.ops.sparse.sparse_ops import from_dense
 from torchflow._src.util.api import public
 
@@ -145,6 +146,12 @@ class Hashing(Layer):
             self.salt = None
 
     def call(self, inputs):
+        if isinstance(inputs, RaggedTensor):  # TF hashes the flat values
+            return inputs.with_flat_values(self.call(inputs.flat_values))
+        if self.salt is None and self.mask_value is None and \
+                getattr(inputs, "dtype", None) is dtypes.string:
+            # TF's op for unsalted strings (StringToHashBucketFast: a node of graphs too).
+            return string_hash_ops.to_hash_bucket_fast(inputs, self.num_bins)
         a = to_numpy(inputs)
         if a.dtype.kind == "f":
             raise ValueError(f"Hashing expects string or integer inputs, got {a.dtype}")
