@@ -91,10 +91,11 @@ class RemoteValue:
     ``fetch()`` waits for it and returns it as NumPy values; ``get()`` as tensors.
     """
 
-    def __init__(self):
+    def __init__(self, coordinator=None):
         self._done = threading.Event()
         self._value = None
         self._error = None
+        self._coordinator = coordinator
 
     def _set_value(self, value) -> None:
         self._value = value
@@ -107,6 +108,8 @@ class RemoteValue:
 
     def _wait(self):
         self._done.wait()
+        if self._coordinator is not None:
+            self._coordinator._observe_completed()
         if self._error is not None:
             raise self._error
 
@@ -213,7 +216,8 @@ class _Worker:
         try:
             self.sync(closure.fn_key)
             out = rpc.decode(self.channel.call(
-                "FnRun", rpc.encode({"id": closure.fn_key, "args": closure.args}),
+                "FnRun", rpc.encode({"id": closure.fn_key, "args": closure.args,
+                                     "known": ps_values.observed()}),
                 timeout=coord._function_timeout))
         except (errors.UnavailableError, errors.DeadlineExceededError, errors.AbortedError,
                 errors.CancelledError):
@@ -226,6 +230,10 @@ class _Worker:
         except errors.OpError as e:
             coord._failed(closure, e)
             return
+        versions = out.get("versions")
+        if versions:
+            with coord._cond:
+                coord._completed_versions.append(versions)
         if "error" not in out:
             closure.remote_value._set_value(out["ok"])
             return
@@ -278,6 +286,9 @@ class ClusterCoordinator:
         self._functions: dict = {}
         self._datasets: dict = {}
         self._iterators: dict = {}
+        # What finished steps saw of each ps task, until the program observes them
+        # (ps_values.observe: later steps then include those writes).
+        self._completed_versions: list = []
         self._workers = [_Worker(self, i, a) for i, a in enumerate(strategy.extended._workers)]
         self._ps_channels = [rpc.Channel(a) for a in strategy.extended._ps]
         self._watcher = threading.Thread(target=self._watch_ps, daemon=True,
@@ -325,10 +336,19 @@ class ClusterCoordinator:
                 self._queue.popleft().remote_value._set_error(queued)
             self._cond.notify_all()
 
+    def _observe_completed(self) -> None:
+        """The program has seen functions finish (a fetch, ``join``, ``done``, an
+        error raised): later functions read at least what the finished ones saw."""
+        with self._cond:
+            done, self._completed_versions = self._completed_versions, []
+        for versions in done:
+            ps_values.observe_all(versions)
+
     def _raise_error(self) -> None:
         with self._cond:
             error, self._error = self._error, None
         if error is not None:
+            self._observe_completed()
             raise error
 
     def _watch_ps(self) -> None:
@@ -377,7 +397,7 @@ class ClusterCoordinator:
             self._functions[fn_key] = rpc.dumps_code((target, self._strategy))
             key = self._fn_keys[id(fn)] = (fn_key, fn)
         blob = rpc.dumps_code((tuple(args or ()), dict(kwargs or {})))
-        rv = RemoteValue()
+        rv = RemoteValue(self)
         with self._cond:
             self._queue.append(_Closure(key[0], blob, rv))
             self._cond.notify_all()
@@ -393,6 +413,7 @@ class ClusterCoordinator:
         with self._cond:
             while (self._queue or self._inflight) and self._error is None:
                 self._cond.wait(0.1)
+        self._observe_completed()
         self._raise_error()
 
     def done(self) -> bool:
@@ -403,7 +424,9 @@ class ClusterCoordinator:
         """
         self._raise_error()
         with self._cond:
-            return not self._queue and not self._inflight
+            finished = not self._queue and not self._inflight
+        self._observe_completed()  # (after the check: what it reports finished is seen)
+        return finished
 
     def create_per_worker_dataset(self, dataset_fn):
         """Creates the dataset ``dataset_fn()`` returns on every worker.

@@ -108,6 +108,7 @@ class ParameterServerExtended(StrategyExtended):
             "VarCreate", rpc.encode({"key": key, "value": value, "name": full,
                                      "trainable": trainable is not False}),
             timeout=rpc.DEFAULT_TIMEOUT, idempotent=True))
+        ps_values.observe(address, out.get("version"))
         extra = {k: kwargs[k] for k in ("constraint", "synchronization", "aggregation")
                  if kwargs.get(k) is not None}
         v = PSVariable(key, index, address, out["value"], name, trainable=trainable,
@@ -162,10 +163,19 @@ class ParameterServerExtended(StrategyExtended):
         opt_key = it._key if isinstance(it, PSVariable) else f"{self._sid}/opt/{id(optimizer)}"
         blob = None
         counted = not isinstance(it, PSVariable)
-        calls, sent_keys = [], []
+        calls, sent_keys, reads = [], [], []
+        scope = ps_values.current_scope()
         for address, pairs in by_ps.items():
             msg = {"opt": opt_key, "keys": [v._key for _, v in pairs],
                    "grads": [convert_to_tensor(g) for g, _ in pairs], "step": step}
+            read = None
+            if scope is not None and scope.snapshots is not None:
+                # The values the next step reads here, answered after this update
+                # (ps_values.prefetch: the next step may not need to read them).
+                wanted = {**scope.wanted, **scope.read}
+                read = [k for k, v in wanted.items() if v._address == address]
+                msg["read"] = read
+            reads.append(read)
             if not counted and address == it._address:
                 msg["count"] = it._key  # the step is counted where `iterations` lives
                 counted = True
@@ -175,7 +185,12 @@ class ParameterServerExtended(StrategyExtended):
                 msg["blob"] = blob
             calls.append((ps_values.channel(address), "OptApply", rpc.encode(msg)))
             sent_keys.append(sent)
-        rpc.call_all(calls, timeout=rpc.DEFAULT_TIMEOUT)  # every ps task's update at once
+        outs = rpc.call_all(calls, timeout=rpc.DEFAULT_TIMEOUT)  # every ps task's at once
+        for address, read, raw in zip(by_ps, reads, outs):
+            if read is not None and raw:
+                out = rpc.decode(raw)
+                ps_values.observe(address, out["version"])
+                ps_values._snapshot(scope, address, out["version"], read, out["values"])
         with _sent_lock:
             _sent_optimizers.update(sent_keys)
         if not counted:

@@ -8,13 +8,19 @@ Methods (all on the one transport, ``core/rpc.py``; * = code, token required):
 ``VarRead``     ``{"keys"}`` -> ``{"values"}``: one call per ps task per step
 ``VarUpdate``   ``{"ops": [[key, "assign"|"add"|"sub", value], ...]}``, each op
                 atomic under its variable's lock; answers the new values
-``OptApply`` *  ``{"opt", "keys", "grads", "step"[, "blob", "count"]}``: the optimizer's
-                update of this task's variables, run here beside its slots, under one
-                lock; ``count`` names the ``iterations`` variable to increment here
+``OptApply`` *  ``{"opt", "keys", "grads", "step"[, "blob", "count", "read"]}``: the
+                optimizer's update of this task's variables, run here beside its slots,
+                under one lock; ``count`` names the ``iterations`` variable to increment
+                here; ``read``: keys whose values to answer after the update
 ``FnRegister`` * ``{"id", "blob"}``: a scheduled function (and its strategy), once
-``FnRun`` *     ``{"id", "args"}``: runs it; ``{"ok": result}`` or ``{"error": {...}}``
+``FnRun`` *     ``{"id", "args"[, "known"]}``: runs it; ``{"ok": result}`` or
+                ``{"error": {...}}``, with ``"versions"``: what the step saw of each ps
 ``DatasetCreate`` * / ``IteratorCreate``: per-worker datasets and their iterators
 ==============  =================================================================
+
+Every answer about variables carries ``"version"``: ``[incarnation, writes]`` of this
+task, the number of writes it had finished before it read the values answered (see
+``ps_values.prefetch``: a step may use its worker's last snapshot instead of reading).
 
 A user function's exception is an answer (``{"error": ...}``), not a failed call,
 so the coordinator tells a user error from a lost worker: a failed call means
@@ -25,6 +31,7 @@ is gone) is marked ``"ps": True``.
 from __future__ import annotations
 
 import logging
+import os
 import secrets
 import threading
 
@@ -67,6 +74,10 @@ class TaskService:
         self._proxies: dict = {}
         self.created_names: dict = {}  # variables made in functions: name -> count
         self.strategies: dict = {}  # the strategy copies, by strategy id
+        self.snapshots: dict | None = None if os.environ.get(
+            ps_values.SNAPSHOT_ENV, "1") == "0" else {}  # a worker's (ps_values.prefetch)
+        self._writes = 0  # writes finished on this task's variables (the version)
+        self._writes_lock = threading.Lock()
         self._epoch = 0
         for name in ("Info", "VarCreate", "VarRead", "VarUpdate"):
             server.add_method(name, getattr(self, "_" + name))
@@ -81,6 +92,13 @@ class TaskService:
                                        f"/job:{self.job}/replica:0/task:{self.task}")
         return slot
 
+    def _wrote(self) -> None:
+        with self._writes_lock:
+            self._writes += 1
+
+    def _version(self) -> list:
+        return [self.incarnation, self._writes]
+
     def _Info(self, req, ctx):
         return rpc.encode({"incarnation": self.incarnation, "job": self.job, "task": self.task})
 
@@ -92,17 +110,20 @@ class TaskService:
                 var = Variable(r["value"], trainable=bool(r.get("trainable", True)),
                                name=r.get("name") or "Variable")
                 slot = self._vars[r["key"]] = _VarSlot(var)
+                self._wrote()
+        version = self._version()
         with slot.lock:
-            return rpc.encode({"value": slot.var.numpy()})
+            return rpc.encode({"value": slot.var.numpy(), "version": version})
 
     def _VarRead(self, req, ctx):
         keys = rpc.decode(req)["keys"]
+        version = self._version()  # before the reads: they include every write counted
         values = []
         for key in keys:
             slot = self._slot(key)
             with slot.lock:
                 values.append(slot.var.numpy())
-        return rpc.encode({"values": values})
+        return rpc.encode({"values": values, "version": version})
 
     def _VarUpdate(self, req, ctx):
         out = []
@@ -118,7 +139,8 @@ class TaskService:
                 else:
                     raise errors.InvalidArgumentError(None, None, f"Unknown update {op!r}")
                 out.append(slot.var.numpy())
-        return rpc.encode({"values": out})
+            self._wrote()
+        return rpc.encode({"values": out, "version": self._version()})
 
     def _OptApply(self, req, ctx):
         r = rpc.decode(req)
@@ -151,7 +173,16 @@ class TaskService:
             it = self._slot(r["count"])
             with it.lock:
                 it.var.assign_add(1)
-        return b""
+        self._wrote()
+        if "read" not in r:
+            return b""
+        version = self._version()
+        values = []
+        for key in r["read"]:
+            slot = self._slot(key)
+            with slot.lock:
+                values.append(slot.var.numpy())
+        return rpc.encode({"values": values, "version": version})
 
     # --- functions (a worker task) ---
     def _scope(self, epoch=None):
@@ -180,16 +211,20 @@ class TaskService:
                 # arguments reference): one read per ps task, before the step.
                 wanted = dict(self._fn_vars.get(r["id"], {}))
                 wanted.update(scope.touched)
-                ps_values.prefetch(list(wanted.values()))
+                scope.wanted = wanted
+                ps_values.prefetch(list(wanted.values()), r.get("known"))
                 with strategy.scope():
                     result = fn(*args, **kwargs)
                 # The next run prefetches what this one read (a variable the function
                 # made, as an optimizer's step count, included; one only written, not).
                 self._fn_vars[r["id"]] = dict(scope.read)
-                return rpc.encode({"ok": _to_plain(result)})
+                return rpc.encode({"ok": _to_plain(result), "versions": _plain_versions(scope)})
             except Exception as e:  # noqa: BLE001 - the user's error is the answer
                 _log.debug("scheduled function %s failed", r["id"], exc_info=True)
-                return rpc.encode({"error": error_payload(e)})
+                if self.snapshots is not None:
+                    self.snapshots.clear()
+                return rpc.encode({"error": error_payload(e),
+                                   "versions": _plain_versions(scope)})
 
     def _DatasetCreate(self, req, ctx):
         r = rpc.decode(req)
@@ -212,6 +247,10 @@ class TaskService:
         if it is None:
             raise errors.NotFoundError(None, None, f"iterator {it_id} is not on this worker")
         return it
+
+
+def _plain_versions(scope) -> dict:
+    return {a: list(v) for a, v in scope.versions.items()}
 
 
 def _apply_merged(opt, pairs) -> None:

@@ -33,6 +33,9 @@ from torchflow._src.ops.array_ops import concat, reshape, split
 from torchflow._src.ops.gather_ops import gather
 
 READ_TIMEOUT = 5.0  # reads retry (idempotent) within it; a lost ps fails a step in ~5 s
+# Steps read from the snapshot their worker's last update returned when no write the
+# program could have seen is missing from it (see ``prefetch``); "0" turns that off.
+SNAPSHOT_ENV = "TORCHFLOW_PS_SNAPSHOT_READS"
 
 _local = threading.local()
 _channels: dict = {}
@@ -71,6 +74,10 @@ class WorkerScope:
         self.service = service
         self.touched: dict = {}  # key -> proxy: the variables unpickled in this scope
         self.read: dict = {}  # key -> proxy: the variables read in this scope
+        self.versions: dict = {}  # ps address -> the newest version this step saw
+        self.wanted: dict = {}  # key -> proxy: what the step prefetched
+        # ps address -> (version, {key: value}): the worker's snapshots (see prefetch)
+        self.snapshots = None if service is None else getattr(service, "snapshots", None)
 
     def __enter__(self):
         self._prev = getattr(_local, "scope", None)
@@ -91,18 +98,96 @@ def _epoch():
     return None if s is None else (id(s.proxies), s.epoch)
 
 
-def prefetch(variables) -> None:
-    """Reads ``variables`` (PSVariables) in one call per ps task; marks them fresh."""
+# --- versions: which writes a read has seen --------------------------------------------
+#
+# Every ps task numbers its writes ([incarnation, count]: VarCreate, VarUpdate and
+# OptApply bump it after writing) and answers reads and writes with the number it
+# had reached. The coordinator's process keeps, per ps task, the highest number
+# the program has seen (``observe``): its own reads and writes, and the steps whose
+# completion it observed (``RemoteValue.fetch``, ``join``, ``done``: their
+# ``versions``). A step on a worker may then use the values its worker's previous
+# update returned (``snapshots``, read on the ps right after that update) instead of
+# reading again, when they include every write the program has seen on that task:
+# writes of steps still running, or finished unobserved, are concurrent with the step
+# (TF promises nothing about them), so it reads what it would have read a moment
+# earlier. A write of the step itself after its update drops the snapshot.
+
+_observed: dict = {}  # ps address -> (incarnation, count): writes the program has seen
+_observed_lock = threading.Lock()
+
+
+def _newer(a, b) -> bool:
+    """Whether version ``a`` includes every write of ``b`` (same incarnation only)."""
+    return a is not None and b is not None and a[0] == b[0] and a[1] >= b[1]
+
+
+def observe(address: str, version) -> None:
+    """Records that the program has seen ``version`` of ps task ``address`` (in the
+    coordinator's process; inside a worker's step the step's scope records it)."""
+    if not version:
+        return
+    version = (str(version[0]), int(version[1]))
+    scope = current_scope()
+    if scope is not None:
+        old = scope.versions.get(address)
+        if old is None or old[0] != version[0] or old[1] < version[1]:
+            scope.versions[address] = version
+        return
+    with _observed_lock:
+        old = _observed.get(address)
+        if old is None or old[0] != version[0] or old[1] < version[1]:
+            _observed[address] = version
+
+
+def observe_all(versions) -> None:
+    for address, version in (versions or {}).items():
+        observe(address, version)
+
+
+def observed() -> dict:
+    """The versions the program has seen, as a FnRun request carries them."""
+    with _observed_lock:
+        return {a: list(v) for a, v in _observed.items()}
+
+
+def _snapshot(scope, address: str, version, keys, values) -> None:
+    if scope is not None and scope.snapshots is not None and version:
+        scope.snapshots[address] = ((str(version[0]), int(version[1])),
+                                    dict(zip(keys, values)))
+
+
+def prefetch(variables, known=None) -> None:
+    """Reads ``variables`` (PSVariables) in one call per ps task; marks them fresh.
+
+    ``known`` (ps address -> version the program has seen) lets a ps task's reads be
+    served from the worker's snapshot of it when that includes those writes."""
     by_ps: dict = {}
     for v in variables:
         by_ps.setdefault(v._address, []).append(v)
     epoch = _epoch()
-    groups = list(by_ps.items())
+    scope = current_scope()
+    snaps = None if scope is None else scope.snapshots
+    groups = []
+    for address, vs in by_ps.items():
+        snap = None if snaps is None or known is None else snaps.get(address)
+        need = known.get(address) if known else None
+        if snap is not None and need is not None and _newer(snap[0], tuple(need)) and \
+                all(v._key in snap[1] for v in vs):
+            for v in vs:
+                v._set_cache(snap[1][v._key], epoch)
+            observe(address, snap[0])
+        else:
+            groups.append((address, vs))
+    if not groups:
+        return
     outs = rpc.call_all([(channel(a), "VarRead", rpc.encode({"keys": [v._key for v in vs]}))
                          for a, vs in groups], timeout=READ_TIMEOUT, idempotent=True)
-    for (_, vs), raw in zip(groups, outs):
-        for v, value in zip(vs, rpc.decode(raw)["values"]):
+    for (address, vs), raw in zip(groups, outs):
+        out = rpc.decode(raw)
+        for v, value in zip(vs, out["values"]):
             v._set_cache(value, epoch)
+        observe(address, out.get("version"))
+        _snapshot(scope, address, out.get("version"), [v._key for v in vs], out["values"])
 
 
 # --- PSVariable ------------------------------------------------------------------------
@@ -134,6 +219,7 @@ class PSVariable(Variable):
             "VarRead", rpc.encode({"keys": [self._key]}), timeout=READ_TIMEOUT,
             idempotent=True))
         self._set_cache(out["values"][0], _epoch())
+        observe(self._address, out.get("version"))
 
     def _read(self):
         # Reads and writes are remote calls in Python, which a recording would not
@@ -164,9 +250,13 @@ class PSVariable(Variable):
                 f"Cannot assign value to variable ' {self.name}': Shape mismatch.The "
                 f"variable shape {tuple(self.shape)}, and the assigned value shape "
                 f"{tuple(v.shape)} are incompatible.")
+        scope = current_scope()
+        if scope is not None and scope.snapshots is not None:
+            scope.snapshots.pop(self._address, None)  # this step writes after its update
         out = rpc.decode(channel(self._address).call(
             "VarUpdate", rpc.encode({"ops": [[self._key, op, v]]}), timeout=rpc.DEFAULT_TIMEOUT))
         self._set_cache(out["values"][0], _epoch())
+        observe(self._address, out.get("version"))
         return self if read_value else None
 
     def assign(self, value, use_locking=None, name=None, read_value=True):
