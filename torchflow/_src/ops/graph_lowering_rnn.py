@@ -38,10 +38,15 @@ from torchflow._src.util import nest
 _I32 = dtypes.int32
 
 
-def _op(b, op: str, inputs: list, d, n_out: int = 1, **attrs):
-    """One node with type attribute ``T=d``; its endpoint (or endpoints)."""
+def _op(b, op: str, inputs: list, d, **attrs) -> str:
+    """One node with type attribute ``T=d``; its endpoint."""
+    return f"{b.node(op, inputs, {'T': d, **attrs}, out_dtypes=[d])}:0"
+
+
+def _ops(b, op: str, inputs: list, d, n_out: int, **attrs) -> list:
+    """One node with ``n_out`` outputs of dtype ``d``; their endpoints."""
     name = b.node(op, inputs, {"T": d, **attrs}, out_dtypes=[d] * n_out)
-    return f"{name}:0" if n_out == 1 else [f"{name}:{k}" for k in range(n_out)]
+    return [f"{name}:{k}" for k in range(n_out)]
 
 
 def _node(b, op: str, inputs: list, out, **attrs) -> str:
@@ -61,8 +66,9 @@ def _dim(b, x: str, d, axis: int) -> str:
 
 
 def _time_major_list(b, x: str, d, rank: int, time_major: bool, go_backwards: bool,
-                     element: list) -> str:
-    """A TensorList of the steps of ``x`` (``[batch, time, ...]`` unless time major)."""
+                     element: list) -> "tuple[str, str]":
+    """``x`` time major (reversed for ``go_backwards``) and a TensorList of its steps
+    (``x`` is ``[batch, time, ...]`` unless time major)."""
     if not time_major:
         x = _transpose(b, x, [1, 0] + list(range(2, rank)), d)
     if go_backwards:
@@ -77,7 +83,7 @@ def _lstm_cell(sb, d, x, states, w):
     z = _op(sb, "AddV2", [_op(sb, "MatMul", [x, k], d, transpose_a=False, transpose_b=False),
                           _op(sb, "MatMul", [h, rk], d, transpose_a=False, transpose_b=False)], d)
     z = _op(sb, "BiasAdd", [z, bias], d, data_format="NHWC")
-    i, f, g, o = _op(sb, "Split", [sb.constant(1, _I32), z], d, n_out=4, num_split=4)
+    i, f, g, o = _ops(sb, "Split", [sb.constant(1, _I32), z], d, 4, num_split=4)
     c = _op(sb, "AddV2", [_op(sb, "Mul", [_op(sb, "Sigmoid", [f], d), c], d),
                           _op(sb, "Mul", [_op(sb, "Sigmoid", [i], d), _op(sb, "Tanh", [g], d)],
                               d)], d)
@@ -93,8 +99,8 @@ def _gru_cell(sb, d, x, states, w):
     mh = _op(sb, "BiasAdd", [_op(sb, "MatMul", [h, rk], d, transpose_a=False,
                                  transpose_b=False), b_rec], d, data_format="NHWC")
     one = sb.constant(1, _I32)
-    xz, xr, xh = _op(sb, "Split", [one, mx], d, n_out=3, num_split=3)
-    hz, hr, hh = _op(sb, "Split", [one, mh], d, n_out=3, num_split=3)
+    xz, xr, xh = _ops(sb, "Split", [one, mx], d, 3, num_split=3)
+    hz, hr, hh = _ops(sb, "Split", [one, mh], d, 3, num_split=3)
     z = _op(sb, "Sigmoid", [_op(sb, "AddV2", [xz, hz], d)], d)
     r = _op(sb, "Sigmoid", [_op(sb, "AddV2", [xr, hr], d)], d)
     cand = _op(sb, "Tanh", [_op(sb, "AddV2", [xh, _op(sb, "Mul", [r, hh], d)], d)], d)
@@ -124,7 +130,7 @@ def _loop(b, call, kind: str, masked: bool):
     if kind == "lstm":
         weights.append(b.input(a["bias"], d))
     else:
-        weights.extend(_op(b, "Unpack", [b.input(a["bias"], d)], d, n_out=2, num=2, axis=0))
+        weights.extend(_ops(b, "Unpack", [b.input(a["bias"], d)], d, 2, num=2, axis=0))
     seq, last, final = _while(
         b, x, [(s, b.input(a[s], d), d, [units]) for s in states],
         a["mask"] if masked else None, bool(a["time_major"]), bool(a["go_backwards"]),
@@ -242,17 +248,17 @@ def _cell_loop(b, call):
     tm = bool(a["time_major"])
     dims = x.shape.as_list()
     x_step = ([dims[1]] + dims[2:] if tm else [dims[0]] + dims[2:], d)
-    traces = [_trace_step(a["step"], x_step, states, rows)
-              for rows in (x_step[0][0], x_step[0][0] + 1)]
-    ok = all(t is not None for t in traces)
-    if ok:
+    first = _trace_step(a["step"], x_step, states, x_step[0][0])
+    second = _trace_step(a["step"], x_step, states, x_step[0][0] + 1)
+    ok = first is not None and second is not None
+    if first is not None and second is not None:
         graphs = [op_graph.FuncGraph.build("rnn_step", [f"a{k}" for k in range(len(t[0]))],
-                                           t[0], t[1], t[2], t[3]) for t in traces]
+                                           t[0], t[1], t[2], t[3]) for t in (first, second)]
         ok = all(g.exportable for g in graphs) and _same_nodes(graphs[0], graphs[1])
-    if not ok:  # a step that cannot be traced, or that holds the batch size
+    if first is None or not ok:  # a step that cannot be traced, or holds the batch size
         n = b.node("Unlowered", [], {"dtype": d}, out_dtypes=[d], exportable=False)
         return [f"{n}:0"] * (len(states) + (2 if seq_out is not None else 1))
-    stand_ins, calls, (out_t, new_t), dynamic = traces[0]
+    stand_ins, calls, (out_t, new_t), dynamic = first
 
     def step(body, d_, xt, st, consts):
         for t, ep in zip(stand_ins, [xt] + list(st)):

@@ -246,9 +246,12 @@ def _masked(kind, inputs, states, kernel, recurrent_kernel, bias, mask, time_maj
                                time_major, zero_output)
             out_tm = out if time_major else out.transpose(0, 1)
         else:
-            step = _lstm_step if kind == "lstm" else _gru_step
-            out_tm, new = _stepwise(lambda xt, *s: step(xt, *s, k, rk, b), seq, m, hx,
-                                    zero_output)
+            def step(xt, *hc):
+                if kind == "lstm":
+                    return _lstm_step(xt, hc[0], hc[1], k, rk, b)
+                return _gru_step(xt, hc[0], k, rk, b)
+
+            out_tm, new = _stepwise(step, seq, m, hx, zero_output)
             out = _out(out_tm, time_major)
     except Exception as e:  # noqa: BLE001 - translated to a TF error
         raise translate("CudnnRNN", e) from None
