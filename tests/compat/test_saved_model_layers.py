@@ -343,6 +343,13 @@ def test_a_save_without_serving_default_names_what_has_no_tf_op(tmp_path, caplog
     made_by = r"Unlowered \(made by torchflow\.(math|_src\.ops\.scan_ops)\.cumsum\)"
     assert len(logged) == 1 and re.search(made_by, logged[0].getMessage())
 
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="tensorflow"):
+        model.save(str(tmp_path / "keras_model_save"))
+    logged = [r.getMessage() for r in caplog.records if r.name == "tensorflow" and
+              r.levelno == logging.WARNING and "serving_default" in r.getMessage()]
+    assert len(logged) == 1 and re.search(made_by, logged[0])
+
     module = tf.Module()
     module.f = tf.function(lambda t: tf.math.cumsum(t * 2.0, 1) + 1.0,
                            input_signature=[tf.TensorSpec([None, 3], tf.float32)])

@@ -61,6 +61,7 @@ from torchflow._src.train.saved_model import save as saved_model_save
 from torchflow._src.train.saved_model import structure
 
 _log = logging.getLogger("torchflow")
+_tf_log = logging.getLogger("tensorflow")  # where TF's own save warnings go
 METADATA_FILENAME = "keras_metadata.pb"
 _PRODUCER, _MIN_CONSUMER = 2, 1
 _KERAS_VERSION = "2.4.0"
@@ -513,8 +514,11 @@ def _save_with_functions(model, root, filepath: str, signatures, options) -> boo
     object.__setattr__(root, "__call__", call_fn)
     try:
         saved_model_save.save(root, filepath, signatures=sigs, options=options)
-    except errors.UnimplementedError:
-        return False  # ops without TF lowerings: the expected case, not worth a warning
+    except errors.UnimplementedError as e:
+        # Ops without TF lowerings (the message names each Unlowered value's maker).
+        _tf_log.warning("model.save: %s is saved without its __call__ and serving_default "
+                     "signature: %s", model.name, e.message)
+        return False
     except (AssertionError, NotImplementedError, TypeError, ValueError) as e:
         # The call could not be traced or written (an untracked variable, a structure
         # the saver does not take): the model still saves, without graphs.
