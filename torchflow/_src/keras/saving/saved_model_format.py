@@ -516,8 +516,8 @@ def _save_with_functions(model, root, filepath: str, signatures, options) -> boo
         saved_model_save.save(root, filepath, signatures=sigs, options=options)
     except errors.UnimplementedError as e:
         # Ops without TF lowerings (the message names each Unlowered value's maker).
-        _tf_log.warning("model.save: %s is saved without its __call__ and serving_default "
-                     "signature: %s", model.name, e.message)
+        _tf_log.warning("model.save: %s is saved without its __call__ and "
+                        "serving_default signature: %s", model.name, e.message)
         return False
     except (AssertionError, NotImplementedError, TypeError, ValueError) as e:
         # The call could not be traced or written (an untracked variable, a structure
