@@ -418,7 +418,7 @@ class GraphBuilder:
         stem = "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in root.name)
         g = FuncGraph(f"{stem}_{base}_{n}")
         g.root = root
-        sub = GraphBuilder(g, set())
+        sub = GraphBuilder(g, set(self._dynamic))  # outer values made at run time stay so
         eps = []
         for an, d, dims in args:
             ph = sub.node("Placeholder", [], {"dtype": d, "shape": _Shape(dims)}, name=an,
