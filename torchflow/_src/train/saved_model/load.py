@@ -337,7 +337,10 @@ class _Loader:
                 self._revive(node_id, self._graph.nodes[node_id])
                 obj = self.nodes[node_id]
             captures.append(obj.asset_path if isinstance(obj, constants.Asset) else obj)
-        return RestoredConcreteFunction(self._library, name, saved, captures, bare)
+        fn = RestoredConcreteFunction(self._library, name, saved, captures, bare)
+        # The captured objects themselves (an asset, not its path): what a re-save binds.
+        fn._saved_capture_objects = [self.nodes[j] for j in saved.bound_inputs]
+        return fn
 
     def _resolve(self, i: int, visiting: set):
         """Builds tuple wrappers (immutable: their children must exist first)."""

@@ -22,7 +22,7 @@ from torchflow._src.core.op_graph import NameAttrList, attr_value
 from torchflow._src.core.proto import tf_function_pb2
 from torchflow._src.core.tensor_spec import TensorSpec
 from torchflow._src.core.variables import Variable
-from torchflow._src.train.saved_model import structure
+from torchflow._src.train.saved_model import constants, structure
 from torchflow._src.train.saved_model.restored_function import (
     RestoredConcreteFunction,
     RestoredFunction,
@@ -104,16 +104,16 @@ def bound_objects(fn: RestoredConcreteFunction, fname: str) -> list:
     """The objects ``fn`` captures, in order (its trailing resource inputs).
 
     Raises:
-      UnimplementedError: It captures something other than a variable (an asset
-        path or a restored resource), which a re-save cannot bind yet.
+      UnimplementedError: It captures something other than a variable or an asset
+        (a restored resource), which a re-save cannot bind yet.
     """
     out = []
-    for c in fn._captures:
-        if not isinstance(c, Variable):
+    for c in getattr(fn, "_saved_capture_objects", None) or fn._captures:
+        if not isinstance(c, (Variable, constants.Asset)):
             raise errors.UnimplementedError(
                 None, None, f"Cannot re-save the restored function {fname}: it captures "
                 f"{type(c).__name__} {c!r}, and torchflow re-saves restored functions that "
-                "capture variables only")
+                "capture variables and assets only")
         out.append(c)
     return out
 

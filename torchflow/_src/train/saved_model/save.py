@@ -232,7 +232,8 @@ class _Saver:
         return self._add_concrete(concrete, base)
 
     def _node_of(self, var, fname: str) -> int:
-        j = self.index.get(id(var))
+        j = self.index.get(id(var)) if not isinstance(var, constants.Asset) else \
+            self._asset_ids.get(id(var))
         if j is None:
             raise AssertionError(
                 f"Tried to export a function which references an 'untracked' resource. "
@@ -303,15 +304,17 @@ class _Saver:
                 proto.user_object.identifier = ident
                 proto.user_object.version.producer = 1
                 proto.user_object.version.min_consumer = 1
+        self._build_asset_nodes()
         for i, obj in enumerate(self.objects):
             for attr, fn in _functions_of(obj) + (self._root_functions if i == 0 else []):
                 self._add_function(i, attr, fn)
 
-    def build_assets(self, export_dir: str) -> None:
-        assets_dir = os.path.join(export_dir, constants.ASSETS_DIRECTORY)
-        os.makedirs(assets_dir, exist_ok=True)
-        n = len(self.objects)
-        for i in range(n):
+    def _build_asset_nodes(self) -> None:
+        """The ``SavedAsset`` nodes (before the functions, which may capture an asset's
+        path) and their ``AssetFileDef``\ s; ``build_assets`` copies the files."""
+        self._asset_files: list = []
+        self._asset_ids: dict = {}
+        for i in range(len(self.objects)):
             d = getattr(self.objects[i], "__dict__", None) or {}
             for attr in sorted(d):
                 asset = d[attr]
@@ -321,7 +324,8 @@ class _Saver:
                 if not os.path.isfile(src):
                     raise errors.NotFoundError(None, None, f"{src}; No such file or directory")
                 base = os.path.basename(src)
-                shutil.copyfile(src, os.path.join(assets_dir, base))
+                self._asset_files.append((src, base))
+                self._asset_ids.setdefault(id(asset), len(self.graph.nodes))
                 k = len(self.meta.asset_file_def)
                 af = self.meta.asset_file_def.add(filename=base)
                 af.tensor_info.name = f"asset_path_initializer_{k}:0" if k else \
@@ -329,6 +333,12 @@ class _Saver:
                 node_id = len(self.graph.nodes)
                 self.graph.nodes.add().asset.asset_file_def_index = k
                 self.graph.nodes[i].children.add(node_id=node_id, local_name=attr)
+
+    def build_assets(self, export_dir: str) -> None:
+        assets_dir = os.path.join(export_dir, constants.ASSETS_DIRECTORY)
+        os.makedirs(assets_dir, exist_ok=True)
+        for src, base in self._asset_files:
+            shutil.copyfile(src, os.path.join(assets_dir, base))
 
     def _checkpoint_keys(self) -> dict:
         """``{node id: checkpoint key}`` of the (unsharded) variables, as
@@ -465,6 +475,10 @@ class _Saver:
         keywords, specs, out_keys, out_specs = resave.signature_parts(fn, key)
         inner = self._add_concrete(fn, key)
         bound = list(self.graph.concrete_functions[inner].bound_inputs)
+        if any(j not in handles for j in bound):
+            raise errors.UnimplementedError(
+                None, None, f"Cannot use the restored function {fn.name} as signature '{key}': "
+                "it captures an asset path, which torchflow's signatures do not feed yet")
         name = self._fname("signature_wrapper")
         inner_fd = next(f for f in self.library.function if f.signature.name == inner)
         self.library.function.add().CopyFrom(resave.signature_wrapper(
