@@ -108,6 +108,13 @@ def _bidirectional_unknown_time(lib):
     return lib.keras.Model(inp, L.Bidirectional(L.SimpleRNN(3))(inp))
 
 
+def _dropout(lib):
+    L = lib.keras.layers
+    inp = lib.keras.Input((5, 4), name="seq")
+    h = L.LSTM(3, dropout=0.3, recurrent_dropout=0.3, return_sequences=True)(inp)  # a cell
+    return lib.keras.Model(inp, L.GRU(2, dropout=0.3)(h))  # fused, dropout on its inputs
+
+
 def _conv_lstm(lib):
     L = lib.keras.layers
     inp = lib.keras.Input((None, 5, 5, 2), name="frames")
@@ -145,6 +152,7 @@ CASES = {
     "bidirectional": (_bidirectional, [_padded()]),
     "bidirectional_unknown_time": (_bidirectional_unknown_time, [_seq(2, 5, 4), _seq(3, 2, 4)]),
     "conv_lstm": (_conv_lstm, [_seq(2, 3, 5, 5, 2), _seq(3, 4, 5, 5, 2)]),
+    "dropout": (_dropout, [_seq(3, 5, 4)]),
 }
 
 
@@ -322,3 +330,12 @@ def test_traced_masked_lstm_reads_each_calls_mask():
     for x in (right, _padded(), right):
         np.testing.assert_allclose(fn(tf.constant(x)).numpy(), _expected(theirs, x)[0],
                                    rtol=RTOL, atol=ATOL)
+
+
+def test_a_training_graph_with_recurrent_dropout_is_refused():
+    """Under training=True the dropout masks are random values of each call: the graph
+    is refused (never one holding the trace's masks as constants)."""
+    _, _, ours = _pair("dropout")
+    fn = tf.function(lambda x: ours(x, training=True),
+                     input_signature=[tf.TensorSpec([None, 5, 4], tf.float32)])
+    assert not fn.get_concrete_function().graph.exportable
