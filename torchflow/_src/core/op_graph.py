@@ -23,6 +23,7 @@ from __future__ import annotations
 import inspect
 import sys
 import threading
+import weakref
 from typing import Any, Callable
 
 import numpy as np
@@ -481,8 +482,8 @@ class FuncGraph:
         self.inputs: list = []
         self.outputs: list = []
         self.structured_outputs = None
-        self.variables: list = []
-        self.captures: list = []  # (value, placeholder endpoint): variables and constants
+        self._variables: list = []  # weak references: a graph does not keep its variables
+        self._constants: list = []  # (tensor, endpoint) of captured constants
         self._var_handles: "dict[int, str]" = {}
         self.unexportable: list = []
         self.arg_names: list = []
@@ -500,17 +501,29 @@ class FuncGraph:
                           out_dtypes=[dtypes.resource])
             ep = f"{name}:0"
             self._var_handles[id(var)] = ep
-            self.variables.append(var)
-            self.captures.append((var, ep))
+            self._variables.append((weakref.ref(var), ep))
             self.inputs.append(ep)
         return ep
 
+    @property
+    def variables(self) -> list:
+        """The live ``tf.Variable`` objects the graph captures (held weakly, as TF's
+        function graphs hold them)."""
+        return [v for v in (r() for r, _ in self._variables) if v is not None]
+
+    @property
+    def captures(self) -> list:
+        """``(value, placeholder endpoint)`` of the live captured variables, then the
+        captured constants."""
+        live = [(r(), ep) for r, ep in self._variables]
+        return [(v, ep) for v, ep in live if v is not None] + list(self._constants)
+
     def _capture_constant(self, b: GraphBuilder, value: Tensor) -> str:
-        for v, ep in self.captures:
+        for v, ep in self._constants:
             if v is value:
                 return ep
         ep = b.constant(value)  # a tensor of the Python around the function, by value
-        self.captures.append((value, ep))
+        self._constants.append((value, ep))
         return ep
 
     @classmethod
