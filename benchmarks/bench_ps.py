@@ -305,15 +305,16 @@ def main() -> None:
             [r and r.get("bytes_per_step") for r in runs[(label, 1)]])
         ncalls = _median([r and r.get("calls_per_step") for r in runs[(label, 1)]])
         if ncalls:
-            print(f"{label}: {ncalls:.2f} calls per step (a run, one read and one update "
-                  "per ps task: 5 with 2 ps)")
+            print(f"{label}: {ncalls:.2f} calls per step (a run, and per ps task an update, "
+                  "plus a read where the worker's snapshot is older than what the program "
+                  "has seen: 3 to 5 with 2 ps)")
         if not step or local is None:
             continue
         overhead = 1.0 / step - local
         ratio = overhead / rt["step_bytes"]
         print(f"{label}: 1-worker step {1e3 / step:.3f} ms = compute {local * 1e3:.3f} ms + "
               f"RPC overhead {overhead * 1e3:.3f} ms ({_fmt(moved, '.0f')} payload bytes/step;"
-              f" 3 calls in sequence: run, reads, updates) = {ratio:.2f}x the raw gRPC round "
+              f" calls in sequence: run, reads if needed, updates) = {ratio:.2f}x the raw gRPC round "
               f"trip of the step's bytes ({'within' if ratio <= 2 else 'NOT within'} 2x)")
 
 

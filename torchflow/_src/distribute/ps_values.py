@@ -6,7 +6,9 @@ A ``PSVariable`` is a ``tf.Variable`` whose value is owned by one ``ps`` task (i
 - on the coordinator every read fetches the value from the ps task (one call);
 - on a worker, while a scheduled function runs, the variables the function
   references are fetched before it starts, in one batched call per ps task
-  (``prefetch``), and reads in the step use that snapshot;
+  (``prefetch``), and reads in the step use that snapshot; a ps task's call is
+  skipped when the values its last update answered include every write the
+  program has seen there (see "versions" below);
 - ``assign``/``assign_add``/``assign_sub`` are one remote call each, applied
   atomically on the ps under the variable's lock (concurrent workers lose no
   update); the new value comes back and refreshes the cache.
