@@ -10,11 +10,13 @@ Dense(2048) layers on 2048 inputs (25.2 M float32 weights, 100.7 MB). Measured:
 * Keras ``model.save(dir)`` and ``tf.keras.models.load_model(dir)``.
 
 Each framework runs in its own child process (``--child tf|torchflow``), so each
-side is measured with only its own import; every repeat writes a fresh directory
-under ``--dir`` (default: a temporary directory) and loads a fresh object. The
-first repeat of each case is a warm-up and is dropped; medians of the others.
+side is measured with only its own import; every run writes a fresh directory
+under ``--dir`` (default: a temporary directory) and loads a fresh object. A child
+times each case ``--inner`` times after one warm-up run and reports their median;
+``--repeat`` rounds start one child of each framework in turn, so load on a shared
+machine hits both alike; the table shows the median over the rounds.
 
-    python benchmarks/bench_saved_model.py [--repeat 5] [--dir /tmp/smbench]
+    python benchmarks/bench_saved_model.py [--repeat 3] [--inner 3] [--dir /tmp/smbench]
 """
 
 from __future__ import annotations
@@ -47,7 +49,8 @@ def _model(lib):
 
 
 def _child(name: str, repeat: int, directory: str) -> dict:
-    """Times each case ``repeat + 1`` times in this process; ``{case: [seconds]}``."""
+    """Times each case ``repeat + 1`` times in this process; ``{case: [seconds]}``
+    (the first is the warm-up)."""
     if name == "tf":
         os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
         os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
@@ -91,6 +94,7 @@ def _child(name: str, repeat: int, directory: str) -> dict:
 
 
 def _run_child(name: str, repeat: int, directory: str) -> dict:
+    """``_child``'s result, run in a new process."""
     os.makedirs(directory, exist_ok=True)
     env = dict(os.environ, TF_USE_LEGACY_KERAS="1", TF_CPP_MIN_LOG_LEVEL="3")
     proc = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", name,
@@ -103,7 +107,8 @@ def _run_child(name: str, repeat: int, directory: str) -> dict:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--inner", type=int, default=3)
     parser.add_argument("--dir", default=None)
     parser.add_argument("--child", choices=("tf", "torchflow"), default=None)
     args = parser.parse_args(argv)
@@ -112,17 +117,24 @@ def main(argv=None) -> int:
         return 0
     root = args.dir or tempfile.mkdtemp(prefix="bench_saved_model_")
     try:
-        results = {"torchflow": _run_child("torchflow", args.repeat,
-                                           os.path.join(root, "torchflow"))}
+        sides = {"torchflow": "torchflow"}
         if real_tf_available():
-            results["TF"] = _run_child("tf", args.repeat, os.path.join(root, "TF"))
-        nbytes = results["torchflow"]["nbytes"]
+            sides["TF"] = "tf"
+        samples: dict = {k: {c: [] for c in CASES} for k in sides}
+        nbytes = 0
+        for r in range(args.repeat):
+            for label, child in sides.items():
+                out = _run_child(child, args.inner, os.path.join(root, f"{label}_{r}"))
+                nbytes = out["nbytes"]
+                for case in CASES:
+                    samples[label][case].append(statistics.median(out["times"][case][1:]))
         print(describe_machine())
         print(f"model: {LAYERS} x Dense({UNITS}), {nbytes / 1e6:.1f} MB of float32 weights; "
-              f"median of {args.repeat} (first run dropped), one process per framework")
+              f"median of {args.repeat} rounds (one process per framework and round, each the "
+              f"median of {args.inner} runs after a warm-up)")
         rows = []
         for case in CASES:
-            times = {k: statistics.median(v["times"][case][1:]) for k, v in results.items()}
+            times = {k: statistics.median(v[case]) for k, v in samples.items()}
             rows.append(Row(case, times, [("torchflow", "TF", 1.0, "max")]))
         ok = print_table("SavedModel save/load (median seconds)", rows, ["torchflow", "TF"],
                          [("torchflow", "TF")])
