@@ -507,9 +507,23 @@ class FuncGraph:
 
     @property
     def variables(self) -> list:
-        """The live ``tf.Variable`` objects the graph captures (held weakly, as TF's
-        function graphs hold them)."""
-        return [v for v in (r() for r, _ in self._variables) if v is not None]
+        """The ``tf.Variable`` objects the graph captures (held weakly, as TF's
+        function graphs hold them).
+
+        Raises:
+          AssertionError: If one of them was deleted (TF's message).
+        """
+        out = []
+        for r, _ in self._variables:
+            v = r()
+            if v is None:
+                raise AssertionError(
+                    "Called a function referencing variables which have been deleted. This "
+                    "likely means that function-local variables were created and not "
+                    "referenced elsewhere in the program. This is generally a mistake; "
+                    "consider storing variables in an object attribute on first call.")
+            out.append(v)
+        return out
 
     @property
     def captures(self) -> list:
