@@ -67,6 +67,16 @@ def _embedded(lib):
     return lib.keras.Model(ids, L.GRU(3, return_sequences=True)(h))
 
 
+def _embedded_lstm_last(lib):
+    # A masked LSTM's last output and its states are three results of one kernel call
+    # (the graph once read the cell state c for the output).
+    L = lib.keras.layers
+    ids = lib.keras.Input((None,), dtype="int32", name="ids")
+    h = L.Embedding(7, 4, mask_zero=True)(ids)
+    out, h_state, c_state = L.LSTM(3, return_state=True)(h)
+    return lib.keras.Model(ids, [L.Dense(2)(out), h_state, c_state])
+
+
 def _simple(lib):
     L = lib.keras.layers
     inp = lib.keras.Input((5, 4), name="seq")
@@ -145,6 +155,8 @@ CASES = {
     "masked": (_masked, [_padded()]),
     "embedded": (_embedded, [np.array([[1, 2, 3, 0, 0], [4, 0, 5, 6, 1], [0, 0, 2, 3, 4]],
                                       np.int32)]),
+    "embedded_lstm_last": (_embedded_lstm_last, [np.array(
+        [[1, 2, 3, 0, 0], [4, 0, 5, 6, 1], [0, 0, 2, 3, 4]], np.int32)]),
     "simple": (_simple, [_seq(3, 5, 4)]),
     "cells_unknown_time": (_cells_unknown_time, [_seq(3, 7, 4), _seq(2, 2, 4)]),
     "cells_masked": (_cells_masked, [_padded()]),

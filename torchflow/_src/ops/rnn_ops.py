@@ -267,8 +267,10 @@ def _dry_masked(n_states):
         u = tensor_arg(args[n_states + 1]).shape[0]
         seq = x._t if tm else x._t.transpose(0, 1)
         z = torch.zeros(seq.shape[:2] + (u,), dtype=x._t.dtype, device=x._t.device)
-        state = wrap(z[0], x._dtype)
-        return (wrap(_out(z, tm), x._dtype), state) + (state,) * n_states
+        # One tensor per result: a graph built from the stand-ins binds each to its own
+        # output (a shared one took the last binding: the LSTM's output read its c).
+        return (wrap(_out(z, tm), x._dtype),) + tuple(wrap(z[0].clone(), x._dtype)
+                                                     for _ in range(1 + n_states))
 
     return dry
 
