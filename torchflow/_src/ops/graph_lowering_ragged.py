@@ -18,6 +18,8 @@ row ids (``UpperBound`` of the row limits), ``tf.sparse.to_dense`` as
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import torch
 
@@ -47,10 +49,12 @@ def ragged_placeholder(spec: RaggedTensorSpec, unknown: int = 1):
         return function._placeholder(TensorSpec(spec.shape, spec.dtype), unknown)
     if dims is None:
         dims = [None] * (spec.ragged_rank + 1)
-    nrows = dims[0] if dims[0] is not None else unknown
+    d0 = dims[0]
+    nrows: int = d0 if d0 is not None else unknown
     splits, n = [], nrows
     for k in range(1, spec.ragged_rank + 1):
-        length = dims[k] if dims[k] is not None else unknown
+        dk = dims[k]
+        length: int = dk if dk is not None else unknown
         s = torch.arange(n + 1, dtype=spec.row_splits_dtype._torch) * length
         splits.append(wrap(s, spec.row_splits_dtype))
         n = n * length
@@ -114,7 +118,8 @@ def _tensors(x) -> list:
     if isinstance(x, Tensor):
         return [x]
     if isinstance(x, (RaggedTensor, SparseTensor)):
-        return [c for c in x._type_spec._to_components(x) if isinstance(c, Tensor)]
+        spec: Any = x._type_spec
+        return [c for c in spec._to_components(x) if isinstance(c, Tensor)]
     if isinstance(x, (list, tuple)):
         return [e for y in x for e in _tensors(y)]
     return []
@@ -331,7 +336,7 @@ def _hash_bucket(op: str, arg: str):
         x = a[arg]
         if not isinstance(x, Tensor):
             return None  # a Python value: a constant result
-        attrs = {"num_buckets": int(a["num_buckets"])}
+        attrs: dict[str, Any] = {"num_buckets": int(a["num_buckets"])}
         if "key" in a:
             attrs["key"] = [int(k) for k in a["key"]]
         node = b.node(op, [b.input(x)], attrs, name=op, out_dtypes=[dtypes.int64])
