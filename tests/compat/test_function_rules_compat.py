@@ -292,6 +292,25 @@ def test_stop_gradients_docs_example_matches_tf():
         [[1.0, 1.0], [3.0, 1.0]]
 
 
+def constants_doc_example(m):
+    """The docs example as written: ``a`` a ``tf.constant`` made inside the function
+    (a graph's constants are differentiable); called twice (the second replays)."""
+    @m.function
+    def f():
+        a = m.constant(0.)
+        b = 2 * a
+        return (m.gradients(a + b, [a, b], stop_gradients=[a, b]),
+                m.gradients(a + b, [a, b]), m.gradients(b * b, a))
+
+    return [_values(f()), _values(f())]
+
+
+def test_gradients_of_constants_made_in_the_function_match_tf():
+    want = constants_doc_example(real_tf())
+    assert constants_doc_example(tf) == want
+    assert want[0] == [[1.0, 1.0], [3.0, 1.0], [0.0]]
+
+
 def stop_gradients_program(m):
     """Stops inside a chain, through a variable, with grad_ys, unconnected_gradients
     and a y that only reaches an x through a stop tensor; replayed on a second call."""

@@ -33,6 +33,7 @@ class _ThreadState(threading.local):
         # A replica thread of MirroredStrategy starts with its own replica mode.
         self.strategy_stack: list = []
         self.recording = False
+        self.symbolic_gradients = 0  # > 0 inside a tf.function that calls tf.gradients
         self.summary_writer = None
         self.summary_step = None
         self.summary_record_if = True

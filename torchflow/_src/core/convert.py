@@ -260,6 +260,19 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None) -> Tensor:
     return t
 
 
+_state = context.thread_state()
+
+
+def _graph_constant(t: Tensor) -> Tensor:
+    """``t`` as a constant of a function calling ``tf.gradients``: differentiable, as
+    every tensor of a TF graph is (``tf.gradients(a + b, a)`` with ``a = tf.constant``)."""
+    x = t._t
+    if isinstance(x, torch.Tensor) and (x.is_floating_point() or x.is_complex()) and \
+            not x.requires_grad and torch.is_grad_enabled():
+        return wrap(x.detach().requires_grad_(True), t._dtype)
+    return t
+
+
 @public("torchflow")
 def constant(value, dtype=None, shape=None, name="Const") -> Tensor:
     """Creates a constant tensor from a tensor-like object.
@@ -294,7 +307,7 @@ def constant(value, dtype=None, shape=None, name="Const") -> Tensor:
     else:
         t = to_tensor(value, dtype)
     if shape is None:
-        return t
+        return _graph_constant(t) if _state.symbolic_gradients else t
     shape = as_shape(shape).as_list()
     n = 1
     for d in shape:

@@ -700,6 +700,7 @@ class Function:
             # from the inputs and variables, as a TF graph is.
             prev = (s.recording, torch.is_grad_enabled())
             s.recording = True
+            s.symbolic_gradients += 1  # tf.constant makes differentiable tensors too
             torch.set_grad_enabled(True)
             args, kwargs = nest.map_structure(_differentiable_input, (args, kwargs))
         try:
@@ -710,6 +711,7 @@ class Function:
         finally:
             s.function_depth -= 1
             if symbolic:
+                s.symbolic_gradients -= 1
                 s.recording = prev[0]  # pyright: ignore[reportPossiblyUnboundVariable] - set when symbolic
                 torch.set_grad_enabled(prev[1])  # pyright: ignore[reportPossiblyUnboundVariable] - set when symbolic
         if not first and getattr(s, "variables_created", 0) != created:
