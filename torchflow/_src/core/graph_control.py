@@ -156,7 +156,7 @@ def _as_tensors_where_paired(r, run: list, dry: list):
             continue
         for x, y, side in ((a, b, dry), (b, a, run)):
             if isinstance(x, Tensor) and isinstance(x._t, torch.Tensor) and \
-                    type(y) in (bool, int, float):
+                    _same_kind(x._dtype, y):
                 r.paused += 1
                 try:
                     side[k] = wrap(torch.tensor(y, dtype=x._t.dtype), x._dtype)
@@ -164,6 +164,17 @@ def _as_tensors_where_paired(r, run: list, dry: list):
                     r.paused -= 1
                 changed = True
     return run, dry, changed
+
+
+def _same_kind(dtype, y) -> bool:
+    """Whether TF's conversion of the Python value ``y`` gives a tensor ``cond`` can
+    pair with one of ``dtype`` (a bool with bool, an int with an integer, a float
+    with a floating dtype); otherwise TF's cond refuses the pair."""
+    if type(y) is bool:
+        return dtype.is_bool
+    if type(y) is int:
+        return dtype.is_integer
+    return type(y) is float and dtype.is_floating
 
 
 def _named_outputs(r, out, names):
