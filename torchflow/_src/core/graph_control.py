@@ -144,25 +144,21 @@ def _as_tensors_where_paired(r, run: list, dry: list):
     outputs; returns both lists and whether any leaf changed."""
     changed = False
     run, dry = list(run), list(dry)
-    for k, (a, b) in enumerate(zip(run, dry)):
-        if type(a) is type(b) and type(a) in (bool, int, float) and a != b:
-            # Two different Python values: both become tensors (TF's conversion).
-            r.paused += 1
-            try:
+    r.paused += 1  # (the constants are not recorded ops)
+    try:
+        for k, (a, b) in enumerate(zip(run, dry)):
+            if type(a) is type(b) and type(a) in (bool, int, float) and a != b:
+                # Two different Python values: both become tensors (TF's conversion).
                 run[k], dry[k] = to_tensor(a), to_tensor(b)
-            finally:
-                r.paused -= 1
-            changed = True
-            continue
-        for x, y, side in ((a, b, dry), (b, a, run)):
-            if isinstance(x, Tensor) and isinstance(x._t, torch.Tensor) and \
-                    _same_kind(x._dtype, y):
-                r.paused += 1
-                try:
-                    side[k] = wrap(torch.tensor(y, dtype=x._t.dtype), x._dtype)
-                finally:
-                    r.paused -= 1
                 changed = True
+                continue
+            for x, y, side in ((a, b, dry), (b, a, run)):
+                if isinstance(x, Tensor) and isinstance(x._t, torch.Tensor) and \
+                        _same_kind(x._dtype, y):
+                    side[k] = wrap(torch.tensor(y, dtype=x._t.dtype), x._dtype)
+                    changed = True
+    finally:
+        r.paused -= 1
     return run, dry, changed
 
 

@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 import torch
 
-from torchflow._src.core import dtypes, graph_trace
+from torchflow._src.core import dtypes, function, graph_trace
 from torchflow._src.core.tensor import wrap
 from torchflow._src.core.tensor_spec import TensorSpec
 from torchflow._src.ops import comparison_ops
@@ -44,9 +44,7 @@ def _start(cell, dataset) -> None:
 
 def _end(cell, specs: list) -> tuple:
     """No next element: the flag False and stand-ins of the element's dtypes."""
-    stand_ins = [wrap(torch.zeros([d if d is not None else 0 for d in s.shape.as_list()]
-                                  if s.shape.rank is not None else [0],
-                                  dtype=s.dtype._torch), s.dtype) for s in specs]
+    stand_ins = [function._placeholder(s, 0) for s in specs]
     return (wrap(torch.tensor(False), dtypes.bool), *stand_ins)
 
 
