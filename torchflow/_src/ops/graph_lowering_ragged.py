@@ -206,11 +206,37 @@ def _segment_ids(b, splits: Tensor) -> "tuple[str, str]":
     return ids, _op(b, "Sub", [n, b.constant(1, sd)], sd)
 
 
+def _column_ids(b, splits: Tensor) -> "tuple[str, str]":
+    """Each value's position in its row and the longest row's length (at least 0), as
+    endpoints: TF's segments for a reduction over axis 0 (``RaggedRange`` of the row
+    lengths, ``Maximum(Max(row_lengths), 0)``)."""
+    sd = splits.dtype
+    lengths = _row_lengths_of(b, splits)
+    width = _op(b, "Max", [lengths, b.constant([0], _I32)], sd, Tidx=_I32, keep_dims=False)
+    width = _op(b, "Maximum", [width, b.constant(0, sd)], sd)
+    rr = b.node("RaggedRange", [b.constant(0, sd), lengths, b.constant(1, sd)],
+                {"T": sd, "Tsplits": dtypes.int64}, name="RaggedRange",
+                out_dtypes=[dtypes.int64, sd])
+    return f"{rr}:1", width
+
+
 def _reduce_flat(b, kind, x, axis: int, keepdims: bool, flat_ep=None):
     """The endpoint of ``_reduce_one(kind, x, axis)``'s flat values (or dense result);
-    None where there is no lowering (axis 0, a ragged segment)."""
+    None where there is no lowering (a ragged segment)."""
     if not isinstance(kind, str):
         return None
+    if kind in ("all", "any"):  # TF: the int32 cast's segment Prod / Sum, cast back
+        d = x.dtype
+        src = flat_ep or b.input(x.flat_values if isinstance(x, RaggedTensor) else x)
+        cast = b.node("Cast", [src], {"SrcT": d, "DstT": _I32, "Truncate": False},
+                      name="Cast", out_dtypes=[_I32])
+        out = _reduce_flat(b, "prod" if kind == "all" else "sum", x, axis, keepdims,
+                           f"{cast}:0")
+        if out is None:
+            return None
+        back = b.node("Cast", [out], {"SrcT": _I32, "DstT": d, "Truncate": False},
+                      name="Cast", out_dtypes=[d])
+        return f"{back}:0"
     if not isinstance(x, RaggedTensor):
         if kind not in _DENSE or not isinstance(x, Tensor):
             return None
@@ -222,14 +248,14 @@ def _reduce_flat(b, kind, x, axis: int, keepdims: bool, flat_ep=None):
         return _reduce_flat(b, kind, x.flat_values, axis - rr, keepdims, flat_ep)
     if axis > 1:
         return _reduce_flat(b, kind, x.values, axis - 1, keepdims, flat_ep)
-    if axis != 1 or isinstance(x.values, RaggedTensor) or kind not in _SEGMENT:
+    if isinstance(x.values, RaggedTensor) or kind not in _SEGMENT:
         return None
-    ids, n = _segment_ids(b, x.row_splits)
-    d, sd = x.dtype, x.row_splits_dtype
+    ids, n = _segment_ids(b, x.row_splits) if axis == 1 else _column_ids(b, x.row_splits)
+    d, sd = (b.dtype_of(flat_ep) if flat_ep else None) or x.dtype, x.row_splits_dtype
     vals = flat_ep or b.input(x.values)
     out = _op(b, _SEGMENT[kind], [vals, ids, n], d, Tindices=sd, Tnumsegments=sd)
     if keepdims:
-        out = _op(b, "ExpandDims", [out, b.constant(1, _I32)], d, Tdim=_I32)
+        out = _op(b, "ExpandDims", [out, b.constant(axis, _I32)], d, Tdim=_I32)
     return out
 
 
