@@ -98,6 +98,12 @@ def cases(tf, torch) -> dict:
                 c["tf.add(x, 2.0)"] = lambda x=x: tf.add(x, 2.0)
                 c["x ** 2.0"] = lambda x=x: x ** 2.0
                 c["tf.exp"] = lambda x=x: tf.exp(x)
+            if dt in ("float32", "int32"):
+                c["tf.less(x, y)"] = lambda x=x, y=y: tf.less(x, y)
+            if dt == "int32":
+                c["tf.bitwise.bitwise_and"] = lambda x=x, y=y: tf.bitwise.bitwise_and(x, y)
+            if dt == "bool":
+                c["tf.logical_and"] = lambda x=x, y=y: tf.logical_and(x, y)
             if w is not None:
                 c["x @ w"] = lambda x=xm, w=w: x @ w
                 c["tf.matmul"] = lambda x=xm, w=w: tf.matmul(x, w)

@@ -130,22 +130,31 @@ def not_equal(x, y, name=None) -> Tensor:
         return _compare_wide("NotEqual", torch.ne, a, b, d, e)
 
 
-def _make_order(pub, op, fn, sym):
-    allowed = mc.ALL_REAL
+def _order(op, fn, public_fn, x, y) -> Tensor:
+    """The ordering comparisons' shared body: TF's real-number check, then ``fn``."""
+    tx = type(x)
+    if tx is Tensor and type(y) is Tensor:  # the common case, without binary()'s call
+        d = x._dtype
+        if y._dtype is d and d._name in mc.ALL_REAL:
+            a, b = x._t, y._t
+            try:
+                return wrap(fn(a, b), _BOOL)
+            except Exception as e:  # noqa: BLE001 - translated to a TF error
+                return _compare_wide(op, fn, a, b, d, e)
+    elif tx in COMPOSITE or type(y) in COMPOSITE:  # tf.RaggedTensor operands
+        return _composite(public_fn, x, y)
+    a, b, d = binary(op, x, y)
+    if d._name not in mc.ALL_REAL:
+        raise mc.bad_type(op, d, mc.ALL_REAL)
+    try:
+        return wrap(fn(a, b), _BOOL)
+    except Exception as e:  # noqa: BLE001 - translated to a TF error
+        return _compare_wide(op, fn, a, b, d, e)
 
-    def impl(x, y, name=None):
-        if type(x) in COMPOSITE or type(y) in COMPOSITE:  # tf.RaggedTensor operands
-            return _composite(impl, x, y)
-        a, b, d = binary(op, x, y)
-        if d._name not in allowed:
-            raise mc.bad_type(op, d, allowed)
-        try:
-            return wrap(fn(a, b), _BOOL)
-        except Exception as e:  # noqa: BLE001 - translated to a TF error
-            return _compare_wide(op, fn, a, b, d, e)
 
-    impl.__name__ = impl.__qualname__ = pub
-    impl.__doc__ = f"""Returns the truth value of ``x {sym} y`` elementwise (TF's ``{op}``).
+@public("torchflow.math")
+def less(x, y, name=None) -> Tensor:
+    """Returns the truth value of ``x < y`` elementwise (TF's ``Less``).
 
     Args:
       x: A real Tensor (or value convertible to one).
@@ -159,13 +168,64 @@ def _make_order(pub, op, fn, sym):
       InvalidArgumentError: If the dtypes differ, are not real numbers, or the
         shapes do not broadcast.
     """
-    return public("torchflow.math")(impl)
+    return _order("Less", torch.lt, less, x, y)
 
 
-less = _make_order("less", "Less", torch.lt, "<")
-less_equal = _make_order("less_equal", "LessEqual", torch.le, "<=")
-greater = _make_order("greater", "Greater", torch.gt, ">")
-greater_equal = _make_order("greater_equal", "GreaterEqual", torch.ge, ">=")
+@public("torchflow.math")
+def less_equal(x, y, name=None) -> Tensor:
+    """Returns the truth value of ``x <= y`` elementwise (TF's ``LessEqual``).
+
+    Args:
+      x: A real Tensor (or value convertible to one).
+      y: A Tensor of the same dtype as ``x``, or a Python scalar that fits it.
+      name: Unused (eager).
+
+    Returns:
+      A bool Tensor, broadcasting ``x`` and ``y``.
+
+    Raises:
+      InvalidArgumentError: If the dtypes differ, are not real numbers, or the
+        shapes do not broadcast.
+    """
+    return _order("LessEqual", torch.le, less_equal, x, y)
+
+
+@public("torchflow.math")
+def greater(x, y, name=None) -> Tensor:
+    """Returns the truth value of ``x > y`` elementwise (TF's ``Greater``).
+
+    Args:
+      x: A real Tensor (or value convertible to one).
+      y: A Tensor of the same dtype as ``x``, or a Python scalar that fits it.
+      name: Unused (eager).
+
+    Returns:
+      A bool Tensor, broadcasting ``x`` and ``y``.
+
+    Raises:
+      InvalidArgumentError: If the dtypes differ, are not real numbers, or the
+        shapes do not broadcast.
+    """
+    return _order("Greater", torch.gt, greater, x, y)
+
+
+@public("torchflow.math")
+def greater_equal(x, y, name=None) -> Tensor:
+    """Returns the truth value of ``x >= y`` elementwise (TF's ``GreaterEqual``).
+
+    Args:
+      x: A real Tensor (or value convertible to one).
+      y: A Tensor of the same dtype as ``x``, or a Python scalar that fits it.
+      name: Unused (eager).
+
+    Returns:
+      A bool Tensor, broadcasting ``x`` and ``y``.
+
+    Raises:
+      InvalidArgumentError: If the dtypes differ, are not real numbers, or the
+        shapes do not broadcast.
+    """
+    return _order("GreaterEqual", torch.ge, greater_equal, x, y)
 
 
 def _bool_args(op, x, y):
@@ -180,18 +240,24 @@ def _bool_args(op, x, y):
     return x._t, y._t
 
 
-def _make_logical(pub, op, fn, summary):
-    def impl(x, y, name=None):
-        if type(x) in COMPOSITE or type(y) in COMPOSITE:  # tf.RaggedTensor operands
-            return _composite(impl, x, y)
+def _logical(op, fn, public_fn, x, y) -> Tensor:
+    """The binary logical ops' shared body: both operands bool, then ``fn``."""
+    tx = type(x)
+    if tx is Tensor and type(y) is Tensor and x._dtype is _BOOL and y._dtype is _BOOL:
+        a, b = x._t, y._t
+    elif tx in COMPOSITE or type(y) in COMPOSITE:  # tf.RaggedTensor operands
+        return _composite(public_fn, x, y)
+    else:
         a, b = _bool_args(op, x, y)
-        try:
-            return wrap(fn(a, b), _BOOL)
-        except Exception as e:  # noqa: BLE001 - translated to a TF error
-            raise mc.op_failure(op, e, a, b) from None
+    try:
+        return wrap(fn(a, b), _BOOL)
+    except Exception as e:  # noqa: BLE001 - translated to a TF error
+        raise mc.op_failure(op, e, a, b) from None
 
-    impl.__name__ = impl.__qualname__ = pub
-    impl.__doc__ = f"""{summary}, broadcasting.
+
+@public("torchflow.math")
+def logical_and(x, y, name=None) -> Tensor:
+    """Returns ``x AND y`` elementwise, broadcasting (TF's ``LogicalAnd``).
 
     Args:
       x: A bool Tensor.
@@ -204,15 +270,43 @@ def _make_logical(pub, op, fn, summary):
     Raises:
       InvalidArgumentError: If an input is not bool or the shapes do not broadcast.
     """
-    return public("torchflow.math")(impl)
+    return _logical("LogicalAnd", torch.logical_and, logical_and, x, y)
 
 
-logical_and = _make_logical("logical_and", "LogicalAnd", torch.logical_and,
-                            "Returns ``x AND y`` elementwise")
-logical_or = _make_logical("logical_or", "LogicalOr", torch.logical_or,
-                           "Returns ``x OR y`` elementwise")
-logical_xor = _make_logical("logical_xor", "LogicalXor", torch.logical_xor,
-                            "Returns ``x XOR y`` elementwise")
+@public("torchflow.math")
+def logical_or(x, y, name=None) -> Tensor:
+    """Returns ``x OR y`` elementwise, broadcasting (TF's ``LogicalOr``).
+
+    Args:
+      x: A bool Tensor.
+      y: A bool Tensor.
+      name: Unused (eager).
+
+    Returns:
+      A bool Tensor.
+
+    Raises:
+      InvalidArgumentError: If an input is not bool or the shapes do not broadcast.
+    """
+    return _logical("LogicalOr", torch.logical_or, logical_or, x, y)
+
+
+@public("torchflow.math")
+def logical_xor(x, y, name=None) -> Tensor:
+    """Returns ``x XOR y`` elementwise, broadcasting (TF's ``LogicalXor``).
+
+    Args:
+      x: A bool Tensor.
+      y: A bool Tensor.
+      name: Unused (eager).
+
+    Returns:
+      A bool Tensor.
+
+    Raises:
+      InvalidArgumentError: If an input is not bool or the shapes do not broadcast.
+    """
+    return _logical("LogicalXor", torch.logical_xor, logical_xor, x, y)
 
 
 @public("torchflow.math")
@@ -238,22 +332,26 @@ def logical_not(x, name=None) -> Tensor:
     return wrap(torch.logical_not(x._t), _BOOL)
 
 
-def _make_bitwise(pub, op, fn, summary):
-    allowed = mc.INTS
-
-    def impl(x, y, name=None):
+def _bitwise(op, fn, x, y) -> Tensor:
+    """The binary bitwise ops' shared body: integer operands of one dtype, then ``fn``
+    (int8/int16/uint types widened where torch has no kernel)."""
+    if type(x) is Tensor and type(y) is Tensor and x._dtype is y._dtype:
+        a, b, d = x._t, y._t, x._dtype
+    else:
         a, b, d = binary(op, x, y)
-        if d._name not in allowed:
-            raise mc.bad_type(op, d, allowed)
-        try:
-            return wrap(fn(a, b), d)
-        except Exception as e:  # noqa: BLE001 - translated to a TF error
-            if d._name in mc.NARROW:
-                return wrap(mc.narrow(fn(mc.widen(a), mc.widen(b)), d), d)
-            raise mc.op_failure(op, e, a, b) from None
+    if d._name not in mc.INTS:
+        raise mc.bad_type(op, d, mc.INTS)
+    try:
+        return wrap(fn(a, b), d)
+    except Exception as e:  # noqa: BLE001 - translated to a TF error
+        if d._name in mc.NARROW:
+            return wrap(mc.narrow(fn(mc.widen(a), mc.widen(b)), d), d)
+        raise mc.op_failure(op, e, a, b) from None
 
-    impl.__name__ = impl.__qualname__ = pub
-    impl.__doc__ = f"""{summary} (TF's ``{op}``), broadcasting.
+
+@public("torchflow.bitwise")
+def bitwise_and(x, y, name=None) -> Tensor:
+    """Returns the bitwise AND of ``x`` and ``y`` (TF's ``BitwiseAnd``), broadcasting.
 
     Args:
       x: An integer Tensor.
@@ -266,27 +364,79 @@ def _make_bitwise(pub, op, fn, summary):
     Raises:
       InvalidArgumentError: If the dtypes differ or are not integers.
     """
-    return public("torchflow.bitwise")(impl)
+    return _bitwise("BitwiseAnd", torch.bitwise_and, x, y)
 
 
-def _right_shift(a, b):
-    return torch.bitwise_right_shift(a, b)
+@public("torchflow.bitwise")
+def bitwise_or(x, y, name=None) -> Tensor:
+    """Returns the bitwise OR of ``x`` and ``y`` (TF's ``BitwiseOr``), broadcasting.
+
+    Args:
+      x: An integer Tensor.
+      y: A Tensor of the same dtype as ``x``, or a Python int that fits it.
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of ``x``'s dtype.
+
+    Raises:
+      InvalidArgumentError: If the dtypes differ or are not integers.
+    """
+    return _bitwise("BitwiseOr", torch.bitwise_or, x, y)
 
 
-def _left_shift(a, b):
-    return torch.bitwise_left_shift(a, b)
+@public("torchflow.bitwise")
+def bitwise_xor(x, y, name=None) -> Tensor:
+    """Returns the bitwise XOR of ``x`` and ``y`` (TF's ``BitwiseXor``), broadcasting.
+
+    Args:
+      x: An integer Tensor.
+      y: A Tensor of the same dtype as ``x``, or a Python int that fits it.
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of ``x``'s dtype.
+
+    Raises:
+      InvalidArgumentError: If the dtypes differ or are not integers.
+    """
+    return _bitwise("BitwiseXor", torch.bitwise_xor, x, y)
 
 
-bitwise_and = _make_bitwise("bitwise_and", "BitwiseAnd", torch.bitwise_and,
-                            "Returns the bitwise AND of ``x`` and ``y``")
-bitwise_or = _make_bitwise("bitwise_or", "BitwiseOr", torch.bitwise_or,
-                           "Returns the bitwise OR of ``x`` and ``y``")
-bitwise_xor = _make_bitwise("bitwise_xor", "BitwiseXor", torch.bitwise_xor,
-                            "Returns the bitwise XOR of ``x`` and ``y``")
-left_shift = _make_bitwise("left_shift", "LeftShift", _left_shift,
-                           "Shifts ``x`` left by ``y`` bits")
-right_shift = _make_bitwise("right_shift", "RightShift", _right_shift,
-                            "Shifts ``x`` right by ``y`` bits (arithmetic for signed types)")
+@public("torchflow.bitwise")
+def left_shift(x, y, name=None) -> Tensor:
+    """Shifts ``x`` left by ``y`` bits (TF's ``LeftShift``), broadcasting.
+
+    Args:
+      x: An integer Tensor.
+      y: A Tensor of the same dtype as ``x``, or a Python int that fits it.
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of ``x``'s dtype.
+
+    Raises:
+      InvalidArgumentError: If the dtypes differ or are not integers.
+    """
+    return _bitwise("LeftShift", torch.bitwise_left_shift, x, y)
+
+
+@public("torchflow.bitwise")
+def right_shift(x, y, name=None) -> Tensor:
+    """Shifts ``x`` right by ``y`` bits (arithmetic for signed types) (TF's ``RightShift``), broadcasting.
+
+    Args:
+      x: An integer Tensor.
+      y: A Tensor of the same dtype as ``x``, or a Python int that fits it.
+      name: Unused (eager).
+
+    Returns:
+      A Tensor of ``x``'s dtype.
+
+    Raises:
+      InvalidArgumentError: If the dtypes differ or are not integers.
+    """
+    return _bitwise("RightShift", torch.bitwise_right_shift, x, y)
 
 
 @public("torchflow.bitwise")
