@@ -99,12 +99,9 @@ def _binary_assert(op: str, x, y, message, summarize) -> None:
     raise _fail("\n".join(line for line in lines if line is not None))
 
 
-def _make_binary(op: str, pub: str, doc: str):
-    def fn(x, y, message=None, summarize=None, name=None) -> None:
-        _binary_assert(op, x, y, message, summarize)
-
-    fn.__name__ = fn.__qualname__ = pub
-    fn.__doc__ = f"""Asserts ``{doc}`` elementwise (broadcasting), as TF's eager mode does.
+@public("torchflow.debugging")
+def assert_equal(x, y, message=None, summarize=None, name=None) -> None:
+    """Asserts ``x == y`` elementwise (broadcasting), as TF's eager mode does.
 
     Args:
       x: A Tensor.
@@ -120,15 +117,112 @@ def _make_binary(op: str, pub: str, doc: str):
       InvalidArgumentError: If the condition does not hold for some element, the
         dtypes differ, or the shapes do not broadcast.
     """
-    return public("torchflow.debugging")(fn)
+    _binary_assert("Equal", x, y, message, summarize)
 
 
-assert_equal = _make_binary("Equal", "assert_equal", "x == y")
-assert_none_equal = _make_binary("NotEqual", "assert_none_equal", "x != y")
-assert_less = _make_binary("Less", "assert_less", "x < y")
-assert_less_equal = _make_binary("LessEqual", "assert_less_equal", "x <= y")
-assert_greater = _make_binary("Greater", "assert_greater", "x > y")
-assert_greater_equal = _make_binary("GreaterEqual", "assert_greater_equal", "x >= y")
+@public("torchflow.debugging")
+def assert_none_equal(x, y, message=None, summarize=None, name=None) -> None:
+    """Asserts ``x != y`` elementwise (broadcasting), as TF's eager mode does.
+
+    Args:
+      x: A Tensor.
+      y: A Tensor of the same dtype as ``x``.
+      message: A string to prefix to the error message.
+      summarize: How many entries of the tensors to print (default 3).
+      name: Unused (eager).
+
+    Returns:
+      None.
+
+    Raises:
+      InvalidArgumentError: If the condition does not hold for some element, the
+        dtypes differ, or the shapes do not broadcast.
+    """
+    _binary_assert("NotEqual", x, y, message, summarize)
+
+
+@public("torchflow.debugging")
+def assert_less(x, y, message=None, summarize=None, name=None) -> None:
+    """Asserts ``x < y`` elementwise (broadcasting), as TF's eager mode does.
+
+    Args:
+      x: A Tensor.
+      y: A Tensor of the same dtype as ``x``.
+      message: A string to prefix to the error message.
+      summarize: How many entries of the tensors to print (default 3).
+      name: Unused (eager).
+
+    Returns:
+      None.
+
+    Raises:
+      InvalidArgumentError: If the condition does not hold for some element, the
+        dtypes differ, or the shapes do not broadcast.
+    """
+    _binary_assert("Less", x, y, message, summarize)
+
+
+@public("torchflow.debugging")
+def assert_less_equal(x, y, message=None, summarize=None, name=None) -> None:
+    """Asserts ``x <= y`` elementwise (broadcasting), as TF's eager mode does.
+
+    Args:
+      x: A Tensor.
+      y: A Tensor of the same dtype as ``x``.
+      message: A string to prefix to the error message.
+      summarize: How many entries of the tensors to print (default 3).
+      name: Unused (eager).
+
+    Returns:
+      None.
+
+    Raises:
+      InvalidArgumentError: If the condition does not hold for some element, the
+        dtypes differ, or the shapes do not broadcast.
+    """
+    _binary_assert("LessEqual", x, y, message, summarize)
+
+
+@public("torchflow.debugging")
+def assert_greater(x, y, message=None, summarize=None, name=None) -> None:
+    """Asserts ``x > y`` elementwise (broadcasting), as TF's eager mode does.
+
+    Args:
+      x: A Tensor.
+      y: A Tensor of the same dtype as ``x``.
+      message: A string to prefix to the error message.
+      summarize: How many entries of the tensors to print (default 3).
+      name: Unused (eager).
+
+    Returns:
+      None.
+
+    Raises:
+      InvalidArgumentError: If the condition does not hold for some element, the
+        dtypes differ, or the shapes do not broadcast.
+    """
+    _binary_assert("Greater", x, y, message, summarize)
+
+
+@public("torchflow.debugging")
+def assert_greater_equal(x, y, message=None, summarize=None, name=None) -> None:
+    """Asserts ``x >= y`` elementwise (broadcasting), as TF's eager mode does.
+
+    Args:
+      x: A Tensor.
+      y: A Tensor of the same dtype as ``x``.
+      message: A string to prefix to the error message.
+      summarize: How many entries of the tensors to print (default 3).
+      name: Unused (eager).
+
+    Returns:
+      None.
+
+    Raises:
+      InvalidArgumentError: If the condition does not hold for some element, the
+        dtypes differ, or the shapes do not broadcast.
+    """
+    _binary_assert("GreaterEqual", x, y, message, summarize)
 
 
 # --- sign checks ----------------------------------------------------------------------

@@ -150,7 +150,9 @@ def _counts(t, ids, num):
     return cnt.reshape([num] + [1] * (t.ndim - 1))
 
 
-_SORTED_DOC = """Computes the {what} along segments of a tensor (TF's ``{op}``).
+@public("torchflow.math")
+def segment_sum(data, segment_ids, name=None) -> Tensor:
+    """Computes the sum along segments of a tensor (TF's ``SegmentSum``).
 
     Args:
       data: A tensor.
@@ -160,14 +162,102 @@ _SORTED_DOC = """Computes the {what} along segments of a tensor (TF's ``{op}``).
 
     Returns:
       A tensor of ``data``'s dtype with first dimension ``segment_ids[-1] + 1``.
-      Segments with no rows hold {empty}.
+      Segments with no rows hold 0.
 
     Raises:
       InvalidArgumentError: If the ids are not sorted, negative, or do not match
         ``data``'s first dimension.
-"""
+    """
+    return _sorted_segment("SegmentSum", data, segment_ids, "sum", _SUM_TYPES)
 
-_UNSORTED_DOC = """Computes the {what} along segments of a tensor (TF's ``{op}``).
+
+@public("torchflow.math")
+def segment_prod(data, segment_ids, name=None) -> Tensor:
+    """Computes the product along segments of a tensor (TF's ``SegmentProd``).
+
+    Args:
+      data: A tensor.
+      segment_ids: A 1-D int32/int64 tensor of sorted, non-negative ids, one per
+        row of ``data``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``data``'s dtype with first dimension ``segment_ids[-1] + 1``.
+      Segments with no rows hold 1.
+
+    Raises:
+      InvalidArgumentError: If the ids are not sorted, negative, or do not match
+        ``data``'s first dimension.
+    """
+    return _sorted_segment("SegmentProd", data, segment_ids, "prod", _SUM_TYPES)
+
+
+@public("torchflow.math")
+def segment_max(data, segment_ids, name=None) -> Tensor:
+    """Computes the maximum along segments of a tensor (TF's ``SegmentMax``).
+
+    Args:
+      data: A tensor.
+      segment_ids: A 1-D int32/int64 tensor of sorted, non-negative ids, one per
+        row of ``data``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``data``'s dtype with first dimension ``segment_ids[-1] + 1``.
+      Segments with no rows hold 0.
+
+    Raises:
+      InvalidArgumentError: If the ids are not sorted, negative, or do not match
+        ``data``'s first dimension.
+    """
+    return _sorted_segment("SegmentMax", data, segment_ids, "amax", _MAX_TYPES)
+
+
+@public("torchflow.math")
+def segment_min(data, segment_ids, name=None) -> Tensor:
+    """Computes the minimum along segments of a tensor (TF's ``SegmentMin``).
+
+    Args:
+      data: A tensor.
+      segment_ids: A 1-D int32/int64 tensor of sorted, non-negative ids, one per
+        row of ``data``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``data``'s dtype with first dimension ``segment_ids[-1] + 1``.
+      Segments with no rows hold 0.
+
+    Raises:
+      InvalidArgumentError: If the ids are not sorted, negative, or do not match
+        ``data``'s first dimension.
+    """
+    return _sorted_segment("SegmentMin", data, segment_ids, "amin", _MAX_TYPES)
+
+
+@public("torchflow.math")
+def segment_mean(data, segment_ids, name=None) -> Tensor:
+    """Computes the mean (integer division for integers) along segments of a tensor (TF's ``SegmentMean``).
+
+    Args:
+      data: A tensor.
+      segment_ids: A 1-D int32/int64 tensor of sorted, non-negative ids, one per
+        row of ``data``.
+      name: Unused (eager).
+
+    Returns:
+      A tensor of ``data``'s dtype with first dimension ``segment_ids[-1] + 1``.
+      Segments with no rows hold 0.
+
+    Raises:
+      InvalidArgumentError: If the ids are not sorted, negative, or do not match
+        ``data``'s first dimension.
+    """
+    return _sorted_segment("SegmentMean", data, segment_ids, "mean", _SUM_TYPES)
+
+
+@public("torchflow.math")
+def unsorted_segment_sum(data, segment_ids, num_segments, name=None) -> Tensor:
+    """Computes the sum along segments of a tensor (TF's ``UnsortedSegmentSum``).
 
     Args:
       data: A tensor.
@@ -178,45 +268,75 @@ _UNSORTED_DOC = """Computes the {what} along segments of a tensor (TF's ``{op}``
 
     Returns:
       A tensor of shape ``[num_segments] + data.shape[segment_ids.ndim:]``.
-      Segments with no rows hold {empty}.
+      Segments with no rows hold 0.
 
     Raises:
       InvalidArgumentError: If an id is ``>= num_segments`` or the shapes do not match.
-"""
+    """
+    return _unsorted("UnsortedSegmentSum", data, segment_ids, num_segments, "sum", _SUM_TYPES)
 
 
-def _make_sorted(pub, op, kind, allowed, what, empty):
-    def impl(data, segment_ids, name=None):
-        return _sorted_segment(op, data, segment_ids, kind, allowed)
+@public("torchflow.math")
+def unsorted_segment_prod(data, segment_ids, num_segments, name=None) -> Tensor:
+    """Computes the product along segments of a tensor (TF's ``UnsortedSegmentProd``).
 
-    impl.__name__ = impl.__qualname__ = pub
-    impl.__doc__ = _SORTED_DOC.format(what=what, op=op, empty=empty)
-    return public("torchflow.math")(impl)
+    Args:
+      data: A tensor.
+      segment_ids: An int32/int64 tensor whose shape is a prefix of ``data``'s;
+        negative ids are dropped.
+      num_segments: The number of segments (a scalar int).
+      name: Unused (eager).
+
+    Returns:
+      A tensor of shape ``[num_segments] + data.shape[segment_ids.ndim:]``.
+      Segments with no rows hold 1.
+
+    Raises:
+      InvalidArgumentError: If an id is ``>= num_segments`` or the shapes do not match.
+    """
+    return _unsorted("UnsortedSegmentProd", data, segment_ids, num_segments, "prod", _SUM_TYPES)
 
 
-def _make_unsorted(pub, op, kind, allowed, what, empty):
-    def impl(data, segment_ids, num_segments, name=None):
-        return _unsorted(op, data, segment_ids, num_segments, kind, allowed)
+@public("torchflow.math")
+def unsorted_segment_max(data, segment_ids, num_segments, name=None) -> Tensor:
+    """Computes the maximum along segments of a tensor (TF's ``UnsortedSegmentMax``).
 
-    impl.__name__ = impl.__qualname__ = pub
-    impl.__doc__ = _UNSORTED_DOC.format(what=what, op=op, empty=empty)
-    return public("torchflow.math")(impl)
+    Args:
+      data: A tensor.
+      segment_ids: An int32/int64 tensor whose shape is a prefix of ``data``'s;
+        negative ids are dropped.
+      num_segments: The number of segments (a scalar int).
+      name: Unused (eager).
+
+    Returns:
+      A tensor of shape ``[num_segments] + data.shape[segment_ids.ndim:]``.
+      Segments with no rows hold the dtype's lowest value.
+
+    Raises:
+      InvalidArgumentError: If an id is ``>= num_segments`` or the shapes do not match.
+    """
+    return _unsorted("UnsortedSegmentMax", data, segment_ids, num_segments, "amax", _MAX_TYPES)
 
 
-segment_sum = _make_sorted("segment_sum", "SegmentSum", "sum", _SUM_TYPES, "sum", "0")
-segment_prod = _make_sorted("segment_prod", "SegmentProd", "prod", _SUM_TYPES, "product", "1")
-segment_max = _make_sorted("segment_max", "SegmentMax", "amax", _MAX_TYPES, "maximum", "0")
-segment_min = _make_sorted("segment_min", "SegmentMin", "amin", _MAX_TYPES, "minimum", "0")
-segment_mean = _make_sorted("segment_mean", "SegmentMean", "mean", _SUM_TYPES,
-                            "mean (integer division for integers)", "0")
-unsorted_segment_sum = _make_unsorted("unsorted_segment_sum", "UnsortedSegmentSum", "sum",
-                                      _SUM_TYPES, "sum", "0")
-unsorted_segment_prod = _make_unsorted("unsorted_segment_prod", "UnsortedSegmentProd", "prod",
-                                       _SUM_TYPES, "product", "1")
-unsorted_segment_max = _make_unsorted("unsorted_segment_max", "UnsortedSegmentMax", "amax",
-                                      _MAX_TYPES, "maximum", "the dtype's lowest value")
-unsorted_segment_min = _make_unsorted("unsorted_segment_min", "UnsortedSegmentMin", "amin",
-                                      _MAX_TYPES, "minimum", "the dtype's highest value")
+@public("torchflow.math")
+def unsorted_segment_min(data, segment_ids, num_segments, name=None) -> Tensor:
+    """Computes the minimum along segments of a tensor (TF's ``UnsortedSegmentMin``).
+
+    Args:
+      data: A tensor.
+      segment_ids: An int32/int64 tensor whose shape is a prefix of ``data``'s;
+        negative ids are dropped.
+      num_segments: The number of segments (a scalar int).
+      name: Unused (eager).
+
+    Returns:
+      A tensor of shape ``[num_segments] + data.shape[segment_ids.ndim:]``.
+      Segments with no rows hold the dtype's highest value.
+
+    Raises:
+      InvalidArgumentError: If an id is ``>= num_segments`` or the shapes do not match.
+    """
+    return _unsorted("UnsortedSegmentMin", data, segment_ids, num_segments, "amin", _MAX_TYPES)
 
 
 @public("torchflow.math")
