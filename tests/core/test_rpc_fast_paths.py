@@ -3,15 +3,17 @@ NumPy, gRPC method handlers made once per method. Each is checked against NumPy 
 against the behaviour it must keep (a re-registered method, a refused token)."""
 
 import enum
+import gc
 import json
 import struct
+import warnings
 
 import numpy as np
 import pytest
 import torch
 
 import torchflow as tf
-from torchflow._src.core import rpc
+from torchflow._src.core import rpc, rpc_payload
 
 TOKEN = "fast-path-token"
 
@@ -65,6 +67,48 @@ def test_decoded_tensors_are_writable_copies_of_the_payload():
     np.testing.assert_array_equal(out["p"].numpy(), [6, 7])
 
 
+def test_large_tensors_of_a_bytes_payload_share_its_memory_without_warnings():
+    a = np.arange(rpc_payload.ALIAS_MIN_BYTES // 4 * 3, dtype=np.float32).reshape(3, -1)
+    b = np.arange(rpc_payload.ALIAS_MIN_BYTES // 8, dtype=np.float64)
+    payload = rpc.encode({"small": tf.constant([1, 2, 3], tf.int16), "a": tf.constant(a),
+                          "b": tf.constant(b), "c": tf.constant(a + 1)})
+    start = np.frombuffer(payload, np.uint8).ctypes.data
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # torch's non-writable warning never reaches users
+        out = rpc.decode(payload)
+    for key, want in (("a", a), ("b", b), ("c", a + 1)):
+        ptr = out[key]._t.data_ptr()
+        assert start <= ptr < start + len(payload)  # inside the message: no copy
+        assert ptr % want.itemsize == 0  # aligned (the header is padded)
+        np.testing.assert_array_equal(out[key].numpy(), want)
+        assert out[key].shape == want.shape and out[key].dtype == tf.as_dtype(want.dtype)
+    del payload
+    gc.collect()
+    np.testing.assert_array_equal((out["a"] * 2).numpy(), a * 2)  # the tensor keeps it alive
+    np.testing.assert_array_equal(out["small"].numpy(), [1, 2, 3])
+
+
+def test_mutable_payloads_and_torch_tensors_are_decoded_into_copies():
+    a = np.arange(rpc_payload.ALIAS_MIN_BYTES // 4, dtype=np.float32)
+    payload = bytearray(rpc.encode({"t": tf.constant(a), "p": torch.from_numpy(a.copy())}))
+    out = rpc.decode(payload)
+    payload[-8:] = b"\xff" * 8  # the sender's buffer changes after the decode
+    np.testing.assert_array_equal(out["t"].numpy(), a)
+    out2 = rpc.decode(bytes(payload))
+    out2["p"].add_(1)  # torch tensors are a handler's own, even from a bytes payload
+    assert out2["p"].numpy()[0] == 1.0
+
+
+def test_padded_header_still_decodes_and_buffers_start_aligned():
+    for n in range(12):  # header lengths of every residue mod 8
+        value = {"k" * n: tf.constant(np.arange(n + 1, dtype=np.float64))}
+        payload = rpc.encode(value)
+        (hlen,) = struct.unpack("<I", payload[4:8])
+        assert (8 + hlen) % 8 == 0
+        json.loads(payload[8:8 + hlen])
+        np.testing.assert_array_equal(rpc.decode(payload)["k" * n].numpy(), np.arange(n + 1))
+
+
 def test_subclasses_and_strings_still_take_the_general_path():
     class Level(enum.IntEnum):
         HIGH = 3
@@ -91,7 +135,8 @@ def _rehead(payload: bytes) -> bytes:
     body = payload[8:]
     header_end = body.index(b"]]}") + 3
     json.loads(body[:header_end])  # the edited header still parses as JSON
-    return payload[:4] + struct.pack("<I", header_end) + body
+    buffers = body[header_end:].lstrip(b" ")  # the header's padding (the buffer is zeros)
+    return payload[:4] + struct.pack("<I", header_end) + body[:header_end] + buffers
 
 
 @pytest.fixture(params=["inprocess", "grpc"])
