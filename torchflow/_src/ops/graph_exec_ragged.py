@@ -15,7 +15,7 @@ import torch
 
 from torchflow._src.core import dtypes, errors
 from torchflow._src.core.tensor import wrap
-from torchflow._src.ops import array_ops, segment_ops
+from torchflow._src.ops import array_ops, segment_ops, string_ops
 from torchflow._src.ops.ragged import ragged_factory
 from torchflow._src.ops.ragged.ragged_tensor import RaggedTensor
 from torchflow._src.ops.sparse import sparse_math, sparse_ops
@@ -62,6 +62,15 @@ def _ragged_range(library, attrs, inputs):
     return [rt.row_splits, rt.flat_values]
 
 
+def _string_split_v2(library, attrs, inputs):
+    """TF's ``StringSplitV2``: a rank-1 string input's pieces as a sparse matrix."""
+    x, sep = inputs
+    s = sep.numpy()
+    rt = string_ops.split(x, s if s else None, int(attrs.get("maxsplit", -1)))
+    st = rt.to_sparse()
+    return [st.indices, st.values, st.dense_shape]
+
+
 def _unsorted(fn):
     def run(library, attrs, inputs):
         data, ids, num = inputs
@@ -104,6 +113,7 @@ HANDLERS = {
     "RaggedTensorToTensor": _ragged_to_tensor,
     "RaggedTensorToSparse": _ragged_to_sparse,
     "RaggedRange": _ragged_range,
+    "StringSplitV2": _string_split_v2,
     "UnsortedSegmentMax": _unsorted(segment_ops.unsorted_segment_max),
     "UnsortedSegmentMin": _unsorted(segment_ops.unsorted_segment_min),
     "UnsortedSegmentProd": _unsorted(segment_ops.unsorted_segment_prod),
@@ -117,6 +127,7 @@ HANDLERS = {
 OUTPUT_ARGS = {
     "RaggedTensorToSparse": ("sparse_indices", "sparse_values", "sparse_dense_shape"),
     "RaggedRange": ("rt_nested_splits", "rt_dense_values"),
+    "StringSplitV2": ("indices", "values", "shape"),
 }
 
 

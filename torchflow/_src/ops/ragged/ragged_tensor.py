@@ -14,7 +14,7 @@ from typing import Any, Callable
 import numpy as np
 import torch
 
-from torchflow._src.core import dtypes
+from torchflow._src.core import dtypes, graph_trace
 from torchflow._src.core.composite_tensor import CompositeTensor, TypeSpec
 from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.core.errors import InvalidArgumentError
@@ -129,6 +129,42 @@ def _check_splits(op: str, splits: torch.Tensor, nvals: int) -> None:
                                    f"(nvals = {nvals})")
 
 
+def _stand_in_partition(op: str, values, splits: "Tensor | None"):
+    """``(values, splits)`` made a valid partition where a dry trace's stand-in
+    arguments (zeros of the signature: ``get_concrete_function``, SavedModel) are not
+    one; None elsewhere (the arguments are checked as given). Only the graph of such
+    a trace is used: the factory's lowering (``graph_lowering_ragged_build``) builds
+    on the real arguments, and the recording is not kept for replay."""
+    r = graph_trace.active()
+    if r is None or not r.dry or isinstance(values, RaggedTensor):
+        return None
+    if splits is None:  # the caller found its arguments invalid
+        graph_trace.mark_eager(f"{op} of a dry trace's stand-in arguments")
+        return True
+    if splits._t.shape[0] == 0:
+        return None
+    s = splits._t
+    try:
+        _check_splits(op, s, nrows_of(values))
+        return None
+    except InvalidArgumentError:
+        pass
+    graph_trace.mark_eager(f"{op} of a dry trace's stand-in arguments")
+    if int(s[0]) != 0 or bool((s[1:] < s[:-1]).any()):
+        s = torch.zeros_like(s)
+    shape = (int(s[-1]),) + tuple(values._t.shape[1:])
+    v = np.full(shape, b"", dtype=object) if values._dtype is dtypes.string else \
+        torch.zeros(shape, dtype=values._t.dtype, device=values._t.device)
+    return wrap(v, values._dtype), wrap(s, splits._dtype)
+
+
+def _no_rows(values) -> Tensor:
+    shape = (0,) + tuple(values._t.shape[1:])
+    v = np.full(shape, b"", dtype=object) if values._dtype is dtypes.string else \
+        torch.zeros(shape, dtype=values._t.dtype, device=values._t.device)
+    return wrap(v, values._dtype)
+
+
 def _values_arg(values):
     if isinstance(values, RaggedTensor):
         return values
@@ -201,7 +237,10 @@ class RaggedTensor(CompositeTensor):
         """
         values = _values_arg(values)
         splits = _int_arg(row_splits, "row_splits", "from_row_splits")
-        if validate:
+        fixed = _stand_in_partition("from_row_splits", values, splits) if validate else None
+        if fixed is not None:
+            values, splits = fixed
+        elif validate:
             _check_splits("from_row_splits", splits._t, nrows_of(values))
         return cls(values, splits, internal=True)._with_splits_dtype(splits._dtype)
 
@@ -218,7 +257,10 @@ class RaggedTensor(CompositeTensor):
             raise InvalidArgumentError(None, None, "Arguments to from_row_lengths do not form "
                                        "a valid RaggedTensor:Condition x >= 0 did not hold")
         splits = splits_tensor(lengths_to_splits(lengths._t), lengths._dtype)
-        if validate:
+        fixed = _stand_in_partition("from_row_lengths", values, splits) if validate else None
+        if fixed is not None:
+            values, splits = fixed
+        elif validate:
             _check_splits("from_row_lengths", splits._t, nrows_of(values))
         return cls(values, splits, internal=True)
 
@@ -242,6 +284,11 @@ class RaggedTensor(CompositeTensor):
         t = ids._t.to(torch.int64)
         n = (int(t[-1]) + 1 if t.shape[0] else 0) if nrows is None else int(
             convert_to_tensor(nrows).numpy())
+        bad = validate and (t.shape[0] and (bool((t[1:] < t[:-1]).any()) or int(t[0]) < 0
+                                            or int(t[-1]) >= n) or t.shape[0] != nrows_of(values))
+        if bad and _stand_in_partition("from_value_rowids", values, None):
+            t = t[:0]  # no values: a partition of the dry trace's nrows zeros
+            values = _no_rows(values)
         if validate and t.shape[0] and (bool((t[1:] < t[:-1]).any()) or int(t[0]) < 0
                                         or int(t[-1]) >= n):
             raise InvalidArgumentError(None, None, "Arguments to from_value_rowids do not form "

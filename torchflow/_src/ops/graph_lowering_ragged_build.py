@@ -1,0 +1,175 @@
+"""TF lowerings of the ops that build ragged tensors from dense ones: the
+``RaggedTensor.from_row_splits`` / ``from_row_lengths`` / ``from_value_rowids``
+factories, ``tf.ragged.range`` and ``tf.strings.split``.
+
+A factory's result is its values with a row partition made of TF ops on its
+arguments, as TF's ragged library builds it: ``from_row_splits`` is the splits
+themselves, ``from_row_lengths`` ``ConcatV2([0], Cumsum(lengths))``,
+``from_value_rowids`` the ``Cumsum`` of the ids' ``DenseBincount``;
+``tf.ragged.range`` is ``RaggedRange``, ``tf.strings.split`` ``StringSplitV2`` and
+the row splits of its indices' row ids. The partition's validation (TF's ``Assert``
+ops) is not written: a saved function trusts its arguments.
+"""
+
+from __future__ import annotations
+
+from torchflow._src.core import dtypes, op_graph
+from torchflow._src.core.convert import convert_to_tensor
+from torchflow._src.core.tensor import Tensor
+from torchflow._src.ops import string_ops
+from torchflow._src.ops.ragged import ragged_factory
+from torchflow._src.ops.ragged.ragged_tensor import RaggedTensor
+from torchflow._src.util import nest
+
+_I32 = dtypes.int32
+
+
+def _op(b, op: str, inputs: list, d, name=None, **attrs) -> str:
+    return f"{b.node(op, inputs, {'T': d, **attrs}, name=name, out_dtypes=[d])}:0"
+
+
+def refuse(b, call) -> list:
+    """``Unlowered`` endpoints for the call's outputs: the graph cannot be written
+    (never a constant of the values the trace computed)."""
+    out = []
+    for o in nest.flatten(call.outputs, expand_composites=True):
+        if isinstance(o, Tensor):
+            n = b.node("Unlowered", [], {"dtype": o.dtype, "source": b.reader},
+                       out_dtypes=[o.dtype], exportable=False)
+            b.graph.unexportable[-1] = f"Unlowered (made by {b.reader})"
+            out.append(f"{n}:0")
+    return out
+
+
+def _result(b, out, values, splits_ep: str):
+    """The endpoints of ``out`` (a RaggedTensor of ``values`` partitioned by
+    ``splits_ep``): its flat values, then each row splits."""
+    if not isinstance(out, RaggedTensor):
+        return None
+    if isinstance(values, RaggedTensor):
+        if values.row_splits_dtype != out.row_splits_dtype:
+            return None  # recast inner splits: not the arguments' tensors
+        return [b.input(values.flat_values), splits_ep] + [
+            b.input(s) for s in values.nested_row_splits]
+    v = values if isinstance(values, Tensor) else convert_to_tensor(values)
+    return [b.input(v), splits_ep]
+
+
+def _from_row_splits(b, call):
+    a = call.args
+    splits = a["row_splits"]
+    if not isinstance(splits, Tensor):
+        return None  # a constant partition: the result's splits are a constant
+    return _result(b, call.outputs, a["values"], b.input(splits))
+
+
+def _splits_of_lengths(b, lengths: str, d) -> str:
+    """``concat([[0], cumsum(lengths)], 0)``."""
+    zero = b.constant(0, _I32)
+    cs = _op(b, "Cumsum", [lengths, zero], d, name="RowPartitionFromRowLengths/Cumsum",
+             Tidx=_I32, exclusive=False, reverse=False)
+    return _op(b, "ConcatV2", [b.constant([0], d), cs, zero], d,
+               name="RowPartitionFromRowLengths/concat", N=2, Tidx=_I32)
+
+
+def _from_row_lengths(b, call):
+    a = call.args
+    lengths = a["row_lengths"]
+    if not isinstance(lengths, Tensor):
+        return None
+    return _result(b, call.outputs, a["values"],
+                   _splits_of_lengths(b, b.input(lengths), lengths.dtype))
+
+
+def _cast(b, ep: str, src, dst) -> str:
+    if src == dst:
+        return ep
+    n = b.node("Cast", [ep], {"SrcT": src, "DstT": dst, "Truncate": False}, name="Cast",
+               out_dtypes=[dst])
+    return f"{n}:0"
+
+
+def _splits_of_rowids(b, ids: str, d, nrows: str) -> str:
+    """Row splits of sorted row ids: the ``Cumsum`` of their ``DenseBincount`` over
+    ``nrows`` bins (``nrows`` of dtype ``d``)."""
+    counts = b.node("DenseBincount", [_cast(b, ids, d, _I32), _cast(b, nrows, d, _I32),
+                                      b.constant([], d)],
+                    {"Tidx": _I32, "T": d, "binary_output": False}, name="bincount/DenseBincount",
+                    out_dtypes=[d])
+    return _splits_of_lengths(b, f"{counts}:0", d)
+
+
+def _from_value_rowids(b, call):
+    a = call.args
+    ids, nrows = a["value_rowids"], a.get("nrows")
+    if not isinstance(ids, Tensor):
+        return None
+    d = ids.dtype
+    ep = b.input(ids)
+    if nrows is None:  # ids[-1] + 1, 0 for no ids: concat([ids[-1:], [-1]])[0] + 1
+        last = _op(b, "StridedSlice", [ep, b.constant([-1], _I32), b.constant([0], _I32),
+                                       b.constant([1], _I32)], d, name="strided_slice",
+                   Index=_I32, begin_mask=0, end_mask=1, ellipsis_mask=0, new_axis_mask=0,
+                   shrink_axis_mask=0)
+        cat = _op(b, "ConcatV2", [last, b.constant([-1], d), b.constant(0, _I32)], d,
+                  name="concat", N=2, Tidx=_I32)
+        first = _op(b, "StridedSlice", [cat, b.constant([0], _I32), b.constant([1], _I32),
+                                        b.constant([1], _I32)], d, name="strided_slice",
+                    Index=_I32, begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0,
+                    shrink_axis_mask=1)
+        n = _op(b, "AddV2", [first, b.constant(1, d)], d, name="add")
+    elif isinstance(nrows, Tensor):
+        n = _cast(b, b.input(nrows), nrows.dtype, d)
+    else:
+        n = b.constant(int(nrows), d)
+    return _result(b, call.outputs, a["values"], _splits_of_rowids(b, ep, d, n))
+
+
+def _ragged_range(b, call):
+    """TF's ``RaggedRange(starts, limits, deltas)`` (outputs: splits, values)."""
+    a = call.args
+    out = call.outputs
+    starts, limits, deltas = a["starts"], a["limits"], a["deltas"]
+    if limits is None:
+        starts, limits = 0, starts
+    if not any(isinstance(x, Tensor) for x in (starts, limits, deltas)):
+        return None  # a constant result
+    d, sd = out.dtype, out.row_splits_dtype
+    eps = [_cast(b, b.input(x), x.dtype, d) if isinstance(x, Tensor) else b.constant(x, d)
+           for x in (starts, limits, deltas)]
+    n = b.node("RaggedRange", eps, {"T": d, "Tsplits": sd}, name="RaggedRange",
+               out_dtypes=[sd, d])
+    return [f"{n}:1", f"{n}:0"]
+
+
+def _strings_split(b, call):
+    """TF's ``StringSplitV2(input, sep)`` (sparse indices, values, shape), its result's
+    row splits from the indices' row ids (``from_value_rowids`` with ``nrows`` the
+    shape's first dimension)."""
+    a = call.args
+    x = a["input"]
+    if not isinstance(x, Tensor):
+        return None
+    if x.shape.rank != 1:
+        return refuse(b, call)  # scalar and rank > 1 inputs: not lowered
+    sep = a.get("sep")
+    i64 = dtypes.int64
+    node = b.node("StringSplitV2", [b.input(x), b.constant(sep or b"", dtypes.string)],
+                  {"maxsplit": int(a.get("maxsplit", -1))}, name="StringSplit",
+                  out_dtypes=[i64, dtypes.string, i64])
+    ids = _op(b, "StridedSlice", [f"{node}:0", b.constant([0, 0], _I32),
+                                  b.constant([0, 1], _I32), b.constant([1, 1], _I32)], i64,
+              name="strided_slice", Index=_I32, begin_mask=1, end_mask=1, ellipsis_mask=0,
+              new_axis_mask=0, shrink_axis_mask=2)
+    nrows = _op(b, "StridedSlice", [f"{node}:2", b.constant([0], _I32), b.constant([1], _I32),
+                                    b.constant([1], _I32)], i64, name="strided_slice",
+                Index=_I32, begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0,
+                shrink_axis_mask=1)
+    return [f"{node}:1", _splits_of_rowids(b, ids, i64, nrows)]
+
+
+op_graph.register(RaggedTensor.from_row_splits, _from_row_splits, composite=True)
+op_graph.register(RaggedTensor.from_row_lengths, _from_row_lengths, composite=True)
+op_graph.register(RaggedTensor.from_value_rowids, _from_value_rowids, composite=True)
+op_graph.register(ragged_factory.range, _ragged_range)
+op_graph.register(string_ops.split, _strings_split)
