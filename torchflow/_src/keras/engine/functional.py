@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import inspect
+
 from torchflow._src.core import dtypes
 from torchflow._src.core.composite_tensor import CompositeTensor
 from torchflow._src.core.convert import convert_to_tensor
@@ -356,6 +358,13 @@ class Functional(Model):
                 if node not in self._nodes or node.is_input:
                     continue
                 data = []
+                tf_kwargs = None if _simple_call(node) else _tf_call_kwargs(node, node_ids)
+                if tf_kwargs is not None:
+                    first = node.call_args[0]
+                    for kt in first if isinstance(first, list) else [first]:
+                        data.append(_tensor_ref(kt, node_ids) + [tf_kwargs])
+                    inbound.append(data)
+                    continue
                 for inb_layer, node_index, tensor_index, _ in node.iterate_inbound():
                     n = inb_layer._inbound_nodes[node_index]
                     data.append([inb_layer.name, node_ids.get(id(n), 0), tensor_index,
@@ -499,6 +508,47 @@ def _simple_call(node) -> bool:
     if isinstance(first, KerasTensor):
         return True
     return isinstance(first, list) and all(isinstance(x, KerasTensor) for x in first)
+
+
+def _tensor_ref(kt, node_ids) -> list:
+    layer, node_index, tensor_index = kt._keras_history
+    return [layer.name, node_ids.get(id(layer._inbound_nodes[node_index]), 0), tensor_index]
+
+
+def _tf_call_kwargs(node, node_ids):
+    """TF's inbound-node form of ``layer(first, *args, **kwargs)``: positional
+    arguments after the first become keyword arguments by ``call``'s parameter names,
+    tensors among them ``[layer, node, tensor]`` refs (``MultiHeadAttention(q, v)``
+    is written ``[["q", 0, 0, {"value": ["v", 0, 0]}]]``, which tf.keras reads).
+    None where the call does not fit that form (torchflow's ``__call__`` record)."""
+    args = node.call_args
+    if not args or not isinstance(node.call_kwargs, dict):
+        return None
+    first = args[0]
+    if not (isinstance(first, KerasTensor) or isinstance(first, list) and first and
+            all(isinstance(x, KerasTensor) for x in first)):
+        return None
+    try:
+        params = list(inspect.signature(node.layer.call).parameters.values())[1:]
+    except (TypeError, ValueError):
+        return None
+    names = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if len(args) - 1 > len(names):
+        return None
+    merged = dict(zip(names, args[1:]))
+    for k, v in node.call_kwargs.items():
+        if k in merged:
+            return None
+        merged[k] = v
+    out = {}
+    for k, v in merged.items():
+        if isinstance(v, KerasTensor):
+            out[k] = _tensor_ref(v, node_ids)
+        elif v is None or isinstance(v, (bool, int, float, str)):
+            out[k] = v
+        else:
+            return None
+    return out
 
 
 def _ser_call(node, node_ids):
