@@ -325,7 +325,7 @@ def _identifier(obj) -> str:
         return "_tf_keras_input_layer"
     if isinstance(obj, RNN):
         return "_tf_keras_rnn_layer"
-    if isinstance(obj, Layer):
+    if isinstance(obj, Layer) or callable(getattr(obj, "_keras_sublayer_metadata", None)):
         return "_tf_keras_layer"
     if isinstance(obj, OptimizerV2):
         return "optimizer"  # TF 2.4's OptimizerV2 (revived by TF as a RestoredOptimizer)
@@ -345,8 +345,23 @@ def _expects_training_arg(layer) -> bool:
         return False
 
 
-def _layer_metadata(layer) -> dict:
+def _sublayer_metadata(obj) -> dict:
+    # A layer's weights held as tf.keras' sublayer would hold them (MultiHeadAttention's
+    # EinsumDense projections): that sublayer's metadata.
+    data = obj._keras_sublayer_metadata()
+    config = data["config"]
+    return {"name": data["name"], "trainable": config.get("trainable", True),
+            "expects_training_arg": data.get("expects_training_arg", False),
+            "dtype": config.get("dtype"), "batch_input_shape": None, "stateful": False,
+            "must_restore_from_config": False, "preserve_input_structure_in_config": False,
+            "autocast": True, "class_name": data["class_name"], "config": config,
+            "build_input_shape": data["build_input_shape"]}
 
+
+def _layer_metadata(layer) -> dict:
+    if not isinstance(layer, Layer) and callable(getattr(layer, "_keras_sublayer_metadata",
+                                                         None)):
+        return _sublayer_metadata(layer)
     meta = {"name": layer.name, "trainable": bool(layer.trainable),
             "expects_training_arg": _expects_training_arg(layer),
             "dtype": layer.dtype if isinstance(layer.dtype, str) else
@@ -364,6 +379,14 @@ def _layer_metadata(layer) -> dict:
         meta["config"] = ser["config"]
     except NotImplementedError:
         meta["class_name"] = type(layer).__name__
+    shapes = getattr(layer, "_build_shapes", None)
+    if shapes is not None and isinstance(meta.get("config"), dict):
+        # tf-keras >= 2.6 builds MultiHeadAttention's weights in from_config from
+        # these (TF 2.4's config has none; torchflow's loader drops them, _NEWER_KEYS);
+        # without them its load_model falls back to calling the layer's traced
+        # call, which is not saved.
+        meta["config"] = {**meta["config"], "query_shape": shapes[0],
+                          "key_shape": shapes[1], "value_shape": shapes[2]}
     if isinstance(layer, Layer) and getattr(layer, "_build_input_shape", None) is not None:
         shape = layer._build_input_shape
         meta["build_input_shape"] = TensorShape(shape) if _is_shape(shape) else shape

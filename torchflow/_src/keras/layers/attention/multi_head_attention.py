@@ -48,6 +48,40 @@ def _equations(rank, attn_axes):
     return dot, combine, len(batch)
 
 
+class _EinsumWeights:
+    """One projection's kernel and bias as a checkpoint node: tf.keras keeps them in an
+    ``EinsumDense`` sublayer, so TF's checkpoints and SavedModels name them
+    ``_query_dense/kernel``, ``_query_dense/bias``, ..., and a SavedModel's
+    ``keras_metadata.pb`` describes that sublayer (``_keras_sublayer_metadata``)."""
+
+    def __init__(self, layer, name, kernel, bias, input_shape, bound):
+        self._deps = [("kernel", kernel)] + ([("bias", bias)] if bias is not None else [])
+        rank, out = input_shape.rank, kernel.shape.rank - bound
+        lhs, extra = _L[:rank], _L[rank:rank + out]
+        dims = kernel.shape.as_list()[bound:]
+        self._config = {
+            "name": name, "trainable": layer.trainable, "dtype": layer.dtype,
+            "output_shape": [None] * (rank - bound - 1) + dims,
+            "equation": f"{lhs},{lhs[-bound:]}{extra}->{lhs[:-bound]}{extra}",
+            "activation": "linear", "bias_axes": extra if bias is not None else None,
+            "kernel_initializer": U.ser_init(layer.kernel_initializer),
+            "bias_initializer": U.ser_init(layer.bias_initializer),
+            "kernel_regularizer": U.ser_reg(layer.kernel_regularizer),
+            "bias_regularizer": U.ser_reg(layer.bias_regularizer),
+            "activity_regularizer": None,
+            "kernel_constraint": U.ser_con(layer.kernel_constraint),
+            "bias_constraint": U.ser_con(layer.bias_constraint)}
+        self._input_shape = input_shape
+
+    def _checkpoint_dependencies(self) -> list:
+        return list(self._deps)
+
+    def _keras_sublayer_metadata(self) -> dict:
+        return {"class_name": "EinsumDense", "name": self._config["name"],
+                "config": dict(self._config), "build_input_shape": self._input_shape,
+                "expects_training_arg": False}
+
+
 @public("torchflow.keras.layers")
 class MultiHeadAttention(Layer):
     """Multi-head attention (Vaswani et al.), TF 2.4's ``MultiHeadAttention``.
@@ -109,6 +143,8 @@ class MultiHeadAttention(Layer):
     def _build_from_shapes(self, q_shape, v_shape, k_shape):
         q_shape, v_shape, k_shape = TensorShape(q_shape), TensorShape(v_shape), \
             TensorShape(k_shape)
+        # Kept for the SavedModel metadata: newer tf-keras rebuilds the layer from them.
+        self._build_shapes = (q_shape, k_shape, v_shape)
         h = self.num_heads
         self._rank = q_shape.rank
         self._q_kernel, self._q_bias = self._proj("query", [q_shape[-1], h, self.key_dim],
@@ -134,7 +170,23 @@ class MultiHeadAttention(Layer):
         axes = tuple(a % self._rank if a < 0 else a for a in axes)
         self._axes = axes
         self._dot, self._combine, self._nbatch = _equations(rank, axes)
+        combined = TensorShape(q_shape[:-1].as_list() + [h, self.value_dim])
+        object.__setattr__(self, "_einsum_weights", [
+            (attr, _EinsumWeights(self, name, k, b, shape, bound))
+            for attr, name, k, b, shape, bound in (
+                ("_query_dense", "query", self._q_kernel, self._q_bias, q_shape, 1),
+                ("_key_dense", "key", self._k_kernel, self._k_bias, k_shape, 1),
+                ("_value_dense", "value", self._v_kernel, self._v_bias, v_shape, 1),
+                ("_output_dense", "attention_output", self._o_kernel, self._o_bias,
+                 combined, 2))])
         self.built = True
+
+    def _checkpoint_dependencies(self):
+        held = getattr(self, "_einsum_weights", [])
+        own = {id(w) for _, h in held for _, w in h._checkpoint_dependencies()}
+        deps = [(n, c) for n, c in super()._checkpoint_dependencies()
+                if id(c) not in own and n != "_einsum_weights"]
+        return deps + list(held)
 
     def build(self, input_shape):
         # Built at the first call, when query/value/key shapes are all known.
