@@ -26,7 +26,12 @@ import torch
 from torchflow._src.core import dtypes, function, op_graph
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.core.tensor_spec import TensorSpec
-from torchflow._src.ops import graph_lowering_ragged_build, shape_ops, string_hash_ops
+from torchflow._src.ops import (
+    graph_lowering_ragged_build,
+    graph_lowering_strings,
+    shape_ops,
+    string_hash_ops,
+)
 from torchflow._src.ops.ragged import ragged_convert, ragged_dispatch, ragged_reduce
 from torchflow._src.ops.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 from torchflow._src.ops.sparse import sparse_math, sparse_ops
@@ -392,4 +397,4 @@ if not op_graph.is_registered(shape_ops.sequence_mask):
 
 function.register_composite_placeholder(RaggedTensorSpec, ragged_placeholder)
 function.register_composite_placeholder(SparseTensorSpec, sparse_placeholder)
-del graph_lowering_ragged_build  # imported for its lowerings
+del graph_lowering_ragged_build, graph_lowering_strings  # imported for their lowerings

@@ -14,7 +14,7 @@ import re
 import numpy as np
 import torch
 
-from torchflow._src.core import context, dtypes
+from torchflow._src.core import context, dtypes, graph_trace
 from torchflow._src.core.errors import (
     InvalidArgumentError,
     OutOfRangeError,
@@ -42,6 +42,13 @@ def str_arg(op: str, x) -> np.ndarray:
     if t._dtype is not dtypes.string:
         raise dtype_error(op, 0, dtypes.string, t._dtype)
     return t._t
+
+
+def _dry_trace() -> bool:
+    """Whether a dry trace (``get_concrete_function``, SavedModel) runs the op on the
+    stand-ins of its signature (empty strings), whose values its graph does not keep."""
+    r = graph_trace.active()
+    return r is not None and r.dry
 
 
 def _to_bytes(s) -> bytes:
@@ -239,7 +246,7 @@ def _ragged_reduce_join(rt: RaggedTensor, axis, keepdims, separator):
 
     def segment_join(values: Tensor, ids, n: int) -> Tensor:
         a = values._t
-        fa = a.reshape(a.shape[0], -1)
+        fa = a.reshape(a.shape[0], int(np.prod(a.shape[1:], dtype=np.int64)))
         out = np.empty((n, fa.shape[1]), dtype=object)
         groups: list = [[] for _ in range(n)]
         for r, i in enumerate(ids.tolist()):
@@ -296,6 +303,9 @@ def substr(input, pos, len, unit="BYTE", name=None) -> Tensor | RaggedTensor:  #
         if st < 0:
             st += L
         if not 0 <= st <= L:
+            if _dry_trace():  # the signature's stand-in strings: any value serves
+                fo[i] = b""
+                continue
             raise invalid_argument("Substr",
                                    f"pos {int(fp[i])} out of range for string {fb[i]!r} at "
                                    f"index {i}")

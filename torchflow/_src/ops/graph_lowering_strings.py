@@ -1,0 +1,183 @@
+"""TF lowerings of ``tf.strings``: each op is computed in NumPy, so no recording marks
+its result as computed from the function's inputs, and a graph that read the result
+without a lowering would hold the trace's value as a constant. Every public string
+op therefore has a lowering here: the TF op it is (``StringLength``, ``RegexReplace``,
+``ReduceJoin``...), or, for those not written yet, a refusal (``Unlowered``: the
+function cannot be saved) when an argument comes from the function's inputs.
+
+``tf.strings.split`` (``graph_lowering_ragged_build``) and the hash-bucket ops
+(``graph_lowering_ragged``) are lowered with the ragged ops.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from torchflow._src.core import dtypes, op_graph
+from torchflow._src.core.tensor import Tensor
+from torchflow._src.ops import string_hash_ops, string_ops, unicode_ops
+from torchflow._src.ops.graph_lowering_ragged_build import refuse
+from torchflow._src.ops.ragged.ragged_tensor import RaggedTensor
+from torchflow._src.util import nest
+
+_S = dtypes.string
+_I32 = dtypes.int32
+
+
+def _str(b, x) -> str:
+    return b.input(x) if isinstance(x, Tensor) else b.constant(x, _S)
+
+
+def _int(b, x, d=_I32) -> str:
+    return b.input(x) if isinstance(x, Tensor) else b.constant(x, d)
+
+
+def _out(b, op: str, x, rest: list, attrs: dict, call) -> list:
+    """One ``op`` node on ``x`` (and ``rest``); a ragged ``x`` is elementwise on its
+    flat values, its row splits kept (TF's ragged dispatch)."""
+    out = call.outputs
+    if isinstance(x, RaggedTensor):
+        if not isinstance(out, RaggedTensor) or out.ragged_rank != x.ragged_rank:
+            return refuse(b, call)
+        n = b.node(op, [b.input(x.flat_values)] + rest, attrs, name=op,
+                   out_dtypes=[out.dtype])
+        return [f"{n}:0"] + [b.input(s) for s in x.nested_row_splits]
+    if not isinstance(out, Tensor):
+        return refuse(b, call)
+    n = b.node(op, [b.input(x)] + rest, attrs, name=op, out_dtypes=[out.dtype])
+    return [f"{n}:0"]
+
+
+def _has_tensor(b, values) -> bool:
+    """Whether a tensor among ``values`` is not a constant of the graph."""
+    for v in nest.flatten(list(values), expand_composites=True):
+        if isinstance(v, Tensor):
+            ep = b.input(v)
+            if b.graph.get_operation_by_name(ep.split(":")[0]).type != "Const":
+                return True
+    return False
+
+
+def _arg(x) -> bool:
+    return isinstance(x, (Tensor, RaggedTensor))
+
+
+def _unary(op: str, attrs_of=lambda a: {}):
+    def lower(b, call):
+        a = call.args
+        x = a.get("input", a.get("string_tensor"))
+        if not _arg(x):
+            return None  # a Python value: a constant result
+        return _out(b, op, x, [], attrs_of(a), call)
+
+    return lower
+
+
+def _join(b, call):
+    """``StringJoin(inputs)``: a list of string tensors and scalars."""
+    a = call.args
+    xs = a["inputs"]
+    if not isinstance(xs, (list, tuple)) or not all(isinstance(x, (Tensor, str, bytes))
+                                                    for x in xs):
+        return refuse(b, call) if _has_tensor(b, [xs]) else None
+    if not any(isinstance(x, Tensor) for x in xs):
+        return None
+    eps = [_str(b, x) for x in xs]
+    out = call.outputs
+    if not isinstance(out, Tensor):
+        return refuse(b, call)
+    n = b.node("StringJoin", eps, {"N": len(xs), "separator": string_ops._to_bytes(
+        a.get("separator", ""))}, name="StringJoin", out_dtypes=[_S])
+    return [f"{n}:0"]
+
+
+def _reduce_join(b, call):
+    """``ReduceJoin(inputs, reduction_indices)``; ``axis=None`` is every axis, last
+    first (TF's Python wrapper)."""
+    a = call.args
+    x, axis = a["inputs"], a.get("axis")
+    if isinstance(x, RaggedTensor):
+        return refuse(b, call) if _has_tensor(b, [x, axis]) else None
+    if not isinstance(x, Tensor):
+        return refuse(b, call) if _has_tensor(b, [axis]) else None
+    rank = x.shape.rank
+    if axis is None:
+        if rank is None:
+            return refuse(b, call)
+        axes: Any = list(range(rank - 1, -1, -1))
+    else:
+        axes = axis
+    return _out(b, "ReduceJoin", x, [_int(b, axes)],
+                {"keep_dims": bool(a.get("keepdims", False)),
+                 "separator": string_ops._to_bytes(a.get("separator", ""))}, call)
+
+
+def _substr(b, call):
+    a = call.args
+    x, pos, ln = a["input"], a["pos"], a["len"]
+    if not _arg(x):
+        return refuse(b, call) if _has_tensor(b, [pos, ln]) else None
+    d = pos.dtype if isinstance(pos, Tensor) else (ln.dtype if isinstance(ln, Tensor) else _I32)
+    if isinstance(x, RaggedTensor) and (isinstance(pos, Tensor) or isinstance(ln, Tensor)):
+        return refuse(b, call)  # positions per value: not the flat values' op
+    return _out(b, "Substr", x, [_int(b, pos, d), _int(b, ln, d)],
+                {"T": d, "unit": a.get("unit", "BYTE")}, call)
+
+
+def _regex(op: str, extra: tuple, attrs_of=lambda a: {}):
+    def lower(b, call):
+        a = call.args
+        x = a["input"]
+        if not _arg(x):
+            return refuse(b, call) if _has_tensor(b, [a[k] for k in extra]) else None
+        return _out(b, op, x, [_str(b, a[k]) for k in extra], attrs_of(a), call)
+
+    return lower
+
+
+def _refused(b, call):
+    """No TF lowering yet: refused when an argument may come from the inputs."""
+    if not _has_tensor(b, call.args.values()):
+        return None
+    return refuse(b, call)
+
+
+for _fn, _lower in (
+        (string_ops.length, _unary("StringLength", lambda a: {"unit": a.get("unit", "BYTE")})),
+        (string_ops.lower, _unary("StringLower", lambda a: {"encoding": a.get("encoding", "")})),
+        (string_ops.upper, _unary("StringUpper", lambda a: {"encoding": a.get("encoding", "")})),
+        (string_ops.strip, _unary("StringStrip")),
+        (string_ops.to_number, _unary("StringToNumber", lambda a: {
+            "out_type": dtypes.as_dtype(a.get("out_type", dtypes.float32))})),
+        (string_ops.join, _join),
+        (string_ops.reduce_join, _reduce_join),
+        (string_ops.substr, _substr),
+        (string_ops.regex_full_match, _regex("RegexFullMatch", ("pattern",))),
+        (string_ops.regex_replace, _regex("RegexReplace", ("pattern", "rewrite"), lambda a: {
+            "replace_global": bool(a.get("replace_global", True))}))):
+    op_graph.register(_fn, _lower, composite=True)
+
+
+def _as_string(b, call):
+    a = call.args
+    x = a["input"]
+    if not _arg(x):
+        return None
+    return _out(b, "AsString", x, [], {
+        "T": x.dtype, "precision": int(a.get("precision", -1)),
+        "scientific": bool(a.get("scientific", False)),
+        "shortest": bool(a.get("shortest", False)), "width": int(a.get("width", -1)),
+        "fill": str(a.get("fill", ""))}, call)
+
+
+op_graph.register(string_ops.as_string, _as_string, composite=True)
+# Not written as TF ops yet: refused (composite arguments too, whose results these
+# functions build themselves).
+for _fn in (string_ops.bytes_split, string_ops.unicode_decode, string_ops.format,
+            unicode_ops.ngrams, unicode_ops.unicode_decode_with_offsets,
+            unicode_ops.unicode_encode, unicode_ops.unicode_split,
+            unicode_ops.unicode_split_with_offsets, unicode_ops.unicode_transcode,
+            unicode_ops.unsorted_segment_join, string_hash_ops.fingerprint):
+    if not op_graph.is_registered(_fn):
+        op_graph.register(_fn, _refused, composite=True)
+del _fn, _lower
