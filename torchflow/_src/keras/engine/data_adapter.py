@@ -205,27 +205,39 @@ class _ArrayFeed:
 
     def epoch(self):
         data = self.data
-        if self.shuffle and self.n > 1:
-            perm = random_ops.shuffle(tf_range(self.n))
-            data = nest.map_structure(lambda a: _gather_rows(a, perm), data)
+        perm = random_ops.shuffle(tf_range(self.n)) if self.shuffle and self.n > 1 else None
         bs = self.batch_size
         width = self._width
         if all(type(a) is Tensor for a in data[:width]):
-            # (x, y, sample_weight) of plain tensors: slice them without nest.
-            data = data[:width]
-            if width == 1:
-                x = data[0]
-                for i in range(self.steps):
-                    yield x[i * bs:(i + 1) * bs]
-                return
-            for i in range(self.steps):
-                lo, hi = i * bs, (i + 1) * bs
-                yield tuple(a[lo:hi] for a in data)
+            # (x, y, sample_weight) of plain tensors: slice them without nest. Shuffled,
+            # each batch gathers its own rows: one gather of the whole permuted array
+            # per epoch wrote (and page-faulted in) a copy of all the data, then read
+            # it back from memory (~0.1 ms per MNIST-sized step).
+            yield from (self._plain_batches(data[:width], bs) if perm is None else
+                        self._gathered_batches(data[:width], bs, perm))
             return
+        if perm is not None:
+            data = nest.map_structure(lambda a: _gather_rows(a, perm), data)
         for i in range(self.steps):
             lo, hi = i * bs, (i + 1) * bs
             x, y, sw = nest.map_structure(lambda a, lo=lo, hi=hi: _rows(a, lo, hi), data)
             yield pack_x_y_sample_weight(x, y, sw)
+
+    def _plain_batches(self, data, bs):
+        if len(data) == 1:
+            x = data[0]
+            for i in range(self.steps):
+                yield x[i * bs:(i + 1) * bs]
+            return
+        for i in range(self.steps):
+            lo, hi = i * bs, (i + 1) * bs
+            yield tuple(a[lo:hi] for a in data)
+
+    def _gathered_batches(self, data, bs, perm):
+        for i in range(self.steps):
+            rows = perm[i * bs:(i + 1) * bs]
+            yield gather(data[0], rows) if len(data) == 1 else tuple(
+                gather(a, rows) for a in data)
 
 
 class DataHandler:
