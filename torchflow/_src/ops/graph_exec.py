@@ -13,9 +13,11 @@ the function's outputs are the ``ret`` map of its signature's output arguments.
 A ``GraphDef``'s nodes use ``node:index`` / ``node`` instead; both are read.
 
 Resource inputs (variables) are the torchflow ``Variable`` objects themselves.
-Each function is planned once (parsed attributes, the order its nodes run in:
-the nodes its outputs, its ``control_ret`` and its stateful ops need, data and
-control edges first), then each call walks the plan.
+Each function is planned once, on its first call (parsed attributes, each node's
+kernel and attributes bound, the order its nodes run in: the nodes its outputs,
+its ``control_ret`` and its stateful ops need, data and control edges first) and
+written as one Python function over those kernels (``graph_exec_codegen``), which
+every later call runs.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import threading
 from torchflow._src.core import dtypes, errors
 from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.ops import (
+    graph_exec_codegen,
     graph_exec_lists,
     graph_exec_ops,
     graph_exec_ragged,
@@ -163,8 +166,10 @@ def _bind_raw(node, raw, n_inputs: int):
     if impl is None or missing:
         impl = raw  # its wrapper reports what is missing, in TF's words
     elif list_name is None and hasattr(impl, "_positional"):
-        return _bind_positional(impl._positional, singles, static)
+        return _bind_positional(node, impl._positional, singles, static)
     single = len(singles) == 1 and list_name is None
+    if impl is not raw:
+        node.keywords = (impl, static, list_name, n, singles)
 
     def call(library, vals):
         kwargs = dict(static)
@@ -181,13 +186,15 @@ def _bind_raw(node, raw, n_inputs: int):
     return call
 
 
-def _bind_positional(target, singles: list, static: dict):
+def _bind_positional(node, target, singles: list, static: dict):
     """The call of a raw op that forwards its keywords positionally (``raw_ops._call``):
-    the op function itself, the attributes in place, only the inputs filled per call."""
+    the op function itself, the attributes in place, only the inputs filled per call
+    (also kept on ``node.positional`` for the generated code)."""
     mod, fn_name, order, fixed = target
     fn = getattr(importlib.import_module("torchflow._src.ops." + mod), fn_name)
     template = [static.get(k) for k in order]
     slots = [(order.index(k), i) for i, k in enumerate(singles) if k in order]
+    node.positional = (fn, template, slots, dict(fixed))
     if len(slots) == 1 and not fixed:
         (slot, _), = slots
 
@@ -210,9 +217,13 @@ def _bind_positional(target, singles: list, static: dict):
 
 
 class _Node:
-    __slots__ = ("name", "op", "inputs", "controls", "attrs", "offsets", "call", "refs")
+    __slots__ = ("name", "op", "inputs", "controls", "attrs", "offsets", "call", "refs",
+                 "positional", "keywords", "multi", "used")
 
     def __init__(self, nd, in_function: bool):
+        self.positional = self.keywords = None
+        self.multi = nd.op in _OUTPUT_ARGS
+        self.used = False
         self.name = nd.name
         self.op = nd.op
         self.inputs = []
@@ -243,10 +254,11 @@ class _Node:
 
 
 class _Plan:
-    """One FunctionDef made ready to run: arguments, nodes in run order, outputs.
+    """One FunctionDef made ready to run: arguments, nodes in run order, outputs, and the
+    Python function generated from them (``graph_exec_codegen``).
 
     Every input is resolved here to ``(source, flat output index)`` (an argument is a
-    one-element source), so a call only indexes lists.
+    one-element source); the generated code then runs the nodes on local variables.
     """
 
     def __init__(self, fdef):
@@ -269,6 +281,12 @@ class _Plan:
         for node in self.order:
             node.refs = [self._resolve(nodes, args, ref) for ref in node.inputs]
         self.outputs = [self._resolve(nodes, args, ref) for ref in outputs]
+        for src, index in [r for node in self.order for r in node.refs] + self.outputs:
+            if src not in args:
+                nodes[src].used = True
+                nodes[src].multi = nodes[src].multi or index > 0
+        self.fn, self.source = graph_exec_codegen.generate(
+            self.order, self.arg_names, self.outputs, self.name)
 
     def _resolve(self, nodes, args, ref):
         src, arg, index = ref
@@ -276,24 +294,20 @@ class _Plan:
             return src, 0
         return src, nodes[src].flat_index(arg, index)
 
+    def check_arity(self, n: int) -> None:
+        if n != len(self.arg_names):
+            raise errors.InvalidArgumentError(
+                None, None, f"Function {self.name} takes {len(self.arg_names)} inputs, got {n}")
+
     def run(self, library, args: list) -> list:
         if len(args) != len(self.arg_names):
-            raise errors.InvalidArgumentError(
-                None, None, f"Function {self.name} takes {len(self.arg_names)} inputs, got "
-                f"{len(args)}")
-        env = {n: [a] for n, a in zip(self.arg_names, args)}
-        node = None
+            self.check_arity(len(args))
         try:
-            for node in self.order:
-                env[node.name] = node.call(library, [env[s][i] for s, i in node.refs])
-            node = None
-            return [env[s][i] for s, i in self.outputs]
+            return self.fn(library, *args)
         except IndexError:
-            where = f"an input of node '{node.name}' ({node.op})" if node is not None else \
-                "an output"
             raise errors.InvalidArgumentError(
-                None, None, f"Function {self.name}: {where} names an output its source does "
-                "not have") from None
+                None, None, f"Function {self.name}: an input or output names an output its "
+                "source does not have") from None
 
 
 def _topo_order(nodes: dict, roots: list, args: set, fname: str) -> list:
