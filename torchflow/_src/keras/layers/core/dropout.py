@@ -31,10 +31,9 @@ class Dropout(Layer):
         self.supports_masking = True
 
     def _get_noise_shape(self, inputs):
-        if self.noise_shape is None:
-            return None
-        shape = inputs.shape.as_list()
-        return [shape[i] if d is None else d for i, d in enumerate(self.noise_shape)]
+        # None entries take the input's size at run time (tf.nn.dropout reads it), so
+        # a traced call keeps an unknown batch size out of its graph.
+        return None if self.noise_shape is None else list(self.noise_shape)
 
     def call(self, inputs, training=None):
         if not training or self.rate == 0:
@@ -62,10 +61,9 @@ class _SpatialDropout(Dropout):
         self.input_spec = InputSpec(ndim=self._rank + 2)
 
     def _get_noise_shape(self, inputs):
-        s = inputs.shape.as_list()
         if self._rank == 1 or self.data_format == "channels_last":
-            return [s[0]] + [1] * self._rank + [s[-1]]
-        return [s[0], s[1]] + [1] * self._rank
+            return [None] + [1] * self._rank + [None]
+        return [None, None] + [1] * self._rank
 
     def get_config(self):
         config = super().get_config()
