@@ -10,7 +10,7 @@ real TF (``tests/compat/test_saved_model_save.py``).
 
 from __future__ import annotations
 
-from torchflow._src.core import dtypes, op_graph
+from torchflow._src.core import context, dtypes, op_graph
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.variables import Variable
 from torchflow._src.ops import (
@@ -20,7 +20,10 @@ from torchflow._src.ops import (
     nn_ops,
     normalization_ops,
     pooling_ops,
+    random_ops,
 )
+
+_MAXINT32 = 2**31 - 1
 
 
 def _read_value(b, call):
@@ -219,6 +222,75 @@ def _tensordot(b, call):
     return [_op(b, "Reshape", [mm, out_shape], d, Tshape=dtypes.int32)]
 
 
+def _dropout_seeds(op_seed) -> tuple:
+    """``seed``/``seed2`` of the graph's random op: TF's (global seed, op seed), the
+    default graph seed with an op seed alone, ``(0, 0)`` (a fresh seed per kernel)
+    with neither. A global seed without an op seed takes op seed 0 here (TF's graph
+    takes the op's index), so export does not draw from the eager op-seed stream."""
+    g = context.GLOBAL.global_seed
+    if g is None and op_seed is None:
+        return 0, 0
+    if g is None:
+        return random_ops.DEFAULT_GRAPH_SEED, int(op_seed) % _MAXINT32
+    return int(g) % _MAXINT32, 0 if op_seed is None else int(op_seed) % _MAXINT32
+
+
+def _noise_shape(b, x: str, d, noise_shape) -> str:
+    """TF's noise shape: ``Shape(x)``, or the given dims with x's read where None."""
+    i32 = dtypes.int32
+    shape = f"{b.node('Shape', [x], {'T': d, 'out_type': i32}, out_dtypes=[i32])}:0"
+    if noise_shape is None:
+        return shape
+    dims = noise_shape.numpy().tolist() if isinstance(noise_shape, Tensor) else \
+        list(noise_shape)
+    if all(d is not None for d in dims):
+        return b.constant([int(d) for d in dims], i32)
+    parts = []
+    for i, d in enumerate(dims):
+        if d is not None:
+            parts.append(b.constant(int(d), i32))
+            continue
+        n = b.node("StridedSlice", [shape, b.constant([i], i32), b.constant([i + 1], i32),
+                                    b.constant([1], i32)],
+                   {"T": i32, "Index": i32, "begin_mask": 0, "end_mask": 0,
+                    "ellipsis_mask": 0, "new_axis_mask": 0, "shrink_axis_mask": 1},
+                   out_dtypes=[i32])
+        parts.append(f"{n}:0")
+    n = b.node("Pack", parts, {"T": i32, "N": len(parts), "axis": 0}, out_dtypes=[i32])
+    return f"{n}:0"
+
+
+def _dropout(b, call):
+    """TF 2.4's ``nn.dropout`` graph: ``x * (1 / (1 - rate))`` times the cast of
+    ``RandomUniform(noise shape) >= rate``."""
+    a = call.args
+    x_t, rate, out = a["x"], a["rate"], call.outputs
+    if not isinstance(out, Tensor):
+        return None
+    d = out.dtype
+    x = b.input(x_t, d)
+    if out is x_t:  # rate 0: x itself
+        return [x]
+    if isinstance(rate, Tensor):
+        r = b.input(rate)
+        if rate.dtype != d:
+            r = f"{b.node('Cast', [r], {'SrcT': rate.dtype, 'DstT': d, 'Truncate': False}, out_dtypes=[d])}:0"
+        keep = _op(b, "Sub", [b.constant(1.0, d), r], d)
+        scale = _op(b, "RealDiv", [b.constant(1.0, d), keep], d)
+    else:
+        r = b.constant(float(rate), d)
+        scale = b.constant(1.0 / (1.0 - float(rate)), d)
+    scaled = _op(b, "Mul", [x, scale], d)
+    seed, seed2 = _dropout_seeds(a.get("seed"))
+    shape = _noise_shape(b, x, d, a.get("noise_shape"))
+    rnd = b.node("RandomUniform", [shape], {"T": dtypes.int32, "dtype": d, "seed": seed,
+                                            "seed2": seed2}, out_dtypes=[d])
+    keep_mask = b.node("GreaterEqual", [f"{rnd}:0", r], {"T": d}, out_dtypes=[dtypes.bool])
+    mask = b.node("Cast", [f"{keep_mask}:0"], {"SrcT": dtypes.bool, "DstT": d,
+                                               "Truncate": False}, out_dtypes=[d])
+    return [_op(b, "Mul", [scaled, f"{mask}:0"], d)]
+
+
 def _ints(v):
     return [int(v)] if isinstance(v, int) else [int(x) for x in v]
 
@@ -232,6 +304,7 @@ op_graph.register(normalization_ops.fused_batch_norm, _fused_batch_norm)
 op_graph.register(nn_ops.gelu, _gelu)
 op_graph.register(normalization_ops.moments, _moments)
 op_graph.register(einsum_ops.tensordot, _tensordot)
+op_graph.register(nn_ops.dropout, _dropout)
 
 # The Keras layers' other ops (Einsum, padding, depthwise/transposed convolutions...).
 from torchflow._src.ops import graph_lowering_layers  # noqa: E402, F401  (registrations)

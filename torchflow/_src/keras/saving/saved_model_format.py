@@ -528,12 +528,15 @@ def _save_with_functions(model, root, filepath: str, signatures, options) -> boo
     if spec is None:
         return False
 
-    def call(inputs):
-        return model(inputs, training=False)
-
-    call_fn = function(call, input_signature=[spec])
     sigs = signatures if signatures is not None else {
         "serving_default": default_signature(model)}
+    try:
+        call_fn = saved_model_save.keras_call_function(model, spec)
+    except (errors.OpError, TypeError, ValueError) as e:
+        _log.warning("model.save: the call of %s was not traced (%s: %s); "
+                     "saved_model.pb holds the object graph only.", model.name,
+                     type(e).__name__, e)
+        return False
     object.__setattr__(root, "__call__", call_fn)
     try:
         saved_model_save.save(root, filepath, signatures=sigs, options=options)

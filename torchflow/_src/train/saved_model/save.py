@@ -534,6 +534,29 @@ class _Saver:
             info.tensor_shape.CopyFrom(shape_proto(s.as_list() if s.rank is not None else None))
 
 
+def keras_call_function(model, spec):
+    """TF's saved ``__call__`` of a Keras model: its call traced for ``spec`` with
+    ``training=False`` and ``training=True`` (a loaded model serves both, Dropout's
+    random ops in the second); where the training graph cannot be written (a
+    recurrent layer's dropout), ``training=False`` alone."""
+
+    def call(inputs, training=False):
+        return model(inputs, training=training)
+
+    for modes in ((False, True), (False,)):
+        fn = Function(call, name="__call__")
+        try:
+            for mode in modes:
+                fn.get_concrete_function(spec, training=mode)
+            if len(modes) == 1 or not any(
+                    c._export_graph().unexportable for c in fn._list_all_concrete_functions()):
+                return fn
+        except (errors.OpError, TypeError, ValueError):
+            if len(modes) == 1:
+                raise
+    raise AssertionError("unreachable")
+
+
 def _keras_functions(model):
     """A Keras model with known inputs, saved as TF's Keras saving does: its
     ``__call__`` traced for the inputs (``training=False``), and the default
@@ -553,22 +576,19 @@ def _keras_functions(model):
              else TensorSpec(t.shape, t.dtype, n) for t, n in zip(inputs, in_names)]
     single = len(specs) == 1
 
-    def call(inputs):
-        return model(inputs, training=False)
-
     def serve(*args):
         outs = nest.flatten(model(args[0] if single else list(args), training=False))
         return dict(zip(out_names, outs)) if len(outs) == len(out_names) else outs
 
-    call_fn = Function(call, input_signature=[specs[0] if single else specs],
-                       name="__call__")
     hook = getattr(model, "_default_save_signature", None)  # TF's Keras hook, if defined
     serve_fn = (hook() if callable(hook) else None) or \
         Function(serve, input_signature=specs, name="serving_default")
     missing: list = []
+    call_fn = None
     try:
-        for f in (call_fn, serve_fn):
-            missing += f.get_concrete_function().graph.unexportable
+        call_fn = keras_call_function(model, specs[0] if single else specs)
+        for c in call_fn._list_all_concrete_functions() + [serve_fn.get_concrete_function()]:
+            missing += c.graph.unexportable
         exportable = not missing
     except (errors.OpError, TypeError, ValueError) as e:
         exportable = False
