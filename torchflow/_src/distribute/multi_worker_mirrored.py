@@ -30,6 +30,15 @@ ones shorter, possibly empty, in a short batch), and by the dataset's
   data; TF hangs there).
 * ``OFF``: every worker reads all the data and takes its steps from it like FILE.
 
+Threads: when several training tasks of the cluster run on this machine (their
+addresses name the same host, or torchrun's ``LOCAL_WORLD_SIZE``), each worker's
+intra-op thread count defaults to the machine's CPUs divided among them, as
+torchrun's ``OMP_NUM_THREADS=1`` default does: torch's CPU kernels would
+otherwise run every worker with a thread per core, and the workers' threads then
+stall each other (a 2-worker ``fit`` on 2 CPUs ran at half the speed).
+``OMP_NUM_THREADS``/``MKL_NUM_THREADS`` or
+``tf.config.threading.set_intra_op_parallelism_threads`` keep the user's choice.
+
 Differences from TensorFlow 2.4: ``CommunicationOptions.timeout_seconds=None``
 waits at most ``core.collective.DEFAULT_TIMEOUT_SECONDS`` (1800 s, the
 ``TORCHFLOW_COLLECTIVE_TIMEOUT`` environment variable), not forever; the
@@ -44,7 +53,9 @@ import math
 import os
 import warnings
 
-from torchflow._src.core import collective
+import torch
+
+from torchflow._src.core import collective, config
 from torchflow._src.core.errors import NotFoundError
 from torchflow._src.core.variables import Variable, VariableSynchronization
 from torchflow._src.data.distribute import auto_shard_dataset
@@ -68,7 +79,7 @@ from torchflow._src.distribute.mirrored_strategy import (
 )
 from torchflow._src.ops.math_ops import minimum
 from torchflow._src.ops.shape_ops import shape as shape_op
-from torchflow._src.util import nest
+from torchflow._src.util import nest, omp_env
 from torchflow._src.util.api import public
 
 _log = logging.getLogger("tensorflow")
@@ -159,6 +170,7 @@ class CollectiveAllReduceExtended(MirroredExtended):
                 devices = [gpus[torchrun["local_rank"]]]
         group = None
         if multi:
+            _share_cpus(_colocated_tasks(cluster_resolver, names, torchrun))
             group = _make_group(cluster_resolver, names, rank, communication_options, torchrun)
         super().__init__(container_strategy, devices,
                          CollectiveAllReduce(group, len(names) if multi else 1,
@@ -258,6 +270,43 @@ class CollectiveAllReduceExtended(MirroredExtended):
     def _check_health(self) -> list:
         """``(task, reason)`` for each peer that does not answer a health check."""
         return [] if self._group is None else self._group.lost_tasks()
+
+
+_LOOPBACK = ("localhost", "::1", "[::1]")
+
+
+def _host_of(address: str) -> str:
+    host = address.rpartition(":")[0] or address
+    return "127.0.0.1" if host.startswith("127.") or host in _LOOPBACK else host
+
+
+def _colocated_tasks(resolver, names, torchrun) -> int:
+    """How many of the cluster's training tasks (this one included) run on this machine."""
+    if torchrun is not None:
+        try:
+            return max(1, int(os.environ.get("LOCAL_WORLD_SIZE", "1") or 1))
+        except ValueError:
+            return 1
+    spec = resolver.cluster_spec()
+    mine = _host_of(spec.task_address(resolver.task_type, resolver.task_id))
+    count = 0
+    for name in names:
+        job, _, index = name[len("/job:"):].partition("/replica:0/task:")
+        if _host_of(spec.task_address(job, int(index))) == mine:
+            count += 1
+    return max(1, count)
+
+
+def _share_cpus(local_tasks: int) -> None:
+    """Divides the CPUs among ``local_tasks`` workers of this machine (see the module doc)."""
+    if local_tasks <= 1 or omp_env.user_set_threads() or \
+            config.get_intra_op_parallelism_threads():
+        return
+    share = max(1, (os.cpu_count() or 1) // local_tasks)
+    if share < torch.get_num_threads():
+        _log.info("MultiWorkerMirroredStrategy: %d workers share this machine's %d CPUs; "
+                  "intra-op threads per worker: %d", local_tasks, os.cpu_count() or 1, share)
+        torch.set_num_threads(share)
 
 
 def _make_group(resolver, names, rank, options, torchrun):
