@@ -153,10 +153,10 @@ def _tf_worker(conn, case, steps, batch, threads, variant):
                   loss=tf_ref.keras.losses.SparseCategoricalCrossentropy(from_logits=True),
                   metrics=["accuracy"], steps_per_execution=spe)
     while conn.recv():
-        start = time.perf_counter()
+        start = _clock()
         model.fit(x, y, batch_size=batch, epochs=1, verbose=0, shuffle=True,
                   callbacks=callbacks)
-        conn.send(time.perf_counter() - start)
+        conn.send(_clock() - start)
 
 
 class TFKerasProcess:
@@ -186,13 +186,19 @@ def interleaved(contenders, repeat):
     for f in live.values():
         f()
     samples = {k: [] for k in live}
-    for _ in range(repeat):
-        for k, f in live.items():
-            start = time.perf_counter()
+    names = list(live)
+    for r in range(repeat):
+        # Each round starts one contender later, and a pause follows tf.keras' runs
+        # (its thread pool keeps spinning after a fit, slowing whoever comes next).
+        for k in names[r % len(names):] + names[:r % len(names)]:
+            f = live[k]
+            start = _clock()
             took = f()
             # a TFKerasProcess reports its own time (the pipe's cost excluded)
             samples[k].append(took if isinstance(took, float) and isinstance(
-                f, TFKerasProcess) else time.perf_counter() - start)
+                f, TFKerasProcess) else _clock() - start)
+            if isinstance(f, TFKerasProcess):
+                time.sleep(0.05)
     return samples
 
 
@@ -216,6 +222,19 @@ def _spe_name(who, spe, reader):
         f"{who} spe={spe}" + (" reader" if reader else "")
 
 
+def _clock() -> float:
+    """Seconds: wall time, or with ``--cpu-time`` the CPU time of the whole process
+    (its threads summed; real TF's children clock themselves alike). On a shared
+    machine a contender's wall time counts the time others held the CPU; its CPU
+    time counts its own work (with one thread, nothing spins waiting)."""
+    return time.process_time() if os.environ.get("BENCH_CPU_TIME") else time.perf_counter()
+
+
+def _loadavg() -> str:
+    """The 1/5/15-minute load averages (the machine is shared: figures need them)."""
+    return " ".join(f"{v:.2f}" for v in os.getloadavg())
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--case", default="all", choices=["mlp", "cnn", "all"])
@@ -224,9 +243,13 @@ def main(argv=None):
     p.add_argument("--no-tf", action="store_true")
     p.add_argument("--spe", action="store_true",
                    help="also steps_per_execution=10, and both with a batch-log reader")
+    p.add_argument("--cpu-time", action="store_true",
+                   help="time CPU seconds, not wall seconds (a loaded machine)")
     p.add_argument("--threads", type=int, default=None,
                    help="intra-op threads for torch and TF (e.g. 1 on a loaded machine)")
     args = p.parse_args(argv)
+    if args.cpu_time:
+        os.environ["BENCH_CPU_TIME"] = "1"  # read by _clock, here and in the children
     import torch
 
     import torchflow as tf
@@ -235,6 +258,7 @@ def main(argv=None):
         torch.set_num_threads(args.threads)
 
     print(_common.describe_machine() + " (tf.keras runs in a child process)")
+    print(f"load average at start: {_loadavg()}")
     cases = ["mlp", "cnn"] if args.case == "all" else [args.case]
     ok = True
     for case in cases:
@@ -277,6 +301,7 @@ def main(argv=None):
                 quiet = med[_spe_name(who, 10, False)] / med[who]
                 read = med[_spe_name(who, 10, True)] / med[_spe_name(who, 1, True)]
                 print(f"    {who:10s} {quiet:5.2f}x   with a batch-log reader {read:5.2f}x")
+    print(f"load average at end: {_loadavg()}")
     print(f"\ntorch threads: {torch.get_num_threads()}")
     return 0 if ok else 1
 

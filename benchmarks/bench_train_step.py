@@ -12,8 +12,10 @@ Targets: torchflow eager >= 3x TF eager and within 1.5x of raw torch (issue 3);
 torchflow tf.function (traced once, replayed) at most raw torch eager's time and
 >= 1.5x TF's tf.function, its first call (the trace) <= 2x TF's (issue 13).
 
-``python benchmarks/bench_train_step.py [--quick] [--no-tf] [--strict] [--jit]``
-(``--jit`` adds torchflow ``tf.function(jit_compile=True)``, i.e. torch.compile).
+``python benchmarks/bench_train_step.py [--quick] [--no-tf] [--strict] [--jit] [--threads N]``
+(``--jit`` adds torchflow ``tf.function(jit_compile=True)``, i.e. torch.compile;
+``--threads 1`` on a loaded machine, where two-thread OpenMP regions wait on a
+descheduled thread and every contender's time swings tenfold).
 Real TF runs in a child process, timed call by call between the others.
 
 torch is imported before torchflow here, so torch and torchflow share torch's
@@ -37,6 +39,7 @@ import _common
 
 BATCH, IN, HIDDEN, OUT = 64, 784, 128, 10
 LR, B1, B2, EPS = 1e-3, 0.9, 0.999, 1e-7
+_COOL_DOWN_S = 0.05  # after a real-TF run (see _timed)
 
 
 def _data(seed=0):
@@ -114,12 +117,15 @@ def make_torch_step(torch, in_place: bool = False):
     return step, ws
 
 
-def _tf_worker(conn, jit: bool = False) -> None:
+def _tf_worker(conn, threads: int | None = None) -> None:
     """Child process: the same step in real TF, eager ("TF") and in tf.function
     ("TF fn"); times ``n`` calls on request and reports seconds per call. (TF's
     and torch's OpenMP/oneDNN runtimes in one process slowed raw torch down by
     up to 100x here, and by different amounts from run to run.)"""
     tf_real = _common.real_tf()
+    if threads:
+        tf_real.config.threading.set_intra_op_parallelism_threads(threads)
+        tf_real.config.threading.set_inter_op_parallelism_threads(threads)
     steps = {"TF": make_tf_step(tf_real, False)[0], "TF fn": make_tf_step(tf_real, True)[0]}
     check, check_vars = make_tf_step(tf_real, use_function=False)
     for _ in range(3):
@@ -132,21 +138,21 @@ def _tf_worker(conn, jit: bool = False) -> None:
             return
         name, n = msg
         fn = steps[name]
-        start = time.perf_counter()
+        start = _clock()
         for _ in range(n):
             fn()
-        conn.send((time.perf_counter() - start) / n)
+        conn.send((_clock() - start) / n)
 
 
 class RealTF:
     """Real TensorFlow's contenders, run in a child process."""
 
-    def __init__(self):
+    def __init__(self, threads: int | None = None):
         import multiprocessing as mp
 
         ctx = mp.get_context("spawn")
         self.conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=_tf_worker, args=(child,), daemon=True)
+        self.proc = ctx.Process(target=_tf_worker, args=(child, threads), daemon=True)
         self.proc.start()
         self.checked_weights = self.conn.recv()
         self.first_call = self.conn.recv()
@@ -165,9 +171,9 @@ class RealTF:
 def _first_call(lib) -> float:
     """Seconds of the first call of a fresh tf.function step (its trace)."""
     step = make_tf_step(lib, True)[0]
-    start = time.perf_counter()
+    start = _clock()
     step()
-    return time.perf_counter() - start
+    return _clock() - start
 
 
 def check_same_training(tfw, torch, real) -> None:
@@ -189,10 +195,10 @@ def _timed(contenders, real, repeat: int, target_s: float) -> dict:
     def run(name, n):
         if name in contenders:
             fn = contenders[name]
-            start = time.perf_counter()
+            start = _clock()
             for _ in range(n):
                 fn()
-            return (time.perf_counter() - start) / n
+            return (_clock() - start) / n
         return real.per_call(name, n)
 
     names = list(contenders) + (["TF", "TF fn"] if real is not None else [])
@@ -202,10 +208,28 @@ def _timed(contenders, real, repeat: int, target_s: float) -> dict:
         per = run(name, 5)
         numbers[name] = max(1, int(target_s / max(per, 1e-9)))
     samples = {name: [] for name in names}
-    for _ in range(repeat):
-        for name in names:
+    for r in range(repeat):
+        # Each round starts one contender later, and a pause follows real TF's runs:
+        # its thread pool keeps spinning after a run, and the contender that always
+        # came next (raw torch) measured up to 3x slower than on its own.
+        for name in names[r % len(names):] + names[:r % len(names)]:
             samples[name].append(run(name, numbers[name]))
+            if name not in contenders:
+                time.sleep(_COOL_DOWN_S)
     return {k: statistics.median(v) for k, v in samples.items()}
+
+
+def _clock() -> float:
+    """Seconds: wall time, or with ``--cpu-time`` the CPU time of the whole process
+    (its threads summed; real TF's children clock themselves alike). On a shared
+    machine a contender's wall time counts the time others held the CPU; its CPU
+    time counts its own work (with one thread, nothing spins waiting)."""
+    return time.process_time() if os.environ.get("BENCH_CPU_TIME") else time.perf_counter()
+
+
+def _loadavg() -> str:
+    """The 1/5/15-minute load averages (the machine is shared: figures need them)."""
+    return " ".join(f"{v:.2f}" for v in os.getloadavg())
 
 
 def main(argv=None) -> int:
@@ -214,19 +238,29 @@ def main(argv=None) -> int:
     parser.add_argument("--no-tf", action="store_true", help="skip real TensorFlow")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
     parser.add_argument("--jit", action="store_true", help="also time jit_compile=True")
+    parser.add_argument("--cpu-time", action="store_true",
+                        help="time CPU seconds, not wall seconds (a loaded machine)")
+    parser.add_argument("--threads", type=int, default=None,
+                        help="intra-op threads for torch and TF (e.g. 1 on a loaded machine)")
     parser.add_argument("--repeat", type=int, default=None)
     args = parser.parse_args(argv)
     repeat = args.repeat or (3 if args.quick else 9)
     target_s = 0.02 if args.quick else 0.3
 
+    if args.cpu_time:
+        os.environ["BENCH_CPU_TIME"] = "1"  # read by _clock, here and in the children
     real = None
     if not args.no_tf and _common.real_tf_available():
-        real = RealTF()
+        real = RealTF(args.threads)
     import torch
+
+    if args.threads:
+        torch.set_num_threads(args.threads)
 
     import torchflow as tfw
 
     print(f"bench_train_step: {_common.describe_machine()}")
+    print(f"load average at start: {_loadavg()}")
     if real is not None:
         print("real TensorFlow 2.x (CPU) runs in a child process")
     try:
@@ -261,6 +295,7 @@ def main(argv=None) -> int:
     ok = _common.print_table("784-128-10 MLP, batch 64, Adam (time per step)", [row], columns,
                              [("torchflow", "torch"), ("torchflow fn", "torch"),
                               ("TF", "torchflow"), ("TF fn", "torchflow fn")])
+    print(f"load average at end: {_loadavg()}")
     return 1 if args.strict and not ok else 0
 
 
