@@ -4,7 +4,15 @@ The coordinator keeps one queue of closures (a function and its arguments) and
 one thread per worker task that takes the next closure, runs it on its worker
 (``FnRun``) and resolves its ``RemoteValue``. Functions are pickled once
 (cloudpickle, with the strategy) and sent to each worker once (``FnRegister``);
-each run then names the function by id and carries only its arguments.
+each run then names the function by id and carries only its arguments. A
+``tf.function`` travels as its Python function and options; the worker makes the
+same ``tf.function``, traces it once per signature and replays the recording on
+later runs (its ps reads and writes, the optimizer's update and ``next`` of a
+per-worker iterator are host nodes: they run on every call).
+
+Differences from TensorFlow 2.4: TF traces a scheduled ``tf.function`` once, on the
+coordinator, and sends the graph; here each worker traces it, so its Python side
+effects run once per worker (per signature) instead of once.
 
 Failures, as TF 2.4 documents them:
 
@@ -35,6 +43,7 @@ import cloudpickle
 
 from torchflow._src.core import errors, rpc
 from torchflow._src.core.convert import convert_to_tensor
+from torchflow._src.core.function import Function
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.variables import Variable
 from torchflow._src.distribute import ps_values
@@ -47,10 +56,18 @@ _PROBE_INTERVAL = 0.5
 FUNCTION_TIMEOUT = 3600.0  # one scheduled function's deadline on its worker
 
 
-def _python_function(fn):
-    """A ``tf.function``'s Python function (workers run it), else ``fn``."""
-    inner = getattr(fn, "python_function", None)
-    return inner if callable(inner) else fn
+def _function_parts(fn):
+    """What a worker needs to run ``fn``: its Python function, and for a
+    ``tf.function`` the options it was made with (the worker makes the same
+    ``tf.function`` and traces it there, once per signature, as TF's worker runs the
+    function it was sent); None for a plain Python function (run as it is)."""
+    if not isinstance(fn, Function):
+        return fn, None
+    options = {"input_signature": fn.input_signature,
+               "autograph": getattr(fn, "_autograph", True),
+               "jit_compile": getattr(fn, "_jit_compile", False),
+               "reduce_retracing": getattr(fn, "_reduce_retracing", False)}
+    return fn.python_function, options
 
 
 def _pickle_by_value(fn) -> None:
@@ -391,10 +408,10 @@ class ClusterCoordinator:
         self._raise_error()
         key = self._fn_keys.get(id(fn))
         if key is None or key[1] is not fn:
-            target = _python_function(fn)
+            target, options = _function_parts(fn)
             _pickle_by_value(target)
             fn_key = f"fn{next(self._ids)}"
-            self._functions[fn_key] = rpc.dumps_code((target, self._strategy))
+            self._functions[fn_key] = rpc.dumps_code((target, self._strategy, options))
             key = self._fn_keys[id(fn)] = (fn_key, fn)
         blob = rpc.dumps_code((tuple(args or ()), dict(kwargs or {})))
         rv = RemoteValue(self)
@@ -440,7 +457,7 @@ class ClusterCoordinator:
           A per-worker dataset: ``iter()`` of it gives a per-worker iterator to pass
           to ``schedule``; inside the function it is the worker's own iterator.
         """
-        target = _python_function(dataset_fn)
+        target = _function_parts(dataset_fn)[0]
         _pickle_by_value(target)
         ds_key = f"ds{next(self._ids)}"
         self._datasets[ds_key] = rpc.dumps_code((target, self._strategy))
@@ -496,7 +513,7 @@ class PerWorkerDataset:
 def _resolve_iterator(it_key):
     scope = ps_values.current_scope()
     if scope is not None and scope.service is not None:
-        return scope.service.iterator(it_key)
+        return scope.service.iterator_handle(it_key)
     return PerWorkerIterator(it_key)
 
 

@@ -23,7 +23,7 @@ import threading
 import uuid
 import zlib
 
-from torchflow._src.core import rpc
+from torchflow._src.core import graph_trace, rpc
 from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.core.variable_scope import current_name_scope
 from torchflow._src.distribute import ps_values
@@ -143,6 +143,8 @@ class ParameterServerExtended(StrategyExtended):
         return s is not None and getattr(s.extended, "_sid", None) == self._sid
 
     # --- the optimizer's update, on the ps tasks ---
+    # A host node of a traced step: the update is remote calls, made on every call.
+    @graph_trace.host_op
     def apply_optimizer_remotely(self, optimizer, grads_and_vars, apply_locally) -> None:
         """Applies ``optimizer``'s update of the ps variables on their ps tasks (one
         call per task, with the gradients) and counts the step once; other

@@ -12,7 +12,9 @@ Methods (all on the one transport, ``core/rpc.py``; * = code, token required):
                 optimizer's update of this task's variables, run here beside its slots,
                 under one lock; ``count`` names the ``iterations`` variable to increment
                 here; ``read``: keys whose values to answer after the update
-``FnRegister`` * ``{"id", "blob"}``: a scheduled function (and its strategy), once
+``FnRegister`` * ``{"id", "blob"}``: a scheduled function (and its strategy), once; a
+                ``tf.function`` comes with its options and is made again here, so it
+                is traced on this worker once per signature and replayed after
 ``FnRun`` *     ``{"id", "args"[, "known"]}``: runs it; ``{"ok": result}`` or
                 ``{"error": {...}}``, with ``"versions"``: what the step saw of each ps
 ``DatasetCreate`` * / ``IteratorCreate``: per-worker datasets and their iterators
@@ -35,7 +37,8 @@ import os
 import secrets
 import threading
 
-from torchflow._src.core import errors, rpc
+from torchflow._src.core import errors, graph_trace, rpc
+from torchflow._src.core.function import function as tf_function
 from torchflow._src.core.variables import Variable
 from torchflow._src.distribute import ps_values
 
@@ -71,6 +74,7 @@ class TaskService:
         self._fn_vars: dict = {}  # function id -> {key: proxy} it references
         self._datasets: dict = {}
         self._iterators: dict = {}
+        self._handles: dict = {}  # iterator id -> its WorkerIterator
         self._proxies: dict = {}
         self.created_names: dict = {}  # variables made in functions: name -> count
         self.strategies: dict = {}  # the strategy copies, by strategy id
@@ -194,7 +198,10 @@ class TaskService:
     def _FnRegister(self, req, ctx):
         r = rpc.decode(req)
         with self._scope(-1) as scope:
-            self._fns[r["id"]] = rpc.loads_code(r["blob"])  # (fn, strategy)
+            fn, strategy, options = rpc.loads_code(r["blob"])
+        if options is not None:  # a tf.function: traced here once per signature, replayed
+            fn = tf_function(fn, **options)
+        self._fns[r["id"]] = (fn, strategy)
         self._fn_vars[r["id"]] = dict(scope.touched)
         return b""
 
@@ -247,6 +254,55 @@ class TaskService:
         if it is None:
             raise errors.NotFoundError(None, None, f"iterator {it_id} is not on this worker")
         return it
+
+    def iterator_handle(self, it_id) -> WorkerIterator:
+        """The handle of this worker's iterator ``it_id`` that scheduled functions get
+        (one per id: a traced function's recording keeps reading through it)."""
+        self.iterator(it_id)
+        handle = self._handles.get(it_id)
+        if handle is None:
+            handle = self._handles[it_id] = WorkerIterator(self, it_id)
+        return handle
+
+
+class WorkerIterator:
+    """A worker's iterator of a per-worker dataset, as a scheduled function gets it.
+
+    A plain object to ``tf.function`` (traced by identity, one per iterator and
+    worker) whose reads are host nodes: a worker's recording of a scheduled
+    function reads the next element on every call, from the iterator the worker
+    holds for that id then."""
+
+    __slots__ = ("_service", "_id", "__weakref__")
+
+    def __init__(self, service: TaskService, it_id):
+        self._service = service
+        self._id = it_id
+
+    @property
+    def element_spec(self):
+        return self._service.iterator(self._id).element_spec
+
+    def __iter__(self):
+        return self
+
+    @graph_trace.host_op(dry=graph_trace.cannot_dry_run)  # a trace without effects: no read
+    def __next__(self):
+        return next(self._service.iterator(self._id))
+
+    next = __next__
+
+    @graph_trace.host_op(dry=graph_trace.cannot_dry_run)
+    def get_next(self, name=None):
+        """The next element; raises ``tf.errors.OutOfRangeError`` at the end."""
+        return self._service.iterator(self._id).get_next(name)
+
+    def get_next_as_optional(self):
+        """The next element wrapped in an ``Optional`` (empty at the end)."""
+        return self._service.iterator(self._id).get_next_as_optional()
+
+    def __repr__(self) -> str:
+        return f"<WorkerIterator {self._id}>"
 
 
 def _plain_versions(scope) -> dict:

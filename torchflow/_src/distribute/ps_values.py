@@ -13,6 +13,10 @@ A ``PSVariable`` is a ``tf.Variable`` whose value is owned by one ``ps`` task (i
   atomically on the ps under the variable's lock (concurrent workers lose no
   update); the new value comes back and refreshes the cache.
 
+In a traced function the remote part of a read (``_sync``) and of a write
+(``_update``) are host nodes, so a recording makes them again on every call; the
+read itself is a read of the local cache, which they keep up to date.
+
 Pickled (cloudpickle sends scheduled functions to workers), a PSVariable travels
 as its key and ps address only; unpickled inside a worker's service it becomes
 that worker's proxy for the key (one per key per worker).
@@ -224,16 +228,7 @@ class PSVariable(Variable):
         observe(self._address, out.get("version"))
 
     def _read(self):
-        # Reads and writes are remote calls in Python, which a recording would not
-        # make again: a traced function using ps variables runs eagerly.
-        graph_trace.mark_eager("parameter-server variables are read remotely")
-        scope = current_scope()
-        if scope is None:
-            self._refresh()
-        else:
-            scope.read[self._key] = self
-            if self._fresh != (id(scope.proxies), scope.epoch):
-                self._refresh()
+        _sync(self)  # a host node of a traced function: every call brings the cache up to date
         return Variable._read(self)
 
     def numpy(self) -> np.ndarray:
@@ -241,7 +236,6 @@ class PSVariable(Variable):
         return Variable.numpy(self)
 
     def _remote(self, op: str, value, read_value: bool):
-        graph_trace.mark_eager("parameter-server variables are written remotely")
         v = convert_to_tensor(value, dtype=self.dtype)
         if op != "assign" and tuple(v.shape) != tuple(self.shape):
             raise errors.InvalidArgumentError(
@@ -252,13 +246,7 @@ class PSVariable(Variable):
                 f"Cannot assign value to variable ' {self.name}': Shape mismatch.The "
                 f"variable shape {tuple(self.shape)}, and the assigned value shape "
                 f"{tuple(v.shape)} are incompatible.")
-        scope = current_scope()
-        if scope is not None and scope.snapshots is not None:
-            scope.snapshots.pop(self._address, None)  # this step writes after its update
-        out = rpc.decode(channel(self._address).call(
-            "VarUpdate", rpc.encode({"ops": [[self._key, op, v]]}), timeout=rpc.DEFAULT_TIMEOUT))
-        self._set_cache(out["values"][0], _epoch())
-        observe(self._address, out.get("version"))
+        _update(self, op, v)  # a host node of a traced function: one remote call per call
         return self if read_value else None
 
     def assign(self, value, use_locking=None, name=None, read_value=True):
@@ -284,6 +272,35 @@ class PSVariable(Variable):
     def __repr__(self) -> str:
         return (f"<tf.Variable '{self.name}' shape={tuple(self.shape)} dtype={self.dtype.name}"
                 f" device={self.device}>")
+
+
+# Reads and writes are remote calls made in Python: host nodes of a traced function, so
+# a worker's recording of a scheduled function makes them again on every call.
+
+
+@graph_trace.host_op
+def _sync(var: PSVariable) -> None:
+    """Brings ``var``'s cache up to date before a read: on a worker inside a step, from
+    the step's prefetch (a call only when it is missing); elsewhere, one call."""
+    scope = current_scope()
+    if scope is None:
+        var._refresh()
+        return
+    scope.read[var._key] = var
+    if var._fresh != (id(scope.proxies), scope.epoch):
+        var._refresh()
+
+
+@graph_trace.host_op
+def _update(var: PSVariable, op: str, value) -> None:
+    """Applies ``op`` ("assign", "add", "sub") of ``value`` to ``var`` on its ps task."""
+    scope = current_scope()
+    if scope is not None and scope.snapshots is not None:
+        scope.snapshots.pop(var._address, None)  # this step writes after its update
+    out = rpc.decode(channel(var._address).call(
+        "VarUpdate", rpc.encode({"ops": [[var._key, op, value]]}), timeout=rpc.DEFAULT_TIMEOUT))
+    var._set_cache(out["values"][0], _epoch())
+    observe(var._address, out.get("version"))
 
 
 def _rebuild(key, ps_index, address, name, dtype, shape, trainable, strategy):
