@@ -27,6 +27,7 @@ from torchflow._src.core import dtypes, function, op_graph
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.core.tensor_spec import TensorSpec
 from torchflow._src.ops import (
+    graph_lowering_preprocessing,
     graph_lowering_ragged_build,
     graph_lowering_strings,
     shape_ops,
@@ -397,4 +398,4 @@ if not op_graph.is_registered(shape_ops.sequence_mask):
 
 function.register_composite_placeholder(RaggedTensorSpec, ragged_placeholder)
 function.register_composite_placeholder(SparseTensorSpec, sparse_placeholder)
-del graph_lowering_ragged_build, graph_lowering_strings  # imported for their lowerings
+del graph_lowering_preprocessing, graph_lowering_ragged_build, graph_lowering_strings  # lowerings

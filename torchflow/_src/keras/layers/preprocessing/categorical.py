@@ -7,14 +7,23 @@ import itertools
 import numpy as np
 
 from torchflow._src.core import dtypes
-from torchflow._src.core.convert import constant
+from torchflow._src.core.convert import constant, convert_to_tensor
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.keras.engine.base_layer import Layer
 from torchflow._src.keras.layers.preprocessing.base import PreprocessingLayer, to_numpy
-from torchflow._src.ops import lookup_ops, string_hash_ops
+from torchflow._src.ops import (
+    array_ops,
+    comparison_ops,
+    creation_ops,
+    gather_ops,
+    preprocessing_ops,
+    string_hash_ops,
+    string_ops,
+)
 from torchflow._src.ops.ragged.ragged_tensor import RaggedTensor
-from torchflow._src.ops.sparse.sparse_ops import from_dense
+from torchflow._src.ops.sparse import sparse_ops
+from torchflow._src.ops.sparse.sparse_tensor import SparseTensor
 from torchflow._src.util.api import public
 
 _NS = "torchflow.keras.layers.experimental.preprocessing"
@@ -90,20 +99,31 @@ class CategoryEncoding(PreprocessingLayer):
         self._idf = np.log(1.0 + self._docs / (1.0 + df)).astype(np.float32)
 
     def call(self, inputs):
-        a = np.asarray(to_numpy(inputs))
-        if a.ndim == 1:
-            a = a[:, None]
         if self.max_tokens is None:
             raise RuntimeError("CategoryEncoding: set `max_tokens` or call `adapt` first.")
-        if a.size and (a.min() < 0 or a.max() >= self.max_tokens):
+        if self.output_mode == TFIDF and self._idf is None:
+            raise RuntimeError("CategoryEncoding: tf-idf needs `adapt` or set_tfidf_data.")
+        depth = int(self.max_tokens)
+        # Ragged and sparse inputs count their values per row (TF's ragged/sparse
+        # bincount): padded with ``depth``, which no bin counts.
+        if isinstance(inputs, RaggedTensor):
+            values, x = inputs.flat_values, inputs.to_tensor(default_value=depth)
+        elif isinstance(inputs, SparseTensor):
+            values, x = inputs.values, sparse_ops.to_dense(inputs, default_value=depth)
+        else:
+            values = x = convert_to_tensor(inputs)
+        a = np.asarray(values.numpy())
+        if a.size and (a.min() < 0 or a.max() >= depth):
             raise InvalidArgumentError(
                 None, None, f"Input values must be in the range 0 <= values < max_tokens "
                 f"with max_tokens={self.max_tokens}")
-        if self.output_mode == TFIDF and self._idf is None:
-            raise RuntimeError("CategoryEncoding: tf-idf needs `adapt` or set_tfidf_data.")
-        out = encode(a.astype(np.int64), self.max_tokens, self.output_mode, self._idf)
-        dense = constant(out.astype(self.compute_dtype), dtype=self.compute_dtype)
-        return from_dense(dense) if self.sparse else dense
+        if x.shape.rank == 1:
+            x = array_ops.expand_dims(x, 1)
+        out = preprocessing_ops.category_encode(
+            x, depth, self.output_mode == BINARY, self._idf if self.output_mode == TFIDF else None)
+        if self.compute_dtype != "float32":
+            out = creation_ops.cast(out, self.compute_dtype)
+        return sparse_ops.from_dense(out) if self.sparse else out
 
     def compute_output_shape(self, input_shape):
         return TensorShape([TensorShape(input_shape)[0], self.max_tokens])
@@ -148,21 +168,20 @@ class Hashing(Layer):
     def call(self, inputs):
         if isinstance(inputs, RaggedTensor):  # TF hashes the flat values
             return inputs.with_flat_values(self.call(inputs.flat_values))
-        if self.salt is None and self.mask_value is None and \
-                getattr(inputs, "dtype", None) is dtypes.string:
-            # TF's op for unsalted strings (StringToHashBucketFast: a node of graphs too).
-            return string_hash_ops.to_hash_bucket_fast(inputs, self.num_bins)
-        a = to_numpy(inputs)
-        if a.dtype.kind == "f":
-            raise ValueError(f"Hashing expects string or integer inputs, got {a.dtype}")
-        keys = lookup_ops.as_key_array(a)
+        if isinstance(inputs, SparseTensor):  # and a sparse tensor's values
+            return SparseTensor(inputs.indices, self.call(inputs.values), inputs.dense_shape)
+        x = convert_to_tensor(inputs)
+        if x.dtype.is_floating:
+            raise ValueError(f"Hashing expects string or integer inputs, got {x.dtype.name}")
+        # TF's ops: integers hash as their decimal strings.
+        s = x if x.dtype is dtypes.string else string_ops.as_string(x)
         bins = self.num_bins - (0 if self.mask_value is None else 1)
-        out = lookup_ops.hash_bucket(keys, bins, self.salt)
+        out = string_hash_ops.to_hash_bucket_fast(s, bins) if self.salt is None else \
+            string_hash_ops.to_hash_bucket_strong(s, bins, self.salt)
         if self.mask_value is not None:
-            mask = keys == (self.mask_value.encode() if isinstance(self.mask_value, str)
-                            else self.mask_value)
-            out = np.where(mask, 0, out + 1)
-        return constant(out.astype(np.int64), dtype=dtypes.int64)
+            out = gather_ops.where(comparison_ops.equal(x, self.mask_value),
+                                   creation_ops.zeros_like(out), out + 1)
+        return out
 
     def compute_output_shape(self, input_shape):
         return input_shape

@@ -10,10 +10,11 @@ from __future__ import annotations
 import numpy as np
 
 from torchflow._src.core import dtypes
-from torchflow._src.core.convert import constant
+from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.keras.layers.preprocessing.base import PreprocessingLayer, to_numpy
-from torchflow._src.ops import lookup_ops
+from torchflow._src.ops import lookup_ops, preprocessing_ops
 from torchflow._src.ops.ragged.ragged_tensor import RaggedTensor
+from torchflow._src.ops.sparse.sparse_tensor import SparseTensor
 from torchflow._src.util.api import public
 
 _NS = "torchflow.keras.layers.experimental.preprocessing"
@@ -129,18 +130,19 @@ class IndexLookup(PreprocessingLayer):
     def call(self, inputs):
         if isinstance(inputs, RaggedTensor):  # ragged in, ragged out (as tf.keras)
             return inputs.with_flat_values(self.call(inputs.flat_values))
-        a = to_numpy(inputs)
+        if isinstance(inputs, SparseTensor):  # sparse in, sparse out: the values looked up
+            return SparseTensor(inputs.indices, self.call(inputs.values), inputs.dense_shape)
+        x = convert_to_tensor(inputs)
         if self.invert:
             vocab = self.get_vocabulary()
             table = np.empty(len(vocab), dtype=object if self._is_string else np.int64)
             table[:] = [self._mask if self._mask is not None and i == 0 else
                         _tok(v, self._is_string) for i, v in enumerate(vocab)]
-            out = lookup_ops.invert(a, table, self._oov)
-            return constant(out, dtype=dtypes.string if self._is_string else dtypes.int64)
-        keys = lookup_ops.as_key_array(a)
-        idx = lookup_ops.lookup(keys, self._index, self.num_oov_indices,
-                                0 if self._mask is None else 1, self._mask)
-        return constant(idx, dtype=dtypes.int64)
+            return preprocessing_ops.vocab_invert(
+                x, table, self._oov, dtypes.string if self._is_string else dtypes.int64)
+        return preprocessing_ops.vocab_lookup(x, list(self._vocab), self._index,
+                                              self.num_oov_indices,
+                                              0 if self._mask is None else 1, self._mask)
 
     def compute_output_shape(self, input_shape):
         return input_shape
