@@ -66,6 +66,34 @@ def _vals(proto, dtype):
     return np.array(getattr(proto, field), dtype.as_numpy_dtype)
 
 
+def _string_content(content: bytes, n: int) -> np.ndarray:
+    """A string tensor's ``tensor_content`` (TF's ``EncodeStringList``: the ``n``
+    lengths as varints, then the bytes of each string)."""
+    lengths, pos = [], 0
+    for _ in range(n):
+        v = shift = 0
+        while True:
+            if pos >= len(content):
+                raise InvalidArgumentError(None, None, "Could not parse `serialized` as "
+                                           "TensorProto: truncated string content "
+                                           "[Op:ParseTensor]")
+            b = content[pos]
+            pos += 1
+            v |= (b & 0x7F) << shift
+            shift += 7
+            if b < 0x80:
+                break
+        lengths.append(v)
+    out = np.empty(n, dtype=object)
+    for i, k in enumerate(lengths):
+        out[i] = bytes(content[pos:pos + k])
+        pos += k
+    if pos != len(content):
+        raise InvalidArgumentError(None, None, "Could not parse `serialized` as TensorProto: "
+                                   "content size does not match shape [Op:ParseTensor]")
+    return out
+
+
 def from_proto(proto) -> Tensor:
     """The Tensor a ``TensorProto`` holds (TF's rules: a short ``*_val`` list repeats its
     last value; an empty one means zeros)."""
@@ -83,6 +111,8 @@ def from_proto(proto) -> Tensor:
                                        "TensorProto: content size does not match shape "
                                        "[Op:ParseTensor]")
         a = a.astype(dtype.as_numpy_dtype).reshape(shape)
+    elif proto.tensor_content:  # strings as C++ TensorFlow writes them in graphs
+        a = _string_content(proto.tensor_content, n).reshape(shape)
     else:
         v = _vals(proto, dtype)
         if v.size == 0:
