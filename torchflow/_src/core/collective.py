@@ -142,6 +142,7 @@ class CollectiveGroup:
         self.timeout = float(timeout_seconds or DEFAULT_TIMEOUT_SECONDS)
         self._broken: str | None = None
         self._pool: dict = {}
+        self._opts: dict = {}
         self._health = None
         self._gloo = self._nccl = None
         td = datetime.timedelta(seconds=self.timeout)
@@ -293,12 +294,25 @@ class CollectiveGroup:
         except (RuntimeError, OSError) as e:
             self._fail(e, what, timeout)
 
+    def _allreduce_options(self, op: str, timeout: float):
+        key = (op, timeout)
+        opts = self._opts.get(key)
+        if opts is None:
+            opts = dist.AllreduceOptions()
+            opts.reduceOp = _REDUCE_OPS[op]  # pyright: ignore[reportAttributeAccessIssue] - settable; stub says read-only
+            opts.timeout = datetime.timedelta(seconds=timeout)
+            self._opts[key] = opts
+        return opts
+
     def all_reduce(self, values: list, op: str = "sum", *, bytes_per_pack: int = 0,
                    timeout_seconds: float | None = None, implementation: str = "auto") -> list:
         """Element-wise reduction of each tensor in ``values`` across the group.
 
         Tensors of one dtype and device are packed into flat buffers of at most
         ``bytes_per_pack`` bytes (0: one buffer), one collective per buffer.
+        The inputs are never modified: each is copied once into its pack's
+        buffer (cast there, for a dtype Gloo does not reduce), and the results
+        are views of the reduced buffer.
 
         Returns:
           A list of ``Tensor``s, the reductions, in ``values``' order.
@@ -311,38 +325,31 @@ class CollectiveGroup:
         groups: dict = {}
         for i, t in enumerate(ts):
             groups.setdefault((t.dtype, t.device), []).append(i)
-        packs = []
-        for (dtype, _), idx in groups.items():
-            packs.extend((dtype, p) for p in _packs(idx, ts, int(bytes_per_pack or 0)))
+        opts = self._allreduce_options(op, timeout)
         works, bufs = [], []
-        opts = dist.AllreduceOptions()
-        opts.reduceOp = _REDUCE_OPS[op]  # pyright: ignore[reportAttributeAccessIssue] - settable; stub says read-only
-        opts.timeout = datetime.timedelta(seconds=timeout)
-        for dtype, idx in packs:
-            pieces = [ts[i].reshape(-1) for i in idx]
-            flat = self._buffer(dtype, pieces[0].device, sum(p.numel() for p in pieces))
-            pg = self._pg_for(flat, implementation)
-            if pg is self._gloo and dtype not in _GLOO_CAST:
-                # The copy out of the (immutable) inputs overlaps the wire: each
-                # chunk of the pack is all-reduced as soon as it is filled.
-                works.extend(_fill_and_launch(pieces, flat, pg, opts))
-                bufs.append((idx, flat))
-                continue
-            if len(pieces) > 1:
-                torch.cat(pieces, out=flat)
-            else:
-                flat.copy_(pieces[0])
-            send = flat.to(_GLOO_CAST[dtype]) if pg is self._gloo and dtype in _GLOO_CAST \
-                else flat
-            works.append(pg.allreduce([send], opts))
-            bufs.append((idx, send))
+        for (dtype, device), idx in groups.items():
+            for pack in _packs(idx, ts, int(bytes_per_pack or 0)):
+                pieces = [ts[i] for i in pack]
+                numel = sum(p.numel() for p in pieces)
+                pg = self._pg_for(pieces[0], implementation)
+                if pg is not self._gloo:
+                    flat = self._buffer(dtype, device, numel)
+                    _fill(pieces, flat)
+                    works.append(pg.allreduce([flat], opts))
+                else:
+                    # The copy out of the (immutable) inputs overlaps the wire: each
+                    # chunk of the pack is all-reduced as soon as it is filled.
+                    flat = self._buffer(_GLOO_CAST.get(dtype, dtype), device, numel)
+                    works.extend(_fill_and_launch(pieces, flat, pg, opts))
+                bufs.append((pack, flat))
         self._run(works, "all-reducing", timeout)
-        for idx, buf in bufs:
+        for pack, buf in bufs:
             off = 0
-            for i in idx:
-                n = ts[i].numel()
-                out[i] = wrap(buf[off:off + n].view(ts[i].shape).to(ts[i].dtype),
-                              _dtype_of(values[i]))
+            for i in pack:
+                t = ts[i]
+                n = t.numel()
+                r = buf[off:off + n].view(t.shape)
+                out[i] = wrap(r if r.dtype == t.dtype else r.to(t.dtype), _dtype_of(values[i]))
                 off += n
         return out
 
@@ -432,29 +439,50 @@ def _size_vector(t, axis, rank, world):
     return wrap(v)
 
 
+def _fill(pieces: list, flat: torch.Tensor) -> None:
+    """Copies ``pieces`` one after another into ``flat`` (casting to its dtype)."""
+    off = 0
+    for p in pieces:
+        n = p.numel()
+        flat[off:off + n].view(p.shape).copy_(p)
+        off += n
+
+
 def _fill_and_launch(pieces: list, flat: torch.Tensor, pg, opts) -> list:
-    """Copies ``pieces`` one after another into ``flat``, starting ``pg``'s all-reduce
-    of each ``_PIPELINE_BYTES`` chunk of ``flat`` (and of the last, shorter one) once it
-    is full; returns the works.
+    """Copies ``pieces`` one after another into ``flat`` (casting to its dtype), starting
+    ``pg``'s all-reduce of each ``_PIPELINE_BYTES`` chunk of ``flat`` (and of the last,
+    shorter one) once it is full; returns the works.
 
     Every element is reduced once, by one chunk's collective, on every rank alike:
-    the sums are the whole pack's all-reduce's.
+    the sums are the whole pack's all-reduce's. A non-contiguous piece is copied
+    whole, in one strided pass (no contiguous copy of it first).
     """
     chunk = max(1, _PIPELINE_BYTES // flat.element_size())
     total = flat.numel()
     launched = filled = 0
     works = []
+
+    def launch_full():
+        nonlocal launched
+        while filled - launched >= chunk or (filled == total and launched < total):
+            end = min(launched + chunk, total)
+            works.append(pg.allreduce([flat[launched:end]], opts))
+            launched = end
+
     for p in pieces:
-        n, src = p.numel(), 0
+        n = p.numel()
+        if not p.is_contiguous():
+            flat[filled:filled + n].view(p.shape).copy_(p)
+            filled += n
+            launch_full()
+            continue
+        src, p = 0, p.view(-1)
         while src < n:
-            boundary = min(launched + chunk, total)
-            take = min(n - src, boundary - filled)
+            take = min(n - src, launched + chunk - filled)
             flat[filled:filled + take].copy_(p[src:src + take])
             filled += take
             src += take
-            if filled == boundary:
-                works.append(pg.allreduce([flat[launched:filled]], opts))
-                launched = filled
+            launch_full()
     return works
 
 
