@@ -91,6 +91,43 @@ def _modules(ttf):
     return Loops()
 
 
+def _poly(ttf):
+    class Poly(ttf.Module):
+        @ttf.function
+        def f(self, x, scale=2):
+            return x * scale + ttf.cast(ttf.size(x), x.dtype)
+
+    m = Poly()
+    m.f(ttf.constant([1.0, 2.0]))
+    m.f(ttf.constant([[1, 2], [3, 4]]))
+    m.f(ttf.constant([1.0, 2.0]), 3)
+    return m
+
+
+@pytest.fixture(scope="module")
+def poly(tmp_path_factory):
+    ttf = real_tf()
+    path = str(tmp_path_factory.mktemp("run") / "poly")
+    ttf.saved_model.save(_poly(ttf), path)
+    return path
+
+
+def test_repeated_calls_pick_the_concrete_function_of_their_dtypes_and_shapes(poly):
+    loaded = tf.saved_model.load(poly)
+    a = np.array([1.5, -2.0], np.float32)  # the traced shapes: (2,) and (2, 2)
+    b = np.array([[1, 2], [3, 4]], np.int32)
+    for _ in range(3):  # the first call of each kind matches, later ones reuse it
+        np.testing.assert_allclose(loaded.f(tf.constant(a)).numpy(), a * 2 + 2)
+        got = loaded.f(tf.constant(b))
+        assert got.dtype == tf.int32
+        np.testing.assert_array_equal(got.numpy(), b * 2 + 4)
+        np.testing.assert_allclose(loaded.f(tf.constant(a), 3).numpy(), a * 3 + 2)
+    with pytest.raises(ValueError, match="Could not find matching concrete function"):
+        loaded.f(tf.constant(b), 3)
+    with pytest.raises(ValueError, match="Could not find matching concrete function"):
+        loaded.f(tf.constant(a[None]))
+
+
 @pytest.fixture(scope="module")
 def saved(tmp_path_factory):
     ttf = real_tf()

@@ -21,6 +21,7 @@ from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.tensor_spec import TensorSpec
 from torchflow._src.core.variables import Variable
+from torchflow._src.ops import numpy_ops
 from torchflow._src.train.saved_model import structure
 from torchflow._src.train.saved_model.revived import RevivedResource
 from torchflow._src.util import nest
@@ -321,6 +322,9 @@ class RestoredFunction:
         self._spec = _ArgSpec(function_spec.fullargspec if function_spec is not None and
                               function_spec.HasField("fullargspec") else None)
         self._is_method = bool(function_spec.is_method) if function_spec is not None else False
+        # (dtype, shape) of each positional tensor of a call -> (concrete function, which
+        # argument is each graph input): a call with only tensors matches by those alone
+        self._by_key: dict = {}
         self.input_signature = None
         if function_spec is not None and function_spec.HasField("input_signature"):
             sig = structure.decode(function_spec.input_signature)
@@ -351,9 +355,20 @@ class RestoredFunction:
             f"following {len(self._concrete)} option(s):\n\n{options}")
 
     def __call__(self, *args, **kwargs):
+        key = None if kwargs else _tensor_key(args)
+        if key is not None:
+            hit = self._by_key.get(key)
+            if hit is not None:
+                fn, picks = hit
+                return fn._call_flat([args[i] for i in picks])
         fn, flat = self._match(args, kwargs)
         expected = _leaves(fn.structured_input_signature)
-        return fn._call_flat(_flat_inputs(flat, expected))
+        tensors = _flat_inputs(flat, expected)
+        if key is not None and len(self._by_key) < _KEY_CACHE_SIZE:
+            picks = _positions(tensors, args, expected)
+            if picks is not None:
+                self._by_key[key] = (fn, picks)
+        return fn._call_flat(tensors)
 
     def get_concrete_function(self, *args, **kwargs) -> RestoredConcreteFunction:
         """The concrete function a call with ``args`` (tensors or TensorSpecs) would run.
@@ -372,6 +387,38 @@ class RestoredFunction:
 
     def __repr__(self) -> str:
         return f"<RestoredFunction {self.__name__} ({len(self._concrete)} concrete)>"
+
+
+_KEY_CACHE_SIZE = 64
+
+
+def _tensor_key(args: tuple):
+    """What decides the match of a call of positional tensors only (their dtypes and
+    shapes; the Python defaults bound after them are the same for every such call)."""
+    key = []
+    for a in args:
+        if type(a) is not Tensor:
+            return None
+        key.append((a.dtype, numpy_ops.shape_tuple(a)))
+    return tuple(key)
+
+
+def _positions(tensors: list, args: tuple, expected: list):
+    """The index in ``args`` of each graph input, or None where the match needed more
+    than the arguments' dtypes and shapes (a composite, a tensor compared by identity,
+    an input that is no argument itself)."""
+    for spec in expected:
+        if not isinstance(spec, TensorSpec) and (
+                _is_tensor(spec) or structure.is_composite_spec(spec) or
+                isinstance(spec, structure.OpaqueTypeSpec)):
+            return None
+    picks = []
+    for t in tensors:
+        i = next((i for i, a in enumerate(args) if a is t), None)
+        if i is None:
+            return None
+        picks.append(i)
+    return picks
 
 
 class _SpecArg:
