@@ -21,6 +21,8 @@ from torchflow._src.core.errors import InvalidArgumentError, translate
 from torchflow._src.core.tensor import Tensor, wrap
 
 _set_version = torch._C._autograd._unsafe_set_version_counter  # pyright: ignore[reportAttributeAccessIssue] - private torch API, no stub
+_grad_enabled = torch.is_grad_enabled
+_set_grad = torch._C._set_grad_enabled
 
 
 def inplace_write(leaf, fn):
@@ -28,17 +30,22 @@ def inplace_write(leaf, fn):
     reads (the copy-on-write check made sure of it). Tape reads are views of the
     leaf and share its version counter even after a copy-on-write swapped the
     buffer away from them, so the bump is undone: the old values they saved stay
-    valid, as a TF read keeps its value."""
-    if not leaf.requires_grad:
-        if torch.is_grad_enabled():
-            with torch.no_grad():
-                return fn()
-        return fn()
-    version = leaf._version
-    with torch.no_grad():
+    valid, as a TF read keeps its value. Grad mode is switched off around ``fn``
+    only where it is on, and directly: ``torch.no_grad()`` costs more than the
+    write of a small variable (a metric's total, a step count)."""
+    grad = _grad_enabled()
+    if grad:
+        _set_grad(False)
+    try:
+        if not leaf.requires_grad:
+            return fn()
+        version = leaf._version
         r = fn()
-    _set_version((leaf,), (version,))
-    return r
+        _set_version((leaf,), (version,))
+        return r
+    finally:
+        if grad:
+            _set_grad(True)
 
 
 def _err(op: str, msg: str) -> InvalidArgumentError:
