@@ -12,10 +12,11 @@ Contenders, each in its own pair of processes, for float32 tensors of 1, 16 and
   RING), the same all-reduce inside a ``tf.function`` (skipped with --no-tf).
 
 Both processes of a pair run the same fixed number of calls in lockstep (a
-collective needs every rank), a few warm-up calls first; the figure is the
-best repeat's size / time per call (GB/s, higher is better; the best, not the
-median, because the machine is shared and its load swings from repeat to repeat). Goal:
-torchflow >= 0.9x raw Gloo.
+collective needs every rank), a few warm-up calls first. Gloo and torchflow
+are timed in alternating rounds (which one goes first alternates too), so the
+shared machine's load swings hit both alike; the figure is size / median time
+per call over the rounds (GB/s, higher is better), with the best round's in
+brackets. Goal: torchflow >= 0.9x raw Gloo (on the medians).
 
     python benchmarks/bench_allreduce.py [--quick] [--no-tf] [--strict]
 """
@@ -25,6 +26,7 @@ from __future__ import annotations
 import json
 import os
 import socket
+import statistics
 import subprocess
 import sys
 import time
@@ -50,6 +52,7 @@ def _calls(mb, quick):
 
 
 def _timed(step, mb, quick, repeat):
+    """Per-call seconds of ``repeat`` rounds of ``_calls`` calls, after 2 warm-up calls."""
     for _ in range(2):
         step()
     n = _calls(mb, quick)
@@ -59,7 +62,7 @@ def _timed(step, mb, quick, repeat):
         for _ in range(n):
             step()
         times.append((time.perf_counter() - t0) / n)
-    return min(times)
+    return times
 
 
 def child_both(rank, port, quick, repeat):
@@ -83,10 +86,11 @@ def child_both(rank, port, quick, repeat):
             return strategy.run(lambda: tf.distribute.get_replica_context().all_reduce("SUM", t))
 
         g, f = [], []
-        for _ in range(repeat):
-            g.append(_timed(lambda raw=raw: dist.all_reduce(raw), mb, quick, 1))
-            f.append(_timed(step_tf, mb, quick, 1))
-        gloo[mb], tflow[mb] = min(g), min(f)
+        for r in range(repeat):
+            order = [(g, lambda raw=raw: dist.all_reduce(raw)), (f, step_tf)]
+            for out, step in order[::-1] if r % 2 else order:
+                out.extend(_timed(step, mb, quick, 1))
+        gloo[mb], tflow[mb] = g, f
     dist.destroy_process_group()
     return {"gloo": gloo, "torchflow": tflow}
 
@@ -142,6 +146,14 @@ def run_pair(kind, quick, repeat, timeout=600):
     return json.loads(line[7:])
 
 
+def _load() -> str:
+    try:
+        with open("/proc/loadavg") as f:
+            return " ".join(f.read().split()[:3])
+    except OSError:
+        return "unknown"
+
+
 def main(argv):
     if argv and argv[0] == "--child":
         kind, rank, port, quick, repeat = argv[1], int(argv[2]), int(argv[3]), \
@@ -152,23 +164,25 @@ def main(argv):
     sys.path.insert(0, str(REPO / "benchmarks"))
     from _common import describe_machine, real_tf_available
 
-    repeat = 3 if quick else 5
+    repeat = 5 if quick else 11
     kinds = ["gloo", "torchflow"]
     both = run_pair("both", quick, repeat)
     results = {k: {int(mb): v for mb, v in both[k].items()} for k in kinds}
     if "--no-tf" not in argv and real_tf_available():
         kinds.append("tf")
         results["tf"] = {int(mb): v for mb, v in run_pair("tf", quick, repeat).items()}
-    print(f"All-reduce between 2 processes on 127.0.0.1 (float32; GB/s = size / time per "
-          f"call, best of {repeat}); {describe_machine()}")
-    header = f"{'size':>6} " + " ".join(f"{k:>10}" for k in kinds) + "  torchflow/gloo"
+    print(f"All-reduce between 2 processes on 127.0.0.1 (float32; GB/s = size / median "
+          f"time per call over {repeat} alternating rounds [best round]); "
+          f"{describe_machine()}; load average {_load()}")
+    header = f"{'size':>6} " + " ".join(f"{k:>16}" for k in kinds) + "  torchflow/gloo"
     print(header)
     ok = True
     for mb in SIZES_MB:
-        gbs = {k: (mb / 1024) / results[k][mb] for k in kinds}
+        gbs = {k: (mb / 1024) / statistics.median(results[k][mb]) for k in kinds}
+        best = {k: (mb / 1024) / min(results[k][mb]) for k in kinds}
         r = gbs["torchflow"] / gbs["gloo"]
         ok = ok and r >= 0.9
-        print(f"{mb:>4}MB " + " ".join(f"{gbs[k]:>10.3f}" for k in kinds) +
+        print(f"{mb:>4}MB " + " ".join(f"{gbs[k]:>7.3f} [{best[k]:>6.3f}]" for k in kinds) +
               f"  {r:>6.2f}x {'(goal >= 0.9x met)' if r >= 0.9 else '(goal >= 0.9x MISSED)'}")
     return 1 if strict and not ok else 0
 

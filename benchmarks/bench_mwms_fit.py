@@ -6,7 +6,9 @@ on synthetic data, global batch 128 (64 per worker). Each framework runs its
 2 workers as 2 processes on 127.0.0.1 (``TF_CONFIG``), one after the other; after
 a warm-up epoch, steps/s = steps / wall time of a timed ``fit`` epoch, measured
 on worker 0, median of the repeats (and of the alternating rounds); each
-framework keeps its default thread counts. Goal: torchflow >= 1.5x TF.
+framework keeps its default thread counts (torchflow's MWMS splits the CPUs between
+the workers of one machine, as torchrun does; TF's pools share them). Goal:
+torchflow >= 1.5x TF.
 
     python benchmarks/bench_mwms_fit.py [--quick] [--strict]
 """
@@ -91,6 +93,14 @@ def run(module, steps, repeat, timeout=900):
     return statistics.median(json.loads(line[7:]))
 
 
+def _load() -> str:
+    try:
+        with open("/proc/loadavg") as f:
+            return " ".join(f.read().split()[:3])
+    except OSError:
+        return "unknown"
+
+
 def main(argv):
     quick, strict = "--quick" in argv, "--strict" in argv
     steps, repeat = (10, 2) if quick else (30, 3)
@@ -99,7 +109,7 @@ def main(argv):
 
     # The two frameworks' clusters alternate, round by round, so the shared
     # machine's load swings hit both alike; each figure is the median over rounds.
-    rounds = 1 if quick else 2
+    rounds = 1 if quick else int(os.environ.get("BENCH_ROUNDS", "3"))
     tf_there = real_tf_available()
     mine, other = [], []
     for _ in range(rounds):
@@ -109,14 +119,15 @@ def main(argv):
     ours = statistics.median(mine)
     theirs = statistics.median(other) if tf_there else None
     print(f"2-worker Keras fit (MWMS tutorial CNN, global batch 128, {steps} steps x "
-          f"{repeat}, {rounds} alternating round(s)); {describe_machine()}")
-    print(f"  torchflow  {ours:7.2f} steps/s")
+          f"{repeat}, {rounds} alternating round(s)); {describe_machine()}; load average "
+          f"{_load()}")
+    print(f"  torchflow  {ours:7.2f} steps/s  (rounds: {', '.join(f'{x:.2f}' for x in mine)})")
     if theirs is None:
         print("  tensorflow not installed")
         return 0
     r = ours / theirs
     met = r >= 1.5
-    print(f"  tensorflow {theirs:7.2f} steps/s")
+    print(f"  tensorflow {theirs:7.2f} steps/s  (rounds: {', '.join(f'{x:.2f}' for x in other)})")
     print(f"  torchflow/tf {r:.2f}x ({'goal >= 1.5x met' if met else 'goal >= 1.5x MISSED'})")
     return 1 if strict and not met else 0
 
