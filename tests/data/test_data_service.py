@@ -26,6 +26,8 @@ import pytest
 
 import torchflow as tf
 from torchflow._src.core import rpc
+from torchflow._src.core.proto import tf_graph_pb2
+from torchflow._src.data import dataset_graph
 from torchflow._src.data.service import _transport, data_service_ops, worker
 
 pytestmark = pytest.mark.multiprocess
@@ -359,6 +361,53 @@ def test_unauthenticated_requests_refused(cluster):
     # a dataset definition signed without the token is refused before unpickling
     with pytest.raises(tf.errors.PermissionDeniedError):
         _transport.load_signed(data, "0" * 64)
+
+
+def _dataset_def(cluster, dataset_id) -> dict:
+    c = _transport.Client(f"localhost:{cluster.port}")
+    try:
+        return c.call("GetDatasetDef", {"dataset": int(dataset_id)}, timeout=10.0)
+    finally:
+        c.close()
+
+
+def test_dataset_travels_as_its_graph(cluster, tmp_path):
+    # The map function's Python writes this process's pid each time it is traced: sent as
+    # a graph, no worker runs it (a pickle would be traced again in each worker).
+    marks = tmp_path / "traced"
+
+    def f(x):
+        with open(marks, "a") as fh:
+            fh.write(f"{os.getpid()}\n")
+        return x * 5 + 1
+
+    ds = tf.data.Dataset.range(12).map(f).filter(lambda x: x % 2 == 0).batch(4)
+    dataset_id = svc.register_dataset(cluster.target, ds)
+    d = _dataset_def(cluster, dataset_id)
+    assert d["kind"] == "graph"
+    gd = tf_graph_pb2.GraphDef()
+    gd.ParseFromString(bytes(d["data"]))
+    assert {n.op for n in gd.node} >= {"RangeDataset", "MapDataset", "FilterDataset",
+                                       "BatchDatasetV2", "_Retval"}
+    for mode, times in (("parallel_epochs", 2), ("distributed_epoch", 1)):
+        got = svc.from_dataset_id(mode, cluster.target, dataset_id)
+        flat = collections.Counter(int(v) for b in got for v in b.numpy())
+        assert flat == {x * 5 + 1: times for x in range(12) if (x * 5 + 1) % 2 == 0}
+    assert set(marks.read_text().split()) == {str(os.getpid())}
+
+
+def test_dataset_without_a_graph_travels_signed_pickle(cluster):
+    ds = tf.data.Dataset.range(6).map(lambda x: tf.py_function(lambda y: y * 7, [x], tf.int64))
+    dataset_id = svc.register_dataset(cluster.target, ds)
+    d = _dataset_def(cluster, dataset_id)
+    assert d["kind"] == "pickle"
+    got = svc.from_dataset_id("parallel_epochs", cluster.target, dataset_id,
+                              element_spec=tf.TensorSpec(None, tf.int64))
+    assert _ints(got) == {x * 7: 2 for x in range(6)}
+    # a graph signed without the token is refused before it is read
+    with pytest.raises(tf.errors.PermissionDeniedError):
+        _transport.load_signed(dataset_graph.serialize(tf.data.Dataset.range(3)), "0" * 64,
+                               _transport.GRAPH)
 
 
 def test_consumer_gets_unavailable_not_a_hang(cluster, monkeypatch):

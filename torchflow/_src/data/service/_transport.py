@@ -10,10 +10,12 @@ random one into this process's environment (``rpc.ensure_cluster_token``), which
 the processes it starts inherit. Processes started otherwise (another shell,
 another machine) must be given the same ``TORCHFLOW_CLUSTER_TOKEN``.
 
-Datasets are the one thing pickled (see ``data_service_ops.register_dataset``):
-the consumer signs the pickle with an HMAC under the token and a worker checks
-the signature before it unpickles, so neither a caller without the token nor a
-dispatcher impersonated on the network can make a worker run code.
+Datasets travel as their graph (``GRAPH``: a TF ``GraphDef``, data) or, where a
+pipeline has no graph form, as a pickle (``PICKLE``: code; see
+``data_service_ops.register_dataset``). The consumer signs either with an HMAC
+under the token and a worker checks the signature before it reads the bytes, so
+neither a caller without the token nor a dispatcher impersonated on the network
+can make a worker run a pipeline.
 """
 
 from __future__ import annotations
@@ -24,9 +26,14 @@ import hmac
 from torchflow._src.core import rpc
 from torchflow._src.core.errors import (
     DeadlineExceededError,
+    InvalidArgumentError,
     PermissionDeniedError,
     UnavailableError,
 )
+from torchflow._src.data import dataset_graph_read
+
+GRAPH = "graph"    # a dataset as a TF GraphDef of dataset ops (data)
+PICKLE = "pickle"  # a dataset as a cloudpickle of the pipeline (code)
 
 
 class Server:
@@ -87,9 +94,14 @@ def sign(data: bytes) -> str:
     return hmac.new(token.encode(), data, hashlib.sha256).hexdigest()
 
 
-def load_signed(data: bytes, signature: str):
-    """Unpickles ``data`` (a dataset) after checking that a token holder signed it."""
+def load_signed(data: bytes, signature: str, kind: str = PICKLE):
+    """The dataset ``data`` holds (a ``kind`` of ``GRAPH`` or ``PICKLE``), read after
+    checking that a token holder signed it."""
     if not hmac.compare_digest(sign(data), str(signature)):
         raise PermissionDeniedError(None, None, "The dataset definition's signature does "
                                     "not match this cluster's token; refusing to load it.")
+    if kind == GRAPH:
+        return dataset_graph_read.dataset_from_graph(data)
+    if kind != PICKLE:
+        raise InvalidArgumentError(None, None, f"Unknown dataset encoding {kind!r}")
     return rpc.loads_code(data)

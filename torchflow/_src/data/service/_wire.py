@@ -5,9 +5,10 @@ A message is a dict of ids, flags and NumPy arrays, framed by ``rpc.encode``
 as the list of the arrays of its flattened leaves; its structure is the dataset's
 ``element_spec``, which each side knows (the spec itself travels as JSON).
 
-Datasets themselves are the one thing that is pickled (cloudpickle of the
-dataset object, its functions included), and only between authenticated peers:
-see ``data_service_ops.register_dataset``.
+Datasets travel as their graph (a TF ``GraphDef``, ``data.dataset_graph``), or,
+where a pipeline has no graph form, as the one thing that is pickled (cloudpickle
+of the dataset object, its functions included), and only between authenticated
+peers: see ``data_service_ops.register_dataset``.
 """
 
 from __future__ import annotations

@@ -28,9 +28,11 @@ import cloudpickle
 
 from torchflow._src.core import dtypes, errors
 from torchflow._src.core.rpc import dumps_code
+from torchflow._src.data import _structure, dataset_graph, dataset_graph_read
 from torchflow._src.data._runtime import start_thread
 from torchflow._src.data.dataset_ops import UNKNOWN, DatasetV2
 from torchflow._src.data.service import _transport, _wire, splits
+from torchflow._src.data.service._transport import GRAPH, PICKLE
 from torchflow._src.data.service.dispatcher import DISTRIBUTED_EPOCH, PARALLEL_EPOCHS
 from torchflow._src.ops import data_ops
 from torchflow._src.util.api import public
@@ -117,15 +119,36 @@ def _dumps(dataset) -> bytes:
                 cloudpickle.unregister_pickle_by_value(m)
 
 
+def encode_dataset(dataset):
+    """``(kind, bytes)`` of ``dataset`` for a worker: ``("graph", GraphDef bytes)``, or
+    ``("pickle", cloudpickle bytes)`` where the pipeline has no graph form or its
+    graph does not rebuild here (checked by rebuilding it and comparing the specs)."""
+    try:
+        data = dataset_graph.serialize(dataset)
+        rebuilt = dataset_graph_read.dataset_from_graph(data)
+        want = [(s.dtype, s.shape.rank) for s in _structure.flatten(dataset.element_spec)]
+        have = [(s.dtype, s.shape.rank) for s in _structure.flatten(rebuilt.element_spec)]
+        if want == have:
+            return GRAPH, data
+    except (errors.OpError, TypeError, ValueError):
+        pass  # no graph form, or one that does not rebuild: the pickle
+    return PICKLE, _dumps(splits.portable(dataset))
+
+
 @public("torchflow.data.experimental.service")
 def register_dataset(service, dataset):
     """Registers ``dataset`` with the tf.data service at ``service``.
 
-    The dataset travels to the dispatcher as a cloudpickle of its pipeline (its
-    functions included), signed with an HMAC under the cluster token; workers check
-    the signature before they unpickle it, and every call needs the token. Only
-    processes that hold the token can therefore make a worker run code: give the
-    token (``TORCHFLOW_CLUSTER_TOKEN``) only to processes you trust.
+    The dataset travels to the dispatcher as its graph: a TF ``GraphDef`` of dataset
+    ops, its ``map``/``filter`` functions as traced ``FunctionDef``\ s (data, which a
+    worker interprets; no Python of the consumer runs there), as TF sends it. A
+    pipeline with no graph form (``from_generator``, ``py_function``, a function
+    reading a variable, ``flat_map``/``interleave``, ragged or sparse elements; see
+    ``dataset_graph``) travels as a cloudpickle of the pipeline instead, which is
+    code. Either is signed with an HMAC under the cluster token, workers check the
+    signature before they read it, and every call needs the token: only processes
+    that hold the token (``TORCHFLOW_CLUSTER_TOKEN``) can make a worker run a
+    pipeline, so give it only to processes you trust.
 
     Args:
       service: ``"grpc://host:port"`` of the dispatcher.
@@ -143,12 +166,13 @@ def register_dataset(service, dataset):
     if not isinstance(dataset, DatasetV2):
         raise TypeError(f"`dataset` must be a `tf.data.Dataset`, got {type(dataset).__name__}")
     spec = _wire.spec_to_json(dataset.element_spec)
-    data = _dumps(splits.portable(dataset))
+    kind, data = encode_dataset(dataset)
     client = _transport.Client(address)
     try:
         r = client.call("RegisterDataset", {
             "data": data, "sig": _transport.sign(data), "fp": hashlib.sha256(data).hexdigest(),
-            "spec": spec, "splits": splits.num_splits(dataset)}, timeout=CONSUMER_DEADLINE_S)
+            "spec": spec, "splits": splits.num_splits(dataset), "kind": kind},
+            timeout=CONSUMER_DEADLINE_S)
     finally:
         client.close()
     return data_ops.scalar(int(r["dataset"]), dtypes.int64)

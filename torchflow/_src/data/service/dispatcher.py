@@ -8,8 +8,8 @@ splits already handed out survive a restart. Dataset definitions are kept as fil
 in ``work_dir/datasets/`` whenever there is a ``work_dir``. Worker liveness is not
 journaled: after a restart every known worker gets a fresh heartbeat deadline.
 
-The dispatcher never unpickles a dataset: it keeps the bytes a consumer sent and
-hands them to workers, so no user code runs here.
+The dispatcher never reads a dataset (a graph or a pickle): it keeps the bytes a
+consumer sent and hands them to workers, so no user code runs here.
 
 Jobs. A job is one pass over a dataset in one processing mode; an unnamed job has
 one consumer, a named job (``job_name``) is shared by every consumer that asks for
@@ -79,7 +79,7 @@ class DispatcherState:
         self._clock = clock
         self._gc_timeout_s = float(job_gc_timeout_s)
         self._client_seen: dict = {}  # client id -> last heartbeat (not journaled)
-        self.datasets: dict = {}   # id -> {"fp", "spec", "splits", "sig"}
+        self.datasets: dict = {}   # id -> {"fp", "spec", "splits", "sig", "kind"}
         self._dataset_bytes: dict = {}
         self._by_fingerprint: dict = {}
         self.jobs: dict = {}
@@ -134,7 +134,7 @@ class DispatcherState:
         op = e["op"]
         if op == "dataset":
             self.datasets[e["id"]] = {"fp": e["fp"], "spec": e["spec"], "splits": e["splits"],
-                                      "sig": e["sig"]}
+                                      "sig": e["sig"], "kind": e.get("kind", "pickle")}
             self._by_fingerprint[e["fp"]] = e["id"]
             if e["id"] not in self._dataset_bytes and self._work_dir:
                 with open(self._dataset_path(e["id"]), "rb") as f:
@@ -185,7 +185,8 @@ class DispatcherState:
         return os.path.join(self._work_dir, "datasets", f"{dataset_id}.pkl")
 
     # --- datasets -------------------------------------------------------------------
-    def register_dataset(self, fingerprint: str, data: bytes, spec, splits, sig: str) -> int:
+    def register_dataset(self, fingerprint: str, data: bytes, spec, splits, sig: str,
+                         kind: str = "pickle") -> int:
         with self._lock:
             if fingerprint in self._by_fingerprint:
                 return self._by_fingerprint[fingerprint]
@@ -199,7 +200,7 @@ class DispatcherState:
                     os.fsync(f.fileno())
                 os.replace(tmp, self._dataset_path(dataset_id))
             self._record({"op": "dataset", "id": dataset_id, "fp": fingerprint,
-                          "spec": spec, "splits": splits, "sig": sig})
+                          "spec": spec, "splits": splits, "sig": sig, "kind": kind})
             return dataset_id
 
     def dataset(self, dataset_id: int):

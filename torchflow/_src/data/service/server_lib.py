@@ -119,7 +119,8 @@ class DispatchServer:
 
     Differences from TensorFlow 2.4: every call to the dispatcher and to the workers
     must carry the cluster token ``TORCHFLOW_CLUSTER_TOKEN`` (datasets travel as
-    pickled Python code, see ``register_dataset``). A server started without one makes
+    graphs, or as pickled Python code where they have no graph form, see
+    ``register_dataset``). A server started without one makes
     a random one into this process's environment, which processes it starts inherit;
     give every other process of the service (workers, consumers) the same value.
     With ``work_dir`` and ``fault_tolerant_mode`` the dispatcher's whole state (jobs,
@@ -165,11 +166,12 @@ class DispatchServer:
 
     def _register_dataset(self, r: dict) -> dict:
         return {"dataset": self._state.register_dataset(
-            r["fp"], bytes(r["data"]), r["spec"], r["splits"], r["sig"])}
+            r["fp"], bytes(r["data"]), r["spec"], r["splits"], r["sig"],
+            str(r.get("kind", "pickle")))}
 
     def _get_dataset_def(self, r: dict) -> dict:
         info, data = self._state.dataset(int(r["dataset"]))
-        return {"data": data, "sig": info["sig"]}
+        return {"data": data, "sig": info["sig"], "kind": info["kind"]}
 
     def _get_dataset_info(self, r: dict) -> dict:
         info, _ = self._state.dataset(int(r["dataset"]))
@@ -234,7 +236,7 @@ class WorkerServer:
 
     Differences from TensorFlow 2.4: the worker needs the dispatcher's cluster token
     (``TORCHFLOW_CLUSTER_TOKEN``) and checks the signature of each dataset definition
-    before it unpickles it. It is dropped after 3 missed heartbeats (at least 1 s) and
+    before it reads it. It is dropped after 3 missed heartbeats (at least 1 s) and
     its share of a ``distributed_epoch`` goes to the other workers; when it comes back
     it gets tasks again.
     """

@@ -7,7 +7,8 @@ has not heard of yet makes it heartbeat at once, so new jobs start without
 waiting for the next interval.
 
 A task builds its pipeline from the dataset definition (fetched once per dataset
-with ``GetDatasetDef``, its signature checked before it is unpickled) and runs it
+with ``GetDatasetDef``, its signature checked before it is read: a graph is rebuilt,
+a pickle unpickled) and runs it
 on a producer thread into a bounded buffer; ``GetElement`` hands out the next
 buffered element, so the consumers of a shared job divide the elements between
 them. In ``distributed_epoch`` the pipeline's source reads the index ranges that
@@ -257,7 +258,8 @@ class Worker:
         blob = self._datasets.get(dataset_id)
         if blob is None:
             r = self.dispatcher.call("GetDatasetDef", {"dataset": dataset_id}, timeout=30.0)
-            blob = self._datasets[dataset_id] = (bytes(r["data"]), r["sig"])
+            blob = self._datasets[dataset_id] = (bytes(r["data"]), r["sig"],
+                                                 str(r.get("kind", "pickle")))
         # a fresh copy for each task: tasks do not share a pipeline's state
         return _transport.load_signed(*blob)
 
