@@ -159,3 +159,28 @@ def test_saved_layer_of_composite_input_serves_in_tf(name, spec, tmp_path):
     tf.saved_model.save(m, str(tmp_path))
     assert _desc(rtf.saved_model.load(str(tmp_path)).f(build(rtf, kind))) == want
     assert _desc(tf.saved_model.load(str(tmp_path)).f(build(tf, kind))) == want
+
+
+def test_discretization_and_crossing_in_saved_graphs(tmp_path):
+    """Discretization is TF's Bucketize (ragged and sparse values too); CategoryCrossing
+    has no lowering yet and is refused at save, never a constant of the trace."""
+    rtf = real_tf()
+    p = _pre(tf)
+    disc = p.Discretization(bins=[0.0, 1.0, 2.5])
+    x = [[-1.0, 0.5], [1.0, 3.0], [2.5, 0.0]]
+    want = rtf.keras.layers.Discretization(bin_boundaries=[0.0, 1.0, 2.5])(rtf.constant(x))
+    assert disc(tf.constant(x)).numpy().tolist() == want.numpy().tolist()
+    rt = disc(tf.ragged.constant([[-1.0, 0.5], [], [3.0]]))
+    assert rt.to_list() == [[0, 1], [], [3]]
+    m = tf.Module()
+    m.layer = disc
+    m.f = tf.function(lambda t: m.layer(t), input_signature=[tf.TensorSpec([3, 2], tf.float32)])
+    tf.saved_model.save(m, str(tmp_path / "disc"))
+    got = rtf.saved_model.load(str(tmp_path / "disc")).f(rtf.constant(x))
+    assert got.numpy().tolist() == want.numpy().tolist()
+    cross = tf.Module()
+    cross.layer = p.CategoryCrossing()
+    cross.f = tf.function(lambda a, b: cross.layer([a, b]),
+                          input_signature=[tf.TensorSpec([2, 1], tf.string)] * 2)
+    with pytest.raises(tf.errors.UnimplementedError):
+        tf.saved_model.save(cross, str(tmp_path / "cross"))

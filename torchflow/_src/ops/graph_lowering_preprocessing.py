@@ -8,6 +8,8 @@ layers) as dense TF ops:
   elsewhere (``SelectV2``).
 - ``category_encode``: ``DenseBincount`` per row (``binary_output`` for multi-hot),
   times the idf weights for tf-idf.
+- ``bucketize``: ``Bucketize`` (cast to int64); ``category_cross`` is not written
+  yet (refused).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import numpy as np
 from torchflow._src.core import dtypes, op_graph
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.ops import preprocessing_ops
+from torchflow._src.ops.graph_lowering_ragged_build import refuse
 
 _I32, _I64, _B = dtypes.int32, dtypes.int64, dtypes.bool
 
@@ -119,6 +122,24 @@ def _category_encode(b, call):
     return [out]
 
 
+def _bucketize(b, call):
+    a = call.args
+    x = a["x"]
+    if not isinstance(x, Tensor):
+        return None
+    out = _n(b, "Bucketize", [b.input(x)], {"T": x.dtype, "boundaries": [
+        float(v) for v in a["boundaries"]]}, _I32)
+    return [_n(b, "Cast", [out], {"SrcT": _I32, "DstT": _I64, "Truncate": False}, _I64)]
+
+
+def _category_cross(b, call):
+    if any(isinstance(x, Tensor) for x in call.args["inputs"]):
+        return refuse(b, call)
+    return None
+
+
+op_graph.register(preprocessing_ops.bucketize, _bucketize)
+op_graph.register(preprocessing_ops.category_cross, _category_cross)
 op_graph.register(preprocessing_ops.vocab_lookup, _vocab_lookup)
 op_graph.register(preprocessing_ops.vocab_invert, _vocab_invert)
 op_graph.register(preprocessing_ops.category_encode, _category_encode)

@@ -6,6 +6,8 @@ SavedModel serves the same values (no lookup-table resource is written).
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from torchflow._src.core import dtypes
@@ -44,3 +46,36 @@ def category_encode(x: Tensor, depth: int, binary: bool, idf=None) -> Tensor:
     if idf is not None:
         out = out * np.asarray(idf, np.float32)[:depth]
     return constant(out, dtype=dtypes.float32)
+
+
+def bucketize(x: Tensor, boundaries: list) -> Tensor:
+    """The int64 bucket of each value: ``i`` for ``boundaries[i-1] <= x <
+    boundaries[i]`` (TF's ``Bucketize``)."""
+    a = np.asarray(x.numpy(), np.float64)
+    out = np.searchsorted(np.asarray(boundaries, np.float64), a, side="right")
+    return constant(out.astype(np.int64), dtype=dtypes.int64)
+
+
+def category_cross(inputs: list, depths: tuple, separator: str) -> Tensor:
+    """Per row, every combination (of ``depths`` inputs) of one value from each
+    input, joined with ``separator``: a string Tensor ``[rows, n]``."""
+    cols = []
+    for x in inputs:
+        a = np.asarray(x.numpy())
+        a = a.reshape(a.shape[0], -1)
+        cols.append([[v if isinstance(v, bytes) else str(v.item() if isinstance(
+            v, np.generic) else v).encode() for v in row] for row in a])
+    sep = separator.encode()
+    batch = len(cols[0])
+    rows = []
+    for r in range(batch):
+        out = []
+        for d in depths:
+            for combo in itertools.combinations(range(len(cols)), d):
+                for vals in itertools.product(*(cols[c][r] for c in combo)):
+                    out.append(sep.join(vals))
+        rows.append(out)
+    arr = np.empty((batch, len(rows[0]) if rows else 0), dtype=object)
+    for r, out in enumerate(rows):
+        arr[r, :] = out
+    return constant(arr, dtype=dtypes.string)

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 
 from torchflow._src.core import dtypes
-from torchflow._src.core.convert import constant, convert_to_tensor
+from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.keras.engine.base_layer import Layer
@@ -28,19 +26,6 @@ from torchflow._src.util.api import public
 
 _NS = "torchflow.keras.layers.experimental.preprocessing"
 BINARY, COUNT, TFIDF = "binary", "count", "tf-idf"
-
-
-def encode(idx: np.ndarray, depth: int, mode: str, idf=None) -> np.ndarray:
-    """Per-row multi-hot / count / tf-idf encoding of integer ``idx`` ``[batch, n]``."""
-    rows = idx.reshape(idx.shape[0], -1) if idx.ndim else idx.reshape(1, 1)
-    out = np.zeros((rows.shape[0], depth), np.float32)
-    r = np.repeat(np.arange(rows.shape[0]), rows.shape[1])
-    np.add.at(out, (r, rows.reshape(-1)), 1.0)
-    if mode == BINARY:
-        out = np.minimum(out, 1.0)
-    elif mode == TFIDF:
-        out = out * np.asarray(idf, np.float32)[:depth]
-    return out
 
 
 @public(_NS)
@@ -207,9 +192,11 @@ class Discretization(Layer):
         self.bins = list(bins)
 
     def call(self, inputs):
-        a = np.asarray(to_numpy(inputs), np.float64)
-        out = np.searchsorted(np.asarray(self.bins, np.float64), a, side="right")
-        return constant(out.astype(np.int64), dtype=dtypes.int64)
+        if isinstance(inputs, RaggedTensor):
+            return inputs.with_flat_values(self.call(inputs.flat_values))
+        if isinstance(inputs, SparseTensor):
+            return SparseTensor(inputs.indices, self.call(inputs.values), inputs.dense_shape)
+        return preprocessing_ops.bucketize(convert_to_tensor(inputs), self.bins)
 
     def compute_output_shape(self, input_shape):
         return input_shape
@@ -249,26 +236,8 @@ class CategoryCrossing(Layer):
         return tuple(self.depth)
 
     def call(self, inputs):
-        cols = []
-        for x in inputs:
-            a = to_numpy(x)
-            a = a.reshape(a.shape[0], -1)
-            cols.append([[v if isinstance(v, bytes) else str(v.item() if isinstance(
-                v, np.generic) else v).encode() for v in row] for row in a])
-        sep = self.separator.encode()
-        batch = len(cols[0])
-        rows = []
-        for r in range(batch):
-            out = []
-            for d in self._depths(len(cols)):
-                for combo in itertools.combinations(range(len(cols)), d):
-                    for vals in itertools.product(*(cols[c][r] for c in combo)):
-                        out.append(sep.join(vals))
-            rows.append(out)
-        arr = np.empty((batch, len(rows[0]) if rows else 0), dtype=object)
-        for r, out in enumerate(rows):
-            arr[r, :] = out
-        return constant(arr, dtype=dtypes.string)
+        return preprocessing_ops.category_cross([convert_to_tensor(x) for x in inputs],
+                                                self._depths(len(inputs)), self.separator)
 
     def compute_output_shape(self, input_shape):
         return TensorShape([TensorShape(input_shape[0])[0], None])
