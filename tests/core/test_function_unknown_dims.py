@@ -72,13 +72,28 @@ def test_a_recording_that_bakes_a_size_in_records_per_size():
     @tf.function(input_signature=[tf.TensorSpec([None, 2])])
     def f(x):
         runs.append(1)
-        n = tf.cast(tf.shape(x)[0], tf.float32)  # the size is a constant of the recording
-        return tf.reduce_sum(x) / n + tf.ones([tf.shape(x)[0]])
+        n = float(x.shape[0])  # a static size read into Python: a literal of the recording
+        return tf.reduce_sum(x) / n + tf.ones([x.shape[0]])
 
     for n in SIZES:
         x = _x(n, 2)
         np.testing.assert_allclose(f(x).numpy(), x.sum() / n + np.ones(n), rtol=1e-6)
     assert len(runs) == len(SIZES)
+
+
+def test_sizes_read_with_tf_shape_replay_at_new_sizes():
+    runs = []
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 2])])
+    def f(x):
+        runs.append(1)
+        n = tf.cast(tf.shape(x)[0], tf.float32)  # a node that reads the size on each call
+        return tf.reduce_sum(x) / n + tf.ones([tf.shape(x)[0]])
+
+    for n in SIZES:
+        x = _x(n, 2)
+        np.testing.assert_allclose(f(x).numpy(), x.sum() / n + np.ones(n), rtol=1e-6)
+    _check_runs(runs, lambda n: f(_x(n, 2)))
 
 
 def test_python_value_outputs_keep_their_size():

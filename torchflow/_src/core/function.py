@@ -167,7 +167,7 @@ class ConcreteFunction:
         Python running again (TF traces a ``None`` dimension once; here the body runs
         at two sizes, and again for sizes 0 and 1, which ops treat specially)."""
         cls = _size_class(key)
-        if cls == key or cls in self._generic:
+        if cls == key or cls in self._generic or graph.size_bound:
             return
         for k, other in self._graphs.items():
             if other is not None and other is not graph and _size_class(k) == cls and \
@@ -651,6 +651,10 @@ class Function:
             s.function_depth += 1
             try:
                 leaves = graph.run(flat, self._jit_compile)
+            except graph_trace.StaleRecording:
+                # A recording made at other sizes whose guard fails at these: the body
+                # traces again for them (nothing it does ran before the guard).
+                leaves = _MISSING
             except (OpError, StopIteration):
                 raise
             except Exception:  # noqa: BLE001 - the Python body raises TF's error
@@ -661,7 +665,10 @@ class Function:
                 s.function_depth -= 1
             if leaves is None:
                 return self._run_python(concrete, args, kwargs, first)
-            return graph.pack(leaves)
+            if leaves is not _MISSING:
+                return graph.pack(leaves)
+            del graphs[gkey]
+            graph = _MISSING
         if graph is None or graph_trace.active() is not None:
             # Not replayable, or called while another function traces (inlined there).
             return self._run_python(concrete, args, kwargs, first)
@@ -808,7 +815,7 @@ def _np_to_tensor(x):
     return to_tensor(x) if type(x) is np.ndarray and x.dtype.kind not in "OUS" else x
 
 
-_LEAF_CONVERT = (int, float, bool, str, bytes, np.ndarray, np.generic)
+_LEAF_CONVERT = (int, float, bool, str, bytes, np.ndarray, np.generic, graph_trace._SymInt)
 
 
 def _convert_outputs(out):

@@ -34,6 +34,7 @@ import weakref
 import torch
 from torch.overrides import TorchFunctionMode
 
+from torchflow._src.core import graph_shapes
 from torchflow._src.core import tensor as _tensor_mod
 from torchflow._src.core.errors import FailedPreconditionError, OperatorNotAllowedInGraphError
 from torchflow._src.core.tensor import Tensor, wrap
@@ -76,6 +77,21 @@ _CONST_MARK = "#C# "
 
 # Variable storages (torch leaves) alive, by id: reads of them are not constant.
 _LEAVES: "dict[int, weakref.ref]" = {}
+
+
+_SymInt = graph_shapes.SymInt
+StaleRecording = graph_shapes.StaleRecording
+
+
+def shape_value(t: torch.Tensor, dtype: torch.dtype, size: bool = False):
+    """``tf.shape`` (``tf.size`` with ``size``) of ``t`` recorded as a node that reads
+    its size on every replay, where ``t`` is input-dependent in this thread's trace;
+    None otherwise (the size is a constant of the recording)."""
+    r = active()
+    if r is None or id(t) not in r.dynamic:
+        return None
+    return graph_shapes.shape_node(
+        r, graph_shapes.tensor_size if size else graph_shapes.tensor_shape, t, dtype)
 
 
 def register_leaf(t: torch.Tensor) -> None:
@@ -226,6 +242,14 @@ class Recorder(TorchFunctionMode):
         self.mutated: set[int] = set()  # tensors written in place
         self.escaped: set[int] = set()  # tensors handed to host nodes
         self.row_gathers = False  # a custom Function marked ``_sparse_rows`` ran (tape.py)
+        # Sizes as run-time values (graph_shapes): tensors that depend on the inputs'
+        # sizes only, tensors whose sizes depend on values, side effects so far, and
+        # whether the recording holds for its own sizes only.
+        self.shape_only: set[int] = set()
+        self.vshape: set[int] = set()
+        self.effects = 0
+        self.size_bound = False
+        self.done = False
         self._n = 0
         self._prev: "Recorder | None" = None
         self.born = serial()
@@ -250,6 +274,7 @@ class Recorder(TorchFunctionMode):
             _ACTIVE = next(iter(_BY_THREAD.values()), None)
             if _ACTIVE is None:
                 _remove_apply_hook()
+        self.done = True
         return super().__exit__(*exc)
 
     def apply_call(self, cls, args, kwargs):
@@ -326,6 +351,8 @@ class Recorder(TorchFunctionMode):
             return i in self.dynamic or (i not in self.slots and _is_leaf(x))
         if type(x) in (tuple, list):
             return any(self._is_dynamic(e) for e in x)
+        if type(x) is _SymInt:
+            return True
         if type(x) is dict:
             return any(self._is_dynamic(e) for e in x.values())
         return False
@@ -334,6 +361,8 @@ class Recorder(TorchFunctionMode):
         tp = type(x)
         if tp in _SIMPLE:
             return repr(x)
+        if tp is _SymInt:
+            return x.expr_for(self)
         if tp is float:
             return repr(x) if math.isfinite(x) else self._obj(x)
         if isinstance(x, torch.Tensor):
@@ -368,6 +397,10 @@ class Recorder(TorchFunctionMode):
         name = getattr(func, "__name__", "")
         if name in _READS:
             if self.unsafe is None and self._is_dynamic(args):
+                t = args[0] if args else None
+                if isinstance(t, torch.Tensor) and id(t) in self.shape_only and \
+                        self._only_shapes(args[1:]) and self._only_shapes(kwargs):
+                    return graph_shapes.read(self, func, name, args, kwargs, self.slots[id(t)])
                 self.unsafe = f"the body reads a tensor value into Python ({name})"
             return func(*args, **kwargs)
         out = func(*args, **kwargs)
@@ -387,6 +420,10 @@ class Recorder(TorchFunctionMode):
         inplace = (name.endswith("_") and not name.endswith("__")) or name in _MUTATORS
         if inplace and args and isinstance(args[0], torch.Tensor):
             self.mutated.add(id(args[0]))
+            if not self.slots.get(id(args[0]), "i").startswith("s"):
+                self.effects += 1  # an input or a captured tensor written
+        if dyn:
+            graph_shapes.note_shapes(self, name, args, kwargs, out, inplace, _RANDOM)
         if not dyn and not inplace and name in _FRESH_CONSTANTS and \
                 isinstance(out, torch.Tensor) and id(out) not in self.slots:
             # A constant made from Python values: kept from the trace, unless written
@@ -407,6 +444,9 @@ class Recorder(TorchFunctionMode):
             self.lines.append(call)
             if dyn and args and isinstance(args[0], torch.Tensor):
                 self.dynamic.add(id(args[0]))  # written in place from dynamic values
+
+    def _only_shapes(self, x) -> bool:
+        return graph_shapes.only_shapes(self, x)
 
     def _call_expr(self, fname: str, args, kwargs) -> str:
         parts = [self._expr(a) for a in args]
@@ -435,7 +475,7 @@ class Recorder(TorchFunctionMode):
             return "{" + ", ".join(f"{k!r}: {self._host_expr(v)}" for k, v in x.items()) + "}"
         if tp in _SIMPLE or (tp is float and math.isfinite(x)):
             return repr(x)
-        if isinstance(x, torch.Tensor):
+        if isinstance(x, torch.Tensor) or tp is _SymInt:
             return self._expr(x)
         if hasattr(tp, "_type_spec") and not hasattr(x, "assign_add"):
             # A composite value (RaggedTensor, SparseTensor, IndexedSlices): rebuilt
@@ -473,6 +513,7 @@ class Recorder(TorchFunctionMode):
                 self.paused -= 1
         if call is None:
             return out
+        self.effects += 1
         tensors = _flat_tensors(out)
         self.ops.append((getattr(fn, "__name__", "host"), call))
         if not tensors:
@@ -562,7 +603,7 @@ def _fold_constants(rec: Recorder, out_ids: set) -> list:
             lines.append(indent + code)
         else:
             rec.ns[slot] = t
-    return lines
+    return graph_shapes.drop_idle_grad_toggles(lines)
 
 
 def _replay_grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
@@ -670,6 +711,7 @@ class Graph:
         self._structure = out
         self.ops = rec.ops
         self.entry_grad = rec.entry_grad
+        self.size_bound = rec.size_bound
         self.captures = [x for x in rec.keep if isinstance(x, torch.Tensor)
                          and id(x) not in rec.slots]
         outs = []
@@ -700,11 +742,14 @@ class Graph:
         one signature, made at different sizes of its unknown dimensions, that are
         the same have baked none of those sizes in (a size read into Python shows as
         a literal, a constant of that size, or a Python output)."""
-        if self.source != other.source or self._templates != other._templates or \
-                self._ns.keys() != other._ns.keys():
+        if self._templates != other._templates:
             return False
-        for k, x in self._ns.items():
-            y = other._ns[k]
+        src_a, ns_a = graph_shapes.canonical(self.source, self._ns)
+        src_b, ns_b = graph_shapes.canonical(other.source, other._ns)
+        if src_a != src_b or ns_a.keys() != ns_b.keys():
+            return False
+        for k, x in ns_a.items():
+            y = ns_b[k]
             if x is y or k in ("_replay", "__builtins__"):
                 continue
             if isinstance(x, torch.Tensor):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from torchflow._src.core import dtypes
+from torchflow._src.core import dtypes, graph_trace
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.core.tensor_shape import TensorShape, as_shape
@@ -60,7 +60,12 @@ def shape(input, out_type=_i32, name=None) -> Tensor:
     if type(input) in COMPOSITE:  # tf.SparseTensor: its dense_shape; tf.RaggedTensor raises
         return COMPOSITE[type(input)].shape(input, d)
     x = tensor_of(input)
-    return wrap(torch.tensor(tuple(x._t.shape), dtype=d._torch, device=_device(x._t)), d)
+    t = x._t
+    if graph_trace._ACTIVE is not None and isinstance(t, torch.Tensor):
+        node = graph_trace.shape_value(t, d._torch)  # read again on every replay
+        if node is not None:
+            return wrap(node, d)
+    return wrap(torch.tensor(tuple(t.shape), dtype=d._torch, device=_device(t)), d)
 
 
 @public("torchflow")
@@ -94,6 +99,10 @@ def size(input, out_type=_i32, name=None) -> Tensor:
     if type(input) in COMPOSITE:  # tf.SparseTensor, tf.RaggedTensor
         return COMPOSITE[type(input)].size(input, d)
     x = tensor_of(input)
+    if graph_trace._ACTIVE is not None and isinstance(x._t, torch.Tensor):
+        node = graph_trace.shape_value(x._t, d._torch, size=True)  # read on every replay
+        if node is not None:
+            return wrap(node, d)
     n = x._t.size if is_str(x._t) else x._t.numel()
     return wrap(torch.tensor(n, dtype=d._torch, device=_device(x._t)), d)
 
