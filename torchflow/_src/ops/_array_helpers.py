@@ -17,6 +17,7 @@ import torch
 from torchflow._src.core import dtypes
 from torchflow._src.core.convert import to_tensor
 from torchflow._src.core.errors import InvalidArgumentError
+from torchflow._src.core.graph_shapes import SymInt
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.ops._dispatch import tf_type_name as tfname
@@ -86,7 +87,7 @@ def gather_pool(pool: np.ndarray, pos: torch.Tensor) -> np.ndarray:
 
 def int_value(x, what: str = "value") -> int:
     """A Python int from an int, NumPy integer or scalar integer tensor."""
-    if type(x) is int:
+    if type(x) is int or type(x) is SymInt:
         return x
     if isinstance(x, numbers.Integral):
         return int(x)
@@ -94,10 +95,16 @@ def int_value(x, what: str = "value") -> int:
         t = tensor_of(x)
         if not (t._dtype.is_integer and t._t.ndim == 0):
             raise TypeError(f"Expected an integer scalar for `{what}`, got {t!r}")
-        return int(t._t.item())
+        v = t._t.item()
+        return v if type(v) is SymInt else int(v)  # a traced size stays one (graph_shapes)
     if isinstance(x, np.ndarray) and x.ndim == 0 and x.dtype.kind in "iu":
         return int(x)
     raise TypeError(f"Expected an integer for `{what}`, got {x!r} of type {type(x).__name__}")
+
+
+def as_int(v) -> int:
+    """``int(v)``, keeping a size read while a function traces symbolic (graph_shapes)."""
+    return v if type(v) is SymInt else int(v)
 
 
 def int_list(x, what: str = "shape") -> list:
@@ -114,7 +121,7 @@ def int_list(x, what: str = "shape") -> list:
             raise TypeError(f"Expected int32 or int64 for `{what}`, got {t._dtype.name}")
         if t._t.ndim > 1:
             raise op_error(what, f"{what} must be a vector, got shape {list(t._t.shape)}")
-        return [int(v) for v in t._t.reshape(-1).tolist()]
+        return t._t.reshape(-1).tolist()  # ints (a traced size stays one: graph_shapes)
     if isinstance(x, np.ndarray):
         if x.dtype.kind not in "iu":
             raise TypeError(f"Expected int32 or int64 for `{what}`, got {x.dtype}")

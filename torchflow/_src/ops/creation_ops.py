@@ -13,6 +13,7 @@ from torchflow._src.core.convert import to_tensor
 from torchflow._src.core.errors import InvalidArgumentError, UnimplementedError
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.ops._array_helpers import (
+    as_int,
     int_list,
     int_value,
     is_str,
@@ -152,7 +153,9 @@ def zeros_like(input, dtype=None, name=None) -> Tensor:
     x, d = _like_dtype(input, dtype)
     if is_str(x._t) or d is dtypes.string or d in _WIDE:
         return zeros(list(x._t.shape), d)
-    return wrap(torch.zeros(x._t.shape, dtype=d._torch, device=x._t.device), d)
+    # zeros_like of the tensor, not zeros of its size: a traced function replays it
+    # at the size of each call's input.
+    return wrap(torch.zeros_like(x._t, dtype=d._torch, memory_format=torch.contiguous_format), d)
 
 
 @public("torchflow")
@@ -178,7 +181,7 @@ def ones_like(input, dtype=None, name=None) -> Tensor:
                                    "allowed values")
     if is_str(x._t) or d in _WIDE:
         return ones(list(x._t.shape), d)
-    return wrap(torch.ones(x._t.shape, dtype=d._torch, device=x._t.device), d)
+    return wrap(torch.ones_like(x._t, dtype=d._torch, memory_format=torch.contiguous_format), d)
 
 
 @public("torchflow")
@@ -253,7 +256,7 @@ def range(start, limit=None, delta=1, dtype=None, name="range") -> Tensor:  # no
         vals = [_scalar(t, "range") for t in ts]
     s, lim, d = vals
     if dtype.is_integer:
-        s, lim, d = int(s), int(lim), int(d)
+        s, lim, d = as_int(s), as_int(lim), as_int(d)
     if d == 0:
         raise op_error("Range", f"Requires delta != 0: {d}")
     if d > 0 and s > lim:
