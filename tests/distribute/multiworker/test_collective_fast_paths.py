@@ -63,6 +63,7 @@ for chunk in (10, 4 << 20):
         res[f"{chunk}/{pack}"] = {k: [plain(r), r.dtype.name, r.shape.as_list()]
                                    for k, r in zip(keys, outs)}
 collective._PIPELINE_BYTES = 4 << 20
+res["bcast"] = [plain(r) for r in g.broadcast([xs["t"], xs["i8"]], src_rank=1)]
 res["unchanged"] = all(np.array_equal(plain(xs[k]), plain(tensors()[k])) for k in keys)
 for op in ("SUM", "MEAN"):
     got = strategy.extended.batch_reduce_to(op, [(xs[k], xs[k]) for k in keys
@@ -95,6 +96,8 @@ def test_mixed_views_scalars_and_empty_match_numpy(run_cluster):
         assert o["rc"] == 0, o["err"][-3000:]
         r = o["result"]
         assert r["unchanged"]
+        np.testing.assert_array_equal(np.asarray(r["bcast"][0], np.float32), b["t"].T)
+        assert r["bcast"][1] == b["i8"].tolist()
         for case in ("10/0", "10/16", "4194304/0", "4194304/16"):
             for k, (value, dtype, shape) in r[case].items():
                 want = _want(k, a[k], b[k])

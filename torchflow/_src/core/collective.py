@@ -364,7 +364,7 @@ class CollectiveGroup:
         opts.timeout = datetime.timedelta(seconds=timeout)
         bufs, works = [], []
         for v in values:
-            t = _torch(v).clone().contiguous()
+            t = _torch(v).clone(memory_format=torch.contiguous_format)
             send = t.to(_GLOO_CAST[t.dtype]) if t.dtype in _GLOO_CAST else t
             works.append(self._pg_for(send, "auto").broadcast([send], opts))
             bufs.append((send, t.dtype))
