@@ -10,14 +10,18 @@ pipeline gives, and torchflow rebuilds the graph TF wrote
 from __future__ import annotations
 
 import collections
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 
 import torchflow as tf
-from torchflow._src.core.proto import tf_graph_pb2
+from torchflow._src.core.proto import tf_graph_pb2, tf_tensor_pb2
 from torchflow._src.data import dataset_graph, dataset_graph_read
 from torchflow._src.data.service import data_service_ops
+from torchflow._src.ops.tensor_proto_ops import from_proto
 from torchflow._src.testing import real_tf
 
 _IMG = np.arange(6 * 2 * 3, dtype=np.uint8).reshape(6, 2, 3)
@@ -223,9 +227,6 @@ def test_reader_errors():
 def test_string_constants_as_tf_writes_them():
     # C++ TF writes string tensors of graphs in tensor_content (varint lengths, then bytes),
     # as in TF's GraphDef of from_tensor_slices(["x", "y", "z"]): "\001\001\001xyz".
-    from torchflow._src.core.proto import tf_tensor_pb2
-    from torchflow._src.ops.tensor_proto_ops import from_proto
-
     long = b"q" * 300  # a two-byte length
     p = tf_tensor_pb2.TensorProto(dtype=tf.string.as_datatype_enum,
                                   tensor_content=b"\x01\x02\x00\xac\x02" + b"xyz" + long)
@@ -235,3 +236,22 @@ def test_string_constants_as_tf_writes_them():
     p.tensor_shape.dim[0].size = 1
     with pytest.raises(tf.errors.InvalidArgumentError):
         from_proto(p)
+
+
+_SAME_PIPELINE = """
+import sys, torchflow as tf
+from torchflow._src.data import dataset_graph
+ds = tf.data.Dataset.range(10).map(lambda x: (x * 2, tf.cast(x, tf.float32) + 1.5)).filter(
+    lambda a, b: a > 3).batch(3).shuffle(4, seed=1)
+sys.stdout.write(dataset_graph.serialize(ds).hex())
+"""
+
+
+def test_same_pipeline_same_bytes_in_another_process():
+    # distribute() in two processes registers one dataset when the bytes agree
+    def run(seed):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        return subprocess.run([sys.executable, "-c", _SAME_PIPELINE], env=env, timeout=120,
+                              capture_output=True, text=True, check=True).stdout
+
+    assert run("1") == run("2") != ""

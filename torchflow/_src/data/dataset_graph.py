@@ -316,5 +316,6 @@ def dataset_graph_def(dataset):
 
 
 def serialize(dataset) -> bytes:
-    """``dataset_graph_def(dataset)`` as protobuf bytes (``_as_serialized_graph()``)."""
-    return dataset_graph_def(dataset).SerializeToString()
+    """``dataset_graph_def(dataset)`` as protobuf bytes (``_as_serialized_graph()``),
+    the same bytes for the same pipeline in any process (map fields in key order)."""
+    return dataset_graph_def(dataset).SerializeToString(deterministic=True)
