@@ -20,6 +20,7 @@ from __future__ import annotations
 from torchflow._src.core import dtypes, errors
 from torchflow._src.core.op_graph import NameAttrList, attr_value
 from torchflow._src.core.proto import tf_function_pb2
+from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.tensor_spec import TensorSpec
 from torchflow._src.core.variables import Variable
 from torchflow._src.train.saved_model import constants, structure
@@ -27,6 +28,7 @@ from torchflow._src.train.saved_model.restored_function import (
     RestoredConcreteFunction,
     RestoredFunction,
 )
+from torchflow._src.train.saved_model.revived import RevivedResource
 from torchflow._src.util import nest
 
 RESTORED = (RestoredFunction, RestoredConcreteFunction)
@@ -109,13 +111,20 @@ def bound_objects(fn: RestoredConcreteFunction, fname: str) -> list:
     """
     out = []
     for c in getattr(fn, "_saved_capture_objects", None) or fn._captures:
-        if not isinstance(c, (Variable, constants.Asset)):
+        if not (isinstance(c, (Variable, constants.Asset, Tensor)) or
+                is_restored_resource(c)):
             raise errors.UnimplementedError(
                 None, None, f"Cannot re-save the restored function {fname}: it captures "
                 f"{type(c).__name__} {c!r}, and torchflow re-saves restored functions that "
-                "capture variables and assets only")
+                "capture variables, assets, constants and restored resources (lookup tables) only")
         out.append(c)
     return out
+
+
+def is_restored_resource(obj) -> bool:
+    """A loaded resource (a lookup table) that a re-save writes back as a
+    ``SavedResource`` node with its ``_create_resource``/``_initialize`` functions."""
+    return isinstance(obj, RevivedResource) and obj._captured is None
 
 
 def copy_saved_concrete(saved, fn: RestoredConcreteFunction, bound: list) -> None:
@@ -170,10 +179,11 @@ def signature_parts(fn: RestoredConcreteFunction, key: str):
 
 
 def signature_wrapper(name: str, inner: str, inner_fd, keywords: list, specs: list,
-                      out_keys: list, n_bound: int):
+                      out_keys: list, bound_types: list):
     """A signature's ``FunctionDef`` that calls the copied restored function ``inner``.
 
-    Its inputs are the keywords in sorted order, then the ``n_bound`` variable handles;
+    Its inputs are the keywords in sorted order, then the bound inputs (variable and
+    resource handles, captured constants) of ``bound_types``;
     its outputs the sorted ``out_keys``; the body one ``StatefulPartitionedCall``.
     """
     fd = tf_function_pb2.FunctionDef()
@@ -186,9 +196,9 @@ def signature_wrapper(name: str, inner: str, inner_fd, keywords: list, specs: li
         fd.arg_attr[len(sig.input_arg) - 1].attr["_user_specified_name"].s = \
             keywords[k].encode()
     handles = []
-    for j in range(n_bound):
+    for j, bound_type in enumerate(bound_types):
         a = f"unknown_{j}" if j else "unknown"
-        sig.input_arg.add(name=a, type=dtypes.resource.as_datatype_enum)
+        sig.input_arg.add(name=a, type=bound_type.as_datatype_enum)
         handles.append(a)
     call = fd.node_def.add(name="StatefulPartitionedCall", op="StatefulPartitionedCall")
     call.input.extend(list(keywords) + handles)

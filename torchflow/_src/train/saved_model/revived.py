@@ -85,6 +85,16 @@ class RevivedResource:
         self.device = device
         self._captured = captured
         self.handle = None
+        self._saved_children: list = []
+
+    def _add_child(self, name: str, child) -> None:
+        # Its functions (_create_resource, ...) and trackables (an initializer's asset),
+        # which a re-save writes back.
+        self._saved_children.append((name, child))
+        try:
+            object.__setattr__(self, name, child)
+        except AttributeError:
+            pass
 
     @property
     def resource_handle(self):
@@ -97,4 +107,4 @@ class RevivedResource:
         return self.handle
 
     def _checkpoint_dependencies(self) -> list:
-        return []
+        return list(self._saved_children)

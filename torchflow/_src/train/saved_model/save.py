@@ -34,6 +34,8 @@ import os
 import shutil
 import warnings
 
+import numpy as np
+
 from torchflow._src.core import dtypes, errors
 from torchflow._src.core.composite_tensor import TypeSpec
 from torchflow._src.core.function import ConcreteFunction, Function
@@ -153,6 +155,8 @@ class _Saver:
         self._taken: set = set()
         self._copier = resave.FunctionCopier(self.library, self._taken)
         self.debug_functions: list = []  # [(FunctionDef name, graph, Python function)]
+        self._constant_ids: "dict[int, int]" = {}  # id(captured tensor) -> node id
+        self._constant_nodes: "dict[int, tuple]" = {}  # node id -> (Const name, dtype)
 
     def _fname(self, base: str) -> str:
         while True:
@@ -231,7 +235,28 @@ class _Saver:
             else concrete._function.__name__
         return self._add_concrete(concrete, base)
 
+    def _constant_node(self, t: Tensor) -> int:
+        """A ``SavedConstant`` node for a tensor a restored function captures (a table's
+        default value), naming a ``Const`` of the MetaGraph's graph, as TF writes one."""
+        j = self._constant_ids.get(id(t))
+        if j is None:
+            j = len(self.graph.nodes)
+            taken = {n.name for n in self.meta.graph_def.node}
+            k = len(self._constant_ids)
+            while f"captured_constant_{k}" in taken:
+                k += 1
+            nd = self.meta.graph_def.node.add(name=f"captured_constant_{k}", op="Const")
+            nd.attr["value"].CopyFrom(attr_value(np.asarray(t.numpy())))
+            nd.attr["dtype"].CopyFrom(attr_value(t.dtype))
+            self.graph.nodes.add().constant.operation = nd.name
+            self._constant_ids[id(t)] = j
+            self._constant_nodes[j] = (nd.name, t.dtype)
+            self._keep.append(t)
+        return j
+
     def _node_of(self, var, fname: str) -> int:
+        if isinstance(var, Tensor):
+            return self._constant_node(var)
         j = self.index.get(id(var)) if not isinstance(var, constants.Asset) else \
             self._asset_ids.get(id(var))
         if j is None:
@@ -296,6 +321,8 @@ class _Saver:
                 for c_name, c_device in options_impl.distributed_components(obj, policy):
                     v.experimental_distributed_variable_components.add(name=c_name,
                                                                        device=c_device)
+            elif resave.is_restored_resource(obj):
+                proto.resource.device = obj.device
             else:
                 ident = {"list": "trackable_list_wrapper",
                          "dict": "trackable_dict_wrapper"}.get(kind, "_generic_user_object")
@@ -314,6 +341,7 @@ class _Saver:
         path) and their ``AssetFileDef``\ s; ``build_assets`` copies the files."""
         self._asset_files: list = []
         self._asset_ids: dict = {}
+        self._asset_tensors: dict = {}  # node id -> the graph's asset path Placeholder
         for i in range(len(self.objects)):
             d = getattr(self.objects[i], "__dict__", None) or {}
             for attr in sorted(d):
@@ -331,6 +359,7 @@ class _Saver:
                 af.tensor_info.name = f"asset_path_initializer_{k}:0" if k else \
                     "asset_path_initializer:0"
                 node_id = len(self.graph.nodes)
+                self._asset_tensors.setdefault(node_id, af.tensor_info.name[:-2])
                 self.graph.nodes.add().asset.asset_file_def_index = k
                 self.graph.nodes[i].children.add(node_id=node_id, local_name=attr)
 
@@ -392,6 +421,9 @@ class _Saver:
                     comp.name = unique(c_name)
                     comp.attr["shared_name"].s = comp.name.encode()
                     comp.device = c_device
+        for j, (const, _) in self._constant_nodes.items():
+            handles[j] = const
+        inits = self._resource_nodes(handles, unique)
         for n_call, key in enumerate(sorted(sigs)):
             self._add_signature(key, sigs[key], map_id, handles, unique, n_call)
         keys = self._checkpoint_keys()
@@ -400,11 +432,63 @@ class _Saver:
             saver_functions.add_saver(self.meta, [(keys[j], self.objects[j].dtype) for j in saved],
                                       [handles[j] for j in saved], unique, self._fname)
         init = gd.node.add(name=unique("NoOp"), op="NoOp")
+        init.input.extend(f"^{n}" for n in inits)
         init_sig = self.meta.signature_def[_INIT_OP_KEY]
         info = init_sig.outputs[_INIT_OP_KEY]
         info.name = init.name
         info.tensor_shape.unknown_rank = True
         self.meta.collection_def["saved_model_main_op"].node_list.value.append(init.name)
+
+    def bound_types(self, bound: list) -> list:
+        """The dtypes of a function's bound inputs: a captured constant's, else resource."""
+        return [self._constant_nodes[j][1] if j in self._constant_nodes else
+                dtypes.string if j in self._asset_tensors else dtypes.resource for j in bound]
+
+    def _call_node(self, unique, fname: str, inputs: list, tin: list) -> str:
+        fd = next(f for f in self.library.function if f.signature.name == fname)
+        node = self.meta.graph_def.node.add(name=unique("StatefulPartitionedCall"),
+                                            op="StatefulPartitionedCall")
+        node.input.extend(inputs)
+        tout = [dtypes.as_dtype(a.type) for a in fd.signature.output_arg]
+        for a, v in (("Tin", tin), ("Tout", tout), ("f", NameAttrList(fname)), ("config", ""),
+                     ("config_proto", ""), ("executor_type", "")):
+            node.attr[a].CopyFrom(attr_value(v))
+        return node.name
+
+    def _resource_nodes(self, handles: dict, unique) -> list:
+        """The MetaGraph's nodes of each restored resource (a lookup table), as TF's
+        exported graph makes them: a call of its ``_create_resource`` gives the handle
+        signatures take, a call of its ``_initialize`` runs in the init op (returned)."""
+        inits = []
+        made = []
+        # The TF1 loader feeds each asset's path to its Placeholder when it runs the
+        # init op, so an initializer reading a vocabulary file gets the exported copy.
+        fed = dict(handles)
+        for j, name in self._asset_tensors.items():
+            ph = self.meta.graph_def.node.add(name=unique(name), op="Placeholder")
+            ph.attr["dtype"].type = dtypes.string.as_datatype_enum
+            ph.attr["shape"].shape.CopyFrom(shape_proto([]))
+            fed[j] = ph.name
+        for j, obj in enumerate(self.objects):
+            if not resave.is_restored_resource(obj):
+                continue
+            create = getattr(obj, "_create_resource", None)
+            concretes = _concretes(create) if isinstance(create, resave.RESTORED) else []
+            if concretes and id(concretes[0]) in self._names:
+                handles[j] = self._call_node(unique, self._names[id(concretes[0])], [], [])
+                made.append(obj)
+        fed.update(handles)
+        for obj in made:
+            init = getattr(obj, "_initialize", None)
+            concretes = _concretes(init) if isinstance(init, resave.RESTORED) else []
+            if not concretes or id(concretes[0]) not in self._names:
+                continue
+            name = self._names[id(concretes[0])]
+            bound = list(self.graph.concrete_functions[name].bound_inputs)
+            if all(b in fed for b in bound):
+                inits.append(self._call_node(unique, name, [fed[b] for b in bound],
+                                             self.bound_types(bound)))
+        return inits
 
     def _add_signature(self, key, concrete, map_id, handles, unique, n_call) -> None:
         if isinstance(concrete, resave.RestoredConcreteFunction):
@@ -482,7 +566,7 @@ class _Saver:
         name = self._fname("signature_wrapper")
         inner_fd = next(f for f in self.library.function if f.signature.name == inner)
         self.library.function.add().CopyFrom(resave.signature_wrapper(
-            name, inner, inner_fd, keywords, specs, out_keys, len(bound)))
+            name, inner, inner_fd, keywords, specs, out_keys, self.bound_types(bound)))
         saved = self.graph.concrete_functions[name]
         saved.bound_inputs.extend(bound)
         order = sorted(range(len(keywords)), key=lambda k: keywords[k])
@@ -520,7 +604,7 @@ class _Saver:
             info.tensor_shape.CopyFrom(shape_proto(dims))
         call = gd.node.add(name=unique("StatefulPartitionedCall"), op="StatefulPartitionedCall")
         call.input.extend(ins + [handles[j] for j in bound])
-        tin = [spec.dtype for spec in specs] + [dtypes.resource] * len(bound)
+        tin = [spec.dtype for spec in specs] + self.bound_types(bound)
         sorted_keys = list(out_specs)
         tout = [out_specs[k].dtype for k in sorted_keys]
         for a, v in (("Tin", tin), ("Tout", tout), ("f", NameAttrList(name)), ("config", ""),
