@@ -184,3 +184,33 @@ def test_discretization_and_crossing_in_saved_graphs(tmp_path):
                           input_signature=[tf.TensorSpec([2, 1], tf.string)] * 2)
     with pytest.raises(tf.errors.UnimplementedError):
         tf.saved_model.save(cross, str(tmp_path / "cross"))
+
+
+@pytest.mark.parametrize("kwargs", [
+    {}, {"output_sequence_length": 4}, {"output_mode": "count"}, {"output_mode": "binary"},
+    {"output_mode": "tf-idf"}, {"standardize": None, "output_mode": "count", "max_tokens": 9},
+    {"ngrams": 2}, {"split": None}], ids=lambda k: "-".join(f"{a}={b}" for a, b in k.items()))
+def test_text_vectorization_saved_serves_its_values_or_is_refused(kwargs, tmp_path):
+    """TextVectorization in a fixed-shape signature: the default pipeline is written as
+    TF ops and served by real TF to the eager values; the rest (n-grams, custom or no
+    split) is refused, never a constant of the trace."""
+    rtf = real_tf()
+    tv = _pre(tf).TextVectorization(**kwargs)
+    if kwargs.get("output_mode") == "tf-idf":
+        tv.set_vocabulary(["a", "b", "c"], df_data=[0.5, 1.0, 2.0], oov_df_value=0.25)
+    else:
+        tv.set_vocabulary(["a", "b", "c"] if "ngrams" not in kwargs else ["a", "a b", "c"])
+    x = ["a b zz", "c C a, b b!"] if kwargs.get("split", 1) is not None else ["a", "c"]
+    m = tf.Module()
+    m.layer = tv
+    m.f = tf.function(lambda t: m.layer(t), input_signature=[tf.TensorSpec([2], tf.string)])
+    want = tv(tf.constant(x)).numpy()
+    try:
+        tf.saved_model.save(m, str(tmp_path))
+    except tf.errors.UnimplementedError:
+        assert "ngrams" in kwargs or "split" in kwargs
+        return
+    assert "ngrams" not in kwargs and "split" not in kwargs
+    np.testing.assert_allclose(rtf.saved_model.load(str(tmp_path)).f(rtf.constant(x)).numpy(),
+                               want)
+    np.testing.assert_allclose(tf.saved_model.load(str(tmp_path)).f(tf.constant(x)).numpy(), want)

@@ -8,8 +8,8 @@ layers) as dense TF ops:
   elsewhere (``SelectV2``).
 - ``category_encode``: ``DenseBincount`` per row (``binary_output`` for multi-hot),
   times the idf weights for tf-idf.
-- ``bucketize``: ``Bucketize`` (cast to int64); ``category_cross`` is not written
-  yet (refused).
+- ``bucketize``: ``Bucketize`` (cast to int64); ``category_cross`` and ``on_host``
+  (host code of the layers) are not written (refused).
 """
 
 from __future__ import annotations
@@ -138,6 +138,13 @@ def _category_cross(b, call):
     return None
 
 
+def _on_host(b, call):
+    if any(isinstance(x, Tensor) for x in call.args["tensors"]):
+        return refuse(b, call)
+    return None
+
+
+op_graph.register(preprocessing_ops.on_host, _on_host)
 op_graph.register(preprocessing_ops.bucketize, _bucketize)
 op_graph.register(preprocessing_ops.category_cross, _category_cross)
 op_graph.register(preprocessing_ops.vocab_lookup, _vocab_lookup)

@@ -12,8 +12,8 @@ from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.keras.engine.functional_utils import in_symbolic_pass
 from torchflow._src.keras.layers.preprocessing.base import PreprocessingLayer, to_numpy
 from torchflow._src.keras.layers.preprocessing.index_lookup import StringLookup
-from torchflow._src.ops import lookup_ops
-from torchflow._src.ops.string_ops import lower, regex_replace
+from torchflow._src.ops import array_ops, creation_ops, lookup_ops, preprocessing_ops
+from torchflow._src.ops.string_ops import lower, regex_replace, split
 from torchflow._src.util.api import public
 
 _NS = "torchflow.keras.layers.experimental.preprocessing"
@@ -169,6 +169,46 @@ class TextVectorization(PreprocessingLayer):
         return self.max_tokens if self._pad_to_max and self.max_tokens else n
 
     def call(self, inputs):
+        x = inputs if isinstance(inputs, Tensor) else constant(to_numpy(inputs),
+                                                               dtype=dtypes.string)
+        if self._standardize in (LOWER_AND_STRIP_PUNCTUATION, None) and self._ngrams is None \
+                and self._split == SPLIT_ON_WHITESPACE and not (
+                    self._output_mode == INT and not self._output_sequence_length and
+                    in_symbolic_pass()):
+            if x.shape.rank == 2 and x.shape[-1] == 1:
+                x = array_ops.squeeze(x, [1])
+            if x.shape.rank == 1:
+                return self._call_ops(x)
+        return preprocessing_ops.on_host(self._call_host, x)
+
+    def _call_ops(self, x):
+        """The default pipeline as ops that have TF lowerings: ``lower``,
+        ``regex_replace``, ``split``, the vocabulary lookup, then padding (int) or
+        per-row counts."""
+        if self._standardize == LOWER_AND_STRIP_PUNCTUATION:
+            x = regex_replace(lower(x), DEFAULT_STRIP_REGEX, "")
+        words = split(x)
+        lk = self._lookup
+        if self._output_mode == INT:
+            ids = words.with_flat_values(preprocessing_ops.vocab_lookup(
+                words.flat_values, list(lk._vocab), lk._index, 1, 1, b""))
+            n = self._output_sequence_length
+            return ids.to_tensor(0, shape=None if n is None else [None, n])
+        depth = self._depth()
+        ids = words.with_flat_values(preprocessing_ops.vocab_lookup(
+            words.flat_values, list(lk._vocab), lk._index, 1, 0))
+        idf = None
+        if self._output_mode == TFIDF:
+            if self._idf is None:
+                raise RuntimeError("TextVectorization: tf-idf needs `adapt` or idf data.")
+            idf = np.zeros(depth, np.float32)
+            idf[:min(depth, len(self._idf))] = self._idf[:depth]
+        out = preprocessing_ops.category_encode(ids.to_tensor(depth), depth,
+                                                self._output_mode == BINARY, idf)
+        return out if self.compute_dtype == "float32" else creation_ops.cast(
+            out, self.compute_dtype)
+
+    def _call_host(self, inputs):
         rows = self._token_rows(inputs)
         lk = self._lookup
         if self._output_mode == INT and self._split is None:
