@@ -82,6 +82,13 @@ class RestoredConcreteFunction:
         self.structured_outputs = structure.decode(saved.output_signature) if \
             saved.HasField("output_signature") else None
         self._input_specs = _input_specs(self.structured_input_signature)
+        self._has_resources = any(isinstance(c, RevivedResource) for c in captures)
+        out = self.structured_outputs
+        self._output_keys = None
+        if type(out) is dict and all(isinstance(v, TensorSpec) for v in out.values()) and \
+                all(type(k) is str for k in out):
+            order = {k: i for i, k in enumerate(sorted(out))}
+            self._output_keys = [(k, order[k]) for k in out]
         self._argument_keywords = list(bare.argument_keywords) if bare is not None else None
         self._allowed_positional = int(bare.allowed_positional_arguments) if bare is not None \
             else None
@@ -128,15 +135,22 @@ class RestoredConcreteFunction:
                     f"expected to be a {_tf_name(spec.dtype)} tensor but is a "
                     f"{_tf_name(t.dtype)} tensor [Op:{self.name}]")
             args.append(t)
-        captures = [c.resource_handle if isinstance(c, RevivedResource) else c
-                    for c in self._captures]
+        captures = self._captures
+        if self._has_resources:
+            captures = [c.resource_handle if isinstance(c, RevivedResource) else c
+                        for c in captures]
         outputs = self._library.call(self.name, args + captures)
+        keys = self._output_keys
+        if keys is not None:  # a dict of tensors: its values in nest's (sorted) order
+            return {k: outputs[i] for k, i in keys}
         return self._pack_outputs(outputs)
 
     def _pack_outputs(self, outputs: list):
         struct = self.structured_outputs
         if struct is None:
             return None
+        if isinstance(struct, TensorSpec):
+            return outputs[0]
         flat = _leaves(struct)
         it = iter(outputs)
         values = []
