@@ -15,7 +15,9 @@ torchflow dataset from it (or from one TF wrote).
 A dataset that cannot be written so raises ``UnserializableDatasetError``: a source
 of Python values (``from_generator``), a function whose graph holds no TF op
 (``py_function``) or reads a variable, composite (ragged/sparse) elements, and the
-transformations not listed above (``flat_map``, ``interleave``, ``window`` ...).
+transformations not listed above (``flat_map``, ``interleave``, ``window`` ...;
+``dataset_graph_read`` rebuilds TF's ``FlatMapDataset`` and ``InterleaveDataset``s, but
+torchflow does not write them).
 ``OptionsDataset`` (``with_options``) is left out of the graph: options do not change
 the elements.
 """

@@ -4,8 +4,10 @@ The reverse of ``dataset_graph``: reads a graph that torchflow or TensorFlow wro
 (``dataset._as_serialized_graph()``), starting from the input of its ``_Retval``,
 and makes each dataset node the torchflow transformation of the same name. The
 functions of ``map``/``filter`` run as their ``FunctionDef``\\ s in torchflow's graph
-interpreter (``graph_exec.FunctionLibrary``): no Python of the program that wrote
-the graph runs, so a graph can come from anyone the caller trusts with its data.
+interpreter (``graph_exec.FunctionLibrary``); the function of ``flat_map``/``interleave``
+(whose body is dataset ops and constants, as TF writes a file reader over a list of
+names) rebuilds its dataset from each element's tensors. No Python of the program that
+wrote the graph runs, so a graph can come from anyone the caller trusts with its data.
 
 A graph keeps only the flat components of each element, so an element is a tuple
 of its components (a single component: that tensor) unless ``element_spec`` gives
@@ -100,13 +102,74 @@ class _Reader:
         return fn
 
 
+class _FunctionReader(_Reader):
+    """Reads the body of a function that returns a dataset (``flat_map``'s ``f``): its
+    arguments are the element's tensors, its nodes dataset ops and constants."""
+
+    def __init__(self, parent: _Reader, fdef, args: dict):
+        self.nodes = {n.name: n for n in fdef.node_def}
+        self.library = parent.library
+        self._memo = {}
+        self._args = args
+
+    def value(self, inp: str):
+        got = self._args.get(_ref(inp))
+        return got if got is not None else super().value(inp)
+
+    def dataset(self, inp: str) -> DatasetV2:
+        if _ref(inp) in self._args:
+            raise errors.UnimplementedError(
+                None, None, "Cannot rebuild a dataset function whose argument is a dataset")
+        return super().dataset(inp)
+
+
+def _dataset_function(r: _Reader, node, trailing: int = 0):
+    """``node``'s ``f`` (a function returning a dataset) as a Python function of an
+    element's components that rebuilds the dataset its body describes."""
+    fdef = r.library.function_def(node.attr["f"].func.name)
+    others = r.data_inputs(node)[1:]
+    captured = [r.value(i) for i in others[:len(others) - trailing]]
+    names = [a.name for a in fdef.signature.input_arg]
+    if len(fdef.signature.output_arg) != 1:
+        raise errors.InvalidArgumentError(
+            None, None, f"Function {fdef.signature.name} must return one dataset")
+    out = fdef.ret[fdef.signature.output_arg[0].name]
+
+    def fn(*args):
+        values = _structure.flatten(args) + captured
+        return _FunctionReader(r, fdef, dict(zip(names, values))).dataset(out)
+
+    return fn
+
+
+def _flat_map(r: _Reader, node):
+    return r.dataset(r.data_inputs(node)[0]).flat_map(_dataset_function(r, node))
+
+
+# Scalar inputs after other_arguments: (cycle_length, block_length[, ...], num_parallel_calls).
+_INTERLEAVE_TRAILING = {"InterleaveDataset": 2, "ParallelInterleaveDatasetV2": 3,
+                        "ParallelInterleaveDatasetV3": 3, "ParallelInterleaveDatasetV4": 5}
+
+
+def _interleave(r: _Reader, node):
+    ins = r.data_inputs(node)
+    k = _INTERLEAVE_TRAILING[node.op]
+    tail = [int(r.scalar(i)) for i in ins[len(ins) - k:]]
+    parallel = tail[-1] if k > 2 else None
+    det = node.attr["deterministic"].s.decode() if "deterministic" in node.attr else "default"
+    return r.dataset(ins[0]).interleave(
+        _dataset_function(r, node, trailing=k), cycle_length=tail[0], block_length=tail[1],
+        num_parallel_calls=parallel, deterministic={"true": True, "false": False}.get(det))
+
+
 def _components(r: _Reader, node):
     flat = [r.value(i) for i in r.data_inputs(node)]
     return flat[0] if len(flat) == 1 else tuple(flat)
 
 
 def _range(r: _Reader, node):
-    start, stop, step = (r.scalar(i) for i in r.data_inputs(node)[:3])
+    # tensors, not Python ints: inside a flat_map function they are the element's
+    start, stop, step = (r.value(i) for i in r.data_inputs(node)[:3])
     types = graph_exec.attr_value(node.attr["output_types"]) if "output_types" in node.attr \
         else [dtypes.int64]
     return DatasetV2.range(start, stop, step, output_type=types[0])
@@ -200,6 +263,8 @@ _READERS = {
     "CacheDataset": _cache,
     "CacheDatasetV2": _cache,
     "ZipDataset": _zip,
+    "FlatMapDataset": _flat_map,
+    **{op: _interleave for op in _INTERLEAVE_TRAILING},
     "ConcatenateDataset": _concatenate,
     "TFRecordDataset": _file_reader(readers.TFRecordDataset),
     "TFRecordDatasetV2": _file_reader(readers.TFRecordDataset),
