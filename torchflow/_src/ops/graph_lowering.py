@@ -419,9 +419,10 @@ for _fn, _op in ((reduction_ops.reduce_sum, "Sum"), (reduction_ops.reduce_mean, 
                  (reduction_ops.reduce_prod, "Prod"), (reduction_ops.reduce_all, "All"),
                  (reduction_ops.reduce_any, "Any")):
     op_graph.register(_fn, _reduction(_op))
-# less/less_equal/greater/greater_equal share one code object (made by a factory):
-# the frame's free variable ``op`` names the op.
-op_graph.register(comparison_ops.greater, _equal_op)
+for _fn, _op in ((comparison_ops.less, "Less"), (comparison_ops.less_equal, "LessEqual"),
+                 (comparison_ops.greater, "Greater"),
+                 (comparison_ops.greater_equal, "GreaterEqual")):
+    op_graph.register(_fn, _compare(_op))
 op_graph.register(comparison_ops.equal, _compare("Equal"))
 op_graph.register(comparison_ops.not_equal, _compare("NotEqual"))
 for _name, _op in (("assign", "AssignVariableOp"), ("assign_add", "AssignAddVariableOp"),
