@@ -15,6 +15,10 @@ makes one warm-up pass, then the median of ``--repeat`` passes is reported as
 elements per second, with the ratio to local processing and to TF at the same worker
 count.
 
+The row "(pickle)" runs the smallest worker count again with the dataset sent as a
+signed pickle (what pipelines with no graph form use) instead of its GraphDef, which
+the workers rebuild and run through the graph interpreter.
+
 A last line times scalar elements (``range(20000)``), where the per-element cost of
 the service itself (framing, calls, threads) is all there is.
 
@@ -38,6 +42,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import _common  # after OMP_NUM_THREADS, which torch reads at import
 
 import torchflow as tf
+from torchflow._src.data.service import _transport, data_service_ops, splits
 
 _PIPELINE = textwrap.dedent("""
     def make_pipeline(mod, n):
@@ -113,6 +118,17 @@ def timed(make, n: int, repeat: int) -> float:
     return n / statistics.median(times)
 
 
+def _timed_as_pickle(make, n: int, repeat: int) -> float:
+    """``timed`` with datasets sent to the workers as signed pickles."""
+    real = data_service_ops.encode_dataset
+    data_service_ops.encode_dataset = lambda ds: (
+        _transport.PICKLE, data_service_ops._dumps(splits.portable(ds)))
+    try:
+        return timed(make, n, repeat)
+    finally:
+        data_service_ops.encode_dataset = real
+
+
 def run_tf(n: int, repeat: int, counts: list) -> dict | None:
     if not _common.real_tf_available():
         return None
@@ -153,6 +169,9 @@ def main() -> int:
                 time.sleep(0.1)
             ours[str(k)] = timed(lambda: make_pipeline(tf, n).apply(  # noqa: F821
                 svc.distribute("distributed_epoch", d.target)), n, args.repeat)
+            if k == min(args.workers):
+                ours[f"{k}p"] = _timed_as_pickle(lambda: make_pipeline(tf, n).apply(  # noqa: F821
+                    svc.distribute("distributed_epoch", d.target)), n, args.repeat)
         ours["small"] = timed(lambda: tf.data.Dataset.range(SMALL).apply(  # noqa: F821
             svc.distribute("distributed_epoch", d.target)), SMALL, args.repeat)  # noqa: F821
     finally:
@@ -165,14 +184,17 @@ def main() -> int:
     print(_common.describe_machine())
     print(f"CPU-heavy pipeline, {n} elements, batch 16; elements/s (median of "
           f"{args.repeat} passes)")
-    print(f"{'':>12} {'torchflow':>10} {'TF':>10} {'vs local':>9} {'vs TF':>7}")
-    for key in ["local"] + [str(k) for k in sorted(args.workers)]:
+    print(f"{'':>17} {'torchflow':>10} {'TF':>10} {'vs local':>9} {'vs TF':>7}")
+    keys = ["local"] + [str(k) for k in sorted(args.workers)]
+    keys.insert(2, f"{min(args.workers)}p")
+    for key in keys:
         mine = ours[key]
-        theirs = tf_result.get(key) if tf_result else None
-        name = "local" if key == "local" else f"{key} worker{'s' if key != '1' else ''}"
+        theirs = tf_result.get(key.rstrip("p")) if tf_result else None
+        name = "local" if key == "local" else f"{key.rstrip('p')} worker" + \
+            ("s" if key.rstrip("p") != "1" else "") + (" (pickle)" if key.endswith("p") else "")
         vs_local = mine / ours["local"]
         vs_tf = f"{mine / theirs:6.2f}x" if theirs else "    n/a"
-        print(f"{name:>12} {mine:10.1f} {theirs or float('nan'):10.1f} {vs_local:8.2f}x "
+        print(f"{name:>17} {mine:10.1f} {theirs or float('nan'):10.1f} {vs_local:8.2f}x "
               f"{vs_tf}")
     small, theirs = ours["small"], tf_result.get("small") if tf_result else None
     k = max(args.workers)
