@@ -128,16 +128,32 @@ class NameAttrList:
 class OpCall:
     """One outermost call of an op function during the trace."""
 
-    __slots__ = ("fn", "args", "outputs")
+    __slots__ = ("fn", "args", "outputs", "stack")
 
-    def __init__(self, fn, args: dict):
+    def __init__(self, fn, args: dict, stack: tuple = ()):
         self.fn = fn  # the code object
         self.args = args  # its parameters by name, as bound at the call
         self.outputs: Any = None
+        self.stack = stack  # see _user_stack
+
+
+def _user_stack(frame) -> tuple:
+    """``((code, line), ...)`` of the frames above ``frame`` outside torchflow,
+    outermost first: where user code made the op (TF's creation stack, which the
+    SavedModel's debug info records, also leaves out TF's own frames)."""
+    out = []
+    f = frame.f_back
+    while f is not None:
+        if not f.f_code.co_filename.startswith(_PKG):
+            out.append((f.f_code, f.f_lineno))
+        f = f.f_back
+    out.reverse()
+    return tuple(out)
 
 
 _SRC = __file__.rsplit("/", 2)[0]
 _ENGINE = (f"{_SRC}/core/", f"{_SRC}/ops/")  # the files of torchflow's engine
+_PKG = _SRC.rsplit("/", 1)[0] + "/"  # torchflow/
 
 
 def _qualname(code) -> str:
@@ -197,7 +213,8 @@ class _Tracer:
                 (args if args is not None else frame.f_locals).values()):
             return None  # dispatched to its components' ops, which are recorded
         if not self._stack:
-            call = OpCall(code, args if args is not None else dict(frame.f_locals))
+            call = OpCall(code, args if args is not None else dict(frame.f_locals),
+                          _user_stack(frame))
             self._stack.append((frame, call))
         else:
             self._stack.append((frame, None))
@@ -257,6 +274,7 @@ class Operation:
         self._attrs = attrs
         self._num_outputs = num_outputs
         self._output_dtypes = output_dtypes
+        self._stack: tuple = ()  # the user frames of the call it lowers (OpCall.stack)
 
     @property
     def inputs(self) -> list:
@@ -434,7 +452,10 @@ class GraphBuilder:
         ids of the torch tensors a trace computed from its inputs (``Recorder.dynamic``)."""
         self._dynamic.update(dynamic)
         for call in calls:
+            first = len(self.graph._order)
             eps = _LOWERINGS[call.fn](self, call)
+            for op in self.graph._order[first:]:
+                op._stack = call.stack
             if eps is None:
                 continue
             flat = [o for o in nest.flatten(call.outputs, expand_composites=True)
@@ -561,7 +582,10 @@ class FuncGraph:
         for call in calls:
             lower = _LOWERINGS[call.fn]
             b.reader = f"{call.fn.co_filename.rsplit('/', 1)[-1]}:{_qualname(call.fn)}"
+            first = len(g._order)
             eps = lower(b, call)
+            for op in g._order[first:]:
+                op._stack = call.stack
             if eps is None:
                 for o in _tensors(call.outputs):  # the lowering declined these arguments
                     b.producers.setdefault(id(o._t), f"{b.reader} (with these arguments)")

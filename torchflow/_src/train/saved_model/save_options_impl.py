@@ -130,11 +130,11 @@ def write_debug_info(export_dir: str, functions: list) -> None:
         code = getattr(python_fn, "__code__", None)
         if code is None:
             continue
-        index = files.setdefault(code.co_filename, len(files))
         for op in graph.get_operations():
             trace = info.traces[f"{op.name}@{fd_name}"]
-            trace.file_line_cols.add(file_index=index, line=code.co_firstlineno,
-                                     func=code.co_name)
+            for file, line, func in _op_frames(op, code):
+                trace.file_line_cols.add(file_index=files.setdefault(file, len(files)),
+                                         line=line, func=func)
     info.files.extend(sorted(files, key=files.__getitem__))
     directory = os.path.join(export_dir, constants.DEBUG_DIRECTORY)
     os.makedirs(directory, exist_ok=True)
@@ -143,6 +143,26 @@ def write_debug_info(export_dir: str, functions: list) -> None:
     with open(tmp, "wb") as f:
         f.write(info.SerializeToString(deterministic=True))
     os.replace(tmp, path)
+
+
+def _op_frames(op, body) -> list:
+    """``[(file, line, function)]`` of the user frames that made ``op``, outermost
+    first, from the traced ``body`` inward (TF also lists the frames that called the
+    trace: here that would be the save call, not where the function was first
+    traced); an op no user call made (a placeholder, an output's Identity) has the
+    body's first line."""
+    stack = list(getattr(op, "_stack", ()))
+    # AutoGraph runs a converted copy of the body: found by its file, name and lines.
+    last = max((ln for _, _, ln in body.co_lines() if ln is not None),
+               default=body.co_firstlineno)
+    starts = [k for k, (c, line) in enumerate(stack)
+              if c.co_filename == body.co_filename and c.co_name == body.co_name and
+              body.co_firstlineno <= line <= last]
+    if starts:
+        stack = stack[starts[-1]:]
+    if not stack:
+        return [(body.co_filename, body.co_firstlineno, body.co_name)]
+    return [(c.co_filename, line, c.co_name) for c, line in stack]
 
 
 def _is_distributed(var) -> bool:
