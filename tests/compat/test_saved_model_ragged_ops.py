@@ -1,6 +1,7 @@
 """Ragged ops in SavedModels, both ways with real TF (issues 15, 16): reductions over
 axis 0 and of booleans, ragged tensors built inside the function from dense
-``TensorSpec`` arguments, ``tf.ragged.range``, ``tf.strings.split``.
+``TensorSpec`` arguments, ``tf.ragged.range``, ``tf.strings.split``, ``tf.concat``
+along axis 0, ``tf.gather`` of rows, ``merge_dims``.
 
 Each case is a ``tf.Module`` built with the same code under real TF 2.21 and
 torchflow. torchflow's SavedModel is loaded by real TF and by torchflow and called
@@ -115,8 +116,25 @@ def _strings_split(lib):
     return spec, f, (lib.constant(["a b  c", "", "x,y,z w", "  lone "]),)
 
 
+def _concat_gather_merge(lib):
+    """concat along axis 0, gather of rows, merge_dims of a ragged-rank-2 tensor."""
+    spec = [lib.RaggedTensorSpec([None, None], lib.float32),
+            lib.RaggedTensorSpec([None, None], lib.float32), lib.TensorSpec([None], lib.int32),
+            lib.RaggedTensorSpec([None, None, None], lib.int32, ragged_rank=2)]
+
+    def f(a, b, idx, r2):
+        cat = lib.concat([a, b, a], axis=0)
+        g = lib.gather(a, idx)
+        return (cat.to_tensor(), cat.row_splits, g.to_tensor(), g.row_splits,
+                r2.merge_dims(1, 2).to_tensor(), r2.merge_dims(0, 1).row_splits)
+
+    r2 = lib.ragged.constant([[[1, 2], [3]], [], [[4], [], [5, 6]]], ragged_rank=2)
+    return spec, f, (lib.ragged.constant(ROWS), lib.ragged.constant([[7.0], [8.0, 9.0]]),
+                     lib.constant([2, 0, 2, 1]), r2)
+
+
 CASES = [_reductions_axis0, _reductions_bool, _from_row_lengths, _from_row_splits,
-         _from_value_rowids, _ragged_range, _strings_split]
+         _from_value_rowids, _ragged_range, _strings_split, _concat_gather_merge]
 
 
 @pytest.mark.parametrize("build", CASES, ids=lambda f: f.__name__.strip("_"))
@@ -155,3 +173,20 @@ def test_factory_of_dense_arguments_traces_calls_and_validates():
     sig, fn, args = _from_row_lengths(tf)
     _same(tf.function(fn, input_signature=sig)(*args), _from_row_lengths(rtf)[1](
         *_from_row_lengths(rtf)[2]))
+
+
+def test_comparison_functions_save(tmp_path):
+    """tf.math.less/less_equal/greater/greater_equal (and ragged ``>``) are TF's ops in a
+    saved graph: greater's lowering read an ``op`` argument it no longer has (a raw
+    KeyError at save) and the other three had none."""
+    rtf = real_tf()
+
+    def f(lib):
+        return lambda x, rt: (lib.math.greater(x, 1.0), lib.math.less(x, 1.0),
+                              lib.math.less_equal(x, 1.0), lib.math.greater_equal(x, 1.0),
+                              lib.reduce_any(rt > 1.0, axis=1))
+
+    sig = [tf.TensorSpec([None], tf.float32), tf.RaggedTensorSpec([None, None], tf.float32)]
+    tf.saved_model.save(_module(tf, sig, f(tf)), str(tmp_path))
+    x, rt = rtf.constant([0.0, 1.0, 2.0]), rtf.ragged.constant(ROWS)
+    _same(rtf.saved_model.load(str(tmp_path)).f(x, rt), f(rtf)(x, rt))

@@ -16,7 +16,7 @@ import torch
 from torchflow._src.core import dtypes, errors
 from torchflow._src.core.tensor import wrap
 from torchflow._src.ops import array_ops, segment_ops, string_ops
-from torchflow._src.ops.ragged import ragged_factory
+from torchflow._src.ops.ragged import ragged_factory, ragged_gather
 from torchflow._src.ops.ragged.ragged_tensor import RaggedTensor
 from torchflow._src.ops.sparse import sparse_math, sparse_ops
 from torchflow._src.ops.sparse.sparse_tensor import SparseTensor
@@ -60,6 +60,17 @@ def _ragged_range(library, attrs, inputs):
     rt = ragged_factory.range(starts, limits, deltas,
                               row_splits_dtype=attrs.get("Tsplits", dtypes.int64))
     return [rt.row_splits, rt.flat_values]
+
+
+def _ragged_gather(library, attrs, inputs):
+    """TF's ``RaggedGather`` (PARAMS_RAGGED_RANK splits, the values, the indices)."""
+    k = int(attrs.get("PARAMS_RAGGED_RANK", 1))
+    if int(attrs.get("OUTPUT_RAGGED_RANK", k)) != k:
+        raise errors.UnimplementedError(None, None, "RaggedGather of ragged indices is not "
+                                        "supported [Op:RaggedGather]")
+    rt = RaggedTensor.from_nested_row_splits(inputs[k], list(inputs[:k]), validate=False)
+    out = ragged_gather.gather0(rt, inputs[k + 1])
+    return list(out.nested_row_splits) + [out.flat_values]
 
 
 def _string_split_v2(library, attrs, inputs):
@@ -114,6 +125,7 @@ HANDLERS = {
     "RaggedTensorToSparse": _ragged_to_sparse,
     "RaggedRange": _ragged_range,
     "StringSplitV2": _string_split_v2,
+    "RaggedGather": _ragged_gather,
     "UnsortedSegmentMax": _unsorted(segment_ops.unsorted_segment_max),
     "UnsortedSegmentMin": _unsorted(segment_ops.unsorted_segment_min),
     "UnsortedSegmentProd": _unsorted(segment_ops.unsorted_segment_prod),
@@ -128,6 +140,7 @@ OUTPUT_ARGS = {
     "RaggedTensorToSparse": ("sparse_indices", "sparse_values", "sparse_dense_shape"),
     "RaggedRange": ("rt_nested_splits", "rt_dense_values"),
     "StringSplitV2": ("indices", "values", "shape"),
+    "RaggedGather": ("output_nested_splits", "output_dense_values"),
 }
 
 

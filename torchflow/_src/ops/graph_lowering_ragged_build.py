@@ -17,7 +17,7 @@ from torchflow._src.core import dtypes, op_graph
 from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.ops import string_ops
-from torchflow._src.ops.ragged import ragged_factory
+from torchflow._src.ops.ragged import ragged_convert, ragged_factory, ragged_gather
 from torchflow._src.ops.ragged.ragged_tensor import RaggedTensor
 from torchflow._src.util import nest
 
@@ -168,6 +168,125 @@ def _strings_split(b, call):
     return [f"{node}:1", _splits_of_rowids(b, ids, i64, nrows)]
 
 
+def _components(b, x) -> list:
+    """The endpoints of ``x``'s components: flat values, then each row splits."""
+    if isinstance(x, RaggedTensor):
+        return [b.input(x.flat_values)] + [b.input(s) for s in x.nested_row_splits]
+    return [b.input(x)]
+
+
+def _gather1(b, params: str, indices: str, d, di) -> str:
+    n = b.node("GatherV2", [params, indices, b.constant(0, _I32)],
+               {"Tparams": d, "Tindices": di, "Taxis": _I32, "batch_dims": 0}, name="GatherV2",
+               out_dtypes=[d])
+    return f"{n}:0"
+
+
+def _merge(b, rt, outer: int, inner: int):
+    """Endpoints of ``ragged_convert._merge(rt, outer, inner)``'s components, or None
+    (a dense dimension merged: not lowered)."""
+    if not isinstance(rt, RaggedTensor):
+        return None
+    if outer == 0:
+        v = rt
+        for _ in range(inner):
+            if not isinstance(v, RaggedTensor):
+                return None
+            v = v.values
+        return _components(b, v)
+    if outer > 1:
+        sub = _merge(b, rt.values, outer - 1, inner - 1)
+        return None if sub is None else [sub[0], b.input(rt.row_splits)] + sub[1:]
+    sd = rt.row_splits_dtype
+    s, v = b.input(rt.row_splits), rt.values
+    for _ in range(inner - 1):
+        if not isinstance(v, RaggedTensor) or v.row_splits_dtype != sd:
+            return None
+        s = _gather1(b, b.input(v.row_splits), s, sd, sd)  # the inner splits at the outer
+        v = v.values
+    rest = _components(b, v)
+    return [rest[0], s] + rest[1:]
+
+
+def _merge_dims(b, call):
+    a = call.args
+    rt = a["self"]
+    if not isinstance(rt, RaggedTensor) or call.outputs is rt:
+        return None
+    rank = rt.shape.rank or 0
+    outer, inner = int(a["outer_axis"]), int(a["inner_axis"])
+    out = _merge(b, rt, outer + rank if outer < 0 else outer, inner + rank if inner < 0 else inner)
+    return out if out is not None else refuse(b, call)
+
+
+def _concat_rows(b, call):
+    """Ragged tensors of one ragged rank along axis 0: ``ConcatV2`` of the values, and
+    of the splits each shifted by the values before it."""
+    rts = call.args["rts"]
+    if not all(isinstance(r, RaggedTensor) for r in rts) and not all(
+            isinstance(r, Tensor) for r in rts):
+        return refuse(b, call)
+    return _concat_eps(b, list(rts)) or refuse(b, call)
+
+
+def _concat_eps(b, rts: list):
+    zero = b.constant(0, _I32)
+    if isinstance(rts[0], Tensor):
+        d = rts[0].dtype
+        return [_op(b, "ConcatV2", [b.input(r) for r in rts] + [zero], d, name="concat",
+                    N=len(rts), Tidx=_I32)]
+    sd = rts[0].row_splits_dtype
+    if any(not isinstance(r, RaggedTensor) or r.row_splits_dtype != sd for r in rts):
+        return None
+    parts, offset = [], None
+    for r in rts:
+        s = b.input(r.row_splits)
+        if offset is None:
+            parts.append(s)
+        else:
+            tail = _op(b, "StridedSlice", [s, b.constant([1], _I32), b.constant([0], _I32),
+                                           b.constant([1], _I32)], sd, name="strided_slice",
+                       Index=_I32, begin_mask=0, end_mask=1, ellipsis_mask=0,
+                       new_axis_mask=0, shrink_axis_mask=0)
+            parts.append(_op(b, "AddV2", [tail, offset], sd, name="add"))
+        last = _op(b, "StridedSlice", [s, b.constant([-1], _I32), b.constant([0], _I32),
+                                       b.constant([1], _I32)], sd, name="strided_slice",
+                   Index=_I32, begin_mask=0, end_mask=1, ellipsis_mask=0, new_axis_mask=0,
+                   shrink_axis_mask=1)
+        offset = last if offset is None else _op(b, "AddV2", [offset, last], sd, name="add")
+    splits = _op(b, "ConcatV2", parts + [zero], sd, name="concat", N=len(parts), Tidx=_I32)
+    inner = _concat_eps(b, [r.values for r in rts])
+    return None if inner is None else [inner[0], splits] + inner[1:]
+
+
+def _gather0(b, call):
+    """TF's ``RaggedGather`` of the rows of a ragged-rank-1 ``params`` at a vector of
+    indices (outputs: the splits, the values)."""
+    a = call.args
+    params, indices = a["params"], a["indices"]
+    if isinstance(params, RaggedTensor) and isinstance(indices, RaggedTensor):
+        return refuse(b, call)
+    if not isinstance(params, RaggedTensor):  # dense rows: GatherV2 (of ragged indices'
+        if not isinstance(params, Tensor):    # flat values, their splits kept)
+            return refuse(b, call)
+        flat = indices.flat_values if isinstance(indices, RaggedTensor) else indices
+        ep = _gather1(b, b.input(params), b.input(flat), params.dtype, flat.dtype)
+        return [ep] + ([b.input(s) for s in indices.nested_row_splits]
+                       if isinstance(indices, RaggedTensor) else [])
+    if not isinstance(indices, Tensor) or params.ragged_rank != 1 or indices.shape.rank != 1:
+        return refuse(b, call)
+    sd, d = params.row_splits_dtype, params.dtype
+    n = b.node("RaggedGather", [b.input(params.row_splits), b.input(params.flat_values),
+                                b.input(indices)],
+               {"Tvalues": d, "Tindices": indices.dtype, "Tsplits": sd,
+                "PARAMS_RAGGED_RANK": 1, "OUTPUT_RAGGED_RANK": 1}, name="RaggedGather",
+               out_dtypes=[sd, d])
+    return [f"{n}:1", f"{n}:0"]
+
+
+op_graph.register(ragged_convert.merge_dims, _merge_dims, composite=True)
+op_graph.register(ragged_factory.concat_rows, _concat_rows, composite=True)
+op_graph.register(ragged_gather.gather0, _gather0, composite=True)
 op_graph.register(RaggedTensor.from_row_splits, _from_row_splits, composite=True)
 op_graph.register(RaggedTensor.from_row_lengths, _from_row_lengths, composite=True)
 op_graph.register(RaggedTensor.from_value_rowids, _from_value_rowids, composite=True)
