@@ -320,3 +320,45 @@ def test_list_outputs_by_index_and_bad_indices():
         with pytest.raises(tf.errors.InvalidArgumentError,
                            match="names an output its source does not have"):
             lib.call(name, [tf.constant(x)])
+
+
+def _list_library():
+    lib = tf_function_pb2.FunctionDefLibrary()
+    elem = {"element_dtype": _attr(type=DT_FLOAT), "shape_type": _attr(type=DT_INT32)}
+    _fdef(lib, "lists", [("x", DT_FLOAT), ("i", DT_INT32)], [("stacked", DT_FLOAT)], [
+        _const("shape", [2], DT_INT32), _const("n", 3, DT_INT32), _const("one", 1, DT_INT32),
+        {"name": "res", "op": "TensorListReserve", "input": ["shape:output:0", "n:output:0"],
+         "attr": elem},
+        {"name": "set", "op": "TensorListSetItem", "input": ["res:handle:0", "i", "x"],
+         "attr": {"element_dtype": _attr(type=DT_FLOAT)}},
+        {"name": "set2", "op": "TensorListSetItem", "input": ["set:output_handle:0",
+                                                              "one:output:0", "x"],
+         "attr": {"element_dtype": _attr(type=DT_FLOAT)}},
+        {"name": "get", "op": "TensorListGetItem", "input": ["set:output_handle:0", "i",
+                                                             "shape:output:0"],
+         "attr": {"element_dtype": _attr(type=DT_FLOAT)}},
+        {"name": "st", "op": "TensorListStack", "input": ["set:output_handle:0",
+                                                          "shape:output:0"],
+         "attr": {"element_dtype": _attr(type=DT_FLOAT), "num_elements": _attr(i=-1)}},
+        {"name": "get2", "op": "TensorListGetItem", "input": ["set2:output_handle:0",
+                                                              "one:output:0", "shape:output:0"],
+         "attr": {"element_dtype": _attr(type=DT_FLOAT)}},
+        {"name": "sum", "op": "AddV2", "input": ["st:tensor:0", "get:item:0"]},
+        {"name": "sum2", "op": "AddV2", "input": ["sum:z:0", "get2:item:0"]},
+    ], {"stacked": "sum2:z:0"})
+    return FunctionLibrary(lib)
+
+
+def test_tensor_lists_keep_value_semantics_and_check_indices():
+    lib = _list_library()
+    x = np.array([1.5, -2.0], np.float32)
+    (got,) = lib.call("lists", [tf.constant(x), tf.constant(2)])
+    # the list the stack reads was set at index 2 only: set2 made a new list
+    want = np.zeros((3, 2), np.float32)
+    want[2] = x
+    np.testing.assert_array_equal(got.numpy(), want + x + x)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Trying to access element 5 in a list with 3 elements"):
+        lib.call("lists", [tf.constant(x), tf.constant(5)])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="must be a scalar"):
+        lib.call("lists", [tf.constant(x), tf.constant([0, 1])])

@@ -9,6 +9,8 @@ element), its element dtype and its element shape.
 
 from __future__ import annotations
 
+import torch
+
 from torchflow._src.core import dtypes, errors
 from torchflow._src.core.convert import constant
 from torchflow._src.core.tensor_shape import TensorShape
@@ -36,8 +38,20 @@ def _shape_of(value):
     return TensorShape([None if d < 0 else d for d in dims])
 
 
+def _int(value) -> int:
+    """A scalar index input's value (one host read, as TF's kernel makes)."""
+    t = getattr(value, "_t", None)
+    if isinstance(t, torch.Tensor):
+        if t.numel() != 1:
+            raise errors.InvalidArgumentError(
+                None, None, f"The index of a TensorList op must be a scalar, got shape "
+                f"{list(t.shape)}")
+        return int(t)
+    return int(value.numpy()) if hasattr(value, "numpy") else int(value)
+
+
 def _index(value, n: int, op: str) -> int:
-    i = int(value.numpy()) if hasattr(value, "numpy") else int(value)
+    i = value if type(value) is int else _int(value)
     if not 0 <= i < n:
         raise errors.InvalidArgumentError(
             None, None, f"Trying to access element {i} in a list with {n} elements. [Op:{op}]")
@@ -91,11 +105,10 @@ def _get_item(library, attrs, inputs):
 def _set_item(library, attrs, inputs):
     lst = _list(inputs[0], "TensorListSetItem")
     items = list(lst.items)
-    raw = inputs[1]
-    i = int(raw.numpy()) if hasattr(raw, "numpy") else int(raw)
+    i = _int(inputs[1])
     if attrs.get("resize_if_index_out_of_bounds") and i >= len(items):
         items.extend([None] * (i + 1 - len(items)))
-    i = _index(raw, len(items), "TensorListSetItem")
+    i = _index(i, len(items), "TensorListSetItem")
     items[i] = inputs[2]
     return [TensorList(items, lst.dtype, lst.element_shape)]
 
