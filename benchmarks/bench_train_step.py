@@ -254,10 +254,10 @@ def main(argv=None) -> int:
         real = RealTF(args.threads)
     import torch
 
-    if args.threads:
-        torch.set_num_threads(args.threads)
-
     import torchflow as tfw
+
+    if args.threads:  # after import torchflow, which sets torch's thread count
+        torch.set_num_threads(args.threads)
 
     print(f"bench_train_step: {_common.describe_machine()}")
     print(f"load average at start: {_loadavg()}")
