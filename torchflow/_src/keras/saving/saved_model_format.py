@@ -56,9 +56,9 @@ from torchflow._src.keras.optimizers.optimizer_v2 import OptimizerV2
 from torchflow._src.train import checkpoint as ckpt_lib
 from torchflow._src.train import checkpoint_management as cm
 from torchflow._src.train import object_graph as og
+from torchflow._src.train.saved_model import keras_functions, structure
 from torchflow._src.train.saved_model import load as saved_model_load
 from torchflow._src.train.saved_model import save as saved_model_save
-from torchflow._src.train.saved_model import structure
 
 _log = logging.getLogger("torchflow")
 _tf_log = logging.getLogger("tensorflow")  # where TF's own save warnings go
@@ -531,7 +531,7 @@ def _save_with_functions(model, root, filepath: str, signatures, options) -> boo
     sigs = signatures if signatures is not None else {
         "serving_default": default_signature(model)}
     try:
-        call_fn = saved_model_save.keras_call_function(model, spec)
+        call_fn = keras_functions.keras_call_function(model, spec)
     except (errors.OpError, TypeError, ValueError) as e:
         _log.warning("model.save: the call of %s was not traced (%s: %s); "
                      "saved_model.pb holds the object graph only.", model.name,
