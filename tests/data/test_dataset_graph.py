@@ -50,6 +50,11 @@ PIPELINES = {
         lambda x: x * x),
     "cache_repeat": lambda m: m.data.Dataset.range(5).map(lambda x: x + 1).cache().repeat(2),
     "captured_constant": lambda m: _captured(m),
+    "padded_batch_unbatch": lambda m: m.data.Dataset.range(1, 6).map(
+        lambda x: (m.stack([x, x + 1]), m.cast(x, m.float32))).padded_batch(
+        2, padded_shapes=([4], []), padding_values=(m.constant(-1, m.int64), 0.5))
+    .unbatch(),
+    "enumerate": lambda m: m.data.Dataset.from_tensor_slices(["a", "b"]).enumerate(3),
     "from_tensors_unbatched": lambda m: m.data.Dataset.from_tensors(
         (np.arange(6, dtype=np.int32).reshape(2, 3), "s")).repeat(2),
 }
@@ -57,6 +62,8 @@ PIPELINES = {
 # Functions returning datasets: torchflow rebuilds the graphs TF writes for them (the
 # body's dataset ops built from the element's tensors); it does not write them.
 FROM_TF_ONLY = {
+    "map_and_batch": lambda m: m.data.Dataset.range(7).apply(
+        m.data.experimental.map_and_batch(lambda x: x * 2, 3)),
     "flat_map_from_tensors": lambda m: m.data.Dataset.range(3).flat_map(
         lambda x: m.data.Dataset.from_tensors(x).repeat(2)),
     "flat_map_slices": lambda m: m.data.Dataset.from_tensor_slices(
@@ -97,6 +104,15 @@ def _tf_spec(rtf, spec):
                           rtf.as_dtype(spec.dtype.name))
 
 
+def _spec_only(make):
+    """The element_spec of ``make(tf)``, a pipeline that is never iterated (its spec
+    computation's threads stopped)."""
+    ds = make(tf)
+    spec = ds.element_spec
+    dataset_graph_read.release(ds)
+    return spec
+
+
 def _run_in_tf(rtf, data: bytes, spec):
     variant = rtf.raw_ops.DatasetFromGraph(graph_def=data)
     return rtf.data.experimental.from_variant(variant, structure=_tf_spec(rtf, spec))
@@ -131,7 +147,9 @@ def test_graph_holds_tf_ops_and_functions():
 def test_real_tf_runs_torchflow_graph(name):
     rtf = real_tf()
     ds = PIPELINES[name](tf)
-    got = _elements(_run_in_tf(rtf, dataset_graph.serialize(ds), ds.element_spec))
+    data = dataset_graph.serialize(ds)
+    dataset_graph_read.release(ds)  # never iterated here
+    got = _elements(_run_in_tf(rtf, data, ds.element_spec))
     assert got == _elements(PIPELINES[name](rtf))
 
 
@@ -141,7 +159,7 @@ def test_torchflow_rebuilds_tf_graph(name):
     rtf = real_tf()
     tf_ds = PIPELINES[name](rtf)
     data = tf_ds._as_serialized_graph().numpy()
-    ds = dataset_graph_read.dataset_from_graph(data, PIPELINES[name](tf).element_spec)
+    ds = dataset_graph_read.dataset_from_graph(data, _spec_only(PIPELINES[name]))
     assert _elements(ds) == _elements(tf_ds)
 
 
@@ -151,7 +169,7 @@ def test_torchflow_rebuilds_tf_dataset_functions(name):
     rtf = real_tf()
     tf_ds = FROM_TF_ONLY[name](rtf)
     ds = dataset_graph_read.dataset_from_graph(tf_ds._as_serialized_graph().numpy(),
-                                               FROM_TF_ONLY[name](tf).element_spec)
+                                               _spec_only(FROM_TF_ONLY[name]))
     assert _elements(ds) == _elements(tf_ds)
 
 

@@ -2,7 +2,8 @@
 
 Each transformation is one node with TF's op name, inputs and attributes
 (``RangeDataset``, ``TensorSliceDataset``, ``MapDataset`` / ``ParallelMapDatasetV2``,
-``FilterDataset``, ``BatchDatasetV2``, ``ShuffleDataset``, ``RepeatDataset``,
+``FilterDataset``, ``BatchDatasetV2``, ``PaddedBatchDatasetV2``, ``UnbatchDataset``,
+``ShuffleDataset``, ``RepeatDataset``,
 ``TakeDataset``, ``SkipDataset``, ``PrefetchDataset``, ``ShardDataset``, ``ZipDataset``,
 ``ConcatenateDataset``, ``CacheDataset``, ``TFRecordDataset``, ``TextLineDataset``),
 scalar arguments are ``Const`` nodes, and the graph's one ``_Retval`` (``dataset``)
@@ -223,6 +224,23 @@ def _batch(w: _Writer, ds) -> str:
                                      w.const(ds._drop, dtypes.bool)], w.type_attrs(ds))
 
 
+def _unbatch(w: _Writer, ds) -> str:
+    return w.node("UnbatchDataset", [w.dataset(ds._input)], w.type_attrs(ds))
+
+
+def _padded_batch(w: _Writer, ds) -> str:
+    if any(s is None for s in ds._shapes):
+        raise UnserializableDatasetError("Cannot write padded_batch of components of unknown "
+                                         "rank as a graph")
+    shapes = [w.const(np.array([-1 if d is None else d for d in s], np.int64))
+              for s in ds._shapes]
+    values = [w.const(v) for v in ds._values]
+    return w.node("PaddedBatchDatasetV2",
+                  [w.dataset(ds._input), w.const(ds._size, dtypes.int64), *shapes, *values,
+                   w.const(ds._drop, dtypes.bool)],
+                  {**w.type_attrs(ds, "Toutput_types"), "N": len(shapes)})
+
+
 def _shuffle(w: _Writer, ds) -> str:
     seed, seed2 = ds._seeds if ds._seeds is not None else (0, 0)
     i64 = dtypes.int64
@@ -289,6 +307,8 @@ _WRITERS = {
     parallel.ParallelMapDataset: _map,
     transforms.FilterDataset: _filter,
     batching.BatchDataset: _batch,
+    batching.PaddedBatchDataset: _padded_batch,
+    batching.UnbatchDataset: _unbatch,
     transforms.ShuffleDataset: _shuffle,
     transforms.RepeatDataset: _counted("RepeatDataset"),
     transforms.TakeDataset: _counted("TakeDataset"),

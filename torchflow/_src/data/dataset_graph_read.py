@@ -17,6 +17,7 @@ dataset ops not listed in ``_READERS``) raise ``UnimplementedError``.
 
 from __future__ import annotations
 
+import numpy as np
 from google.protobuf.message import DecodeError
 
 from torchflow._src.core import dtypes, errors
@@ -195,6 +196,27 @@ def _batch(r: _Reader, node):
     return r.dataset(ins[0]).batch(int(r.scalar(ins[1])), drop_remainder=drop)
 
 
+def _padded_batch(r: _Reader, node):
+    ins = r.data_inputs(node)
+    n = node.attr["N"].i
+    inp = r.dataset(ins[0])
+    shapes = [[None if d < 0 else d for d in np.asarray(r.value(i).numpy()).tolist()]
+              for i in ins[2:2 + n]]
+    values = [r.value(i) for i in ins[2 + n:2 + 2 * n]]
+    drop = bool(r.scalar(ins[2 + 2 * n])) if len(ins) > 2 + 2 * n else False
+    spec = inp.element_spec
+    return inp.padded_batch(int(r.scalar(ins[1])), padded_shapes=_structure.pack_as(spec, shapes),
+                            padding_values=_structure.pack_as(spec, values), drop_remainder=drop)
+
+
+def _map_and_batch(r: _Reader, node):
+    ins = r.data_inputs(node)
+    size, parallel, drop = (r.scalar(i) for i in ins[-3:])
+    return r.dataset(ins[0]).map(r.function(node, "f", trailing=3),
+                                 num_parallel_calls=int(parallel)).batch(
+        int(size), drop_remainder=bool(drop))
+
+
 def _shuffle(r: _Reader, node):
     ins = r.data_inputs(node)
     buf = int(r.scalar(ins[1]))
@@ -250,6 +272,10 @@ _READERS = {
     "FilterDataset": _filter,
     "BatchDataset": _batch,
     "BatchDatasetV2": _batch,
+    "PaddedBatchDataset": _padded_batch,
+    "PaddedBatchDatasetV2": _padded_batch,
+    "UnbatchDataset": lambda r, n: r.dataset(r.data_inputs(n)[0]).unbatch(),
+    "MapAndBatchDataset": _map_and_batch,
     "ShuffleDataset": _shuffle,
     "ShuffleDatasetV2": _shuffle,
     "ShuffleDatasetV3": _shuffle,
@@ -298,14 +324,18 @@ def dataset_from_graph(graph_def, element_spec=None) -> DatasetV2:
         raise errors.InvalidArgumentError(
             None, None, "The dataset graph must have exactly one _Retval node")
     r = _Reader(gd)
-    ds = r.dataset(r.data_inputs(rets[0])[0])
+    last = r.data_inputs(rets[0])[0]
+    ds = r.dataset(last)
     if element_spec is None:
         return ds
     flat = _structure.flatten(element_spec)
-    have = _structure.flatten(ds.element_spec)
-    if len(flat) != len(have):
+    node = r.nodes[_ref(last)]
+    types = node.attr["output_types"] if "output_types" in node.attr else \
+        node.attr.get("Toutput_types")
+    n = len(types.list.type) if types is not None else len(_structure.flatten(ds.element_spec))
+    if len(flat) != n:
         raise errors.InvalidArgumentError(
-            None, None, f"The dataset graph's elements have {len(have)} components but "
+            None, None, f"The dataset graph's elements have {n} components but "
             f"element_spec has {len(flat)}")
     return _Restructured(ds, element_spec)
 
@@ -328,6 +358,22 @@ class _Restructured(UnaryDataset):
                 yield _structure.pack_as(spec, _leaves((e,)))
         finally:
             close_iter(it)
+
+
+def release(dataset) -> None:
+    """Stops the iterators that computing ``element_spec`` left running in ``dataset``'s
+    pipeline (a spec computation keeps its first elements for the next iteration;
+    a dataset that is never iterated would keep its threads)."""
+    todo, seen = [dataset], set()
+    while todo:
+        ds = todo.pop()
+        if id(ds) in seen:
+            continue
+        seen.add(id(ds))
+        primed = ds.__dict__.pop("_primed", None)
+        if primed is not None:
+            primed.close()
+        todo.extend(ds._inputs())
 
 
 def _leaves(xs) -> list:

@@ -127,7 +127,10 @@ def encode_dataset(dataset):
         data = dataset_graph.serialize(dataset)
         rebuilt = dataset_graph_read.dataset_from_graph(data)
         want = [(s.dtype, s.shape.rank) for s in _structure.flatten(dataset.element_spec)]
-        have = [(s.dtype, s.shape.rank) for s in _structure.flatten(rebuilt.element_spec)]
+        try:
+            have = [(s.dtype, s.shape.rank) for s in _structure.flatten(rebuilt.element_spec)]
+        finally:
+            dataset_graph_read.release(rebuilt)
         if want == have:
             return GRAPH, data
     except (errors.OpError, TypeError, ValueError):
