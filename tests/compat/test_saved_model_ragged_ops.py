@@ -1,7 +1,7 @@
 """Ragged ops in SavedModels, both ways with real TF (issues 15, 16): reductions over
 axis 0 and of booleans, ragged tensors built inside the function from dense
 ``TensorSpec`` arguments, ``tf.ragged.range``, ``tf.strings.split``, ``tf.concat``
-along axis 0, ``tf.gather`` of rows, ``merge_dims``.
+along axis 0, ``tf.gather`` of rows, ``merge_dims``, ``tf.strings.ngrams``.
 
 Each case is a ``tf.Module`` built with the same code under real TF 2.21 and
 torchflow. torchflow's SavedModel is loaded by real TF and by torchflow and called
@@ -133,7 +133,21 @@ def _concat_gather_merge(lib):
                      lib.constant([2, 0, 2, 1]), r2)
 
 
-CASES = [_reductions_axis0, _reductions_bool, _from_row_lengths, _from_row_splits,
+def _ngrams(lib):
+    """tf.strings.ngrams of split words (TF's StringNGrams): widths, padding, short rows."""
+    spec = [lib.TensorSpec([None], lib.string)]
+
+    def f(s):
+        w = lib.strings.split(s)
+        return (lib.strings.ngrams(w, 2).to_tensor(), lib.strings.ngrams(w, (1, 3)).row_splits,
+                lib.strings.ngrams(w, 3, separator="_", pad_values="#").to_tensor(),
+                lib.strings.ngrams(w, 3, pad_values=("<", ">"), padding_width=1).flat_values,
+                lib.strings.ngrams(w, 4, preserve_short_sequences=True).to_tensor())
+
+    return spec, f, (lib.constant(["a b c d", "", "x y", "one"]),)
+
+
+CASES = [_ngrams, _reductions_axis0, _reductions_bool, _from_row_lengths, _from_row_splits,
          _from_value_rowids, _ragged_range, _strings_split, _concat_gather_merge]
 
 

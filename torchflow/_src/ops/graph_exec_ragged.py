@@ -15,7 +15,7 @@ import torch
 
 from torchflow._src.core import dtypes, errors
 from torchflow._src.core.tensor import wrap
-from torchflow._src.ops import array_ops, segment_ops, string_ops
+from torchflow._src.ops import array_ops, segment_ops, string_ops, unicode_ops
 from torchflow._src.ops.ragged import ragged_factory, ragged_gather
 from torchflow._src.ops.ragged.ragged_tensor import RaggedTensor
 from torchflow._src.ops.sparse import sparse_math, sparse_ops
@@ -73,6 +73,23 @@ def _ragged_gather(library, attrs, inputs):
     return list(out.nested_row_splits) + [out.flat_values]
 
 
+def _string_ngrams(library, attrs, inputs):
+    """TF's ``StringNGrams``: the n-grams of each row of a ragged matrix."""
+    data, splits = inputs
+    rt = RaggedTensor.from_row_splits(data, splits, validate=False)
+    pw = int(attrs.get("pad_width", -1))
+
+    def text(k):
+        v = attrs.get(k, b"")
+        return v.decode() if isinstance(v, bytes) else v
+
+    out = unicode_ops.ngrams(
+        rt, [int(w) for w in attrs.get("ngram_widths", [])], text("separator"),
+        None if pw == 0 else (text("left_pad"), text("right_pad")), None if pw < 0 else pw,
+        bool(attrs.get("preserve_short_sequences", False)))
+    return [out.flat_values, out.row_splits]
+
+
 def _string_split_v2(library, attrs, inputs):
     """TF's ``StringSplitV2``: a rank-1 string input's pieces as a sparse matrix."""
     x, sep = inputs
@@ -125,6 +142,7 @@ HANDLERS = {
     "RaggedTensorToSparse": _ragged_to_sparse,
     "RaggedRange": _ragged_range,
     "StringSplitV2": _string_split_v2,
+    "StringNGrams": _string_ngrams,
     "RaggedGather": _ragged_gather,
     "UnsortedSegmentMax": _unsorted(segment_ops.unsorted_segment_max),
     "UnsortedSegmentMin": _unsorted(segment_ops.unsorted_segment_min),
@@ -140,6 +158,7 @@ OUTPUT_ARGS = {
     "RaggedTensorToSparse": ("sparse_indices", "sparse_values", "sparse_dense_shape"),
     "RaggedRange": ("rt_nested_splits", "rt_dense_values"),
     "StringSplitV2": ("indices", "values", "shape"),
+    "StringNGrams": ("ngrams", "ngrams_splits"),
     "RaggedGather": ("output_nested_splits", "output_dense_values"),
 }
 

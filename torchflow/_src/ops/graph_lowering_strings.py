@@ -170,11 +170,39 @@ def _as_string(b, call):
         "fill": str(a.get("fill", ""))}, call)
 
 
+def _ngrams(b, call):
+    """TF's ``StringNGrams(data, data_splits)`` of a ragged matrix of strings (outputs:
+    the n-grams, their row splits)."""
+    a = call.args
+    data = a["data"]
+    if not isinstance(data, RaggedTensor):
+        return refuse(b, call) if _has_tensor(b, [data]) else None
+    if data.ragged_rank != 1 or data.shape.rank != 2 or not isinstance(call.outputs,
+                                                                       RaggedTensor):
+        return refuse(b, call)
+    w = a["ngram_width"]
+    widths = [int(w)] if isinstance(w, int) else [int(v) for v in w]
+    pads = a.get("pad_values")
+    left, right = (pads if isinstance(pads, (list, tuple)) else (pads, pads)) \
+        if pads is not None else ("", "")
+    width = a.get("padding_width")
+    sd = data.row_splits_dtype
+    n = b.node("StringNGrams", [b.input(data.flat_values), b.input(data.row_splits)],
+               {"separator": string_ops._to_bytes(a.get("separator", " ")),
+                "ngram_widths": widths, "left_pad": string_ops._to_bytes(left),
+                "right_pad": string_ops._to_bytes(right),
+                "pad_width": 0 if pads is None else (-1 if width is None else int(width)),
+                "preserve_short_sequences": bool(a.get("preserve_short_sequences", False)),
+                "Tsplits": sd}, name="StringNGrams", out_dtypes=[_S, sd])
+    return [f"{n}:0", f"{n}:1"]
+
+
 op_graph.register(string_ops.as_string, _as_string, composite=True)
+op_graph.register(unicode_ops.ngrams, _ngrams, composite=True)
 # Not written as TF ops yet: refused (composite arguments too, whose results these
 # functions build themselves).
 for _fn in (string_ops.bytes_split, string_ops.unicode_decode, string_ops.format,
-            unicode_ops.ngrams, unicode_ops.unicode_decode_with_offsets,
+            unicode_ops.unicode_decode_with_offsets,
             unicode_ops.unicode_encode, unicode_ops.unicode_split,
             unicode_ops.unicode_split_with_offsets, unicode_ops.unicode_transcode,
             unicode_ops.unsorted_segment_join, string_hash_ops.fingerprint):
