@@ -213,6 +213,22 @@ def test_journal_replays_the_state(tmp_path):
                                              "split"} <= {e["op"] for e in entries}
 
 
+def test_journal_keeps_each_dataset_encoding(tmp_path):
+    s = _state(tmp_path)
+    graph = s.register_dataset("fp-g", b"graphdef", {"s": ["int64", []]}, 3, "sig", "graph")
+    s.close()
+    path = os.path.join(tmp_path, "journal.jsonl")
+    with open(path, "a") as f:  # a journal entry written before datasets had a kind
+        f.write(json.dumps({"op": "dataset", "id": graph + 1, "fp": "fp-old",
+                            "spec": {"s": ["int64", []]}, "splits": None, "sig": "s"}) + "\n")
+    with open(os.path.join(tmp_path, "datasets", f"{graph + 1}.pkl"), "wb") as f:
+        f.write(b"pickled")
+    r = _state(tmp_path)
+    assert r.dataset(graph) == ({"fp": "fp-g", "spec": {"s": ["int64", []]}, "splits": 3,
+                                 "sig": "sig", "kind": "graph"}, b"graphdef")
+    assert r.dataset(graph + 1)[0]["kind"] == "pickle"
+
+
 # --- split sources ------------------------------------------------------------------------
 
 
