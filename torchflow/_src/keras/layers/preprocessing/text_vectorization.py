@@ -14,6 +14,7 @@ from torchflow._src.keras.layers.preprocessing.base import PreprocessingLayer, t
 from torchflow._src.keras.layers.preprocessing.index_lookup import StringLookup
 from torchflow._src.ops import array_ops, creation_ops, lookup_ops, preprocessing_ops
 from torchflow._src.ops.string_ops import lower, regex_replace, split
+from torchflow._src.ops.unicode_ops import ngrams
 from torchflow._src.util.api import public
 
 _NS = "torchflow.keras.layers.experimental.preprocessing"
@@ -171,7 +172,7 @@ class TextVectorization(PreprocessingLayer):
     def call(self, inputs):
         x = inputs if isinstance(inputs, Tensor) else constant(to_numpy(inputs),
                                                                dtype=dtypes.string)
-        if self._standardize in (LOWER_AND_STRIP_PUNCTUATION, None) and self._ngrams is None \
+        if self._standardize in (LOWER_AND_STRIP_PUNCTUATION, None) \
                 and self._split == SPLIT_ON_WHITESPACE and not (
                     self._output_mode == INT and not self._output_sequence_length and
                     in_symbolic_pass()):
@@ -183,11 +184,13 @@ class TextVectorization(PreprocessingLayer):
 
     def _call_ops(self, x):
         """The default pipeline as ops that have TF lowerings: ``lower``,
-        ``regex_replace``, ``split``, the vocabulary lookup, then padding (int) or
-        per-row counts."""
+        ``regex_replace``, ``split``, ``ngrams``, the vocabulary lookup, then padding
+        (int) or per-row counts."""
         if self._standardize == LOWER_AND_STRIP_PUNCTUATION:
             x = regex_replace(lower(x), DEFAULT_STRIP_REGEX, "")
         words = split(x)
+        if self._ngrams is not None:
+            words = ngrams(words, self._ngrams, separator=" ")
         lk = self._lookup
         if self._output_mode == INT:
             ids = words.with_flat_values(preprocessing_ops.vocab_lookup(
