@@ -421,6 +421,20 @@ class DatasetV2:
 
         return ShardDataset(self, num_shards, index)
 
+    def _as_serialized_graph(self, allow_stateful=None, strip_device_assignment=None,
+                             external_state_policy=None):
+        """The pipeline as a scalar string Tensor: a serialized ``GraphDef`` of TF dataset
+        ops (TF's private method; ``tf.raw_ops.DatasetFromGraph`` in TF runs it).
+
+        Raises:
+          tf.errors.UnimplementedError: A part of the pipeline has no graph form
+            (``from_generator``, ``py_function``, ``flat_map`` ...).
+        """
+        # cycle: dataset_graph reads the transformation classes, which subclass this one.
+        from torchflow._src.data import dataset_graph
+
+        return data_ops.scalar(dataset_graph.serialize(self), dtypes.string)
+
     def enumerate(self, start=0, name=None):
         """Pairs each element with its int64 index: ``(i, element)``."""
         from torchflow._src.data.sources import RangeDataset, ZipDataset
