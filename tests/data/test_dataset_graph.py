@@ -127,6 +127,16 @@ def test_round_trip_in_torchflow(name):
     assert _elements(back) == _elements(ds)
 
 
+def test_as_serialized_graph_is_the_graph():
+    ds = PIPELINES["map_filter_batch"](tf)
+    g = ds._as_serialized_graph()
+    assert g.dtype == tf.string and g.shape == []
+    assert g.numpy() == dataset_graph.serialize(ds)
+    with pytest.raises(tf.errors.UnimplementedError):
+        tf.data.Dataset.range(3).map(lambda x: tf.py_function(lambda y: y, [x], tf.int64)
+                                     )._as_serialized_graph()
+
+
 def test_graph_holds_tf_ops_and_functions():
     gd = dataset_graph.dataset_graph_def(PIPELINES["map_filter_batch"](tf))
     ops = [n.op for n in gd.node if n.op != "Const"]
