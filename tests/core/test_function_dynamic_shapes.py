@@ -248,3 +248,18 @@ def test_sequence_mask_over_run_time_length():
         np.testing.assert_allclose(f(x, ln).numpy(), (x * mask).sum(1) / mask.sum(1),
                                    rtol=1e-5)
     assert len(runs) <= 2
+
+
+def test_dataset_map_with_run_time_sizes():
+    runs = []
+
+    def fn(x):
+        runs.append(1)
+        n = tf.shape(x)[0]
+        return tf.reshape(x, [n, -1]), tf.range(n), tf.zeros([n - 1])
+
+    ds = tf.data.Dataset.range(2, 9).map(lambda n: tf.ones([n, 2, 2])).map(fn)
+    for n, (a, r, z) in zip(range(2, 9), ds):
+        assert a.shape == (n, 4) and r.numpy().tolist() == list(range(n))
+        assert z.shape == (n - 1,)
+    assert len(runs) <= 3  # the dataset's trace, then the generic pair
