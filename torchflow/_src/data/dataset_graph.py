@@ -15,10 +15,11 @@ torchflow dataset from it (or from one TF wrote).
 
 A dataset that cannot be written so raises ``UnserializableDatasetError``: a source
 of Python values (``from_generator``), a function whose graph holds no TF op
-(``py_function``) or reads a variable, composite (ragged/sparse) elements, and the
-transformations not listed above (``flat_map``, ``interleave``, ``window`` ...;
-``dataset_graph_read`` rebuilds TF's ``FlatMapDataset`` and ``InterleaveDataset``s, but
-torchflow does not write them).
+(``py_function``), reads a variable or whose recording runs eagerly (it reads
+element values into Python, or calls string ops that run outside the recording),
+composite (ragged/sparse) elements, and the transformations not listed above
+(``flat_map``, ``interleave``, ``window`` ...; ``dataset_graph_read`` rebuilds TF's
+``FlatMapDataset`` and ``InterleaveDataset``\\ s, but torchflow does not write them).
 ``OptionsDataset`` (``with_options``) is left out of the graph: options do not change
 the elements.
 """
@@ -126,11 +127,13 @@ class _Writer:
             raise UnserializableDatasetError(
                 f"The {what} function has no TF graph: {e}") from None
         if any(g is None for g in concrete._graphs.values()):
-            # A recording with real elements ran eagerly: the body reads tensor values
-            # into Python (tf.range(x) sized by an element), which a graph would fix
-            # to the values of the trace's stand-ins.
+            # A recording with real elements ran eagerly: the body may read tensor values
+            # into Python (tf.range(x) sized by an element), which the op graph fixes to
+            # the values of the trace's stand-ins. (String ops run eagerly too; the
+            # recording does not say which reason held, so both take the pickle.)
             raise UnserializableDatasetError(
-                f"The {what} function reads element values into Python while tracing")
+                f"The {what} function's recording runs eagerly (it reads element values "
+                "into Python, or calls an op outside the recording)")
         if len(graph.inputs) > len(graph.arg_names):
             raise UnserializableDatasetError(
                 f"The {what} function reads a tf.Variable, which a dataset graph cannot hold")
