@@ -17,6 +17,9 @@ from torchflow._src.ops.raw_ops import AvgPool as AvgPool
 from torchflow._src.ops.raw_ops import AvgPool3D as AvgPool3D
 from torchflow._src.ops.raw_ops import BatchMatMulV2 as BatchMatMulV2
 from torchflow._src.ops.raw_ops import BiasAdd as BiasAdd
+from torchflow._src.ops.raw_ops import BitwiseAnd as BitwiseAnd
+from torchflow._src.ops.raw_ops import BitwiseOr as BitwiseOr
+from torchflow._src.ops.raw_ops import BitwiseXor as BitwiseXor
 from torchflow._src.ops.raw_ops import BroadcastTo as BroadcastTo
 from torchflow._src.ops.raw_ops import Cast as Cast
 from torchflow._src.ops.raw_ops import Ceil as Ceil
@@ -53,12 +56,14 @@ from torchflow._src.ops.raw_ops import GatherV2 as GatherV2
 from torchflow._src.ops.raw_ops import Greater as Greater
 from torchflow._src.ops.raw_ops import GreaterEqual as GreaterEqual
 from torchflow._src.ops.raw_ops import Identity as Identity
+from torchflow._src.ops.raw_ops import Invert as Invert
 from torchflow._src.ops.raw_ops import InvertPermutation as InvertPermutation
 from torchflow._src.ops.raw_ops import IsFinite as IsFinite
 from torchflow._src.ops.raw_ops import IsInf as IsInf
 from torchflow._src.ops.raw_ops import IsNan as IsNan
 from torchflow._src.ops.raw_ops import L2Loss as L2Loss
 from torchflow._src.ops.raw_ops import LeakyRelu as LeakyRelu
+from torchflow._src.ops.raw_ops import LeftShift as LeftShift
 from torchflow._src.ops.raw_ops import Less as Less
 from torchflow._src.ops.raw_ops import LessEqual as LessEqual
 from torchflow._src.ops.raw_ops import Lgamma as Lgamma
@@ -115,6 +120,7 @@ from torchflow._src.ops.raw_ops import ResizeBilinear as ResizeBilinear
 from torchflow._src.ops.raw_ops import ResizeNearestNeighbor as ResizeNearestNeighbor
 from torchflow._src.ops.raw_ops import ReverseSequence as ReverseSequence
 from torchflow._src.ops.raw_ops import ReverseV2 as ReverseV2
+from torchflow._src.ops.raw_ops import RightShift as RightShift
 from torchflow._src.ops.raw_ops import Rint as Rint
 from torchflow._src.ops.raw_ops import Round as Round
 from torchflow._src.ops.raw_ops import Rsqrt as Rsqrt

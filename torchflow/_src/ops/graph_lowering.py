@@ -425,6 +425,45 @@ for _fn, _op in ((comparison_ops.less, "Less"), (comparison_ops.less_equal, "Les
     op_graph.register(_fn, _compare(_op))
 op_graph.register(comparison_ops.equal, _compare("Equal"))
 op_graph.register(comparison_ops.not_equal, _compare("NotEqual"))
+
+
+def _logical(op):
+    def lower(b, call):
+        a = call.args
+        n = b.node(op, [b.input(a["x"], dtypes.bool), b.input(a["y"], dtypes.bool)], {},
+                   out_dtypes=[dtypes.bool])
+        return [f"{n}:0"]
+
+    return lower
+
+
+def _logical_xor(b, call):
+    # TF has no LogicalXor kernel: tf.math.logical_xor is (x OR y) AND NOT (x AND y).
+    a = call.args
+    x, y = b.input(a["x"], dtypes.bool), b.input(a["y"], dtypes.bool)
+    both = b.node("LogicalAnd", [x, y], {}, out_dtypes=[dtypes.bool])
+    either = b.node("LogicalOr", [x, y], {}, out_dtypes=[dtypes.bool])
+    neither = b.node("LogicalNot", [f"{both}:0"], {}, out_dtypes=[dtypes.bool])
+    n = b.node("LogicalAnd", [f"{either}:0", f"{neither}:0"], {}, out_dtypes=[dtypes.bool])
+    return [f"{n}:0"]
+
+
+def _logical_not(b, call):
+    n = b.node("LogicalNot", [b.input(call.args["x"], dtypes.bool)], {},
+               out_dtypes=[dtypes.bool])
+    return [f"{n}:0"]
+
+
+op_graph.register(comparison_ops.logical_and, _logical("LogicalAnd"))
+op_graph.register(comparison_ops.logical_or, _logical("LogicalOr"))
+op_graph.register(comparison_ops.logical_xor, _logical_xor)
+op_graph.register(comparison_ops.logical_not, _logical_not)
+for _fn, _op in ((comparison_ops.bitwise_and, "BitwiseAnd"),
+                 (comparison_ops.bitwise_or, "BitwiseOr"),
+                 (comparison_ops.bitwise_xor, "BitwiseXor"),
+                 (comparison_ops.left_shift, "LeftShift"),
+                 (comparison_ops.right_shift, "RightShift")):
+    op_graph.register(_fn, _named_binary(_op))
 for _name, _op in (("assign", "AssignVariableOp"), ("assign_add", "AssignAddVariableOp"),
                    ("assign_sub", "AssignSubVariableOp")):
     op_graph.register(getattr(Variable, _name), _assign(_op))

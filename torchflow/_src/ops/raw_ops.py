@@ -179,6 +179,9 @@ _BINARY = {
     "GreaterEqual": ("comparison_ops", "greater_equal"),
     "LogicalAnd": ("comparison_ops", "logical_and"),
     "LogicalOr": ("comparison_ops", "logical_or"),
+    "BitwiseAnd": ("comparison_ops", "bitwise_and"), "BitwiseOr": ("comparison_ops", "bitwise_or"),
+    "BitwiseXor": ("comparison_ops", "bitwise_xor"), "LeftShift": ("comparison_ops", "left_shift"),
+    "RightShift": ("comparison_ops", "right_shift"),
 }
 _UNARY = {
     "Abs": "abs", "Neg": "negative", "Exp": "exp", "Log": "log", "Sqrt": "sqrt",
@@ -193,6 +196,7 @@ for _name, _fn in _UNARY.items():
     _OPS[_name] = _make(_name, ["x"], _call("unary_math_ops", _fn, "x"), f"tf.math.{_fn}")
 _OPS["LogicalNot"] = _make("LogicalNot", ["x"], _call("comparison_ops", "logical_not", "x"),
                            "tf.math.logical_not")
+_OPS["Invert"] = _make("Invert", ["x"], _call("comparison_ops", "invert", "x"), "tf.bitwise.invert")
 for _name, _fn in (("Sum", "reduce_sum"), ("Mean", "reduce_mean"), ("Prod", "reduce_prod"),
                    ("All", "reduce_all"), ("Any", "reduce_any")):
     _OPS[_name] = _make(_name, ["input", "axis", ("keep_dims", False)], _reduce(_fn),
