@@ -459,6 +459,12 @@ def _fill_and_launch(pieces: list, flat: torch.Tensor, pg, opts) -> list:
     """
     chunk = max(1, _PIPELINE_BYTES // flat.element_size())
     total = flat.numel()
+    if total <= chunk:  # one chunk: no views of views to make
+        if len(pieces) == 1:
+            flat.view(pieces[0].shape).copy_(pieces[0])
+        else:
+            _fill(pieces, flat)
+        return [pg.allreduce([flat], opts)] if total else []
     launched = filled = 0
     works = []
 
