@@ -147,7 +147,23 @@ def _ngrams(lib):
     return spec, f, (lib.constant(["a b c d", "", "x y", "one"]),)
 
 
-CASES = [_ngrams, _reductions_axis0, _reductions_bool, _from_row_lengths, _from_row_splits,
+def _stack(lib):
+    """tf.stack / tf.ragged.stack along axis 0: ragged parts, and dense vectors."""
+    spec = [lib.RaggedTensorSpec([None, None], lib.float32),
+            lib.RaggedTensorSpec([None, None], lib.float32), lib.TensorSpec([None], lib.int32),
+            lib.TensorSpec([None], lib.int32)]
+
+    def f(a, b, u, v):
+        st = lib.stack([a, b], axis=0)
+        dv = lib.ragged.stack([u, v, u])
+        return st.to_tensor(), st.row_splits, st.values.row_splits, dv.to_tensor(), \
+            dv.row_splits
+
+    return spec, f, (lib.ragged.constant(ROWS), lib.ragged.constant([[7.0], [8.0, 9.0]]),
+                     lib.constant([1, 2, 3]), lib.constant([4]))
+
+
+CASES = [_stack, _ngrams, _reductions_axis0, _reductions_bool, _from_row_lengths, _from_row_splits,
          _from_value_rowids, _ragged_range, _strings_split, _concat_gather_merge]
 
 

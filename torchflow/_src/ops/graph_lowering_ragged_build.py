@@ -259,6 +259,32 @@ def _concat_eps(b, rts: list):
     return None if inner is None else [inner[0], splits] + inner[1:]
 
 
+def _batch_rows(b, call):
+    """``parts`` as the rows of one RaggedTensor: the parts concatenated along axis 0,
+    under the splits of their row counts (``Pack`` of each ``Shape``'s first entry)."""
+    a = call.args
+    parts, rr = list(a["parts"]), int(a["ragged_rank"])
+    sd = dtypes.as_dtype(a.get("splits_dtype", dtypes.int64))
+    if rr and not all(isinstance(p, RaggedTensor) and p.ragged_rank == rr for p in parts) or \
+            not rr and not all(isinstance(p, Tensor) for p in parts):
+        return refuse(b, call)
+    inner = _concat_eps(b, parts)
+    if inner is None:
+        return refuse(b, call)
+    counts = []
+    for p in parts:
+        src = p.row_splits if isinstance(p, RaggedTensor) else p
+        shape = f"{b.node('Shape', [b.input(src)], {'T': src.dtype, 'out_type': sd}, name='Shape', out_dtypes=[sd])}:0"
+        n = _op(b, "StridedSlice", [shape, b.constant([0], _I32), b.constant([1], _I32),
+                                    b.constant([1], _I32)], sd, name="strided_slice",
+                Index=_I32, begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0,
+                shrink_axis_mask=1)
+        counts.append(_op(b, "Sub", [n, b.constant(1, sd)], sd, name="sub")
+                      if isinstance(p, RaggedTensor) else n)
+    lengths = _op(b, "Pack", counts, sd, name="stack", N=len(counts), axis=0)
+    return [inner[0], _splits_of_lengths(b, lengths, sd)] + inner[1:]
+
+
 def _gather0(b, call):
     """TF's ``RaggedGather`` of the rows of a ragged-rank-1 ``params`` at a vector of
     indices (outputs: the splits, the values)."""
@@ -286,6 +312,7 @@ def _gather0(b, call):
 
 op_graph.register(ragged_convert.merge_dims, _merge_dims, composite=True)
 op_graph.register(ragged_factory.concat_rows, _concat_rows, composite=True)
+op_graph.register(ragged_factory.batch_rows, _batch_rows, composite=True)
 op_graph.register(ragged_gather.gather0, _gather0, composite=True)
 op_graph.register(RaggedTensor.from_row_splits, _from_row_splits, composite=True)
 op_graph.register(RaggedTensor.from_row_lengths, _from_row_lengths, composite=True)

@@ -249,9 +249,7 @@ def stack(values, axis=0, name=None) -> RaggedTensor:
         rr = max(rr, 1) if rank > 1 else 0
     parts = [to_ragged(v, rr) if rr else v for v in values]
     if axis == 0:
-        lengths = torch.tensor([nrows_of(p) for p in parts], dtype=torch.int64)
-        return RaggedTensor(concat_rows(parts), splits_tensor(lengths_to_splits(lengths)),
-                            internal=True)
+        return batch_rows(parts, rr)
     if axis == 1:
         rows, n, k = interleave_rows(parts)
         return RaggedTensor(rows, splits_tensor(torch.arange(n + 1) * k), internal=True)
