@@ -23,6 +23,7 @@ Runs are interleaved (``--repeats`` rounds); medians are reported. Also:
 
     .venv/bin/python benchmarks/bench_ps.py [--steps 200] [--repeats 3] [--workers 1,2]
         [--processes]   # also torchflow and TF with one process per task (all gRPC)
+        [--only torchflow/procs,TF/procs]   # a subset of the contenders
 
 Caveat: in-process workers share one Python interpreter; torchflow's run their
 steps in Python (GIL-bound), TF's in C++ threads, so 2 in-process workers favour TF.
@@ -258,9 +259,14 @@ def main() -> None:
     p.add_argument("--workers", default="1,2", help="worker counts, e.g. 1,2,4")
     p.add_argument("--processes", action="store_true",
                    help="also run torchflow and TF with one process per task")
+    p.add_argument("--only", default="",
+                   help="comma-separated contender labels to run (default: all)")
     ns = p.parse_args()
     counts = sorted({1, *(int(w) for w in ns.workers.split(","))})
     contenders = CONTENDERS + (PROCESS_CONTENDERS if ns.processes else ())
+    if ns.only:
+        keep = set(ns.only.split(","))
+        contenders = tuple(c for c in contenders if c[0] in keep)
     # The model's weights (float32): 32x64+64 + 64x64+64 + 64x1+1.
     weight_bytes = 4 * (32 * 64 + 64 + 64 * 64 + 64 + 64 + 1)
     rt = _raw_grpc_round_trips(weight_bytes)
@@ -295,7 +301,7 @@ def main() -> None:
                 r = sps[(a, 2)] / sps[(b, 2)]
                 print(f"goal >= 1.5x TF's steps/s at 2 workers, {a} vs {b}: {r:.2f}x "
                       f"({'met' if r >= 1.5 else 'NOT met'})")
-    local = _median([r and r.get("local_step_s") for r in runs[("torchflow", 1)]])
+    local = _median([r and r.get("local_step_s") for r in runs.get(("torchflow", 1), [])])
     for label in labels:
         if not label.startswith("torchflow"):
             continue
