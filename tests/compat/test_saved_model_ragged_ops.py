@@ -163,7 +163,20 @@ def _stack(lib):
                      lib.constant([1, 2, 3]), lib.constant([4]))
 
 
-CASES = [_stack, _ngrams, _reductions_axis0, _reductions_bool, _from_row_lengths, _from_row_splits,
+def _from_nested(lib):
+    """Two ragged dimensions built from three dense arguments (nested factories)."""
+    spec = [lib.TensorSpec([None], lib.float32), lib.TensorSpec([None], lib.int64),
+            lib.TensorSpec([None], lib.int64)]
+
+    def f(values, outer, inner):
+        rt = lib.RaggedTensor.from_nested_row_lengths(values, [outer, inner])
+        return lib.reduce_sum(rt, axis=2).to_tensor(), rt.merge_dims(1, 2).to_tensor()
+
+    return spec, f, (lib.constant([1.0, 2.0, 3.0, 4.0, 5.0]), lib.constant([2, 0, 1], lib.int64),
+                     lib.constant([3, 0, 2], lib.int64))
+
+
+CASES = [_from_nested, _stack, _ngrams, _reductions_axis0, _reductions_bool, _from_row_lengths, _from_row_splits,
          _from_value_rowids, _ragged_range, _strings_split, _concat_gather_merge]
 
 

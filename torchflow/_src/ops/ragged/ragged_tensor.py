@@ -136,7 +136,7 @@ def _stand_in_partition(op: str, values, splits: "Tensor | None"):
     a trace is used: the factory's lowering (``graph_lowering_ragged_build``) builds
     on the real arguments, and the recording is not kept for replay."""
     r = graph_trace.active()
-    if r is None or not r.dry or isinstance(values, RaggedTensor):
+    if r is None or not r.dry:
         return None
     if splits is None:  # the caller found its arguments invalid
         graph_trace.mark_eager(f"{op} of a dry trace's stand-in arguments")
@@ -149,16 +149,26 @@ def _stand_in_partition(op: str, values, splits: "Tensor | None"):
         return None
     except InvalidArgumentError:
         pass
-    graph_trace.mark_eager(f"{op} of a dry trace's stand-in arguments")
     if int(s[0]) != 0 or bool((s[1:] < s[:-1]).any()):
         s = torch.zeros_like(s)
+    if isinstance(values, RaggedTensor):
+        if int(s[-1]) != 0:
+            return None
+        graph_trace.mark_eager(f"{op} of a dry trace's stand-in arguments")
+        return _no_rows(values), wrap(s, splits._dtype)
+    graph_trace.mark_eager(f"{op} of a dry trace's stand-in arguments")
     shape = (int(s[-1]),) + tuple(values._t.shape[1:])
     v = np.full(shape, b"", dtype=object) if values._dtype is dtypes.string else \
         torch.zeros(shape, dtype=values._t.dtype, device=values._t.device)
     return wrap(v, values._dtype), wrap(s, splits._dtype)
 
 
-def _no_rows(values) -> Tensor:
+def _no_rows(values):
+    """``values`` with no rows (a RaggedTensor keeps its ragged rank)."""
+    if isinstance(values, RaggedTensor):
+        d = values.row_splits_dtype
+        return RaggedTensor(_no_rows(values._values), wrap(torch.zeros(1, dtype=d._torch), d),
+                            internal=True)
     shape = (0,) + tuple(values._t.shape[1:])
     v = np.full(shape, b"", dtype=object) if values._dtype is dtypes.string else \
         torch.zeros(shape, dtype=values._t.dtype, device=values._t.device)
