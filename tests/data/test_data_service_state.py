@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import torchflow as tf
+from torchflow._src.data import dataset_graph
 from torchflow._src.data.service import data_service_ops, splits
 from torchflow._src.data.service.dispatcher import DispatcherState
 from torchflow._src.testing import real_tf
@@ -260,6 +261,19 @@ def local_service(monkeypatch):
         for w in ws:
             w._stop()
         d._stop()
+
+
+def test_graph_op_the_workers_lack_reaches_the_consumer(local_service, monkeypatch):
+    # The consumer does not run the graph to check it: an op of a map function that the
+    # workers' interpreter has no kernel for fails there, and the consumer gets TF's error.
+    ds = tf.data.Dataset.range(4).map(lambda x: x + 1)
+    gd = dataset_graph.dataset_graph_def(ds)
+    next(n for f in gd.library.function for n in f.node_def if n.op == "AddV2").op = "NoSuchOp"
+    forged = gd.SerializeToString()
+    monkeypatch.setattr(data_service_ops, "encode_dataset", lambda d: ("graph", forged))
+    out = ds.apply(svc.distribute("parallel_epochs", local_service.target))
+    with pytest.raises(tf.errors.NotFoundError, match="NoSuchOp"):
+        list(out)
 
 
 def test_in_process_modes_and_errors(local_service):

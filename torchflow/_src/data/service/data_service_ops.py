@@ -28,7 +28,7 @@ import cloudpickle
 
 from torchflow._src.core import dtypes, errors
 from torchflow._src.core.rpc import dumps_code
-from torchflow._src.data import _structure, dataset_graph, dataset_graph_read
+from torchflow._src.data import dataset_graph
 from torchflow._src.data._runtime import start_thread
 from torchflow._src.data.dataset_ops import UNKNOWN, DatasetV2
 from torchflow._src.data.service import _transport, _wire, splits
@@ -121,21 +121,17 @@ def _dumps(dataset) -> bytes:
 
 def encode_dataset(dataset):
     """``(kind, bytes)`` of ``dataset`` for a worker: ``("graph", GraphDef bytes)``, or
-    ``("pickle", cloudpickle bytes)`` where the pipeline has no graph form or its
-    graph does not rebuild here (checked by rebuilding it and comparing the specs)."""
+    ``("pickle", cloudpickle bytes)`` where the pipeline has no graph form.
+
+    The graph is not rebuilt here to check it (that would run the pipeline's first
+    elements a second time in this process): the writer only writes ops the reader
+    rebuilds, and an op inside a function that the workers' interpreter lacks fails
+    there with TF's ``NotFoundError``, which reaches the consumer.
+    """
     try:
-        data = dataset_graph.serialize(dataset)
-        rebuilt = dataset_graph_read.dataset_from_graph(data)
-        want = [(s.dtype, s.shape.rank) for s in _structure.flatten(dataset.element_spec)]
-        try:
-            have = [(s.dtype, s.shape.rank) for s in _structure.flatten(rebuilt.element_spec)]
-        finally:
-            dataset_graph_read.release(rebuilt)
-        if want == have:
-            return GRAPH, data
-    except (errors.OpError, TypeError, ValueError):
-        pass  # no graph form, or one that does not rebuild: the pickle
-    return PICKLE, _dumps(splits.portable(dataset))
+        return GRAPH, dataset_graph.serialize(dataset)
+    except dataset_graph.UnserializableDatasetError:
+        return PICKLE, _dumps(splits.portable(dataset))
 
 
 @public("torchflow.data.experimental.service")
