@@ -1,7 +1,8 @@
 """Ragged ops in SavedModels, both ways with real TF (issues 15, 16): reductions over
 axis 0 and of booleans, ragged tensors built inside the function from dense
 ``TensorSpec`` arguments, ``tf.ragged.range``, ``tf.strings.split``, ``tf.concat``
-along axis 0, ``tf.gather`` of rows, ``merge_dims``, ``tf.strings.ngrams``.
+along axis 0, ``tf.gather`` of rows, ``merge_dims``, ``tf.strings.ngrams``,
+``tf.ragged.boolean_mask``.
 
 Each case is a ``tf.Module`` built with the same code under real TF 2.21 and
 torchflow. torchflow's SavedModel is loaded by real TF and by torchflow and called
@@ -176,7 +177,17 @@ def _from_nested(lib):
                      lib.constant([3, 0, 2], lib.int64))
 
 
-CASES = [_from_nested, _stack, _ngrams, _reductions_axis0, _reductions_bool, _from_row_lengths, _from_row_splits,
+def _boolean_mask(lib):
+    spec = [lib.RaggedTensorSpec([None, None], lib.float32)]
+
+    def f(rt):
+        kept = lib.ragged.boolean_mask(rt, rt > 1.5)
+        return kept.to_tensor(), kept.row_splits
+
+    return spec, f, (lib.ragged.constant(ROWS),)
+
+
+CASES = [_boolean_mask, _from_nested, _stack, _ngrams, _reductions_axis0, _reductions_bool, _from_row_lengths, _from_row_splits,
          _from_value_rowids, _ragged_range, _strings_split, _concat_gather_merge]
 
 

@@ -285,6 +285,26 @@ def _batch_rows(b, call):
     return [inner[0], _splits_of_lengths(b, lengths, sd)] + inner[1:]
 
 
+def _boolean_mask(b, call):
+    """A ragged matrix masked by a ragged bool matrix of its partition: ``GatherV2`` of
+    the values at ``Where(mask)``, the splits the kept counts before each row start
+    (``GatherV2(ConcatV2([0], Cumsum(Cast(mask))), splits)``)."""
+    a = call.args
+    data, mask = a["data"], a["mask"]
+    out = call.outputs
+    if not (isinstance(data, RaggedTensor) and isinstance(mask, RaggedTensor) and
+            isinstance(out, RaggedTensor) and data.ragged_rank == mask.ragged_rank == 1 and
+            mask.flat_values.shape.rank == 1):
+        return refuse(b, call)
+    sd, i64 = mask.row_splits_dtype, dtypes.int64
+    m = b.input(mask.flat_values)
+    where = f"{b.node('Where', [m], {'T': dtypes.bool}, name='Where', out_dtypes=[i64])}:0"
+    idx = _op(b, "Squeeze", [where], i64, name="Squeeze", squeeze_dims=[1])
+    vals = _gather1(b, b.input(data.flat_values), idx, data.dtype, i64)
+    kept = _splits_of_lengths(b, _cast(b, m, dtypes.bool, sd), sd)
+    return [vals, _gather1(b, kept, b.input(mask.row_splits), sd, sd)]
+
+
 def _gather0(b, call):
     """TF's ``RaggedGather`` of the rows of a ragged-rank-1 ``params`` at a vector of
     indices (outputs: the splits, the values)."""
@@ -313,6 +333,7 @@ def _gather0(b, call):
 op_graph.register(ragged_convert.merge_dims, _merge_dims, composite=True)
 op_graph.register(ragged_factory.concat_rows, _concat_rows, composite=True)
 op_graph.register(ragged_factory.batch_rows, _batch_rows, composite=True)
+op_graph.register(ragged_factory.boolean_mask, _boolean_mask, composite=True)
 op_graph.register(ragged_gather.gather0, _gather0, composite=True)
 op_graph.register(RaggedTensor.from_row_splits, _from_row_splits, composite=True)
 op_graph.register(RaggedTensor.from_row_lengths, _from_row_lengths, composite=True)
