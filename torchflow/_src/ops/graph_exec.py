@@ -2,8 +2,9 @@
 
 This is how a SavedModel written by TensorFlow runs in torchflow: each node is a
 TF op (``MatMul``, ``ReadVariableOp``, ``StatefulPartitionedCall``, ...) that
-runs through torchflow's raw ops (``tf.raw_ops``) or, for the ops that take
-resources or functions, a handler in ``graph_exec_ops``. The graph is the
+runs through torchflow's raw ops (``tf.raw_ops``), a handler in ``graph_exec_ops``
+(ops on resources and the like) or, for calls, ``If`` and ``While``, code
+``graph_exec_codegen`` writes itself. The graph is the
 program: no Python of the model that wrote it is needed.
 
 Inside a ``FunctionDef`` an input names a function argument (``x``), another
@@ -238,7 +239,9 @@ class _Node:
         names = _OUTPUT_ARGS.get(nd.op)
         self.offsets = {n: i for i, n in enumerate(names)} if names else None
         handler = _HANDLERS.get(nd.op)
-        if handler is not None:
+        if nd.op in graph_exec_codegen.CONTROL_OPS:
+            self.call = None  # the generated code runs the callee's plan itself
+        elif handler is not None:
             attrs = self.attrs
             self.call = lambda library, vals: handler(library, attrs, vals)
         else:

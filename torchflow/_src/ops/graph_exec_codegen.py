@@ -65,8 +65,8 @@ class _Callee:
         return plan
 
 
-def _call_op(fname: str):
-    callee = _Callee(fname)
+def _call_op(attrs):
+    callee = _Callee(attrs["f"])
 
     def call(library, vals):
         return callee.get(library).run(library, vals)
@@ -102,6 +102,13 @@ def _while_op(attrs):
         return vals
 
     return call
+
+
+CONTROL_OPS = {
+    "StatefulPartitionedCall": _call_op, "PartitionedCall": _call_op,
+    "If": _if_op, "StatelessIf": _if_op, "While": _while_op, "StatelessWhile": _while_op,
+}
+"""Ops whose code the writer makes itself (no handler or raw op runs them)."""
 
 
 class _Writer:
@@ -186,14 +193,8 @@ class _Writer:
                 ins = ins[n:]
             parts += [f"{k}={e}" for k, e in zip(singles, ins)]
             return f"{self.name(fn, 'f')}({', '.join(parts)})", many
-        if node.op in ("StatefulPartitionedCall", "PartitionedCall"):
-            target = _call_op(node.attrs["f"])
-        elif node.op in ("If", "StatelessIf"):
-            target = _if_op(node.attrs)
-        elif node.op in ("While", "StatelessWhile"):
-            target = _while_op(node.attrs)
-        else:
-            target = node.call
+        make = CONTROL_OPS.get(node.op)
+        target = node.call if make is None else make(node.attrs)
         return f"{self.name(target, 'h')}(L, [{', '.join(ins)}])", "list"
 
     def finish(self, outputs: list):

@@ -1,8 +1,9 @@
-"""Graph-only op handlers for ``graph_exec``: ops on resources, function calls,
-control flow, constants and the multi-output ops whose raw form differs.
+"""Graph-only op handlers for ``graph_exec``: ops on resources, constants and the
+multi-output ops whose raw form differs (function calls and control flow are
+written by ``graph_exec_codegen`` itself).
 
 A handler is ``handler(library, attrs, inputs) -> list of outputs``: ``library``
-is the ``graph_exec.FunctionLibrary`` running the graph (for calls), ``attrs``
+is the ``graph_exec.FunctionLibrary`` running the graph, ``attrs``
 the node's attributes as Python values, ``inputs`` its data inputs in order (a
 resource input is the torchflow ``Variable`` itself).
 """
@@ -96,27 +97,11 @@ def _resource_gather(library, attrs, inputs):
     return [gather_ops.gather(var, inputs[1], batch_dims=int(attrs.get("batch_dims", 0)))]
 
 
-def _call(library, attrs, inputs):
-    return library.call(attrs["f"], inputs)
-
-
 def _truth(x) -> bool:
     a = np.asarray(x.numpy())
     if a.ndim == 0:
         return bool(a)
     return a.size > 0  # TF: a non-scalar predicate is true when it has elements
-
-
-def _if(library, attrs, inputs):
-    branch = attrs["then_branch"] if _truth(inputs[0]) else attrs["else_branch"]
-    return library.call(branch, inputs[1:])
-
-
-def _while(library, attrs, inputs):
-    loop_vars = list(inputs)
-    while _truth(library.call(attrs["cond"], loop_vars)[0]):
-        loop_vars = library.call(attrs["body"], loop_vars)
-    return loop_vars
 
 
 def _strided_slice(library, attrs, inputs):
@@ -271,12 +256,6 @@ HANDLERS = {
     "AssignSubVariableOp": _assign_sub_variable,
     "VarHandleOp": _var_handle,
     "ResourceGather": _resource_gather,
-    "StatefulPartitionedCall": _call,
-    "PartitionedCall": _call,
-    "If": _if,
-    "StatelessIf": _if,
-    "While": _while,
-    "StatelessWhile": _while,
     "StridedSlice": _strided_slice,
     "FusedBatchNorm": _fused_batch_norm,
     "FusedBatchNormV2": _fused_batch_norm,
