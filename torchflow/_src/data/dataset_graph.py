@@ -211,7 +211,7 @@ def _map(w: _Writer, ds) -> str:
     inp = w.dataset(ds._input)
     if type(ds) is transforms.MapDataset:
         return w.node("MapDataset", [inp], attrs)
-    det = {None: "default", True: "true", False: "false"}[ds._deterministic]
+    det = {True: "true", False: "false"}.get(ds._deterministic, "default")
     return w.node("ParallelMapDatasetV2", [inp, w.const(ds._parallel, dtypes.int64)],
                   {**attrs, "deterministic": det})
 
