@@ -597,7 +597,10 @@ class Function:
             concrete = self._cache.get("sig")
             if concrete is None:
                 shapes = [s.shape for s in nest.flatten(self._input_signature)]
-                concrete = self._new_concrete(None, shapes, self._input_signature, kwargs)
+                # The arguments after the signature are their defaults (checked by
+                # _check_signature); TF's signature holds them: (x_spec, y_spec, None).
+                args_spec = tuple(self._input_signature) + tuple(args[len(self._input_signature):])
+                concrete = self._new_concrete(None, shapes, args_spec, kwargs)
                 self._cache["sig"] = concrete
             return concrete, False
         shapes: list = []
