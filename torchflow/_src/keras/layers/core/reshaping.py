@@ -4,12 +4,22 @@ from __future__ import annotations
 
 import numpy as np
 
+from torchflow._src.core.tensor import executing_eagerly
 from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.keras.engine.base_layer import Layer
 from torchflow._src.keras.engine.input_spec import InputSpec
 from torchflow._src.keras.layers import _utils as U
-from torchflow._src.ops.array_ops import expand_dims, reshape, tile, transpose
+from torchflow._src.ops.array_ops import expand_dims, reshape, stack, tile, transpose
+from torchflow._src.ops.shape_ops import shape
 from torchflow._src.util.api import public
+
+
+def _dynamic_batch(inputs) -> bool:
+    """Whether a traced call takes its sizes from ``tf.shape`` (as TF's layers do for
+    unknown dims): a trace sees its call's sizes, not the signature's, so reading them
+    as ints would pin the recording to them. Batch 0 keeps static sizes: a -1 cannot be
+    inferred from an empty tensor (and size 0 records on its own)."""
+    return not executing_eagerly() and inputs.shape[0] != 0
 
 
 @public("torchflow.keras.layers")
@@ -39,6 +49,8 @@ class Flatten(Layer):
             inputs = transpose(inputs, [0] + list(range(2, rank)) + [1])
         if rank == 1:
             return expand_dims(inputs, 1)
+        if _dynamic_batch(inputs):
+            return reshape(inputs, stack([shape(inputs)[0], -1]))
         inner = inputs.shape.as_list()[1:]
         n = int(np.prod(inner)) if None not in inner else 0
         if n > 0:  # the batch size stays out of the graph (a SavedModel takes any batch)
@@ -74,6 +86,8 @@ class Reshape(Layer):
 
     def call(self, inputs):
         target = list(self.target_shape)
+        if _dynamic_batch(inputs):
+            return reshape(inputs, stack([shape(inputs)[0]] + target))
         inner = inputs.shape.as_list()[1:]
         known = int(np.prod([t for t in target if t != -1]))
         if target.count(-1) == 1 and None not in inner and known > 0 and \

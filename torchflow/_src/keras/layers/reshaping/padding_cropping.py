@@ -70,7 +70,7 @@ class _Cropping(_Spatial):
     def call(self, inputs):
         idx = [slice(None)] * (self._rank + 2)
         for ax, (a, b) in zip(self._axes(), self._pairs):
-            idx[ax] = slice(a, inputs.shape[ax] - b)
+            idx[ax] = slice(a, -b if b else None)  # not size - b: holds at every size
         return inputs[tuple(idx)]
 
     def compute_output_shape(self, input_shape):

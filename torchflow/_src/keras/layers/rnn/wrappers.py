@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import copy
 
+from torchflow._src.core.tensor import executing_eagerly
 from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.keras.engine.base_layer import Layer
 from torchflow._src.keras.engine.serialization import deserialize_layer, serialize_layer
 from torchflow._src.keras.layers.rnn.base_rnn import nest_scope
 from torchflow._src.ops.array_ops import concat, reshape, reverse
+from torchflow._src.ops.shape_ops import shape
 from torchflow._src.util import nest
 from torchflow._src.util.api import public
 
@@ -42,6 +44,11 @@ class Wrapper(Layer):
         return cls(layer, **config)
 
 
+def _merged(x):
+    """The shape of ``x`` with its first two dims merged, as a shape-reading tensor."""
+    return concat([[-1], shape(x)[2:]], 0)
+
+
 @public("torchflow.keras.layers")
 class TimeDistributed(Wrapper):
     """Applies a layer to every temporal slice of an input ``[batch, time, ...]``.
@@ -70,14 +77,23 @@ class TimeDistributed(Wrapper):
     def call(self, inputs, training=None, mask=None):
         dims = inputs.shape.as_list()
         b, t = dims[0], dims[1]
-        # With the inner sizes static, the batch stays out of the graph (-1), so a
-        # SavedModel of the layer takes any batch.
-        static = t is not None and None not in dims[2:]
-        x = reshape(inputs, ([-1] if static else [b * t]) + dims[2:])
         kwargs = {}
         spec = self.layer._call_spec
         if spec.accepts_training and training is not None:
             kwargs["training"] = training
+        if not executing_eagerly() and b != 0 and t != 0:
+            # A trace sees its call's sizes, not the signature's: take them from
+            # tf.shape (as TF does for unknown dims), so one recording serves all sizes.
+            if mask is not None and spec.accepts_mask:
+                kwargs["mask"] = reshape(mask, _merged(mask))
+            y = self.layer(reshape(inputs, _merged(inputs)), **kwargs)
+            steps = shape(inputs)[1:2]
+            return nest.map_structure(
+                lambda o: reshape(o, concat([[-1], steps, shape(o)[1:]], 0)), y)
+        # With the inner sizes static, the batch stays out of the graph (-1), so a
+        # SavedModel of the layer takes any batch.
+        static = t is not None and None not in dims[2:]
+        x = reshape(inputs, ([-1] if static else [b * t]) + dims[2:])
         if mask is not None and spec.accepts_mask:
             kwargs["mask"] = reshape(mask, [b * t] + mask.shape.as_list()[2:])
         y = self.layer(x, **kwargs)
