@@ -25,6 +25,7 @@ import torch
 from torchflow._src.core import errors
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.variables import Variable
+from torchflow._src.ops import graph_exec_fast
 
 _SEQ = (list, tuple)
 _ALIASES = frozenset({"Identity", "Snapshot", "PlaceholderWithDefault"})
@@ -178,6 +179,9 @@ class _Writer:
         many = "seq" if node.multi else "maybe"
         if node.op == "ReadVariableOp" and len(ins) == 1:
             return f"_read({ins[0]})", "one"
+        fast = graph_exec_fast.fast_call(node, len(ins))
+        if fast is not None:
+            return f"{self.name(fast, 'x')}({', '.join(ins)})", "one"
         if node.positional is not None:
             fn, template, slots, fixed = node.positional
             parts = [self.name(v) for v in template]
