@@ -150,3 +150,35 @@ def test_integer_adds_and_products_wrap_around_as_tf():
     got = FunctionLibrary(lib).call("f", [tf.constant(x), tf.constant(y)])[0]
     assert got.dtype == tf.int32
     np.testing.assert_array_equal(got.numpy(), want)
+
+
+def _split_library(num_split):
+    lib = tf_function_pb2.FunctionDefLibrary()
+    _fdef(lib, "f", [("axis", DT_INT32), ("x", DT_FLOAT)], [("a", DT_FLOAT), ("b", DT_FLOAT)], [
+        {"name": "sp", "op": "Split", "input": ["axis", "x"],
+         "attr": {"num_split": _attr(i=num_split), "T": _attr(type=DT_FLOAT)}},
+    ], {"a": "sp:output:0", "b": f"sp:output:{num_split - 1}"})
+    return FunctionLibrary(lib)
+
+
+@pytest.mark.parametrize("axis", [1, -1, 0])
+def test_split_gives_numpy_parts(axis):
+    x = RNG.standard_normal((4, 6)).astype(np.float32)
+    lib = _split_library(2)
+    a, b = lib.call("f", [tf.constant(axis), tf.constant(x)])
+    assert "_x" in lib._plan("f").source
+    want = np.split(x, 2, axis=axis)
+    np.testing.assert_array_equal(a.numpy(), want[0])
+    np.testing.assert_array_equal(b.numpy(), want[1])
+
+
+@pytest.mark.parametrize("axis,num_split", [(1, 4), (2, 2), (-3, 2)])
+def test_split_that_does_not_fit_raises_the_raw_ops_tf_error(axis, num_split):
+    x = np.ones((4, 6), np.float32)
+    with pytest.raises(real_tf().errors.InvalidArgumentError):
+        real_tf().raw_ops.Split(axis=axis, value=x, num_split=num_split)
+    with pytest.raises(tf.errors.InvalidArgumentError) as ours:
+        tf.raw_ops.Split(axis=axis, value=x, num_split=num_split)
+    with pytest.raises(tf.errors.InvalidArgumentError) as fast:
+        _split_library(num_split).call("f", [tf.constant(axis), tf.constant(x)])
+    assert str(fast.value) == str(ours.value)

@@ -181,7 +181,8 @@ class _Writer:
             return f"_read({ins[0]})", "one"
         fast = graph_exec_fast.fast_call(node, len(ins))
         if fast is not None:
-            return f"{self.name(fast, 'x')}({', '.join(ins)})", "one"
+            kind = "list" if node.op in graph_exec_fast.LIST_OUTPUTS else "one"
+            return f"{self.name(fast, 'x')}({', '.join(ins)})", kind
         if node.positional is not None:
             fn, template, slots, fixed = node.positional
             parts = [self.name(v) for v in template]

@@ -1,13 +1,14 @@
 """Fast paths of the generated graph code (``graph_exec_codegen``) for the hottest
 raw ops: ``MatMul``, ``AddV2``, ``Mul``, ``BiasAdd``, ``Sigmoid``, ``Tanh`` and
-``TensorListGetItem`` / ``TensorListSetItem``.
+``Split``, ``TensorListGetItem`` / ``TensorListSetItem``.
 
 Where a node's ``T`` attribute is ``float32`` or ``float64`` (or, for ``AddV2`` and
 ``Mul``, ``int32`` / ``int64``), its code calls a
 function that runs the torch kernel on the inputs' torch tensors directly when they
 are plain Tensors of that dtype (and, for ``MatMul`` and ``BiasAdd``, of the ranks
 the op takes), as the raw op itself would; a TensorList op with a scalar index in
-range reads or replaces the item directly. Anything else (another dtype, a
+range reads or replaces the item directly; ``Split`` of a dimension it divides
+splits the torch tensor. Anything else (another dtype, a
 Variable, a shape torch rejects, a result hook of ``tf.debugging`` on) runs the
 node's raw op, which gives its result or TF's error.
 """
@@ -27,12 +28,12 @@ _FLOATS = (dtypes.float32, dtypes.float64)
 _INTS = (dtypes.int32, dtypes.int64)  # AddV2 and Mul wrap around in TF as in torch
 
 
-def _slow(node):
+def _slow(node, many: bool = False):
     call = node.call
 
     def run(*vals):
         out = call(None, list(vals))
-        return out[0] if isinstance(out, _SEQ) else out
+        return out if many else out[0] if isinstance(out, _SEQ) else out
 
     return run
 
@@ -126,6 +127,38 @@ def _list_set(attrs, slow):
     return run
 
 
+def _split(attrs, slow):
+    k = attrs.get("num_split")
+    if type(k) is not int or k <= 0:
+        return None
+
+    def run(axis, value):
+        if type(axis) is Tensor and type(value) is Tensor and _tensor_module._result_hook is None:
+            a = axis._t
+            t = value._t
+            if isinstance(t, torch.Tensor) and isinstance(a, torch.Tensor) and a.dim() == 0 \
+                    and not a.is_floating_point():
+                rank = t.dim()
+                d = int(a)
+                if -rank <= d < rank and t.shape[d] % k == 0:
+                    dt = value._dtype
+                    out = []
+                    for p in torch.split(t, t.shape[d] // k, d):
+                        r = _new(Tensor)
+                        r._t = p
+                        r._dtype = dt
+                        out.append(r)
+                    return out
+        out = slow(axis, value)
+        return list(out) if isinstance(out, _SEQ) else [out]
+
+    return run
+
+
+LIST_OUTPUTS = frozenset({"Split"})
+"""Ops whose fast function returns the list of the node's outputs (others: one value)."""
+
+
 def fast_call(node, n_inputs: int):
     """A function ``f(*inputs) -> value`` running ``node`` (a planned ``graph_exec``
     node whose ``call`` is bound) with a fast path, or ``None`` for no fast path."""
@@ -137,6 +170,8 @@ def fast_call(node, n_inputs: int):
         return _list_get(slow)
     if op == "TensorListSetItem" and n_inputs == 3:
         return _list_set(node.attrs, slow)
+    if op == "Split" and n_inputs == 2:
+        return _split(node.attrs, _slow(node, many=True))
     dt = node.attrs.get("T")
     if dt not in _FLOATS and (dt not in _INTS or op not in ("AddV2", "Mul")):
         return None
