@@ -96,3 +96,31 @@ def test_saved_model_serves_every_size_in_real_tf(tmp_path, name):
     for x, w in zip(_inputs(), want):
         (out,) = serve(rtf.constant(x)).values()
         np.testing.assert_allclose(out.numpy(), w, rtol=1e-5, atol=1e-6)
+
+
+def _batch_flatten(m):
+    runs = []
+
+    @m.function(input_signature=[m.TensorSpec([None, None, 4], m.float32)])
+    def f(x):
+        runs.append(1)
+        return m.keras.backend.batch_flatten(x)
+
+    return [f(x).numpy() for x in _inputs()], len(runs), f
+
+
+def test_backend_batch_flatten_one_recording_and_saved_model(tmp_path):
+    rtf = real_tf()
+    want, tf_runs, _ = _batch_flatten(rtf)
+    got, runs, f = _batch_flatten(tf)
+    assert tf_runs == 1 and runs <= 2
+    for g, w in zip(got, want):
+        assert g.shape == w.shape
+        np.testing.assert_array_equal(g, w)
+    module = tf.Module()
+    module.f = f
+    tf.saved_model.save(module, str(tmp_path), signatures=f.get_concrete_function())
+    serve = rtf.saved_model.load(str(tmp_path)).signatures["serving_default"]
+    for x, w in zip(_inputs(), want):
+        (out,) = serve(rtf.constant(x)).values()
+        np.testing.assert_array_equal(out.numpy(), w)

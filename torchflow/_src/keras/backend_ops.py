@@ -14,6 +14,7 @@ from torchflow._src.core import dtypes
 from torchflow._src.core.convert import constant as _constant
 from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.core.custom_gradient import stop_gradient as _stop_gradient
+from torchflow._src.core.tensor import executing_eagerly as _executing_eagerly
 from torchflow._src.core.variables import Variable
 from torchflow._src.keras import backend
 from torchflow._src.keras.losses import loss_functions
@@ -386,6 +387,9 @@ def flatten(x):
 def batch_flatten(x):
     """``x`` reshaped to ``(batch, -1)``."""
     x = convert_to_tensor(x)
+    if not _executing_eagerly():  # a trace's sizes are its call's: read them at run time
+        inner = reduction_ops.reduce_prod(shape_ops.shape(x)[1:])
+        return array_ops.reshape(x, array_ops.stack([-1, inner]))
     return array_ops.reshape(x, [-1, int(np.prod(x.shape.as_list()[1:]))])
 
 
