@@ -40,8 +40,16 @@ def _time_distributed(k):
     return k.layers.TimeDistributed(k.layers.Dense(3, activation="tanh"))
 
 
+def _lstm(k):
+    return k.layers.LSTM(3, return_sequences=True)
+
+
+def _gru(k):
+    return k.layers.GRU(3)
+
+
 LAYERS = {f.__name__[1:]: f for f in
-          (_flatten, _reshape, _cropping, _cropping_both, _time_distributed)}
+          (_flatten, _reshape, _cropping, _cropping_both, _time_distributed, _lstm, _gru)}
 
 
 def _model(m, make):

@@ -10,6 +10,7 @@ one kernel when TF 2.4's cuDNN conditions hold.
 from __future__ import annotations
 
 from torchflow._src.core.convert import convert_to_tensor
+from torchflow._src.core.tensor import executing_eagerly
 from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.core.variables import Variable
 from torchflow._src.keras.engine.base_layer import Layer
@@ -18,9 +19,10 @@ from torchflow._src.keras.engine.serialization import deserialize_layer, seriali
 from torchflow._src.keras.layers.rnn.cells import _Cell, _zeros_state
 from torchflow._src.ops import rnn_ops
 from torchflow._src.ops.array_ops import stack, unstack
-from torchflow._src.ops.creation_ops import cast, zeros_like
+from torchflow._src.ops.creation_ops import cast, zeros, zeros_like
 from torchflow._src.ops.ragged.ragged_tensor import RaggedTensor
 from torchflow._src.ops.shape_ops import sequence_mask
+from torchflow._src.ops.shape_ops import shape as _shape
 from torchflow._src.util import nest
 from torchflow._src.util.api import public
 
@@ -432,6 +434,9 @@ def _zero_states(cell, inputs, axis, dtype):
     sizes = _flat_sizes(cell.state_size)
     if not all(isinstance(s, int) for s in sizes):
         return None
+    if not executing_eagerly():  # a trace's batch is its call's: read it at run time
+        batch = _shape(inputs)[axis]
+        return [zeros(stack([batch, s]), dtype=dtype) for s in sizes]
     return [rnn_ops.zero_state(inputs, s, axis, dtype) for s in sizes]
 
 
