@@ -12,7 +12,7 @@ import functools
 
 from torchflow._src.core import dtypes
 from torchflow._src.core.convert import convert_to_tensor
-from torchflow._src.core.tensor import Tensor
+from torchflow._src.core.tensor import Tensor, executing_eagerly
 from torchflow._src.core.variables import VariableAggregation, VariableSynchronization
 from torchflow._src.distribute import ds_context
 from torchflow._src.keras import backend
@@ -27,7 +27,7 @@ from torchflow._src.ops.comparison_ops import equal
 from torchflow._src.ops.creation_ops import cast, zeros
 from torchflow._src.ops.gather_ops import where
 from torchflow._src.ops.reduction_ops import argmax, reduce_mean, reduce_sum
-from torchflow._src.ops.shape_ops import broadcast_to
+from torchflow._src.ops.shape_ops import broadcast_to, size
 from torchflow._src.util.api import public
 
 _PUB = "torchflow.keras.metrics"
@@ -174,7 +174,10 @@ class Reduce(Metric):
         if self.reduction == "sum":
             return
         if self.reduction == "sum_over_batch_size" or sample_weight is None:
-            self.count.assign_add(self._count_constant(_num_elements(values)))
+            if not executing_eagerly():  # a trace's sizes are its call's: count at run time
+                self.count.assign_add(cast(size(values), self._dtype))
+            else:
+                self.count.assign_add(self._count_constant(_num_elements(values)))
         else:
             self.count.assign_add(reduce_sum(sample_weight))
 
