@@ -152,3 +152,26 @@ def test_mean_metric_counts_at_run_time():
     got, runs = _mean_metric(tf)
     assert tf_runs == 1 and runs <= 2
     np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def _accuracy_metric(m):
+    metric = m.keras.metrics.SparseCategoricalAccuracy()
+    runs = []
+
+    @m.function(input_signature=[m.TensorSpec([None, None], m.int32),
+                                 m.TensorSpec([None, None, 4], m.float32)])
+    def f(y, x):
+        runs.append(1)
+        metric.update_state(y, x)
+        return metric.result()
+
+    rng = np.random.RandomState(4)
+    return [f(rng.randint(0, 4, size=x.shape[:2]).astype(np.int32), x).numpy()
+            for x in _inputs()], len(runs)
+
+
+def test_sparse_accuracy_counts_at_run_time():
+    want, tf_runs = _accuracy_metric(real_tf())
+    got, runs = _accuracy_metric(tf)
+    assert tf_runs == 1 and runs <= 2
+    np.testing.assert_allclose(got, want, rtol=1e-6)

@@ -174,12 +174,15 @@ class Reduce(Metric):
         if self.reduction == "sum":
             return
         if self.reduction == "sum_over_batch_size" or sample_weight is None:
-            if not executing_eagerly():  # a trace's sizes are its call's: count at run time
-                self.count.assign_add(cast(size(values), self._dtype))
-            else:
-                self.count.assign_add(self._count_constant(_num_elements(values)))
+            self.count.assign_add(self._count_of(values))
         else:
             self.count.assign_add(reduce_sum(sample_weight))
+
+    def _count_of(self, values):
+        """The element count of ``values`` as a tensor of the metric's dtype."""
+        if not executing_eagerly():  # a trace's sizes are its call's: count at run time
+            return cast(size(values), self._dtype)
+        return self._count_constant(_num_elements(values))
 
     def _count_constant(self, n):
         c = self._n_cache.get(n)
@@ -229,7 +232,7 @@ def _sparse_accuracy_fast(metric, y_true, y_pred) -> bool:
         cast(argmax(y_pred, -1), td)
     matches = cast(equal(y_true, pred), metric._dtype)
     metric.total.assign_add(reduce_sum(matches))
-    metric.count.assign_add(metric._count_constant(_num_elements(matches)))
+    metric.count.assign_add(metric._count_of(matches))
     return True
 
 
