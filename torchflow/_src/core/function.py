@@ -463,7 +463,8 @@ class Function:
                 arg_names.extend([an] if len(leaves) == 1 else
                                  [f"{an}_{i}" for i in range(len(leaves))])
         g = op_graph.FuncGraph.build(f"{concrete.name}_{len(self._list_all_concrete_functions())}",
-                                     arg_names, tensors, cap.calls, out, rec.dynamic, specs=specs)
+                                     arg_names, tensors, cap.calls, out, rec.dynamic, specs=specs,
+                                     tainted=rec.tainted())
         if concrete._op_graph is None:
             concrete._op_graph = g
         return g

@@ -75,6 +75,10 @@ _FRESH_CONSTANTS = frozenset({
 })
 _CONST_MARK = "#C# "
 
+# .tracer: the export-graph tracer this thread runs (op_graph.capture_calls sets it);
+# its ._stack is non-empty inside an op call whose lowering stands for the whole op.
+OP_CAPTURE = threading.local()
+
 # Variable storages (torch leaves) alive, by id: reads of them are not constant.
 _LEAVES: "dict[int, weakref.ref]" = {}
 
@@ -233,6 +237,9 @@ class Recorder(TorchFunctionMode):
         self.keep: list = []
         self.objs: dict[int, str] = {}
         self.unsafe: str | None = None
+        # len(slots) when the body first read an input-dependent value into Python
+        # outside an op the export graph records (OP_CAPTURE).
+        self.tainted_from: int | None = None
         self.paused = 0
         self.thread = _get_ident()
         self.entry_grad = torch.is_grad_enabled()
@@ -328,6 +335,13 @@ class Recorder(TorchFunctionMode):
             self.lines.append(f"_alive({name}, {var.name!r}, {self.name!r})")
         return f"_alive({name}, {var.name!r}, {self.name!r})"
 
+    def tainted(self) -> set:
+        """Ids of the tensors made since the body first read an input-dependent value
+        into Python outside a recorded op (none if it never did)."""
+        if self.tainted_from is None:
+            return set()
+        return set(list(self.slots)[self.tainted_from:])
+
     def input(self, t: torch.Tensor) -> str:
         name = self._fresh("i")
         self.slots[id(t)] = name
@@ -396,12 +410,19 @@ class Recorder(TorchFunctionMode):
             return func(*args, **kwargs)
         name = getattr(func, "__name__", "")
         if name in _READS:
-            if self.unsafe is None and self._is_dynamic(args):
+            if (self.unsafe is None or self.tainted_from is None) and self._is_dynamic(args):
                 t = args[0] if args else None
                 if isinstance(t, torch.Tensor) and id(t) in self.shape_only and \
                         self._only_shapes(args[1:]) and self._only_shapes(kwargs):
-                    return graph_shapes.read(self, func, name, args, kwargs, self.slots[id(t)])
-                self.unsafe = f"the body reads a tensor value into Python ({name})"
+                    if self.unsafe is None:
+                        return graph_shapes.read(self, func, name, args, kwargs,
+                                                 self.slots[id(t)])
+                    return func(*args, **kwargs)
+                if self.unsafe is None:
+                    self.unsafe = f"the body reads a tensor value into Python ({name})"
+                tracer = getattr(OP_CAPTURE, "tracer", None)
+                if self.tainted_from is None and tracer is not None and not tracer._stack:
+                    self.tainted_from = len(self.slots)
             return func(*args, **kwargs)
         out = func(*args, **kwargs)
         if _has_tensor(out) or name in _MUTATORS or (name.endswith("_") and

@@ -28,7 +28,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from torchflow._src.core import dtypes
+from torchflow._src.core import dtypes, graph_trace
 from torchflow._src.core.composite_tensor import CompositeTensor
 from torchflow._src.core.proto import (
     tf_attr_value_pb2,
@@ -96,7 +96,9 @@ _HOST_FNS: "dict[Any, inspect.Signature]" = {}
 def is_registered(fn) -> bool:
     """Whether a call of ``fn`` already has a lowering (two op families may both
     want one for a shared helper; the first registered serves)."""
-    inner = getattr(fn, "__wrapped_host__", None) or fn
+    # Keras' symbolic dispatch (tf_op_layer) swaps a public op's code for a trampoline
+    # that calls the original: the original's code is what a trace sees.
+    inner = getattr(fn, "__wrapped_host__", None) or getattr(fn, "__tf_original__", None) or fn
     code = getattr(inner, "__code__", None)
     if code is None:
         inner = getattr(inner, "__wrapped__", None) or getattr(inner, "__func__", None)
@@ -248,6 +250,7 @@ class capture_calls:
     def __init__(self):
         self._t = _Tracer()
         self._prev = None
+        self._outer = None
 
     @property
     def calls(self) -> "list[OpCall]":
@@ -255,11 +258,14 @@ class capture_calls:
 
     def __enter__(self):
         self._prev = sys.gettrace()
+        self._outer = getattr(graph_trace.OP_CAPTURE, "tracer", None)
+        graph_trace.OP_CAPTURE.tracer = self._t
         sys.settrace(self._t.global_trace)
         return self
 
     def __exit__(self, *exc):
         sys.settrace(self._prev)
+        graph_trace.OP_CAPTURE.tracer = self._outer
 
 
 class Operation:
@@ -312,9 +318,13 @@ class Operation:
 class GraphBuilder:
     """Makes nodes for lowerings (see the module docstring)."""
 
-    def __init__(self, graph: "FuncGraph", dynamic: "set[int]"):
+    def __init__(self, graph: "FuncGraph", dynamic: "set[int]",
+                 tainted: "set[int] | frozenset" = frozenset()):
         self.graph = graph
         self._dynamic = dynamic
+        # Tensors made after the body read an input-dependent value into Python
+        # outside any recorded op: a constant of theirs would be the trace's value.
+        self._tainted = tainted
         self._by_tensor: "dict[int, str]" = {}  # id(torch tensor) -> endpoint
         self._dtypes: "dict[str, dtypes.DType]" = {}
         self._keep: list = []
@@ -372,10 +382,14 @@ class GraphBuilder:
             ep = self._by_tensor.get(id(value._t))
             if ep is not None:
                 return ep
-            if id(value._t) in self._dynamic:
-                # Computed from the inputs by code that has no TF lowering.
-                src = self.producers.get(id(value._t)) or (
+            tid = id(value._t)
+            if tid in self._dynamic or tid in self._tainted:
+                # Computed from the inputs by code that has no TF lowering (or from
+                # a value of them that the body read into Python).
+                src = self.producers.get(tid) or (
                     f"an op with no TF lowering, read by {self.reader}")
+                if tid in self._tainted and tid not in self._dynamic:
+                    src += ", from a tensor value read into Python"
                 name = self.node("Unlowered", [], {"dtype": value._dtype, "source": src},
                                  out_dtypes=[value._dtype], exportable=False)
                 self.graph.unexportable[-1] = f"Unlowered (made by {src})"
@@ -384,7 +398,21 @@ class GraphBuilder:
                 ep = self.graph._capture_constant(self, value)
             self.bind(value, ep)
             return ep
+        if type(value) in (list, tuple) and value and \
+                any(isinstance(e, (Tensor, Variable)) for e in value):
+            return self._pack(value, dtype)
         return self.constant(value, dtype)
+
+    def _pack(self, values, dtype=None) -> str:
+        """A list holding tensors, as TF converts it: ``Pack`` of its elements."""
+        d = dtype
+        for e in values:
+            if isinstance(e, (Tensor, Variable)):
+                d = e.dtype
+                break
+        eps = [self.input(e, d) for e in values]
+        node = self.node("Pack", eps, {"N": len(eps), "T": d, "axis": 0}, out_dtypes=[d])
+        return f"{node}:0"
 
     def constant(self, value, dtype=None, name: str | None = None) -> str:
         """A ``Const`` node holding ``value`` (converted as TF converts Python values)."""
@@ -563,13 +591,14 @@ class FuncGraph:
 
     @classmethod
     def build(cls, name: str, arg_names: list, flat_inputs: list, calls: "list[OpCall]", outputs,
-              dynamic: "set[int]", specs: list | None = None) -> "FuncGraph":
+              dynamic: "set[int]", specs: list | None = None,
+              tainted: "set[int] | frozenset" = frozenset()) -> "FuncGraph":
         """The graph of ``calls`` (from ``capture_calls``) with ``flat_inputs``
         (Tensors, named by ``arg_names``, of the TensorSpecs ``specs``) and the
-        function's ``outputs``."""
+        function's ``outputs``; ``tainted`` tensors (ids) may not become constants."""
         g = cls(name)
         g.arg_names = list(arg_names)
-        b = GraphBuilder(g, dynamic)
+        b = GraphBuilder(g, dynamic, tainted)
         b.producers = getattr(calls, "producers", b.producers)
         specs = list(specs or [])
         for k, (an, t) in enumerate(zip(arg_names, flat_inputs)):

@@ -123,6 +123,28 @@ def _constant(b, call):
     return [b.constant(out, name=name if isinstance(name, str) else None)]
 
 
+def _filled(value):
+    """``tf.zeros``/``tf.ones``: a constant, or ``Fill`` where the shape holds tensors
+    (TF's graph has the run-time shape there; a constant would hold the trace's)."""
+
+    def lower(b, call):
+        out = call.outputs
+        shape = call.args.get("shape")
+        if not isinstance(out, Tensor):
+            return None
+        if not (isinstance(shape, (Tensor, Variable)) or (type(shape) in (list, tuple) and any(
+                isinstance(e, (Tensor, Variable)) for e in shape))):
+            return _constant(b, call)
+        dims = b.input(shape, dtypes.int32)
+        fill = b.constant(np.asarray(value, out.dtype.as_numpy_dtype), out.dtype)
+        n = b.node("Fill", [dims, fill], {"T": out.dtype,
+                                          "index_type": b.dtype_of(dims) or dtypes.int32},
+                   out_dtypes=[out.dtype])
+        return [f"{n}:0"]
+
+    return lower
+
+
 def _cast(b, call):
     x = call.args["x"]
     out = call.outputs
@@ -387,8 +409,8 @@ op_graph.register(_math_common.binary_op, _binary)
 op_graph.register(creation_ops.zeros_like, _like("ZerosLike"))
 op_graph.register(creation_ops.ones_like, _like("OnesLike"))
 op_graph.register(creation_ops.fill, _fill)
-op_graph.register(creation_ops.zeros, _constant)
-op_graph.register(creation_ops.ones, _constant)
+op_graph.register(creation_ops.zeros, _filled(0))
+op_graph.register(creation_ops.ones, _filled(1))
 op_graph.register(shape_ops.shape, _shape)
 op_graph.register(array_ops.transpose, _transpose)
 op_graph.register(array_ops.concat, _concat)
