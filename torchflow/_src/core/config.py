@@ -660,6 +660,20 @@ def set_intra_op_parallelism_threads(num_threads: int) -> None:
     torch.set_num_threads(num_threads or _Threads.default_intra)
 
 
+def lower_default_intra_op_threads(num_threads: int) -> bool:
+    """Lowers the default intra-op thread count to ``num_threads`` where it is higher
+    (co-located workers sharing a machine's CPUs; a count the user set stays).
+
+    Returns:
+      Whether the count changed.
+    """
+    if _Threads.intra or num_threads >= torch.get_num_threads():
+        return False
+    _Threads.default_intra = max(1, int(num_threads))
+    torch.set_num_threads(_Threads.default_intra)
+    return True
+
+
 @public("torchflow.config.threading")
 def get_intra_op_parallelism_threads() -> int:
     """Returns the intra-op thread count set by the user (0: the default).

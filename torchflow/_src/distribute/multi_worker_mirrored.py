@@ -53,8 +53,6 @@ import math
 import os
 import warnings
 
-import torch
-
 from torchflow._src.core import collective, config
 from torchflow._src.core.errors import NotFoundError
 from torchflow._src.core.variables import Variable, VariableSynchronization
@@ -303,10 +301,9 @@ def _share_cpus(local_tasks: int) -> None:
             config.get_intra_op_parallelism_threads():
         return
     share = max(1, (os.cpu_count() or 1) // local_tasks)
-    if share < torch.get_num_threads():
+    if config.lower_default_intra_op_threads(share):
         _log.info("MultiWorkerMirroredStrategy: %d workers share this machine's %d CPUs; "
                   "intra-op threads per worker: %d", local_tasks, os.cpu_count() or 1, share)
-        torch.set_num_threads(share)
 
 
 def _make_group(resolver, names, rank, options, torchrun):
