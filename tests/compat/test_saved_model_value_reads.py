@@ -58,3 +58,24 @@ def test_reshape_to_a_list_holding_a_shape_tensor_saves(tmp_path):
         x = np.arange(n * 6, dtype=np.float32).reshape(n, 2, 3)
         np.testing.assert_array_equal(rtf.saved_model.load(path).f(rtf.constant(x)).numpy(),
                                       x.reshape(n, 6))
+
+
+def test_ops_on_values_computed_from_strings_are_not_baked(tmp_path):
+    m = tf.Module()
+    m.f = tf.function(lambda x: tf.sort(tf.strings.length(x)),
+                      input_signature=[tf.TensorSpec([3], tf.string)])
+    with pytest.raises(tf.errors.UnimplementedError, match="sort.*read into Python"):
+        tf.saved_model.save(m, str(tmp_path / "refused"))
+
+
+def test_string_concatenation_saves_as_tfs_add(tmp_path):
+    m = tf.Module()
+    m.f = tf.function(lambda x: x + x, input_signature=[tf.TensorSpec([2], tf.string)])
+    assert "Add" in [op.type for op in m.f.get_concrete_function().graph.get_operations()]
+    path = str(tmp_path / "m")
+    tf.saved_model.save(m, path)
+    rtf = real_tf()
+    got = rtf.saved_model.load(path).f(rtf.constant(["ab", "c"])).numpy()
+    np.testing.assert_array_equal(got, [b"abab", b"cc"])
+    got = tf.saved_model.load(path).f(tf.constant(["ab", "c"])).numpy()
+    np.testing.assert_array_equal(got, [b"abab", b"cc"])

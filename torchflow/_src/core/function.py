@@ -438,6 +438,10 @@ class Function:
         flat, gkey = _graph_inputs(args, kwargs)
         rec = graph_trace.Recorder(self.__name__, dry=True, autograph=self._autograph)
         names = [rec.input(t) for t in flat]
+        if op_graph_too and any(s.dtype == dtypes.string for s in specs):
+            # String ops compute in NumPy, out of the recorder's sight: any tensor the
+            # trace makes may come from a string input (none may become a constant).
+            rec.tainted_from = 0
         first = self._calls == 0
         if op_graph_too:
             with rec, op_graph.capture_calls() as cap:

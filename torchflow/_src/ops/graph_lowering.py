@@ -60,7 +60,10 @@ def _binary(b, call):
         x, y = y, x
     ix, iy = b.input(x, d), b.input(y, d)
     out = _out_dtype(call)
-    n = b.node(a["op"], [ix, iy], {"T": d}, out_dtypes=[out])
+    op = a["op"]
+    if op == "AddV2" and d == dtypes.string:
+        op = "Add"  # TF's string concatenation: AddV2 has no string kernel
+    n = b.node(op, [ix, iy], {"T": d}, out_dtypes=[out])
     return [f"{n}:0"]
 
 
