@@ -400,18 +400,19 @@ class GraphBuilder:
             return ep
         if type(value) in (list, tuple) and value and \
                 any(isinstance(e, (Tensor, Variable)) for e in value):
-            return self._pack(value, dtype)
+            return self.pack(value, dtype)
         return self.constant(value, dtype)
 
-    def _pack(self, values, dtype=None) -> str:
-        """A list holding tensors, as TF converts it: ``Pack`` of its elements."""
+    def pack(self, values, dtype=None, axis: int = 0) -> str:
+        """``Pack`` of ``values`` along ``axis`` (``tf.stack``; how TF converts a list
+        holding tensors), of their tensors' dtype, else ``dtype``."""
         d = dtype
         for e in values:
             if isinstance(e, (Tensor, Variable)):
                 d = e.dtype
                 break
         eps = [self.input(e, d) for e in values]
-        node = self.node("Pack", eps, {"N": len(eps), "T": d, "axis": 0}, out_dtypes=[d])
+        node = self.node("Pack", eps, {"N": len(eps), "T": d, "axis": axis}, out_dtypes=[d])
         return f"{node}:0"
 
     def constant(self, value, dtype=None, name: str | None = None) -> str:

@@ -353,12 +353,7 @@ def _concat(b, call):
 
 def _stack(b, call):
     a = call.args
-    vals = list(a["values"])
-    d = call.outputs.dtype
-    n = b.node("Pack", [b.input(v, d) for v in vals], {"N": len(vals), "T": d,
-                                                        "axis": int(a.get("axis") or 0)},
-               out_dtypes=[d])
-    return [f"{n}:0"]
+    return [b.pack(list(a["values"]), call.outputs.dtype, int(a.get("axis") or 0))]
 
 
 def _squeeze(b, call):
