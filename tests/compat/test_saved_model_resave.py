@@ -173,7 +173,9 @@ def test_resave_of_a_loaded_keras_model(tmp_path):
     np.testing.assert_allclose(again.predict(x, verbose=0), want, rtol=1e-6)
     assert again.optimizer.get_config()["name"] == "Adam"
     theirs = rtf.keras.models.load_model(p2)
-    np.testing.assert_allclose(theirs.predict(x, verbose=0), want, rtol=1e-5)
+    # TF's and torch's matmul kernels sum in different orders: outputs near 0 differ
+    # by a few ulps of the inputs, not of themselves
+    np.testing.assert_allclose(theirs.predict(x, verbose=0), want, rtol=1e-5, atol=1e-6)
 
 
 def test_resave_of_a_tf_keras_savedmodel_loaded_as_objects(tmp_path):
