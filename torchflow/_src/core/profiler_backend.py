@@ -19,6 +19,10 @@ Hooks for layers below the profiler (one global read when no capture runs):
 * ``function_call(name, tracing_count)``: one ``tf.function`` call, recorded as TF's
   ``trace.Trace(function_name)`` with ``tf_function_call=traced-nonXla|notTraced-nonXla``
   and ``tracing_count`` (known only once the call returns).
+* ``collective(op_type, ...)``: one collective, as TF's kernel event
+  ``CollectiveReduceV2:CollectiveReduceV2`` with its stats.
+* ``late_range(name, **stats)``: a range whose stats grow until it ends (``add``): an
+  RPC's response size, known only once it returns.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ import torch
 from torch._C._profiler import _ExperimentalConfig, _RecordFunctionFast
 
 __all__ = ["RawEvent", "Capture", "active", "annotation", "host_range", "function_call",
-           "range_names", "gpu_available"]
+           "collective", "late_range", "range_names", "gpu_available"]
 
 KIND_OP = "op"              # a torch (aten) op or a user range on a host thread
 KIND_PYTHON = "python"      # a Python function (python tracer)
@@ -113,6 +117,84 @@ def host_range(name: str):
     return _RecordFunctionFast(name) if _torch_ranges else _PyRange(name)
 
 
+# TF's CollectiveParams type: what the ``collective`` stat of a collective's event says
+COLLECTIVE_KINDS = {"CollectiveReduceV2": 0, "CollectiveBcastSendV2": 1,
+                    "CollectiveBcastRecvV2": 1, "CollectiveGatherV2": 2}
+
+
+def collective(op_type: str, nbytes: int, group_size: int, group_key: int,
+               instance_key: int):
+    """The event of one collective, as TF's kernel records it (cheap when idle).
+
+    Named ``op_type:op_type`` (TF's ``name:type`` of the op, which XProf's op statistics
+    parse) with TF's stats ``instance_key``, ``group_key`` and ``collective`` (0
+    reduce, 1 broadcast, 2 gather), plus ``group_size`` (TF puts it on the event of
+    the group's resolution) and ``bytes``, the size of this task's input.
+    """
+    if not _active:
+        return _NULL
+    name = (f"{op_type}:{op_type}#instance_key={instance_key},group_key={group_key},"
+            f"collective={COLLECTIVE_KINDS.get(op_type, 0)},group_size={group_size},"
+            f"bytes={nbytes}#")
+    return _RecordFunctionFast(name) if _torch_ranges else _PyRange(name)
+
+
+_LATE_KEY = "_tf_late_id"
+_late_ids = itertools.count(1)
+_late: dict = {}              # late id -> its _LateRange (stats read at stop)
+
+
+class _LateRange:
+    __slots__ = ("_name", "stats", "_id", "_range")
+
+    def __init__(self, name: str, stats: dict):
+        self._name = name
+        self.stats = stats
+
+    def add(self, key: str, value) -> None:
+        """Adds (or replaces) a stat of the event before it ends."""
+        self.stats[key] = value
+
+    def __enter__(self):
+        self._id = next(_late_ids)
+        _late[self._id] = self
+        self._range = annotation(f"{self._name}#{_LATE_KEY}={self._id}#")
+        self._range.__enter__()
+        return self
+
+    def __exit__(self, exc_type, exc_val, exc_tb):
+        self._range.__exit__(exc_type, exc_val, exc_tb)
+
+
+class _NullLate:
+    __slots__ = ()
+
+    def add(self, key, value) -> None:
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc_val, exc_tb):
+        return None
+
+
+_NULL_LATE = _NullLate()
+
+
+def late_range(name: str, **stats):
+    """A host event whose stats may be added until it ends, cheap when idle.
+
+    ``with late_range("rpc::VarRead", bytes_sent=n) as ev: ...; ev.add("bytes_received",
+    m)``: idle, a shared no-op (one global read; ``add`` does nothing); during a capture,
+    an event named ``name`` with the stats it had when it ended (TF's TraceMe stats,
+    ``name#k=v,...#``).
+    """
+    if not _active:
+        return _NULL_LATE
+    return _LateRange(name, stats)
+
+
 _FC_KEY = "_tf_function_call_id"
 _call_ids = itertools.count(1)
 _call_stats: dict = {}        # call id -> (mode, tracing_count), filled as calls return
@@ -160,6 +242,13 @@ def function_call(name: str, tracing_count: Callable[[], int] | None):
 
 def _resolve(name: str) -> str:
     # "f#_tf_function_call_id=7#" -> "f#tf_function_call=traced-nonXla,tracing_count=1#"
+    # "rpc::VarRead#_tf_late_id=3#" -> "rpc::VarRead#bytes_sent=10,bytes_received=99#"
+    head, _, rest = name.partition("#" + _LATE_KEY + "=")
+    if rest:
+        late = _late.get(int(rest[:-1]) if rest[:-1].isdigit() else -1)
+        if late is None or not late.stats:
+            return head
+        return head + "#" + ",".join(f"{k}={v}" for k, v in late.stats.items()) + "#"
     head, _, rest = name.partition("#" + _FC_KEY + "=")
     stats = _call_stats.get(int(rest[:-1]) if rest[:-1].isdigit() else -1)
     if stats is None:  # still running when the capture stopped
@@ -209,6 +298,7 @@ class Capture:
         self._started = True
         _range_names.clear()
         _call_stats.clear()
+        _late.clear()
         _py_events.clear()
         _torch_ranges = self._torch_host
         _active += 1
@@ -237,7 +327,7 @@ class Capture:
         out = []
         append = out.append
         new = tuple.__new__  # a RawEvent without NamedTuple's Python-level __new__
-        fc_mark = "#" + _FC_KEY + "="
+        fc_mark = "#_tf_"  # _FC_KEY's and _LATE_KEY's events, resolved now
         for name, start, end, tid in _py_events:
             if fc_mark in name:
                 name = _resolve(name)
