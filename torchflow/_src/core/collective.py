@@ -19,7 +19,9 @@ collectives raise at once, as TF's "restart your program to reset" does.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import datetime
+import itertools
 import os
 import socket
 import threading
@@ -30,7 +32,7 @@ import torch
 import torch.distributed as dist
 from torch._C._distributed_c10d import AllgatherOptions
 
-from torchflow._src.core import errors, graph_trace
+from torchflow._src.core import errors, graph_trace, profiler_backend
 from torchflow._src.core.tensor import Tensor, wrap
 
 # torch.distributed's own default process-group timeout; TF 2.4 waits forever.
@@ -105,6 +107,8 @@ def _probe(address: str) -> str | None:
 
 
 _LIVE_GROUPS: weakref.WeakSet = weakref.WeakSet()
+_GROUP_KEYS = itertools.count(1)  # TF's group_key of each group this process forms
+_NO_EVENT = contextlib.nullcontext()
 
 
 @atexit.register
@@ -145,6 +149,8 @@ class CollectiveGroup:
         self._opts: dict = {}
         self._health = None
         self._gloo = self._nccl = None
+        self._group_key = next(_GROUP_KEYS)
+        self._instance_keys = itertools.count(1)  # the same sequence on every member
         td = datetime.timedelta(seconds=self.timeout)
         try:
             if agent_store:
@@ -264,6 +270,15 @@ class CollectiveGroup:
         _LIVE_GROUPS.discard(self)
 
     # --- collectives --------------------------------------------------------
+    def _event(self, op_type: str, tensors: list):
+        """The profiler event of one collective (TF's kernel event and stats)."""
+        instance_key = next(self._instance_keys)
+        if not profiler_backend.active():
+            return _NO_EVENT
+        nbytes = sum(t.numel() * t.element_size() for t in tensors)
+        return profiler_backend.collective(op_type, nbytes, self.world_size,
+                                           self._group_key, instance_key)
+
     def _buffer(self, dtype, device, numel: int) -> torch.Tensor:
         """A flat buffer for one pack: a previous one nothing refers to any more, or new.
 
@@ -321,6 +336,10 @@ class CollectiveGroup:
         self._check()
         timeout = float(timeout_seconds or self.timeout)
         ts = [_torch(v) for v in values]
+        with self._event("CollectiveReduceV2", ts):
+            return self._all_reduce(ts, values, op, bytes_per_pack, timeout, implementation)
+
+    def _all_reduce(self, ts, values, op, bytes_per_pack, timeout, implementation) -> list:
         out: list = [None] * len(ts)
         groups: dict = {}
         for i, t in enumerate(ts):
@@ -362,9 +381,15 @@ class CollectiveGroup:
         opts = dist.BroadcastOptions()
         opts.rootRank = int(src_rank)
         opts.timeout = datetime.timedelta(seconds=timeout)
+        ts = [_torch(v) for v in values]
+        op_type = "CollectiveBcastSendV2" if self.rank == src_rank else "CollectiveBcastRecvV2"
+        with self._event(op_type, ts):
+            return self._broadcast(ts, values, src_rank, opts, timeout)
+
+    def _broadcast(self, ts, values, src_rank, opts, timeout) -> list:
         bufs, works = [], []
-        for v in values:
-            t = _torch(v).clone(memory_format=torch.contiguous_format)
+        for v in ts:
+            t = v.clone(memory_format=torch.contiguous_format)
             send = t.to(_GLOO_CAST[t.dtype]) if t.dtype in _GLOO_CAST else t
             works.append(self._pg_for(send, "auto").broadcast([send], opts))
             bufs.append((send, t.dtype))
@@ -377,6 +402,10 @@ class CollectiveGroup:
         self._check()
         timeout = float(timeout_seconds or self.timeout)
         t = _torch(value)
+        with self._event("CollectiveGatherV2", [t]):
+            return self._all_gather(t, value, axis, timeout)
+
+    def _all_gather(self, t, value, axis, timeout):
         t = t.reshape(1) if t.dim() == 0 else t
         axis = axis % t.dim()
         sizes = self.all_reduce([_size_vector(t, axis, self.rank, self.world_size)],
