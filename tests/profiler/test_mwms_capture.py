@@ -3,7 +3,11 @@
 
 Oracles: one file per worker over one window, gloo's all-reduce events in each, step
 markers with the same step numbers across workers, XProf's pod viewer seeing every worker,
-and the view page's communication time coming from those all-reduces.
+and the view page's communication time coming from those all-reduces. The library's own
+collective events are TF's (``CollectiveReduceV2:CollectiveReduceV2`` with TF's
+``instance_key``/``group_key``/``collective`` stats, plus ``group_size`` and ``bytes``):
+the same instance keys with the same sizes on both workers (each one collective, paired),
+the gradients' size in bytes, and XProf's op statistics counting them.
 """
 
 from __future__ import annotations
@@ -14,7 +18,8 @@ import sys
 import time
 
 import pytest
-from xprof_helpers import events, host_plane, load_space, xplane_files, xprof_tool
+from xprof_helpers import (events, host_plane, load_space, xplane_files, xprof_op_stats,
+                           xprof_tool)
 
 import torchflow as tf
 from torchflow._src.profiler import view
@@ -49,14 +54,27 @@ def test_two_worker_mwms_fit_captured_in_one_window(tmp_path):
     files = xplane_files(tmp_path)
     assert [os.path.basename(f) for f in files] == sorted(
         f"127.0.0.1_{p}.xplane.pb" for p in prof_ports)
-    starts, step_sets = set(), []
+    starts, step_sets, collectives = set(), [], []
     for f in files:
         plane = host_plane(load_space(f))
         starts.add(min(line.timestamp_ns for line in plane.lines))
         evs = events(plane)
         assert sum(1 for _, name, *_ in evs if name == "gloo.all_reduce:GlooAllReduce") >= 4
         step_sets.append({s["step_num"] for _, name, _, _, s in evs if name == "train"})
+        collectives.append({s["instance_key"]: s for _, name, _, _, s in evs
+                            if name == "CollectiveReduceV2:CollectiveReduceV2"})
     assert len(starts) == 1  # one window
+    # Dense(8->16) + Dense(16->1): 161 float32 gradients, 644 bytes, in one pack
+    grads = (8 * 16 + 16 + 16 + 1) * 4
+    for stats in collectives:
+        assert sum(1 for s in stats.values() if s["bytes"] == grads) >= 5
+        assert {(s["group_size"], s["collective"]) for s in stats.values()} == {(n, 0)}
+        assert len({s["group_key"] for s in stats.values()}) == 1
+    paired = set(collectives[0]).intersection(collectives[1])
+    assert len(paired) >= 5
+    assert all(collectives[0][k]["bytes"] == collectives[1][k]["bytes"] for k in paired)
+    op_stats = xprof_op_stats(files)
+    assert op_stats[("CollectiveReduceV2", "CollectiveReduceV2")] >= 10
     common = set.intersection(*step_sets)
     assert len(common) >= 5  # the workers ran the same steps in the window
     pod = xprof_tool(files, "pod_viewer")["podStatsSequence"]["podStatsMap"]
