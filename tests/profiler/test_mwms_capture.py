@@ -18,8 +18,7 @@ import sys
 import time
 
 import pytest
-from xprof_helpers import (events, host_plane, load_space, xplane_files, xprof_op_stats,
-                           xprof_tool)
+from xprof_helpers import events, host_plane, load_space, xplane_files, xprof_op_stats, xprof_tool
 
 import torchflow as tf
 from torchflow._src.profiler import view
