@@ -1,0 +1,57 @@
+"""Whole programs using TF 2.4's small namespaces (tf.sets, tf.audio, tf.queue, ...),
+run under real TF and torchflow; everything they print is compared line by line."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import torchflow
+from torchflow._src.testing import real_tf
+
+pytestmark = pytest.mark.compat
+
+
+def _sparse_lines(st) -> list[str]:
+    return [str(st.indices.numpy().tolist()), str(st.values.numpy().tolist()),
+            str(st.dense_shape.numpy().tolist())]
+
+
+def tag_overlap(m):
+    """Which tags two users share, which only one has, and how many each has: tf.sets
+    over dense string rows, a sparse tag table, and a tf.function."""
+    out = []
+    liked = m.constant([[b"jazz", b"rock", b"jazz"], [b"pop", b"folk", b"metal"]])
+    seen = m.sparse.SparseTensor([[0, 0], [0, 1], [1, 0]], [b"blues", b"rock", b"pop"],
+                                 [2, 4])
+    both = m.sets.intersection(liked, seen)
+    out += _sparse_lines(both)
+    out += _sparse_lines(m.sets.difference(liked, seen))
+    out += _sparse_lines(m.sets.difference(seen, liked))
+    everything = m.sets.union(liked, seen)
+    out.append(str(m.sets.size(everything).numpy().tolist()))
+    out.append(str(m.sparse.to_dense(everything, default_value=b"-").numpy().tolist()))
+
+    @m.function
+    def common_ids(a, b):
+        r = m.sets.intersection(a, b)
+        return m.sets.size(r), m.sparse.to_dense(r, default_value=-1)
+
+    n, dense = common_ids(m.constant([[1, 2, 3, 4], [5, 6, 7, 8]], m.int64),
+                          m.constant([[4, 3, 0, 0], [9, 9, 9, 9]], m.int64))
+    out.append(f"{n.numpy().tolist()} {dense.numpy().tolist()} {dense.dtype.name}")
+    try:
+        m.sets.union(m.constant([[1.0]]), m.constant([[2.0]]))
+    except TypeError as e:
+        out.append(type(e).__name__)
+    return out
+
+
+@pytest.mark.parametrize("program", [tag_overlap])
+def test_program_prints_what_tf_prints(program):
+    want = program(real_tf())
+    got = program(torchflow)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        assert g == w
+    assert np.all([isinstance(line, str) for line in got])
