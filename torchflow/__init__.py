@@ -40,6 +40,7 @@ from torchflow import ragged as ragged
 from torchflow import random as random
 from torchflow import raw_ops as raw_ops
 from torchflow import saved_model as saved_model
+from torchflow import sets as sets
 from torchflow import signal as signal
 from torchflow import sparse as sparse
 from torchflow import strings as strings
