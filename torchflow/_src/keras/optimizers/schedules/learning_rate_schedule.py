@@ -11,6 +11,7 @@ import math
 
 from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.keras.engine.serialization import get_registered_object
+from torchflow._src.ops.random_ops import normal
 from torchflow._src.util.api import public
 
 _PUB = "torchflow.keras.optimizers.schedules"
@@ -249,8 +250,98 @@ class CosineDecayRestarts(LearningRateSchedule):
                 "m_mul": self._m_mul, "alpha": self.alpha, "name": self.name}
 
 
+@public("torchflow.keras.experimental")
+class LinearCosineDecay(LearningRateSchedule):
+    """Linear cosine decay (Bello et al., 2017), TF 2.4's ``tf.keras.experimental`` schedule.
+
+    With ``s = min(step, decay_steps)``: ``lr * ((alpha + (decay_steps - s) / decay_steps)
+    * 0.5 * (1 + cos(pi * 2 * num_periods * s / decay_steps)) + beta)``.
+
+    Args:
+      initial_learning_rate: A float (or scalar tensor): the rate at step 0.
+      decay_steps: A positive number: the decay period in steps.
+      num_periods: float, default 0.5: the number of cosine periods in the decay.
+      alpha: float, default 0.0: added to the linear part.
+      beta: float, default 0.001: added to the product.
+      name: str, default None.
+
+    >>> import torchflow as tf
+    >>> s = tf.keras.experimental.LinearCosineDecay(0.1, 10)
+    >>> round(float(s(10)), 6)
+    0.0001
+    """
+
+    def __init__(self, initial_learning_rate, decay_steps, num_periods=0.5, alpha=0.0,
+                 beta=0.001, name=None):
+        self.initial_learning_rate = initial_learning_rate
+        self.decay_steps = decay_steps
+        self.num_periods = num_periods
+        self.alpha = alpha
+        self.beta = beta
+        self.name = name
+
+    def _linear(self, s, steps):
+        return (steps - s) / steps
+
+    def __call__(self, step):
+        steps = _f(self.decay_steps)
+        s = min(_f(step), steps)
+        cosine = 0.5 * (1.0 + math.cos(math.pi * 2.0 * _f(self.num_periods) * s / steps))
+        value = (_f(self.alpha) + self._linear(s, steps)) * cosine + _f(self.beta)
+        return _out(_f(self.initial_learning_rate) * value, self.initial_learning_rate)
+
+    def get_config(self):
+        return {"initial_learning_rate": self.initial_learning_rate,
+                "decay_steps": self.decay_steps, "num_periods": self.num_periods,
+                "alpha": self.alpha, "beta": self.beta, "name": self.name}
+
+
+@public("torchflow.keras.experimental")
+class NoisyLinearCosineDecay(LinearCosineDecay):
+    """``LinearCosineDecay`` with Gaussian noise on the linear part, TF 2.4's schedule.
+
+    The linear part ``(decay_steps - s) / decay_steps`` gets noise drawn from
+    ``N(0, initial_variance / (1 + s) ** variance_decay)`` at every call (``tf.random``'s
+    global seed applies).
+
+    Args:
+      initial_learning_rate: A float (or scalar tensor): the rate at step 0.
+      decay_steps: A positive number: the decay period in steps.
+      initial_variance: float, default 1.0: the noise variance at step 0.
+      variance_decay: float, default 0.55: how fast the noise variance falls.
+      num_periods: float, default 0.5: the number of cosine periods in the decay.
+      alpha: float, default 0.0: added to the linear part.
+      beta: float, default 0.001: added to the product.
+      name: str, default None.
+
+    >>> import torchflow as tf
+    >>> s = tf.keras.experimental.NoisyLinearCosineDecay(0.1, 10, initial_variance=0.0)
+    >>> round(float(s(0)), 6)
+    0.1001
+    """
+
+    def __init__(self, initial_learning_rate, decay_steps, initial_variance=1.0,
+                 variance_decay=0.55, num_periods=0.5, alpha=0.0, beta=0.001, name=None):
+        super().__init__(initial_learning_rate, decay_steps, num_periods, alpha, beta, name)
+        self.initial_variance = initial_variance
+        self.variance_decay = variance_decay
+
+    def _linear(self, s, steps):
+        std = math.sqrt(_f(self.initial_variance) / (1.0 + s) ** _f(self.variance_decay))
+        return (steps - s) / steps + _f(normal([], stddev=std))
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(initial_variance=self.initial_variance,
+                      variance_decay=self.variance_decay)
+        return {k: config[k] for k in ("initial_learning_rate", "decay_steps",
+                                       "initial_variance", "variance_decay", "num_periods",
+                                       "alpha", "beta", "name")}
+
+
 _CLASSES = {c.__name__: c for c in (ExponentialDecay, PiecewiseConstantDecay, PolynomialDecay,
-                                     InverseTimeDecay, CosineDecay, CosineDecayRestarts)}
+                                     InverseTimeDecay, CosineDecay, CosineDecayRestarts,
+                                     LinearCosineDecay, NoisyLinearCosineDecay)}
 
 
 @public(_PUB)
