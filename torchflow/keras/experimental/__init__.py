@@ -1,0 +1,15 @@
+"""``tf.keras.experimental``."""
+
+from torchflow._src.keras.layers.rnn.peephole_lstm_cell import PeepholeLSTMCell as PeepholeLSTMCell
+from torchflow._src.keras.optimizers.schedules.learning_rate_schedule import (
+    CosineDecay as CosineDecay,
+)
+from torchflow._src.keras.optimizers.schedules.learning_rate_schedule import (
+    CosineDecayRestarts as CosineDecayRestarts,
+)
+from torchflow._src.keras.optimizers.schedules.learning_rate_schedule import (
+    LinearCosineDecay as LinearCosineDecay,
+)
+from torchflow._src.keras.optimizers.schedules.learning_rate_schedule import (
+    NoisyLinearCosineDecay as NoisyLinearCosineDecay,
+)
