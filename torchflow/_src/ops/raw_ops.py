@@ -18,7 +18,7 @@ import torch
 
 from torchflow._src.core import dtypes
 from torchflow._src.core.errors import InvalidArgumentError, UnimplementedError, translate
-from torchflow._src.ops import philox
+from torchflow._src.ops import philox, raw_op_docs
 from torchflow._src.ops._dispatch import tensor_arg, tf_type_name, wrap
 
 _REQUIRED = inspect.Parameter.empty
@@ -65,7 +65,7 @@ def _make(op: str, params: list, impl, doc: str):
 
     raw_op.__name__ = raw_op.__qualname__ = op
     raw_op.__module__ = "torchflow.raw_ops"
-    raw_op.__doc__ = f"TF's ``{op}`` op ({doc}). Keyword arguments only."
+    raw_op.__doc__ = raw_op_docs.docstring(op, names, defaults, doc)
     sig = [inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY, default=defaults.get(n, _REQUIRED))
            for n in names]
     sig.append(inspect.Parameter("name", inspect.Parameter.KEYWORD_ONLY, default=None))
@@ -217,7 +217,7 @@ _OPS["MatMul"] = _make("MatMul", ["a", "b", ("transpose_a", False), ("transpose_
                        "tf.linalg.matmul on matrices")
 _OPS["BatchMatMulV2"] = _make("BatchMatMulV2", ["x", "y", ("adj_x", False), ("adj_y", False),
                                                 ("grad_x", False), ("grad_y", False)],
-                              _batch_matmul, "batched tf.linalg.matmul with broadcasting")
+                              _batch_matmul, "tf.linalg.matmul, batched with broadcasting")
 _OPS["Reshape"] = _make("Reshape", ["tensor", "shape"],
                         _call("array_ops", "reshape", "tensor", "shape"), "tf.reshape")
 _OPS["Transpose"] = _make("Transpose", ["x", "perm"],
@@ -622,13 +622,14 @@ def _raw_shuffle(value, seed=0, seed2=0):
                 t.dtype)
 
 
-for _name, _kind in (("RandomStandardNormal", "normal"), ("RandomUniform", "uniform"),
-                     ("TruncatedNormal", "truncated")):
+for _name, _kind, _fn in (("RandomStandardNormal", "normal", "normal"),
+                          ("RandomUniform", "uniform", "uniform"),
+                          ("TruncatedNormal", "truncated", "truncated_normal")):
     _OPS[_name] = _make(_name, ["shape", "dtype", ("seed", 0), ("seed2", 0)],
-                        _raw_random(_name, _kind), f"random {_kind} values; seed/seed2 attrs")
+                        _raw_random(_name, _kind), f"tf.random.{_fn}")
 _OPS["RandomUniformInt"] = _make("RandomUniformInt", ["shape", "minval", "maxval", ("seed", 0),
                                                       ("seed2", 0)], _raw_uniform_int,
-                                 "random integers in [minval, maxval)")
+                                 "tf.random.uniform with an integer dtype")
 _OPS["Multinomial"] = _make("Multinomial", ["logits", "num_samples", ("seed", 0), ("seed2", 0),
                                             ("output_dtype", dtypes.int64)], _raw_multinomial,
                             "tf.random.categorical")
