@@ -57,6 +57,11 @@ Semantics:
   runs on the caller's thread), with the same token check, size limits, deadline and
   errors; a server stopped meanwhile is ``UnavailableError``. A gRPC round trip costs
   ~0.4 ms of CPU here, the hand-off ~0.03 ms. ``TORCHFLOW_RPC_LOCAL=0`` turns it off.
+- Profiling (``tf.profiler``): while a capture runs, each unary call is an event on
+  both sides: ``rpc::<Method>`` on the caller's thread (stats ``peer``,
+  ``bytes_sent``, ``bytes_received``; a ``call_all`` fan-out to several peers is one
+  event with ``calls``, around the calls' own events) and ``rpc_served::<Method>`` on the thread that served it
+  (``bytes_received``, ``bytes_sent``). With no capture, one global read per call.
 - Keepalive pings every 10 s (a peer gone silent fails calls within ~15 s even when
   no RST arrives); messages over ``max_message_bytes`` are refused with
   RESOURCE_EXHAUSTED; a malformed, oversized or unauthenticated call never stops the
@@ -80,7 +85,7 @@ from typing import Any, Callable, Iterator, cast
 import cloudpickle
 import grpc
 
-from torchflow._src.core import errors
+from torchflow._src.core import errors, profiler_backend
 from torchflow._src.core.rpc_local import STATUS_BY_CODE as _STATUS_BY_CODE
 from torchflow._src.core.rpc_local import run_local as _run_local
 from torchflow._src.core.rpc_payload import decode as decode
@@ -184,6 +189,22 @@ def call_all(calls, timeout: float | None = DEFAULT_TIMEOUT, idempotent: bool = 
     time and returns their responses in order; the first error is raised after all
     have finished. (gRPC's own futures start a thread per call; a pool is cheaper.
     In-process calls start on their servers' threads at once.)"""
+    if profiler_backend._active:
+        if len(calls) == 1:  # the call's own event, as Channel.call records it
+            ch, method, payload = calls[0]
+            return [ch.call(method, payload, timeout=timeout, idempotent=idempotent)]
+        methods = {method for _, method, _ in calls}
+        name = "rpc::" + (methods.pop() if len(methods) == 1 else "call_all")
+        with profiler_backend.late_range(
+                name, calls=len(calls),
+                bytes_sent=sum(len(payload) for _, _, payload in calls)) as event:
+            out = _call_all(calls, timeout, idempotent)
+            event.add("bytes_received", sum(len(r) for r in out))
+            return out
+    return _call_all(calls, timeout, idempotent)
+
+
+def _call_all(calls, timeout: float | None, idempotent: bool) -> list:
     timeout = DEFAULT_TIMEOUT if timeout is None else float(timeout)
     waits: list = [None] * len(calls)
     remote = []
@@ -402,14 +423,21 @@ class Server:
         if why is not None:
             raise errors.UnauthenticatedError(None, None, why)
         try:
-            return pool.submit(_run_local, method, payload, metadata, self._max, client_max)
+            return pool.submit(_serve_local, name, method, payload, metadata, self._max,
+                               client_max)
         except RuntimeError:  # shut down meanwhile
             return None
 
-    def _unary(self, method: _Method):
+    def _unary(self, method: _Method, name: str):
         def handle(request, ctx):
             self._check(method, ctx)
             try:
+                if profiler_backend._active:
+                    with profiler_backend.late_range("rpc_served::" + name,
+                                                     bytes_received=len(request)) as event:
+                        out = bytes(method.fn(request, ctx))
+                        event.add("bytes_sent", len(out))
+                        return out
                 return bytes(method.fn(request, ctx))
             except Exception as e:  # noqa: BLE001 - every failure becomes a gRPC status
                 _abort(ctx, e)
@@ -424,6 +452,17 @@ class Server:
             except Exception as e:  # noqa: BLE001
                 _abort(ctx, e)
         return handle
+
+
+def _serve_local(name: str, method: _Method, payload: bytes, metadata, server_max: int,
+                 client_max: int) -> bytes:
+    if not profiler_backend._active:
+        return _run_local(method, payload, metadata, server_max, client_max)
+    with profiler_backend.late_range("rpc_served::" + name,
+                                     bytes_received=len(payload)) as event:
+        out = _run_local(method, payload, metadata, server_max, client_max)
+        event.add("bytes_sent", len(out))
+        return out
 
 
 def _abort(ctx, e: BaseException):
@@ -458,7 +497,7 @@ class _Handler(grpc.GenericRpcHandler):
         if method.stream:
             handler = grpc.unary_stream_rpc_method_handler(self._srv._stream(method))
         else:
-            handler = grpc.unary_unary_rpc_method_handler(self._srv._unary(method))
+            handler = grpc.unary_unary_rpc_method_handler(self._srv._unary(method, short))
         self._made[name] = (method, handler, short)
         return handler
 
@@ -513,6 +552,15 @@ class Channel:
           tf.errors.OpError: The subclass of the call's status (UnavailableError for
             a peer that is gone, DeadlineExceededError after ``timeout`` ...).
         """
+        if profiler_backend._active:
+            with profiler_backend.late_range("rpc::" + method, peer=self.target,
+                                             bytes_sent=len(payload)) as event:
+                out = self._call(method, payload, timeout, idempotent)
+                event.add("bytes_received", len(out))
+                return out
+        return self._call(method, payload, timeout, idempotent)
+
+    def _call(self, method: str, payload, timeout: float | None, idempotent: bool) -> bytes:
         timeout = DEFAULT_TIMEOUT if timeout is None else float(timeout)
         wait = self._begin_local(method, payload, timeout, idempotent)
         if wait is not None:
