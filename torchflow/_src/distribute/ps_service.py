@@ -24,6 +24,12 @@ Every answer about variables carries ``"version"``: ``[incarnation, writes]`` of
 task, the number of writes it had finished before it read the values answered (see
 ``ps_values.prefetch``: a step may use its worker's last snapshot instead of reading).
 
+While ``tf.profiler`` captures a worker, each ``FnRun`` is a training step in the
+profile: an event named after the function with TF's step marker stats (``step_num``, a
+count of this worker's runs, and ``_r=1``), around its reads, input and ops, so XProf and
+``torchflow profile view`` split the worker's steps (TF itself marks no steps on PS
+workers; its users put ``Trace`` on the coordinator, which this does not replace).
+
 A user function's exception is an answer (``{"error": ...}``), not a failed call,
 so the coordinator tells a user error from a lost worker: a failed call means
 the worker is gone. ``UnavailableError`` raised inside the function (its ps task
@@ -32,12 +38,13 @@ is gone) is marked ``"ps": True``.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import os
 import secrets
 import threading
 
-from torchflow._src.core import errors, graph_trace, rpc
+from torchflow._src.core import errors, graph_trace, profiler_backend, rpc
 from torchflow._src.core.function import function as tf_function
 from torchflow._src.core.variables import Variable
 from torchflow._src.distribute import ps_values
@@ -83,6 +90,7 @@ class TaskService:
         self._writes = 0  # writes finished on this task's variables (the version)
         self._writes_lock = threading.Lock()
         self._epoch = 0
+        self._steps = itertools.count(1)  # FnRun steps marked while a profile runs
         for name in ("Info", "VarCreate", "VarRead", "VarUpdate"):
             server.add_method(name, getattr(self, "_" + name))
         for name in ("OptApply", "FnRegister", "FnRun", "DatasetCreate", "IteratorCreate"):
@@ -211,6 +219,14 @@ class TaskService:
         if entry is None:
             raise errors.NotFoundError(None, None, f"function {r['id']} is not registered")
         fn, strategy = entry
+        if profiler_backend.active():
+            step = f"{getattr(fn, '__name__', 'scheduled_function')}#step_num=" \
+                   f"{next(self._steps)},_r=1#"
+            with profiler_backend.host_range(step):
+                return self._run(r, fn, strategy)
+        return self._run(r, fn, strategy)
+
+    def _run(self, r, fn, strategy):
         with self._scope() as scope:
             try:
                 args, kwargs = rpc.loads_code(r["args"])
