@@ -3,9 +3,11 @@
 For each run directory under ``LOGDIR/plugins/profile`` (one ``.xplane.pb`` per worker)
 and each step marker (``step_num`` with ``_r=1``), every worker's step time is split into
 
-* ``input``: tf.data waits (events named ``Iterator::...`` or ``GetNext``),
-* ``communication``: collectives and parameter-server calls (all-reduce, broadcast,
-  all-gather, reduce-scatter, ``c10d::``/gloo/NCCL ops, ``RecvTensor``, ``ps::`` calls),
+* ``input``: tf.data waits (events named ``Iterator::...`` or ``GetNext``, and the
+  tf.data service's ``rpc::GetElement`` calls),
+* ``communication``: collectives and parameter-server calls (TF's ``Collective*`` ops,
+  all-reduce, broadcast, all-gather, reduce-scatter, ``c10d::``/gloo/NCCL ops,
+  ``RecvTensor``, the transport's ``rpc::<Method>`` calls and ``rpc_served::`` answers),
 * ``compute``: every other op,
 * ``python``: the rest of the step, when the step's thread ran no op (host-side Python),
 
@@ -29,9 +31,9 @@ import re
 from torchflow._src.core.proto import xplane_pb2
 
 CATEGORIES = ("input", "compute", "communication", "python")
-_INPUT = re.compile(r"^Iterator::|GetNext")
+_INPUT = re.compile(r"^Iterator::|GetNext|^rpc::GetElement$")
 _COMM = re.compile(r"all_?reduce|all_?gather|reduce_?scatter|broadcast|alltoall|c10d::|gloo|"
-                   r"nccl|Collective|RecvTensor|^ps::", re.IGNORECASE)
+                   r"nccl|Collective|RecvTensor|^ps::|^rpc(_served)?::", re.IGNORECASE)
 _PYTHON_EVENT = re.compile(r"\.py\(\d+\): |^<built-in ")
 
 
