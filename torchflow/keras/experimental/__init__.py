@@ -13,3 +13,5 @@ from torchflow._src.keras.optimizers.schedules.learning_rate_schedule import (
 from torchflow._src.keras.optimizers.schedules.learning_rate_schedule import (
     NoisyLinearCosineDecay as NoisyLinearCosineDecay,
 )
+from torchflow._src.keras.premade.linear import LinearModel as LinearModel
+from torchflow._src.keras.premade.wide_deep import WideDeepModel as WideDeepModel

@@ -1,0 +1,1 @@
+"""Premade models: ``LinearModel`` and ``WideDeepModel`` (TF 2.4's ``tf.keras.experimental``)."""
