@@ -93,14 +93,29 @@ def _logical(kf, x1, x2) -> Tensor:
 # --- unary functions that are not plain ufuncs ------------------------------------
 @public(_MOD)
 def real(val):
-    """Real part of ``val`` (the value itself for real dtypes)."""
+    """TensorFlow variant of NumPy's ``real``: the real part of ``val``.
+
+    Args:
+      val: An array-like.
+
+    Returns:
+      A Tensor: the real part (of the matching float dtype) for complex input, ``val``
+      itself for real dtypes.
+    """
     val = asarray(val)
     return _e.real(val) if val._dtype.is_complex else val
 
 
 @public(_MOD)
 def imag(val):
-    """Imaginary part of ``val`` (zeros for real dtypes)."""
+    """TensorFlow variant of NumPy's ``imag``: the imaginary part of ``val``.
+
+    Args:
+      val: An array-like.
+
+    Returns:
+      A Tensor: the imaginary part for complex input, zeros of ``val``'s dtype otherwise.
+    """
     val = asarray(val)
     if val._dtype.is_complex:
         return _e.imag(val)
@@ -109,7 +124,15 @@ def imag(val):
 
 @public(_MOD)
 def angle(z, deg=False):
-    """Angle of complex ``z`` in radians (degrees with ``deg=True``)."""
+    """TensorFlow variant of NumPy's ``angle``: the counterclockwise angle of complex ``z``.
+
+    Args:
+      z: An array-like; real input is treated as complex with zero imaginary part.
+      deg: If True, the angle is in degrees, else in radians (default).
+
+    Returns:
+      A floating Tensor of ``z``'s shape.
+    """
     z = to_float(asarray(z))
     r = _e.angle(z)
     return rad2deg(r) if deg else r
@@ -117,13 +140,31 @@ def angle(z, deg=False):
 
 @public(_MOD)
 def logical_not(x):
-    """Elementwise NOT of the truth value of ``x``."""
+    """TensorFlow variant of NumPy's ``logical_not``: NOT of each element's truth value.
+
+    Args:
+      x: An array-like; nonzero elements count as true.
+
+    Returns:
+      A bool Tensor of ``x``'s shape.
+    """
     return _e.logical_not(asarray(x, np.bool_))
 
 
 @public(_MOD)
 def around(a, decimals=0):
-    """Rounds half to even to ``decimals`` digits (integer dtypes unchanged for decimals >= 0)."""
+    """TensorFlow variant of NumPy's ``around``: rounds half to even to ``decimals`` digits.
+
+    Args:
+      a: An array-like.
+      decimals: The number of decimal places (negative rounds to tens, hundreds, ...).
+        Integer and bool inputs are returned unchanged when ``decimals >= 0``.
+
+    Returns:
+      A Tensor of ``a``'s dtype (floating for integers with negative ``decimals``).
+
+    Unsupported arguments: ``out``.
+    """
     a = asarray(a)
     if not (a._dtype.is_floating or a._dtype.is_complex):
         if decimals >= 0:
@@ -134,16 +175,36 @@ def around(a, decimals=0):
 
 @public(_MOD)
 def round(a, decimals=0):  # noqa: A001 - NumPy's name
-    """Rounds half to even to ``decimals`` digits; the same as ``around``."""
+    """TensorFlow variant of NumPy's ``round``; the same as ``around``.
+
+    Args:
+      a: An array-like.
+      decimals: The number of decimal places; rounding is half to even.
+
+    Returns:
+      A Tensor of ``a``'s dtype.
+
+    Unsupported arguments: ``out``.
+    """
     return around(a, decimals)
 
 
 @public(_MOD)
 def clip(a, a_min, a_max):
-    """Limits ``a`` to ``[a_min, a_max]`` (NumPy promotion over the three inputs).
+    """TensorFlow variant of NumPy's ``clip``: limits ``a`` to ``[a_min, a_max]``.
+
+    Args:
+      a: An array-like.
+      a_min: The lower bound, broadcast against ``a``; None for no lower bound.
+      a_max: The upper bound, broadcast against ``a``; None for no upper bound.
+
+    Returns:
+      A Tensor of the dtype NumPy promotion gives the three inputs.
 
     Raises:
       ValueError: both bounds are None.
+
+    Unsupported arguments: ``out``, ``**kwargs``.
     """
     if a_min is None and a_max is None:
         raise ValueError("Not more than one of `a_min` and `a_max` may be `None`.")
@@ -703,8 +764,18 @@ _INT_TO_FLOAT32 = frozenset((dtypes.int8, dtypes.int16, dtypes.uint8, dtypes.uin
 
 @public(_MOD)
 def true_divide(x1, x2):
-    """``x1 / x2`` in floating point (TF 2.4's rule: int8/16 and uint8/16 divide in
-    float32, wider integers in float64, bool in the default float type)."""
+    """TensorFlow variant of NumPy's ``true_divide``: ``x1 / x2`` in floating point.
+
+    Integers are divided as TF 2.4 does: int8/int16/uint8/uint16 in float32, wider
+    integers in float64, bools in the default float type.
+
+    Args:
+      x1: An array-like, the dividend.
+      x2: An array-like, the divisor, broadcast against ``x1``.
+
+    Returns:
+      A floating (or complex) Tensor of the broadcast shape.
+    """
     if type(x1) is Tensor and type(x2) is Tensor and x1._dtype is x2._dtype:
         a, b = x1, x2
     else:
@@ -723,19 +794,43 @@ def true_divide(x1, x2):
 
 @public(_MOD)
 def divide(x1, x2):
-    """``x1 / x2`` in floating point; the same as ``true_divide``."""
+    """TensorFlow variant of NumPy's ``divide``; the same as ``true_divide``.
+
+    Args:
+      x1: An array-like, the dividend.
+      x2: An array-like, the divisor, broadcast against ``x1``.
+
+    Returns:
+      A floating (or complex) Tensor of the broadcast shape.
+    """
     return true_divide(x1, x2)
 
 
 @public(_MOD)
 def divmod(x1, x2):  # noqa: A001
-    """``(floor_divide(x1, x2), mod(x1, x2))``."""
+    """TensorFlow variant of NumPy's ``divmod``: floor quotient and remainder together.
+
+    Args:
+      x1: An array-like, the dividend.
+      x2: An array-like, the divisor, broadcast against ``x1``.
+
+    Returns:
+      The tuple ``(floor_divide(x1, x2), mod(x1, x2))``.
+    """
     return floor_divide(x1, x2), mod(x1, x2)
 
 
 @public(_MOD)
 def float_power(x1, x2):
-    """``x1 ** x2`` computed in at least float64 (the default float type)."""
+    """TensorFlow variant of NumPy's ``float_power``: ``x1 ** x2`` in at least float64.
+
+    Args:
+      x1: An array-like, the bases.
+      x2: An array-like, the exponents, broadcast against ``x1``.
+
+    Returns:
+      A float64 (or complex128) Tensor of the broadcast shape.
+    """
     a, b = promote(x1, x2)
     d = _d.to_tf(_d.canonicalize(np.result_type(a._dtype.as_numpy_dtype, np.float64)))
     return power(_k.cast(a, d), _k.cast(b, d))
@@ -743,7 +838,18 @@ def float_power(x1, x2):
 
 @public(_MOD)
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
-    """Elementwise ``|a - b| <= atol + rtol * |b|`` (NumPy's definition)."""
+    """TensorFlow variant of NumPy's ``isclose``: ``|a - b| <= atol + rtol * |b|`` elementwise.
+
+    Args:
+      a: An array-like.
+      b: An array-like, broadcast against ``a``.
+      rtol: The relative tolerance (default 1e-05).
+      atol: The absolute tolerance (default 1e-08).
+      equal_nan: If True, two NaNs compare equal.
+
+    Returns:
+      A bool Tensor of the broadcast shape.
+    """
     a, b = promote(a, b)
     if not (a._dtype.is_floating or a._dtype.is_complex):
         a, b = to_float(a), to_float(b)
@@ -752,13 +858,32 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 @public(_MOD)
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
-    """True when ``isclose`` holds everywhere (a bool Tensor, as in tnp)."""
+    """TensorFlow variant of NumPy's ``allclose``: whether ``isclose`` holds everywhere.
+
+    Args:
+      a: An array-like.
+      b: An array-like, broadcast against ``a``.
+      rtol: The relative tolerance (default 1e-05).
+      atol: The absolute tolerance (default 1e-08).
+      equal_nan: If True, two NaNs compare equal.
+
+    Returns:
+      A scalar bool Tensor (not a Python bool, as in tnp).
+    """
     return _k.all(isclose(a, b, rtol, atol, equal_nan), None, False)
 
 
 @public(_MOD)
 def array_equal(a1, a2):
-    """True when ``a1`` and ``a2`` have the same shape and elements."""
+    """TensorFlow variant of NumPy's ``array_equal``: same shape and same elements.
+
+    Args:
+      a1: An array-like.
+      a2: An array-like.
+
+    Returns:
+      A scalar bool Tensor; False when the shapes differ.
+    """
     a1, a2 = asarray(a1), asarray(a2)
     if _k.shape_tuple(a1) != _k.shape_tuple(a2):
         return asarray(False)
@@ -767,23 +892,51 @@ def array_equal(a1, a2):
 
 @public(_MOD)
 def iscomplex(x):
-    """Elementwise: nonzero imaginary part."""
+    """TensorFlow variant of NumPy's ``iscomplex``: which elements have a nonzero imaginary part.
+
+    Args:
+      x: An array-like.
+
+    Returns:
+      A bool Tensor of ``x``'s shape (all False for real dtypes).
+    """
     return not_equal(imag(x), 0)
 
 
 @public(_MOD)
 def isreal(x):
-    """Elementwise: zero imaginary part."""
+    """TensorFlow variant of NumPy's ``isreal``: which elements have a zero imaginary part.
+
+    Args:
+      x: An array-like.
+
+    Returns:
+      A bool Tensor of ``x``'s shape (all True for real dtypes).
+    """
     return equal(imag(x), 0)
 
 
 @public(_MOD)
 def iscomplexobj(x) -> bool:
-    """True for complex dtypes."""
+    """TensorFlow variant of NumPy's ``iscomplexobj``: whether ``x``'s dtype is complex.
+
+    Args:
+      x: An array-like.
+
+    Returns:
+      A Python bool, from the dtype only (not the values).
+    """
     return bool(asarray(x)._dtype.is_complex)
 
 
 @public(_MOD)
 def isrealobj(x) -> bool:
-    """True for non-complex dtypes."""
+    """TensorFlow variant of NumPy's ``isrealobj``: whether ``x``'s dtype is not complex.
+
+    Args:
+      x: An array-like.
+
+    Returns:
+      A Python bool, from the dtype only (not the values).
+    """
     return not iscomplexobj(x)
