@@ -47,7 +47,30 @@ def tag_overlap(m):
     return out
 
 
-@pytest.mark.parametrize("program", [tag_overlap])
+def tone_files(m):
+    """A two-channel tone written as WAV, read back whole, as mono and padded, and a
+    corrupt header reported: the tf.audio steps of TF's audio tutorials."""
+    out = []
+    t = np.arange(400, dtype=np.float32) / 8000.0
+    tone = np.stack([0.8 * np.sin(2 * np.pi * 440 * t), 0.3 * np.cos(2 * np.pi * 220 * t)], 1)
+    wav = m.audio.encode_wav(m.constant(tone.astype(np.float32)), 8000)
+    data = wav.numpy()
+    out.append(f"{len(data)} {data[:4]!r} {wav.dtype.name} {wav.shape}")
+    audio, rate = m.audio.decode_wav(wav)
+    out.append(f"{audio.shape} {int(rate)} {audio.dtype.name} {float(m.reduce_max(audio)):.6f}")
+    mono, _ = m.audio.decode_wav(data, desired_channels=1, desired_samples=512)
+    out.append(f"{mono.shape} {float(m.reduce_sum(mono[400:])):.1f} "
+               f"{np.array2string(mono[:3, 0].numpy(), precision=6)}")
+    spectrum = m.abs(m.signal.rfft(audio[:, 0]))
+    out.append(str(int(m.argmax(spectrum))))
+    try:
+        m.audio.decode_wav(b"RIFF" + data[4:8] + b"AVI " + data[12:])
+    except m.errors.InvalidArgumentError as e:
+        out.append(str(e).split("}} ")[-1].split(" [Op:")[0])
+    return out
+
+
+@pytest.mark.parametrize("program", [tag_overlap, tone_files])
 def test_program_prints_what_tf_prints(program):
     want = program(real_tf())
     got = program(torchflow)
