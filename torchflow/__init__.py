@@ -9,6 +9,7 @@ op family or subsystem.
 import torchflow._src.ops.graph_lowering
 import torchflow._src.ops.graph_lowering_ragged
 import torchflow._src.ops.tensor_operators
+from torchflow import audio as audio
 from torchflow import autodiff as autodiff
 from torchflow import autograph as autograph
 from torchflow import bitwise as bitwise
