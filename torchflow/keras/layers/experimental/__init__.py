@@ -1,3 +1,4 @@
 """``tf.keras.layers.experimental``."""
 
+from torchflow._src.keras.layers.core.einsum_dense import EinsumDense as EinsumDense
 from torchflow.keras.layers.experimental import preprocessing as preprocessing
