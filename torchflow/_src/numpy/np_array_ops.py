@@ -1,4 +1,4 @@
-"""tnp array creation, shape manipulation, sorting/searching and indexing helpers."""
+"""tnp shape manipulation: reshaping, transposing, joining, splitting, padding, flipping."""
 
 from __future__ import annotations
 
@@ -7,13 +7,9 @@ import numbers
 
 import numpy as np
 
-from torchflow._src.core import dtypes
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.core.tensor import Tensor
-from torchflow._src.numpy import np_dtypes as _d
-from torchflow._src.numpy import np_math as _m
-from torchflow._src.numpy.np_arrays import array, asarray, promote
-from torchflow._src.ops import numpy_math_ops as _e
+from torchflow._src.numpy.np_arrays import asarray, promote
 from torchflow._src.ops import numpy_ops as _k
 from torchflow._src.util.api import public
 
@@ -28,267 +24,22 @@ def _shape(shape) -> tuple:
     return tuple(int(s) for s in shape)
 
 
-def _dt(dtype, default=None) -> dtypes.DType:
-    if dtype is None:
-        dtype = default if default is not None else _d.default_float_type()
-    return _d.to_tf(_d.canonicalize(_d.to_np(dtype)))
-
-
-# --- creation ----------------------------------------------------------------------
-@public(_MOD)
-def zeros(shape, dtype=float):
-    """Array of zeros (float64 by default, float32 under ``prefer_float32``)."""
-    d = _dt(dtype)
-    return _k.full(_shape(shape), False if d is dtypes.bool else 0, d)
-
-
-@public(_MOD)
-def ones(shape, dtype=float):
-    """Array of ones."""
-    d = _dt(dtype)
-    return _k.full(_shape(shape), True if d is dtypes.bool else 1, d)
-
-
-@public(_MOD)
-def empty(shape, dtype=float):
-    """Same as ``zeros`` (tnp has no uninitialized memory)."""
-    return zeros(shape, dtype)
-
-
-@public(_MOD)
-def full(shape, fill_value, dtype=None):
-    """Array of ``shape`` filled with ``fill_value`` (its dtype unless ``dtype``)."""
-    v = asarray(fill_value, dtype)
-    return _k.broadcast_to(v, _shape(shape))
-
-
-def _like(a, dtype):
-    a = asarray(a)
-    return _k.shape_tuple(a), (a._dtype if dtype is None else _dt(dtype))
-
-
-@public(_MOD)
-def zeros_like(a, dtype=None):
-    """Zeros with ``a``'s shape and dtype."""
-    s, d = _like(a, dtype)
-    return zeros(s, d)
-
-
-@public(_MOD)
-def ones_like(a, dtype=None):
-    """Ones with ``a``'s shape and dtype."""
-    s, d = _like(a, dtype)
-    return ones(s, d)
-
-
-@public(_MOD)
-def empty_like(a, dtype=None):
-    """Same as ``zeros_like``."""
-    return zeros_like(a, dtype)
-
-
-@public(_MOD)
-def full_like(a, fill_value, dtype=None):
-    """``fill_value`` with ``a``'s shape (and dtype unless given)."""
-    s, d = _like(a, dtype)
-    return full(s, asarray(fill_value, d), d)
-
-
-@public(_MOD)
-def arange(start, stop=None, step=1, dtype=None):
-    """Evenly spaced values in ``[start, stop)``; dtype by NumPy promotion of the
-    arguments (Python ints give int64, floats the default float)."""
-    if stop is None:
-        start, stop = 0, start
-    vals = [v.numpy().item() if isinstance(v, Tensor) else v for v in (start, stop, step)]
-    if step == 0:
-        raise ValueError("arange's step must not be 0.")
-    d = _dt(dtype) if dtype is not None else _d.to_tf(_d.result_type(*vals))
-    if d is dtypes.bool or d.is_complex:
-        return asarray(np.arange(*vals), d)
-    return _k.arange(*vals, d)
-
-
-@public(_MOD)
-def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=float, axis=0):
-    """``num`` evenly spaced samples over ``[start, stop]``."""
-    if dtype is float or dtype is None:  # TF infers from start, stop and float(num)
-        d = _d.to_tf(_d.result_type(start, stop, float(num)))
-    else:
-        d = _dt(dtype)
-    if num < 0:
-        raise ValueError(f"Number of samples {num} must be non-negative.")
-    s0, s1 = asarray(start), asarray(stop)
-    if s0.ndim == 0 and s1.ndim == 0 and d.is_floating:
-        r = _k.linspace(float(s0), float(s1), int(num), bool(endpoint), d)
-    else:
-        r = asarray(np.linspace(s0.numpy(), s1.numpy(), num, endpoint, axis=0), d)
-        if axis != 0:
-            r = moveaxis(r, 0, axis)
-    if retstep:
-        div = (num - 1) if endpoint else num
-        step = (float(s1) - float(s0)) / div if div > 0 else float("nan")
-        return r, step
-    return r
-
-
-@public(_MOD)
-def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
-    """``base ** linspace(start, stop)``."""
-    r = _m.power(asarray(base, _d.default_float_type()),
-                 linspace(start, stop, num, endpoint, axis=axis))
-    return r if dtype is None else asarray(r, dtype)
-
-
-@public(_MOD)
-def geomspace(start, stop, num=50, endpoint=True, dtype=float, axis=0):
-    """Samples evenly spaced on a log scale (a geometric progression)."""
-    if float(start) == 0 or float(stop) == 0:
-        raise ValueError("Geometric sequence cannot include zero")
-    sign = -1.0 if float(start) < 0 and float(stop) < 0 else 1.0
-    r = logspace(np.log10(abs(float(start))), np.log10(abs(float(stop))), num, endpoint,
-                 axis=axis)
-    r = _m.multiply(r, sign)
-    if num > 0:
-        vals = r.numpy()
-        vals[0] = float(start)
-        if endpoint and num > 1:
-            vals[-1] = float(stop)
-        r = asarray(vals)
-    return asarray(r, _dt(dtype))
-
-
-@public(_MOD)
-def eye(N, M=None, k=0, dtype=float):
-    """2-D array with ones on diagonal ``k``."""
-    return _k.eye(int(N), None if M is None else int(M), int(k), _dt(dtype))
-
-
-@public(_MOD)
-def identity(n, dtype=float):
-    """Square identity matrix."""
-    return eye(n, dtype=dtype)
-
-
-@public(_MOD)
-def tri(N, M=None, k=0, dtype=None):
-    """Ones at and below diagonal ``k``."""
-    return _k.tri(int(N), int(N if M is None else M), int(k), _dt(dtype))
-
-
-def _tri_mask(m, k, lower):
-    m = asarray(m)
-    if m.ndim < 2:
-        raise ValueError("Argument to tril/triu must have rank at least 2")
-    return (_k.tril if lower else _k.triu)(m, int(k))
-
-
-@public(_MOD)
-def tril(m, k=0):
-    """Lower triangle of the last two axes."""
-    return _tri_mask(m, k, True)
-
-
-@public(_MOD)
-def triu(m, k=0):
-    """Upper triangle of the last two axes."""
-    return _tri_mask(m, k, False)
-
-
-@public(_MOD)
-def copy(a):
-    """A copy of ``a``."""
-    return array(a, copy=True)
-
-
-@public(_MOD)
-def diag(v, k=0):
-    """Diagonal of a matrix, or a matrix with ``v`` on diagonal ``k``.
-
-    Raises:
-      ValueError: ``v`` is not 1-d or 2-d.
-    """
-    v = asarray(v)
-    if v.ndim not in (1, 2):
-        raise ValueError(f"Input to diag must be 1-d or 2-d only. Received {v.ndim}-d")
-    return _k.diag(v, int(k))
-
-
-@public(_MOD)
-def diagflat(v, k=0):
-    """2-d array with the flattened ``v`` on diagonal ``k``."""
-    return _k.diag(_k.reshape(asarray(v), (-1,)), int(k))
-
-
-@public(_MOD)
-def diagonal(a, offset=0, axis1=0, axis2=1):
-    """The diagonal of ``a`` over ``axis1``/``axis2`` (appended as the last axis)."""
-    return _k.diagonal(asarray(a), int(offset), int(axis1), int(axis2))
-
-
-@public(_MOD)
-def vander(x, N=None, increasing=False):
-    """Vandermonde matrix of the 1-d ``x``."""
-    x = asarray(x)
-    if x.ndim != 1:
-        raise ValueError(f"x must be a one-dimensional array or sequence, got {x.ndim}-d")
-    n = x.shape[0] if N is None else int(N)
-    cols = [_m.power(x, i) for i in range(n)]
-    if not increasing:
-        cols = cols[::-1]
-    return stack(cols, axis=1) if cols else zeros((x.shape[0], 0), x.dtype)
-
-
-@public(_MOD)
-def meshgrid(*xi, **kwargs):
-    """Coordinate matrices from coordinate vectors (``indexing='xy'`` or ``'ij'``)."""
-    indexing = kwargs.get("indexing", "xy")
-    if indexing not in ("xy", "ij"):
-        raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
-    xs = [_k.reshape(asarray(x), (-1,)) for x in xi]
-    shape = [x.shape[0] for x in xs]
-    if indexing == "xy" and len(xs) > 1:
-        shape[0], shape[1] = shape[1], shape[0]
-    out = []
-    for i, x in enumerate(xs):
-        ax = i
-        if indexing == "xy" and len(xs) > 1 and i < 2:
-            ax = 1 - i
-        s = [1] * len(xs)
-        s[ax] = -1
-        out.append(_k.broadcast_to(_k.reshape(x, tuple(s)), tuple(shape)))
-    return out
-
-
-@public(_MOD)
-def indices(dimensions, dtype=int, sparse=False):
-    """Index grids for an array of shape ``dimensions``."""
-    d = _dt(dtype, np.int64)
-    grids = meshgrid(*[arange(n, dtype=d) for n in dimensions], indexing="ij")
-    if sparse:
-        n = len(dimensions)
-        return tuple(_k.reshape(arange(s, dtype=d), tuple(s if i == j else 1 for j in range(
-            n))) for i, s in enumerate(dimensions))
-    return stack(grids) if grids else zeros((0,), d)
-
-
-@public(_MOD)
-def ix_(*args):
-    """Open mesh of index arrays (each reshaped to broadcast against the others)."""
-    n = len(args)
-    out = []
-    for i, a in enumerate(args):
-        a = asarray(a)
-        if a._dtype is dtypes.bool:
-            a = nonzero(a)[0]
-        out.append(_k.reshape(a, tuple(-1 if j == i else 1 for j in range(n))))
-    return out
-
-
 # --- shape manipulation -----------------------------------------------------------------
 @public(_MOD)
 def reshape(a, newshape, order="C"):
-    """``a`` with a new shape (one ``-1`` is inferred). Only order 'C' is supported."""
+    """TensorFlow variant of NumPy's ``reshape``: ``a``'s elements in a new shape.
+
+    Args:
+      a: An array-like.
+      newshape: An int or a sequence of ints; one entry may be -1, inferred.
+      order: Only ``'C'`` (row-major) is supported.
+
+    Returns:
+      A Tensor of the new shape.
+
+    Raises:
+      ValueError: ``order`` is not ``'C'``.
+    """
     if order != "C":
         raise ValueError("tnp.reshape: only order='C' is supported")
     return _k.reshape(asarray(a), _shape(newshape))
@@ -296,7 +47,16 @@ def reshape(a, newshape, order="C"):
 
 @public(_MOD)
 def ravel(a):
-    """The flattened array."""
+    """TensorFlow variant of NumPy's ``ravel``: the flattened array, in row-major order.
+
+    Args:
+      a: An array-like.
+
+    Returns:
+      A 1-D Tensor.
+
+    Unsupported arguments: ``order``.
+    """
     return _k.reshape(asarray(a), (-1,))
 
 
@@ -308,7 +68,15 @@ def flatten(a, order="C"):
 
 @public(_MOD)
 def transpose(a, axes=None):
-    """Permutes axes (reverses them by default)."""
+    """TensorFlow variant of NumPy's ``transpose``: permutes the axes.
+
+    Args:
+      a: An array-like.
+      axes: The permutation; None reverses the axes.
+
+    Returns:
+      A Tensor with permuted axes.
+    """
     a = asarray(a)
     if axes is None:
         axes = tuple(range(a.ndim - 1, -1, -1))
@@ -317,7 +85,16 @@ def transpose(a, axes=None):
 
 @public(_MOD)
 def swapaxes(a, axis1, axis2):
-    """Interchanges two axes."""
+    """TensorFlow variant of NumPy's ``swapaxes``: interchanges two axes.
+
+    Args:
+      a: An array-like.
+      axis1: The first axis.
+      axis2: The second axis.
+
+    Returns:
+      A Tensor with the two axes swapped.
+    """
     a = asarray(a)
     p = list(range(a.ndim))
     p[axis1], p[axis2] = p[axis2], p[axis1]
@@ -326,14 +103,34 @@ def swapaxes(a, axis1, axis2):
 
 @public(_MOD)
 def moveaxis(a, source, destination):
-    """Moves axes to new positions."""
+    """TensorFlow variant of NumPy's ``moveaxis``: moves axes to new positions.
+
+    Args:
+      a: An array-like.
+      source: An axis or a sequence of axes to move.
+      destination: Their new positions, as many as ``source``.
+
+    Returns:
+      A Tensor with the axes moved; the others keep their order.
+    """
     return _k.moveaxis(asarray(a), source if isinstance(source, int) else tuple(source),
                 destination if isinstance(destination, int) else tuple(destination))
 
 
 @public(_MOD)
 def expand_dims(a, axis):
-    """Inserts a length-1 axis at ``axis``."""
+    """TensorFlow variant of NumPy's ``expand_dims``: inserts length-1 axes.
+
+    Args:
+      a: An array-like.
+      axis: An int or a tuple of ints, the positions of the new axes in the result.
+
+    Returns:
+      A Tensor of rank ``ndim(a) + len(axis)``.
+
+    Raises:
+      InvalidArgumentError: an ``axis`` out of range (TF's ExpandDims message).
+    """
     a = asarray(a)
     axes = (axis,) if isinstance(axis, int) else tuple(axis)
     n = a.ndim + len(axes)
@@ -350,7 +147,14 @@ def expand_dims(a, axis):
 
 @public(_MOD)
 def squeeze(a, axis=None):
-    """Removes length-1 axes (only ``axis`` when given).
+    """TensorFlow variant of NumPy's ``squeeze``: removes length-1 axes.
+
+    Args:
+      a: An array-like.
+      axis: None (all length-1 axes), an int or a tuple of ints.
+
+    Returns:
+      A Tensor without those axes.
 
     Raises:
       InvalidArgumentError: an ``axis`` out of range or of length other than 1 (TF's
@@ -374,13 +178,31 @@ def squeeze(a, axis=None):
 
 @public(_MOD)
 def broadcast_to(array, shape):
-    """``array`` broadcast to ``shape``."""
+    """TensorFlow variant of NumPy's ``broadcast_to``: ``array`` broadcast to a shape.
+
+    Args:
+      array: An array-like.
+      shape: The target shape, compatible with ``array``'s under broadcasting.
+
+    Returns:
+      A Tensor of ``shape``.
+
+    Unsupported arguments: ``subok``.
+    """
     return _k.broadcast_to(asarray(array), _shape(shape))
 
 
 @public(_MOD)
 def broadcast_arrays(*args, **kwargs):
-    """Broadcasts the arrays against each other."""
+    """TensorFlow variant of NumPy's ``broadcast_arrays``: broadcasts the arrays against each other.
+
+    Args:
+      *args: The array-likes.
+      **kwargs: Ignored (NumPy's ``subok``).
+
+    Returns:
+      A list of Tensors, all of the common broadcast shape.
+    """
     xs = [asarray(a) for a in args]
     shape = np.broadcast_shapes(*[_k.shape_tuple(x) for x in xs])
     return [_k.broadcast_to(x, shape) for x in xs]
@@ -403,28 +225,59 @@ def _atleast(n, arys):
 
 @public(_MOD)
 def atleast_1d(*arys):
-    """Views with at least one dimension."""
+    """TensorFlow variant of NumPy's ``atleast_1d``: the arrays with at least one dimension.
+
+    Args:
+      *arys: Array-likes; scalars become shape ``(1,)``.
+
+    Returns:
+      A Tensor for one input, else a list of Tensors.
+    """
     return _atleast(1, arys)
 
 
 @public(_MOD)
 def atleast_2d(*arys):
-    """Views with at least two dimensions."""
+    """TensorFlow variant of NumPy's ``atleast_2d``: the arrays with at least two dimensions.
+
+    Args:
+      *arys: Array-likes; new axes go in front (a 1-D ``(n,)`` becomes ``(1, n)``).
+
+    Returns:
+      A Tensor for one input, else a list of Tensors.
+    """
     return _atleast(2, arys)
 
 
 @public(_MOD)
 def atleast_3d(*arys):
-    """Views with at least three dimensions (NumPy's placement of the new axes)."""
+    """TensorFlow variant of NumPy's ``atleast_3d``: the arrays with at least three dimensions.
+
+    Args:
+      *arys: Array-likes; NumPy's placement: ``(n,)`` becomes ``(1, n, 1)``, ``(m, n)``
+        becomes ``(m, n, 1)``.
+
+    Returns:
+      A Tensor for one input, else a list of Tensors.
+    """
     return _atleast(3, arys)
 
 
 @public(_MOD)
 def concatenate(arys, axis=0):
-    """Joins arrays along an existing axis (NumPy promotion across them).
+    """TensorFlow variant of NumPy's ``concatenate``: joins arrays along an existing axis.
+
+    Args:
+      arys: A non-empty sequence of array-likes, promoted to one dtype.
+      axis: The axis to join along; None flattens the arrays first.
+
+    Returns:
+      A Tensor.
 
     Raises:
-      ValueError: no arrays.
+      ValueError: ``arys`` is empty.
+
+    Unsupported arguments: ``out``, ``dtype``, ``casting``.
     """
     if not arys:
         raise ValueError("Need at least one array to concatenate.")
@@ -436,7 +289,20 @@ def concatenate(arys, axis=0):
 
 @public(_MOD)
 def stack(arrays, axis=0):
-    """Joins arrays along a new axis."""
+    """TensorFlow variant of NumPy's ``stack``: joins arrays of one shape along a new axis.
+
+    Args:
+      arrays: A non-empty sequence of array-likes (or a Tensor, unstacked along axis 0).
+      axis: The position of the new axis in the result.
+
+    Returns:
+      A Tensor one rank higher than the inputs.
+
+    Raises:
+      ValueError: ``arrays`` is empty.
+
+    Unsupported arguments: ``out``, ``dtype``, ``casting``.
+    """
     if isinstance(arrays, Tensor):
         arrays = list(arrays)
     if not arrays:
@@ -446,20 +312,45 @@ def stack(arrays, axis=0):
 
 @public(_MOD)
 def hstack(tup):
-    """Stacks column-wise (along axis 1, or 0 for 1-d)."""
+    """TensorFlow variant of NumPy's ``hstack``: stacks arrays column-wise.
+
+    Args:
+      tup: A sequence of array-likes, joined along axis 1 (axis 0 for 1-D ones).
+
+    Returns:
+      A Tensor.
+
+    Unsupported arguments: ``dtype``, ``casting``.
+    """
     xs = [atleast_1d(a) for a in tup]
     return concatenate(xs, 0 if xs[0].ndim == 1 else 1)
 
 
 @public(_MOD)
 def vstack(tup):
-    """Stacks row-wise (after ``atleast_2d``)."""
+    """TensorFlow variant of NumPy's ``vstack``: stacks arrays row-wise.
+
+    Args:
+      tup: A sequence of array-likes, made at least 2-D and joined along axis 0.
+
+    Returns:
+      A Tensor of rank at least 2.
+
+    Unsupported arguments: ``dtype``, ``casting``.
+    """
     return concatenate([atleast_2d(a) for a in tup], 0)
 
 
 @public(_MOD)
 def dstack(tup):
-    """Stacks along the third axis (after ``atleast_3d``)."""
+    """TensorFlow variant of NumPy's ``dstack``: stacks arrays along the third axis.
+
+    Args:
+      tup: A sequence of array-likes, made at least 3-D and joined along axis 2.
+
+    Returns:
+      A Tensor of rank at least 3.
+    """
     return concatenate([atleast_3d(a) for a in tup], 2)
 
 
@@ -473,7 +364,16 @@ def column_stack(tup):
 
 @public(_MOD)
 def append(arr, values, axis=None):
-    """``arr`` with ``values`` appended (both flattened when ``axis`` is None)."""
+    """TensorFlow variant of NumPy's ``append``: ``values`` appended to ``arr``.
+
+    Args:
+      arr: An array-like.
+      values: An array-like; with an ``axis`` it must match ``arr`` on the other axes.
+      axis: The axis to append along; None flattens both first.
+
+    Returns:
+      A Tensor.
+    """
     if axis is None:
         return concatenate([ravel(arr), ravel(values)], 0)
     return concatenate([arr, values], axis)
@@ -495,10 +395,20 @@ def _split_sizes(n, indices_or_sections, strict):
 
 @public(_MOD)
 def split(ary, indices_or_sections, axis=0):
-    """Splits into equal sections or at the given indices.
+    """TensorFlow variant of NumPy's ``split``: splits an array into parts.
+
+    Args:
+      ary: An array-like.
+      indices_or_sections: An int (that many equal parts) or a sorted sequence of
+        split indices along ``axis``.
+      axis: The axis to split along.
+
+    Returns:
+      A list of Tensors.
 
     Raises:
       ValueError: an integer number of sections that does not divide the axis.
+      InvalidArgumentError: ``axis`` out of range (TF's Split message).
     """
     a = asarray(ary)
     if not -a.ndim <= axis < a.ndim:
@@ -517,32 +427,73 @@ def array_split(ary, indices_or_sections, axis=0):
 
 @public(_MOD)
 def hsplit(ary, indices_or_sections):
-    """``split`` along axis 1 (0 for 1-d)."""
+    """TensorFlow variant of NumPy's ``hsplit``: ``split`` along axis 1 (axis 0 for 1-D arrays).
+
+    Args:
+      ary: An array-like.
+      indices_or_sections: An int (equal parts) or a sequence of split indices.
+
+    Returns:
+      A list of Tensors.
+    """
     a = asarray(ary)
     return split(a, indices_or_sections, 1 if a.ndim > 1 else 0)
 
 
 @public(_MOD)
 def vsplit(ary, indices_or_sections):
-    """``split`` along axis 0 (arrays of rank >= 2)."""
+    """TensorFlow variant of NumPy's ``vsplit``: ``split`` along axis 0.
+
+    Args:
+      ary: An array-like of rank at least 2.
+      indices_or_sections: An int (equal parts) or a sequence of split indices.
+
+    Returns:
+      A list of Tensors.
+    """
     return split(ary, indices_or_sections, 0)
 
 
 @public(_MOD)
 def dsplit(ary, indices_or_sections):
-    """``split`` along axis 2 (arrays of rank >= 3)."""
+    """TensorFlow variant of NumPy's ``dsplit``: ``split`` along axis 2.
+
+    Args:
+      ary: An array-like of rank at least 3.
+      indices_or_sections: An int (equal parts) or a sequence of split indices.
+
+    Returns:
+      A list of Tensors.
+    """
     return split(ary, indices_or_sections, 2)
 
 
 @public(_MOD)
 def tile(a, reps):
-    """``a`` repeated ``reps`` times per axis."""
+    """TensorFlow variant of NumPy's ``tile``: ``a`` repeated along each axis.
+
+    Args:
+      a: An array-like.
+      reps: An int or a sequence of ints, the repetitions per axis.
+
+    Returns:
+      A Tensor.
+    """
     return _k.tile(asarray(a), _shape(reps))
 
 
 @public(_MOD)
 def repeat(a, repeats, axis=None):
-    """Repeats each element ``repeats`` times (flattened when ``axis`` is None)."""
+    """TensorFlow variant of NumPy's ``repeat``: repeats each element.
+
+    Args:
+      a: An array-like.
+      repeats: An int, or one int per element along ``axis``.
+      axis: The axis to repeat along; None flattens ``a`` first.
+
+    Returns:
+      A Tensor.
+    """
     a = asarray(a)
     if axis is None:
         a, axis = ravel(a), 0
@@ -552,10 +503,23 @@ def repeat(a, repeats, axis=None):
 
 @public(_MOD)
 def pad(array, pad_width, mode="constant", constant_values=0):
-    """Pads with NumPy's modes ``constant``, ``edge``, ``reflect``, ``symmetric``, ``wrap``.
+    """TensorFlow variant of NumPy's ``pad``: pads an array.
+
+    Args:
+      array: An array-like.
+      pad_width: The ``(before, after)`` widths per axis (broadcast as NumPy does: an
+        int or one pair serves every axis).
+      mode: One of ``'constant'``, ``'edge'``, ``'reflect'``, ``'symmetric'``, ``'wrap'``.
+      constant_values: The scalar padded with in ``'constant'`` mode.
+
+    Returns:
+      A Tensor.
 
     Raises:
       ValueError: an unsupported mode.
+
+    Unsupported arguments: ``stat_length``, ``end_values``, ``reflect_type`` and the
+    statistical modes (``'mean'``, ``'maximum'``, ...).
     """
     a = asarray(array)
     pw = np.broadcast_to(np.asarray(pad_width, dtype=np.int64), (a.ndim, 2)).tolist()
@@ -566,7 +530,16 @@ def pad(array, pad_width, mode="constant", constant_values=0):
 
 @public(_MOD)
 def roll(a, shift, axis=None):
-    """Rolls elements along ``axis`` (the flattened array when None)."""
+    """TensorFlow variant of NumPy's ``roll``: rolls elements along axes, wrapping around.
+
+    Args:
+      a: An array-like.
+      shift: An int or a tuple of ints, the places to shift.
+      axis: An int or a tuple of ints; None rolls the flattened array (shape kept).
+
+    Returns:
+      A Tensor of ``a``'s shape.
+    """
     a = asarray(a)
     return _k.roll(a, shift if isinstance(shift, int) else tuple(shift),
                 axis if axis is None or isinstance(axis, int) else tuple(axis))
@@ -574,13 +547,30 @@ def roll(a, shift, axis=None):
 
 @public(_MOD)
 def rot90(m, k=1, axes=(0, 1)):
-    """Rotates by 90 degrees ``k`` times in the plane of ``axes``."""
+    """TensorFlow variant of NumPy's ``rot90``: rotates by 90 degrees in a plane.
+
+    Args:
+      m: An array-like of rank at least 2.
+      k: The number of rotations (from the first axis towards the second).
+      axes: The two axes of the plane.
+
+    Returns:
+      A Tensor.
+    """
     return _k.rot90(asarray(m), int(k), list(axes))
 
 
 @public(_MOD)
 def flip(m, axis=None):
-    """Reverses the order of elements along ``axis`` (all axes when None)."""
+    """TensorFlow variant of NumPy's ``flip``: reverses the order of elements.
+
+    Args:
+      m: An array-like.
+      axis: An int or a tuple of ints; None reverses every axis.
+
+    Returns:
+      A Tensor of ``m``'s shape.
+    """
     m = asarray(m)
     axes = tuple(range(m.ndim)) if axis is None else (
         (axis,) if isinstance(axis, int) else tuple(axis))
@@ -589,173 +579,25 @@ def flip(m, axis=None):
 
 @public(_MOD)
 def fliplr(m):
-    """Flips axis 1."""
+    """TensorFlow variant of NumPy's ``fliplr``: reverses axis 1.
+
+    Args:
+      m: An array-like of rank at least 2.
+
+    Returns:
+      A Tensor of ``m``'s shape.
+    """
     return flip(m, 1)
 
 
 @public(_MOD)
 def flipud(m):
-    """Flips axis 0."""
+    """TensorFlow variant of NumPy's ``flipud``: reverses axis 0.
+
+    Args:
+      m: An array-like of rank at least 1.
+
+    Returns:
+      A Tensor of ``m``'s shape.
+    """
     return flip(m, 0)
-
-
-# --- sorting, searching, indexing ----------------------------------------------------------
-@public(_MOD)
-def sort(a, axis=-1, kind="quicksort", order=None):
-    """Sorted copy along ``axis`` (flattened when None)."""
-    a = asarray(a)
-    if axis is None:
-        a, axis = ravel(a), 0
-    return _k.sort(a, axis, False, kind == "stable")
-
-
-@public(_MOD)
-def argsort(a, axis=-1, kind="quicksort", order=None):
-    """Indices that sort ``a`` along ``axis`` (int64)."""
-    a = asarray(a)
-    if axis is None:
-        a, axis = ravel(a), 0
-    return _k.argsort(a, axis, kind in ("stable", "mergesort"))
-
-
-@public(_MOD)
-def searchsorted(a, v, side="left", sorter=None):
-    """Insertion indices of ``v`` into the sorted 1-d ``a``."""
-    a, v = promote(a, v)
-    if sorter is not None:
-        a = take(a, sorter)
-    return _k.searchsorted(a, v, side)
-
-
-@public(_MOD)
-def where(condition, x=None, y=None):
-    """``x`` where ``condition`` else ``y`` (promoted); ``nonzero(condition)`` alone.
-
-    Raises:
-      ValueError: only one of ``x``, ``y``.
-    """
-    c = asarray(condition, np.bool_)
-    if x is None and y is None:
-        return nonzero(c)
-    if x is None or y is None:
-        raise ValueError("Both x and y must be ndarrays, or both must be None.")
-    x, y = promote(x, y)
-    return _k.where(c, x, y)
-
-
-@public(_MOD)
-def nonzero(a):
-    """Tuple of index arrays (int64), one per axis, of the nonzero elements."""
-    return tuple(_k.nonzero(asarray(a)))
-
-
-@public(_MOD)
-def argwhere(a):
-    """Indices of the nonzero elements, one row each."""
-    idx = nonzero(a)
-    return stack(idx, axis=1) if idx else zeros((0, 0), np.int64)
-
-
-@public(_MOD)
-def flatnonzero(a):
-    """Indices of the nonzero elements of the flattened array."""
-    return nonzero(ravel(a))[0]
-
-
-@public(_MOD)
-def select(condlist, choicelist, default=0):
-    """Elements from ``choicelist`` by the first true condition in ``condlist``."""
-    if len(condlist) != len(choicelist):
-        raise ValueError("list of cases must be same length as list of conditions")
-    choices = promote(*choicelist, default)
-    out = choices[-1]
-    for c, v in zip(reversed(condlist), reversed(choices[:-1])):
-        out = _k.where(asarray(c, np.bool_), v, out)
-    return out
-
-
-@public(_MOD)
-def take(a, indices, axis=None, out=None, mode="clip"):
-    """Elements of ``a`` at ``indices`` along ``axis``; out-of-range indices are
-    clipped ('clip', TF's default) or wrapped ('wrap').
-
-    Raises:
-      ValueError: an unsupported mode or ``out``.
-    """
-    if out is not None:
-        raise ValueError("out argument is not supported in take.")
-    if mode not in ("raise", "clip", "wrap"):
-        raise ValueError(f"Invalid mode '{mode}' for take")
-    return _k.take(asarray(a), asarray(indices, np.int64), axis, mode)
-
-
-@public(_MOD)
-def take_along_axis(arr, indices, axis):
-    """Elements of ``arr`` at the matching ``indices`` along ``axis``."""
-    return _k.take_along_axis(asarray(arr), asarray(indices, np.int64), axis)
-
-
-@public(_MOD)
-def compress(condition, a, axis=None):
-    """Slices of ``a`` along ``axis`` where the 1-d ``condition`` is true."""
-    c = asarray(condition, np.bool_)
-    a = asarray(a)
-    if axis is None:
-        a, axis = ravel(a), 0
-    idx = nonzero(c)[0]
-    n = _k.shape_tuple(a)[axis]
-    idx = _k.getitem(idx, _e.less(idx, asarray(n, np.int64)))
-    return _k.take(a, idx, axis, "clip")
-
-
-@public(_MOD)
-def extract(condition, arr):
-    """Elements of the flattened ``arr`` where ``condition`` is true."""
-    return compress(ravel(condition), ravel(arr))
-
-
-@public(_MOD)
-def diag_indices(n, ndim=2):
-    """Indices of the main diagonal of an ``n x ... x n`` array."""
-    i = arange(n, dtype=np.int64)
-    return (i,) * ndim
-
-
-@public(_MOD)
-def tril_indices(n, k=0, m=None):
-    """Indices of the lower triangle of an ``(n, m)`` array."""
-    return nonzero(tri(n, m, k, dtype=np.bool_))
-
-
-@public(_MOD)
-def triu_indices(n, k=0, m=None):
-    """Indices of the upper triangle of an ``(n, m)`` array."""
-    return nonzero(_m.logical_not(tri(n, m, k - 1, dtype=np.bool_)))
-
-
-# --- array inspection ---------------------------------------------------------------------
-@public(_MOD)
-def ndim(a) -> int:
-    """Number of dimensions."""
-    return asarray(a).ndim
-
-
-@public(_MOD)
-def shape(a) -> tuple:
-    """Shape as a tuple of ints."""
-    return _k.shape_tuple(asarray(a))
-
-
-@public(_MOD)
-def size(x, axis=None) -> int:
-    """Number of elements (along ``axis`` when given)."""
-    s = shape(x)
-    return int(np.prod(s)) if axis is None else s[axis]
-
-
-@public(_MOD)
-def isscalar(num) -> bool:
-    """True for Python/NumPy scalars and 0-d tensors."""
-    if isinstance(num, Tensor):
-        return num.ndim == 0
-    return np.isscalar(num)

@@ -12,6 +12,7 @@ import numpy as np
 
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.numpy import np_array_ops as ao
+from torchflow._src.numpy import np_creation as cr
 from torchflow._src.numpy.np_arrays import asarray
 from torchflow._src.ops import numpy_ops as _k
 from torchflow._src.util.api import public
@@ -108,7 +109,7 @@ def put_along_axis(arr, indices, values, axis):
     """Functional ``np.put_along_axis``: returns the updated copy of ``arr``."""
     arr = asarray(arr)
     idx = asarray(indices, np.int64)
-    grids = list(ao.indices(_k.shape_tuple(idx), sparse=True))
+    grids = list(cr.indices(_k.shape_tuple(idx), sparse=True))
     grids[axis] = idx
     vals = ao.broadcast_to(asarray(values, arr._dtype), _k.shape_tuple(idx))
     return _k.index_update(arr, tuple(grids), vals, "set")

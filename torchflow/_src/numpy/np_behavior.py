@@ -27,7 +27,9 @@ from __future__ import annotations
 
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.numpy import np_array_ops as ao
+from torchflow._src.numpy import np_creation as cr
 from torchflow._src.numpy import np_dtypes as _d
+from torchflow._src.numpy import np_index_ops as ix
 from torchflow._src.numpy import np_math as m
 from torchflow._src.numpy import np_math_unary as mu
 from torchflow._src.numpy import np_reduce as r
@@ -112,9 +114,9 @@ _METHODS = {
     "max": r.amax, "min": r.amin, "argmax": r.argmax, "argmin": r.argmin,
     "all": r.all, "any": r.any, "cumsum": r.cumsum, "cumprod": r.cumprod,
     "round": m.around, "conj": mu.conj, "real": property(m.real), "imag": property(m.imag),
-    "nonzero": ao.nonzero, "diagonal": ao.diagonal, "trace": r.trace,
-    "sort": ao.sort, "argsort": ao.argsort, "repeat": ao.repeat, "take": ao.take,
-    "dot": r.dot, "copy": ao.copy,
+    "nonzero": ix.nonzero, "diagonal": cr.diagonal, "trace": r.trace,
+    "sort": ix.sort, "argsort": ix.argsort, "repeat": ao.repeat, "take": ix.take,
+    "dot": r.dot, "copy": cr.copy,
 }
 
 
