@@ -448,6 +448,12 @@ class GraphBuilder:
         """The captured resource handle of ``var`` (for the variable-writing ops)."""
         return self.graph._capture_variable(self, var)
 
+    def resource(self, obj, dtype=None, name: str = "resource") -> str:
+        """The captured handle of ``obj``, a resource that is not a variable (a lookup
+        table; with ``dtype`` string, the path of a table's vocabulary file): a
+        trailing input of the function, as a variable's handle is."""
+        return self.graph._capture_variable(self, obj, dtype or dtypes.resource, name)
+
     # --- nested functions (While bodies, If branches) -----------------------------
     def function(self, base: str, args: list) -> "tuple[GraphBuilder, list]":
         """A new function graph for a functional op's attribute (a loop body).
@@ -532,9 +538,11 @@ class FuncGraph:
         self.inputs: list = []
         self.outputs: list = []
         self.structured_outputs = None
+        self.static_shapes: dict = {}  # id(output Tensor) -> TensorShape (graph_out_shapes)
         self._variables: list = []  # weak references: a graph does not keep its variables
         self._constants: list = []  # (tensor, endpoint) of captured constants
         self._var_handles: "dict[int, str]" = {}
+        self._resource_ids: set = set()  # captures that are not variables (lookup tables)
         self.unexportable: list = []
         self.arg_names: list = []
         self.root: "FuncGraph" = self  # the graph whose library holds nested functions
@@ -542,14 +550,18 @@ class FuncGraph:
         self._fn_count = 0
 
     # --- building -------------------------------------------------------------------
-    def _capture_variable(self, b: GraphBuilder, var) -> str:
+    def _capture_variable(self, b: GraphBuilder, var, dtype=None, name=None) -> str:
         ep = self._var_handles.get(id(var))
         if ep is None:
-            base = var.name.split(":")[0].replace("/", "_")
-            name = b.node("Placeholder", [], {"dtype": dtypes.resource, "shape": _Shape([])},
-                          name=f"{base}/resource" if base else "resource",
-                          out_dtypes=[dtypes.resource])
-            ep = f"{name}:0"
+            if dtype is None:
+                base = var.name.split(":")[0].replace("/", "_")
+                name = f"{base}/resource" if base else "resource"
+            else:
+                self._resource_ids.add(id(var))
+            d = dtype or dtypes.resource
+            node = b.node("Placeholder", [], {"dtype": d, "shape": _Shape([])}, name=name,
+                          out_dtypes=[d])
+            ep = f"{node}:0"
             self._var_handles[id(var)] = ep
             self._variables.append((weakref.ref(var), ep))
             self.inputs.append(ep)
@@ -563,6 +575,12 @@ class FuncGraph:
         Raises:
           AssertionError: If one of them was deleted (TF's message).
         """
+        return [v for v in self.captured_objects if id(v) not in self._resource_ids]
+
+    @property
+    def captured_objects(self) -> list:
+        """The variables and other resources (lookup tables, vocabulary files) the
+        graph captures, in the order of its trailing inputs."""
         out = []
         for r, _ in self._variables:
             v = r()
