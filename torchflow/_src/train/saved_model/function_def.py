@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from torchflow._src.core import dtypes, errors, op_graph
+from torchflow._src.core import errors, op_graph
 from torchflow._src.core.op_graph import _Shape, attr_value, shape_proto
 from torchflow._src.core.proto import tf_function_pb2
 from torchflow._src.train.saved_model import op_outputs
@@ -96,7 +96,8 @@ def _add_args(fd, graph, arg_names, arg_order, handle_specs) -> dict:
         node = graph.get_operation_by_name(ep.split(":")[0])
         a = arg_name(node.name.replace("/resource", "_readvariableop_resource"), taken)
         inputs[node.name] = a
-        arg = sig.input_arg.add(name=a, type=dtypes.resource.as_datatype_enum)
+        # a resource handle, or a vocabulary file's path (string) a table reads
+        arg = sig.input_arg.add(name=a, type=node._attrs["dtype"].as_datatype_enum)
         spec = (handle_specs or {}).get(ep)
         if spec is not None:
             hd = arg.handle_data.add(dtype=spec[0].as_datatype_enum)
