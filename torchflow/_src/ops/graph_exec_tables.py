@@ -21,13 +21,18 @@ _WHOLE_LINE, _LINE_NUMBER = -2, -1
 class HashTable:
     """A lookup table resource: ``key_dtype`` keys to ``value_dtype`` values."""
 
-    __slots__ = ("key_dtype", "value_dtype", "table", "mutable")
+    __slots__ = ("key_dtype", "value_dtype", "table", "mutable", "empty_key", "deleted_key",
+                 "__weakref__")
 
-    def __init__(self, key_dtype, value_dtype, mutable: bool):
+    def __init__(self, key_dtype, value_dtype, mutable: bool, empty_key=None,
+                 deleted_key=None):
         self.key_dtype = key_dtype
         self.value_dtype = value_dtype
         self.table: dict = {}
         self.mutable = mutable
+        # MutableDenseHashTableV2's reserved keys (None for the other tables)
+        self.empty_key = empty_key
+        self.deleted_key = deleted_key
 
 
 def _table(x, op: str) -> HashTable:
@@ -43,6 +48,17 @@ def _keys(t) -> tuple:
     return a.reshape(-1).tolist(), a.shape
 
 
+def check_reserved(table: HashTable, keys: list, op: str) -> None:
+    """A dense table refuses its empty and deleted keys (TF's messages)."""
+    if table.empty_key is None:
+        return
+    for k in keys:
+        for reserved, what in ((table.empty_key, "empty_key"), (table.deleted_key, "deleted_key")):
+            if k == reserved:
+                raise errors.InvalidArgumentError(
+                    None, None, f"Using the {what} as a table key is not allowed [Op:{op}]")
+
+
 def _check_dtype(table: HashTable, t, which: str, op: str) -> None:
     want = table.key_dtype if which == "key" else table.value_dtype
     if isinstance(want, dtypes.DType) and t.dtype != want:
@@ -56,6 +72,20 @@ def _create(library, attrs, inputs, mutable=False):
 
 def _create_mutable(library, attrs, inputs):
     return _create(library, attrs, inputs, mutable=True)
+
+
+def _scalar_key(t):
+    v = np.asarray(t.numpy()).reshape(-1)
+    return v[0] if v.dtype == object else v[0].item()
+
+
+def _create_dense(library, attrs, inputs):
+    empty, deleted = _scalar_key(inputs[0]), _scalar_key(inputs[1])
+    if empty == deleted:
+        raise errors.InvalidArgumentError(
+            None, None, "Empty and deleted keys cannot be equal [Op:MutableDenseHashTableV2]")
+    return [HashTable(attrs.get("key_dtype", inputs[0].dtype), attrs.get("value_dtype"), True,
+                      empty, deleted)]
 
 
 def _import(library, attrs, inputs):
@@ -79,25 +109,38 @@ def _import(library, attrs, inputs):
 def _insert(library, attrs, inputs):
     table, keys, values = inputs
     t = _table(table, "LookupTableInsertV2")
+    _check_dtype(t, keys, "key", "LookupTableInsertV2")
+    _check_dtype(t, values, "value", "LookupTableInsertV2")
     ks, _ = _keys(keys)
     vs, _ = _keys(values)
+    check_reserved(t, ks, "LookupTableInsertV2")
     t.table.update(zip(ks, vs))
     return []
 
 
 def _remove(library, attrs, inputs):
     t = _table(inputs[0], "LookupTableRemoveV2")
-    for k in _keys(inputs[1])[0]:
+    _check_dtype(t, inputs[1], "key", "LookupTableRemoveV2")
+    ks = _keys(inputs[1])[0]
+    check_reserved(t, ks, "LookupTableRemoveV2")
+    for k in ks:
         t.table.pop(k, None)
     return []
 
 
-def _parse(token: bytes, dtype):
+_TF_TYPE_NAMES = {"float32": "float", "float64": "double"}
+
+
+def _parse(token: bytes, dtype, n: int):
     if dtype == dtypes.string:
         return token
-    if dtype.is_integer:
-        return int(token)
-    return float(token)
+    try:
+        return int(token) if dtype.is_integer else float(token)
+    except ValueError:
+        name = _TF_TYPE_NAMES.get(dtype.name, dtype.name)
+        raise errors.InvalidArgumentError(
+            None, None, f"Field {token.decode('utf-8', 'replace')} in line {n} is not a valid "
+            f"{name}. [Op:InitializeTableFromTextFileV2]") from None
 
 
 def _from_text_file(library, attrs, inputs):
@@ -120,24 +163,31 @@ def _from_text_file(library, attrs, inputs):
     if lines and lines[-1] == b"":
         lines.pop()
     if vocab_size >= 0:
+        if len(lines) < vocab_size:
+            raise errors.InvalidArgumentError(
+                None, None, f"Invalid vocab_size in {path}: expected {vocab_size} but got "
+                f"{len(lines)} [Op:InitializeTableFromTextFileV2]")
         lines = lines[:vocab_size]
+    need = max(key_index, value_index) + 1
 
-    def column(line: bytes, n: int, index: int, dtype):
+    def column(cols: list, line: bytes, n: int, index: int, dtype):
         if index == _WHOLE_LINE:
-            return _parse(line, dtype) if dtype != dtypes.string else line
+            return _parse(line, dtype, n)
         if index == _LINE_NUMBER:
             return n + offset
-        cols = line.split(delimiter)
-        if index >= len(cols):
-            raise errors.InvalidArgumentError(
-                None, None, f"Invalid number of columns in {path} line {n} ({line!r}) for "
-                f"column {index} [Op:InitializeTableFromTextFileV2]")
-        return _parse(cols[index], dtype)
+        return _parse(cols[index], dtype, n)
 
     for n, line in enumerate(lines):
         line = line.rstrip(b"\r")
-        t.table[column(line, n, key_index, t.key_dtype)] = column(
-            line, n, value_index, t.value_dtype)
+        cols = line.split(delimiter) if need > 0 else []
+        if len(cols) < need:
+            raise errors.InvalidArgumentError(
+                None, None, f"Invalid number of columns in {path} line {n} "
+                f"({line.decode('utf-8', 'replace')}) : expected at least {need} got "
+                f"{len(cols)} [Op:InitializeTableFromTextFileV2]")
+        key = column(cols, line, n, key_index, t.key_dtype)
+        if key not in t.table:  # a repeated key keeps its first value
+            t.table[key] = column(cols, line, n, value_index, t.value_dtype)
     return []
 
 
@@ -146,6 +196,7 @@ def _find(library, attrs, inputs):
     t = _table(table, "LookupTableFindV2")
     _check_dtype(t, keys, "key", "LookupTableFindV2")
     ks, shape = _keys(keys)
+    check_reserved(t, ks, "LookupTableFindV2")
     d = default.numpy()
     d = d.item() if hasattr(d, "item") and np.ndim(d) == 0 else d
     get = t.table.get
@@ -172,6 +223,7 @@ def _export(library, attrs, inputs):
 HANDLERS = {
     "HashTableV2": _create,
     "MutableHashTableV2": _create_mutable,
+    "MutableDenseHashTableV2": _create_dense,
     "LookupTableImportV2": _import,
     "LookupTableInsertV2": _insert,
     "LookupTableRemoveV2": _remove,

@@ -1,0 +1,1 @@
+"""``tf.lookup``: hash tables made in Python, their initializers and their ops."""
