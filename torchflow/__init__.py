@@ -27,10 +27,12 @@ from torchflow import distribute as distribute
 from torchflow import dtypes as dtypes
 from torchflow import errors as errors
 from torchflow import experimental as experimental
+from torchflow import feature_column as feature_column
 from torchflow import image as image
 from torchflow import io as io
 from torchflow import keras as keras
 from torchflow import linalg as linalg
+from torchflow import lookup as lookup
 from torchflow import math as math
 from torchflow import mixed_precision as mixed_precision
 from torchflow import nest as nest
