@@ -42,6 +42,7 @@ from torchflow._src.core.proto import tf_meta_graph_pb2, tf_saved_model_pb2, tf_
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.core.tensor_spec import TensorSpec
+from torchflow._src.ops.lookup.initializers import VocabularyFile
 from torchflow._src.train import checkpoint
 from torchflow._src.train import object_graph as og
 from torchflow._src.train.saved_model import (
@@ -62,6 +63,21 @@ _SKIPPED = frozenset(("train_function", "test_function", "predict_function",
 _PREDICT = "tensorflow/serving/predict"
 _INIT_OP_KEY = "__saved_model_init_op"
 _FUNCTIONS = (Function, ConcreteFunction) + resave.RESTORED
+_ASSETS = (constants.Asset, VocabularyFile)  # a table's vocabulary file is an asset too
+
+
+def _is_table(obj) -> bool:
+    """A ``tf.lookup`` table: a ``SavedResource`` with its creating and initializing
+    functions, as TF writes a ``TrackableResource``."""
+    return getattr(obj, "_is_lookup_table", False) is True and not isinstance(obj, type)
+
+
+def _resource_functions(obj) -> tuple:
+    """``(_create_resource, _initialize)`` of a resource node's object."""
+    if _is_table(obj):
+        fns = obj._list_functions_for_serialization({})
+        return fns.get("_create_resource"), fns.get("_initialize")
+    return getattr(obj, "_create_resource", None), getattr(obj, "_initialize", None)
 
 
 def _functions_of(obj) -> list:
@@ -105,9 +121,13 @@ def _concretes(fn) -> list:
     return fn._list_all_concrete_functions()
 
 
-def _relaxed_spec(t: Tensor, unknown_inputs: bool, name=None) -> TensorSpec:
+def _relaxed_spec(t: Tensor, unknown_inputs: bool, name=None, graph=None) -> TensorSpec:
     """A ``TensorSpec`` of an output seen in a trace whose unknown input dimensions
-    stood at 1: those 1s may be any size, so they are written unknown."""
+    stood at 1: its static shape where the trace worked it out (``graph.static_shapes``),
+    else those 1s may be any size, so they are written unknown."""
+    static = getattr(graph, "static_shapes", {}).get(id(t))
+    if static is not None:
+        return TensorSpec(static, t.dtype, name)
     dims = t.shape.as_list() if t.shape.rank is not None else None
     if dims is not None and unknown_inputs:
         dims = [None if d == 1 else d for d in dims]
@@ -170,7 +190,7 @@ class _Saver:
 
     # --- functions ----------------------------------------------------------------
     def _bound_inputs(self, concrete, fname: str) -> list:
-        return [self._node_of(var, fname) for var in concrete.graph.variables]
+        return [self._node_of(var, fname) for var in concrete.graph.captured_objects]
 
     def _handle_specs(self, graph) -> dict:
         return {ep: (v.dtype, v.shape.as_list() if v.shape.rank is not None else None)
@@ -211,7 +231,7 @@ class _Saver:
         saved.canonicalized_input_signature.CopyFrom(structure.encode(sig))
         unknown = _has_unknown((args, kwargs))
         out = nest.map_structure(
-            lambda t: _relaxed_spec(t, unknown) if isinstance(t, Tensor) else
+            lambda t: _relaxed_spec(t, unknown, None, graph) if isinstance(t, Tensor) else
             structure.output_spec(t, unknown), graph.structured_outputs)
         try:
             saved.output_signature.CopyFrom(structure.encode(out))
@@ -259,7 +279,7 @@ class _Saver:
     def _node_of(self, var, fname: str) -> int:
         if isinstance(var, Tensor):
             return self._constant_node(var)
-        j = self.index.get(id(var)) if not isinstance(var, constants.Asset) else \
+        j = self.index.get(id(var)) if not isinstance(var, _ASSETS) else \
             self._asset_ids.get(id(var))
         if j is None:
             raise AssertionError(
@@ -325,6 +345,8 @@ class _Saver:
                                                                        device=c_device)
             elif resave.is_restored_resource(obj):
                 proto.resource.device = obj.device
+            elif _is_table(obj):
+                proto.resource.device = ""
             else:
                 ident = {"list": "trackable_list_wrapper",
                          "dict": "trackable_dict_wrapper"}.get(kind, "_generic_user_object")
@@ -348,7 +370,7 @@ class _Saver:
             d = getattr(self.objects[i], "__dict__", None) or {}
             for attr in sorted(d):
                 asset = d[attr]
-                if not isinstance(asset, constants.Asset):
+                if not isinstance(asset, _ASSETS):
                     continue
                 src = asset._path
                 if not os.path.isfile(src):
@@ -472,17 +494,17 @@ class _Saver:
             ph.attr["shape"].shape.CopyFrom(shape_proto([]))
             fed[j] = ph.name
         for j, obj in enumerate(self.objects):
-            if not resave.is_restored_resource(obj):
+            if not (resave.is_restored_resource(obj) or _is_table(obj)):
                 continue
-            create = getattr(obj, "_create_resource", None)
-            concretes = _concretes(create) if isinstance(create, resave.RESTORED) else []
+            create, _ = _resource_functions(obj)
+            concretes = _concretes(create) if isinstance(create, _FUNCTIONS) else []
             if concretes and id(concretes[0]) in self._names:
                 handles[j] = self._call_node(unique, self._names[id(concretes[0])], [], [])
                 made.append(obj)
         fed.update(handles)
         for obj in made:
-            init = getattr(obj, "_initialize", None)
-            concretes = _concretes(init) if isinstance(init, resave.RESTORED) else []
+            _, init = _resource_functions(obj)
+            concretes = _concretes(init) if isinstance(init, _FUNCTIONS) else []
             if not concretes or id(concretes[0]) not in self._names:
                 continue
             name = self._names[id(concretes[0])]
@@ -549,7 +571,8 @@ class _Saver:
                                                keywords[k]) for k in order})
         saved.canonicalized_input_signature.CopyFrom(structure.encode(in_sig))
         flat_graph_out = [o for o in flat_out if isinstance(o, Tensor)]
-        out_specs = {k: _relaxed_spec(flat_graph_out[by_key[k]], unknown, k) for k in sorted_keys}
+        out_specs = {k: _relaxed_spec(flat_graph_out[by_key[k]], unknown, k, graph)
+                     for k in sorted_keys}
         saved.output_signature.CopyFrom(structure.encode(out_specs))
         self.debug_functions.append((name, graph, concrete._function.python_function))
         self._signature_entry(key, name, [keywords[k] for k in order],
