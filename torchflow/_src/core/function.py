@@ -33,6 +33,7 @@ from torchflow._src.core import (
     context,
     dtypes,
     function_signature,
+    graph_out_shapes,
     graph_trace,
     op_graph,
     profiler_backend,
@@ -151,7 +152,8 @@ class ConcreteFunction:
         self._skeleton = skeleton
         self._shapes = shapes  # list of TensorShape, one per tensor input
         self.structured_input_signature = (args_spec, kwargs_spec)
-        self.structured_outputs = None
+        self.structured_outputs: Any = None
+        self._outputs_static = False  # structured_outputs has graph_out_shapes' shapes
         self._compiled: tuple | None = None  # (torch.compile(...), output structure)
         self._compile_failed = False
         # Recordings by exact inputs (graph_trace._graph_inputs' key); None: eager.
@@ -236,6 +238,27 @@ class ConcreteFunction:
     def variables(self) -> list:
         """The variables the function reads or writes."""
         return self.graph.variables
+
+    def _outputs(self):
+        if self.structured_outputs is None:
+            self._function._dry_trace(self)
+        return self.structured_outputs
+
+    @property
+    def output_shapes(self):
+        """The static shapes of the outputs (``TensorShape`` s, in the structure of
+        ``structured_outputs``): unknown where they depend on a dimension the
+        signature leaves unknown, as TF's shape inference gives them."""
+        return nest.map_structure(
+            lambda x: x.shape if isinstance(x, function_signature.SymbolicTensor) else None,
+            self._outputs())
+
+    @property
+    def output_dtypes(self):
+        """The dtypes of the outputs, in the structure of ``structured_outputs``."""
+        return nest.map_structure(
+            lambda x: x.dtype if isinstance(x, function_signature.SymbolicTensor) else None,
+            self._outputs())
 
     def pretty_printed_signature(self, verbose=True) -> str:
         """The signature as TF 2.4 prints it: ``f(a, b=2)``, its tensor arguments
@@ -449,9 +472,13 @@ class Function:
         else:
             with rec:
                 out = self._run_python(concrete, args, kwargs, first)
-        if rec.unsafe is None and gkey is not None and gkey not in concrete._graphs:
-            concrete._graphs[gkey] = graph = graph_trace.Graph(rec, names, out)
-            concrete._note_recording(gkey, graph)
+        graph = None
+        if rec.unsafe is None and gkey is not None:
+            graph = graph_trace.Graph(rec, names, out)
+            if gkey not in concrete._graphs:
+                concrete._graphs[gkey] = graph
+                concrete._note_recording(gkey, graph)
+        shapes = self._note_outputs(concrete, graph, out, flat)
         if not op_graph_too:
             return None
         tensors, arg_names = [], []
@@ -469,9 +496,23 @@ class Function:
         g = op_graph.FuncGraph.build(f"{concrete.name}_{len(self._list_all_concrete_functions())}",
                                      arg_names, tensors, cap.calls, out, rec.dynamic, specs=specs,
                                      tainted=rec.tainted())
+        g.static_shapes = shapes
         if concrete._op_graph is None:
             concrete._op_graph = g
         return g
+
+    def _note_outputs(self, concrete: ConcreteFunction, graph, out, flat) -> dict:
+        """The static shapes of a trace's outputs (``graph_out_shapes``), which
+        become ``concrete.structured_outputs`` after its first trace."""
+        unknown = graph_out_shapes.unknown_dims(
+            _flat_specs(concrete.structured_input_signature), flat)
+        if unknown is None:  # composite or variable arguments: sizes as traced
+            return {}
+        shapes = graph_out_shapes.static_shapes(graph, out, flat, unknown)
+        if not concrete._outputs_static:
+            concrete._outputs_static = True
+            concrete.structured_outputs = function_signature.symbolic_outputs(out, shapes)
+        return shapes
 
     # --- calling -----------------------------------------------------------
     def __call__(self, *args, **kwargs):
@@ -699,10 +740,12 @@ class Function:
         if rec.unsafe is not None:
             _log.debug("tf.function %s runs eagerly for this signature: %s", self.__name__,
                        rec.unsafe)
-            graphs[gkey] = None
+            graphs[gkey] = graph = None
         else:
             graphs[gkey] = graph = graph_trace.Graph(rec, names, out)
             concrete._note_recording(gkey, graph)
+        if not concrete._outputs_static:
+            self._note_outputs(concrete, graph, out, flat)
         return out
 
     def _run_python(self, concrete, args, kwargs, first, compiled=False):

@@ -35,16 +35,19 @@ class SymbolicTensor:
         return f'Tensor("{self.name}", shape={self.shape}, dtype={self.dtype.name})'
 
 
-def symbolic_outputs(out):
-    """``structured_outputs`` of a trace whose (eager) result was ``out``."""
+def symbolic_outputs(out, shapes: dict | None = None):
+    """``structured_outputs`` of a trace whose (eager) result was ``out``; ``shapes``
+    maps ``id`` of its tensors to their static shapes where those differ from the
+    sizes the trace saw (``graph_out_shapes.static_shapes``)."""
     count = [0]
+    shapes = shapes or {}
 
     def one(x):
         if isinstance(x, (Tensor, Variable)):
             k = count[0]
             count[0] += 1
             name = "Identity:0" if k == 0 else f"Identity_{k}:0"
-            return SymbolicTensor(x.shape, x.dtype, name)
+            return SymbolicTensor(shapes.get(id(x), x.shape), x.dtype, name)
         return x
 
     return nest.map_structure(one, out)

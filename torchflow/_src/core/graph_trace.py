@@ -256,6 +256,11 @@ class Recorder(TorchFunctionMode):
         self.vshape: set[int] = set()
         self.effects = 0
         self.size_bound = False
+        # For replays that only measure shapes (graph_out_shapes): each host node's
+        # stand-in without effects, by its name in ``ns``, and whether the recording
+        # writes a tensor it did not make (a capture) in place.
+        self.dry_of: dict = {}
+        self.writes_captures = False
         self.done = False
         self._n = 0
         self._prev: "Recorder | None" = None
@@ -443,6 +448,8 @@ class Recorder(TorchFunctionMode):
             self.mutated.add(id(args[0]))
             if not self.slots.get(id(args[0]), "i").startswith("s"):
                 self.effects += 1  # an input or a captured tensor written
+            if id(args[0]) not in self.slots or args[0]._is_view():
+                self.writes_captures = True
         if dyn:
             graph_shapes.note_shapes(self, name, args, kwargs, out, inplace, _RANDOM)
         if not dyn and not inplace and name in _FRESH_CONSTANTS and \
@@ -534,6 +541,7 @@ class Recorder(TorchFunctionMode):
                 self.paused -= 1
         if call is None:
             return out
+        self.dry_of[self.objs[id(wrapper)]] = dry
         self.effects += 1
         tensors = _flat_tensors(out)
         self.ops.append((getattr(fn, "__name__", "host"), call))
@@ -732,6 +740,11 @@ class Graph:
         self._structure = out
         self.ops = rec.ops
         self.entry_grad = rec.entry_grad
+        self.dry_of = rec.dry_of
+        self.writes_captures = rec.writes_captures
+        # Outputs whose sizes depend on the inputs' values (tf.boolean_mask, ...).
+        self.value_sized = [isinstance(x, Tensor) and id(x._t) in rec.vshape
+                            for x in out_leaves]
         self.size_bound = rec.size_bound
         self.captures = [x for x in rec.keep if isinstance(x, torch.Tensor)
                          and id(x) not in rec.slots]
