@@ -176,7 +176,19 @@ def issubdtype(arg1, arg2) -> bool:
 
 @public("torchflow.experimental.numpy")
 class finfo:
-    """Machine limits for float types (``np.finfo``), including bfloat16."""
+    """TensorFlow variant of NumPy's ``finfo``: machine limits of a floating dtype.
+
+    Args:
+      dtype: A floating dtype: a ``tf.DType`` (``tf.bfloat16`` too), a NumPy dtype or
+        type, or a Tensor (its dtype is used).
+
+    Returns:
+      NumPy's ``finfo`` object (``eps``, ``max``, ``min``, ``tiny``, ``resolution``, ...);
+      for bfloat16, ``ml_dtypes``' one.
+
+    Raises:
+      ValueError: ``dtype`` is not a floating type (NumPy's error).
+    """
 
     def __new__(cls, dtype):
         if isinstance(dtype, (Tensor,)):
@@ -201,7 +213,18 @@ def _bf16_finfo():
 
 @public("torchflow.experimental.numpy")
 class iinfo:
-    """Machine limits for integer types (``np.iinfo``)."""
+    """TensorFlow variant of NumPy's ``iinfo``: machine limits of an integer dtype.
+
+    Args:
+      int_type: An integer dtype: a ``tf.DType``, a NumPy dtype or type, or a Tensor
+        (its dtype is used).
+
+    Returns:
+      NumPy's ``iinfo`` object (``min``, ``max``, ``bits``).
+
+    Raises:
+      ValueError: ``int_type`` is not an integer type (NumPy's error).
+    """
 
     def __new__(cls, int_type):
         if isinstance(int_type, Tensor):

@@ -30,46 +30,100 @@ def _float():
 
 @public(_MOD)
 def seed(s):
-    """Seeds the global random generator (``tf.random.set_seed``)."""
+    """TensorFlow variant of NumPy's ``random.seed``: seeds torchflow's global generator.
+
+    The same as ``tf.random.set_seed(s)`` (as in TF 2.4): the draws that follow repeat
+    from run to run, but are not NumPy's numbers.
+
+    Args:
+      s: An int seed.
+    """
     _r.set_seed(int(s))
 
 
 @public(_MOD)
 def randn(*args):
-    """Standard normal samples of shape ``args`` (default float type)."""
+    """TensorFlow variant of NumPy's ``random.randn``: standard normal samples.
+
+    Args:
+      *args: The dimensions of the result; none gives a scalar.
+
+    Returns:
+      A Tensor of the default float type (float64).
+    """
     return _r.normal(_shape(args), dtype=_float())
 
 
 @public(_MOD)
 def standard_normal(size=None):
-    """Standard normal samples of shape ``size``."""
+    """TensorFlow variant of NumPy's ``random.standard_normal``: standard normal samples.
+
+    Args:
+      size: None (a scalar), an int or a tuple of ints, the shape.
+
+    Returns:
+      A Tensor of the default float type (float64).
+    """
     return _r.normal(_shape(size), dtype=_float())
 
 
 @public(_MOD)
 def uniform(low=0.0, high=1.0, size=None):
-    """Uniform samples in ``[low, high)``."""
+    """TensorFlow variant of NumPy's ``random.uniform``: samples uniform over ``[low, high)``.
+
+    Args:
+      low: The lower bound (inclusive).
+      high: The upper bound (exclusive).
+      size: None (a scalar), an int or a tuple of ints, the shape.
+
+    Returns:
+      A Tensor of the default float type (float64).
+    """
     return _r.uniform(_shape(size), minval=low, maxval=high, dtype=_float())
 
 
 @public(_MOD)
 def random(size=None):
-    """Uniform samples in ``[0, 1)``."""
+    """TensorFlow variant of NumPy's ``random.random``: samples uniform over ``[0, 1)``.
+
+    Args:
+      size: None (a scalar), an int or a tuple of ints, the shape.
+
+    Returns:
+      A Tensor of the default float type (float64).
+    """
     return uniform(0.0, 1.0, size)
 
 
 @public(_MOD)
 def rand(*size):
-    """Uniform samples in ``[0, 1)`` of shape ``size``."""
+    """TensorFlow variant of NumPy's ``random.rand``: samples uniform over ``[0, 1)``.
+
+    Args:
+      *size: The dimensions of the result; none gives a scalar.
+
+    Returns:
+      A Tensor of the default float type (float64).
+    """
     return uniform(0.0, 1.0, size)
 
 
 @public(_MOD)
 def randint(low, high=None, size=None, dtype=np.int64):
-    """Integers uniformly in ``[low, high)`` (``[0, low)`` when ``high`` is None).
+    """TensorFlow variant of NumPy's ``random.randint``: integers uniform over ``[low, high)``.
+
+    Args:
+      low: The lower bound (inclusive); the upper bound when ``high`` is None (then the
+        lower bound is 0).
+      high: The upper bound (exclusive), or None.
+      size: None (a scalar), an int or a tuple of ints, the shape.
+      dtype: ``int32`` or ``int64`` (the default).
+
+    Returns:
+      A Tensor of ``dtype``.
 
     Raises:
-      ValueError: ``low >= high``.
+      ValueError: ``low >= high``, or another ``dtype``.
     """
     if high is None:
         low, high = 0, low
@@ -83,5 +137,13 @@ def randint(low, high=None, size=None, dtype=np.int64):
 
 @public(_MOD)
 def poisson(lam=1.0, size=None):
-    """Poisson samples with rate ``lam`` (int64)."""
+    """TensorFlow variant of NumPy's ``random.poisson``: Poisson samples.
+
+    Args:
+      lam: The rate (expected count), a float.
+      size: None (a scalar), an int or a tuple of ints, the shape.
+
+    Returns:
+      An int64 Tensor.
+    """
     return _r.poisson(_shape(size), lam, dtype=dtypes.int64)
