@@ -368,11 +368,13 @@ class Variable(metaclass=VariableMetaclass):
         return self._read()
 
     def numpy(self) -> np.ndarray:
-        """The value as a NumPy array (a copy)."""
-        return np.array(to_numpy(self._leaf, self._dtype), copy=True)
+        """The value as a NumPy array (a copy); a scalar variable gives a NumPy
+        scalar, as TF's ``read_value().numpy()`` does."""
+        a = np.array(to_numpy(self._leaf, self._dtype), copy=True)
+        return a[()] if a.ndim == 0 else a
 
     def __array__(self, dtype=None, copy=None):
-        a = self.numpy()
+        a = np.array(to_numpy(self._leaf, self._dtype), copy=True)
         return a.astype(dtype) if dtype is not None and a.dtype != np.dtype(dtype) else a
 
     def sparse_read(self, indices, name=None) -> Tensor:

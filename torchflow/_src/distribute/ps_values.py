@@ -398,7 +398,7 @@ class ShardedVariable:
         return np.concatenate([v.numpy() for v in self._variables], axis=0)
 
     def __array__(self, dtype=None, copy=None):
-        a = self.numpy()
+        a = np.asarray(self.numpy())
         return a if dtype is None else a.astype(dtype)
 
     def sparse_read(self, indices, name=None):
