@@ -176,6 +176,14 @@ class MirroredExtended(StrategyExtended):
             out = [fn(c, *values.select_replica(i, args), **values.select_replica(i, kwargs))
                    for i, c in enumerate(var.values)]
             return var if group else tuple(out)
+        if isinstance(var, values.MirroredVariable) and var._is_split():
+            var._in_update = True  # fn(var) writes replica 0's copy alone
+            try:
+                out = [fn(c, *values.select_replica(i, args), **values.select_replica(i, kwargs))
+                       for i, c in enumerate(var.values)]
+            finally:
+                var._in_update = False
+            return var if group else tuple(out)
         return super()._update(var, fn, args, kwargs, group)
 
     # --- running ------------------------------------------------------------------------

@@ -9,7 +9,9 @@
   one storage (logical CPUs, one GPU, one device per MWMS worker), so the
   copies are identical by construction; a replica on another device reads a
   copy moved there. Writes in a replica context with SUM/MEAN/ONLY_FIRST_REPLICA
-  aggregation go through ``merge_call`` and update every replica's value.
+  aggregation go through ``merge_call`` and update every replica's value. The
+  first write in a replica context with NONE aggregation (TF: each replica writes
+  its own copy, unsynchronized) gives every local replica a storage of its own.
 * ``SyncOnReadVariable``: ON_READ synchronization (Keras metrics): one storage
   per replica, each replica updates its own; a read in cross-replica context
   aggregates them by the variable's ``aggregation``.
@@ -17,8 +19,13 @@
 
 from __future__ import annotations
 
+import threading
+
+import numpy as np
+
 from torchflow._src.core.config import copy_to_device
 from torchflow._src.core.convert import convert_to_tensor, to_tensor
+from torchflow._src.core.device import device
 from torchflow._src.core.tensor import Tensor, _numpy_repr
 from torchflow._src.core.variables import Variable, VariableAggregation, _shape_str
 from torchflow._src.distribute import ds_context
@@ -195,26 +202,57 @@ class DistributedVariable(Variable, DistributedValues):
     __str__ = __repr__
 
 
+_split_lock = threading.Lock()
+
+
 class MirroredVariable(DistributedVariable):
     """A variable kept identical on every replica (ON_WRITE synchronization)."""
 
+    _in_update = False  # strategy.extended.update is writing each copy itself
+
     def _read(self):
-        t = Variable._read(self)
         ctx = self._replica_ctx()
-        if ctx is not None:
-            t = copy_to_device(t, ctx._torch_device)
-        return t
+        if ctx is None:
+            return Variable._read(self)
+        own = self._values[_local_replica_id(ctx)] if len(self._values) > 1 else self
+        t = Variable._read(self) if own is self else own._read()
+        return copy_to_device(t, ctx._torch_device)
+
+    def _is_split(self) -> bool:
+        return len(self._values) > 1 and self._values[1] is not self
+
+    def _split(self) -> None:
+        """Gives each local replica a storage of its own, a copy of the current value
+        (before any replica of this step wrote it)."""
+        with _split_lock:
+            if self._is_split():
+                return
+            base = self.name[:-2]
+            devices = self._distribute_strategy.extended._devices
+            current = Variable._read(self)
+            comps: list = [self]
+            for i in range(1, len(self._values)):
+                with device(devices[i]):
+                    # type.__call__: a plain variable, past the strategy's creator
+                    comps.append(type.__call__(Variable, initial_value=current, trainable=False,
+                                               name=f"{base}/replica_{i}", dtype=self.dtype))
+            self._values = tuple(comps)
 
     def _replica_write(self, method, value, kwargs):
         ctx = self._replica_ctx()
+        if ctx is None and self._is_split() and not self._in_update:
+            for c in self._values:  # cross-replica: every replica's copy
+                getattr(Variable, method)(c, value, read_value=False)
+            return self if kwargs.get("read_value", True) else None
         if ctx is None or ctx.num_replicas_in_sync == 1:
             return getattr(Variable, method)(self, value, **kwargs)
         if self._aggregation is VariableAggregation.NONE:
-            # TF 2.4 writes each replica's own copy, unsynchronized. The local replicas
-            # share one storage here, so the first one's write stands for all of them
-            # (the same result when they write the same value; writing twice would
-            # compound an assign_add).
-            if ctx._local_replica_id == 0:
+            # TF 2.4 writes each replica's own copy, unsynchronized
+            if len(self._values) > 1:
+                self._split()
+                getattr(Variable, method)(self._values[_local_replica_id(ctx)], value,
+                                          read_value=False)
+            else:
                 getattr(Variable, method)(self, value, read_value=False)
             return self if kwargs.get("read_value", True) else None
 
@@ -263,7 +301,7 @@ class _PrimaryComponent:
         return Variable.numpy(self._var)
 
     def __array__(self, dtype=None, copy=None):
-        a = self.numpy()
+        a = np.asarray(self.numpy())
         return a if dtype is None else a.astype(dtype)
 
     def assign(self, value, use_locking=None, name=None, read_value=True):
