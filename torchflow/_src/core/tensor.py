@@ -23,6 +23,11 @@ _graph_reads = None
 _check_read = None
 
 
+# ``fn(tensor, shape)``, called first by ``Tensor.set_shape``; True accepts the shape
+# unchecked. Set by core/function_spec.py: tf.data's spec traces note declared shapes.
+_set_shape_hook = None
+
+
 @public("torchflow")
 class Tensor:
     """A multidimensional array of elements of one ``dtype``, with a ``shape``.
@@ -60,6 +65,9 @@ class Tensor:
         return self.shape
 
     def set_shape(self, shape) -> None:
+        hook = _set_shape_hook
+        if hook is not None and hook(self, shape):
+            return
         if not self.shape.is_compatible_with(shape):
             raise ValueError(
                 f"Tensor's shape {self.shape} is not compatible with supplied shape "
