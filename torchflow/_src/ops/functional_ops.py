@@ -13,7 +13,7 @@ import logging
 import numpy as np
 import torch
 
-from torchflow._src.core import dtypes, graph_trace
+from torchflow._src.core import dtypes, function_spec, graph_trace
 from torchflow._src.core.convert import to_tensor
 from torchflow._src.core.errors import (
     InvalidArgumentError,
@@ -382,7 +382,7 @@ def _py_func_error(op, e: Exception):
 
 
 @public("torchflow")
-@graph_trace.host_op(dry=graph_trace.cannot_dry_run)
+@graph_trace.host_op(dry=function_spec.py_function_stand_in)
 def py_function(func, inp, Tout, name=None):
     """Calls ``func`` on Tensors ``inp`` eagerly; gradients flow through the
     torchflow ops ``func`` uses.
@@ -407,7 +407,7 @@ def py_function(func, inp, Tout, name=None):
 
 
 @public("torchflow")
-@graph_trace.host_op(dry=graph_trace.cannot_dry_run)
+@graph_trace.host_op(dry=function_spec.py_function_stand_in)
 def numpy_function(func, inp, Tout, name=None):
     """Calls ``func`` on NumPy arrays (not differentiable), as ``tf.numpy_function``.
 
