@@ -29,6 +29,7 @@ LAYERS = {
     "summary": 4,
     "distribute": 5,
     "profiler": 5,
+    "feature_column": 5,
     "keras": 6,
 }
 ANY_LAYER = {"testing", "cli", "__init__"}  # _src/testing.py, _src/cli.py, _src/__init__.py
