@@ -76,6 +76,7 @@ from torchflow._src.keras.layers.core.reshaping import Flatten as Flatten
 from torchflow._src.keras.layers.core.reshaping import Permute as Permute
 from torchflow._src.keras.layers.core.reshaping import RepeatVector as RepeatVector
 from torchflow._src.keras.layers.core.reshaping import Reshape as Reshape
+from torchflow._src.keras.layers.dense_features import DenseFeatures as DenseFeatures
 
 # --- end LAYERSA ---
 # --- LAYERSB ---
