@@ -1,6 +1,9 @@
 """``tf.keras.experimental``."""
 
 from torchflow._src.keras.layers.rnn.peephole_lstm_cell import PeepholeLSTMCell as PeepholeLSTMCell
+from torchflow._src.keras.layers.sequence_features import (
+    SequenceFeatures as SequenceFeatures,
+)
 from torchflow._src.keras.optimizers.schedules.learning_rate_schedule import (
     CosineDecay as CosineDecay,
 )
