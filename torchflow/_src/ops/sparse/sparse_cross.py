@@ -124,6 +124,15 @@ def hash_combiner(num_buckets, hash_key):
     return combine
 
 
+def _sparse_first(inputs):
+    """TF's SparseCross kernels cross the SparseTensor inputs first, then the dense
+    ones (each group in the order given), whatever order the list has."""
+    if not isinstance(inputs, (list, tuple)):
+        return inputs
+    return ([x for x in inputs if isinstance(x, SparseTensor)]
+            + [x for x in inputs if not isinstance(x, SparseTensor)])
+
+
 def _as_bytes(v) -> bytes:
     return v if isinstance(v, bytes) else str(int(v)).encode()
 
@@ -146,7 +155,7 @@ def cross(inputs, name=None, separator=None) -> SparseTensor:
     >>> tf.sparse.cross([a, tf.constant([[b"x"]])]).values.numpy().tolist()
     [b'a_X_x', b'b_X_x']
     """
-    batch, per_input = input_rows("SparseCrossV2", inputs)
+    batch, per_input = input_rows("SparseCrossV2", _sparse_first(inputs))
     return _build(batch, per_input, join_combiner(separator), dtypes.string)
 
 
@@ -170,5 +179,5 @@ def cross_hashed(inputs, num_buckets=0, hash_key=None, name=None) -> SparseTenso
     >>> tf.sparse.cross_hashed([a, b], num_buckets=100, hash_key=7).values.numpy().tolist()
     [77]
     """
-    batch, per_input = input_rows("SparseCross", inputs)
+    batch, per_input = input_rows("SparseCross", _sparse_first(inputs))
     return _build(batch, per_input, hash_combiner(num_buckets, hash_key), dtypes.int64)
