@@ -27,6 +27,11 @@ Failures, as TF 2.4 documents them:
 - a lost ps task (a function's remote read/update fails UNAVAILABLE, or the
   coordinator's own probe of the ps tasks fails twice, 0.5 s apart) is raised as
   ``UnavailableError`` by ``join``/``fetch``/``schedule`` within seconds.
+
+Beyond TF 2.4, elastic workers: the probe also asks ps task 0 which workers have
+announced themselves (every worker ``Server`` does when it starts), and a worker
+not in the cluster the strategy was made with gets a thread of its own and takes
+closures (its functions, per-worker datasets and iterators are sent to it first).
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from __future__ import annotations
 import builtins
 import collections
 import itertools
+import logging
 import os
 import sys
 import threading
@@ -51,6 +57,7 @@ from torchflow._src.distribute.ps_values import ShardedVariable
 from torchflow._src.util import nest
 from torchflow._src.util.api import public
 
+_log = logging.getLogger("tensorflow")
 _CANCELLED = "The corresponding function is cancelled. Please reschedule the function."
 _PROBE_INTERVAL = 0.5
 FUNCTION_TIMEOUT = 3600.0  # one scheduled function's deadline on its worker
@@ -84,6 +91,11 @@ def _pickle_by_value(fn) -> None:
         cloudpickle.register_pickle_by_value(mod)
     except ValueError:
         pass
+
+
+def _same_host(address: str) -> str:
+    host, _, port = address.rpartition(":")
+    return f"{'127.0.0.1' if host == 'localhost' else host}:{port}"
 
 
 def _to_numpy(x):
@@ -381,6 +393,24 @@ class ClusterCoordinator:
                         None, None, f"Parameter server /job:ps/replica:0/task:{i} "
                         f"({ch.target}) is unavailable.")
                     self._fail_all(err)
+            if self._ps_channels and misses[0] == 0:
+                self._add_joined_workers()
+
+    def _add_joined_workers(self) -> None:
+        """Starts a thread for each worker announced to ps task 0 and not known yet."""
+        try:
+            joined = rpc.decode(self._ps_channels[0].call(
+                "Workers", timeout=2.0, idempotent=True)).get("addresses", [])
+        except errors.OpError:
+            return  # an older task, or a transient failure: next probe
+        known = {_same_host(w.address) for w in self._workers}
+        for address in joined:
+            if isinstance(address, str) and _same_host(address) not in known and \
+                    not self._stopped:
+                _log.info("ClusterCoordinator: worker %s joined; it takes functions now",
+                          address)
+                self._workers.append(_Worker(self, len(self._workers), address))
+                known.add(_same_host(address))
 
     def _fail_all(self, error) -> None:
         with self._cond:

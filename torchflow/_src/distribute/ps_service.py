@@ -18,6 +18,10 @@ Methods (all on the one transport, ``core/rpc.py``; * = code, token required):
 ``FnRun`` *     ``{"id", "args"[, "known"]}``: runs it; ``{"ok": result}`` or
                 ``{"error": {...}}``, with ``"versions"``: what the step saw of each ps
 ``DatasetCreate`` * / ``IteratorCreate``: per-worker datasets and their iterators
+``WorkerJoin``  ``{"address"}``: a worker task announces itself (sent to ps task 0 by
+                every worker ``Server``); ``Workers`` -> ``{"addresses"}``: those
+                announced, in order, which the coordinator polls to add workers
+                started after it (elastic workers)
 ==============  =================================================================
 
 Every answer about variables carries ``"version"``: ``[incarnation, writes]`` of this
@@ -91,7 +95,8 @@ class TaskService:
         self._writes_lock = threading.Lock()
         self._epoch = 0
         self._steps = itertools.count(1)  # FnRun steps marked while a profile runs
-        for name in ("Info", "VarCreate", "VarRead", "VarUpdate"):
+        self._joined: list = []  # worker addresses announced to this task, in order
+        for name in ("Info", "VarCreate", "VarRead", "VarUpdate", "WorkerJoin", "Workers"):
             server.add_method(name, getattr(self, "_" + name))
         for name in ("OptApply", "FnRegister", "FnRun", "DatasetCreate", "IteratorCreate"):
             server.add_method(name, getattr(self, "_" + name), code=True)
@@ -113,6 +118,20 @@ class TaskService:
 
     def _Info(self, req, ctx):
         return rpc.encode({"incarnation": self.incarnation, "job": self.job, "task": self.task})
+
+    # --- elastic workers (ps task 0) ---
+    def _WorkerJoin(self, req, ctx):
+        address = rpc.decode(req).get("address")
+        if not isinstance(address, str) or not address or len(address) > 512:
+            raise errors.InvalidArgumentError(None, None, "WorkerJoin needs an address")
+        with self._lock:
+            if address not in self._joined:
+                self._joined.append(address)
+        return b""
+
+    def _Workers(self, req, ctx):
+        with self._lock:
+            return rpc.encode({"addresses": list(self._joined)})
 
     def _VarCreate(self, req, ctx):
         r = rpc.decode(req)

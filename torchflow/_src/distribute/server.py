@@ -11,11 +11,18 @@ tasks in the coordinator's process) work as they are: a loopback server started
 without a token makes one for the process, which the coordinator, its workers'
 channels and any child process share. Tasks in separate processes must share
 ``TORCHFLOW_CLUSTER_TOKEN`` (``torchflow launch`` sets it).
+
+Elastic workers: a worker task's server announces its address to ps task 0 when
+it starts (retrying while ps task 0 is not up yet, for ``_ANNOUNCE_FOR`` seconds), and
+a ``ClusterCoordinator`` polls ps task 0 for the workers announced, so a worker
+started later — its ``TF_CONFIG`` the cluster plus itself — takes functions without
+a restart of anything (TF 2.4 has no way to add a worker).
 """
 
 from __future__ import annotations
 
 import threading
+import time
 
 from torchflow._src.core import errors, rpc
 from torchflow._src.distribute.cluster_spec import ClusterSpec
@@ -25,6 +32,8 @@ from torchflow._src.util.api import public
 # Servers stay up while the process runs, referenced or not (as TF's do).
 _LIVE: list = []
 _LIVE_LOCK = threading.Lock()
+_ANNOUNCE_FOR = 120.0  # seconds a worker keeps trying to reach ps task 0
+_ANNOUNCE_EVERY = 0.5
 
 
 def bind_address(address: str) -> str:
@@ -99,6 +108,27 @@ class Server:
         self._started = True
         with _LIVE_LOCK:
             _LIVE.append(self)
+        ps = self._cluster_spec.as_dict().get("ps") if self._job == "worker" else None
+        if ps:
+            first = ps[min(ps)] if isinstance(ps, dict) else ps[0]
+            threading.Thread(target=self._announce, args=(first,), daemon=True,
+                             name="tf-server-announce").start()
+
+    def _announce(self, ps0: str) -> None:
+        """Tells ps task 0 this worker's address (elastic workers; see the module doc)."""
+        host, _, port = self._address.rpartition(":")
+        payload = rpc.encode({"address": f"{host}:{self._rpc.port or port}"})
+        channel = rpc.Channel(ps0)
+        end = time.monotonic() + _ANNOUNCE_FOR
+        try:
+            while time.monotonic() < end and self in _LIVE:
+                try:
+                    channel.call("WorkerJoin", payload, timeout=2.0, idempotent=True)
+                    return
+                except errors.OpError:
+                    time.sleep(_ANNOUNCE_EVERY)
+        finally:
+            channel.close()
 
     def join(self) -> None:
         """Blocks until the server shuts down (for a ps task's main program)."""
