@@ -75,7 +75,8 @@ def _key_value(k) -> int:
 
 class GroupByWindowDataset(UnaryDataset):
     def _spec_inferred(self) -> bool:
-        return True
+        self.element_spec  # noqa: B018 - computes it, and the flag with it
+        return self.__dict__.get("_inferred", True)
 
     def __init__(self, input_dataset, key_func, reduce_func, window_size_func,
                  spec_reduce_func=None):
@@ -95,7 +96,9 @@ class GroupByWindowDataset(UnaryDataset):
         spec = self._input.element_spec
         ds = self._spec_reduce(data_ops.scalar(0, dtypes.int64),
                           ListDataset([], spec, self._input._spec_inferred()))
-        return ds.element_spec
+        out = ds.element_spec
+        self._inferred = ds._spec_inferred()
+        return out
 
     def _make_iter(self, ctx):
         self._input.element_spec  # noqa: B018 - first: its computation's iterator is reused

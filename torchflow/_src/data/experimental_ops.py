@@ -12,7 +12,7 @@ import numpy as np
 
 from torchflow._src.core import dtypes
 from torchflow._src.core.tensor_spec import TensorSpec
-from torchflow._src.data import _structure, traced_fn
+from torchflow._src.data import _fn_spec, _structure, traced_fn
 from torchflow._src.data._runtime import close_iter, op_seeds
 from torchflow._src.data.dataset_ops import INFINITE, UNKNOWN, DatasetV2
 from torchflow._src.data.sources import ListDataset
@@ -23,6 +23,7 @@ from torchflow._src.data.transforms import (
     check_new_state,
     normalize_output,
     prime,
+    spec_from_element,
     take_primed,
 )
 from torchflow._src.ops import data_ops, io_ops, parsing_ops
@@ -120,9 +121,17 @@ class RandomDataset(DatasetV2):
 public("torchflow.data.experimental")(RandomDataset)
 
 
+def _scan_pair(ret):
+    """A scan function's ``(new_state, output)``, each as an element."""
+    if not isinstance(ret, (tuple, list)) or len(ret) != 2:
+        raise TypeError("The scan function must return a pair comprising the new state "
+                        "and the output value.")
+    return (normalize_output(ret[0], "scan()"), normalize_output(ret[1], "scan()"))
+
+
 class _ScanDataset(UnaryDataset):
     def _spec_inferred(self) -> bool:
-        return True
+        return spec_from_element(self)
 
     def __init__(self, input_dataset, initial_state, scan_func):
         super().__init__(input_dataset)
@@ -130,6 +139,23 @@ class _ScanDataset(UnaryDataset):
         self._fn = traced_fn.traced(scan_func)
 
     def _compute_spec(self):
+        # TF traces scan_func with the initial state's spec, and once more with the
+        # state's shapes relaxed where the new state's differ.
+        state = _structure.spec_of(self._init)
+        for _ in range(2):
+            spec = _fn_spec.output_spec(self._fn, (state, self._input.element_spec),
+                                        _scan_pair)
+            if spec is None:
+                break
+            try:
+                relaxed = _fn_spec.merge(state, spec[0])
+            except ValueError:
+                break  # another structure or dtypes: the first call raises TF's error
+            if relaxed == state:
+                self._spec_from_element = False
+                return spec[1]
+            state = relaxed
+        self._spec_from_element = True
         first = prime(self, self._fresh_iter)
         if first is _EMPTY:
             raise ValueError("scan over an empty dataset: element_spec unknown.")

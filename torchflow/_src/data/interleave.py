@@ -14,12 +14,18 @@ from torchflow._src.data import traced_fn
 from torchflow._src.data._runtime import IterContext, close_iter
 from torchflow._src.data.dataset_ops import AUTOTUNE, INFINITE, UNKNOWN, DatasetV2
 from torchflow._src.data.parallel import PrefetchIterator
-from torchflow._src.data.transforms import PrimedIterator, UnaryDataset, call_fn, take_primed
+from torchflow._src.data.transforms import (
+    PrimedIterator,
+    UnaryDataset,
+    call_fn,
+    spec_from_element,
+    take_primed,
+)
 
 
 class InterleaveDataset(UnaryDataset):
     def _spec_inferred(self) -> bool:
-        return True
+        return spec_from_element(self)
 
     def __init__(self, input_dataset, fn, cycle_length, block_length, num_parallel_calls,
                  deterministic):
@@ -49,9 +55,13 @@ class InterleaveDataset(UnaryDataset):
         return ds
 
     def _compute_spec(self):
-        # The spec is that of the dataset ``map_func`` returns for the first input
-        # element; that dataset is kept and is the one iteration opens first, so
-        # ``map_func`` runs once per input element.
+        # The trace's spec, as TF's; where ``map_func`` cannot be traced on stand-ins,
+        # that of the dataset it returns for the first input element, which is kept
+        # and is the one iteration opens first (``map_func`` runs once per element).
+        spec = self._fn.output_spec(self._input.element_spec)
+        self._spec_from_element = spec is None
+        if spec is not None:
+            return spec
         ctx = IterContext(self._input.options())
         it = self._input._make_iter(ctx)
         try:

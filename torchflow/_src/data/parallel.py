@@ -29,6 +29,7 @@ from torchflow._src.data.transforms import (
     UnaryDataset,
     function_output_spec,
     normalize_output,
+    spec_from_element,
     take_primed,
 )
 
@@ -42,7 +43,7 @@ class ParallelMapDataset(UnaryDataset):
     _tuned = None  # (pool size, parallelism) AUTOTUNE settled on
 
     def _spec_inferred(self) -> bool:
-        return True
+        return spec_from_element(self)
 
     def __init__(self, input_dataset, fn, num_parallel_calls, deterministic):
         super().__init__(input_dataset)

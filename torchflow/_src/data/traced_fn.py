@@ -25,7 +25,7 @@ from torchflow._src.core import autograph_convert, graph_trace
 from torchflow._src.core import function as _function
 from torchflow._src.core.composite_tensor import CompositeTensor
 from torchflow._src.core.tensor import Tensor
-from torchflow._src.data import _structure
+from torchflow._src.data import _fn_spec, _structure
 from torchflow._src.data.dataset_ops import DatasetV2
 from torchflow._src.util import nest
 
@@ -265,6 +265,33 @@ class DatasetFunction:
         finally:
             self._local.datasets = None
         return out[0].instantiate(out[1:], datasets)
+
+    def output_spec(self, input_spec):
+        """The ``element_spec`` of the datasets this function returns for elements of
+        ``input_spec``, from its trace (its recordings serve the later calls); None
+        where it cannot be traced on stand-ins."""
+        datasets: list = []
+
+        def stand_in(x):
+            if isinstance(x, DatasetV2):
+                datasets.append(x)
+                return _DatasetArg(len(datasets) - 1, x.element_spec)
+            return x
+
+        keyed = tuple(_structure.map_structure(stand_in, a)
+                      for a in _fn_spec.args_of(input_spec))
+        self._local.datasets = datasets
+        try:
+            outs = _fn_spec.traced_outputs(self._traced, (keyed,))
+        finally:
+            self._local.datasets = None
+        if outs is None:
+            return None
+        try:
+            specs = [out[0].dataset.element_spec for out in outs[0]]
+            return functools.reduce(_fn_spec.merge, specs)
+        except Exception:  # noqa: BLE001 - the first element's spec is used instead
+            return None
 
     def _body(self, keyed):
         datasets = self._local.datasets

@@ -13,7 +13,7 @@ import numpy as np
 from torchflow._src.core import dtypes
 from torchflow._src.core.errors import FailedPreconditionError, InvalidArgumentError, OpError
 from torchflow._src.core.tensor import Tensor
-from torchflow._src.data import _structure, traced_fn
+from torchflow._src.data import _fn_spec, _structure, traced_fn
 from torchflow._src.data._runtime import IterContext, close_iter, op_seeds
 from torchflow._src.data.dataset_ops import INFINITE, UNKNOWN, DatasetV2, int64_arg
 from torchflow._src.data.iterator_ops import OwnedIterator
@@ -165,13 +165,20 @@ def take_primed(ds, ctx):
 
 
 def function_output_spec(ds, fresh_iter, fn, what):
-    """Spec of a function's output: that of the first element ``ds`` produces.
+    """Spec of a function's output: its trace's for the input's spec, as TF's
+    (``_fn_spec``), or, where the function cannot be traced on stand-ins, that of
+    the first element ``ds`` produces (``ds._spec_from_element`` then says so).
 
-    The element is kept and is the one the next iteration yields (see
+    A first element is kept and is the one the next iteration yields (see
     ``PrimedIterator``): the function runs once per element, as in TF. Over an
-    empty input the function runs once on zeros of the input's spec (TF traces it
-    symbolically instead).
+    empty input the function runs once on zeros of the input's spec.
     """
+    spec = _fn_spec.output_spec(fn, _fn_spec.args_of(ds._input.element_spec),
+                                lambda out: normalize_output(out, what))
+    if spec is not None:
+        ds._spec_from_element = False
+        return spec
+    ds._spec_from_element = True
     first = prime(ds, fresh_iter)
     if first is not _EMPTY:
         return _structure.spec_of(first)
@@ -185,9 +192,15 @@ def function_output_spec(ds, fresh_iter, fn, what):
     return _structure.spec_of(normalize_output(call_fn(fn, zeros), what))
 
 
+def spec_from_element(ds) -> bool:
+    """Whether ``ds``'s spec (computed here) is its first element's, not a trace's."""
+    ds.element_spec  # noqa: B018 - computes it, and the flag with it
+    return ds.__dict__.get("_spec_from_element", True)
+
+
 class MapDataset(UnaryDataset):
     def _spec_inferred(self) -> bool:
-        return True
+        return spec_from_element(self)
 
     def __init__(self, input_dataset, fn):
         super().__init__(input_dataset)
