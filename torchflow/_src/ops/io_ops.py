@@ -26,6 +26,7 @@ from torchflow._src.core import dtypes
 from torchflow._src.core.errors import (
     AlreadyExistsError,
     DataLossError,
+    FailedPreconditionError,
     InvalidArgumentError,
     NotFoundError,
 )
@@ -81,7 +82,23 @@ def _compression(kind) -> str:
 
 @public("torchflow.io")
 class TFRecordOptions:
-    """Options for TFRecord files: ``compression_type`` "" / "GZIP" / "ZLIB"."""
+    """Options for writing TFRecord files: the compression.
+
+    Args:
+      compression_type: ``None`` or ``""`` (no compression), ``"GZIP"`` or ``"ZLIB"``
+        (or another ``TFRecordOptions``' type).
+      flush_mode: Accepted for TF compatibility; ignored.
+      input_buffer_size: Accepted for TF compatibility; ignored.
+      output_buffer_size: Accepted for TF compatibility; ignored.
+      window_bits: Accepted for TF compatibility; ignored.
+      compression_level: None (zlib's default) or an int 0-9: the zlib/gzip level.
+      compression_method: Accepted for TF compatibility; ignored.
+      mem_level: Accepted for TF compatibility; ignored.
+      compression_strategy: Accepted for TF compatibility; ignored.
+
+    Raises:
+      InvalidArgumentError: an unknown ``compression_type``.
+    """
 
     def __init__(self, compression_type=None, flush_mode=None, input_buffer_size=None,
                  output_buffer_size=None, window_bits=None, compression_level=None,
@@ -128,12 +145,20 @@ def _open_write(path: str, compression: str, level=None
 class TFRecordWriter:
     """Writes records (``bytes``) to a TFRecord file.
 
+    Each record is framed as TF frames it (length, masked CRC32C of the length, data,
+    masked CRC32C of the data), so ``tf.data.TFRecordDataset`` and real TF read the file.
+
     >>> import tempfile, os, torchflow as tf
     >>> path = os.path.join(tempfile.mkdtemp(), "a.tfrecord")
     >>> with tf.io.TFRecordWriter(path) as w:
     ...     w.write(b"hello")
     >>> [r.numpy() for r in tf.data.TFRecordDataset(path)]
     [b'hello']
+
+    Args:
+      path: str, the file to create (replaced if it exists).
+      options: None, a compression type string (``""``, ``"GZIP"``, ``"ZLIB"``) or a
+        ``tf.io.TFRecordOptions``.
     """
 
     def __init__(self, path, options=None):
@@ -148,9 +173,11 @@ class TFRecordWriter:
                       struct.pack("<I", masked_crc32c(record)))
 
     def flush(self) -> None:
+        """Writes buffered records to the file."""
         self._f.flush()
 
     def close(self) -> None:
+        """Flushes and closes the file."""
         self._f.close()
 
     def __enter__(self):
@@ -251,33 +278,88 @@ def write_file(filename, contents, name=None) -> None:
 # --- tf.io.gfile (local files only) ----------------------------------------------
 @public("torchflow.io.gfile")
 def exists(path) -> bool:
-    """True if ``path`` exists."""
+    """Whether a file or directory exists at ``path``.
+
+    Args:
+      path: str (or a scalar string Tensor), the path.
+
+    Returns:
+      True if ``path`` exists.
+    """
     return os.path.exists(_path(path))
 
 
 @public("torchflow.io.gfile")
 def glob(pattern) -> list:
-    """Sorted paths matching ``pattern``."""
+    """The paths matching a shell-style wildcard ``pattern``.
+
+    Args:
+      pattern: str, a path with ``*``, ``?`` and ``[...]`` wildcards.
+
+    Returns:
+      A sorted list of str paths (empty when nothing matches).
+    """
     return sorted(_glob.glob(_path(pattern)))
 
 
 @public("torchflow.io.gfile")
 def makedirs(path) -> None:
+    """Creates the directory ``path`` and any missing parents.
+
+    An existing directory is not an error.
+
+    Args:
+      path: str, the directory to create.
+    """
     os.makedirs(_path(path), exist_ok=True)
 
 
 @public("torchflow.io.gfile")
 def mkdir(path) -> None:
-    os.mkdir(_path(path))
+    """Creates the directory ``path``; its parent must exist.
+
+    An existing directory is not an error (as in TF).
+
+    Args:
+      path: str, the directory to create.
+
+    Raises:
+      NotFoundError: the parent directory does not exist.
+    """
+    p = _path(path)
+    if os.path.isdir(p):
+        return
+    if not os.path.isdir(os.path.dirname(os.path.abspath(p))):
+        raise NotFoundError(None, None, f"{p}; No such file or directory")
+    os.mkdir(p)
 
 
 @public("torchflow.io.gfile")
 def isdir(path) -> bool:
+    """Whether ``path`` is a directory.
+
+    Args:
+      path: str, the path.
+
+    Returns:
+      True for an existing directory; False otherwise (a missing path too).
+    """
     return os.path.isdir(_path(path))
 
 
 @public("torchflow.io.gfile")
 def listdir(path) -> list:
+    """The entries of the directory ``path`` (without ``.`` and ``..``).
+
+    Args:
+      path: str, the directory.
+
+    Returns:
+      A sorted list of the entry names (not full paths).
+
+    Raises:
+      NotFoundError: ``path`` is not a directory.
+    """
     p = _path(path)
     if not os.path.isdir(p):
         raise NotFoundError(None, None, f"Could not find directory {p}")
@@ -286,20 +368,55 @@ def listdir(path) -> list:
 
 @public("torchflow.io.gfile")
 def remove(path) -> None:
+    """Deletes the file ``path``.
+
+    Args:
+      path: str, the file.
+
+    Raises:
+      NotFoundError: ``path`` does not exist.
+      FailedPreconditionError: ``path`` is a directory (use ``rmtree``).
+    """
     p = _path(path)
     if not os.path.exists(p):
         raise NotFoundError(None, None, f"{p}; No such file or directory")
+    if os.path.isdir(p):
+        raise FailedPreconditionError(None, None, f"{p}; Is a directory")
     os.remove(p)
 
 
 @public("torchflow.io.gfile")
 def rmtree(path) -> None:
-    shutil.rmtree(_path(path))
+    """Deletes the directory ``path`` and everything under it.
+
+    Args:
+      path: str, the directory.
+
+    Raises:
+      NotFoundError: ``path`` does not exist.
+    """
+    p = _path(path)
+    if not os.path.exists(p):
+        raise NotFoundError(None, None, f"{p} not found")
+    shutil.rmtree(p)
 
 
 @public("torchflow.io.gfile")
 def rename(src, dst, overwrite=False) -> None:
+    """Renames (moves) ``src`` to ``dst``.
+
+    Args:
+      src: str, the existing file or directory.
+      dst: str, the new path.
+      overwrite: bool, default False: whether an existing ``dst`` is replaced.
+
+    Raises:
+      NotFoundError: ``src`` does not exist.
+      AlreadyExistsError: ``dst`` exists and ``overwrite`` is False.
+    """
     s, d = _path(src), _path(dst)
+    if not os.path.exists(s):
+        raise NotFoundError(None, None, f"{s}; No such file or directory")
     if os.path.exists(d) and not overwrite:
         raise AlreadyExistsError(None, None, f"file already exists: {d}")
     os.replace(s, d)
@@ -307,7 +424,20 @@ def rename(src, dst, overwrite=False) -> None:
 
 @public("torchflow.io.gfile")
 def copy(src, dst, overwrite=False) -> None:
+    """Copies the file ``src`` to ``dst``.
+
+    Args:
+      src: str, the existing file.
+      dst: str, the path of the copy.
+      overwrite: bool, default False: whether an existing ``dst`` is replaced.
+
+    Raises:
+      NotFoundError: ``src`` does not exist.
+      AlreadyExistsError: ``dst`` exists and ``overwrite`` is False.
+    """
     s, d = _path(src), _path(dst)
+    if not os.path.exists(s):
+        raise NotFoundError(None, None, f"{s}; No such file or directory")
     if os.path.exists(d) and not overwrite:
         raise AlreadyExistsError(None, None, f"file already exists: {d}")
     shutil.copyfile(s, d)
@@ -315,7 +445,19 @@ def copy(src, dst, overwrite=False) -> None:
 
 @public("torchflow.io.gfile")
 class GFile:
-    """A file object (``tf.io.gfile.GFile``) over local files; text or binary mode."""
+    """A file object over local files, like Python's ``open``.
+
+    Reads and writes in text or binary mode (``"r"``, ``"w"``, ``"a"``, ``"rb"``, ...);
+    the other methods (``read``, ``write``, ``readline``, ``seek``, ``tell``, ``flush``,
+    ``close``) are the Python file's. Use it as a context manager to close the file.
+
+    Args:
+      name: str, the path of the file.
+      mode: str, default ``"r"``: the open mode.
+
+    Raises:
+      NotFoundError: ``name`` does not exist and ``mode`` reads.
+    """
 
     def __init__(self, name, mode="r"):
         p = _path(name)
@@ -336,6 +478,7 @@ class GFile:
         self._f.close()
 
     def size(self) -> int:
+        """The size of the file in bytes."""
         return os.fstat(self._f.fileno()).st_size
 
 
@@ -373,7 +516,16 @@ def _map_bytes(x, fn) -> Tensor:
 
 @public("torchflow.io")
 def encode_base64(input, pad=False, name=None) -> Tensor:
-    """Web-safe base64 (``-`` and ``_``), without ``=`` padding unless ``pad``."""
+    """Encodes each string of ``input`` in web-safe base64 (``-`` and ``_`` for ``+`` and ``/``).
+
+    Args:
+      input: A string Tensor (or bytes / a list of them).
+      pad: bool, default False: whether ``=`` padding ends each encoded string.
+      name: A name for the operation (optional).
+
+    Returns:
+      A string Tensor of ``input``'s shape.
+    """
     def enc(b):
         s = base64.urlsafe_b64encode(b)
         return s if pad else s.rstrip(b"=")
@@ -447,7 +599,18 @@ def decode_compressed(bytes, compression_type="", name=None) -> Tensor:  # noqa:
 
 @public("torchflow.io.gfile")
 def walk(top, topdown=True, onerror=None):
-    """``os.walk`` over ``top``: yields (dirname, subdirs, filenames)."""
+    """Walks the directory tree under ``top``, like ``os.walk``.
+
+    Args:
+      top: str, the root directory.
+      topdown: bool, default True: whether a directory is yielded before (True) or
+        after (False) its subdirectories.
+      onerror: None (errors are ignored) or a callable given the ``OSError``.
+
+    Yields:
+      ``(dirname, subdirs, filenames)`` tuples, one per directory; nothing for a
+      missing ``top``.
+    """
     yield from os.walk(_path(top), topdown=topdown, onerror=onerror)
 
 
@@ -460,7 +623,18 @@ class _FileStat:
 
 @public("torchflow.io.gfile")
 def stat(path):
-    """A file's ``length``, ``mtime_nsec`` and ``is_directory``."""
+    """The status of the file or directory ``path``.
+
+    Args:
+      path: str, the path.
+
+    Returns:
+      An object with ``length`` (bytes), ``mtime_nsec`` (modification time in
+      nanoseconds) and ``is_directory``.
+
+    Raises:
+      NotFoundError: ``path`` does not exist.
+    """
     p = _path(path)
     if not os.path.exists(p):
         raise NotFoundError(None, None, f"{p}; No such file or directory")
