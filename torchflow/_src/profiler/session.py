@@ -97,9 +97,8 @@ class Session:
             # torch's host capture ran for the Python tracer: drop its ops, keep ranges
             events = [e for e in events if e.device >= 0 or e.name in self.user_names
                       or "#" in e.name or e.kind != backend.KIND_OP]
-        return xspace_lib.build_xspace(
-            events, self.start_ns, self.stop_ns, hostname=hostname,
-            user_names=self.user_names, thread_names=xspace_lib.thread_names_from(events))
+        return xspace_lib.build_xspace(  # line names from the threads' markers in events
+            events, self.start_ns, self.stop_ns, hostname=hostname, user_names=self.user_names)
 
 
 def begin(options: ProfilerOptions | None, start_ns: int = 0) -> Session:

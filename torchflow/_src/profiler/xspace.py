@@ -20,8 +20,11 @@ import re
 import socket
 from collections.abc import Iterable
 
+import numpy as np
+
 from torchflow._src.core import profiler_backend as backend
 from torchflow._src.core.proto import xplane_pb2
+from torchflow._src.profiler import xline_encode
 
 HOST_PLANE = "/host:CPU"
 _INT = re.compile(r"[+-]?\d+\Z")
@@ -113,17 +116,82 @@ class _PlaneBuilder:
         return sid, "str_value", str(value)
 
 
-def _sorted(events: list) -> list:
-    # Parents before children: earlier start first, and at one start the longer event.
-    return sorted(events, key=lambda e: (e[1], -e[2]))  # (start_ns, -duration_ns)
+class _Columns:
+    """A capture's events as columns, sorted by line, then start, then longest first.
+
+    Each distinct ``(name, kind)`` gets a code once (a few hundred per capture), so the
+    per-event work is NumPy's; the thread-name markers are found among the codes.
+    """
+
+    def __init__(self, events: list, start_ns: int):
+        names, starts, durations, threads, devices, kinds, correlations = zip(*events)
+        keys = list(zip(names, kinds))
+        code_of = {key: i for i, key in enumerate(dict.fromkeys(keys))}
+        self.keys = list(code_of)
+        codes = np.array(list(map(code_of.__getitem__, keys)), np.int64)
+        start = np.array(starts, np.int64)
+        duration = np.array(durations, np.int64)
+        # torch's thread ids may not fit an int64: lines sort by a code in their order
+        thread_code = {t: i for i, t in enumerate(sorted(set(threads)))}
+        self.thread_of = list(thread_code)
+        thread = np.array(list(map(thread_code.__getitem__, threads)), np.int64)
+        device = np.array(devices, np.int64)
+        marks = [c for c, (name, _) in enumerate(self.keys) if name.startswith(_THREAD_MARK)]
+        is_mark = np.isin(codes, marks)
+        self.thread_names = {threads[i]: names[i][len(_THREAD_MARK) + len("name="):-1]
+                             for i in np.nonzero(is_mark)[0].tolist()}
+        sel = np.nonzero((start >= start_ns) & ~is_mark)[0]
+        # Parents before children: earlier start first, and at one start the longer event.
+        order = sel[np.lexsort((-duration[sel], start[sel], thread[sel], device[sel]))]
+        self.codes = codes[order]
+        self.start, self.duration = start[order], duration[order]
+        self.correlation = np.array(correlations, np.int64)[order]
+        line_keys = np.stack([device[order], thread[order]], axis=1)
+        cut = np.nonzero(np.any(line_keys[1:] != line_keys[:-1], axis=1))[0] + 1
+        los, his = [0, *cut.tolist()], [*cut.tolist(), len(order)]
+        self.lines = [(int(line_keys[lo, 0]), self.thread_of[int(line_keys[lo, 1])], lo, hi)
+                      for lo, hi in zip(los, his) if hi > lo]
+
+    def fill(self, plane: _PlaneMetas, line, lo: int, hi: int, start_ns: int) -> None:
+        """Appends rows ``lo:hi`` to ``line``, encoded in bulk (metadata made in order of
+        first use, as an event-by-event loop makes it)."""
+        codes = self.codes[lo:hi]
+        uniq, first = np.unique(codes, return_index=True)
+        for code in uniq[np.argsort(first, kind="stable")].tolist():
+            plane.position(code, self.keys[code])
+        corr = self.correlation[lo:hi]
+        has_corr = bool(corr.any())
+        line.MergeFromString(xline_encode.encode_events(
+            plane.lookup(len(self.keys))[codes], np.array(plane.meta_ids, np.int64),
+            plane.blobs, (self.start[lo:hi] - start_ns) * 1000, self.duration[lo:hi] * 1000,
+            corr if has_corr else None,
+            plane.builder.stat_id("correlation_id") if has_corr else 0))
 
 
-def _add_line(builder, line_id, name, start_ns, stop_ns, events, convert) -> None:
-    line = builder.plane.lines.add(id=line_id, display_id=line_id, name=name,
-                                   timestamp_ns=start_ns,
-                                   duration_ps=max(0, stop_ns - start_ns) * 1000)
-    for raw in _sorted(events):
-        convert(line, raw, start_ns)
+class _PlaneMetas:
+    """One plane's event metadata by code: its id and its encoded stats."""
+
+    def __init__(self, builder: _PlaneBuilder, meta_of):
+        self.builder = builder
+        self._meta_of = meta_of  # (name, kind) -> (metadata id, typed stats)
+        self._positions: dict[int, int] = {}
+        self.meta_ids: list[int] = []
+        self.blobs: list[bytes] = []
+
+    def position(self, code: int, key) -> int:
+        pos = self._positions.get(code)
+        if pos is None:
+            mid, stats = self._meta_of(*key)
+            pos = self._positions[code] = len(self.meta_ids)
+            self.meta_ids.append(mid)
+            self.blobs.append(b"".join(xline_encode.stat_bytes(*stat) for stat in stats))
+        return pos
+
+    def lookup(self, n_codes: int) -> np.ndarray:
+        table = np.zeros(n_codes, np.int64)
+        if self._positions:
+            table[list(self._positions)] = list(self._positions.values())
+        return table
 
 
 def build_xspace(events: Iterable[backend.RawEvent], start_ns: int, stop_ns: int,
@@ -136,69 +204,48 @@ def build_xspace(events: Iterable[backend.RawEvent], start_ns: int, stop_ns: int
       start_ns, stop_ns: the capture window (epoch ns); lines start at ``start_ns``.
       hostname: the host name recorded in the space (default: this machine's).
       user_names: the encoded names of user ranges (``Trace``) opened in the capture.
-      thread_names: torch thread id -> Python thread name, for line names.
+      thread_names: torch thread id -> Python thread name, for line names (default:
+        from the markers among ``events``, as ``thread_names_from`` finds them).
     Returns:
       An ``XSpace`` message.
     """
     hostname = hostname or socket.gethostname()
-    thread_names = thread_names or {}
     space = xplane_pb2.XSpace(hostnames=[hostname])
     host = _PlaneBuilder(space.planes.add(id=0, name=HOST_PLANE))
-    by_thread: dict[int, list] = {}
-    by_device: dict[int, dict[int, list]] = {}
-    for raw in events:
-        if raw.start_ns < start_ns or raw.name.startswith(_THREAD_MARK):
+    events = events if isinstance(events, list) else list(events)
+    if not events:
+        return space
+
+    def host_meta(name, kind):
+        if "#" in name or name in user_names or kind == backend.KIND_PYTHON:
+            name, pairs = decode_name(name)
+            return host.event_id(name), [host.typed_stat(k, v) for k, v in pairs]
+        if kind == backend.KIND_RUNTIME:
+            return host.event_id(name), []
+        return host.event_id(tf_op_name(name), name), []
+
+    window_ps = max(0, stop_ns - start_ns) * 1000
+    columns = _Columns(events, start_ns)
+    if thread_names is None:
+        thread_names = columns.thread_names
+    host_metas = _PlaneMetas(host, host_meta)
+    devices: dict = {}
+    for device, thread, lo, hi in columns.lines:
+        if device < 0:
+            line = host.plane.lines.add(id=thread, display_id=thread,
+                                        name=thread_names.get(thread, f"thread {thread}"),
+                                        timestamp_ns=start_ns, duration_ps=window_ps)
+            columns.fill(host_metas, line, lo, hi, start_ns)
             continue
-        if raw.device >= 0:
-            by_device.setdefault(raw.device, {}).setdefault(raw.thread, []).append(raw)
-        else:
-            by_thread.setdefault(raw.thread, []).append(raw)
-
-    metas: dict = {}  # (name, kind) -> (metadata id, typed stats): one decode per name
-
-    def host_meta(raw):
-        stats = []
-        if "#" in raw.name or raw.name in user_names or raw.kind == backend.KIND_PYTHON:
-            name, pairs = decode_name(raw.name)
-            mid = host.event_id(name)
-            stats = [host.typed_stat(key, value) for key, value in pairs]
-        elif raw.kind == backend.KIND_RUNTIME:
-            mid = host.event_id(raw.name)
-        else:
-            mid = host.event_id(tf_op_name(raw.name), raw.name)
-        return mid, stats
-
-    for tid in sorted(by_thread):
-        line = host.plane.lines.add(id=tid, display_id=tid,
-                                    name=thread_names.get(tid, f"thread {tid}"),
-                                    timestamp_ns=start_ns,
-                                    duration_ps=max(0, stop_ns - start_ns) * 1000)
-        add = line.events.add
-        for raw in _sorted(by_thread[tid]):  # one tight loop: ~10^4 events per second of steps
-            name, start, duration, _, _, kind, correlation = raw
-            meta = metas.get((name, kind))
-            if meta is None:
-                meta = metas[(name, kind)] = host_meta(raw)
-            mid, stats = meta
-            event = add(metadata_id=mid, offset_ps=(start - start_ns) * 1000,
-                        duration_ps=duration * 1000)
-            for sid, field, value in stats:
-                setattr(event.stats.add(metadata_id=sid), field, value)
-            if correlation and kind == backend.KIND_RUNTIME:
-                host.add_stat(event, "correlation_id", correlation)
-    for index in sorted(by_device):
-        device = _PlaneBuilder(space.planes.add(id=index + 1, name=f"/device:GPU:{index}"))
-
-        def kernel_event(line, raw, origin, device=device):
-            event = line.events.add(metadata_id=device.event_id(raw.name),
-                                    offset_ps=(raw.start_ns - origin) * 1000,
-                                    duration_ps=raw.duration_ns * 1000)
-            if raw.correlation:
-                device.add_stat(event, "correlation_id", raw.correlation)
-
-        for stream in sorted(by_device[index]):
-            _add_line(device, stream, f"Stream #{stream}", start_ns, stop_ns,
-                      by_device[index][stream], kernel_event)
+        metas = devices.get(device)
+        if metas is None:
+            plane = _PlaneBuilder(space.planes.add(id=device + 1, name=f"/device:GPU:{device}"))
+            metas = devices[device] = _PlaneMetas(
+                plane, lambda name, kind, plane=plane: (plane.event_id(name), []))
+        line = metas.builder.plane.lines.add(id=thread, display_id=thread,
+                                             name=f"Stream #{thread}", timestamp_ns=start_ns,
+                                             duration_ps=window_ps)
+        columns.fill(metas, line, lo, hi, start_ns)
     return space
 
 
@@ -213,9 +260,10 @@ def thread_mark(name: str) -> str:
 def thread_names_from(events: Iterable[backend.RawEvent]) -> dict:
     """torch thread id -> Python thread name, from the markers in a capture."""
     names = {}
+    mark = _THREAD_MARK
     for raw in events:
-        if raw.name.startswith(_THREAD_MARK):
-            names[raw.thread] = raw.name[len(_THREAD_MARK) + len("name="):-1]
+        if raw[0].startswith(mark):  # raw.name (an index is cheaper than the property)
+            names[raw[3]] = raw[0][len(mark) + len("name="):-1]
     return names
 
 
