@@ -4,6 +4,8 @@ task: group_size 1, which TF runs as a real collective), then read by XProf."""
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 from xprof_helpers import events, host_plane, load_space, xplane_files, xprof_op_stats
@@ -43,6 +45,7 @@ def _theirs(logdir, x):
     t.raw_ops.CollectiveGatherV2(input=v, group_size=1, group_key=7, instance_key=2,
                                  ordering_token=[])
     t.raw_ops.CollectiveBcastSendV2(input=v, group_size=1, group_key=7, instance_key=3)
+    time.sleep(0.3)  # TF's collective thread closes its event after the op has returned
     t.profiler.experimental.stop()
     return _collective_events(logdir)
 
