@@ -18,6 +18,7 @@ def _outcome(fn):
 
 CASES = {
     "mkdir_existing": lambda g, d: g.mkdir(d),
+    "mkdir_on_a_file": lambda g, d: g.mkdir(d + "/f"),
     "mkdir_no_parent": lambda g, d: g.mkdir(d + "/a/b"),
     "makedirs_existing": lambda g, d: g.makedirs(d),
     "rmtree_missing": lambda g, d: g.rmtree(d + "/nope"),

@@ -318,7 +318,8 @@ def makedirs(path) -> None:
 def mkdir(path) -> None:
     """Creates the directory ``path``; its parent must exist.
 
-    An existing directory is not an error (as in TF).
+    An existing path is not an error, even a file's (as in TF, which only checks the
+    parent).
 
     Args:
       path: str, the directory to create.
@@ -327,7 +328,7 @@ def mkdir(path) -> None:
       NotFoundError: the parent directory does not exist.
     """
     p = _path(path)
-    if os.path.isdir(p):
+    if os.path.exists(p):
         return
     if not os.path.isdir(os.path.dirname(os.path.abspath(p))):
         raise NotFoundError(None, None, f"{p}; No such file or directory")
