@@ -148,7 +148,11 @@ def learning_phase_scope(value):
 
 @public("torchflow.keras.backend")
 def clear_session() -> None:
-    """Resets all state Keras generated: layer name counters and the learning phase."""
+    """Resets all state Keras generated: layer name counters and the learning phase.
+
+    Call it between models built in a loop so that layer names start again from
+    ``dense``, ``dense_1``, ... and memory held by old models' names is released.
+    """
     _G.keras_name_uids = {}
     _G.keras_learning_phase = None
 
@@ -170,7 +174,10 @@ def get_uid(prefix="") -> int:
 
 @public("torchflow.keras.backend")
 def reset_uids() -> None:
-    """Resets the counters ``get_uid`` and layer naming use."""
+    """Resets the counters ``get_uid`` and layer naming use.
+
+    After it, ``get_uid("dense")`` counts from 1 again.
+    """
     _G.keras_name_uids = {}
 
 

@@ -54,7 +54,11 @@ def _tuple(v, n):
 
 @public(_NS)
 def backend_name() -> str:  # the public name is ``backend`` (see torchflow/keras/backend)
-    """The name of the backend: ``"tensorflow"``, as TF's Keras answers."""
+    """The name of the backend Keras runs on.
+
+    Returns:
+      ``"tensorflow"``, as TF's Keras answers (torchflow stands in for TensorFlow).
+    """
     return "tensorflow"
 
 
