@@ -81,6 +81,12 @@ from torchflow._src.keras.layers.dense_features import DenseFeatures as DenseFea
 # --- end LAYERSA ---
 # --- LAYERSB ---
 from torchflow._src.keras.layers.embeddings import Embedding as Embedding
+from torchflow._src.keras.layers.locally_connected import (
+    LocallyConnected1D as LocallyConnected1D,
+)
+from torchflow._src.keras.layers.locally_connected import (
+    LocallyConnected2D as LocallyConnected2D,
+)
 from torchflow._src.keras.layers.merging.merging import Add as Add
 from torchflow._src.keras.layers.merging.merging import Average as Average
 from torchflow._src.keras.layers.merging.merging import Concatenate as Concatenate
