@@ -181,6 +181,9 @@ def to_tensor(value, dtype=None, *, allow_cast_np: bool = True, name=None) -> Te
         out = _conversion_registry.convert_registered(value, dtype, name)
         if out is not None:
             return out
+    if not isinstance(value, (list, tuple)) and hasattr(value, "__array__"):
+        # Array-likes (a pandas Series) keep their NumPy dtype, as in TF: int64 stays int64.
+        return to_tensor(np.asarray(value), dtype, allow_cast_np=allow_cast_np, name=name)
     try:
         arr, inferred = _infer_np(value)
     except (ValueError, TypeError) as e:
