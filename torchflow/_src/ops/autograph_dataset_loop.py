@@ -1,7 +1,9 @@
 """``for x in dataset`` in a traced ``tf.function``: one recorded loop, as TF's AutoGraph
 makes it one graph loop (the body's Python runs once, at tracing).
 
-Each call starts a fresh iterator over the dataset (a host node), and the loop runs
+Each call starts a fresh iterator over the dataset (a host node), or takes the
+iterator the loop is over (``for batch in iterator``: whichever iterator the call
+passes, as TF's loop reads the iterator's resource), and the loop runs
 while the next element exists: the loop variables are a "has a value" flag, the
 element's tensors (stand-ins of the element spec's dtypes once the dataset is
 exhausted, which the body never sees) and the loop's own state. Datasets whose
@@ -27,6 +29,17 @@ def is_dataset(x: Any) -> bool:
     return hasattr(x, "element_spec") and hasattr(x, "_make_iter")
 
 
+def is_iterator(x: Any) -> bool:
+    """Whether ``x`` is a ``tf.data`` iterator (``iter(dataset)``)."""
+    return hasattr(x, "element_spec") and hasattr(x, "__next__") and \
+        getattr(x, "_type_spec", None) is not None
+
+
+def is_source(x: Any) -> bool:
+    """Whether ``for ... in x`` can be a recorded loop: a dataset or an iterator."""
+    return is_dataset(x) or is_iterator(x)
+
+
 def recordable(dataset) -> bool:
     """Whether a loop over ``dataset`` can be one recorded loop in the active trace."""
     r = graph_trace.active()
@@ -40,6 +53,11 @@ def recordable(dataset) -> bool:
 @graph_trace.host_op
 def _start(cell, dataset) -> None:
     cell.it = iter(dataset)
+
+
+@graph_trace.host_op
+def _take(cell, iterator) -> None:
+    cell.it = iterator
 
 
 def _end(cell, specs: list) -> tuple:
@@ -66,7 +84,10 @@ def loop(dataset, extra_test: Callable | None, body: Callable, state: list,
     specs = nest.flatten(structure)
     n = len(specs)
     cell = threading.local()
-    _start(cell, dataset)
+    if is_iterator(dataset):
+        _take(cell, dataset)
+    else:
+        _start(cell, dataset)
     first = _next(cell, specs)
 
     def test(has, *rest):

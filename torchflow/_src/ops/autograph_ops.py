@@ -21,6 +21,7 @@ from torchflow._src.ops import (
     comparison_ops,
     control_flow_ops,
     creation_ops,
+    gather_ops,
     indexing,
     shape_ops,
 )
@@ -186,7 +187,7 @@ def for_stmt(iterable: Any, extra_test: Callable | None, body: Callable, getters
     """``for x in iterable: body(x)`` (stopping once ``extra_test()`` is false, as a
     lowered ``break``); over a tensor, a ``tf.while_loop`` over its first dimension.
 
-    A ``tf.data.Dataset`` in a traced function is one recorded loop
+    A ``tf.data.Dataset`` or iterator in a traced function is one recorded loop
     (``autograph_dataset_loop``); other Python iterables run as a Python loop.
     """
     state = _load(getters, names)
@@ -196,7 +197,7 @@ def for_stmt(iterable: Any, extra_test: Callable | None, body: Callable, getters
         else:
             return _range_loop(iterable, extra_test, body, state)
     if not _is_tensor(iterable):
-        if autograph_dataset_loop.is_dataset(iterable) and \
+        if autograph_dataset_loop.is_source(iterable) and \
                 autograph_dataset_loop.recordable(iterable):
             return tuple(autograph_dataset_loop.loop(iterable, extra_test, body, state,
                                                      _tensor_loop))
@@ -219,7 +220,9 @@ def for_stmt(iterable: Any, extra_test: Callable | None, body: Callable, getters
         return comparison_ops.logical_and(c, extra_test(*s))
 
     def step(i, *s):
-        return (i + 1, *body(indexing.getitem(iterable, i), *s))
+        # A gather at the loop index (not x[i], which reads i into Python): the
+        # recorded loop indexes with the index tensor on every iteration.
+        return (i + 1, *body(gather_ops.gather(iterable, i), *s))
 
     zero = creation_ops.zeros_like(n)
     return tuple(_tensor_loop(test, step, state, prefix=(zero,)))
