@@ -43,7 +43,12 @@ from torchflow._src.core import (
 )
 from torchflow._src.core.composite_tensor import TypeSpec
 from torchflow._src.core.convert import to_tensor
-from torchflow._src.core.errors import InvalidArgumentError, OpError, UnimplementedError
+from torchflow._src.core.errors import (
+    InvalidArgumentError,
+    OpError,
+    OutOfRangeError,
+    UnimplementedError,
+)
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.core.tensor_shape import TensorShape, from_tuple
 from torchflow._src.core.tensor_spec import TensorSpec
@@ -537,7 +542,13 @@ class Function:
         concrete, saw_numpy = self._lookup(cargs, ckwargs, trace=True, report_numpy=True)
         if saw_numpy:
             cargs, ckwargs = nest.map_structure(_np_to_tensor, (cargs, ckwargs))
-        return self._run(concrete, cargs, ckwargs)
+        try:
+            return self._run(concrete, cargs, ckwargs)
+        except StopIteration:
+            # next(iterator) past the end inside a function: TF's IteratorGetNext error.
+            raise OutOfRangeError(
+                None, None, f"End of sequence\n\t [[{{{{node IteratorGetNext}}}}]] "
+                f"[Op:__inference_{self.__name__}]") from None
 
     def _call_python(self, args, kwargs):
         if self._instance_ref is not None:
@@ -837,16 +848,23 @@ def _graph_inputs(args, kwargs):
     """The torch tensors a recording binds, and the key of the recording that fits
     them (exact shapes, devices, grad requirements, aliasing, variables by identity,
     whether a tape records); key None when no recording can take these inputs."""
-    flat = []
+    flat: list = []
     key: list = [torch.is_grad_enabled()]
     # Composites expand to their component tensors, which the recording binds.
     try:
         leaves = nest.flatten((args, kwargs), expand_composites=True) if (args or kwargs) \
             else ()
     except (AttributeError, TypeError, NotImplementedError):  # e.g. an iterator's spec
-        return flat, None
+        leaves = _leaves_by_reference(args, kwargs)
+        if leaves is None:
+            return flat, None
     for x in leaves:
-        if isinstance(x, Tensor):
+        if _is_iterator(x):
+            # Bound by reference, as TF passes an iterator's resource: the recording
+            # calls next() on whichever iterator of this spec the call passes.
+            flat.append(x)
+            key.append(("iterator", x._type_spec))
+        elif isinstance(x, Tensor):
             t = x._t
             if not isinstance(t, torch.Tensor):
                 return flat, None  # a string tensor: its values live in NumPy
@@ -860,6 +878,27 @@ def _graph_inputs(args, kwargs):
         if len(set(ids)) != len(ids):
             key.append(tuple(ids.index(i) for i in ids))
     return flat, tuple(key)
+
+
+def _is_iterator(x) -> bool:
+    """Whether ``x`` is a ``tf.data`` iterator (a composite passed by reference)."""
+    return hasattr(x, "__next__") and hasattr(x, "element_spec") and \
+        getattr(x, "_type_spec", None) is not None
+
+
+def _leaves_by_reference(args, kwargs) -> list | None:
+    """The leaves of the arguments with composites expanded, iterators kept whole;
+    None where a composite does not expand."""
+    out: list = []
+    for x in nest.flatten((args, kwargs)):
+        if _is_iterator(x):
+            out.append(x)
+            continue
+        try:
+            out.extend(nest.flatten(x, expand_composites=True))
+        except (AttributeError, TypeError, NotImplementedError):
+            return None
+    return out
 
 
 def _np_to_tensor(x):

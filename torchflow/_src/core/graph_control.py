@@ -308,6 +308,7 @@ def _continue_loop(r, inner: list, names: list, new, extra: dict):
     (``new``) to its end, now; returns the final loop variables in ``new``'s structure."""
     by_name = {r.slots[id(t)]: t for t in r.keep
                if isinstance(t, torch.Tensor) and id(t) in r.slots}
+    by_name.update(r.ref_inputs)  # iterators the call passed
     lines = [line.replace(graph_trace._CONST_MARK, "", 1) for line in inner]
     carried = [n for n in names if n]
     free = sorted({w for line in lines for w in _NAME.findall(line)

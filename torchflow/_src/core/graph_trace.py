@@ -260,6 +260,7 @@ class Recorder(TorchFunctionMode):
         # stand-in without effects, by its name in ``ns``, and whether the recording
         # writes a tensor it did not make (a capture) in place.
         self.dry_of: dict = {}
+        self.ref_inputs: dict = {}  # input name -> object passed by reference
         self.writes_captures = False
         self.done = False
         self._n = 0
@@ -347,8 +348,13 @@ class Recorder(TorchFunctionMode):
             return set()
         return set(list(self.slots)[self.tainted_from:])
 
-    def input(self, t: torch.Tensor) -> str:
+    def input(self, t) -> str:
         name = self._fresh("i")
+        if not isinstance(t, torch.Tensor):  # an object passed by reference (an iterator)
+            self.objs[id(t)] = name
+            self.ref_inputs[name] = t
+            self.keep.append(t)
+            return name
         self.slots[id(t)] = name
         self.dynamic.add(id(t))
         self.keep.append(t)
