@@ -34,11 +34,21 @@ class Tensor:
 
     Tensors are immutable. Create them with ``tf.constant`` or
     ``tf.convert_to_tensor``, or as the result of ops.
+    ``tf.experimental.numpy.ndarray`` is this class.
 
     >>> import torchflow as tf
     >>> t = tf.constant([[1., 2.], [3., 4.]])
     >>> t.shape
     TensorShape([2, 2])
+
+    Args:
+      *args: Not accepted: tensors are not constructed directly (TF 2.4's
+        ``Tensor(op, value_index, dtype)`` builds graph tensors, which torchflow's
+        ``tf.function`` makes itself).
+      **kwargs: Not accepted either.
+
+    Raises:
+      TypeError: on any direct construction.
     """
 
     __slots__ = ("_t", "_dtype", "_keras_mask", "__weakref__")
