@@ -24,7 +24,9 @@ Real TF 2.21 (tf.keras, its own profiler) runs the same workloads in a child pro
 (``--impl tensorflow``), so its ratios are shown beside ours; ``--no-tf`` skips it.
 The last table is what the library's hooks cost with no profiler running (the step
 marker, ``host_range`` for checkpoints, ``function_call`` for tf.function, the
-``active()`` check a tf.data iterator makes per element).
+``active()`` check a tf.data iterator makes per element, a collective's event hook and
+the transport's per-call check), and a 4-byte all-reduce on a one-member Gloo group
+with the collective's event hook and with it replaced by a bare ``nullcontext``.
 
 ``python benchmarks/bench_profiler.py [--steps N] [--repeat R] [--stat median|min]
 [--clock wall|thread] [--no-tf] [--strict]``
@@ -34,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import json
 import os
 import statistics
@@ -140,7 +143,28 @@ def _measure(tf, steps: int, repeat: int, stat: str = "median", clock: str = "wa
 
 def _hooks_idle():
     import torchflow as tf
-    from torchflow._src.core import profiler_backend
+    from torchflow._src.core import collective, profiler_backend, rpc
+
+    group = collective.CollectiveGroup(0, 1, ["/job:worker/replica:0/task:0"],
+                                       master_addr="127.0.0.1",
+                                       master_port=rpc.pick_unused_port())
+    small = [tf.constant([1.0])]
+    raw = [small[0]._t]
+
+    class _NoHook(collective.CollectiveGroup):  # the same group, without the event hook
+        def _event(self, op_type, tensors):
+            return contextlib.nullcontext()
+
+    bare = object.__new__(_NoHook)
+    bare.__dict__.update(group.__dict__)
+
+    def collective_hook():
+        with group._event("CollectiveReduceV2", raw):
+            pass
+
+    def rpc_check():  # what Channel.call and the served call add
+        if profiler_backend._active:
+            pass
 
     trace = tf.profiler.experimental.Trace
     null = contextlib.nullcontext()
@@ -170,7 +194,58 @@ def _hooks_idle():
             pass
 
     return {"Trace": marker, "host_range": host_range, "function_call": function_call,
-            "active()": get_next_check, "nullcontext": empty}
+            "active()": get_next_check, "collective": collective_hook, "rpc check": rpc_check,
+            "nullcontext": empty}, {
+            "all_reduce 4 B": lambda: group.all_reduce(small),
+            "no hook": lambda: bare.all_reduce(small)}
+
+
+def _export_cost(tf, steps: int, repeat: int) -> dict:
+    """Seconds of each phase of ``stop()`` (median of ``repeat`` captures of ``steps``
+    custom-loop steps at host_tracer_level=2) and the events per capture."""
+    from torchflow._src.core import profiler_backend
+    from torchflow._src.profiler import session as session_lib
+    from torchflow._src.profiler import xspace as xspace_lib
+
+    loop = _workloads(tf, steps)["loop"]
+    loop()
+    logdir = tempfile.mkdtemp(prefix="bench_profiler_export_")
+    phases: dict[str, list[float]] = {k: [] for k in (
+        "kineto disable", "RawEvents", "XSpace build", "serialize+write", "stop() total")}
+    counts = []
+    for r in range(repeat + 1):
+        tf.profiler.experimental.start(logdir)
+        loop()
+        session = session_lib._current
+        session_lib._current = None
+        session_lib._logdir = None
+        gc.disable()  # as stop() does
+        t0 = time.perf_counter()
+        results = session.capture._disable()
+        t1 = time.perf_counter()
+        events = session.capture.convert(results)
+        t2 = time.perf_counter()
+        session.user_names |= profiler_backend.range_names()
+        space = xspace_lib.build_xspace(events, session.start_ns, time.time_ns(),
+                                        user_names=session.user_names,
+                                        thread_names=xspace_lib.thread_names_from(events))
+        t3 = time.perf_counter()
+        xspace_lib.write_xspace(space, os.path.join(logdir, str(r)))
+        t4 = time.perf_counter()
+        gc.enable()
+        tf.profiler.experimental.start(logdir)  # the whole stop() of the same steps
+        loop()
+        t5 = time.perf_counter()
+        tf.profiler.experimental.stop()
+        t6 = time.perf_counter()
+        if r == 0:
+            continue  # warm-up
+        counts.append(len(events))
+        for key, value in zip(phases, (t1 - t0, t2 - t1, t3 - t2, t4 - t3, t6 - t5)):
+            phases[key].append(value)
+    out = {k: statistics.median(v) for k, v in phases.items()}
+    out["events"] = statistics.median(counts)
+    return out
 
 
 def main(argv=None) -> int:
@@ -178,6 +253,9 @@ def main(argv=None) -> int:
     parser.add_argument("--steps", type=int, default=100)
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--strict", action="store_true", help="exit 1 if a target is missed")
+    parser.add_argument("--part", default="all", choices=["all", "hooks", "export"],
+                        help="hooks: only the idle hooks; export: only the cost of stop() "
+                             "by phase (--steps loop steps per capture)")
     parser.add_argument("--no-tf", action="store_true", help="skip real TensorFlow")
     parser.add_argument("--impl", default="torchflow", choices=["torchflow", "tensorflow"])
     parser.add_argument("--stat", default="median", choices=["median", "min"],
@@ -193,8 +271,27 @@ def main(argv=None) -> int:
     import torchflow as tf
 
     print(_common.describe_machine())
+    if args.part == "export":
+        cost = _export_cost(tf, args.steps, args.repeat)
+        n = cost.pop("events")
+        print(f"stop() of {args.steps} loop steps, {n:.0f} events (median of "
+              f"{args.repeat}; the phases of one stop, then a whole stop() of the same steps):")
+        for key, value in cost.items():
+            print(f"  {key:16s} {value * 1e3:8.1f} ms  ({value / n * 1e6:.2f} us/event)")
+        return 0
+    idle, reduce = _hooks_idle()
+    hooks = _common.compare(idle, repeat=args.repeat, target_s=0.05, stat=args.stat)
+    reduces = _common.compare(reduce, repeat=max(args.repeat, 15), target_s=0.1,
+                              stat=args.stat)
+    if args.part == "hooks":
+        _common.print_table(f"Hooks with no profiler running ({args.stat} per use)",
+                            [_common.Row("idle", hooks)], list(hooks),
+                            [(k, "nullcontext") for k in hooks if k != "nullcontext"])
+        _common.print_table(f"Collective on a one-member Gloo group, idle profiler "
+                            f"({args.stat} per call)", [_common.Row("all_reduce", reduces)],
+                            list(reduces), [("all_reduce 4 B", "no hook")])
+        return 0
     ours = _measure(tf, args.steps, args.repeat, args.stat, args.clock)
-    hooks = _common.compare(_hooks_idle(), repeat=args.repeat, target_s=0.05, stat=args.stat)
     theirs = None
     if not args.no_tf and _common.real_tf_available():
         out = subprocess.run([sys.executable, os.path.abspath(__file__), "--impl",
@@ -218,6 +315,9 @@ def main(argv=None) -> int:
     _common.print_table(f"Hooks with no profiler running ({args.stat} per use)",
                         [_common.Row("idle", hooks)], list(hooks),
                         [(k, "nullcontext") for k in hooks if k != "nullcontext"])
+    _common.print_table(f"Collective on a one-member Gloo group, idle profiler ({args.stat} "
+                        "per call)", [_common.Row("all_reduce", reduces)], list(reduces),
+                        [("all_reduce 4 B", "no hook")])
     step_us = ours["fit"]["off"] / args.steps * 1e6
     worst = max(hooks[k] - hooks["nullcontext"] for k in hooks if k != "nullcontext") * 1e6
     print(f"\nIdle hooks: at most {worst:.2f} us each over an empty with; a fit step here "

@@ -323,7 +323,10 @@ class Capture:
         """Stops the capture and returns its events (an empty list if it never started)."""
         if not self._started:
             return []
-        results = self._disable()
+        return self.convert(self._disable())
+
+    def convert(self, results) -> list[RawEvent]:
+        """The ``RawEvent``s of a stopped capture's kineto results (and Python ranges)."""
         out = []
         append = out.append
         new = tuple.__new__  # a RawEvent without NamedTuple's Python-level __new__
