@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from xprof_helpers import events, host_plane, load_space, xplane_files, xprof_tool
+from xprof_helpers import events, host_plane, load_space, xplane_files, xprof_step_names, xprof_tool
 
 import torchflow as tf
 from torchflow._src.core import rpc
@@ -162,7 +162,11 @@ def test_parameter_server_job_profiled_on_every_task(job, tmp_path):
         assert {s["bytes_sent"] for s in made} & {s["bytes_received"] for s in ps_served[method]}
         assert {s["peer"] for s in made} == {spec["ps"][0]}
 
-    # each worker's steps split into input, compute and communication
+    # each worker's steps split into input, compute and communication, by XProf too
+    for t in ("worker0", "worker1"):
+        path = files[next(k for k, v in label.items() if v == t)]
+        names = xprof_step_names([path])
+        assert len(names) >= 2 and all(n.startswith("train_step ") for n in names), names
     (run,) = view.analyze(tmp_path).values()
     for t in ("worker0", "worker1"):
         key = next(k for k, v in label.items() if v == t)
@@ -174,3 +178,7 @@ def test_parameter_server_job_profiled_on_every_task(job, tmp_path):
             assert s["name"] == "train_step"
             parts = sum(s[c + "_us"] for c in view.CATEGORIES)
             assert parts == pytest.approx(s["total_us"], rel=1e-6, abs=1e-3)
+    page = tmp_path / "view.html"
+    assert view.main(["view", str(tmp_path), "--out", str(page)]) == 0
+    text = page.read_text()
+    assert all(k in text for k in label) and "communication_us" in text
