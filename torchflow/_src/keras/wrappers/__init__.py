@@ -1,0 +1,1 @@
+"""Wrappers of Keras models for other libraries (``tf.keras.wrappers``)."""
