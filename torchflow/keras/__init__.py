@@ -21,3 +21,4 @@ from torchflow.keras import optimizers as optimizers
 from torchflow.keras import preprocessing as preprocessing
 from torchflow.keras import regularizers as regularizers
 from torchflow.keras import utils as utils
+from torchflow.keras import wrappers as wrappers
