@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import collections
 import csv
+import inspect
 
 import numpy as np
 import torch
@@ -32,8 +33,14 @@ _KINDS = {dtypes.string: "bytes_list", dtypes.float32: "float_list", dtypes.int6
 @public("torchflow.io")
 class FixedLenFeature(collections.namedtuple("FixedLenFeature",
                                              ["shape", "dtype", "default_value"])):
-    """A fixed-shape feature: ``shape``, ``dtype`` (float32, int64 or string),
-    optional ``default_value`` used when an example lacks the feature."""
+    """Configuration for parsing a fixed-shape feature of an ``Example``.
+
+    Args:
+      shape: The shape of the feature's value (a list of ints; ``[]`` for a scalar).
+      dtype: ``tf.float32``, ``tf.int64`` or ``tf.string``.
+      default_value: None (the feature is required) or a value of ``shape`` used when an
+        example lacks the feature.
+    """
 
     def __new__(cls, shape, dtype, default_value=None):
         return super().__new__(cls, shape, dtype, default_value)
@@ -41,10 +48,13 @@ class FixedLenFeature(collections.namedtuple("FixedLenFeature",
 
 @public("torchflow.io")
 class VarLenFeature(collections.namedtuple("VarLenFeature", ["dtype"])):
-    """A variable-length feature of ``dtype``, parsed into a ``tf.SparseTensor``.
+    """Configuration for parsing a variable-length feature into a ``tf.SparseTensor``.
 
     One example gives indices ``[[0], ..., [n-1]]`` and dense shape ``[n]``; a batch
     gives ``[b, i]`` indices and dense shape ``[batch, max n]``.
+
+    Args:
+      dtype: ``tf.float32``, ``tf.int64`` or ``tf.string``.
     """
 
 
@@ -114,8 +124,18 @@ class RaggedFeature(collections.namedtuple(
 @public("torchflow.io")
 class FixedLenSequenceFeature(collections.namedtuple(
         "FixedLenSequenceFeature", ["shape", "dtype", "allow_missing", "default_value"])):
-    """Accepted for parse_example with ``allow_missing=True``: a feature whose value
-    count is a multiple of ``prod(shape)``; parsed dense with a leading None dim."""
+    """Configuration for parsing a feature whose value count is a multiple of ``prod(shape)``.
+
+    In ``parse_example`` (with ``allow_missing=True``) the values are parsed dense,
+    with a leading dimension as long as the longest example's (others padded with
+    ``default_value``).
+
+    Args:
+      shape: The shape of one element (a list of ints).
+      dtype: ``tf.float32``, ``tf.int64`` or ``tf.string``.
+      allow_missing: bool, default False: whether an example may lack the feature.
+      default_value: None or a scalar: the padding value.
+    """
 
     def __new__(cls, shape, dtype, allow_missing=False, default_value=None):
         return super().__new__(cls, shape, dtype, allow_missing, default_value)
@@ -348,11 +368,28 @@ def _batch_sparse(cols: list, spec) -> SparseTensor:
 
 @public("torchflow.io")
 def parse_example(serialized, features, example_names=None, name=None) -> dict:
-    """Parses a vector of serialized Examples into batched tensors.
+    """Parses a vector of serialized ``Example`` protos into batched tensors.
 
-    FixedLenFeature values are stacked to ``[batch] + shape``; VarLenFeature
-    values become one ``tf.SparseTensor`` with ``[batch, i]`` indices, SparseFeature
-    values one of dense shape ``[batch, size]``.
+    ``FixedLenFeature`` values are stacked to ``[batch] + shape``; ``VarLenFeature``
+    values become one ``tf.SparseTensor`` with ``[batch, i]`` indices, ``SparseFeature``
+    values one of dense shape ``[batch, size]``, ``RaggedFeature`` values a
+    ``tf.RaggedTensor`` with the batch as its first dimension.
+
+    Args:
+      serialized: A 1-D string Tensor (or a list of bytes) of serialized Examples.
+      features: A dict mapping feature keys to ``FixedLenFeature``,
+        ``FixedLenSequenceFeature``, ``VarLenFeature``, ``SparseFeature`` or
+        ``RaggedFeature`` configurations.
+      example_names: Accepted for TF compatibility; ignored.
+      name: A name for the operation (optional).
+
+    Returns:
+      A dict mapping the feature keys to Tensors, SparseTensors and RaggedTensors, in
+      TF's order of the keys.
+
+    Raises:
+      InvalidArgumentError: a required feature is missing, has the wrong number of
+        values or type, or the bytes are not an Example.
     """
     data = _bytes_of(serialized)
     items = [data] if isinstance(data, bytes) else list(np.asarray(data, dtype=object)
@@ -400,15 +437,84 @@ FeatureList = example_pb2.FeatureList
 FeatureLists = example_pb2.FeatureLists
 SequenceExample = example_pb2.SequenceExample
 
-for _cls in (Example, Features, Feature, BytesList, FloatList, Int64List, FeatureList,
-             FeatureLists, SequenceExample):
+_PROTO_DOCS = {
+    Example: """An ``Example`` protocol message: one record of named features.
+
+    The usual payload of a TFRecord file: build it with keyword arguments, write
+    ``SerializeToString()`` with ``tf.io.TFRecordWriter`` and read it back with
+    ``tf.io.parse_single_example``.
+
+    Attributes:
+      features: ``Features``, the map from feature names to ``Feature`` values.
+    """,
+    Features: """A ``Features`` protocol message: a map of named features.
+
+    Attributes:
+      feature: map from str names to ``Feature`` messages.
+    """,
+    Feature: """A ``Feature`` protocol message: one list of bytes, floats or int64s.
+
+    Exactly one of the three fields is set.
+
+    Attributes:
+      bytes_list: ``BytesList``, a list of byte strings.
+      float_list: ``FloatList``, a list of float32 values.
+      int64_list: ``Int64List``, a list of int64 values.
+    """,
+    BytesList: """A ``BytesList`` protocol message: a list of byte strings.
+
+    Attributes:
+      value: repeated bytes.
+    """,
+    FloatList: """A ``FloatList`` protocol message: a list of float32 values (packed).
+
+    Attributes:
+      value: repeated float.
+    """,
+    Int64List: """An ``Int64List`` protocol message: a list of int64 values (packed).
+
+    Attributes:
+      value: repeated int64.
+    """,
+    FeatureList: """A ``FeatureList`` protocol message: a sequence of ``Feature`` values.
+
+    Attributes:
+      feature: repeated ``Feature``, one per step of the sequence.
+    """,
+    FeatureLists: """A ``FeatureLists`` protocol message: a map of named feature sequences.
+
+    Attributes:
+      feature_list: map from str names to ``FeatureList`` messages.
+    """,
+    SequenceExample: """A ``SequenceExample`` protocol message: context features plus sequences.
+
+    Read with ``tf.io.parse_single_sequence_example``.
+
+    Attributes:
+      context: ``Features``, the features of the whole sequence.
+      feature_lists: ``FeatureLists``, the per-step feature sequences.
+    """,
+}
+for _cls, _doc in _PROTO_DOCS.items():
     _cls.__module__ = "torchflow.train"
+    _cls.__doc__ = inspect.cleandoc(_doc)
 
 
 @public("torchflow.io")
 def decode_raw(input_bytes, out_type, little_endian=True, fixed_length=None,
                name=None) -> Tensor:
     """Reinterprets the bytes of each string as a vector of ``out_type`` values.
+
+    Args:
+      input_bytes: A string Tensor; every string must have the same length.
+      out_type: The dtype of the values (``tf.uint8``, ``tf.int32``, ``tf.float32``, ...).
+      little_endian: bool, default True: the byte order of the data.
+      fixed_length: None, or an int: each string is cut or zero-padded to this many
+        bytes first.
+      name: A name for the operation (optional).
+
+    Returns:
+      A Tensor of ``out_type`` with one more dimension than ``input_bytes``.
 
     Raises:
       InvalidArgumentError: If the strings have different lengths, or a length is
@@ -436,11 +542,38 @@ def decode_raw(input_bytes, out_type, little_endian=True, fixed_length=None,
     return data_ops.from_numpy(out.reshape(arr.shape + (width,)), d)
 
 
+def _csv_number(field: str, dt, col: int, record: int):
+    try:
+        return int(field) if dt.is_integer else float(field)
+    except ValueError:
+        kind = {dtypes.float32: "float", dtypes.float64: "double"}.get(dt, dt.name)
+        raise InvalidArgumentError(None, None, f"Field {col} in record {record} is not a valid "
+                                   f"{kind}: {field} [Op:DecodeCSV]") from None
+
+
 @public("torchflow.io")
 def decode_csv(records, record_defaults, field_delim=",", use_quote_delim=True, name=None,
                na_value="", select_cols=None) -> list:
-    """Parses CSV lines into one Tensor per column (``record_defaults``: a default
-    value per column, or an empty list for a required column)."""
+    """Parses CSV lines into one Tensor per column.
+
+    Args:
+      records: A string Tensor of lines (any shape); each line is one record.
+      record_defaults: One entry per column: a one-element tensor or list holding the
+        column's default value (its dtype is the column's: float32, float64, int32,
+        int64 or string), or an empty list for a required column.
+      field_delim: str, default ``","``: the one-character field separator.
+      use_quote_delim: bool, default True: whether double quotes enclose fields (RFC 4180).
+      name: A name for the operation (optional).
+      na_value: str, default ``""``: the string read as a missing value.
+      select_cols: None (all columns) or a sorted list of column indices to keep.
+
+    Returns:
+      A list of Tensors, one per column, each of ``records``' shape.
+
+    Raises:
+      InvalidArgumentError: a record has the wrong number of fields, a required
+        field is missing, or a field is not a number of its column's type.
+    """
     t = records if isinstance(records, Tensor) else data_ops.as_tensor(records)
     arr = np.asarray(t.numpy(), dtype=object)
     defaults = []
@@ -467,10 +600,8 @@ def decode_csv(records, record_defaults, field_delim=",", use_quote_delim=True, 
                 cols[c].append(dv)
             elif dt == dtypes.string:
                 cols[c].append(field.encode("utf-8"))
-            elif dt.is_integer:
-                cols[c].append(int(field))
             else:
-                cols[c].append(float(field))
+                cols[c].append(_csv_number(field, dt, c, i))
     out = []
     for (dt, _), vals in zip(defaults, cols):
         a = np.empty(len(vals), dtype=object) if dt == dtypes.string else np.asarray(

@@ -68,6 +68,17 @@ def _server_def_class():
 
 
 ServerDef = _server_def_class()
+ServerDef.__module__ = "torchflow.train"
+ServerDef.__doc__ = """A ``ServerDef`` protocol message: the configuration of one server of a cluster.
+
+Attributes:
+  cluster: ``ClusterDef``, the jobs and task addresses of the whole cluster.
+  job_name: str, the job this server belongs to (``"worker"``, ``"ps"``, ...).
+  task_index: int, this server's task index in the job.
+  default_session_config: ``ConfigProto``, the session options (kept, unused).
+  protocol: str, the transport, ``"grpc"``.
+  port: int, the port to listen on when it differs from the cluster's address.
+"""
 
 
 @public("torchflow.train")
