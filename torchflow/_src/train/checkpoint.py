@@ -87,6 +87,20 @@ def _state_tensors(obj) -> dict:
     return out
 
 
+def _add_state(writer, node, path: str, obj) -> None:
+    """A stateful object's tensors, one attribute each; TF's saveable of several
+    tensors (a dense table's ``table``: ``table-keys``, ``table-values``) is one
+    attribute whose tensors' keys carry the suffixes."""
+    group = getattr(obj, "_saveable_attribute", None)
+    if group is not None:
+        node.attributes.add(name=group, checkpoint_key=f"{path}/.ATTRIBUTES/{group}")
+    for name, value in _state_tensors(obj).items():
+        key = f"{path}/.ATTRIBUTES/{name}"
+        if group is None:
+            node.attributes.add(name=name, checkpoint_key=key)
+        writer.add(key, value)
+
+
 def _add_sharded(writer, key: str, var, shards) -> None:
     """A ShardedVariable as TF 2.4 saves it: one tensor partitioned along axis 0."""
     pieces, offset = [], 0
@@ -132,10 +146,7 @@ def _save_graph(root, prefix: str) -> None:
                 else:
                     writer.add(key, _variable_numpy(obj))
             elif kind == "state":
-                for name, value in _state_tensors(obj).items():
-                    key = f"{paths[i]}/.ATTRIBUTES/{name}"
-                    node.attributes.add(name=name, checkpoint_key=key)
-                    writer.add(key, value)
+                _add_state(writer, node, paths[i], obj)
         for i, obj in enumerate(objects):
             slots = getattr(obj, "_checkpoint_slots", None)
             if not callable(slots):
