@@ -3,12 +3,22 @@ deleted keys (TF's ``MutableDenseHashTableV2``)."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from torchflow._src.core import dtypes, errors, graph_trace
-from torchflow._src.core.convert import convert_to_tensor
+from torchflow._src.core.convert import constant, convert_to_tensor
 from torchflow._src.ops.graph_exec_tables import HashTable
 from torchflow._src.ops.lookup import table_ops
 from torchflow._src.ops.lookup.tables import LookupTable, _keys_of
+from torchflow._src.ops.string_hash_ops import hash64
 from torchflow._src.util.api import public
+
+_MASK = (1 << 64) - 1
+_MAX_LOAD = 0.8  # TF's max_load_factor
+
+
+def _np(dtype):
+    return object if dtype == dtypes.string else dtype.as_numpy_dtype
 
 
 def _scalar(value, dtype):
@@ -37,8 +47,12 @@ class DenseHashTable(LookupTable):
     Raises:
       InvalidArgumentError: ``empty_key`` equals ``deleted_key`` (TF's message).
 
+    With ``checkpoint=True`` the contents are saved as TF saves them: the bucket
+    arrays ``table-keys`` and ``table-values`` (``[num_buckets, 1]``, free buckets
+    holding ``empty_key``), laid out by TF's hash and probing so TF can read them.
+
     Differences from TensorFlow 2.4: ``export`` returns the entries only, not TF's
-    buckets with their empty keys; the contents are not written to checkpoints.
+    buckets with their empty keys.
 
     >>> import torchflow as tf
     >>> t = tf.lookup.experimental.DenseHashTable(
@@ -63,6 +77,7 @@ class DenseHashTable(LookupTable):
         self._initial_num_buckets = int(initial_num_buckets or 2 ** 17)
         self._name = name
         self._checkpoint = checkpoint
+        self._num_buckets = self._initial_num_buckets
 
     def _create_resource(self):
         r = self._resource
@@ -93,6 +108,11 @@ class DenseHashTable(LookupTable):
         """
         table_ops.insert(self, self._keys(keys),
                          convert_to_tensor(values, dtype=self._value_dtype, name="values"))
+        self._grow()
+
+    def _grow(self) -> None:
+        while len(self._resource.table) > self._num_buckets * _MAX_LOAD:
+            self._num_buckets *= 2  # TF doubles its buckets past the load factor
 
     def insert(self, keys, values, name=None):
         """``insert_or_assign``."""
@@ -113,3 +133,42 @@ class DenseHashTable(LookupTable):
     def export(self, name=None):
         """The keys and values of the entries, as two tensors."""
         return table_ops.export(self)
+
+    # --- checkpoints (TF's "table" saveable) ------------------------------------------
+    _saveable_attribute = "table"
+
+    def _serialize_to_tensors(self) -> dict:
+        """The bucket arrays TF's ``MutableDenseHashTable`` exports: each entry at the
+        bucket TF's lookup probes for it (hash & mask, then quadratic steps)."""
+        if not self._checkpoint:
+            return {}
+        r = self._resource
+        self._grow()
+        nb = self._num_buckets
+        keys = np.full(nb, r.empty_key, dtype=_np(self._key_dtype))
+        values = np.zeros(nb, dtype=_np(self._value_dtype))
+        if self._value_dtype == dtypes.string:
+            values[:] = b""
+        used = np.zeros(nb, dtype=bool)
+        mask = nb - 1
+        for k, v in r.table.items():
+            b = (hash64(k) if isinstance(k, bytes) else int(k) & _MASK) & mask
+            probes = 0
+            while used[b]:
+                probes += 1
+                b = (b + probes) & mask
+            used[b] = True
+            keys[b], values[b] = k, v
+        return {"table-keys": constant(keys.reshape(nb, 1), dtype=self._key_dtype),
+                "table-values": constant(values.reshape(nb, 1), dtype=self._value_dtype)}
+
+    def _restore_from_tensors(self, tensors: dict) -> None:
+        r = self._resource
+        if "table-keys" not in tensors:
+            return
+        keys = np.asarray(tensors["table-keys"].numpy()).reshape(-1).tolist()
+        values = np.asarray(tensors["table-values"].numpy()).reshape(-1).tolist()
+        r.table = {k: v for k, v in zip(keys, values) if k != r.empty_key and
+                   k != r.deleted_key}
+        self._num_buckets = max(self._num_buckets, len(keys))
+        self._grow()
