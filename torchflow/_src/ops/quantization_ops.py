@@ -276,7 +276,28 @@ def fake_quant_with_min_max_args(inputs, min=-6, max=6, num_bits=8,  # noqa: A00
 @public("torchflow.quantization")
 def fake_quant_with_min_max_vars(inputs, min, max, num_bits=8,  # noqa: A002
                                  narrow_range=False, name=None) -> Tensor:
-    """Like ``fake_quant_with_min_max_args`` with scalar float32 tensors ``min``/``max``."""
+    """Fake-quantizes float32 ``inputs`` into the range given by tensors ``min`` and ``max``.
+
+    As ``fake_quant_with_min_max_args``, with the range in scalar tensors (often
+    trained variables): the range is nudged so that 0 is exactly representable, values
+    are clamped to it and rounded to one of ``2**num_bits`` steps.
+
+    Args:
+      inputs: A float32 Tensor.
+      min: A scalar float32 Tensor, the lower end of the range.
+      max: A scalar float32 Tensor, the upper end of the range.
+      num_bits: int, default 8: the bit width, 2 to 16.
+      narrow_range: bool, default False: quantize into ``[1, 2**num_bits - 1]`` instead
+        of ``[0, 2**num_bits - 1]``.
+      name: A name for the operation (optional).
+
+    Returns:
+      A float32 Tensor of ``inputs``' shape.
+
+    Raises:
+      InvalidArgumentError: ``num_bits`` is out of range.
+      ValueError: a tensor is not float32 (TF's conversion error).
+    """
     lo, hi = _f32("FakeQuantWithMinMaxVars", min), _f32("FakeQuantWithMinMaxVars", max)
     return _fake_quant("FakeQuantWithMinMaxVars", inputs, lo, hi, num_bits, narrow_range)
 
@@ -284,7 +305,24 @@ def fake_quant_with_min_max_vars(inputs, min, max, num_bits=8,  # noqa: A002
 @public("torchflow.quantization")
 def fake_quant_with_min_max_vars_per_channel(inputs, min, max, num_bits=8,  # noqa: A002
                                              narrow_range=False, name=None) -> Tensor:
-    """Per-channel fake quantization; ``min``/``max`` have the size of the last dimension."""
+    """Fake-quantizes float32 ``inputs`` with one range per channel (the last dimension).
+
+    Args:
+      inputs: A float32 Tensor whose last dimension has ``d`` channels.
+      min: A float32 Tensor of shape ``[d]``, the lower ends of the ranges.
+      max: A float32 Tensor of shape ``[d]``, the upper ends of the ranges.
+      num_bits: int, default 8: the bit width, 2 to 16.
+      narrow_range: bool, default False: quantize into ``[1, 2**num_bits - 1]`` instead
+        of ``[0, 2**num_bits - 1]``.
+      name: A name for the operation (optional).
+
+    Returns:
+      A float32 Tensor of ``inputs``' shape.
+
+    Raises:
+      InvalidArgumentError: ``num_bits`` is out of range.
+      ValueError: a tensor is not float32 (TF's conversion error).
+    """
     op = "FakeQuantWithMinMaxVarsPerChannel"
     lo, hi = _f32(op, min), _f32(op, max)
     return _fake_quant("FakeQuantWithMinMaxVarsPerChannel", inputs, lo, hi, num_bits,
@@ -302,7 +340,21 @@ FakeQuantWithMinMaxVarsPerChannelGradient = collections.namedtuple(
 @public("torchflow.quantization")
 def fake_quant_with_min_max_args_gradient(gradients, inputs, min=-6, max=6,  # noqa: A002
                                           num_bits=8, narrow_range=False, name=None) -> Tensor:
-    """The gradient of ``fake_quant_with_min_max_args``: ``gradients`` inside the range."""
+    """The gradient of ``fake_quant_with_min_max_args``: ``gradients`` where ``inputs`` is in range.
+
+    Args:
+      gradients: A float32 Tensor, the gradient flowing into the fake-quant op's output.
+      inputs: A float32 Tensor of the same shape, the op's input.
+      min: Python float, default -6: the lower end of the range.
+      max: Python float, default 6: the upper end of the range.
+      num_bits: int, default 8: the bit width, 2 to 16.
+      narrow_range: bool, default False: quantize into ``[1, 2**num_bits - 1]`` instead
+        of ``[0, 2**num_bits - 1]``.
+      name: A name for the operation (optional).
+
+    Returns:
+      A float32 Tensor: ``gradients`` inside the (nudged) range, 0 outside.
+    """
     op = "FakeQuantWithMinMaxArgsGradient"
     g, x = _f32(op, gradients), _f32(op, inputs)
     _, below, above = fake_quant_forward(x, float(min), float(max), _check_bits(op, num_bits),
@@ -326,7 +378,22 @@ def _vars_gradient(op, gradients, inputs, min, max, num_bits,  # noqa: A002
 @public("torchflow.quantization")
 def fake_quant_with_min_max_vars_gradient(gradients, inputs, min, max, num_bits=8,  # noqa: A002
                                           narrow_range=False, name=None):
-    """Gradients of ``fake_quant_with_min_max_vars`` w.r.t. inputs, min and max."""
+    """The gradients of ``fake_quant_with_min_max_vars`` with respect to inputs, min and max.
+
+    Args:
+      gradients: A float32 Tensor, the gradient flowing into the op's output.
+      inputs: A float32 Tensor of the same shape, the op's input.
+      min: A scalar float32 Tensor, the lower end of the range.
+      max: A scalar float32 Tensor, the upper end of the range.
+      num_bits: int, default 8: the bit width, 2 to 16.
+      narrow_range: bool, default False: quantize into ``[1, 2**num_bits - 1]`` instead
+        of ``[0, 2**num_bits - 1]``.
+      name: A name for the operation (optional).
+
+    Returns:
+      A namedtuple ``(backprops_wrt_input, backprop_wrt_min, backprop_wrt_max)``: the
+      gradients inside the range, and the sums of those below and above it.
+    """
     return FakeQuantWithMinMaxVarsGradient(*_vars_gradient(
         "FakeQuantWithMinMaxVarsGradient", gradients, inputs, min, max, num_bits,
         narrow_range, False))
@@ -336,7 +403,22 @@ def fake_quant_with_min_max_vars_gradient(gradients, inputs, min, max, num_bits=
 def fake_quant_with_min_max_vars_per_channel_gradient(gradients, inputs, min, max,  # noqa: A002
                                                       num_bits=8, narrow_range=False,
                                                       name=None):
-    """Per-channel gradients of ``fake_quant_with_min_max_vars_per_channel``."""
+    """The gradients of ``fake_quant_with_min_max_vars_per_channel``, per channel.
+
+    Args:
+      gradients: A float32 Tensor, the gradient flowing into the op's output.
+      inputs: A float32 Tensor of the same shape, whose last dimension has ``d`` channels.
+      min: A float32 Tensor of shape ``[d]``, the lower ends of the ranges.
+      max: A float32 Tensor of shape ``[d]``, the upper ends of the ranges.
+      num_bits: int, default 8: the bit width, 2 to 16.
+      narrow_range: bool, default False: quantize into ``[1, 2**num_bits - 1]`` instead
+        of ``[0, 2**num_bits - 1]``.
+      name: A name for the operation (optional).
+
+    Returns:
+      A namedtuple ``(backprops_wrt_input, backprop_wrt_min, backprop_wrt_max)``; the
+      last two have shape ``[d]``.
+    """
     return FakeQuantWithMinMaxVarsPerChannelGradient(*_vars_gradient(
         "FakeQuantWithMinMaxVarsPerChannelGradient", gradients, inputs, min, max, num_bits,
         narrow_range, True))
@@ -346,9 +428,26 @@ def fake_quant_with_min_max_vars_per_channel_gradient(gradients, inputs, min, ma
 def quantize_and_dequantize_v4(input, input_min, input_max, signed_input=True,
                                num_bits=8, range_given=False, round_mode="HALF_TO_EVEN",
                                narrow_range=False, axis=-1, name=None) -> Tensor:
-    """TF's generated ``QuantizeAndDequantizeV4`` wrapper (``axis=-1``: per tensor).
+    """Quantizes then dequantizes ``input`` (TF's ``QuantizeAndDequantizeV4`` wrapper).
 
-    Same values and gradient as ``tf.quantization.quantize_and_dequantize_v2``.
+    Same values and gradient as ``tf.quantization.quantize_and_dequantize_v2``: the
+    gradient passes through inside the range and is 0 outside.
+
+    Args:
+      input: A floating Tensor.
+      input_min: The lower end of the range (used when ``range_given``).
+      input_max: The upper end of the range (used when ``range_given``).
+      signed_input: bool, default True: whether the quantization is signed.
+      num_bits: int, default 8: the bit width.
+      range_given: bool, default False: if False, the range is read from ``input``.
+      round_mode: ``"HALF_TO_EVEN"`` (default) or ``"HALF_UP"``.
+      narrow_range: bool, default False: whether the lowest quantized value is left out.
+      axis: int, default -1: -1 quantizes the whole tensor with one range, otherwise
+        one range per slice along ``axis``.
+      name: A name for the operation (optional).
+
+    Returns:
+      A Tensor of ``input``'s shape and dtype.
     """
     return quantize_and_dequantize_v2(input, input_min, input_max, signed_input=signed_input,
                                       num_bits=num_bits, range_given=range_given,
