@@ -43,7 +43,11 @@ def _condition_true(cond) -> bool:
 
 @public("torchflow.summary")
 def should_record_summaries() -> bool:
-    """True if a default writer is set and recording is on (``record_if``)."""
+    """Whether summary ops record now.
+
+    Returns:
+      True if a default writer is set and the ``record_if`` condition holds.
+    """
     st = context.thread_state()
     return st.summary_writer is not None and _condition_true(st.summary_record_if)
 
@@ -68,13 +72,23 @@ def record_if(condition):
 
 @public("torchflow.summary.experimental")
 def get_step():
-    """The default step set by ``set_step`` or ``as_default(step=)`` (or None)."""
+    """The default step for summary ops.
+
+    Returns:
+      The step set by ``set_step`` or ``as_default(step=)``: an int, an int64
+      variable, or None when none is set.
+    """
     return context.thread_state().summary_step
 
 
 @public("torchflow.summary.experimental")
 def set_step(step) -> None:
-    """Sets the default step (an int or an int64 variable read at each op)."""
+    """Sets the default step of summary ops that are given no ``step``.
+
+    Args:
+      step: An int, or an int64 ``tf.Variable`` (read at each summary op, so
+        ``step.assign_add(1)`` moves it), or None to clear it.
+    """
     context.thread_state().summary_step = step
 
 
@@ -282,6 +296,15 @@ def flush(writer=None, name=None) -> None:
 @public("torchflow.summary.experimental")
 @contextlib.contextmanager
 def summary_scope(name, default_name=None, values=None):
-    """``(tag, scope)`` for a custom summary op (``tf.summary.experimental.summary_scope``)."""
+    """A name scope for a custom summary op: yields the ``(tag, scope)`` pair to use.
+
+    Args:
+      name: str, the summary's name (its tag).
+      default_name: str, used when ``name`` is None.
+      values: Accepted for TF compatibility; ignored.
+
+    Yields:
+      ``(tag, scope)``: the tag to write and the scope name (the same str here).
+    """
     n = name or default_name
     yield _tag(n), _tag(n)

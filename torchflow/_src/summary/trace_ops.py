@@ -53,7 +53,10 @@ def trace_on(graph=True, profiler=False) -> None:
 
 @public("torchflow.summary")
 def trace_off() -> None:
-    """Stops the current trace and discards what it collected."""
+    """Stops the current trace (``trace_on``) and discards what it collected.
+
+    Nothing is written; use ``trace_export`` to write the trace instead.
+    """
     _state.update(on=False, graph=False, profiler=False)
 
 
@@ -135,10 +138,18 @@ def audio(name, data, sample_rate, step=None, max_outputs=3, encoding=None,
 
 @public("torchflow.summary.experimental")
 def write_raw_pb(tensor, step=None, name=None) -> bool:
-    """Writes serialized ``Summary`` protos (a string tensor of any shape) as events.
+    """Writes serialized ``Summary`` protos as events of the default writer.
+
+    Args:
+      tensor: A string Tensor of any shape: each element a serialized ``Summary``.
+      step: The step; None takes ``tf.summary.experimental.get_step()``.
+      name: A name for the operation (optional).
 
     Returns:
       True if written, False if there is no default writer or recording is off.
+
+    Raises:
+      ValueError: no step is given or set.
     """
     if not summary_ops.should_record_summaries():
         return False

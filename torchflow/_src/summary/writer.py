@@ -79,7 +79,13 @@ class SummaryWriter:
     """Writes summaries to an event file (what ``create_file_writer`` returns).
 
     Use ``with writer.as_default():`` (or ``writer.set_as_default()``) so that
-    ``tf.summary.scalar`` and friends write through it.
+    ``tf.summary.scalar`` and friends write through it. TensorBoard reads the file.
+
+    Args:
+      logdir: str, the directory of the event file (created if missing).
+      max_queue: None (10) or an int: how many events are buffered before a write.
+      flush_millis: None (120,000) or an int: the longest time between flushes, in ms.
+      filename_suffix: None (``".v2"``) or a str appended to the event file's name.
     """
 
     def __init__(self, logdir, max_queue=None, flush_millis=None, filename_suffix=None):
@@ -173,7 +179,14 @@ def create_file_writer(logdir, max_queue=None, flush_millis=None, filename_suffi
 
 @public("torchflow.summary")
 def create_noop_writer() -> SummaryWriter:
-    """A writer that writes nothing."""
+    """A writer that writes nothing.
+
+    ``with tf.summary.create_noop_writer().as_default():`` turns summaries off for a
+    block, e.g. on the non-chief workers of a cluster.
+
+    Returns:
+      A ``SummaryWriter`` whose summaries are dropped.
+    """
     return _NoopWriter()
 
 
