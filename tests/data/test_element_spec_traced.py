@@ -42,6 +42,16 @@ def _py_set_shape(m):
     return f
 
 
+def _rotate(m):
+    # The pattern of TF's tf.data guide: a py_function, then set_shape(im_shape).
+    def tf_rotate(image, label):
+        im_shape = image.shape
+        [image] = m.py_function(lambda im: np.rot90(im.numpy()), [image], [m.float32])
+        image.set_shape(im_shape)
+        return image, label
+    return tf_rotate
+
+
 PIPELINES = {
     "batch_map": lambda m: m.data.Dataset.range(10).batch(3).map(lambda x: x * 2),
     "batch_drop_remainder_map": lambda m: m.data.Dataset.range(10).batch(
@@ -116,6 +126,12 @@ PIPELINES = {
         lambda x: x % 2, lambda k, w: w.batch(3), 3),
     "scan": lambda m: m.data.Dataset.range(5).apply(m.data.experimental.scan(
         np.int64(0), lambda s, x: (s + x, (s, m.range(x))))),
+    "group_by_reducer": lambda m: m.data.Dataset.range(10).apply(
+        m.data.experimental.group_by_reducer(lambda x: x % 3, m.data.experimental.Reducer(
+            lambda k: (k, np.int64(0)), lambda s, x: (s[0], s[1] + x),
+            lambda key, total: {"key": key, "ids": m.range(total % 5)}))),
+    "guide_py_function_set_shape": lambda m: m.data.Dataset.from_tensor_slices(
+        (np.zeros([4, 6, 6, 1], np.float32), np.arange(4))).map(_rotate(m)).batch(2),
     "namedtuple_out": lambda m: m.data.Dataset.range(3).map(lambda x: Pair(x, m.range(x))),
 }
 
@@ -177,3 +193,60 @@ def test_empty_input_has_the_traced_spec():
     theirs = real_tf().data.Dataset.range(0).map(lambda x: real_tf().range(x))
     assert str(ours.element_spec) == str(theirs.element_spec)
     assert list(ours) == []
+
+
+def _count_program(m, kind):
+    runs: list = []
+
+    def f(x):
+        runs.append(1)
+        if kind == "py_function":
+            y = m.py_function(lambda v: v + 1, [x], m.int64)
+            return m.reshape(y, [])
+        if kind == "dict_ragged":
+            return {"r": m.RaggedTensor.from_row_lengths(m.stack([x, x, x]), [1, 2]),
+                    "x": (x, m.cast(x, m.float32))}
+        return x * 2
+
+    ds = m.data.Dataset.range(4).map(f)
+    spec = str(ds.element_spec)
+    got = [_values(m, ds) for _ in range(2)]
+    return spec, got, len(runs)
+
+
+@pytest.mark.parametrize("kind", ["static", "py_function", "dict_ragged"])
+def test_the_spec_trace_is_the_functions_one_trace(kind):
+    # TF traces the function once, when the dataset is built; asking for the spec and
+    # iterating twice runs its Python no more often here.
+    ours = _count_program(tf, kind)
+    theirs = _count_program(real_tf(), kind)
+    assert ours[0] == theirs[0]
+    assert ours[1] == theirs[1]
+    assert ours[2] == theirs[2] == 1
+
+
+def test_asking_for_the_spec_leaves_random_values_alone():
+    def values(ask):
+        tf.random.set_seed(7)
+        ds = tf.data.Dataset.range(3).map(lambda x: tf.random.uniform([2]) + tf.cast(
+            x, tf.float32))
+        if ask:
+            assert ds.element_spec == tf.TensorSpec([2], tf.float32)
+        return [v.numpy().tolist() for v in ds]
+
+    assert values(True) == values(False)
+
+
+def test_batched_unknown_dimension_runs_python_at_most_twice():
+    # TF: once. Here the spec's trace runs at a stand-in size and a recording of the
+    # real size is made once more; after that every size replays.
+    runs: list = []
+
+    def f(x):
+        runs.append(1)
+        return x * 2
+
+    ds = tf.data.Dataset.range(20).batch(3).map(f)
+    assert ds.element_spec == tf.TensorSpec([None], tf.int64)
+    assert [v.numpy().tolist() for v in ds][-1] == [36, 38]
+    assert len(runs) <= 2

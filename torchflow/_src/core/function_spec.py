@@ -13,7 +13,9 @@ output), a second run on other values (unknown dimensions 3; a ``py_function`` o
 rank 1). Output dimensions that differ between the two are unknown; ranks that
 differ, an unknown rank. The second run replays the first's recording where it can
 (under a dry recorder, so its host nodes still give stand-ins), so the body's
-Python runs once; where it cannot, the body is traced again.
+Python runs once; where it cannot (a value read into Python: ``tf.range(x)``), the
+body is traced again, on two more sets of values, so that value-dependent sizes are
+unlikely to agree by chance (such a body runs its Python for every element anyway).
 
 The first trace's recording is kept in the function's concrete function for the
 signature, as ``get_concrete_function`` keeps its own: later calls with matching
@@ -38,7 +40,7 @@ from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.core.tensor_spec import TensorSpec
 from torchflow._src.util import nest
 
-_SIZES = (2, 3)  # the stand-in size of an unknown dimension in each trace
+_SIZES = (2, 3, 4)  # the stand-in size of an unknown dimension in each trace
 _local = threading.local()
 
 
@@ -48,17 +50,17 @@ class SpecTraceUnavailable(Exception):
 
 
 def _stand_in(spec, variant: int):
-    """A stand-in value of ``spec``: zeros (``b"0"``) in the first trace, 5, 10, 15, ...
-    (``b"5 5 5 5 5 5"``, ...) in the second, so sizes that follow values differ."""
+    """A stand-in value of ``spec`` in trace ``variant``: zeros (``b"0"``), then 5, 10,
+    15, ... (``b"5 5"``, ...), then 3, 10, 17, ...: sizes that follow values differ."""
     if isinstance(spec, TensorSpec):
         if spec.shape.rank is None:
             raise SpecTraceUnavailable("an input of unknown rank")
         shape = tuple(_SIZES[variant] if d is None else d for d in spec.shape.as_list())
         n = int(np.prod(shape, dtype=np.int64))
-        vals = (5 * np.arange(1, n + 1)).reshape(shape) if variant else \
-            np.zeros(shape, np.int64)
+        vals = (np.zeros(n, np.int64), 5 * np.arange(1, n + 1),
+                3 + 7 * np.arange(n))[variant].reshape(shape)
         if spec.dtype == dtypes.string:  # "0"; "5 5", "10 10 10": lengths, word counts vary
-            words = np.vectorize(lambda v: " ".join([str(v)] * (v // 5 + 1)).encode(),
+            words = np.vectorize(lambda v: " ".join([str(v)] * (v % 4 + 1)).encode(),
                                  otypes=[object])(vals) if n else vals.astype(object)
             return to_tensor(words, dtypes.string)
         if spec.dtype == dtypes.bool:
@@ -202,8 +204,14 @@ def trace_outputs(fn: function.Function, args_spec: tuple) -> tuple:
                 got = _replay(graph, rec, other)
             if got is not None:
                 return [out, got], sized, declared, held
-        with _Variant(1, 1):
-            return [out, _dry_run(fn, concrete, other)[0]], sized, declared, held
+        # The body runs again (it read a value, or its recording cannot be replayed):
+        # twice, so that a size that follows values is unlikely to agree by chance.
+        outs = [out]
+        for variant in (1, 2):
+            with _Variant(variant, 1):
+                outs.append(_dry_run(fn, concrete, nest.map_structure(
+                    lambda s, v=variant: _stand_in(s, v), args))[0])
+        return outs, sized, declared, held
     finally:
         _restore_random(state)
 
@@ -227,7 +235,7 @@ def py_function_stand_in(func, inp, Tout, name=None):
     outs = []
     for d in ([Tout] if single else list(Tout)):
         d = dtypes.as_dtype(d)
-        shape = (2,) * _local.py_rank if variant else ()
+        shape = (variant + 1,) * _local.py_rank if variant else ()
         if d == dtypes.string:
             t = to_tensor(np.full(shape, b"", dtype=object), d)
         else:

@@ -217,7 +217,7 @@ class Reducer:
 
 class _GroupByReducerDataset(UnaryDataset):
     def _spec_inferred(self) -> bool:
-        return True
+        return spec_from_element(self)
 
     def __init__(self, input_dataset, key_func, reducer):
         super().__init__(input_dataset)
@@ -230,10 +230,38 @@ class _GroupByReducerDataset(UnaryDataset):
         return UNKNOWN
 
     def _compute_spec(self):
+        spec = self._traced_spec()
+        self._spec_from_element = spec is None
+        if spec is not None:
+            return spec
         first = prime(self, self._fresh_iter)
         if first is _EMPTY:
             raise ValueError("group_by_reducer over an empty dataset: element_spec unknown.")
         return _structure.spec_of(first)
+
+    def _traced_spec(self):
+        """TF's: init_func traced with a scalar int64 key, reduce_func with the state's
+        spec (relaxed once where the new state's shapes differ), finalize_func with
+        the final state's; None where one cannot be traced on stand-ins."""
+        def norm(out):
+            return normalize_output(out, "group_by_reducer()")
+
+        state = _fn_spec.output_spec(self._init_fn, (TensorSpec([], dtypes.int64),), norm)
+        for _ in range(2):
+            if state is None:
+                return None
+            new = _fn_spec.output_spec(self._reduce_fn, (state, self._input.element_spec),
+                                       norm)
+            if new is None:
+                return None
+            try:
+                relaxed = _fn_spec.merge(state, new)
+            except ValueError:
+                return None  # the first call raises TF's error
+            if relaxed == state:
+                return _fn_spec.output_spec(self._finalize_fn, _fn_spec.args_of(state), norm)
+            state = relaxed
+        return None
 
     def _make_iter(self, ctx):
         return take_primed(self, ctx) or self._fresh_iter(ctx)
@@ -250,7 +278,9 @@ class _GroupByReducerDataset(UnaryDataset):
             finally:
                 close_iter(it)
             for k in sorted(states):
-                yield normalize_output(self._finalize_fn(states[k]), "group_by_reducer()")
+                # TF passes a tuple state unpacked: finalize_func(*state).
+                yield normalize_output(call_fn(self._finalize_fn, states[k]),
+                                       "group_by_reducer()")
         return gen(self._input._make_iter(ctx))
 
 
