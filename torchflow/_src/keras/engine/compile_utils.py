@@ -12,6 +12,7 @@ from torchflow._src.core.convert import convert_to_tensor
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.distribute import ds_context
 from torchflow._src.keras import losses, metrics
+from torchflow._src.ops.array_ops import expand_dims
 from torchflow._src.ops.creation_ops import cast
 from torchflow._src.ops.math_ops import add, add_n, multiply
 from torchflow._src.util import nest
@@ -123,6 +124,7 @@ class LossesContainer:
                 continue
             if batch is None:
                 batch = yp.shape[0] if yp.shape.rank else 1
+            yt, sw = _match_rank(yt, yp, sw)
             value = fn(yt, yp, sample_weight=sw)
             if self._per_output_metrics:
                 self._per_output_metrics[i].update_state(value, sample_weight=batch)
@@ -149,6 +151,7 @@ class LossesContainer:
             value = None
         else:
             n = y_pred.shape[0] if len(y_pred.shape) else 1
+            y_true, sample_weight = _match_rank(y_true, y_pred, sample_weight)
             value = fn(y_true, y_pred, sample_weight=sample_weight)
             if w != 1.0:
                 value = multiply(value, cast(convert_to_tensor(w), value.dtype))
@@ -279,6 +282,7 @@ class MetricsContainer:
                 not isinstance(sample_weight, (list, tuple, dict)):
             # one output: no structure to spread over the metrics
             if y_true is not None:
+                y_true, sample_weight = _match_rank(y_true, y_pred, sample_weight)
                 for m in self._metrics[0]:
                     m.update_state(y_true, y_pred)
                 for m in self._weighted[0]:
@@ -297,14 +301,33 @@ class MetricsContainer:
         for i, (yt, yp) in enumerate(zip(flat_true, flat_pred)):
             if yt is None:
                 continue
+            yt, sw = _match_rank(yt, yp, flat_sw[i])
             for m in self._metrics[i]:
                 m.update_state(yt, yp)
             for m in self._weighted[i]:
-                m.update_state(yt, yp, sample_weight=flat_sw[i])
+                m.update_state(yt, yp, sample_weight=sw)
 
     def reset_states(self):
         for m in self.metrics:
             m.reset_states()
+
+
+def _rank(x):
+    shape = getattr(x, "shape", None)
+    return getattr(shape, "rank", None) if shape is not None else None
+
+
+def _match_rank(y_true, y_pred, sample_weight):
+    """TF's ``match_dtype_and_rank`` (losses and metrics): rank-1 targets and sample
+    weights of rank-2 predictions get a last axis, so a ``[batch]`` label against
+    ``[batch, 1]`` logits counts each sample (not one mean per batch) and a
+    ``[batch]`` sample weight weighs each sample's loss (not a broadcast product)."""
+    if _rank(y_pred) == 2:
+        if _rank(y_true) == 1:
+            y_true = expand_dims(y_true, -1)
+        if sample_weight is not None and _rank(sample_weight) == 1:
+            sample_weight = expand_dims(sample_weight, -1)
+    return y_true, sample_weight
 
 
 def total(values):
