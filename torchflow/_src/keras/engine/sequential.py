@@ -11,6 +11,8 @@ from torchflow._src.keras.engine.base_layer import Layer
 from torchflow._src.keras.engine.functional import Functional
 from torchflow._src.keras.engine.input_layer import Input, InputLayer
 from torchflow._src.keras.engine.keras_tensor import KerasTensor
+from torchflow._src.ops.ragged.ragged_tensor import RaggedTensor
+from torchflow._src.ops.sparse.sparse_tensor import SparseTensor
 from torchflow._src.util.api import public
 
 
@@ -82,7 +84,9 @@ class Sequential(Functional):
             x = layer(x)
         # TF tracks the stack's InputLayer first, whether it was added or made from
         # the first layer's input_shape: checkpoints key the layers `layer-N` alike.
-        keep = [self._input_kt._keras_history[0]] + self.layers
+        inputs = list(self._input_kt.values()) if isinstance(self._input_kt, dict) else \
+            [self._input_kt]
+        keep = [kt._keras_history[0] for kt in inputs] + self.layers
         self._init_graph_network(self._input_kt, x)
         self._self_tracked_layers[:] = []
         for l in keep:
@@ -117,6 +121,12 @@ class Sequential(Functional):
         self._rebuild()
 
     def _eager_call(self, inputs, args, kwargs):
+        if not self._is_graph_network and isinstance(inputs, dict):
+            # A dict-input stack (DenseFeatures first, as in TF's structured-data
+            # tutorial): TF runs it layer by layer; a graph over one Input per key
+            # computes the same.
+            self._input_kt = {k: _input_like(k, v) for k, v in inputs.items()}
+            self._rebuild()
         if not self._is_graph_network:
             t = inputs if isinstance(inputs, Tensor) else convert_to_tensor(inputs)
             dtype = t.dtype
@@ -153,3 +163,11 @@ def _input_shape_and_dtype(layer):
     if hasattr(layer, "_batch_input_shape"):
         return layer._batch_input_shape, (layer.dtype if layer.dtype else None)
     return None, None
+
+
+def _input_like(name, value):
+    """An ``Input`` for a batch of the value's type: dense, sparse or ragged."""
+    t = value if isinstance(value, (Tensor, SparseTensor, RaggedTensor)) else \
+        convert_to_tensor(value)
+    return Input(shape=TensorShape(t.shape).as_list()[1:], name=name, dtype=t.dtype,
+                 sparse=isinstance(t, SparseTensor), ragged=isinstance(t, RaggedTensor))
