@@ -99,7 +99,9 @@ def _import(library, attrs, inputs):
         raise errors.InvalidArgumentError(
             None, None, f"Expected shape {list(keys.shape)} for value, got "
             f"{list(values.shape)} [Op:LookupTableImportV2]")
-    if t.mutable:
+    if t.empty_key is not None:  # a dense table's buckets: the free ones hold reserved keys
+        t.table = {k: v for k, v in zip(ks, vs) if k != t.empty_key and k != t.deleted_key}
+    elif t.mutable:
         t.table = dict(zip(ks, vs))
     else:
         t.table.update(zip(ks, vs))

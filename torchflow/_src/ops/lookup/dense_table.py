@@ -7,6 +7,8 @@ import numpy as np
 
 from torchflow._src.core import dtypes, errors, graph_trace
 from torchflow._src.core.convert import constant, convert_to_tensor
+from torchflow._src.core.function import function
+from torchflow._src.core.tensor_spec import TensorSpec
 from torchflow._src.ops.graph_exec_tables import HashTable
 from torchflow._src.ops.lookup import table_ops
 from torchflow._src.ops.lookup.tables import LookupTable, _keys_of
@@ -172,3 +174,29 @@ class DenseHashTable(LookupTable):
                    k != r.deleted_key}
         self._num_buckets = max(self._num_buckets, len(keys))
         self._grow()
+
+    def _saveable_functions(self) -> dict:
+        """``{"table": (save, restore)}``: the functions a SavedModel keeps for the
+        contents (TF's ``saveable_objects``): ``save(checkpoint_key)`` names the bucket
+        tensors (``key-keys``, ``key-values``), ``restore(keys, values)`` imports them."""
+        if not self._checkpoint:
+            return {}
+        if getattr(self, "_saveables", None) is None:
+            def save(checkpoint_key):
+                keys, values = table_ops.export(self)
+                return [{"name": checkpoint_key + "-keys", "slice_spec": constant(""),
+                         "tensor": keys},
+                        {"name": checkpoint_key + "-values", "slice_spec": constant(""),
+                         "tensor": values}]
+
+            def restore(keys, values):
+                table_ops.import_values(self, keys, values)
+                return 1
+
+            self._saveables = {"table": (
+                function(save, input_signature=[TensorSpec([], dtypes.string)],
+                         autograph=False),
+                function(restore, input_signature=[TensorSpec(None, self._key_dtype),
+                                                   TensorSpec(None, self._value_dtype)],
+                         autograph=False))}
+        return self._saveables
