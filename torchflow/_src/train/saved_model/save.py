@@ -359,6 +359,25 @@ class _Saver:
         for i, obj in enumerate(self.objects):
             for attr, fn in _functions_of(obj) + (self._root_functions if i == 0 else []):
                 self._add_function(i, attr, fn)
+            if _is_table(obj) and callable(getattr(obj, "_saveable_functions", None)):
+                self._add_saveables(i, obj._saveable_functions())
+
+    def _add_saveables(self, owner: int, saveables: dict) -> None:
+        """TF's ``saveable_objects`` of a resource that keeps its contents in the
+        checkpoint (a dense table): its save and restore functions, as bare concrete
+        functions that the loader calls."""
+        for name, fns in saveables.items():
+            ids = []
+            for fn in fns:
+                ids.append(len(self.graph.nodes))
+                bare = self.graph.nodes.add().bare_concrete_function
+                concrete = fn.get_concrete_function()
+                bare.concrete_function_name = self._add_concrete(concrete, fn.__name__)
+                names = concrete._export_graph().arg_names
+                bare.argument_keywords.extend(names)  # TF's loader calls them positionally
+                bare.allowed_positional_arguments = len(names)
+            so = self.graph.nodes[owner].saveable_objects[name]
+            so.save_function, so.restore_function = ids
 
     def _build_asset_nodes(self) -> None:
         """The ``SavedAsset`` nodes (before the functions, which may capture an asset's
