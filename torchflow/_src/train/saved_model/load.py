@@ -20,6 +20,7 @@ from google.protobuf import message as pb_message
 from google.protobuf import text_format
 
 from torchflow._src.core import dtypes, errors
+from torchflow._src.core.convert import constant
 from torchflow._src.core.proto import tf_saved_model_pb2
 from torchflow._src.core.variables import (
     Variable,
@@ -280,6 +281,34 @@ class _Loader:
             init = children[i].get("_initialize")
             if init is not None:
                 init()
+        self._restore_saveables([(i, p) for i, p in resources if p.saveable_objects])
+
+    def _restore_saveables(self, resources: list) -> None:
+        """Refills resources whose contents the checkpoint keeps (a dense table's
+        ``table`` saveable): the tensors stored under the attribute's key plus their
+        suffixes (``-keys``, ``-values``, in order) go to its restore function."""
+        if not resources or self._skip:
+            return
+        prefix = os.path.join(self._dir, constants.VARIABLES_DIRECTORY,
+                              constants.VARIABLES_FILENAME)
+        try:
+            reader = checkpoint_management.open_reader(prefix)
+            ckpt_graph = checkpoint_management.object_graph(reader)
+        except errors.OpError as e:
+            raise checkpoint_management.translate_error(e) from None
+        mapping = _match_nodes(self._graph, ckpt_graph)
+        for i, proto in resources:
+            ckpt_id = mapping.get(i)
+            if ckpt_id is None:
+                continue
+            keys = {a.name: a.checkpoint_key for a in ckpt_graph.nodes[ckpt_id].attributes}
+            for name, saveable in proto.saveable_objects.items():
+                key = keys.get(name)
+                if key is None:
+                    continue
+                entries = sorted(k for k in reader.entries if k.startswith(key))
+                restore = self.nodes[saveable.restore_function]
+                restore(*[constant(reader.lookup(k)) for k in entries])
 
     def _function_name(self, i: int) -> str:
         for proto in self._graph.nodes:
