@@ -185,3 +185,33 @@ def test_module_of_tables_both_ways(vocab_file, tmp_path, writer):
     served = loaded.signatures["price"](ids=reader.constant(ids, reader.int64))
     np.testing.assert_allclose(np.asarray(served["price"]), expected_price)
     shutil.rmtree(path)
+
+
+def _dense_module(m):
+    class Counts(m.Module):
+        def __init__(self):
+            super().__init__()
+            self.counts = m.lookup.experimental.DenseHashTable(
+                m.string, m.int64, -1, empty_key="", deleted_key="$")
+
+        @m.function(input_signature=[m.TensorSpec([None], m.string)])
+        def get(self, words):
+            return self.counts.lookup(words)
+
+    obj = Counts()
+    obj.counts.insert(m.constant(["x", "yy", "zzz"]), m.constant([1, 2, 3], m.int64))
+    obj.counts.erase(m.constant(["yy"]))
+    return obj
+
+
+@pytest.mark.parametrize("writer", ["torchflow", "tf"])
+def test_dense_table_contents_survive_a_saved_model(tmp_path, writer):
+    """A DenseHashTable keeps its contents in ``variables/`` (TF's ``table``
+    saveable, with the save and restore functions in the object graph)."""
+    rtf = real_tf()
+    saver, reader = (tf, rtf) if writer == "torchflow" else (rtf, tf)
+    path = str(tmp_path / "dense")
+    saver.saved_model.save(_dense_module(saver), path)
+    loaded = reader.saved_model.load(path)
+    got = loaded.get(reader.constant(["x", "yy", "zzz", "q"]))
+    assert np.asarray(got).tolist() == [1, -1, 3, -1]
