@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from torchflow._src.core.proto import xplane_pb2
+
 _LINE_EVENT_TAG = 0x22   # XLine.events: field 4, length-delimited
 _META_TAG = 0x08         # XEvent.metadata_id / XStat.metadata_id: field 1, varint
 _OFFSET_TAG = 0x10       # XEvent.offset_ps: field 2, varint
@@ -33,8 +35,6 @@ def varint(value: int) -> bytes:
 
 def stat_bytes(metadata_id: int, field: str, value) -> bytes:
     """One ``XEvent.stats`` entry, framed: an ``XStat`` of ``field`` (as ``typed_stat``)."""
-    from torchflow._src.core.proto import xplane_pb2
-
     body = xplane_pb2.XStat(metadata_id=metadata_id, **{field: value}).SerializeToString()
     return bytes([_STAT_TAG]) + varint(len(body)) + body
 
