@@ -167,6 +167,7 @@ class ConcreteFunction:
         # _size_class of their keys (see _note_recording).
         self._generic: dict = {}
         self._op_graph = None  # op_graph.FuncGraph, built when asked for
+        self._node_states: dict = {}  # the recordings' stateful nodes (Recorder.node_states)
 
     def _note_recording(self, key, graph) -> None:
         """A new recording: where an earlier one of other sizes (>= 2) of the unknown
@@ -465,6 +466,7 @@ class Function:
             return None  # a composite's spec: traced at its first call
         flat, gkey = _graph_inputs(args, kwargs)
         rec = graph_trace.Recorder(self.__name__, dry=True, autograph=self._autograph)
+        rec.node_states = concrete._node_states
         names = [rec.input(t) for t in flat]
         if op_graph_too and any(s.dtype == dtypes.string for s in specs):
             # String ops compute in NumPy, out of the recorder's sight: any tensor the
@@ -733,6 +735,7 @@ class Function:
             # Not replayable, or called while another function traces (inlined there).
             return self._run_python(concrete, args, kwargs, first)
         rec = graph_trace.Recorder(self.__name__, autograph=self._autograph)
+        rec.node_states = concrete._node_states
         names = [rec.input(t) for t in flat]
         created = getattr(s, "variables_created", 0)
         with rec:

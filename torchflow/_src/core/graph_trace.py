@@ -261,6 +261,11 @@ class Recorder(TorchFunctionMode):
         # writes a tensor it did not make (a capture) in place.
         self.dry_of: dict = {}
         self.ref_inputs: dict = {}  # input name -> object passed by reference
+        # States of stateful nodes (a seeded random op's Philox counter) by (key,
+        # occurrence in the trace); tf.function shares one dict between the traces of
+        # a concrete function, so that its recordings share the node, as TF's graph.
+        self.node_states: dict = {}
+        self._occurrences: dict = {}
         self.writes_captures = False
         self.done = False
         self._n = 0
@@ -328,6 +333,15 @@ class Recorder(TorchFunctionMode):
             self.ns[name] = x
             self.keep.append(x)
         return name
+
+    def node_state(self, key, make):
+        """The state of this trace's next node of ``key`` (``make()`` the first time)."""
+        k = self._occurrences.get(key, 0)
+        self._occurrences[key] = k + 1
+        state = self.node_states.get((key, k))
+        if state is None:
+            state = self.node_states[(key, k)] = make()
+        return state
 
     def variable_ref(self, var) -> str:
         """An expression for ``var`` that checks it is still alive (weakly held)."""
