@@ -35,9 +35,9 @@ import zlib
 import numpy as np
 import torch
 
-from torchflow._src.core import context, dtypes
+from torchflow._src.core import context, dtypes, graph_trace
 from torchflow._src.core.errors import InvalidArgumentError, invalid_argument, translate
-from torchflow._src.ops import philox
+from torchflow._src.ops import philox, random_nodes
 from torchflow._src.ops._dispatch import Tensor, tensor_arg, wrap
 from torchflow._src.util.api import public
 
@@ -191,6 +191,14 @@ def set_seed(seed) -> None:
 def shape_arg(op: str, shape) -> list[int]:
     if type(shape) in (list, tuple) and all(type(d) is int and d >= 0 for d in shape):
         return shape
+    if isinstance(shape, Tensor) and isinstance(shape._t, torch.Tensor) and \
+            shape._dtype.is_integer:
+        # tolist: in a trace, sizes from tf.shape stay run-time sizes (graph_shapes).
+        dims = shape._t.reshape(-1).tolist()
+        for d in dims:
+            if int.__lt__(d, 0):  # (int's own <: no guard on a run-time size)
+                raise invalid_argument(op, f"Dimension {int.__int__(d)} must be >= 0")
+        return dims
     if isinstance(shape, Tensor):
         dims = [int(d) for d in np.asarray(shape.numpy()).reshape(-1)]
     elif hasattr(shape, "as_list"):
@@ -355,6 +363,40 @@ def _numel(dims) -> int:
     return n
 
 
+def _seeded(op_name: str, dtype, op_seed, dims, fn, *params):
+    """``fn(key_counter, dims, *params)`` for a seeded call (None if unseeded): TF's
+    shared eager stream, or the traced node's own stream (``random_nodes``)."""
+    g = context.GLOBAL
+    if g.global_seed is None and op_seed is None:
+        return None
+    if graph_trace.active() is None:
+        return fn(philox_stream(op_name, dtype, op_seed, _numel(dims)), dims, *params)
+    s1, s2 = _seed_pair(op_seed)
+    return random_nodes.traced_draw(("philox", op_name, dtype, s1, s2), s1, s2, dims, fn,
+                                    *params)
+
+
+def _draw_normal(kc, dims, d, dev, s, m):
+    return wrap(_affine(philox.normal(kc, _numel(dims), d._torch, dev).reshape(dims), s, m), d)
+
+
+def _draw_uniform(kc, dims, d, dev, lo, hi):
+    n = _numel(dims)
+    if d.is_integer:
+        x = philox.uniform_int(kc, n, lo, hi, d.size == 8, dev)
+        return wrap(x.reshape(dims).to(d._torch), d)
+    x = philox.uniform(kc, n, d._torch, dev).reshape(dims)
+    if not (isinstance(lo, (int, float)) and isinstance(hi, (int, float))
+            and lo == 0 and hi == 1):
+        x = x * (hi - lo) + lo
+    return wrap(x, d)
+
+
+def _draw_truncated_normal(kc, dims, d, dev, s, m):
+    x = philox.truncated_normal(kc, _numel(dims), d._torch, dev).reshape(dims)
+    return wrap(_affine(x, s, m), d)
+
+
 def _affine(x, scale, shift):
     if not (isinstance(scale, (int, float)) and scale == 1):
         x = x * scale
@@ -395,10 +437,9 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=No
     m, s = param(mean, d, dev), param(stddev, d, dev)
     try:
         if d is dtypes.float32 or d is dtypes.float64:
-            kc = philox_stream("normal", d, seed, _numel(dims))
-            if kc is not None:  # seeded: TF's own numbers
-                return wrap(_affine(philox.normal(kc, _numel(dims), d._torch, dev)
-                                    .reshape(dims), s, m), d)
+            out = _seeded("normal", d, seed, dims, _draw_normal, d, dev, s, m)
+            if out is not None:  # seeded: TF's own numbers
+                return out
         return wrap(sample_normal(dims, d, dev, stream("normal", d, seed, dev), m, s), d)
     except Exception as e:  # noqa: BLE001
         raise translate("RandomStandardNormal", e) from None
@@ -447,17 +488,10 @@ def uniform(shape, minval: float | Tensor = 0, maxval=None, dtype=dtypes.float32
                 ilo, ihi = _int_bound(op, lo, "minval"), _int_bound(op, hi, "maxval")
                 if ilo >= ihi:
                     raise invalid_argument(op, f"Need minval < maxval, got {ilo} >= {ihi}")
-            kc = philox_stream("uniform", d, seed, _numel(dims))
-            if kc is not None:  # seeded: TF's own numbers
-                n = _numel(dims)
-                if d.is_integer:
-                    x = philox.uniform_int(kc, n, ilo, ihi, d.size == 8, dev)
-                    return wrap(x.reshape(dims).to(d._torch), d)
-                x = philox.uniform(kc, n, d._torch, dev).reshape(dims)
-                if not (isinstance(lo, (int, float)) and isinstance(hi, (int, float))
-                        and lo == 0 and hi == 1):
-                    x = x * (hi - lo) + lo
-                return wrap(x, d)
+                lo, hi = ilo, ihi
+            out = _seeded("uniform", d, seed, dims, _draw_uniform, d, dev, lo, hi)
+            if out is not None:  # seeded: TF's own numbers
+                return out
         gen = stream("uniform", d, seed, dev)
         return wrap(sample_uniform(op, dims, d, dev, gen, lo, hi), d)
     except Exception as e:  # noqa: BLE001
@@ -491,10 +525,10 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=Non
     m, s = param(mean, d, dev), param(stddev, d, dev)
     try:
         if d is dtypes.float32 or d is dtypes.float64:
-            kc = philox_stream("truncated_normal", d, seed, _numel(dims))
-            if kc is not None:  # seeded: TF's own numbers
-                x = philox.truncated_normal(kc, _numel(dims), d._torch, dev).reshape(dims)
-                return wrap(_affine(x, s, m), d)
+            out = _seeded("truncated_normal", d, seed, dims, _draw_truncated_normal, d, dev,
+                          s, m)
+            if out is not None:  # seeded: TF's own numbers
+                return out
         gen = stream("truncated_normal", d, seed, dev)
         return wrap(sample_truncated_normal(dims, d, dev, gen, m, s), d)
     except Exception as e:  # noqa: BLE001
