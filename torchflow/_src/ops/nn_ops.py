@@ -399,7 +399,13 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None) -> Tensor:
         shape = [t.shape[i] if d is None else int(d) for i, d in enumerate(ns)]
     gen = random_ops.stream("RandomUniform", x._dtype, seed, t.device)
     try:
-        u = torch.rand(shape, dtype=t.dtype, device=t.device, generator=gen)
+        if noise_shape is None:
+            # torch.rand's numbers, drawn into a tensor like t: a tf.function's recording
+            # then holds no size of t.
+            u = torch.empty_like(t, memory_format=torch.contiguous_format).uniform_(
+                generator=gen)
+        else:
+            u = torch.rand(shape, dtype=t.dtype, device=t.device, generator=gen)
         return wrap((t * (1.0 / (1.0 - r))) * (u >= r), x._dtype)
     except Exception as e:  # noqa: BLE001 - translated to a TF error
         raise translate("Dropout", e) from None
