@@ -134,9 +134,9 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0,
                     return wrap(gather_rows(p._t, it, indices._dtype), p._dtype)  # sparse grad
                 if it.ndim == 1:
                     return wrap(p._t.index_select(ax, it), p._dtype)
-                ps = list(p._t.shape)
-                out = p._t.index_select(ax, it.reshape(-1))
-                return wrap(out.reshape(ps[:ax] + list(it.shape) + ps[ax + 1:]), p._dtype)
+                # Indexing by the index tensor, not index_select and a reshape to its
+                # shape: a tf.function's recording then holds no size of the indices.
+                return wrap(p._t[(slice(None),) * ax + (it,)], p._dtype)
     idx = _index_tensor(indices, "GatherV2")
     prank = p._t.ndim
     bd = int_value(batch_dims, "batch_dims")
