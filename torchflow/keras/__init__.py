@@ -10,6 +10,7 @@ from torchflow.keras import applications as applications
 from torchflow.keras import backend as backend
 from torchflow.keras import callbacks as callbacks
 from torchflow.keras import constraints as constraints
+from torchflow.keras import datasets as datasets
 from torchflow.keras import estimator as estimator
 from torchflow.keras import experimental as experimental
 from torchflow.keras import initializers as initializers
