@@ -385,3 +385,26 @@ def test_dense_hash_table_checkpoints_both_ways(tmp_path, kd, keys, queries):
         expected = t.lookup(writer.constant(queries, getattr(writer, kd))).numpy()
         np.testing.assert_array_equal(np.asarray(back.lookup(q)), expected)
         assert int(back.size()) == len(keys) - 1
+
+
+def test_raw_table_ops_on_handles():
+    rtf = real_tf()
+
+    def run(m):
+        r = m.raw_ops
+        h = r.HashTableV2(key_dtype=m.string, value_dtype=m.int64)
+        r.LookupTableImportV2(table_handle=h, keys=m.constant(["a", "b"]),
+                              values=m.constant([1, 2], m.int64))
+        found = r.LookupTableFindV2(table_handle=h, keys=m.constant([["b", "z"]]),
+                                    default_value=m.constant(-1, m.int64))
+        mh = r.MutableHashTableV2(key_dtype=m.int64, value_dtype=m.float32)
+        r.LookupTableInsertV2(table_handle=mh, keys=m.constant([3, 4, 5], m.int64),
+                              values=m.constant([0.5, 1.5, 2.5]))
+        r.LookupTableRemoveV2(table_handle=mh, keys=m.constant([4], m.int64))
+        k, v = r.LookupTableExportV2(table_handle=mh, Tkeys=m.int64, Tvalues=m.float32)
+        return (found.numpy().tolist(), int(r.LookupTableSizeV2(table_handle=h)),
+                sorted(zip(k.numpy().tolist(), v.numpy().tolist())))
+
+    assert run(tf) == run(rtf)
+    table = _string_table(tf)  # a tf.lookup table's handle serves the raw ops too
+    assert tf.raw_ops.LookupTableSizeV2(table_handle=table.resource_handle).numpy() == 2
