@@ -659,6 +659,36 @@ _OPS["StatelessMultinomial"] = _make(
     "tf.random.stateless_categorical")
 
 
+
+def _table_op(op: str):
+    def impl(**kw):
+        return _m("lookup.raw_table_ops").run(op, **kw)
+
+    return impl
+
+
+_TABLE_OPS = {  # tf.lookup's table ops (run by ops/lookup/raw_table_ops.py)
+    "HashTableV2": ["key_dtype", "value_dtype", ("container", ""), ("shared_name", ""),
+                    ("use_node_name_sharing", False)],
+    "MutableHashTableV2": ["key_dtype", "value_dtype", ("container", ""), ("shared_name", ""),
+                           ("use_node_name_sharing", True)],
+    "MutableDenseHashTableV2": ["empty_key", "deleted_key", "value_dtype", ("container", ""),
+                                ("shared_name", ""), ("use_node_name_sharing", False),
+                                ("value_shape", []), ("initial_num_buckets", 131072),
+                                ("max_load_factor", 0.8)],
+    "LookupTableFindV2": ["table_handle", "keys", "default_value"],
+    "LookupTableImportV2": ["table_handle", "keys", "values"],
+    "LookupTableInsertV2": ["table_handle", "keys", "values"],
+    "LookupTableRemoveV2": ["table_handle", "keys"],
+    "LookupTableSizeV2": ["table_handle"],
+    "LookupTableExportV2": ["table_handle", "Tkeys", "Tvalues"],
+    "InitializeTableFromTextFileV2": ["table_handle", "filename", "key_index", "value_index",
+                                      ("vocab_size", -1), ("delimiter", "\t"), ("offset", 0)],
+}
+for _name, _params in _TABLE_OPS.items():
+    _OPS[_name] = _make(_name, _params, _table_op(_name), "the tf.lookup tables' op")
+
+
 def __getattr__(name: str):
     """The raw op ``name`` (TF's op name, ``AddV2``) from the ``_OPS`` table.
 
