@@ -55,7 +55,11 @@ from torchflow._src.ops.raw_ops import GatherNd as GatherNd
 from torchflow._src.ops.raw_ops import GatherV2 as GatherV2
 from torchflow._src.ops.raw_ops import Greater as Greater
 from torchflow._src.ops.raw_ops import GreaterEqual as GreaterEqual
+from torchflow._src.ops.raw_ops import HashTableV2 as HashTableV2
 from torchflow._src.ops.raw_ops import Identity as Identity
+from torchflow._src.ops.raw_ops import (
+    InitializeTableFromTextFileV2 as InitializeTableFromTextFileV2,
+)
 from torchflow._src.ops.raw_ops import Invert as Invert
 from torchflow._src.ops.raw_ops import InvertPermutation as InvertPermutation
 from torchflow._src.ops.raw_ops import IsFinite as IsFinite
@@ -73,6 +77,12 @@ from torchflow._src.ops.raw_ops import LogicalAnd as LogicalAnd
 from torchflow._src.ops.raw_ops import LogicalNot as LogicalNot
 from torchflow._src.ops.raw_ops import LogicalOr as LogicalOr
 from torchflow._src.ops.raw_ops import LogSoftmax as LogSoftmax
+from torchflow._src.ops.raw_ops import LookupTableExportV2 as LookupTableExportV2
+from torchflow._src.ops.raw_ops import LookupTableFindV2 as LookupTableFindV2
+from torchflow._src.ops.raw_ops import LookupTableImportV2 as LookupTableImportV2
+from torchflow._src.ops.raw_ops import LookupTableInsertV2 as LookupTableInsertV2
+from torchflow._src.ops.raw_ops import LookupTableRemoveV2 as LookupTableRemoveV2
+from torchflow._src.ops.raw_ops import LookupTableSizeV2 as LookupTableSizeV2
 from torchflow._src.ops.raw_ops import MatMul as MatMul
 from torchflow._src.ops.raw_ops import MatrixDeterminant as MatrixDeterminant
 from torchflow._src.ops.raw_ops import MatrixDiagPartV3 as MatrixDiagPartV3
@@ -89,6 +99,8 @@ from torchflow._src.ops.raw_ops import Minimum as Minimum
 from torchflow._src.ops.raw_ops import MirrorPad as MirrorPad
 from torchflow._src.ops.raw_ops import Mul as Mul
 from torchflow._src.ops.raw_ops import Multinomial as Multinomial
+from torchflow._src.ops.raw_ops import MutableDenseHashTableV2 as MutableDenseHashTableV2
+from torchflow._src.ops.raw_ops import MutableHashTableV2 as MutableHashTableV2
 from torchflow._src.ops.raw_ops import Neg as Neg
 from torchflow._src.ops.raw_ops import NotEqual as NotEqual
 from torchflow._src.ops.raw_ops import OneHot as OneHot
