@@ -219,7 +219,7 @@ def check_key(key) -> None:
 
 def check_string_or_int(dtype, prefix: str) -> None:
     if dtype is not dtypes.string and not dtype.is_integer:
-        raise ValueError(f"{prefix} dtype must be string or integer. dtype: {dtype!r}.")
+        raise ValueError(f"{prefix} dtype must be string or integer. dtype: {dtype}.")
 
 
 def normalize_feature_columns(feature_columns, base=FeatureColumn, what=None) -> list:

@@ -37,7 +37,7 @@ def _check_compatible(key, column_dtype, t) -> None:
     base.check_string_or_int(t.dtype, f"column_name: {key} input_tensor")
     if column_dtype.is_integer != t.dtype.is_integer:
         raise ValueError(f"Column dtype and SparseTensors dtype must be compatible. key: {key}, "
-                         f"column dtype: {column_dtype!r}, tensor dtype: {t.dtype!r}")
+                         f"column dtype: {column_dtype}, tensor dtype: {t.dtype}")
 
 
 def vocabulary_ids(values, vocab, num_oov_buckets, default_value):
@@ -82,7 +82,7 @@ class IdentityCategoricalColumn(base.CategoricalColumn, collections.namedtuple(
     def transform_feature(self, transformation_cache, state_manager):
         sp = _sparse_input(self, transformation_cache, state_manager)
         if not sp.dtype.is_integer:
-            raise ValueError(f"Invalid input, not integer. key: {self.key} dtype: {sp.dtype!r}")
+            raise ValueError(f"Invalid input, not integer. key: {self.key} dtype: {sp.dtype}")
         values = cast(sp.values, dtypes.int64)
         if self.default_value is not None:
             out = comparison_ops.logical_or(comparison_ops.less(values, 0),
@@ -267,7 +267,7 @@ def categorical_column_with_vocabulary_list(key, vocabulary_list, dtype=None, de
     else:
         dtype = dtypes.as_dtype(dtype)
         if dtype.is_integer != vocab_dtype.is_integer:
-            raise ValueError(f"dtype {dtype!r} and vocabulary dtype {vocab_dtype!r} do not "
+            raise ValueError(f"dtype {dtype} and vocabulary dtype {vocab_dtype} do not "
                              f"match, column_name: {key}")
     base.check_string_or_int(dtype, f"column_name: {key}")
     base.check_key(key)
@@ -393,7 +393,7 @@ class WeightedCategoricalColumn(base.CategoricalColumn, collections.namedtuple(
     def transform_feature(self, transformation_cache, state_manager):
         w = transformation_cache.get(self.weight_feature_key, state_manager)
         if w.dtype is not self.dtype:
-            raise ValueError(f"Bad dtype, expected {self.dtype!r}, but got {w.dtype!r}.")
+            raise ValueError(f"Bad dtype, expected {self.dtype}, but got {w.dtype}.")
         if not isinstance(w, SparseTensor):
             w = base.to_sparse_dropping_ignored(w, ignore_value=0.0)
         if not w.dtype.is_floating:
@@ -428,7 +428,7 @@ def weighted_categorical_column(categorical_column, weight_feature_key, dtype=dt
     """
     dtype = dtypes.as_dtype(dtype)
     if dtype is None or not (dtype.is_integer or dtype.is_floating):
-        raise ValueError(f"dtype {dtype!r} is not convertible to float.")
+        raise ValueError(f"dtype {dtype} is not convertible to float.")
     return WeightedCategoricalColumn(categorical_column, weight_feature_key, dtype)
 
 

@@ -73,7 +73,7 @@ def check_default_value(shape, default_value, dtype, key):
     ok = (int, float) if dtype.is_floating else (int,)
     if not all(isinstance(x, ok) and not isinstance(x, bool) for x in flat):
         raise ValueError(f"default_value must be compatible with dtype. default_value: "
-                         f"{default_value}, dtype: {dtype!r}, key: {key}")
+                         f"{default_value}, dtype: {dtype}, key: {key}")
     return _nested(shape, flat)
 
 
@@ -143,7 +143,7 @@ def numeric_column(key, shape=(1,), default_value=None, dtype=dtypes.float32,
     base.check_key(key)
     dtype = dtypes.as_dtype(dtype)
     if not (dtype.is_floating or dtype.is_integer):
-        raise ValueError(f"dtype must be convertible to float. dtype: {dtype!r}, key: {key}")
+        raise ValueError(f"dtype must be convertible to float. dtype: {dtype}, key: {key}")
     default_value = check_default_value(shape, default_value, dtype, key)
     if normalizer_fn is not None and not callable(normalizer_fn):
         raise TypeError(f"normalizer_fn must be a callable. Given: {normalizer_fn}")

@@ -91,7 +91,7 @@ def sequence_numeric_column(key, shape=(1,), default_value=0.0, dtype=dtypes.flo
     shape = check_shape(shape, key)
     dtype = dtypes.as_dtype(dtype)
     if not (dtype.is_integer or dtype.is_floating):
-        raise ValueError(f"dtype must be convertible to float. dtype: {dtype!r}, key: {key}")
+        raise ValueError(f"dtype must be convertible to float. dtype: {dtype}, key: {key}")
     if normalizer_fn is not None and not callable(normalizer_fn):
         raise TypeError(f"normalizer_fn must be a callable. Given: {normalizer_fn}")
     return SequenceNumericColumn(key, shape, default_value, dtype, normalizer_fn)

@@ -62,7 +62,7 @@ class BaseFeaturesLayer(Layer):
 
     def _check_features(self, features):
         if not isinstance(features, dict):
-            raise ValueError(f"We expected a dictionary here. Instead we got: {features}")
+            raise ValueError("We expected a dictionary here. Instead we got: ", features)
         return fc.FeatureTransformationCache(features)
 
     @staticmethod
