@@ -408,3 +408,32 @@ def test_raw_table_ops_on_handles():
     assert run(tf) == run(rtf)
     table = _string_table(tf)  # a tf.lookup table's handle serves the raw ops too
     assert tf.raw_ops.LookupTableSizeV2(table_handle=table.resource_handle).numpy() == 2
+
+
+def test_a_repeated_key_with_another_value_is_refused(tmp_path):
+    dup = tmp_path / "dup.txt"
+    dup.write_text("a\nb\na\n")
+    ours, theirs = _both_raise(lambda m: m.lookup.StaticHashTable(
+        m.lookup.KeyValueTensorInitializer(["a", "a"], m.constant([1, 2], m.int64)), -1),
+        tf.errors.FailedPreconditionError)
+    msg = "HashTable has different value for same key. Key a has 1 and trying to add value 2"
+    assert msg in ours and msg in theirs
+    for vocab_size in (None, 5):  # the repeated line is met before the short file
+        ours, theirs = _both_raise(lambda m: m.lookup.StaticHashTable(
+            m.lookup.TextFileInitializer(str(dup), m.string, WHOLE, m.int64, LINE,
+                                         vocab_size=vocab_size), -1),
+            tf.errors.FailedPreconditionError)
+        msg = "Key a has 0 and trying to add value 2"
+        assert msg in ours and msg in theirs
+    same = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(
+        ["a", "a"], tf.constant([1, 1], tf.int64)), -1)
+    assert same.lookup(tf.constant(["a"])).numpy().tolist() == [1]
+
+
+def test_short_vocabulary_file(files):
+    vocab, _ = files
+    ours, theirs = _both_raise(lambda m: m.lookup.StaticHashTable(
+        m.lookup.TextFileInitializer(vocab, m.string, WHOLE, m.int64, LINE, vocab_size=5), -1),
+        tf.errors.InvalidArgumentError)
+    msg = "expected 5 but got 3"
+    assert "Invalid vocab_size in" in ours and msg in ours and msg in theirs

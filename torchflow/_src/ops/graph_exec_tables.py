@@ -104,8 +104,22 @@ def _import(library, attrs, inputs):
     elif t.mutable:
         t.table = dict(zip(ks, vs))
     else:
-        t.table.update(zip(ks, vs))
+        for k, v in zip(ks, vs):
+            _add_static(t, k, v, "LookupTableImportV2")
     return []
+
+
+def _shown(x) -> str:
+    return x.decode("utf-8", "replace") if isinstance(x, bytes) else str(x)
+
+
+def _add_static(t: HashTable, key, value, op: str) -> None:
+    """A static table takes a repeated key only with the same value (TF's HashTable)."""
+    old = t.table.setdefault(key, value)
+    if old != value:
+        raise errors.FailedPreconditionError(
+            None, None, f"HashTable has different value for same key. Key {_shown(key)} has "
+            f"{_shown(old)} and trying to add value {_shown(value)} [Op:{op}]")
 
 
 def _insert(library, attrs, inputs):
@@ -164,11 +178,8 @@ def _from_text_file(library, attrs, inputs):
                                    "[Op:InitializeTableFromTextFileV2]") from None
     if lines and lines[-1] == b"":
         lines.pop()
+    short = 0 <= len(lines) < vocab_size
     if vocab_size >= 0:
-        if len(lines) < vocab_size:
-            raise errors.InvalidArgumentError(
-                None, None, f"Invalid vocab_size in {path}: expected {vocab_size} but got "
-                f"{len(lines)} [Op:InitializeTableFromTextFileV2]")
         lines = lines[:vocab_size]
     need = max(key_index, value_index) + 1
 
@@ -188,8 +199,15 @@ def _from_text_file(library, attrs, inputs):
                 f"({line.decode('utf-8', 'replace')}) : expected at least {need} got "
                 f"{len(cols)} [Op:InitializeTableFromTextFileV2]")
         key = column(cols, line, n, key_index, t.key_dtype)
-        if key not in t.table:  # a repeated key keeps its first value
-            t.table[key] = column(cols, line, n, value_index, t.value_dtype)
+        value = column(cols, line, n, value_index, t.value_dtype)
+        if t.mutable:
+            t.table[key] = value
+        else:
+            _add_static(t, key, value, "InitializeTableFromTextFileV2")
+    if short:  # found after reading the whole file, as TF's reader does
+        raise errors.InvalidArgumentError(
+            None, None, f"Invalid vocab_size in {path}: expected {vocab_size} but got "
+            f"{len(lines)} [Op:InitializeTableFromTextFileV2]")
     return []
 
 
