@@ -55,15 +55,21 @@ class FeatureColumn:
         del state_manager
 
     def get_config(self) -> dict:
-        """The column's constructor arguments (nested columns as their configs)."""
-        out = {}
-        for k, v in self._asdict().items():  # type: ignore[attr-defined]
-            if isinstance(v, FeatureColumn):
-                v = {"class_name": type(v).__name__, "config": v.get_config()}
-            elif isinstance(v, dtypes.DType):
-                v = v.name
-            out[k] = v
-        return out
+        """The column's fields, nested columns as ``{"class_name", "config"}`` dicts
+        and dtypes as names (what ``DenseFeatures.get_config`` stores)."""
+        return {k: _to_config(v) for k, v in self._asdict().items()}  # type: ignore[attr-defined]
+
+
+def _to_config(v):
+    if isinstance(v, FeatureColumn):
+        return {"class_name": type(v).__name__, "config": v.get_config()}
+    if isinstance(v, dtypes.DType):
+        return v.name
+    if isinstance(v, tuple) and any(isinstance(x, FeatureColumn) for x in v):
+        return tuple(_to_config(x) for x in v)
+    if callable(v) and hasattr(v, "get_config"):
+        return {"class_name": type(v).__name__, "config": v.get_config()}
+    return v
 
 
 class DenseColumn(FeatureColumn):

@@ -35,7 +35,7 @@ _FIX_A = ("Suggested fix A: If you wish to use DenseFeatures, use a non-sequence
 _FIX_SEQ = "Suggested fix: Use one of sequence_categorical_column_with_*."
 
 
-class TruncatedNormalInitializer:
+class TruncatedNormal:
     """The embedding columns' default initializer: a normal distribution of
     ``mean`` and ``stddev`` (1/sqrt(dimension)) cut at two standard deviations."""
 
@@ -51,6 +51,10 @@ class TruncatedNormalInitializer:
         return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed,
                 "dtype": self.dtype.name}
 
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
 
 def _check_embedding_args(dimension, initializer, ckpt_to_load_from, tensor_name_in_ckpt,
                           what):
@@ -61,7 +65,7 @@ def _check_embedding_args(dimension, initializer, ckpt_to_load_from, tensor_name
                          "none of them.")
     if initializer is not None and not callable(initializer):
         raise ValueError(f"initializer must be callable if specified.{what}")
-    return initializer or TruncatedNormalInitializer(stddev=1 / math.sqrt(dimension))
+    return initializer or TruncatedNormal(stddev=1 / math.sqrt(dimension))
 
 
 def _initial_value(initializer, ckpt, tensor_name, shape):

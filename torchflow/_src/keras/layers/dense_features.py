@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.feature_column import base as fc
+from torchflow._src.feature_column.serialization import deserialize_feature_column
 from torchflow._src.keras.engine.base_layer import Layer
 from torchflow._src.ops import array_ops, shape_ops
 from torchflow._src.util.api import public
@@ -78,6 +79,14 @@ class BaseFeaturesLayer(Layer):
                                      for c in self._feature_columns]
         config["partitioner"] = None
         return config
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        config = dict(config)
+        config["feature_columns"] = [deserialize_feature_column(c, custom_objects)
+                                     for c in config["feature_columns"]]
+        config.pop("partitioner", None)
+        return cls(**config)
 
 
 @public("torchflow.keras.layers")
