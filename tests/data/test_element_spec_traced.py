@@ -132,6 +132,23 @@ PIPELINES = {
             lambda key, total: {"key": key, "ids": m.range(total % 5)}))),
     "guide_py_function_set_shape": lambda m: m.data.Dataset.from_tensor_slices(
         (np.zeros([4, 6, 6, 1], np.float32), np.arange(4))).map(_rotate(m)).batch(2),
+    "slice_of_unknown_dim": lambda m: m.data.Dataset.range(10).batch(3).map(lambda x: x[:2]),
+    "ragged_slices_sliced": lambda m: m.data.Dataset.from_tensor_slices(
+        m.ragged.constant([[1, 2], [3], [4, 5, 6]])).map(lambda r: r[:1]),
+    "sparse_input": lambda m: m.data.Dataset.from_tensors(m.sparse.SparseTensor(
+        [[0, 1]], [3], [2, 4])).map(lambda s: m.sparse.to_dense(s)),
+    "sparse_batched_input": lambda m: m.data.Dataset.range(4).map(
+        lambda x: m.sparse.from_dense(m.stack([x, 0]))).batch(2).map(lambda s: s),
+    "gather_one_hot": lambda m: m.data.Dataset.range(3).map(
+        lambda x: (m.gather(m.constant([10, 20, 30]), x), m.one_hot(x, 4))),
+    "keepdims_of_batch": lambda m: m.data.Dataset.range(10).batch(3).map(
+        lambda x: m.reduce_sum(x, keepdims=True)),
+    "csv_lines": lambda m: m.data.Dataset.from_tensor_slices(["1,a,2.5", "2,b,0"]).map(
+        lambda line: m.io.decode_csv(line, [[0], [""], [0.0]])),
+    "to_number": lambda m: m.data.Dataset.from_tensor_slices(["1", "2.5"]).map(
+        m.strings.to_number),
+    "image_resize": lambda m: m.data.Dataset.from_tensors(np.zeros([5, 7, 3], np.float32)).map(
+        lambda i: m.image.resize(i, [4, 4])),
     "namedtuple_out": lambda m: m.data.Dataset.range(3).map(lambda x: Pair(x, m.range(x))),
 }
 

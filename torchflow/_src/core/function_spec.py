@@ -40,7 +40,7 @@ from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.core.tensor_spec import TensorSpec
 from torchflow._src.util import nest
 
-_SIZES = (2, 3, 4)  # the stand-in size of an unknown dimension in each trace
+_SIZES = (2, 3, 4, 1, 0)  # the stand-in size of an unknown dimension in each variant
 _local = threading.local()
 
 
@@ -51,14 +51,15 @@ class SpecTraceUnavailable(Exception):
 
 def _stand_in(spec, variant: int):
     """A stand-in value of ``spec`` in trace ``variant``: zeros (``b"0"``), then 5, 10,
-    15, ... (``b"5 5"``, ...), then 3, 10, 17, ...: sizes that follow values differ."""
+    15, ... (``b"5 5"``, ...), then 3, 10, 17, ... (also in variants 3 and 4, of sizes 1
+    and 0 where unknown): sizes that follow values differ."""
     if isinstance(spec, TensorSpec):
         if spec.shape.rank is None:
             raise SpecTraceUnavailable("an input of unknown rank")
         shape = tuple(_SIZES[variant] if d is None else d for d in spec.shape.as_list())
         n = int(np.prod(shape, dtype=np.int64))
         vals = (np.zeros(n, np.int64), 5 * np.arange(1, n + 1),
-                3 + 7 * np.arange(n))[variant].reshape(shape)
+                3 + 7 * np.arange(n))[min(variant, 2)].reshape(shape)
         if spec.dtype == dtypes.string:  # "0"; "5 5", "10 10 10": lengths, word counts vary
             words = np.vectorize(lambda v: " ".join([str(v)] * (v % 4 + 1)).encode(),
                                  otypes=[object])(vals) if n else vals.astype(object)
@@ -75,11 +76,18 @@ def _stand_in(spec, variant: int):
     return spec
 
 
-def _needs_second(args_spec, rec, out) -> bool:
+def _has_unknown(args_spec) -> bool:
     for s in nest.flatten(args_spec):
         shape = getattr(s, "shape", None)
         if shape is not None and (shape.rank is None or None in shape.as_list()):
             return True
+    return False
+
+
+def _needs_second(args_spec, rec, out) -> bool:
+    if _has_unknown(args_spec):
+        return True
+    for s in nest.flatten(args_spec):
         if getattr(s, "dtype", None) == dtypes.string:
             return True  # string ops compute in NumPy, out of the recorder's sight
     if rec.unsafe is not None or _local.host_stand_ins:
@@ -203,7 +211,17 @@ def trace_outputs(fn: function.Function, args_spec: tuple) -> tuple:
             with _Variant(1, py_rank):
                 got = _replay(graph, rec, other)
             if got is not None:
-                return [out, got], sized, declared, held
+                outs = [out, got]
+                for small in ((3, 4) if _has_unknown(args) else ()):
+                    # Sizes 1 and 0 too, where the recording holds for them: a slice to
+                    # a constant length (x[:2]) or a squeeze then differs, as TF leaves
+                    # it unknown.
+                    with _Variant(small, py_rank):
+                        got = _replay(graph, rec, nest.map_structure(
+                            lambda s, v=small: _stand_in(s, v), args))
+                    if got is not None:
+                        outs.append(got)
+                return outs, sized, declared, held
         # The body runs again (it read a value, or its recording cannot be replayed):
         # twice, so that a size that follows values is unlikely to agree by chance.
         outs = [out]
