@@ -232,3 +232,29 @@ def test_functional_model_with_dict_inputs_and_tf_function():
     feats2 = {"age": tf.constant([[3.0], [2.0], [0.0]]), "thal": tf.constant([["b"], ["a"],
                                                                               ["b"]])}
     np.testing.assert_allclose(traced(feats2).numpy(), model(feats2).numpy(), rtol=1e-6)
+
+
+def test_traced_layer_replays_sparse_and_string_features_of_new_sizes():
+    tf = torchflow
+    fc = tf.feature_column
+    words = fc.categorical_column_with_vocabulary_list("w", ["a", "b", "c"], num_oov_buckets=2)
+    cols = [fc.embedding_column(words, 3, combiner="sqrtn"), fc.indicator_column(words),
+            fc.indicator_column(fc.crossed_column(["w", "h"], 11)),
+            fc.indicator_column(fc.categorical_column_with_hash_bucket("h", 5)),
+            fc.bucketized_column(fc.numeric_column("x"), [0.0, 2.0])]
+    layer = tf.keras.layers.DenseFeatures(cols)
+    traced = tf.function(lambda f: layer(f))
+
+    def feats(rows, nnz, seed):
+        rng = np.random.RandomState(seed)
+        cells = sorted(rng.choice(rows * 3, nnz, replace=False).tolist())
+        indices = np.array([[c // 3, c % 3] for c in cells], np.int64).reshape(-1, 2)
+        return {"w": tf.sparse.SparseTensor(indices,
+                                            rng.choice(["a", "b", "c", "zz", "q"], nnz).astype(object),
+                                            [rows, 3]),
+                "h": tf.constant(rng.choice(["x", "y", "z"], (rows, 1))),
+                "x": tf.constant(rng.uniform(-1, 3, (rows, 1)).astype("float32"))}
+
+    for rows, nnz, seed in [(4, 5, 0), (4, 2, 1), (6, 10, 2), (3, 0, 3)]:
+        f = feats(rows, nnz, seed)
+        np.testing.assert_allclose(traced(f).numpy(), layer(f).numpy(), rtol=1e-6)
