@@ -149,6 +149,10 @@ PIPELINES = {
         m.strings.to_number),
     "image_resize": lambda m: m.data.Dataset.from_tensors(np.zeros([5, 7, 3], np.float32)).map(
         lambda i: m.image.resize(i, [4, 4])),
+    "rejection_resample": lambda m: _vary(m).map(lambda v: (v, m.size(v) % 2)).apply(
+        m.data.experimental.rejection_resample(lambda v, c: c, [0.5, 0.5],
+                                               initial_dist=[0.5, 0.5], seed=3)).map(
+        lambda c, e: (c, e[0])).take(0),
     "namedtuple_out": lambda m: m.data.Dataset.range(3).map(lambda x: Pair(x, m.range(x))),
 }
 

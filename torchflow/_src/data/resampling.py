@@ -8,10 +8,18 @@ import random
 import numpy as np
 
 from torchflow._src.core.errors import InvalidArgumentError
-from torchflow._src.data import _structure, traced_fn
+from torchflow._src.data import _fn_spec, _structure, traced_fn
 from torchflow._src.data._runtime import close_iter, op_seeds
 from torchflow._src.data.dataset_ops import INFINITE, UNKNOWN
-from torchflow._src.data.transforms import _EMPTY, UnaryDataset, call_fn, prime, take_primed
+from torchflow._src.data.transforms import (
+    _EMPTY,
+    UnaryDataset,
+    call_fn,
+    normalize_output,
+    prime,
+    spec_from_element,
+    take_primed,
+)
 from torchflow._src.util.api import public
 
 
@@ -32,12 +40,19 @@ class _RejectionResampleDataset(UnaryDataset):
         self._seeds = op_seeds(seed)
 
     def _spec_inferred(self) -> bool:
-        return True
+        return spec_from_element(self)
 
     def _cardinality(self):
         return INFINITE if self._input._cardinality() == INFINITE else UNKNOWN
 
     def _compute_spec(self):
+        # TF's: the class function's traced output spec, and the input's spec.
+        spec = self._input.element_spec
+        cls = _fn_spec.output_spec(self._class_func, _fn_spec.args_of(spec),
+                                   lambda out: normalize_output(out, "rejection_resample()"))
+        self._spec_from_element = cls is None
+        if cls is not None:
+            return (cls, spec)
         first = prime(self, self._fresh_iter)
         if first is _EMPTY:
             raise ValueError("rejection_resample over an empty dataset: element_spec unknown.")
