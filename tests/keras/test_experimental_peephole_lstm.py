@@ -125,3 +125,34 @@ def test_fit_trains_peephole_weights():
     assert hist.history["loss"][-1] < hist.history["loss"][0]
     assert all(np.abs(w.numpy() - b).max() > 0 for w, b in zip(model.layers[0].weights[3:],
                                                                 before))
+
+
+def test_matches_real_tf_peephole_lstm_cell_step_by_step():
+    # TF's compat.v1 LSTMCell(use_peepholes=True) computes TF 2.4's peephole equations
+    # with its own layout: kernel = [x; h] rows, gate columns i, j(=c), f, o, and the
+    # w_*_diag peepholes; forget_bias=0 leaves the forget gate to the bias.
+    ref = real_tf()
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=(3, 6, 4)).astype(np.float32)
+    ours = tf.keras.layers.RNN(tf.keras.experimental.PeepholeLSTMCell(5),
+                               return_sequences=True)
+    ours(x)
+    ws = [rng.normal(scale=0.4, size=tuple(w.shape)).astype(np.float32) for w in ours.weights]
+    ours.set_weights(ws)
+    k, rk, b, pi, pf, po = ws
+
+    def reorder(m):  # ours i, f, c, o -> TF v1's i, c, f, o
+        i, f, c, o = np.split(m, 4, axis=-1)
+        return np.concatenate([i, c, f, o], axis=-1)
+    cell = ref.compat.v1.nn.rnn_cell.LSTMCell(5, use_peepholes=True, forget_bias=0.0)
+    state = ref.compat.v1.nn.rnn_cell.LSTMStateTuple(ref.zeros([3, 5]), ref.zeros([3, 5]))
+    cell(ref.constant(x[:, 0]), state)
+    by_name = {"kernel": reorder(np.concatenate([k, rk], 0)), "bias": reorder(b),
+               "w_i_diag": pi, "w_f_diag": pf, "w_o_diag": po}
+    for w in cell.weights:
+        w.assign(by_name[w.name.split("/")[-1].split(":")[0]])
+    outs = []
+    for t in range(x.shape[1]):
+        h, state = cell(ref.constant(x[:, t]), state)
+        outs.append(h.numpy())
+    np.testing.assert_allclose(ours(x).numpy(), np.stack(outs, 1), rtol=1e-5, atol=1e-5)
