@@ -15,7 +15,12 @@ from torchflow._src.util.api import public
 
 @public("torchflow.autograph.experimental")
 class Feature(enum.Enum):
-    """AutoGraph conversion features (accepted, no effect)."""
+    """AutoGraph conversion features: the values ``tf.function(experimental_autograph_options=)``
+    and ``tf.autograph.to_graph(experimental_optional_features=)`` take.
+
+    Accepted and ignored: torchflow's ``tf.function`` traces Python control flow by
+    running it, so there is no conversion to tune.
+    """
 
     ALL = "ALL"
     AUTO_CONTROL_DEPS = "AUTO_CONTROL_DEPS"
@@ -107,11 +112,20 @@ def to_code(entity, recursive=True, experimental_optional_features=None) -> str:
 
 @public("torchflow.autograph")
 def set_verbosity(level, alsologtostdout=False):
-    """AutoGraph log verbosity (no effect)."""
+    """Sets AutoGraph's log verbosity; no effect (torchflow does not convert code).
+
+    Args:
+      level: int, the verbosity level (0 is quiet, 10 most verbose in TF).
+      alsologtostdout: bool, default False: in TF, also print the logs to stdout.
+    """
     return None
 
 
 @public("torchflow.autograph")
 def trace(*args):
-    """Prints ``args`` (as ``tf.autograph.trace`` does when executing eagerly)."""
+    """Prints ``args``, as ``tf.autograph.trace`` does when executing eagerly.
+
+    Args:
+      *args: The values to print, separated by spaces.
+    """
     print(*args)

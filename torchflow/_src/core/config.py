@@ -31,12 +31,24 @@ from torchflow._src.util.api import public
 PhysicalDevice = public("torchflow.config")(
     collections.namedtuple("PhysicalDevice", ["name", "device_type"])
 )
-PhysicalDevice.__doc__ = """A physical device: ``name`` ('/physical_device:GPU:0') and ``device_type``."""
+PhysicalDevice.__doc__ = """A physical device, as ``tf.config.list_physical_devices`` lists it.
+
+Args:
+  name: str, the device's name, as ``'/physical_device:GPU:0'``.
+  device_type: str, ``'CPU'`` or ``'GPU'``.
+"""
 
 LogicalDevice = public("torchflow.config")(
     collections.namedtuple("LogicalDevice", ["name", "device_type"])
 )
-LogicalDevice.__doc__ = """A logical device: ``name`` ('/device:GPU:0') and ``device_type``."""
+LogicalDevice.__doc__ = """A logical device, as ``tf.config.list_logical_devices`` lists it.
+
+Pass ``name`` to ``tf.device`` to place ops on it.
+
+Args:
+  name: str, the device's name, as ``'/device:GPU:0'``.
+  device_type: str, ``'CPU'`` or ``'GPU'``.
+"""
 
 
 @public("torchflow.config")
@@ -409,7 +421,11 @@ def set_log_device_placement(enabled) -> None:
 
 @public("torchflow.debugging")
 def get_log_device_placement() -> bool:
-    """Returns the log-device-placement setting."""
+    """Whether device placements are logged (``set_log_device_placement``).
+
+    Returns:
+      A bool: the current setting.
+    """
     return context.GLOBAL.log_device_placement
 
 

@@ -823,4 +823,8 @@ def enable_dump_debug_info(dump_root, tensor_debug_mode="NO_TENSOR", circular_bu
 
 @public("torchflow.debugging.experimental")
 def disable_dump_debug_info() -> None:
-    """Turns ``enable_dump_debug_info`` off (a no-op: it cannot be turned on)."""
+    """Turns ``enable_dump_debug_info`` off.
+
+    A no-op: ``enable_dump_debug_info`` is not supported by torchflow, so no dump
+    is ever running.
+    """

@@ -35,6 +35,18 @@ def to_dlpack(tf_tensor):
     >>> cap = tf.experimental.dlpack.to_dlpack(tf.constant([1., 2.]))
     >>> tf.experimental.dlpack.from_dlpack(cap).numpy().tolist()
     [1.0, 2.0]
+
+    Args:
+      tf_tensor: A ``tf.Tensor`` (or a value with a tensor conversion, such as a
+        ``tf.Variable``), on the CPU or a GPU.
+
+    Returns:
+      A ``PyCapsule`` named ``"dltensor"``, to be consumed once by a DLPack importer
+      (``torch.from_dlpack``, ``jax.dlpack.from_dlpack``, ``cupy.from_dlpack``, ...).
+
+    Raises:
+      TypeError: ``tf_tensor`` is not a tensor (a list, a NumPy array).
+      InvalidArgumentError: a dtype DLPack cannot hold (strings, resources).
     """
     if not isinstance(tf_tensor, Tensor):
         conv = getattr(tf_tensor, "_tf_value", None)
@@ -50,8 +62,14 @@ def to_dlpack(tf_tensor):
 
 @public("torchflow.experimental.dlpack")
 def from_dlpack(dlcapsule):
-    """Wraps a DLPack capsule (or an object with ``__dlpack__``) as a tf.Tensor, sharing
-    its memory.
+    """Wraps a DLPack capsule (or an object with ``__dlpack__``) as a tf.Tensor, sharing its memory.
+
+    Args:
+      dlcapsule: A ``PyCapsule`` from a DLPack exporter, or an array object with a
+        ``__dlpack__`` method (a torch tensor, a NumPy array, ...).
+
+    Returns:
+      A ``tf.Tensor`` on the capsule's device, with no copy.
 
     Raises:
       InvalidArgumentError: an unsupported or already consumed capsule.

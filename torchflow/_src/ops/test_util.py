@@ -69,6 +69,10 @@ class TestCase(unittest.TestCase):
     >>> unittest.TextTestRunner(stream=open(__import__("os").devnull, "w")).run(
     ...     unittest.defaultTestLoader.loadTestsFromTestCase(T)).wasSuccessful()
     True
+
+    Args:
+      methodName: str, default ``"runTest"``: the test method this instance runs
+        (as in ``unittest.TestCase``).
     """
 
     def __init__(self, methodName="runTest"):
@@ -397,6 +401,13 @@ def benchmark_config():
 def create_local_cluster(num_workers, num_ps, protocol="grpc", worker_config=None,
                          ps_config=None):
     """TF 1 in-process gRPC servers; not provided by torchflow.
+
+    Args:
+      num_workers: int, the number of worker servers TF would start.
+      num_ps: int, the number of parameter servers.
+      protocol: str, default ``"grpc"``.
+      worker_config: The workers' session config (TF 1).
+      ps_config: The parameter servers' session config (TF 1).
 
     Raises:
       NotImplementedError: Always; start a cluster with ``torchflow launch``.

@@ -104,9 +104,19 @@ def _is_nested_kind(k: int, expand_composites: bool) -> bool:
 def is_nested(seq) -> bool:
     """Returns True if ``seq`` is a nested structure (not a leaf).
 
+    Lists, tuples (namedtuples too), dicts and other mappings, mapping views and
+    ``attrs`` classes are nested; strings, tensors and composite values such as
+    ``tf.SparseTensor`` are leaves.
+
     >>> import torchflow as tf
     >>> tf.nest.is_nested([1, 2]), tf.nest.is_nested("ab")
     (True, False)
+
+    Args:
+      seq: Any value.
+
+    Returns:
+      A Python bool.
     """
     k = _kind(seq)
     return k != _LEAF and k != _COMPOSITE
