@@ -64,9 +64,10 @@ def _stand_in(spec, variant: int):
             words = np.vectorize(lambda v: " ".join([str(v)] * (v % 4 + 1)).encode(),
                                  otypes=[object])(vals) if n else vals.astype(object)
             return to_tensor(words, dtypes.string)
+        # On the device elements are made on, so the recording serves them.
         if spec.dtype == dtypes.bool:
-            return wrap(torch.from_numpy((vals % 2).astype(bool)), spec.dtype)
-        t = torch.from_numpy(vals).to(spec.dtype._torch)
+            vals = (vals % 2).astype(bool)
+        t = torch.from_numpy(vals).to(device=context.default_device(), dtype=spec.dtype._torch)
         return wrap(t, spec.dtype)
     if isinstance(spec, TypeSpec):
         make = function._COMPOSITE_PLACEHOLDERS.get(type(spec))
@@ -257,7 +258,7 @@ def py_function_stand_in(func, inp, Tout, name=None):
         if d == dtypes.string:
             t = to_tensor(np.full(shape, b"", dtype=object), d)
         else:
-            t = wrap(torch.zeros(shape, dtype=d._torch), d)
+            t = wrap(torch.zeros(shape, dtype=d._torch, device=context.default_device()), d)
         outs.append(t)
     _local.py_outs.extend(outs)
     return outs[0] if single else outs
