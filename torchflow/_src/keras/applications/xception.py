@@ -89,5 +89,23 @@ def preprocess_input(x, data_format=None):
 
 @public(_NS)
 def decode_predictions(preds, top=5):
-    """ImageNet predictions as ``(class_id, class_name, score)`` lists, as for every family."""
+    """Decodes Xception's ImageNet predictions into ``(class_id, class_name, score)`` lists.
+
+    The same as ``tf.keras.applications.imagenet_utils.decode_predictions``: the class
+    names come from ``imagenet_class_index.json``, fetched once with ``get_file`` and
+    cached under ``~/.keras/models``.
+
+    Args:
+      preds: A NumPy array or tensor of shape ``(samples, 1000)``, the model's output.
+      top: int, default 5: how many of the top classes to return per sample.
+
+    Returns:
+      A list (per sample) of lists of ``(class_id, class_name, score)`` tuples, the
+      highest score first.
+
+    Raises:
+      ValueError: ``preds`` is not 2-D with 1000 columns.
+      Exception: TF's ``URL fetch failure`` when the index is neither cached nor
+        downloadable.
+    """
     return _common.decode_predictions(preds, top=top)
