@@ -39,6 +39,7 @@ def _dataframe(n=60):
 
 
 def _program(tf, df):
+    tf.keras.backend.clear_session()  # layer names (dense, dense_1, ...) start afresh
     feature_column = tf.feature_column
     layers = tf.keras.layers
 

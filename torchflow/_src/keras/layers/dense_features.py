@@ -57,10 +57,6 @@ class BaseFeaturesLayer(Layer):
             column.create_state(self._state_manager)
         super().build(None)
 
-    def _maybe_build(self, inputs):
-        if not self.built:
-            self.build(None)
-
     def _check_features(self, features):
         if not isinstance(features, dict):
             raise ValueError("We expected a dictionary here. Instead we got: ", features)
