@@ -8,7 +8,11 @@ from torchflow._src.util.api import public
 
 @public("torchflow.keras.callbacks")
 class History(Callback):
-    """Records ``epoch`` numbers and the ``history`` of every logged metric."""
+    """Records ``epoch`` numbers and the ``history`` of every logged metric.
+
+    ``fit`` adds it to every run and returns it: ``history.history["loss"]`` is the list
+    of the epochs' losses, ``history.epoch`` the epoch indices.
+    """
 
     def __init__(self):
         super().__init__()

@@ -11,7 +11,11 @@ from torchflow._src.util.api import public
 
 @public("torchflow.keras.callbacks")
 class TerminateOnNaN(Callback):
-    """Stops training as soon as a batch's loss is NaN or infinite."""
+    """Stops training as soon as a batch's loss is NaN or infinite.
+
+    Prints ``Batch N: Invalid loss, terminating training`` and sets the model's
+    ``stop_training``, so ``fit`` ends after that batch.
+    """
 
     def __init__(self):
         super().__init__()

@@ -82,7 +82,15 @@ class Policy:
 
 @public("torchflow.keras.mixed_precision")
 def global_policy() -> Policy:
-    """The global policy (default ``Policy(floatx())``)."""
+    """The global dtype policy of Keras layers.
+
+    Set with ``tf.keras.mixed_precision.set_global_policy``; layers created without a
+    ``dtype`` use it.
+
+    Returns:
+      The ``Policy``: the one set, else ``Policy(tf.keras.backend.floatx())``
+      (``"float32"`` by default).
+    """
     p = context.GLOBAL.keras_policy
     if p is None:
         return Policy(context.GLOBAL.keras_floatx)

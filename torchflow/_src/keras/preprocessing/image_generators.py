@@ -114,6 +114,24 @@ def _save_batch(iterator, batch_x, index_array):
 class NumpyArrayIterator(Iterator):
     """Batches of augmented images from a NumPy array (``ImageDataGenerator.flow``).
 
+    Args:
+      x: A rank-4 NumPy array of images (or a tuple: the images, then other arrays
+        batched alongside).
+      y: None or labels, as many as ``x``.
+      image_data_generator: The ``ImageDataGenerator`` whose transforms are applied.
+      batch_size: int, default 32.
+      shuffle: bool, default False: whether to shuffle at each epoch.
+      sample_weight: None or per-sample weights, as many as ``x``.
+      seed: None or an int: the shuffling and augmentation seed.
+      data_format: None (``image_data_format()``), ``"channels_last"`` or
+        ``"channels_first"``.
+      save_to_dir: None or a directory where the augmented images are saved.
+      save_prefix: str, the prefix of saved images' names.
+      save_format: str, default ``"png"``: the format of saved images.
+      subset: None, ``"training"`` or ``"validation"`` (with the generator's
+        ``validation_split``).
+      dtype: None (``floatx()``) or the dtype of the batches.
+
     Raises:
       ValueError: If ``x`` is not rank 4, ``x`` and ``y`` differ in length, or for an
         invalid ``subset``.
@@ -198,8 +216,29 @@ def _valid_files(directory, follow_links):
 
 @public(_NS)
 class DirectoryIterator(Iterator):
-    """Batches of augmented images read from ``directory/<class>/*``
-    (``ImageDataGenerator.flow_from_directory``).
+    """Batches of augmented images read from ``directory/<class>/*`` (``flow_from_directory``).
+
+    Args:
+      directory: str, the directory with one subdirectory per class.
+      image_data_generator: The ``ImageDataGenerator`` whose transforms are applied.
+      target_size: ``(height, width)``, default ``(256, 256)``: the images are resized to it.
+      color_mode: ``"rgb"`` (default), ``"rgba"`` or ``"grayscale"``.
+      classes: None (the subdirectories, sorted) or a list of class subdirectory names.
+      class_mode: ``"categorical"`` (default, one-hot), ``"binary"``, ``"sparse"``
+        (integer labels), ``"input"`` (the images themselves) or None (no labels).
+      batch_size: int, default 32.
+      shuffle: bool, default True: whether to shuffle at each epoch.
+      seed: None or an int: the shuffling and augmentation seed.
+      data_format: None (``image_data_format()``), ``"channels_last"`` or
+        ``"channels_first"``.
+      save_to_dir: None or a directory where the augmented images are saved.
+      save_prefix: str, the prefix of saved images' names.
+      save_format: str, default ``"png"``: the format of saved images.
+      follow_links: bool, default False: whether to follow symbolic links.
+      subset: None, ``"training"`` or ``"validation"`` (with the generator's
+        ``validation_split``).
+      interpolation: str, default ``"nearest"``: the resampling of the resize.
+      dtype: None (``floatx()``) or the dtype of the batches.
 
     Raises:
       ValueError: For an invalid ``color_mode``, ``class_mode`` or ``subset``.

@@ -29,7 +29,12 @@ def _out(value, like):
 
 @public(_PUB)
 class LearningRateSchedule:
-    """Base class: ``schedule(step)`` returns the learning rate at ``step``."""
+    """Base class of learning rate schedules: ``schedule(step)`` returns the rate at ``step``.
+
+    Subclasses implement ``__call__(step)`` and ``get_config()``; an instance can be
+    passed as an optimizer's ``learning_rate``, which calls it with the optimizer's
+    ``iterations``.
+    """
 
     def __call__(self, step):
         raise NotImplementedError("Learning rate schedule must override __call__")
@@ -218,7 +223,21 @@ class CosineDecay(LearningRateSchedule):
 
 @public(_PUB)
 class CosineDecayRestarts(LearningRateSchedule):
-    """Cosine decay with warm restarts (SGDR)."""
+    """Cosine decay with warm restarts (SGDR, Loshchilov and Hutter, 2017).
+
+    The rate decays along a cosine from ``initial_learning_rate`` to
+    ``alpha * initial_learning_rate`` over ``first_decay_steps`` steps, then restarts;
+    each period is ``t_mul`` times longer and starts ``m_mul`` times lower.
+
+    Args:
+      initial_learning_rate: A float (or scalar tensor): the rate at step 0.
+      first_decay_steps: A number: the length of the first period in steps.
+      t_mul: float, default 2.0: how much longer each period is than the last.
+      m_mul: float, default 1.0: how much lower each restart starts.
+      alpha: float, default 0.0: the minimum rate, as a fraction of
+        ``initial_learning_rate``.
+      name: str, default None: the schedule's name.
+    """
 
     def __init__(self, initial_learning_rate, first_decay_steps, t_mul=2.0, m_mul=1.0,
                  alpha=0.0, name=None):
