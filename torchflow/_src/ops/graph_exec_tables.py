@@ -22,7 +22,7 @@ class HashTable:
     """A lookup table resource: ``key_dtype`` keys to ``value_dtype`` values."""
 
     __slots__ = ("key_dtype", "value_dtype", "table", "mutable", "empty_key", "deleted_key",
-                 "__weakref__")
+                 "index", "__weakref__")
 
     def __init__(self, key_dtype, value_dtype, mutable: bool, empty_key=None,
                  deleted_key=None):
@@ -33,6 +33,51 @@ class HashTable:
         # MutableDenseHashTableV2's reserved keys (None for the other tables)
         self.empty_key = empty_key
         self.deleted_key = deleted_key
+        # (sorted keys, their values) for vectorized lookups of integer keys; None after
+        # every change (the writing ops reset it)
+        self.index: "tuple | None" = None
+
+
+def sorted_index(t: HashTable):
+    """An index of an integer-keyed, non-string-valued table for vectorized lookups
+    (built once per change): ``("dense", low, present, values)`` when the keys span a
+    range of at most about four times their number, else ``("sorted", keys, values)``;
+    None for other tables."""
+    kd, vd = t.key_dtype, t.value_dtype
+    if not (isinstance(kd, dtypes.DType) and kd.is_integer and isinstance(vd, dtypes.DType)
+            and vd != dtypes.string) or not t.table:
+        return None
+    if t.index is None:
+        ks = np.fromiter(t.table.keys(), np.int64, len(t.table))
+        vs = np.array(list(t.table.values()), dtype=vd.as_numpy_dtype)
+        lo, hi = int(ks.min()), int(ks.max())
+        if hi - lo <= 4 * len(ks) + 1024:
+            present = np.zeros(hi - lo + 1, dtype=bool)
+            present[ks - lo] = True
+            dense = np.zeros(hi - lo + 1, dtype=vs.dtype)
+            dense[ks - lo] = vs
+            t.index = ("dense", lo, present, dense)
+        else:
+            order = np.argsort(ks, kind="stable")
+            t.index = ("sorted", ks[order], vs[order])
+    return t.index
+
+
+def find_values(t: HashTable, keys: np.ndarray, default):
+    """The values of integer ``keys`` (an array), ``default`` for a miss; None where
+    the table has no index."""
+    index = sorted_index(t)
+    if index is None:
+        return None
+    k = keys.astype(np.int64, copy=False)
+    if index[0] == "dense":
+        _, lo, present, dense = index
+        ok = (k >= lo) & (k < lo + len(present))
+        off = np.where(ok, k - lo, 0)
+        return np.where(ok & present[off], dense[off], np.asarray(default, dtype=dense.dtype))
+    _, sk, sv = index
+    pos = np.minimum(np.searchsorted(sk, k), len(sk) - 1)
+    return np.where(sk[pos] == k, sv[pos], np.asarray(default, dtype=sv.dtype))
 
 
 def _table(x, op: str) -> HashTable:
@@ -91,6 +136,7 @@ def _create_dense(library, attrs, inputs):
 def _import(library, attrs, inputs):
     table, keys, values = inputs
     t = _table(table, "LookupTableImportV2")
+    t.index = None
     _check_dtype(t, keys, "key", "LookupTableImportV2")
     _check_dtype(t, values, "value", "LookupTableImportV2")
     ks, _ = _keys(keys)
@@ -125,6 +171,7 @@ def _add_static(t: HashTable, key, value, op: str) -> None:
 def _insert(library, attrs, inputs):
     table, keys, values = inputs
     t = _table(table, "LookupTableInsertV2")
+    t.index = None
     _check_dtype(t, keys, "key", "LookupTableInsertV2")
     _check_dtype(t, values, "value", "LookupTableInsertV2")
     ks, _ = _keys(keys)
@@ -136,6 +183,7 @@ def _insert(library, attrs, inputs):
 
 def _remove(library, attrs, inputs):
     t = _table(inputs[0], "LookupTableRemoveV2")
+    t.index = None
     _check_dtype(t, inputs[1], "key", "LookupTableRemoveV2")
     ks = _keys(inputs[1])[0]
     check_reserved(t, ks, "LookupTableRemoveV2")
@@ -162,6 +210,7 @@ def _parse(token: bytes, dtype, n: int):
 def _from_text_file(library, attrs, inputs):
     table, filename = inputs
     t = _table(table, "InitializeTableFromTextFileV2")
+    t.index = None
     path = filename.numpy()
     path = path.decode("utf-8") if isinstance(path, bytes) else str(path)
     key_index = int(attrs.get("key_index", _WHOLE_LINE))
@@ -215,13 +264,21 @@ def _find(library, attrs, inputs):
     table, keys, default = inputs
     t = _table(table, "LookupTableFindV2")
     _check_dtype(t, keys, "key", "LookupTableFindV2")
-    ks, shape = _keys(keys)
-    check_reserved(t, ks, "LookupTableFindV2")
     d = default.numpy()
     d = d.item() if hasattr(d, "item") and np.ndim(d) == 0 else d
+    dtype = t.value_dtype if isinstance(t.value_dtype, dtypes.DType) else default.dtype
+    a = np.asarray(keys.numpy())
+    if a.dtype != object and np.ndim(d) == 0:
+        if t.empty_key is not None:
+            check_reserved(t, [r for r in (t.empty_key, t.deleted_key) if np.any(a == r)],
+                           "LookupTableFindV2")
+        found = find_values(t, a, d)
+        if found is not None:
+            return [constant(found.reshape(a.shape), dtype=dtype)]
+    ks, shape = a.reshape(-1).tolist(), a.shape
+    check_reserved(t, ks, "LookupTableFindV2")
     get = t.table.get
     out = [get(k, d) for k in ks]
-    dtype = t.value_dtype if isinstance(t.value_dtype, dtypes.DType) else default.dtype
     arr = np.array(out, dtype=object if dtype == dtypes.string else dtype.as_numpy_dtype)
     return [constant(arr.reshape(shape), dtype=dtype)]
 

@@ -170,6 +170,7 @@ class DenseHashTable(LookupTable):
             return
         keys = np.asarray(tensors["table-keys"].numpy()).reshape(-1).tolist()
         values = np.asarray(tensors["table-values"].numpy()).reshape(-1).tolist()
+        r.index = None
         r.table = {k: v for k, v in zip(keys, values) if k != r.empty_key and
                    k != r.deleted_key}
         self._num_buckets = max(self._num_buckets, len(keys))

@@ -15,7 +15,7 @@ from torchflow._src.core import dtypes, graph_trace, op_graph
 from torchflow._src.core.convert import constant
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.ops import graph_exec_tables as _gx
-from torchflow._src.ops.lookup_ops import hash_bucket
+from torchflow._src.ops.string_hash_ops import fingerprint64
 
 HashTable = _gx.HashTable
 _I64 = dtypes.int64
@@ -26,6 +26,25 @@ def resource_tensor(table: HashTable) -> Tensor:
     holder = np.empty((), dtype=object)
     holder[()] = table
     return wrap(holder, dtypes.resource)
+
+
+_BUCKETS: dict = {}  # (key, num_oov) -> bucket: out-of-vocabulary keys repeat, and
+_MAX_BUCKETS = 1 << 16  # Fingerprint64 written in Python costs microseconds a key
+
+
+def _oov_buckets(keys: np.ndarray, num_oov: int) -> np.ndarray:
+    """``Fingerprint64(AsString(key)) % num_oov`` of each key (TF's OOV bucket)."""
+    out = np.empty(keys.size, np.int64)
+    get = _BUCKETS.get
+    for i, k in enumerate(keys.reshape(-1).tolist()):
+        b = get((k, num_oov))
+        if b is None:
+            if len(_BUCKETS) >= _MAX_BUCKETS:
+                _BUCKETS.clear()
+            data = k if isinstance(k, bytes) else str(int(k)).encode()
+            b = _BUCKETS[(k, num_oov)] = fingerprint64(data) % num_oov
+        out[i] = b
+    return out.reshape(keys.shape)
 
 
 def _no_effect(*args, **kwargs):
@@ -100,15 +119,19 @@ def vocab_lookup(table, keys: Tensor, num_oov: int) -> Tensor:
     form modulo ``num_oov`` plus the vocabulary size (int64 keys)."""
     flat = np.asarray(keys.numpy())
     flat = flat.astype(np.int64) if flat.dtype != object else flat
-    buckets = hash_bucket(flat, num_oov)
     if table is None:
-        return constant(buckets, dtype=_I64)
-    entries = table._resource.table
-    get = entries.get
-    ids = np.fromiter((get(k, -1) for k in flat.reshape(-1).tolist()), np.int64, flat.size)
-    ids = ids.reshape(flat.shape)
-    out = np.where(ids != -1, ids, buckets + len(entries))
-    return constant(out.astype(np.int64), dtype=_I64)
+        return constant(_oov_buckets(flat, num_oov), dtype=_I64)
+    t = table._resource
+    ids = _gx.find_values(t, flat, -1) if flat.dtype != object else None
+    if ids is None:
+        get = t.table.get
+        ids = np.fromiter((get(k, -1) for k in flat.reshape(-1).tolist()), np.int64,
+                          flat.size).reshape(flat.shape)
+    miss = ids == -1
+    if miss.any():  # Fingerprint64 only for the keys out of the vocabulary
+        ids = ids.astype(np.int64, copy=True)
+        ids[miss] = _oov_buckets(flat[miss], num_oov) + len(t.table)
+    return constant(ids.astype(np.int64, copy=False), dtype=_I64)
 
 
 # --- TF graphs ------------------------------------------------------------------------
