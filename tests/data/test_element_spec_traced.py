@@ -271,3 +271,17 @@ def test_batched_unknown_dimension_runs_python_at_most_twice():
     assert ds.element_spec == tf.TensorSpec([None], tf.int64)
     assert [v.numpy().tolist() for v in ds][-1] == [36, 38]
     assert len(runs) <= 2
+
+
+def test_a_spec_asked_inside_a_traced_function_keeps_the_outer_traces_notes():
+    # The map function asks for another dataset's spec while its own trace runs.
+    def f(x):
+        y = tf.py_function(lambda v: v * 2, [x], tf.int64)
+        y.set_shape([])
+        inner = tf.data.Dataset.from_tensors(x).map(lambda v: tf.range(v))
+        assert inner.element_spec == tf.TensorSpec([None], tf.int64)
+        return y, tf.py_function(lambda v: v + 1, [x], tf.int64)
+
+    ds = tf.data.Dataset.range(1, 4).map(f)
+    assert ds.element_spec == (tf.TensorSpec([], tf.int64), tf.TensorSpec(None, tf.int64))
+    assert [(int(y), int(z)) for y, z in ds] == [(2, 2), (4, 3), (6, 4)]

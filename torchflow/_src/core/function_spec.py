@@ -106,8 +106,11 @@ class _Variant:
     def __init__(self, variant: int, py_rank: int):
         self._v = (variant, py_rank)
 
+    _FIELDS = ("variant", "py_rank", "host_stand_ins", "declared", "py_outs")
+
     def __enter__(self):
-        self._old = (getattr(_local, "variant", None), getattr(_local, "py_rank", 0))
+        # Saved whole: a trace may ask for another dataset's spec (a nested trace).
+        self._old = [getattr(_local, k, None) for k in self._FIELDS]
         _local.variant, _local.py_rank = self._v
         _local.host_stand_ins = False
         _local.declared = []  # (tensor, shape) of each set_shape call
@@ -115,7 +118,8 @@ class _Variant:
         return self
 
     def __exit__(self, *exc):
-        _local.variant, _local.py_rank = self._old
+        for k, v in zip(self._FIELDS, self._old):
+            setattr(_local, k, v)
 
 
 def _dry_run(fn: function.Function, concrete, args):
@@ -129,8 +133,9 @@ def _dry_run(fn: function.Function, concrete, args):
         raise SpecTraceUnavailable(str(e)) from None
     graph = None
     if rec.unsafe is None and gkey is not None:
-        graph = concrete._graphs.get(gkey)
-        if graph is None:
+        if gkey in concrete._graphs:  # an earlier call's (None: that call ran eagerly)
+            graph = concrete._graphs[gkey]
+        else:
             graph = concrete._graphs[gkey] = graph_trace.Graph(rec, names, out)
             concrete._note_recording(gkey, graph)
     return out, rec, graph
@@ -198,13 +203,13 @@ def trace_outputs(fn: function.Function, args_spec: tuple) -> tuple:
             out, rec, graph = _dry_run(fn, concrete, nest.map_structure(
                 lambda s: _stand_in(s, 0), args))
             second = _needs_second(args, rec, out)
+            held = _local.declared  # (tensor, shape) pairs: keeps their ids valid
         sized = {id(x) for x in nest.flatten(out, expand_composites=True)
                  if isinstance(x, Tensor) and id(x._t) in rec.vshape}
         declared: dict = {}
-        for t, shape in _local.declared:
+        for t, shape in held:
             declared[id(t)] = declared[id(t)].merge_with(shape) if id(t) in declared \
                 else shape
-        held = _local.declared  # keeps the ids valid
         if not second:
             return [out], sized, declared, held
         other = nest.map_structure(lambda s: _stand_in(s, 1), args)
