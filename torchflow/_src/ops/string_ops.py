@@ -127,7 +127,16 @@ def length(input, unit="BYTE", name=None) -> Tensor | RaggedTensor:
 
 @public("torchflow.strings")
 def lower(input, encoding="", name=None) -> Tensor | RaggedTensor:
-    """Lower-cases ``input`` (ASCII only, or all of Unicode with ``encoding="utf-8"``)."""
+    """Converts each string of ``input`` to lower case.
+
+    Args:
+      input: A string Tensor or ``tf.RaggedTensor`` of strings.
+      encoding: ``""`` (default: ASCII letters only) or ``"utf-8"`` (all of Unicode).
+      name: A name for the operation (optional).
+
+    Returns:
+      A string Tensor (or RaggedTensor) of ``input``'s shape.
+    """
     if isinstance(input, RaggedTensor):
         return input.with_flat_values(lower(input.flat_values, encoding))
     a = str_arg("StringLower", input)
@@ -138,7 +147,16 @@ def lower(input, encoding="", name=None) -> Tensor | RaggedTensor:
 
 @public("torchflow.strings")
 def upper(input, encoding="", name=None) -> Tensor | RaggedTensor:
-    """Upper-cases ``input`` (ASCII only, or all of Unicode with ``encoding="utf-8"``)."""
+    """Converts each string of ``input`` to upper case.
+
+    Args:
+      input: A string Tensor or ``tf.RaggedTensor`` of strings.
+      encoding: ``""`` (default: ASCII letters only) or ``"utf-8"`` (all of Unicode).
+      name: A name for the operation (optional).
+
+    Returns:
+      A string Tensor (or RaggedTensor) of ``input``'s shape.
+    """
     if isinstance(input, RaggedTensor):
         return input.with_flat_values(upper(input.flat_values, encoding))
     a = str_arg("StringUpper", input)
@@ -149,7 +167,15 @@ def upper(input, encoding="", name=None) -> Tensor | RaggedTensor:
 
 @public("torchflow.strings")
 def strip(input, name=None) -> Tensor | RaggedTensor:
-    """Strips leading and trailing whitespace from each string."""
+    """Strips leading and trailing whitespace from each string.
+
+    Args:
+      input: A string Tensor or ``tf.RaggedTensor`` of strings.
+      name: A name for the operation (optional).
+
+    Returns:
+      A string Tensor (or RaggedTensor) of ``input``'s shape.
+    """
     if isinstance(input, RaggedTensor):
         return input.with_flat_values(strip(input.flat_values))
     return _sw(_map(str_arg("StringStrip", input), bytes.strip))
@@ -377,7 +403,16 @@ def _split_whitespace(x: bytes, maxsplit: int) -> list:
 
 @public("torchflow.strings")
 def bytes_split(input, name=None):
-    """Splits each string into its bytes (same result layout as ``split``)."""
+    """Splits each string into its bytes.
+
+    Args:
+      input: A string Tensor or ``tf.RaggedTensor`` of strings.
+      name: A name for the operation (optional).
+
+    Returns:
+      For a scalar, a 1-D string Tensor of one-byte strings; otherwise a
+      ``tf.RaggedTensor`` one rank higher than ``input``.
+    """
     if isinstance(input, RaggedTensor):
         return input.with_flat_values(bytes_split(input.flat_values))
     a = str_arg("StringSplitV2", input)
@@ -389,8 +424,26 @@ def unicode_decode(input, input_encoding, errors="replace", replacement_char=655
                    replace_control_characters=False, name=None):
     """Decodes each string into its Unicode code points (int32).
 
-    Returns a 1-D int32 Tensor for a scalar ``input``, else a ``tf.RaggedTensor``
-    of rank ``input.shape.rank + 1``.
+    Args:
+      input: A string Tensor or ``tf.RaggedTensor`` of strings.
+      input_encoding: str, the encoding of ``input``: ``"UTF-8"``, ``"UTF-16-BE"`` or
+        ``"UTF-32-BE"`` (TF also takes ICU's other encodings; torchflow does not).
+      errors: ``"replace"`` (default: invalid sequences become ``replacement_char``),
+        ``"ignore"`` (they are skipped) or ``"strict"`` (they raise
+        ``InvalidArgumentError``).
+      replacement_char: int, default 65533 (U+FFFD): the code point put for invalid
+        sequences.
+      replace_control_characters: bool, default False: whether C0 control characters
+        are replaced by ``replacement_char`` too.
+      name: A name for the operation (optional).
+
+    Returns:
+      A 1-D int32 Tensor for a scalar ``input``, else an int32 ``tf.RaggedTensor`` of
+      rank ``input.shape.rank + 1``.
+
+    Raises:
+      ValueError: an encoding other than the three above, or an unknown ``errors``.
+      InvalidArgumentError: an invalid sequence with ``errors="strict"``.
     """
     if isinstance(input, RaggedTensor):
         return input.with_flat_values(unicode_decode(
@@ -674,7 +727,20 @@ def _compile(op: str, pattern):
 
 @public("torchflow.strings")
 def regex_full_match(input, pattern, name=None) -> Tensor | RaggedTensor:
-    """True where the whole string matches the regular expression ``pattern``."""
+    """Whether each whole string matches the regular expression ``pattern``.
+
+    Args:
+      input: A string Tensor or ``tf.RaggedTensor`` of strings.
+      pattern: A scalar string: a regular expression in RE2 syntax (POSIX classes such
+        as ``[[:digit:]]`` included).
+      name: A name for the operation (optional).
+
+    Returns:
+      A bool Tensor (or RaggedTensor) of ``input``'s shape.
+
+    Raises:
+      InvalidArgumentError: an invalid ``pattern``.
+    """
     if isinstance(input, RaggedTensor):
         return input.with_flat_values(regex_full_match(input.flat_values, pattern))
     a = str_arg("RegexFullMatch", input)

@@ -42,11 +42,28 @@ def _strs(v):
 def unicode_decode_with_offsets(input, input_encoding, errors="replace",
                                 replacement_char=65533, replace_control_characters=False,
                                 name=None):
-    """Code points of each string and the byte offset where each starts.
+    """Decodes each string into its code points, with the byte offset where each starts.
+
+    Args:
+      input: A string Tensor or ``tf.RaggedTensor`` of strings.
+      input_encoding: str, the encoding of ``input``: ``"UTF-8"``, ``"UTF-16-BE"`` or
+        ``"UTF-32-BE"`` (TF also takes ICU's other encodings; torchflow does not).
+      errors: ``"replace"`` (default: invalid sequences become ``replacement_char``),
+        ``"ignore"`` (they are skipped) or ``"strict"`` (they raise
+        ``InvalidArgumentError``).
+      replacement_char: int, default 65533 (U+FFFD): the code point put for invalid
+        sequences.
+      replace_control_characters: bool, default False: whether C0 control characters
+        are replaced by ``replacement_char`` too.
+      name: A name for the operation (optional).
 
     Returns:
       ``(codepoints, offsets)``: int32 and int64 RaggedTensors (1-D Tensors for a
       scalar ``input``).
+
+    Raises:
+      ValueError: an encoding other than the three above, or an unknown ``errors``.
+      InvalidArgumentError: an invalid sequence with ``errors="strict"``.
     """
     if isinstance(input, RaggedTensor):
         cps, offs = unicode_decode_with_offsets(input.flat_values, input_encoding, errors,
@@ -82,14 +99,54 @@ def _ragged(rows, shape: tuple, pick, make_flat):
 @public("torchflow.strings")
 def unicode_split(input, input_encoding, errors="replace", replacement_char=65533,
                   name=None):
-    """Splits each string into its characters (as strings in ``input_encoding``)."""
+    """Splits each string into its characters (each a string in ``input_encoding``).
+
+    Args:
+      input: A string Tensor or ``tf.RaggedTensor`` of strings.
+      input_encoding: str, the encoding of ``input``: ``"UTF-8"``, ``"UTF-16-BE"`` or
+        ``"UTF-32-BE"`` (TF also takes ICU's other encodings; torchflow does not).
+      errors: ``"replace"`` (default: invalid sequences become ``replacement_char``),
+        ``"ignore"`` (they are skipped) or ``"strict"`` (they raise
+        ``InvalidArgumentError``).
+      replacement_char: int, default 65533 (U+FFFD): the code point put for invalid
+        sequences.
+      name: A name for the operation (optional).
+
+    Returns:
+      A 1-D string Tensor for a scalar ``input``, else a ``tf.RaggedTensor`` one rank
+      higher.
+
+    Raises:
+      ValueError: an encoding other than the three above, or an unknown ``errors``.
+      InvalidArgumentError: an invalid sequence with ``errors="strict"``.
+    """
     return unicode_split_with_offsets(input, input_encoding, errors, replacement_char)[0]
 
 
 @public("torchflow.strings")
 def unicode_split_with_offsets(input, input_encoding, errors="replace",
                                replacement_char=65533, name=None):
-    """Characters of each string and their byte offsets (RaggedTensors, see ``split``)."""
+    """Splits each string into its characters, with the byte offset where each starts.
+
+    Args:
+      input: A string Tensor or ``tf.RaggedTensor`` of strings.
+      input_encoding: str, the encoding of ``input``: ``"UTF-8"``, ``"UTF-16-BE"`` or
+        ``"UTF-32-BE"`` (TF also takes ICU's other encodings; torchflow does not).
+      errors: ``"replace"`` (default: invalid sequences become ``replacement_char``),
+        ``"ignore"`` (they are skipped) or ``"strict"`` (they raise
+        ``InvalidArgumentError``).
+      replacement_char: int, default 65533 (U+FFFD): the code point put for invalid
+        sequences.
+      name: A name for the operation (optional).
+
+    Returns:
+      ``(chars, offsets)``: a string and an int64 RaggedTensor (1-D Tensors for a
+      scalar ``input``).
+
+    Raises:
+      ValueError: an encoding other than the three above, or an unknown ``errors``.
+      InvalidArgumentError: an invalid sequence with ``errors="strict"``.
+    """
     if isinstance(input, RaggedTensor):
         chars, offs = unicode_split_with_offsets(input.flat_values, input_encoding, errors,
                                                  replacement_char)
@@ -186,7 +243,28 @@ def unicode_transcode(input, input_encoding, output_encoding, errors="replace",
                       name=None) -> Tensor | RaggedTensor:
     """Re-encodes each string from ``input_encoding`` to ``output_encoding``.
 
-    A RaggedTensor ``input`` gives a RaggedTensor of the same row partitions.
+    Args:
+      input: A string Tensor or ``tf.RaggedTensor`` of strings.
+      input_encoding: str, the encoding of ``input``: ``"UTF-8"``, ``"UTF-16-BE"`` or
+        ``"UTF-32-BE"`` (TF also takes ICU's other encodings; torchflow does not).
+      output_encoding: str, the encoding of the result: ``"UTF-8"``, ``"UTF-16-BE"`` or
+        ``"UTF-32-BE"``.
+      errors: ``"replace"`` (default: invalid sequences become ``replacement_char``),
+        ``"ignore"`` (they are skipped) or ``"strict"`` (they raise
+        ``InvalidArgumentError``).
+      replacement_char: int, default 65533 (U+FFFD): the code point put for invalid
+        sequences.
+      replace_control_characters: bool, default False: whether C0 control characters
+        are replaced by ``replacement_char`` too.
+      name: A name for the operation (optional).
+
+    Returns:
+      A string Tensor of ``input``'s shape (a RaggedTensor of the same row partitions
+      for a RaggedTensor ``input``).
+
+    Raises:
+      ValueError: an encoding other than the three above, or an unknown ``errors``.
+      InvalidArgumentError: an invalid sequence with ``errors="strict"``.
     """
     if isinstance(input, RaggedTensor):
         return input.with_flat_values(unicode_transcode(
