@@ -17,7 +17,7 @@ from torchflow._src.core.custom_gradient import custom_gradient
 from torchflow._src.distribute.ds_context import get_replica_context
 from torchflow._src.distribute.reduce_util import ReduceOp
 from torchflow._src.keras.layers.normalization.batch_normalization import _LOW, BatchNormalization
-from torchflow._src.ops.array_ops import reshape
+from torchflow._src.ops.array_ops import reshape, stack
 from torchflow._src.ops.creation_ops import cast
 from torchflow._src.ops.normalization_ops import moments
 from torchflow._src.ops.reduction_ops import reduce_prod, reduce_sum
@@ -95,7 +95,7 @@ class SyncBatchNormalization(BatchNormalization):
             return moments(x, self._reduce, keepdims=True)
         local_sum = reduce_sum(x, self._reduce, keepdims=True)
         local_sq = reduce_sum(square(x), self._reduce, keepdims=True)
-        count = cast(reduce_prod([shape(x)[a] for a in self._reduce]), x.dtype)
+        count = cast(reduce_prod(stack([shape(x)[a] for a in self._reduce])), x.dtype)
         if ctx.num_replicas_in_sync > 1:
             total, total_sq = _sum_across_replicas(ctx, local_sum, local_sq)
             count = ctx.all_reduce(ReduceOp.SUM, count)
