@@ -25,10 +25,10 @@ from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.keras.engine.base_layer import Layer
 from torchflow._src.keras.engine.input_spec import InputSpec
 from torchflow._src.keras.layers import _utils as U
-from torchflow._src.ops.array_ops import reshape, transpose
-from torchflow._src.ops.creation_ops import cast
+from torchflow._src.ops.array_ops import concat, reshape, transpose
+from torchflow._src.ops.creation_ops import cast, zeros
 from torchflow._src.ops.einsum_ops import einsum
-from torchflow._src.ops.gather_ops import gather, scatter_nd
+from torchflow._src.ops.gather_ops import gather
 from torchflow._src.ops.linalg_ops import matmul
 from torchflow._src.util.api import public
 
@@ -110,7 +110,7 @@ class _LocallyConnected(Layer):
         elif self.implementation == 3:
             idxs = sorted(self._kernel_idxs())
             self._idxs = constant(np.array(idxs, np.int64).reshape(-1, 2), dtype="int64")
-            self._dense_shape = [n_out * f, int(np.prod(spatial)) * channels]
+            self._sparse_gather(np.array(idxs, np.int64).reshape(-1, 2), n_out * f)
             kshape = [len(idxs)]
         else:
             raise ValueError(f"Unrecognized implementation mode: {self.implementation}.")
@@ -159,6 +159,21 @@ class _LocallyConnected(Layer):
             mask = mask.reshape(list(self._spatial) + [1] + list(self._out) + [1])
         return mask
 
+    def _sparse_gather(self, idxs, n_out):
+        """Implementation 3's entries by output: ``_entry_rows [n_out, M]`` (the kernel
+        entries of each output, padded with the index of an appended zero) and
+        ``_in_rows`` (their input indices; 0 where padded)."""
+        counts = np.bincount(idxs[:, 0], minlength=n_out)
+        m = max(int(counts.max()), 1)
+        entry = np.full((n_out, m), len(idxs), np.int64)
+        inputs = np.zeros((n_out, m), np.int64)
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+        slot = np.arange(len(idxs)) - starts[idxs[:, 0]]  # idxs is sorted by output
+        entry[idxs[:, 0], slot] = np.arange(len(idxs))
+        inputs[idxs[:, 0], slot] = idxs[:, 1]
+        self._entry_rows = constant(entry, dtype="int64")
+        self._in_rows = constant(inputs, dtype="int64")
+
     def _kernel_idxs(self):
         first = self.data_format == "channels_first"
         c, f = self._channels, self.filters
@@ -188,8 +203,9 @@ class _LocallyConnected(Layer):
             y = matmul(x, reshape(k, [x.shape[-1], -1]))
             y = reshape(y, [-1] + ([f] + out if first else out + [f]))
         else:
-            dense = scatter_nd(self._idxs, self.kernel, self._dense_shape)
-            y = matmul(x, dense, transpose_b=True)
+            kernel = concat([self.kernel, zeros([1], x.dtype)], 0)
+            xg = gather(x, self._in_rows, axis=1)  # [N, n_out, M]
+            y = einsum("nom,om->no", xg, gather(kernel, self._entry_rows))
             y = reshape(y, [-1] + ([f] + out if first else out + [f]))
         if self.bias is not None:
             b = reshape(self.bias, [1, f] + out) if first else self.bias
