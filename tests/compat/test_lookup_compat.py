@@ -215,3 +215,50 @@ def test_dense_table_contents_survive_a_saved_model(tmp_path, writer):
     loaded = reader.saved_model.load(path)
     got = loaded.get(reader.constant(["x", "yy", "zzz", "q"]))
     assert np.asarray(got).tolist() == [1, -1, 3, -1]
+
+
+def test_load_text_tutorial_style_pipeline(tmp_path):
+    """The TF 2.4 "Load text" tutorial's pattern: text files read by TextLineDataset,
+    labeled, words counted into a vocabulary, ids 2.. from a KeyValueTensorInitializer
+    of a Python range (0 is padding; the one OOV bucket is the vocabulary size plus
+    the hash modulo 1, as TF computes it), looked up in ``map``, padded, and a small
+    model trained on them."""
+    rtf = real_tf()
+    texts = {"a.txt": ["The cat sat", "a cat ran", "THE MAT"],
+             "b.txt": ["dogs bark", "the dog sat on a mat", "Zebra"]}
+    for name, lines in texts.items():
+        (tmp_path / name).write_text("\n".join(lines) + "\n")
+
+    def run(m):
+        parts = [m.data.TextLineDataset(str(tmp_path / n)).map(
+            lambda s, k=k: (s, m.constant(k, m.int64))) for k, n in enumerate(sorted(texts))]
+        ds = parts[0].concatenate(parts[1])
+        counts: dict = {}
+        for line, _ in ds:
+            for w in m.strings.split(m.strings.lower(line)).numpy().tolist():
+                counts[w] = counts.get(w, 0) + 1
+        vocab = sorted(counts, key=lambda w: (-counts[w], w))[:6]
+        init = m.lookup.KeyValueTensorInitializer(
+            vocab, range(2, len(vocab) + 2), key_dtype=m.string, value_dtype=m.int64)
+        table = m.lookup.StaticVocabularyTable(init, 1)
+
+        def encode(text, label):
+            return table.lookup(m.strings.split(m.strings.lower(text))), label
+
+        data = ds.map(encode).padded_batch(2, padded_shapes=([None], []))
+        ids = [x.numpy().tolist() for x, _ in data]
+        model = m.keras.Sequential([m.keras.layers.Embedding(len(vocab) + 3, 3),
+                                    m.keras.layers.GlobalAveragePooling1D(),
+                                    m.keras.layers.Dense(1)])
+        model.build((None, None))
+        rng = np.random.default_rng(1)
+        model.set_weights([rng.normal(size=w.shape).astype(np.float32)
+                           for w in model.get_weights()])
+        model.compile(optimizer=m.keras.optimizers.SGD(0.1),
+                      loss=m.keras.losses.BinaryCrossentropy(from_logits=True))
+        loss = model.fit(data, epochs=2, verbose=0, shuffle=False).history["loss"]
+        return ids, loss
+
+    (ids, loss), (rids, rloss) = run(tf), run(rtf)
+    assert ids == rids
+    np.testing.assert_allclose(loss, rloss, rtol=1e-5)
