@@ -94,3 +94,25 @@ def test_experimental_keras_program_matches_tf(impl, tmp_path):
                                    rtol=2e-4, atol=2e-5, err_msg=key)
     for a, b in zip(ours["wd_weights"], theirs["wd_weights"]):
         np.testing.assert_allclose(a, b, rtol=2e-4, atol=2e-5)
+
+
+@pytest.mark.parametrize("impl", [1, 2, 3])
+def test_h5_written_by_tf_keras_loads_in_torchflow(impl, tmp_path):
+    ref = real_tf()
+    k, E = ref.keras, ref.keras.layers.experimental
+    x = RNG.normal(size=(3, 6, 5, 2)).astype("float32")
+    theirs = k.Sequential([k.layers.InputLayer((6, 5, 2)),
+                           k.layers.LocallyConnected2D(3, 2, implementation=impl),
+                           k.layers.Reshape((20, 3)),
+                           E.EinsumDense("abc,cd->abd", (20, 4), bias_axes="d"),
+                           E.SyncBatchNormalization(), k.layers.Flatten(),
+                           E.RandomFourierFeatures(6)])
+    _set_numpy_weights(theirs, 3)
+    path = str(tmp_path / "tf.h5")
+    theirs.save(path)
+    ours = tf.keras.models.load_model(path)
+    assert [type(layer).__name__ for layer in ours.layers] == \
+        [type(layer).__name__ for layer in theirs.layers]
+    assert ours.layers[0].implementation == impl
+    np.testing.assert_allclose(ours.predict(x), theirs.predict(x, verbose=0), rtol=1e-5,
+                               atol=1e-5)
