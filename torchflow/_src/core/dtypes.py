@@ -23,9 +23,21 @@ from torchflow._src.util.api import public
 class DType:
     """Represents the type of the elements in a ``Tensor``.
 
+    Use the module's instances (``tf.float32``, ``tf.int64``, ...) or
+    ``tf.as_dtype(value)``; the constructor is torchflow's own (TF's takes a
+    ``DataType`` enum).
+
     >>> import torchflow as tf
     >>> tf.float32.is_floating
     True
+
+    Args:
+      name: str, TF's name of the type (``"float32"``).
+      enum: int, TF's ``DataType`` enum value.
+      torch_dtype: The torch dtype holding the values (None for strings).
+      np_dtype: The NumPy dtype of ``.numpy()`` results.
+      size: int, the size of one element in bytes.
+      kind: One letter: float, signed, unsigned, complex, bool, string or other.
     """
 
     __slots__ = ("_name", "_enum", "_torch", "_np", "_size", "_kind")

@@ -89,6 +89,12 @@ def variable_creator_scope(variable_creator):
     ...     v = tf.Variable(1.0)
     >>> v.trainable
     False
+
+    Args:
+      variable_creator: A callable ``(next_creator, **kwargs)`` returning a variable.
+
+    Yields:
+      None; the scope lasts for the ``with`` block.
     """
     stack = context.thread_state().variable_creator_stack
     stack.append(variable_creator)

@@ -261,13 +261,25 @@ def _describe(s) -> str:
 
 @public("torchflow")
 def group(*inputs, **kwargs):
-    """Groups ops (eager: everything already ran); returns None."""
+    """Groups ops into one that runs them all; returns None.
+
+    torchflow runs every op when it is called (in ``tf.function`` too), so the
+    grouped ops have already run and there is nothing to wait on.
+
+    Args:
+      *inputs: Ops or tensors (ignored, already computed).
+      **kwargs: ``name`` (ignored).
+    """
     return None
 
 
 @public("torchflow")
 def no_op(name=None):
-    """Does nothing (eager)."""
+    """Does nothing; returns None (TF returns an op that does nothing).
+
+    Args:
+      name: A name for the operation (optional).
+    """
     return None
 
 

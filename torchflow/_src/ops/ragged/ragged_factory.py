@@ -425,6 +425,14 @@ def row_splits_to_segment_ids(splits, name=None, out_type=None) -> Tensor:
     >>> import torchflow as tf
     >>> tf.ragged.row_splits_to_segment_ids([0, 3, 3, 5, 6, 9]).numpy()
     array([0, 0, 0, 2, 2, 3, 4, 4, 4])
+
+    Args:
+      splits: A 1-D int32/int64 Tensor (or list) of sorted row splits starting at 0.
+      name: A name for the operation (optional).
+      out_type: None (``splits``' dtype; int64 for a list) or the dtype of the result.
+
+    Returns:
+      A 1-D Tensor of length ``splits[-1]``.
     """
     s = convert_to_tensor(splits, dtype=None if isinstance(splits, Tensor) else _I64)
     d = s._dtype if out_type is None else dtypes.as_dtype(out_type)
@@ -439,6 +447,16 @@ def segment_ids_to_row_splits(segment_ids, num_segments=None, out_type=None,
     >>> import torchflow as tf
     >>> tf.ragged.segment_ids_to_row_splits([0, 0, 0, 2, 2, 3, 4, 4, 4]).numpy()
     array([0, 3, 3, 5, 6, 9])
+
+    Args:
+      segment_ids: A 1-D int32/int64 Tensor (or list) of sorted segment ids.
+      num_segments: None (``max(segment_ids) + 1``) or the number of rows.
+      out_type: None (``segment_ids``' dtype; int64 for a list) or the dtype of the
+        result.
+      name: A name for the operation (optional).
+
+    Returns:
+      A 1-D Tensor of ``num_segments + 1`` row splits.
     """
     ids = convert_to_tensor(segment_ids, dtype=None if isinstance(segment_ids, Tensor)
                             else _I64)

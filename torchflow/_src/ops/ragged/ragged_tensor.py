@@ -199,6 +199,15 @@ class RaggedTensor(CompositeTensor):
     <tf.RaggedTensor [[3, 1], [], [4, 1, 5]]>
     >>> rt.shape, rt.ragged_rank
     (TensorShape([3, None]), 1)
+
+    Args:
+      values: The flat values (a Tensor) or the inner RaggedTensor.
+      row_splits: A 1-D int64/int32 Tensor of row boundaries.
+      internal: Must be True; only the factories pass it.
+      uniform_row_length: None, or the int length of every row (a uniform dimension).
+
+    Raises:
+      ValueError: a direct call without ``internal=True`` (TF's message).
     """
 
     __slots__ = ("_values", "_row_splits", "_uniform_row_length", "__weakref__")
