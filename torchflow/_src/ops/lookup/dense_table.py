@@ -92,6 +92,14 @@ class DenseHashTable(LookupTable):
     def lookup(self, keys, name=None):
         """The value of each key, the default value for a missing one.
 
+        Args:
+          keys: The keys (converted to the key dtype; a ``SparseTensor`` or
+            ``RaggedTensor`` keeps its structure).
+          name: A name for the operation (optional).
+
+        Returns:
+          A tensor of values of ``keys``' shape.
+
         Raises:
           InvalidArgumentError: A key is the empty or deleted key.
         """
@@ -105,6 +113,11 @@ class DenseHashTable(LookupTable):
     def insert_or_assign(self, keys, values, name=None):
         """Sets the value of each key (inserting missing ones).
 
+        Args:
+          keys: The keys (converted to the key dtype).
+          values: One value per key (converted to the value dtype).
+          name: A name for the operation (optional).
+
         Raises:
           InvalidArgumentError: A key is the empty or deleted key.
         """
@@ -117,11 +130,19 @@ class DenseHashTable(LookupTable):
             self._num_buckets *= 2  # TF doubles its buckets past the load factor
 
     def insert(self, keys, values, name=None):
-        """``insert_or_assign``."""
+        """Sets the value of each key (``insert_or_assign``).
+
+        Raises:
+          InvalidArgumentError: A key is the empty or deleted key.
+        """
         return self.insert_or_assign(keys, values, name)
 
     def erase(self, keys, name=None):
         """Removes ``keys`` (missing ones are ignored).
+
+        Args:
+          keys: The keys (converted to the key dtype).
+          name: A name for the operation (optional).
 
         Raises:
           InvalidArgumentError: A key is the empty or deleted key.
@@ -129,11 +150,19 @@ class DenseHashTable(LookupTable):
         table_ops.remove(self, self._keys(keys))
 
     def remove(self, keys, name=None):
-        """``erase``."""
+        """Removes ``keys`` (``erase``).
+
+        Raises:
+          InvalidArgumentError: A key is the empty or deleted key.
+        """
         return self.erase(keys, name)
 
     def export(self, name=None):
-        """The keys and values of the entries, as two tensors."""
+        """The entries.
+
+        Returns:
+          ``(keys, values)``: two 1-D tensors (TF returns its bucket arrays instead).
+        """
         return table_ops.export(self)
 
     # --- checkpoints (TF's "table" saveable) ------------------------------------------

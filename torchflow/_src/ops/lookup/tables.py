@@ -69,7 +69,14 @@ class LookupTable:
             raise TypeError(f"Signature mismatch. Keys must be dtype {want}, got {keys.dtype}.")
 
     def size(self, name=None):
-        """The number of entries (an int64 scalar)."""
+        """The number of entries.
+
+        Args:
+          name: A name for the operation (optional).
+
+        Returns:
+          An int64 scalar tensor.
+        """
         return table_ops.size(self)
 
     def lookup(self, keys, name=None):
@@ -182,7 +189,14 @@ class StaticHashTable(LookupTable):
         return rebuild(out) if rebuild is not None else out
 
     def export(self, name=None):
-        """The table's keys and values, as two tensors."""
+        """The table's entries.
+
+        Args:
+          name: A name for the operation (optional).
+
+        Returns:
+          ``(keys, values)``: two 1-D tensors of the key and value dtypes.
+        """
         return table_ops.export(self)
 
 
@@ -264,7 +278,14 @@ class StaticVocabularyTable(LookupTable):
         return super()._list_functions_for_serialization(unused_functions)
 
     def size(self, name=None):
-        """The vocabulary size plus ``num_oov_buckets`` (an int64 scalar)."""
+        """The number of ids: the vocabulary size plus ``num_oov_buckets``.
+
+        Args:
+          name: A name for the operation (optional).
+
+        Returns:
+          An int64 scalar tensor.
+        """
         n = self._num_oov_buckets
         if self._table is None:
             return convert_to_tensor(n, dtype=dtypes.int64)
@@ -272,6 +293,13 @@ class StaticVocabularyTable(LookupTable):
 
     def lookup(self, keys, name=None):
         """The id of each key (int64), of ``keys``' shape.
+
+        Args:
+          keys: A tensor (or ``SparseTensor``/``RaggedTensor``) of ``lookup_key_dtype``.
+          name: A name for the operation (optional).
+
+        Returns:
+          The ids: a key's vocabulary id, or its out-of-vocabulary bucket.
 
         Raises:
           TypeError: ``keys`` is not of ``lookup_key_dtype``.
