@@ -258,3 +258,19 @@ def test_traced_layer_replays_sparse_and_string_features_of_new_sizes():
     for rows, nnz, seed in [(4, 5, 0), (4, 2, 1), (6, 10, 2), (3, 0, 3)]:
         f = feats(rows, nnz, seed)
         np.testing.assert_allclose(traced(f).numpy(), layer(f).numpy(), rtol=1e-6)
+
+
+def test_embedding_initialized_from_checkpoint_matches_tf(tmp_path):
+    rtf = real_tf()
+    table = rtf.Variable(np.arange(10, dtype="float32").reshape(5, 2))
+    path = rtf.train.Checkpoint(t=table).save(str(tmp_path / "ck"))
+
+    def run(m):
+        fc = m.feature_column
+        col = fc.embedding_column(fc.categorical_column_with_identity("i", 5), 2,
+                                  ckpt_to_load_from=path,
+                                  tensor_name_in_ckpt="t/.ATTRIBUTES/VARIABLE_VALUE")
+        return m.keras.layers.DenseFeatures([col])({"i": m.constant([[3], [1]])}).numpy()
+
+    np.testing.assert_array_equal(run(torchflow), run(rtf))
+    np.testing.assert_array_equal(run(torchflow), [[6.0, 7.0], [2.0, 3.0]])
