@@ -203,3 +203,14 @@ def test_wrong_hash_file_is_fetched_again(cache, capsys):
                                         "tensorflow/tf-keras-datasets/boston_housing.npz"):
         D.boston_housing.load_data()
     assert "file hash does not match the original value of f553886a" in capsys.readouterr().out
+
+
+def test_cache_dir_argument_of_later_tf_keras(accept_hashes, tmp_path):
+    # tf-keras' cache_dir (TF 2.4 has none): <cache_dir>/datasets/<file>.
+    root = tmp_path / "elsewhere"
+    (root / "datasets").mkdir(parents=True)
+    np.savez(root / "datasets" / "boston_housing.npz", x=RNG.normal(size=(10, 13)),
+             y=RNG.normal(size=10))
+    _same(D.boston_housing.load_data(cache_dir=str(root)),
+          real_tf().keras.datasets.boston_housing.load_data(cache_dir=str(root)))
+    assert not (accept_hashes / "boston_housing.npz").exists()

@@ -5,4 +5,14 @@ and hash, so a file already in ``~/.keras/datasets`` (TF's cache) is used as is 
 missing one is downloaded from TF's origin (offline: get_file's error).
 """
 
+import os
+
 ORIGIN = "https://storage.googleapis.com/tensorflow/tf-keras-datasets/"
+
+
+def _cache(cache_dir):
+    """tf-keras' ``cache_dir`` argument: expanded and created; None keeps ``~/.keras``."""
+    if cache_dir:
+        cache_dir = os.path.expanduser(cache_dir)
+        os.makedirs(cache_dir, exist_ok=True)
+    return cache_dir

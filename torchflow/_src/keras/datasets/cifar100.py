@@ -7,17 +7,20 @@ import os
 import numpy as np
 
 from torchflow._src.keras import backend
+from torchflow._src.keras.datasets import _cache
 from torchflow._src.keras.datasets.cifar import load_batch
 from torchflow._src.keras.utils.data_utils import get_file
 from torchflow._src.util.api import public
 
 
 @public("torchflow.keras.datasets.cifar100")
-def load_data(label_mode="fine"):
+def load_data(label_mode="fine", cache_dir=None):
     """Loads CIFAR-100 (50,000 training and 10,000 test 32x32 colour images).
 
     Args:
       label_mode: ``'fine'`` (100 classes) or ``'coarse'`` (20 superclasses).
+      cache_dir: Where to cache instead of ``~/.keras`` (tf-keras' later argument;
+        TF 2.4 has none).
 
     Returns:
       ``(x_train, y_train), (x_test, y_test)``: uint8 images ``[n, 32, 32, 3]`` (``[n, 3,
@@ -33,7 +36,8 @@ def load_data(label_mode="fine"):
     path = get_file("cifar-100-python",
                     origin="https://www.cs.toronto.edu/~kriz/cifar-100-python.tar.gz",
                     untar=True,
-                    file_hash="85cd44d02ba6437773c5bbd22e183051d648de2e7d6b014e1ef29b855ba677a7")
+                    file_hash="85cd44d02ba6437773c5bbd22e183051d648de2e7d6b014e1ef29b855ba677a7",
+                    cache_dir=_cache(cache_dir))
     x_train, y_train = load_batch(os.path.join(path, "train"), label_key=label_mode + "_labels")
     x_test, y_test = load_batch(os.path.join(path, "test"), label_key=label_mode + "_labels")
     y_train = np.reshape(y_train, (len(y_train), 1))

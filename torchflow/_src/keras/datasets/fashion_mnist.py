@@ -7,7 +7,7 @@ import os
 
 import numpy as np
 
-from torchflow._src.keras.datasets import ORIGIN
+from torchflow._src.keras.datasets import ORIGIN, _cache
 from torchflow._src.keras.utils.data_utils import get_file
 from torchflow._src.util.api import public
 
@@ -21,10 +21,14 @@ def _read(path, offset):
 
 
 @public("torchflow.keras.datasets.fashion_mnist")
-def load_data():
+def load_data(cache_dir=None):
     """Loads Fashion-MNIST (60,000 training and 10,000 test 28x28 clothing images).
 
     The four gzipped idx files are cached in ``~/.keras/datasets/fashion-mnist/``.
+
+    Args:
+      cache_dir: Where to cache instead of ``~/.keras`` (tf-keras' later argument;
+        TF 2.4 has none).
 
     Returns:
       ``(x_train, y_train), (x_test, y_test)``: uint8 images ``[n, 28, 28]`` and uint8
@@ -35,7 +39,8 @@ def load_data():
         cannot be downloaded.
     """
     subdir = os.path.join("datasets", "fashion-mnist")
-    paths = [get_file(name, origin=ORIGIN + name, cache_subdir=subdir) for name in _FILES]
+    paths = [get_file(name, origin=ORIGIN + name, cache_subdir=subdir,
+                      cache_dir=_cache(cache_dir)) for name in _FILES]
     y_train = _read(paths[0], 8)
     x_train = _read(paths[1], 16).reshape(len(y_train), 28, 28)
     y_test = _read(paths[2], 8)

@@ -6,7 +6,7 @@ import logging
 
 import numpy as np
 
-from torchflow._src.keras.datasets import ORIGIN
+from torchflow._src.keras.datasets import ORIGIN, _cache
 from torchflow._src.keras.datasets import sequences as S
 from torchflow._src.keras.utils.data_utils import get_file
 from torchflow._src.util.api import public
@@ -16,7 +16,7 @@ _log = logging.getLogger("torchflow")
 
 @public("torchflow.keras.datasets.imdb")
 def load_data(path="imdb.npz", num_words=None, skip_top=0, maxlen=None, seed=113,
-              start_char=1, oov_char=2, index_from=3, **kwargs):
+              start_char=1, oov_char=2, index_from=3, cache_dir=None, **kwargs):
     """Loads the IMDB dataset: 25,000 training and 25,000 test reviews as word indices.
 
     Each split is shuffled with ``seed``; every review gets ``start_char`` first and its
@@ -32,6 +32,8 @@ def load_data(path="imdb.npz", num_words=None, skip_top=0, maxlen=None, seed=113
       start_char: Index marking a review's start (None: no marker).
       oov_char: Index of removed words (None: removed words are dropped).
       index_from: Added to every word index.
+      cache_dir: Where to cache instead of ``~/.keras`` (tf-keras' later argument;
+        TF 2.4 has none).
       **kwargs: ``nb_words``, TF's old name of ``num_words``.
 
     Returns:
@@ -46,7 +48,8 @@ def load_data(path="imdb.npz", num_words=None, skip_top=0, maxlen=None, seed=113
     """
     num_words = S.check_kwargs(kwargs, _log) or num_words
     path = get_file(path, origin=ORIGIN + "imdb.npz",
-                    file_hash="69664113be75683a8fe16e3ed0ab59fda8886cb3cd7ada244f7d9544e4676b9f")
+                    file_hash="69664113be75683a8fe16e3ed0ab59fda8886cb3cd7ada244f7d9544e4676b9f",
+                    cache_dir=_cache(cache_dir))
     with np.load(path, allow_pickle=True) as f:
         x_train, labels_train = f["x_train"], f["y_train"]
         x_test, labels_test = f["x_test"], f["y_test"]

@@ -6,7 +6,7 @@ import logging
 
 import numpy as np
 
-from torchflow._src.keras.datasets import ORIGIN
+from torchflow._src.keras.datasets import ORIGIN, _cache
 from torchflow._src.keras.datasets import sequences as S
 from torchflow._src.keras.utils.data_utils import get_file
 from torchflow._src.util.api import public
@@ -16,7 +16,7 @@ _log = logging.getLogger("torchflow")
 
 @public("torchflow.keras.datasets.reuters")
 def load_data(path="reuters.npz", num_words=None, skip_top=0, maxlen=None, test_split=0.2,
-              seed=113, start_char=1, oov_char=2, index_from=3, **kwargs):
+              seed=113, start_char=1, oov_char=2, index_from=3, cache_dir=None, **kwargs):
     """Loads the Reuters newswire dataset: 11,228 newswires as word indices, 46 topics.
 
     The newswires are shuffled with ``seed`` and split ``1 - test_split`` / ``test_split``;
@@ -32,6 +32,8 @@ def load_data(path="reuters.npz", num_words=None, skip_top=0, maxlen=None, test_
       start_char: Index marking a newswire's start (None: no marker).
       oov_char: Index of removed words (None: removed words are dropped).
       index_from: Added to every word index.
+      cache_dir: Where to cache instead of ``~/.keras`` (tf-keras' later argument;
+        TF 2.4 has none).
       **kwargs: ``nb_words``, TF's old name of ``num_words``.
 
     Returns:
@@ -45,7 +47,8 @@ def load_data(path="reuters.npz", num_words=None, skip_top=0, maxlen=None, test_
     """
     num_words = S.check_kwargs(kwargs, _log) or num_words
     path = get_file(path, origin=ORIGIN + "reuters.npz",
-                    file_hash="d6586e694ee56d7a4e65172e12b3e987c03096cb01eab99753921ef915959916")
+                    file_hash="d6586e694ee56d7a4e65172e12b3e987c03096cb01eab99753921ef915959916",
+                    cache_dir=_cache(cache_dir))
     with np.load(path, allow_pickle=True) as f:
         xs, labels = f["x"], f["y"]
     indices = np.arange(len(xs))
