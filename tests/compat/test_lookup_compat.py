@@ -262,3 +262,23 @@ def test_load_text_tutorial_style_pipeline(tmp_path):
     (ids, loss), (rids, rloss) = run(tf), run(rtf)
     assert ids == rids
     np.testing.assert_allclose(loss, rloss, rtol=1e-5)
+
+
+def test_untracked_table_is_refused_as_tf_refuses_it(tmp_path):
+    rtf = real_tf()
+
+    def save(m):
+        table = m.lookup.StaticHashTable(m.lookup.KeyValueTensorInitializer(
+            ["a"], m.constant([1], m.int64)), -1)
+
+        class M(m.Module):
+            @m.function(input_signature=[m.TensorSpec([None], m.string)])
+            def f(self, x):
+                return table.lookup(x)
+
+        m.saved_model.save(M(), str(tmp_path / m.__name__))
+
+    for m in (tf, rtf):
+        with pytest.raises(AssertionError, match="Tried to export a function which "
+                           "references an .untracked. resource(.|\n)*StaticHashTable"):
+            save(m)

@@ -282,12 +282,14 @@ class _Saver:
         j = self.index.get(id(var)) if not isinstance(var, _ASSETS) else \
             self._asset_ids.get(id(var))
         if j is None:
+            what = f"variable {var.name}" if not _is_table(var) else \
+                f"the lookup table {var!r} (Trackable referencing this tensor)"
             raise AssertionError(
                 f"Tried to export a function which references an 'untracked' resource. "
                 f"TensorFlow objects (e.g. tf.Variable) captured by functions must be "
                 f"'tracked' by assigning them to an attribute of a tracked object or "
                 f"assigned to an attribute of the main object directly. Function "
-                f"{fname} captures variable {var.name}, which is not reachable from the "
+                f"{fname} captures {what}, which is not reachable from the "
                 "object being saved.")
         return j
 
