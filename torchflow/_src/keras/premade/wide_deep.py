@@ -70,6 +70,10 @@ class WideDeepModel(Model):
 
         Raises:
           ValueError: For a list of optimizers that does not hold two.
+
+        Differences from TensorFlow 2.4: TF's ``Model.compile`` takes any nest of
+        optimizers and ``WideDeepModel`` uses the first two of a list; here a list of
+        another length is refused.
         """
         if isinstance(optimizer, (list, tuple)):
             if len(optimizer) != 2:
