@@ -20,58 +20,145 @@ class Callback:
         self._supports_tf_logs = False
 
     def set_params(self, params):
+        """Receives the run's parameters before it starts (``fit`` calls it).
+
+        Args:
+          params: dict with ``verbose``, ``epochs`` and ``steps`` (batches per epoch).
+        """
         self.params = params
 
     def set_model(self, model):
+        """Receives the model the callback works on (available as ``self.model``).
+
+        Args:
+          model: The ``tf.keras.Model`` being trained, evaluated or run.
+        """
         self.model = model
 
     def on_batch_begin(self, batch, logs=None):
-        """A backwards-compatibility alias for ``on_train_batch_begin``."""
+        """A backwards-compatibility alias for ``on_train_batch_begin``.
+
+        Args:
+          batch: int, the index of the batch within the epoch (or the run).
+          logs: dict, currently empty (kept for the subclass API).
+        """
 
     def on_batch_end(self, batch, logs=None):
-        """A backwards-compatibility alias for ``on_train_batch_end``."""
+        """A backwards-compatibility alias for ``on_train_batch_end``.
+
+        Args:
+          batch: int, the index of the batch within the epoch (or the run).
+          logs: dict, the batch's loss and metrics.
+        """
 
     def on_epoch_begin(self, epoch, logs=None):
-        """Called at the start of an epoch (training only)."""
+        """Called at the start of an epoch (training only).
+
+        Args:
+          epoch: int, the epoch's index (from ``initial_epoch``).
+          logs: dict, currently empty (kept for the subclass API).
+        """
 
     def on_epoch_end(self, epoch, logs=None):
-        """Called at the end of an epoch with the epoch's metrics (and ``val_`` ones)."""
+        """Called at the end of an epoch with the epoch's metrics (and ``val_`` ones).
+
+        Args:
+          epoch: int, the epoch's index.
+          logs: dict of the epoch's loss and metrics, and the validation ones prefixed
+            ``val_`` when ``fit`` validates.
+        """
 
     def on_train_batch_begin(self, batch, logs=None):
+        """Called before a training batch in ``fit``.
+
+        Args:
+          batch: int, the index of the batch within the epoch (or the run).
+          logs: dict, currently empty (kept for the subclass API).
+        """
         self.on_batch_begin(batch, logs=logs)
 
     def on_train_batch_end(self, batch, logs=None):
+        """Called after a training batch in ``fit``.
+
+        Args:
+          batch: int, the index of the batch within the epoch (or the run).
+          logs: dict, the running loss and metrics of the epoch so far.
+        """
         self.on_batch_end(batch, logs=logs)
 
     def on_test_batch_begin(self, batch, logs=None):
-        """Called before a batch in ``evaluate`` (and validation)."""
+        """Called before a batch in ``evaluate`` (and validation).
+
+        Args:
+          batch: int, the index of the batch within the epoch (or the run).
+          logs: dict, currently empty (kept for the subclass API).
+        """
 
     def on_test_batch_end(self, batch, logs=None):
-        """Called after a batch in ``evaluate`` (and validation)."""
+        """Called after a batch in ``evaluate`` (and validation).
+
+        Args:
+          batch: int, the index of the batch within the epoch (or the run).
+          logs: dict, the running loss and metrics so far.
+        """
 
     def on_predict_batch_begin(self, batch, logs=None):
-        """Called before a batch in ``predict``."""
+        """Called before a batch in ``predict``.
+
+        Args:
+          batch: int, the index of the batch within the epoch (or the run).
+          logs: dict, currently empty (kept for the subclass API).
+        """
 
     def on_predict_batch_end(self, batch, logs=None):
-        """Called after a batch in ``predict``."""
+        """Called after a batch in ``predict``.
+
+        Args:
+          batch: int, the index of the batch within the epoch (or the run).
+          logs: dict, ``outputs``: the batch's predictions.
+        """
 
     def on_train_begin(self, logs=None):
-        """Called at the start of ``fit``."""
+        """Called at the start of ``fit``.
+
+        Args:
+          logs: dict, currently empty (kept for the subclass API).
+        """
 
     def on_train_end(self, logs=None):
-        """Called at the end of ``fit``."""
+        """Called at the end of ``fit``.
+
+        Args:
+          logs: dict, the last epoch's logs.
+        """
 
     def on_test_begin(self, logs=None):
-        """Called at the start of ``evaluate`` (and of each validation run)."""
+        """Called at the start of ``evaluate`` (and of each validation run).
+
+        Args:
+          logs: dict, currently empty (kept for the subclass API).
+        """
 
     def on_test_end(self, logs=None):
-        """Called at the end of ``evaluate`` (and of each validation run)."""
+        """Called at the end of ``evaluate`` (and of each validation run).
+
+        Args:
+          logs: dict, the loss and metrics of the run.
+        """
 
     def on_predict_begin(self, logs=None):
-        """Called at the start of ``predict``."""
+        """Called at the start of ``predict``.
+
+        Args:
+          logs: dict, currently empty (kept for the subclass API).
+        """
 
     def on_predict_end(self, logs=None):
-        """Called at the end of ``predict``."""
+        """Called at the end of ``predict``.
+
+        Args:
+          logs: dict, currently empty (kept for the subclass API).
+        """
 
     def _implements_test_batch_hooks(self):
         return (type(self).on_test_batch_begin is not Callback.on_test_batch_begin

@@ -324,7 +324,17 @@ class Layer(LayerCompatMixin, LayerWeightsMixin, Module):
 
     # --- losses and metrics -------------------------------------------------
     def add_loss(self, losses, inputs=None, **kwargs):
-        """Adds loss tensors (or zero-argument callables) to the layer."""
+        """Adds loss tensors (or zero-argument callables) to the layer.
+
+        Losses added in ``call`` are reset at each top-level call and collected by
+        ``losses``; ``fit`` adds them to the model's loss. Callables (regularization on
+        weights) are evaluated each time ``losses`` is read.
+
+        Args:
+          losses: A loss Tensor, a zero-argument callable returning one, or a list of them.
+          inputs: Accepted for TF compatibility; ignored.
+          **kwargs: Accepted for TF compatibility; ignored.
+        """
         for loss in nest.flatten(losses):
             if loss is None:
                 continue
@@ -353,7 +363,19 @@ class Layer(LayerCompatMixin, LayerWeightsMixin, Module):
                 layer._eager_losses = []
 
     def add_metric(self, value, name=None, aggregation=None, **kwargs):
-        """Tracks ``value`` as a metric (a running mean unless already a Metric result)."""
+        """Tracks ``value`` as a metric (a running mean unless already a Metric result).
+
+        The metric shows in ``model.metrics`` and in ``fit``'s logs under ``name``.
+
+        Args:
+          value: A Tensor (averaged over the epoch by a ``tf.keras.metrics.Mean``).
+          name: str, the metric's name (required).
+          aggregation: Accepted for TF compatibility; values are always averaged.
+          **kwargs: Accepted for TF compatibility; ignored.
+
+        Raises:
+          ValueError: ``name`` is None.
+        """
         if isinstance(value, KerasTensor):
             return
         # cycle: metrics are Layers (base_metric imports this module).
@@ -379,7 +401,14 @@ class Layer(LayerCompatMixin, LayerWeightsMixin, Module):
 
     # --- building -----------------------------------------------------------
     def build(self, input_shape) -> None:
-        """Creates the layer's weights; ``input_shape`` is a TensorShape (or structure)."""
+        """Creates the layer's weights; ``__call__`` runs it once, before the first ``call``.
+
+        Override it to create weights that depend on the input shape (with
+        ``add_weight``); the base implementation only marks the layer built.
+
+        Args:
+          input_shape: A ``TensorShape`` (or a structure of them for several inputs).
+        """
         if not hasattr(self, "_build_input_shape"):
             self._build_input_shape = input_shape
         self.built = True
@@ -407,15 +436,41 @@ class Layer(LayerCompatMixin, LayerWeightsMixin, Module):
             self._initial_weights = None
 
     def compute_output_shape(self, input_shape):
-        """Infers the output shape by running the layer on placeholder values."""
+        """The layer's output shape for an input shape.
+
+        The default infers it by running the layer on placeholder values; override it
+        for layers that cannot run on those.
+
+        Args:
+          input_shape: A ``TensorShape`` (or a structure of them), None for unknown
+            dimensions.
+
+        Returns:
+          A ``TensorShape`` (or a structure of them).
+        """
         return functional_utils.infer_output_shape(self, input_shape)
 
     def compute_output_signature(self, input_signature):
+        """The ``tf.TensorSpec`` (shape and dtype) of the output for an input signature.
+
+        Args:
+          input_signature: A ``tf.TensorSpec`` (or a structure of them).
+
+        Returns:
+          A ``tf.TensorSpec`` (or a structure of them) in the layer's compute dtype.
+        """
         shape = self.compute_output_shape(nest.map_structure(lambda s: s.shape, input_signature))
         return nest.map_structure(lambda s: TensorSpec(s, self.compute_dtype), shape)
 
     def compute_mask(self, inputs, mask=None):
         """The output mask: the input mask if the layer supports masking, else None.
+
+        Args:
+          inputs: The layer's input tensors.
+          mask: None or the input mask (a bool tensor, or a structure of them).
+
+        Returns:
+          The output mask, or None.
 
         Raises:
           TypeError: If a mask is passed to a layer that does not support masking.
@@ -429,6 +484,19 @@ class Layer(LayerCompatMixin, LayerWeightsMixin, Module):
 
     # --- calling ------------------------------------------------------------
     def call(self, inputs, *args, **kwargs):
+        """The layer's computation; subclasses override it (the base returns ``inputs``).
+
+        ``__call__`` builds the layer and then calls it; ``call`` may take ``training``
+        and ``mask`` keyword arguments, which Keras passes when ``call`` declares them.
+
+        Args:
+          inputs: The input tensor(s).
+          *args: Further positional arguments of the subclass.
+          **kwargs: Further keyword arguments (``training``, ``mask``, ...).
+
+        Returns:
+          The output tensor(s).
+        """
         return inputs
 
     def __call__(self, *args, **kwargs):
@@ -612,7 +680,14 @@ class Layer(LayerCompatMixin, LayerWeightsMixin, Module):
 
     @classmethod
     def from_config(cls, config):
-        """Creates a layer from ``get_config()``'s output."""
+        """Creates a layer from ``get_config()``'s output: ``cls(**config)``.
+
+        Args:
+          config: The dict ``get_config`` returned.
+
+        Returns:
+          A new layer instance (without weights).
+        """
         return cls(**config)
 
     # --- functional-API bookkeeping -------------------------------------------
@@ -639,9 +714,31 @@ class Layer(LayerCompatMixin, LayerWeightsMixin, Module):
         return nest.map_structure(lambda t: tuple(t.shape.as_list()), self.output)
 
     def get_input_at(self, node_index):
+        """The input tensor(s) of the layer's ``node_index``-th call in a Functional graph.
+
+        Args:
+          node_index: int, the index of the call (0 is the first).
+
+        Returns:
+          A KerasTensor (or a list of them).
+
+        Raises:
+          RuntimeError: the layer has never been called.
+        """
         return self._get_node_attribute(node_index, "input_tensors")
 
     def get_output_at(self, node_index):
+        """The output tensor(s) of the layer's ``node_index``-th call in a Functional graph.
+
+        Args:
+          node_index: int, the index of the call (0 is the first).
+
+        Returns:
+          A KerasTensor (or a list of them).
+
+        Raises:
+          RuntimeError: the layer has never been called.
+        """
         return self._get_node_attribute(node_index, "output_tensors")
 
     @property

@@ -104,6 +104,13 @@ class Model(TrainingMixin, Layer):
     def get_layer(self, name=None, index=None):
         """A layer by ``name`` or by ``index`` (in ``layers`` order).
 
+        Args:
+          name: None or str, the layer's name.
+          index: None or int, the layer's position in ``model.layers``.
+
+        Returns:
+          The layer.
+
         Raises:
           ValueError: If no layer matches, or neither/both arguments are given.
         """
@@ -125,6 +132,12 @@ class Model(TrainingMixin, Layer):
 
     def build(self, input_shape):
         """Builds a subclassed model by calling it on zeros of ``input_shape``.
+
+        A Functional or Sequential model with inputs is built already; this marks it built.
+
+        Args:
+          input_shape: A shape tuple (with None for the batch), a list of them or a dict of
+            them for several inputs.
 
         Raises:
           ValueError: If ``input_shape`` is None.
@@ -150,6 +163,23 @@ class Model(TrainingMixin, Layer):
         self.built = True
 
     def call(self, inputs, training=None, mask=None):
+        """The model's forward pass; a subclassed ``Model`` overrides it.
+
+        Functional models run their graph of layers; calling ``Model.call`` on a subclass
+        that did not override it raises.
+
+        Args:
+          inputs: The input tensor(s).
+          training: None or bool: whether the call is in training mode (dropout,
+            batch-norm statistics).
+          mask: None or the input mask(s).
+
+        Returns:
+          The output tensor(s).
+
+        Raises:
+          NotImplementedError: a subclassed model without its own ``call``.
+        """
         raise NotImplementedError("Unimplemented `tf.keras.Model.call()`: if you intend to "
                                   "create a `Model` with the Functional API, please provide "
                                   "`inputs` and `outputs` arguments. Otherwise, subclass `Model` "
@@ -294,19 +324,45 @@ class Model(TrainingMixin, Layer):
         return default_signature(self)
 
     def to_json(self, **kwargs) -> str:
+        """The model's architecture (its layers and their configs) as a JSON string.
+
+        ``tf.keras.models.model_from_json`` rebuilds the model (without weights).
+
+        Args:
+          **kwargs: Passed to ``json.dumps`` (``indent=2``, ...).
+
+        Returns:
+          A str.
+        """
         cfg = serialize_layer(self)
         cfg["keras_version"] = "2.4.0"
         cfg["backend"] = "tensorflow"
         return json.dumps(cfg, default=_json_default, **kwargs)
 
     def get_config(self):
+        """The model's config: a Functional model's layer graph, or a subclass's own dict.
+
+        Returns:
+          A dict that ``from_config`` turns back into a model.
+
+        Raises:
+          NotImplementedError: a subclassed model that does not implement ``get_config``.
+        """
         raise NotImplementedError(
             "Subclassed models do not implement get_config by default; implement "
             "get_config/from_config to make the model serializable.")
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        """A model from ``get_config()``: Functional graphs are rebuilt layer by layer."""
+        """A model from ``get_config()``: Functional graphs are rebuilt layer by layer.
+
+        Args:
+          config: The dict ``get_config`` returned.
+          custom_objects: None or a dict of custom layer classes and functions by name.
+
+        Returns:
+          A new model (without the original's weights).
+        """
         if "layers" in config and "input_layers" in config:
             # cycle: Functional subclasses Model.
             from torchflow._src.keras.engine.functional import Functional
@@ -326,7 +382,10 @@ class Model(TrainingMixin, Layer):
         return any(getattr(layer, "stateful", False) for layer in self.layers)
 
     def reset_states(self):
-        """Resets the state of every stateful layer (``layer.reset_states()``)."""
+        """Resets the state of every stateful layer (``layer.reset_states()``).
+
+        Stateful RNNs carry their state across batches until this is called.
+        """
         for layer in self.layers:
             if hasattr(layer, "reset_states") and getattr(layer, "stateful", False):
                 layer.reset_states()
@@ -354,7 +413,28 @@ class Model(TrainingMixin, Layer):
                       callbacks=None, validation_data=None, validation_steps=None,
                       validation_freq=1, class_weight=None, max_queue_size=10, workers=1,
                       use_multiprocessing=False, shuffle=True, initial_epoch=0):
-        """Deprecated: ``fit`` takes generators (TF 2.4 warns the same and calls it)."""
+        """Deprecated: ``fit`` takes generators (TF 2.4 warns the same and calls it).
+
+        Args:
+          generator: A Python generator or ``tf.keras.utils.Sequence`` of batches.
+          steps_per_epoch: None or the number of batches per epoch.
+          epochs: int, default 1.
+          verbose: 0, 1 or 2.
+          callbacks: None or a list of callbacks.
+          validation_data: None, a generator or a tuple of validation arrays.
+          validation_steps: None or the number of validation batches.
+          validation_freq: int, default 1: run validation every this many epochs.
+          class_weight: None or a dict of per-class loss weights.
+          max_queue_size: int, default 10: how many batches of a ``Sequence`` are
+            prefetched.
+          workers: int, default 1: the threads (or processes) reading a ``Sequence``.
+          use_multiprocessing: bool, default False: processes instead of threads.
+          shuffle: bool, default True.
+          initial_epoch: int, default 0: the epoch to start counting from.
+
+        Returns:
+          A ``History`` object, as ``fit`` returns.
+        """
         warnings.warn("`Model.fit_generator` is deprecated and will be removed in a future "
                       "version. Please use `Model.fit`, which supports generators.",
                       stacklevel=2)
@@ -367,7 +447,21 @@ class Model(TrainingMixin, Layer):
 
     def evaluate_generator(self, generator, steps=None, callbacks=None, max_queue_size=10,
                            workers=1, use_multiprocessing=False, verbose=0):
-        """Deprecated: ``evaluate`` takes generators (TF 2.4 warns and calls it)."""
+        """Deprecated: ``evaluate`` takes generators (TF 2.4 warns and calls it).
+
+        Args:
+          generator: A Python generator or ``tf.keras.utils.Sequence`` of batches.
+          steps: None or the number of batches.
+          callbacks: None or a list of callbacks.
+          max_queue_size: int, default 10: how many batches of a ``Sequence`` are
+            prefetched.
+          workers: int, default 1: the threads (or processes) reading a ``Sequence``.
+          use_multiprocessing: bool, default False: processes instead of threads.
+          verbose: 0 or 1.
+
+        Returns:
+          The loss (and metrics), as ``evaluate`` returns.
+        """
         warnings.warn("`Model.evaluate_generator` is deprecated and will be removed in a "
                       "future version. Please use `Model.evaluate`, which supports "
                       "generators.", stacklevel=2)
@@ -377,7 +471,21 @@ class Model(TrainingMixin, Layer):
 
     def predict_generator(self, generator, steps=None, callbacks=None, max_queue_size=10,
                           workers=1, use_multiprocessing=False, verbose=0):
-        """Deprecated: ``predict`` takes generators (TF 2.4 warns and calls it)."""
+        """Deprecated: ``predict`` takes generators (TF 2.4 warns and calls it).
+
+        Args:
+          generator: A Python generator or ``tf.keras.utils.Sequence`` of input batches.
+          steps: None or the number of batches.
+          callbacks: None or a list of callbacks.
+          max_queue_size: int, default 10: how many batches of a ``Sequence`` are
+            prefetched.
+          workers: int, default 1: the threads (or processes) reading a ``Sequence``.
+          use_multiprocessing: bool, default False: processes instead of threads.
+          verbose: 0 or 1.
+
+        Returns:
+          The predictions, as ``predict`` returns.
+        """
         warnings.warn("`Model.predict_generator` is deprecated and will be removed in a "
                       "future version. Please use `Model.predict`, which supports "
                       "generators.", stacklevel=2)

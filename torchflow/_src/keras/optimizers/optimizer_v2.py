@@ -318,7 +318,23 @@ class Optimizer:
 
     def add_weight(self, name, shape, dtype=None, initializer="zeros", trainable=None,
                    synchronization=None, aggregation=VariableAggregation.NONE):
-        """Adds a non-slot variable to the optimizer (listed in ``weights``)."""
+        """Adds a non-slot variable to the optimizer (listed in ``weights``).
+
+        Optimizers keep state that is not per-variable this way (``iterations`` is one).
+
+        Args:
+          name: str, the variable's name (under the optimizer's name scope).
+          shape: A shape (list or tuple of ints).
+          dtype: None (float32) or a dtype.
+          initializer: An initializer name, config dict or callable (default
+            ``"zeros"``), or an initial value.
+          trainable: None or bool (default False).
+          synchronization: Accepted for TF compatibility.
+          aggregation: The ``tf.VariableAggregation`` of the variable under a strategy.
+
+        Returns:
+          The new ``tf.Variable``.
+        """
         dtype = dtypes.as_dtype(dtype or "float32")
         if isinstance(initializer, (str, dict)) or callable(initializer):
             init = initializers.get(initializer)
@@ -334,7 +350,19 @@ class Optimizer:
         return var
 
     def add_slot(self, var, slot_name, initializer="zeros"):
-        """Creates (once) the slot ``slot_name`` of ``var``, restoring a checkpointed value."""
+        """Creates (once) the slot ``slot_name`` of ``var``, restoring a checkpointed value.
+
+        Subclasses call it from ``_create_slots``; Adam's ``m`` and ``v`` are slots.
+
+        Args:
+          var: The model variable the slot belongs to.
+          slot_name: str, the slot's name (``"momentum"``, ``"m"``).
+          initializer: An initializer name or callable (default ``"zeros"``), or an initial
+            value; the slot has ``var``'s shape and dtype.
+
+        Returns:
+          The slot variable.
+        """
         if slot_name not in self._slot_names:
             self._slot_names.append(slot_name)
         key = _var_key(var)
@@ -361,6 +389,13 @@ class Optimizer:
     def get_slot(self, var, slot_name):
         """The slot variable ``slot_name`` of ``var``.
 
+        Args:
+          var: The model variable.
+          slot_name: str, the slot's name (see ``get_slot_names``).
+
+        Returns:
+          The slot ``tf.Variable``.
+
         Raises:
           KeyError: If there is no such slot.
         """
@@ -371,7 +406,11 @@ class Optimizer:
         return slots[slot_name]
 
     def get_slot_names(self) -> list:
-        """The names of the slots this optimizer has created."""
+        """The names of the slots this optimizer has created.
+
+        Returns:
+          A list of str, in creation order (empty before the first ``apply_gradients``).
+        """
         return list(self._slot_names)
 
     def _create_slots(self, var_list):
@@ -395,13 +434,29 @@ class Optimizer:
         return list(self._weights)
 
     def variables(self) -> list:
+        """The optimizer's variables: ``iterations``, its hyperparameter variables and slots.
+
+        Returns:
+          A list of ``tf.Variable`` (the same as ``weights``).
+        """
         return list(self._weights)
 
     def get_weights(self) -> list:
+        """The values of the optimizer's variables, in ``weights`` order.
+
+        Returns:
+          A list of NumPy arrays (``iterations`` first).
+        """
         return [w.numpy() for w in self._weights]
 
     def set_weights(self, weights) -> None:
         """Assigns NumPy values to ``weights`` (same order and shapes).
+
+        The optimizer's slots must exist already (after one ``apply_gradients``, or a
+        ``_create_all_weights`` call).
+
+        Args:
+          weights: A list of NumPy arrays, as ``get_weights`` returns.
 
         Raises:
           ValueError: For a length or shape mismatch.
@@ -464,6 +519,15 @@ class Optimizer:
         return list(zip(grads, var_list))
 
     def get_gradients(self, loss, params):
+        """TF 1's symbolic gradients; refused under eager execution, as in TF 2.4.
+
+        Args:
+          loss: The loss tensor.
+          params: The variables.
+
+        Raises:
+          RuntimeError: always (use a ``tf.GradientTape``).
+        """
         raise RuntimeError("`get_gradients` is not supported when eager execution is "
                            "enabled. Use a `tf.GradientTape` instead.")
 
@@ -660,6 +724,12 @@ class Optimizer:
 
     # --- config ------------------------------------------------------------
     def get_config(self) -> dict:
+        """The optimizer's config: its name, hyperparameters and clipping options.
+
+        Returns:
+          A dict that ``from_config`` (and ``tf.keras.optimizers.deserialize``) turns
+          back into an optimizer.
+        """
         config = {"name": self._name}
         if self.clipnorm is not None:
             config["clipnorm"] = self.clipnorm
@@ -671,6 +741,16 @@ class Optimizer:
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
+        """An optimizer from ``get_config()``'s dict.
+
+        Args:
+          config: The dict; a legacy ``lr`` key is read as ``learning_rate``, and a
+            serialized learning rate schedule is deserialized.
+          custom_objects: None or a dict of custom schedule classes by name.
+
+        Returns:
+          A new optimizer (without slots).
+        """
         config = dict(config)
         if "lr" in config:
             config["learning_rate"] = config.pop("lr")
