@@ -90,7 +90,10 @@ def placeholder(dims: list, dtype) -> SparseTensor:
     ind = torch.zeros([n, len(dims)], dtype=torch.int64)
     if dims:
         ind[:, 0] = torch.arange(n)
-    vals = wrap(torch.ones([n], dtype=dtype._torch), dtype)
+    if dtype._torch is None:  # a string input: NumPy bytes values, as every string tensor
+        vals = wrap(np.full([n], b"1", dtype=object), dtype)
+    else:
+        vals = wrap(torch.ones([n], dtype=dtype._torch), dtype)
     return sc.make(ind, vals, dims)
 
 
