@@ -258,19 +258,31 @@ def test_asking_for_the_spec_leaves_random_values_alone():
     assert values(True) == values(False)
 
 
-def test_batched_unknown_dimension_runs_python_at_most_twice():
-    # TF: once. Here the spec's trace runs at a stand-in size and a recording of the
-    # real size is made once more; after that every size replays.
+def _batched_runs(m, n, size):
     runs: list = []
 
     def f(x):
         runs.append(1)
         return x * 2
 
-    ds = tf.data.Dataset.range(20).batch(3).map(f)
-    assert ds.element_spec == tf.TensorSpec([None], tf.int64)
-    assert [v.numpy().tolist() for v in ds][-1] == [36, 38]
-    assert len(runs) <= 2
+    ds = m.data.Dataset.range(n).batch(size).map(f)
+    spec = str(ds.element_spec)
+    return spec, [v.numpy().tolist() for v in ds], len(runs)
+
+
+def test_a_map_over_equal_batches_runs_python_once_as_in_tf():
+    # The spec's trace stands in the batch size for the unknown batch dimension, so
+    # its recording serves every full batch.
+    ours, theirs = _batched_runs(tf, 20, 4), _batched_runs(real_tf(), 20, 4)
+    assert ours == theirs
+    assert ours[2] == 1
+
+
+def test_a_map_over_batches_with_a_short_last_one_runs_python_at_most_twice():
+    # TF: once. Here the short last batch is recorded once more.
+    ours, theirs = _batched_runs(tf, 20, 3), _batched_runs(real_tf(), 20, 3)
+    assert ours[:2] == theirs[:2]
+    assert ours[2] <= 2
 
 
 def test_a_spec_asked_inside_a_traced_function_keeps_the_outer_traces_notes():

@@ -49,6 +49,21 @@ class SpecTraceUnavailable(Exception):
     stand-in, an input of unknown rank, a composite input)."""
 
 
+_HINT_LIMIT = 1 << 22  # elements: a stand-in larger than this uses size 2 instead
+
+
+def _first_stand_in(spec, rows):
+    """``spec`` with its unknown first dimension ``rows`` (the batch size its elements
+    mostly have), so the first trace's recording serves the real elements."""
+    if rows is None or not isinstance(spec, TensorSpec) or not spec.shape.rank or \
+            spec.shape.as_list()[0] is not None:
+        return spec
+    dims = [rows] + [d if d is not None else _SIZES[0] for d in spec.shape.as_list()[1:]]
+    if int(np.prod(dims, dtype=np.int64)) > _HINT_LIMIT:
+        return spec
+    return TensorSpec(TensorShape([rows] + spec.shape.as_list()[1:]), spec.dtype)
+
+
 def _stand_in(spec, variant: int):
     """A stand-in value of ``spec`` in trace ``variant``: zeros (``b"0"``), then 5, 10,
     15, ... (``b"5 5"``, ...), then 3, 10, 17, ... (also in variants 3 and 4, of sizes 1
@@ -173,12 +188,13 @@ def _restore_random(state) -> None:
         context.GLOBAL.random_streams[k] = v
 
 
-def trace_outputs(fn: function.Function, args_spec: tuple) -> tuple:
+def trace_outputs(fn: function.Function, args_spec: tuple, rows=None) -> tuple:
     """The outputs of dry traces of ``fn`` on stand-ins of ``args_spec`` (a tuple of
     positional argument specs): shapes that differ between them are the ones the
     signature leaves unknown (see the module docstring). The first trace's recording
     gives the second answer where it can (no Python runs then); the random state is
-    left as it was.
+    left as it was. ``rows``: the size most elements have in an unknown first
+    dimension (a batch size), used for it in the first trace.
 
     Returns:
       ``(outputs, sized, declared, held)``: the outputs of each trace; the ids of the
@@ -201,7 +217,7 @@ def trace_outputs(fn: function.Function, args_spec: tuple) -> tuple:
     try:
         with _Variant(0, 0):
             out, rec, graph = _dry_run(fn, concrete, nest.map_structure(
-                lambda s: _stand_in(s, 0), args))
+                lambda s: _stand_in(_first_stand_in(s, rows), 0), args))
             second = _needs_second(args, rec, out)
             held = _local.declared  # (tensor, shape) pairs: keeps their ids valid
         sized = {id(x) for x in nest.flatten(out, expand_composites=True)
@@ -212,7 +228,9 @@ def trace_outputs(fn: function.Function, args_spec: tuple) -> tuple:
                 else shape
         if not second:
             return [out], sized, declared, held
-        other = nest.map_structure(lambda s: _stand_in(s, 1), args)
+        # (Another first dimension than the first trace's, which may have been 3.)
+        alt = _SIZES[2] if rows == _SIZES[1] else None
+        other = nest.map_structure(lambda s: _stand_in(_first_stand_in(s, alt), 1), args)
         for py_rank in (1, 0):  # a py_function's rank first, then its sizes only
             with _Variant(1, py_rank):
                 got = _replay(graph, rec, other)

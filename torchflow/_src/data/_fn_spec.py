@@ -50,19 +50,26 @@ def merge(a, b):
                                   zip(_structure.flatten(a), _structure.flatten(b))])
 
 
-def traced_outputs(fn, args_spec):
-    """``function_spec.trace_outputs`` of ``fn`` for positional argument specs
-    ``args_spec`` (the outputs, and the ids of the value-sized tensors of the first),
-    or None where ``fn`` cannot be traced on stand-ins (its body's error included: a
-    stand-in's value may be one the real elements never have)."""
+def batch_rows(ds):
+    """The batch size of ``ds``'s elements (all but maybe the last) where it batches
+    (through transformations that keep elements), else None."""
+    while getattr(ds, "_same_elements", False):
+        ds = ds._input
+    return ds._size if getattr(ds, "_batches", False) else None
+
+
+def traced_outputs(fn, args_spec, rows=None):
+    """``function_spec.trace_outputs(fn, args_spec)`` (the traces' outputs and what
+    the first noted), or None where ``fn`` cannot be traced on stand-ins (its body's
+    error included: a stand-in's value may be one the real elements never have)."""
     if not isinstance(fn, _function.Function):
         return None
     lock = getattr(fn, "_first", None)
     try:
         if lock is None:
-            return function_spec.trace_outputs(fn, args_spec)
+            return function_spec.trace_outputs(fn, args_spec, rows)
         with lock:
-            return function_spec.trace_outputs(fn, args_spec)
+            return function_spec.trace_outputs(fn, args_spec, rows)
     except Exception:  # noqa: BLE001 - the first element's spec is used instead
         return None
 
@@ -73,10 +80,11 @@ def _first_unknown(spec):
     return spec
 
 
-def output_spec(fn, args_spec, normalize):
+def output_spec(fn, args_spec, normalize, rows=None):
     """The spec of ``normalize(fn(*args))`` for arguments of specs ``args_spec`` (a
-    tuple), from ``fn``'s trace; None where it cannot be traced."""
-    got = traced_outputs(fn, args_spec)
+    tuple), from ``fn``'s trace; None where it cannot be traced. ``rows``: see
+    ``batch_rows``."""
+    got = traced_outputs(fn, args_spec, rows)
     if got is None:
         return None
     outs, sized, declared, _ = got

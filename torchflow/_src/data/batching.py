@@ -28,6 +28,8 @@ def _batched_card(n, size, drop):
 
 
 class BatchDataset(UnaryDataset):
+    _batches = True  # elements of ``_size`` rows but the last (_fn_spec.batch_rows)
+
     def __init__(self, input_dataset, batch_size, drop_remainder):
         super().__init__(input_dataset)
         self._size = _batch_size(batch_size)
@@ -105,6 +107,8 @@ def _batch_iter(it, size, drop, flat_spec=None):
 
 
 class PaddedBatchDataset(UnaryDataset):
+    _batches = True  # elements of ``_size`` rows but the last (_fn_spec.batch_rows)
+
     def __init__(self, input_dataset, batch_size, padded_shapes, padding_values, drop):
         super().__init__(input_dataset)
         self._size = _batch_size(batch_size)

@@ -312,6 +312,8 @@ class ParallelMapIterator:
 
 
 class PrefetchDataset(UnaryDataset):
+    _same_elements = True  # its elements are its input's (_fn_spec.batch_rows)
+
     def __init__(self, input_dataset, buffer_size):
         super().__init__(input_dataset)
         buffer_size = int64_arg(buffer_size, "buffer_size")

@@ -174,7 +174,8 @@ def function_output_spec(ds, fresh_iter, fn, what):
     empty input the function runs once on zeros of the input's spec.
     """
     spec = _fn_spec.output_spec(fn, _fn_spec.args_of(ds._input.element_spec),
-                                lambda out: normalize_output(out, what))
+                                lambda out: normalize_output(out, what),
+                                _fn_spec.batch_rows(ds._input))
     if spec is not None:
         ds._spec_from_element = False
         return spec
@@ -257,6 +258,8 @@ def _map_iter(it, fn):
 
 
 class FilterDataset(UnaryDataset):
+    _same_elements = True  # its elements are its input's (_fn_spec.batch_rows)
+
     def __init__(self, input_dataset, predicate):
         super().__init__(input_dataset)
         self._pred = traced_fn.traced(predicate) if callable(predicate) else predicate
@@ -279,6 +282,8 @@ def _filter_iter(it, pred):
 
 
 class TakeDataset(UnaryDataset):
+    _same_elements = True  # its elements are its input's (_fn_spec.batch_rows)
+
     def __init__(self, input_dataset, count):
         super().__init__(input_dataset)
         self._count = int64_arg(count, "count")
@@ -310,6 +315,8 @@ def _take_iter(it, n):
 
 
 class SkipDataset(UnaryDataset):
+    _same_elements = True  # its elements are its input's (_fn_spec.batch_rows)
+
     def __init__(self, input_dataset, count):
         super().__init__(input_dataset)
         self._count = int64_arg(count, "count")
@@ -362,6 +369,8 @@ def _take_while_iter(it, pred):
 
 
 class RepeatDataset(UnaryDataset):
+    _same_elements = True  # its elements are its input's (_fn_spec.batch_rows)
+
     def __init__(self, input_dataset, count):
         super().__init__(input_dataset)
         self._count = -1 if count is None else int64_arg(count, "count")
@@ -395,6 +404,8 @@ def _repeat_iter(ds, ctx, count):
 
 
 class ShuffleDataset(UnaryDataset):
+    _same_elements = True  # its elements are its input's (_fn_spec.batch_rows)
+
     def __init__(self, input_dataset, buffer_size, seed, reshuffle):
         super().__init__(input_dataset)
         buffer_size = int64_arg(buffer_size, "buffer_size")
@@ -456,6 +467,8 @@ class CacheDataset(UnaryDataset):
     ``element_spec`` read it and never run the input pipeline. The file is
     torchflow's own format, not TF's tensor-bundle ``.index``/``.data`` pair.
     """
+
+    _same_elements = True  # its elements are its input's (_fn_spec.batch_rows)
 
     def __init__(self, input_dataset, filename):
         super().__init__(input_dataset)
@@ -525,6 +538,8 @@ def _read_file_cache(path):
 
 
 class ShardDataset(UnaryDataset):
+    _same_elements = True  # its elements are its input's (_fn_spec.batch_rows)
+
     def __init__(self, input_dataset, num_shards, index):
         super().__init__(input_dataset)
         num_shards = int64_arg(num_shards, "num_shards")
@@ -557,6 +572,8 @@ def _shard_iter(it, n, i):
 
 
 class OptionsDataset(UnaryDataset):
+    _same_elements = True  # its elements are its input's (_fn_spec.batch_rows)
+
     def __init__(self, input_dataset, options):
         super().__init__(input_dataset)
         self._options_value = options
@@ -566,6 +583,8 @@ class OptionsDataset(UnaryDataset):
 
 
 class AssertCardinalityDataset(UnaryDataset):
+    _same_elements = True  # its elements are its input's (_fn_spec.batch_rows)
+
     def __init__(self, input_dataset, expected):
         super().__init__(input_dataset)
         self._expected = int(expected)
@@ -606,6 +625,8 @@ def _card_error(expected, qual, n):
 
 
 class IgnoreErrorsDataset(UnaryDataset):
+    _same_elements = True  # its elements are its input's (_fn_spec.batch_rows)
+
     def __init__(self, input_dataset, log_warning=False):
         super().__init__(input_dataset)
         self._log = log_warning
