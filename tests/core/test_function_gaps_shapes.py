@@ -137,3 +137,25 @@ def test_saved_model_signature_outputs_are_tf_s(tmp_path):
     spec = loaded.signatures["serving_default"].structured_outputs
     assert spec["total"].shape.as_list() == [1, 2]
     assert spec["row"].shape.as_list() == [None, 1]
+
+
+def _relaxed_program(m):
+    runs = []
+
+    def body(x, y):
+        runs.append(1)
+        return x * 2, m.reduce_sum(y, 0, keepdims=True)
+
+    f = m.function(body, experimental_relax_shapes=True)
+    for n in (2, 3, 5):
+        f(m.ones([n]), m.ones([n + 1, 3]))
+    c = f.get_concrete_function(m.ones([5]), m.ones([7, 3]))
+    args, kwargs = c.structured_input_signature
+    return [_dims(s) for s in args], kwargs, c.output_shapes, f.experimental_get_tracing_count()
+
+
+def test_relaxed_shapes_show_the_generalised_signature():
+    ours, theirs = _relaxed_program(tf), _relaxed_program(real_tf())
+    assert ours[:2] == theirs[:2] == ([[None], [None, 3]], {})
+    assert _shapes(ours[2]) == _real_shapes(theirs[2]) == [[None], [1, 3]]
+    assert ours[3] == theirs[3] == 2

@@ -686,6 +686,8 @@ class Function:
                            zip(spec_shapes, last)]
         args_spec = nest.map_structure(_spec_of, args)
         kwargs_spec = nest.map_structure(_spec_of, kwargs) if kwargs else {}
+        if self._reduce_retracing and candidates:
+            args_spec, kwargs_spec = _with_shapes((args_spec, kwargs_spec), spec_shapes)
         concrete = self._new_concrete(skeleton, spec_shapes, args_spec, kwargs_spec)
         candidates.append(concrete)
         self._cache[key] = concrete
@@ -800,6 +802,19 @@ class Function:
 _MISSING = object()
 
 
+
+
+def _with_shapes(specs, shapes: list):
+    """``specs`` with their TensorSpecs' shapes replaced by ``shapes`` in order (the
+    generalised shapes of a relaxed trace, which TF's signature shows), or ``specs``
+    where they do not pair up."""
+    flat = nest.flatten(specs)
+    if sum(isinstance(s, TensorSpec) for s in flat) != len(shapes):
+        return specs
+    it = iter(shapes)
+    out = [TensorSpec(next(it), s.dtype, s.name) if isinstance(s, TensorSpec) else s
+           for s in flat]
+    return nest.pack_sequence_as(specs, out)
 
 
 def _size_class(key):
