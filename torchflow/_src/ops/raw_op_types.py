@@ -148,7 +148,11 @@ OPS = {
     "GatherV2": "params=T indices=T:L7 axis=T:L5 batch_dims=a:int -> output=params",
     "Greater": "x=T:L20 y==x -> z:bool",
     "GreaterEqual": "x=T:L20 y==x -> z:bool",
+    "HashTableV2": "container=a:string shared_name=a:string use_node_name_sharing=a:bool "
+        "key_dtype=a:type value_dtype=a:type -> table_handle:resource",
     "Identity": "input=T -> output=input",
+    "InitializeTableFromTextFileV2": "table_handle=resource filename=string key_index=a:int "
+        "value_index=a:int vocab_size=a:int delimiter=a:string offset=a:int -> ",
     "Invert": "x=T:L14 -> y=x",
     "InvertPermutation": "x=T:L5 -> y=x",
     "IsFinite": "x=T:L10 -> y:bool",
@@ -166,6 +170,13 @@ OPS = {
     "LogicalAnd": "x=bool y=bool -> z:bool",
     "LogicalNot": "x=bool -> y:bool",
     "LogicalOr": "x=bool y=bool -> z:bool",
+    "LookupTableExportV2": "table_handle=resource Tkeys=a:type Tvalues=a:type -> keys@Tkeys "
+        "values@Tvalues",
+    "LookupTableFindV2": "table_handle=resource keys=T default_value=T -> values=default_value",
+    "LookupTableImportV2": "table_handle=resource keys=T values=T -> ",
+    "LookupTableInsertV2": "table_handle=resource keys=T values=T -> ",
+    "LookupTableRemoveV2": "table_handle=resource keys=T -> ",
+    "LookupTableSizeV2": "table_handle=resource -> size:int64",
     "MatMul": "a=T:L21 b==a transpose_a=a:bool transpose_b=a:bool grad_a=a:bool grad_b=a:bool -> "
         "product=a",
     "MatrixDeterminant": "input=T:L22 -> output=input",
@@ -187,6 +198,11 @@ OPS = {
     "Mul": "x=T:L18 y==x -> z=x",
     "Multinomial": "logits=T:L20 num_samples=int32 seed=a:int seed2=a:int output_dtype=a:type:L5 "
         "-> output@output_dtype",
+    "MutableDenseHashTableV2": "empty_key=T deleted_key==empty_key container=a:string "
+        "shared_name=a:string use_node_name_sharing=a:bool value_dtype=a:type value_shape=a:shape "
+        "initial_num_buckets=a:int max_load_factor=a:float -> table_handle:resource",
+    "MutableHashTableV2": "container=a:string shared_name=a:string use_node_name_sharing=a:bool "
+        "key_dtype=a:type value_dtype=a:type -> table_handle:resource",
     "Neg": "x=T:L27 -> y=x",
     "NotEqual": "x=T y==x -> z:bool",
     "OneHot": "indices=T:L28 depth=int32 on_value=T off_value==on_value axis=a:int -> "
