@@ -686,7 +686,7 @@ _TABLE_OPS = {  # tf.lookup's table ops (run by ops/lookup/raw_table_ops.py)
                                       ("vocab_size", -1), ("delimiter", "\t"), ("offset", 0)],
 }
 for _name, _params in _TABLE_OPS.items():
-    _OPS[_name] = _make(_name, _params, _table_op(_name), "the tf.lookup tables' op")
+    _OPS[_name] = _make(_name, _params, _table_op(_name), "tf.lookup's tables")
 
 
 def __getattr__(name: str):
