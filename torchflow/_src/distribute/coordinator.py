@@ -227,20 +227,27 @@ class _Worker:
             closure = coord._take()
             if closure is None:
                 return
+            lost = False
             try:
-                self._run(closure)
+                lost = self._run(closure)
             finally:
-                coord._finished()
+                coord._finished()  # before probing: join() does not wait for a lost task
+            if lost:
+                self._wait_until_back()
 
-    def _lost(self, closure) -> None:
+    def _lost(self, closure) -> bool:
         self.incarnation = None
         self.coord._put_back(closure)
+        return True
+
+    def _wait_until_back(self) -> None:
         while not self.coord._stopped:
             time.sleep(_PROBE_INTERVAL)
             if self.channel.ping(timeout=1.0):
                 return
 
-    def _run(self, closure: _Closure) -> None:
+    def _run(self, closure: _Closure) -> bool:
+        """Runs ``closure`` on this worker; True when the worker was found lost."""
         coord = self.coord
         try:
             self.sync(closure.fn_key)
@@ -250,28 +257,28 @@ class _Worker:
                 timeout=coord._function_timeout))
         except (errors.UnavailableError, errors.DeadlineExceededError, errors.AbortedError,
                 errors.CancelledError):
-            self._lost(closure)  # the task (or its link) is gone: another worker runs it
-            return
+            return self._lost(closure)  # the task (or its link) is gone: another worker runs it
         except errors.NotFoundError:
             self.incarnation = None  # restarted between calls: send everything again
             coord._put_back(closure)
-            return
+            return False
         except errors.OpError as e:
             coord._failed(closure, e)
-            return
+            return False
         versions = out.get("versions")
         if versions:
             with coord._cond:
                 coord._completed_versions.append(versions)
         if "error" not in out:
             closure.remote_value._set_value(out["ok"])
-            return
+            return False
         err = out["error"]
         if err.get("code") == errors.NOT_FOUND and "is not on this worker" in err["message"]:
             self.incarnation = None
             coord._put_back(closure)
-            return
+            return False
         coord._failed(closure, _rebuild_error(err))
+        return False
 
 
 @public("torchflow.distribute.experimental.coordinator")
