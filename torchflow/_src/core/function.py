@@ -899,9 +899,11 @@ def _graph_inputs(args, kwargs):
 
 
 def _is_iterator(x) -> bool:
-    """Whether ``x`` is a ``tf.data`` iterator (a composite passed by reference)."""
-    return hasattr(x, "__next__") and hasattr(x, "element_spec") and \
-        getattr(x, "_type_spec", None) is not None
+    """Whether ``x`` is a ``tf.data`` iterator (a composite passed by reference): one
+    with a type spec whose ``next`` is a host node of traces (``graph_trace.host_op``),
+    so that a replay reads the iterator it is given."""
+    return hasattr(getattr(type(x), "__next__", None), "__wrapped_host__") and \
+        hasattr(x, "element_spec") and getattr(x, "_type_spec", None) is not None
 
 
 def _leaves_by_reference(args, kwargs) -> list | None:
