@@ -5,7 +5,9 @@ Each transformation is one node with TF's op name, inputs and attributes
 ``FilterDataset``, ``BatchDatasetV2``, ``PaddedBatchDatasetV2``, ``UnbatchDataset``,
 ``ShuffleDataset``, ``RepeatDataset``,
 ``TakeDataset``, ``SkipDataset``, ``PrefetchDataset``, ``ShardDataset``, ``ZipDataset``,
-``ConcatenateDataset``, ``CacheDataset``, ``TFRecordDataset``, ``TextLineDataset``),
+``ConcatenateDataset``, ``CacheDataset``, ``TFRecordDataset``, ``TextLineDataset``;
+``FlatMapDataset``, ``InterleaveDataset``, ``ParallelInterleaveDatasetV4`` and
+``WindowDataset`` in ``dataset_graph_fn``),
 scalar arguments are ``Const`` nodes, and the graph's one ``_Retval`` (``dataset``)
 reads the last dataset. Element functions (``map``, ``filter``) are their traced
 graphs, written as ``FunctionDef``\\ s into the graph's library (captured tensors
@@ -17,9 +19,9 @@ A dataset that cannot be written so raises ``UnserializableDatasetError``: a sou
 of Python values (``from_generator``), a function whose graph holds no TF op
 (``py_function``), reads a variable or whose recording runs eagerly (it reads
 element values into Python, or calls string ops that run outside the recording),
-composite (ragged/sparse) elements, and the transformations not listed above
-(``flat_map``, ``interleave``, ``window`` ...; ``dataset_graph_read`` rebuilds TF's
-``FlatMapDataset`` and ``InterleaveDataset``\\ s, but torchflow does not write them).
+composite (ragged/sparse) elements, a ``flat_map``/``interleave`` function whose
+dataset is built from tensors computed from the element (``dataset_graph_fn``), and
+the transformations not listed above.
 ``OptionsDataset`` (``with_options``) is left out of the graph: options do not change
 the elements.
 """
@@ -344,3 +346,6 @@ def serialize(dataset) -> bytes:
     """``dataset_graph_def(dataset)`` as protobuf bytes (``_as_serialized_graph()``),
     the same bytes for the same pipeline in any process (map fields in key order)."""
     return dataset_graph_def(dataset).SerializeToString(deterministic=True)
+
+
+from torchflow._src.data import dataset_graph_fn  # noqa: E402,F401 - registers its writers

@@ -115,12 +115,27 @@ class _FunctionReader(_Reader):
 
     def value(self, inp: str):
         got = self._args.get(_ref(inp))
-        return got if got is not None else super().value(inp)
+        if got is not None:
+            return got
+        node = self.nodes.get(_ref(inp))
+        if node is not None and node.op in ("Reshape", "Cast"):  # of an argument
+            x = self.value(self.data_inputs(node)[0])
+            if node.op == "Cast":
+                return data_ops.cast_to(x, dtypes.as_dtype(node.attr["DstT"].type))
+            shape = np.asarray(self.value(self.data_inputs(node)[1]).numpy()).tolist()
+            a = np.asarray(x.numpy()).reshape(shape)
+            if x.dtype == dtypes.string:
+                return data_ops.bytes_tensor(a.reshape(-1).tolist(), a.shape)
+            return data_ops.from_numpy(a, x.dtype)
+        return super().value(inp)
 
     def dataset(self, inp: str) -> DatasetV2:
-        if _ref(inp) in self._args:
-            raise errors.UnimplementedError(
-                None, None, "Cannot rebuild a dataset function whose argument is a dataset")
+        got = self._args.get(_ref(inp))
+        if got is not None:
+            if not isinstance(got, DatasetV2):
+                raise errors.InvalidArgumentError(
+                    None, None, f"Argument {inp} of a dataset function is not a dataset")
+            return got
         return super().dataset(inp)
 
 
@@ -161,6 +176,12 @@ def _interleave(r: _Reader, node):
     return r.dataset(ins[0]).interleave(
         _dataset_function(r, node, trailing=k), cycle_length=tail[0], block_length=tail[1],
         num_parallel_calls=parallel, deterministic={"true": True, "false": False}.get(det))
+
+
+def _window(r: _Reader, node):
+    ins = r.data_inputs(node)
+    size, shift, stride = (int(r.scalar(i)) for i in ins[1:4])
+    return r.dataset(ins[0]).window(size, shift, stride, drop_remainder=bool(r.scalar(ins[4])))
 
 
 def _components(r: _Reader, node):
@@ -290,6 +311,7 @@ _READERS = {
     "CacheDatasetV2": _cache,
     "ZipDataset": _zip,
     "FlatMapDataset": _flat_map,
+    "WindowDataset": _window,
     **{op: _interleave for op in _INTERLEAVE_TRAILING},
     "ConcatenateDataset": _concatenate,
     "TFRecordDataset": _file_reader(readers.TFRecordDataset),
