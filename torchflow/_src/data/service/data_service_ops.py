@@ -142,8 +142,9 @@ def register_dataset(service, dataset):
     ops, its ``map``/``filter`` functions as traced ``FunctionDef``\ s (data, which a
     worker interprets; no Python of the consumer runs there), as TF sends it. A
     pipeline with no graph form (``from_generator``, ``py_function``, a function
-    reading a variable, ``flat_map``/``interleave``, ragged or sparse elements; see
-    ``dataset_graph``) travels as a cloudpickle of the pipeline instead, which is
+    reading a variable, a ``flat_map``/``interleave`` function whose inner pipeline is
+    computed from the element, ragged or sparse elements; see ``dataset_graph`` and
+    ``dataset_graph_fn``) travels as a cloudpickle of the pipeline instead, which is
     code. Either is signed with an HMAC under the cluster token, workers check the
     signature before they read it, and every call needs the token: only processes
     that hold the token (``TORCHFLOW_CLUSTER_TOKEN``) can make a worker run a
