@@ -6,7 +6,7 @@ markers with the same step numbers across workers, XProf's pod viewer seeing eve
 and the view page's communication time coming from those all-reduces. The library's own
 collective events are TF's (``CollectiveReduceV2:CollectiveReduceV2`` with TF's
 ``instance_key``/``group_key``/``collective`` stats, plus ``group_size`` and ``bytes``):
-the same instance keys with the same sizes on both workers (each one collective, paired),
+the same instance keys with the same sizes on every worker (each one collective, paired),
 the gradients' size in bytes, and XProf's op statistics counting them.
 """
 
@@ -29,8 +29,8 @@ sys.path.insert(0, os.path.join(HERE, "..", "distribute", "multiworker"))
 from cluster_helpers import child_env, free_ports, tf_config  # noqa: E402 - needs the path
 
 
-def test_two_worker_mwms_fit_captured_in_one_window(tmp_path):
-    n = 2
+@pytest.mark.parametrize("n", [2, 3])
+def test_mwms_fit_of_n_workers_captured_in_one_window(tmp_path, n):
     ports = free_ports(2 * n)
     cluster, prof_ports = ports[:n], ports[n:]
     procs = [subprocess.Popen(
@@ -69,9 +69,9 @@ def test_two_worker_mwms_fit_captured_in_one_window(tmp_path):
         assert sum(1 for s in stats.values() if s["bytes"] == grads) >= 5
         assert {(s["group_size"], s["collective"]) for s in stats.values()} == {(n, 0)}
         assert len({s["group_key"] for s in stats.values()}) == 1
-    paired = set(collectives[0]).intersection(collectives[1])
+    paired = set.intersection(*(set(c) for c in collectives))
     assert len(paired) >= 5
-    assert all(collectives[0][k]["bytes"] == collectives[1][k]["bytes"] for k in paired)
+    assert all(len({c[k]["bytes"] for c in collectives}) == 1 for k in paired)
     op_stats = xprof_op_stats(files)
     assert op_stats[("CollectiveReduceV2", "CollectiveReduceV2")] >= 10
     common = set.intersection(*step_sets)
