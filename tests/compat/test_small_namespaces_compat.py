@@ -70,7 +70,49 @@ def tone_files(m):
     return out
 
 
-@pytest.mark.parametrize("program", [tag_overlap, tone_files])
+def producer_consumer(m):
+    """Two producer threads fill a FIFO queue, the main thread batches it with
+    dequeue_many until the queue is closed, then drains the rest with dequeue_up_to;
+    a padding queue batches variable-length rows; a priority queue orders work."""
+    import threading
+
+    out = []
+    q = m.queue.FIFOQueue(4, [m.int32, m.string], shapes=[[], []])
+
+    def produce(start):
+        for i in range(start, start + 5):
+            q.enqueue((i, f"item{i}"))
+
+    threads = [threading.Thread(target=produce, args=(s,)) for s in (0, 100)]
+    for t in threads:
+        t.start()
+    seen = []
+    for _ in range(3):
+        ids, labels = q.dequeue_many(3)
+        seen += ids.numpy().tolist()
+        out.append(f"{ids.shape} {labels.dtype.name}")
+    for t in threads:
+        t.join()
+    q.close()
+    ids, _ = q.dequeue_up_to(10)
+    seen += ids.numpy().tolist()
+    out.append(str(sorted(seen)))
+    try:
+        q.dequeue()
+    except m.errors.OutOfRangeError:
+        out.append(f"closed, size {int(q.size())}, is_closed {bool(q.is_closed())}")
+    pad = m.queue.PaddingFIFOQueue(5, [m.float32], shapes=[[None]])
+    for n in (3, 1, 2):
+        pad.enqueue([m.range(1.0, n + 1.0)])
+    out.append(str(pad.dequeue_many(3).numpy().tolist()))
+    work = m.queue.PriorityQueue(10, [m.string], shapes=[[]], names=["priority", "task"])
+    work.enqueue_many({"priority": [3, 1, 2], "task": ["write", "read", "think"]})
+    batch = work.dequeue_many(3)
+    out.append(f"{batch['priority'].numpy().tolist()} {batch['task'].numpy().tolist()}")
+    return out
+
+
+@pytest.mark.parametrize("program", [tag_overlap, tone_files, producer_consumer])
 def test_program_prints_what_tf_prints(program):
     want = program(real_tf())
     got = program(torchflow)
