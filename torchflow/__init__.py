@@ -39,6 +39,7 @@ from torchflow import nest as nest
 from torchflow import nn as nn
 from torchflow import profiler as profiler
 from torchflow import quantization as quantization
+from torchflow import queue as queue
 from torchflow import ragged as ragged
 from torchflow import random as random
 from torchflow import raw_ops as raw_ops
