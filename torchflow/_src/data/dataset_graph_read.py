@@ -118,15 +118,15 @@ class _FunctionReader(_Reader):
         if got is not None:
             return got
         node = self.nodes.get(_ref(inp))
-        if node is not None and node.op in ("Reshape", "Cast"):  # of an argument
-            x = self.value(self.data_inputs(node)[0])
-            if node.op == "Cast":
-                return data_ops.cast_to(x, dtypes.as_dtype(node.attr["DstT"].type))
-            shape = np.asarray(self.value(self.data_inputs(node)[1]).numpy()).tolist()
-            a = np.asarray(x.numpy()).reshape(shape)
-            if x.dtype == dtypes.string:
-                return data_ops.bytes_tensor(a.reshape(-1).tolist(), a.shape)
-            return data_ops.from_numpy(a, x.dtype)
+        if node is not None and node.op not in ("Const", "Identity") and \
+                node.op not in _READERS:
+            # A tensor the body computes from the element (``range(x * 2)``): the op
+            # runs in the graph interpreter on the element's tensors.
+            _, arg, index = graph_exec._parse_input(inp, True)
+            run = graph_exec._Node(node, True)
+            out = run.call(self.library, [self.value(i) for i in self.data_inputs(node)])
+            out = out if isinstance(out, (list, tuple)) else [out]
+            return out[run.flat_index(arg, index)]
         return super().value(inp)
 
     def dataset(self, inp: str) -> DatasetV2:
