@@ -112,6 +112,13 @@ def test_keras_model_saved_by_torchflow_serves_in_tf(vocab_file, tmp_path):
     kinds = [n.WhichOneof("kind") for n in sm.meta_graphs[0].object_graph_def.nodes]
     assert "resource" in kinds and "asset" in kinds
     assert os.listdir(f"{path}/assets") == ["words.txt"]
+    # tf-keras revives the layer from its config (its table reads the config's path)
+    # and matches the saved table to it: the vocabulary table tracks its initializer,
+    # not an inner table, as TF's does
+    _, their_layer = _model(rtf, vocab_file)
+    revived = rtf.keras.models.load_model(path, custom_objects={"VocabLayer": their_layer})
+    np.testing.assert_allclose(revived.predict(rtf.constant(QUERY), verbose=0), expected,
+                               rtol=1e-6)
     _moved_away(vocab_file)
 
     theirs = rtf.saved_model.load(path)

@@ -93,10 +93,11 @@ class KeyValueTensorInitializer(TableInitializerBase):
 
 
 def _check_table_dtypes(table, key_dtype, value_dtype) -> None:
-    if key_dtype != table.key_dtype:
-        raise TypeError(f"Invalid key dtype, expected {table.key_dtype} but got {key_dtype}.")
-    if value_dtype != table.value_dtype:
-        raise TypeError(f"Invalid value dtype, expected {table.value_dtype} but got "
+    # the table's own key dtype (a vocabulary table's lookup_key_dtype may differ)
+    if key_dtype != table._key_dtype:
+        raise TypeError(f"Invalid key dtype, expected {table._key_dtype} but got {key_dtype}.")
+    if value_dtype != table._value_dtype:
+        raise TypeError(f"Invalid value dtype, expected {table._value_dtype} but got "
                         f"{value_dtype}.")
 
 

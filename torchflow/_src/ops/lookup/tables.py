@@ -246,7 +246,8 @@ class StaticVocabularyTable(LookupTable):
                                 f"{'integer' if key_dtype.is_integer else 'non-integer'} but "
                                 f"got {lookup_key_dtype}.")
             self._table = StaticHashTable(initializer, -1)
-            # the vocabulary table's own resource is the inner table's
+            # As in TF, the inner table is not a dependency: the vocabulary table is
+            # the resource (its handle is the inner table's), and tracks the initializer.
             super().__init__(key_dtype, dtypes.int64)
             self._resource = self._table._resource
             self._shared_name = self._table._shared_name
@@ -266,11 +267,8 @@ class StaticVocabularyTable(LookupTable):
 
     def _initialize(self):
         if self._table is not None:
-            return self._table._initialize()
+            return self._initializer.initialize(self)
         return None
-
-    def _checkpoint_dependencies(self) -> list:
-        return [("_table", self._table)] if self._table is not None else []
 
     def _list_functions_for_serialization(self, unused_functions=None) -> dict:
         if self._table is None:
@@ -289,7 +287,7 @@ class StaticVocabularyTable(LookupTable):
         n = self._num_oov_buckets
         if self._table is None:
             return convert_to_tensor(n, dtype=dtypes.int64)
-        return add(table_ops.size(self._table), convert_to_tensor(n, dtype=dtypes.int64))
+        return add(table_ops.size(self), convert_to_tensor(n, dtype=dtypes.int64))
 
     def lookup(self, keys, name=None):
         """The id of each key (int64), of ``keys``' shape.
@@ -306,5 +304,6 @@ class StaticVocabularyTable(LookupTable):
         """
         values, rebuild = _keys_of(keys)
         self._check_keys(values, self._lookup_key_dtype)
-        out = table_ops.vocab_lookup(self._table, values, self._num_oov_buckets)
+        out = table_ops.vocab_lookup(self if self._table is not None else None, values,
+                                     self._num_oov_buckets)
         return rebuild(out) if rebuild is not None else out
