@@ -297,3 +297,33 @@ def test_a_spec_asked_inside_a_traced_function_keeps_the_outer_traces_notes():
     ds = tf.data.Dataset.range(1, 4).map(f)
     assert ds.element_spec == (tf.TensorSpec([], tf.int64), tf.TensorSpec(None, tf.int64))
     assert [(int(y), int(z)) for y, z in ds] == [(2, 2), (4, 3), (6, 4)]
+
+
+def _dataset_fn_program(m, kind):
+    runs: list = []
+
+    def pair(x):
+        runs.append(1)
+        return m.data.Dataset.from_tensor_slices(m.stack([x, x * 2]))
+
+    def per_window(w):
+        runs.append(1)
+        return w.batch(3)
+
+    if kind == "flat_map":
+        ds = m.data.Dataset.range(5).flat_map(pair)
+    elif kind == "window_flat_map":
+        ds = m.data.Dataset.range(7).window(3).flat_map(per_window)
+    else:
+        ds = m.data.Dataset.range(10).group_by_window(lambda x: x % 2,
+                                                      lambda k, w: per_window(w), 3)
+    spec = str(ds.element_spec)
+    return spec, [_values(m, ds) for _ in range(2)], len(runs)
+
+
+@pytest.mark.parametrize("kind", ["flat_map", "window_flat_map", "group_by_window"])
+def test_dataset_functions_trace_once_with_the_spec_asked(kind):
+    ours = _dataset_fn_program(tf, kind)
+    theirs = _dataset_fn_program(real_tf(), kind)
+    assert ours == theirs
+    assert ours[2] == 1
