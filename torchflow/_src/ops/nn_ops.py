@@ -6,7 +6,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from torchflow._src.core import dtypes
+from torchflow._src.core import dtypes, graph_trace
 from torchflow._src.core.errors import InvalidArgumentError, dims
 from torchflow._src.ops import _nn_common as nc
 from torchflow._src.ops import random_ops
@@ -396,7 +396,9 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None) -> Tensor:
         if len(ns) != t.ndim:
             raise ValueError(f"tf.nn.dropout: noise_shape {ns} must have the rank of x "
                              f"({t.ndim}).")
-        shape = [t.shape[i] if d is None else int(d) for i, d in enumerate(ns)]
+        node = graph_trace.shape_value(t, torch.int64)  # in a trace: sizes read per call
+        sizes = node.tolist() if node is not None else list(t.shape)
+        shape = [sizes[i] if d is None else int(d) for i, d in enumerate(ns)]
     gen = random_ops.stream("RandomUniform", x._dtype, seed, t.device)
     try:
         if noise_shape is None:
