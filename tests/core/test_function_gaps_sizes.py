@@ -149,3 +149,16 @@ def test_resize_and_unrolled_simple_rnn_record_once():
         x = np.tile(seq, (n, 1, 1)) * np.arange(1, n + 1, dtype=np.float32)[:, None, None]
         np.testing.assert_allclose(g(x).numpy(), rrnn(x).numpy(), rtol=1e-5, atol=1e-6)
     assert len(runs) <= 2 and len(gruns) <= 2
+
+
+@pytest.mark.parametrize("make", [lambda: tf.keras.layers.SpatialDropout1D(0.5),
+                                  lambda: tf.keras.layers.Dropout(0.5, noise_shape=[None, 1, 3])])
+def test_dropout_with_a_noise_shape_records_once(make):
+    layer = make()
+    f, runs = _traced(lambda x: layer(x, training=True), tf.TensorSpec([None, 4, 3]))
+    for n in SIZES:
+        out = f(np.ones((n, 4, 3), np.float32)).numpy()
+        assert out.shape == (n, 4, 3)
+        assert (out == out[:, :1, :]).all()  # one mask value per (row, channel)
+        assert set(np.unique(out)) <= {0.0, 2.0}
+    assert len(runs) <= 2
