@@ -176,12 +176,15 @@ def _replay(graph, rec0, args):
 def _random_state():
     streams = {k: (v, v.getstate() if isinstance(v, random.Random) else None)
                for k, v in context.GLOBAL.random_streams.items()}
-    return torch.random.get_rng_state(), streams
+    cuda = torch.cuda.get_rng_state_all() if torch.cuda.is_initialized() else None
+    return torch.random.get_rng_state(), cuda, streams
 
 
 def _restore_random(state) -> None:
-    cpu, streams = state
+    cpu, cuda, streams = state
     torch.random.set_rng_state(cpu)
+    if cuda is not None:
+        torch.cuda.set_rng_state_all(cuda)
     for k, (v, st) in streams.items():
         if st is not None:
             v.setstate(st)
