@@ -112,7 +112,21 @@ def producer_consumer(m):
     return out
 
 
-@pytest.mark.parametrize("program", [tag_overlap, tone_files, producer_consumer])
+def scripts_of_words(m):
+    """Which writing system each word uses: UTF-8 decoded to code points, scripts
+    looked up, the majority script of each word taken (TF's unicode guide)."""
+    words = m.constant(["hello", "привет", "γειά", "你好", "مرحبا", "123", "héllo"])
+    cps = m.strings.unicode_decode(words, "UTF-8")
+    scripts = m.strings.unicode_script(cps.flat_values)
+    per_word = m.RaggedTensor.from_row_splits(scripts, cps.row_splits)
+    out = [str(per_word.to_list())]
+    majority = [int(np.bincount(np.asarray(w) + 1).argmax()) - 1 for w in per_word.to_list()]
+    out.append(str(majority))
+    return out
+
+
+@pytest.mark.parametrize("program", [tag_overlap, tone_files, producer_consumer,
+                                     scripts_of_words])
 def test_program_prints_what_tf_prints(program):
     want = program(real_tf())
     got = program(torchflow)
