@@ -27,3 +27,4 @@ from torchflow._src.ops.unicode_ops import unicode_split as unicode_split
 from torchflow._src.ops.unicode_ops import unicode_split_with_offsets as unicode_split_with_offsets
 from torchflow._src.ops.unicode_ops import unicode_transcode as unicode_transcode
 from torchflow._src.ops.unicode_ops import unsorted_segment_join as unsorted_segment_join
+from torchflow._src.ops.unicode_script_ops import unicode_script as unicode_script
