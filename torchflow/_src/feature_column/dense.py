@@ -17,10 +17,8 @@ from torchflow._src.ops import (
     creation_ops,
     gather_ops,
     random_ops,
-    reduction_ops,
 )
 from torchflow._src.ops.creation_ops import cast
-from torchflow._src.ops.sparse import sparse_ops
 from torchflow._src.ops.sparse.sparse_embedding import (
     embedding_lookup_sparse,
     safe_embedding_lookup_sparse,
@@ -298,12 +296,10 @@ def shared_embeddings(categorical_columns, dimension, combiner="mean", initializ
 
 
 def _multi_hot(pair, depth):
+    """Each id's count (or summed weight) in its slot of ``depth``, ids outside
+    ``[0, depth)`` dropped: TF's one_hot + reduce_sum (or sparse_merge +
+    scatter_nd with weights), as one scatter."""
     ids, w = pair
-    if w is None:
-        dense = sparse_ops.to_dense(ids, default_value=-1)
-        return reduction_ops.reduce_sum(
-            creation_ops.one_hot(dense, depth, on_value=1.0, off_value=0.0), axis=[-2])
-    # Each id's weights summed into its slot (ids outside [0, depth) are dropped).
     keep = comparison_ops.logical_and(comparison_ops.greater_equal(ids.values, 0),
                                       comparison_ops.less(ids.values, depth))
     pos = array_ops.reshape(gather_ops.where(keep), [-1])
@@ -312,8 +308,9 @@ def _multi_hot(pair, depth):
                                                           1)], 1)
     shape = array_ops.concat([ids.dense_shape[:-1], creation_ops.fill([1], cast(depth,
                                                                             dtypes.int64))], 0)
-    return gather_ops.scatter_nd(index, cast(gather_ops.gather(w.values, pos), dtypes.float32),
-                                 shape)
+    values = creation_ops.ones_like(pos, dtypes.float32) if w is None else \
+        cast(gather_ops.gather(w.values, pos), dtypes.float32)
+    return gather_ops.scatter_nd(index, values, shape)
 
 
 class IndicatorColumn(base.DenseColumn, base.SequenceDenseColumn, collections.namedtuple(

@@ -65,9 +65,11 @@ class BaseFeaturesLayer(Layer):
     @staticmethod
     def _flatten_column(column, tensor, keep_time):
         n = column.variable_shape.num_elements()
-        batch = shape_ops.shape(tensor)[:1]
+        batch = tensor.shape[0] if tensor.shape.rank else None
+        if batch is not None:  # the usual case: a static batch size, no shape op
+            return array_ops.reshape(tensor, [batch, -1, n] if keep_time else [batch, n])
         return array_ops.reshape(tensor, array_ops.concat(
-            [batch, [-1, n] if keep_time else [n]], 0))
+            [shape_ops.shape(tensor)[:1], [-1, n] if keep_time else [n]], 0))
 
     def get_config(self):
         config = super().get_config()
