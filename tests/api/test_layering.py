@@ -5,7 +5,9 @@ Layer order (DESIGN.md): ``util -> core -> ops -> {numpy, data} -> {train, summa
 ones; siblings on one level (numpy/data, train/summary, distribute/profiler) do not
 import each other. ``_src/testing.py`` and ``_src/cli.py`` may import any layer.
 ``train`` (Checkpoint, ...) and ``summary`` sit above ops/data and below distribute
-and keras, which both use them. Only ``_src/core`` and ``_src/ops`` import torch.
+and keras, which both use them. ``feature_column`` sits with distribute/profiler
+(its embedding tables can start from a ``train`` checkpoint; keras' DenseFeatures
+reads it). Only ``_src/core`` and ``_src/ops`` import torch.
 ``torchflow/`` outside ``_src`` holds only re-export modules, and ``_src`` never
 imports them back.
 """
