@@ -113,6 +113,57 @@ def test_torchflow_rebuilds_tf_graph(name, pipelines):
     assert _elements(ds) == _elements(tf_ds)
 
 
+RAGGED = {
+    "slices_rank2": lambda m: m.data.Dataset.from_tensor_slices(
+        m.ragged.constant([[1, 2], [3], [4, 5, 6]])),
+    "slices_rank3_batch": lambda m: m.data.Dataset.from_tensor_slices(
+        m.ragged.constant([[[1, 2], [3]], [], [[4, 5, 6]], [[7]]])).batch(2),
+    "slices_strings_repeat_take": lambda m: m.data.Dataset.from_tensor_slices(
+        m.ragged.constant([["a", "bc"], [], ["d"]])).repeat(2).take(5),
+    "zip_ragged_dense_shuffle_free": lambda m: m.data.Dataset.zip((
+        m.data.Dataset.from_tensor_slices(m.ragged.constant([[1.5], [2.5, 3.5]])),
+        m.data.Dataset.range(2))).skip(1),
+    "flat_map_to_ragged_slices": lambda m: m.data.Dataset.range(2).flat_map(
+        lambda x: m.data.Dataset.from_tensor_slices(m.ragged.constant([[1], [2, 3]]))),
+}
+
+
+def _ragged_py(e):
+    if isinstance(e, tuple):
+        return tuple(_ragged_py(x) for x in e)
+    return ("ragged", e.to_list()) if hasattr(e, "to_list") else _elements([e])[0]
+
+
+@pytest.mark.compat
+@pytest.mark.parametrize("name", sorted(RAGGED))
+def test_ragged_elements_both_ways(name):
+    rtf = real_tf()
+    make = RAGGED[name]
+    want = [_ragged_py(e) for e in make(rtf)]
+    ds = make(tf)
+    assert [_ragged_py(e) for e in ds] == want
+    data = dataset_graph.serialize(ds)
+    assert [_ragged_py(e) for e in dataset_graph_read.dataset_from_graph(
+        data, ds.element_spec)] == want
+    tf_spec = make(rtf).element_spec
+    variant = rtf.raw_ops.DatasetFromGraph(graph_def=data)
+    assert [_ragged_py(e) for e in rtf.data.experimental.from_variant(
+        variant, structure=tf_spec)] == want
+    from_tf = dataset_graph_read.dataset_from_graph(make(rtf)._as_serialized_graph().numpy(),
+                                                    ds.element_spec)
+    assert [_ragged_py(e) for e in from_tf] == want
+
+
+def test_ragged_element_functions_keep_the_pickle():
+    # a map over ragged elements: its FunctionDef would take the components, where TF
+    # passes one DT_VARIANT
+    ds = tf.data.Dataset.from_tensor_slices(tf.ragged.constant([[1], [2, 3]])).map(
+        lambda r: r * 2)
+    with pytest.raises(dataset_graph.UnserializableDatasetError):
+        dataset_graph.serialize(ds)
+    assert data_service_ops.encode_dataset(ds)[0] == "pickle"
+
+
 def _ops(gd) -> dict:
     """The ops of the graph and, by function name, of each library function."""
     return {"": [n.op for n in gd.node],

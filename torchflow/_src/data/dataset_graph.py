@@ -19,7 +19,11 @@ A dataset that cannot be written so raises ``UnserializableDatasetError``: a sou
 of Python values (``from_generator``), a function whose graph holds no TF op
 (``py_function``), reads a variable or whose recording runs eagerly (it reads
 element values into Python, or calls string ops that run outside the recording),
-composite (ragged/sparse) elements, a ``flat_map``/``interleave`` function whose
+sparse elements, ragged elements except through ``from_tensor_slices`` of a
+RaggedTensor and the transformations that do not look into an element (each ragged
+element is one ``DT_VARIANT``: ``dataset_graph_ragged``; a function of ragged
+elements, ``unbatch``, ``padded_batch`` and ``from_tensors`` of them are not
+written), a ``flat_map``/``interleave`` function whose
 dataset is built from tensors computed from the element (``dataset_graph_fn``), and
 the transformations not listed above.
 ``OptionsDataset`` (``with_options``) is left out of the graph: options do not change
@@ -34,8 +38,17 @@ from torchflow._src.core import dtypes, errors, graph_trace, op_graph
 from torchflow._src.core.proto import tf_function_pb2, tf_graph_pb2
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.tensor_spec import TensorSpec
-from torchflow._src.data import _structure, batching, parallel, readers, sources, transforms
+from torchflow._src.data import (
+    _structure,
+    batching,
+    dataset_graph_ragged,
+    parallel,
+    readers,
+    sources,
+    transforms,
+)
 from torchflow._src.ops import data_ops
+from torchflow._src.ops.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 
 _PRODUCER = 561  # TF 2.4's GraphDef version
 _READ_BUFFER = 256 * 1024  # TF's default reader buffer (bytes)
@@ -49,17 +62,28 @@ class UnserializableDatasetError(errors.UnimplementedError):
         super().__init__(None, None, message)
 
 
-def _flat_specs(ds) -> list:
+def _flat_specs(ds, ragged: bool = False) -> list:
+    """The flat specs of ``ds``'s elements; raises for composite ones (RaggedTensors,
+    one ``DT_VARIANT`` each, where ``ragged``)."""
     flat = _structure.flatten(ds.element_spec)
     for s in flat:
-        if type(s) is not TensorSpec:
+        if type(s) is not TensorSpec and not (ragged and type(s) is RaggedTensorSpec):
             raise UnserializableDatasetError(
                 f"Cannot write a dataset of {type(s).__name__} elements as a graph")
     return flat
 
 
-def _shape(s: TensorSpec):
-    return op_graph.shape_attr(s.shape.as_list() if s.shape.rank is not None else None)
+def _shape(s):
+    if type(s) is not TensorSpec or s.shape.rank is None:
+        return op_graph.shape_attr(None)
+    return op_graph.shape_attr(s.shape.as_list())
+
+
+class _Variant:
+    """``DT_VARIANT`` in a type-list attribute (no torchflow dtype)."""
+
+
+VARIANT = _Variant()
 
 
 class _Writer:
@@ -81,7 +105,11 @@ class _Writer:
         nd = self.gd.node.add(name=self._name(op), op=op)
         nd.input.extend(inputs)
         for k, v in attrs.items():
-            nd.attr[k].CopyFrom(op_graph.attr_value(v))
+            if type(v) is list and any(x is VARIANT for x in v):
+                nd.attr[k].list.type.extend(
+                    _DT_VARIANT if x is VARIANT else x.as_datatype_enum for x in v)
+            else:
+                nd.attr[k].CopyFrom(op_graph.attr_value(v))
         return nd.name
 
     def const(self, value, dtype=None) -> str:
@@ -98,8 +126,16 @@ class _Writer:
         return self.node("Const", [], {"value": arr, "dtype": dtype})
 
     def type_attrs(self, ds, types_key="output_types") -> dict:
-        flat = _flat_specs(ds)
-        return {types_key: [s.dtype for s in flat], "output_shapes": [_shape(s) for s in flat]}
+        flat = _flat_specs(ds, ragged=True)
+        return {types_key: [s.dtype if type(s) is TensorSpec else VARIANT for s in flat],
+                "output_shapes": [_shape(s) for s in flat]}
+
+    def ragged_const(self, rt) -> str:
+        """A ``DT_VARIANT`` constant of ``rt``'s rows (``from_tensor_slices``)."""
+        nd = self.gd.node.add(name=self._name("Const"), op="Const")
+        nd.attr["value"].tensor.CopyFrom(dataset_graph_ragged.rows_proto(rt))
+        nd.attr["dtype"].type = _DT_VARIANT
+        return nd.name
 
     def dataset(self, ds) -> str:
         name = self._memo.get(id(ds))
@@ -122,6 +158,8 @@ class _Writer:
             raise UnserializableDatasetError(f"The {what} function is not a traced function")
         spec = input_ds.element_spec
         _flat_specs(input_ds)
+        if ds is not None:
+            _flat_specs(ds)  # a function returning a RaggedTensor: its components
         try:
             concrete = get(*spec) if type(spec) is tuple else get(spec)
             graph = concrete._export_graph()
@@ -196,9 +234,10 @@ def _range(w: _Writer, ds) -> str:
 
 
 def _slices(w: _Writer, ds) -> str:
-    _flat_specs(ds)
-    return w.node("TensorSliceDataset", [w.const(t) for t in ds._flat],
-                  w.type_attrs(ds, "Toutput_types"))
+    attrs = w.type_attrs(ds, "Toutput_types")  # first: raises for sparse components
+    return w.node("TensorSliceDataset",
+                  [w.ragged_const(t) if isinstance(t, RaggedTensor) else w.const(t)
+                   for t in ds._flat], attrs)
 
 
 def _tensors(w: _Writer, ds) -> str:
@@ -230,10 +269,12 @@ def _batch(w: _Writer, ds) -> str:
 
 
 def _unbatch(w: _Writer, ds) -> str:
+    _flat_specs(ds._input)
     return w.node("UnbatchDataset", [w.dataset(ds._input)], w.type_attrs(ds))
 
 
 def _padded_batch(w: _Writer, ds) -> str:
+    _flat_specs(ds)
     if any(s is None for s in ds._shapes):
         raise UnserializableDatasetError("Cannot write padded_batch of components of unknown "
                                          "rank as a graph")

@@ -266,6 +266,7 @@ def _interleave(w: dataset_graph._Writer, ds) -> str:
 
 def _window(w: dataset_graph._Writer, ds) -> str:
     i64 = dtypes.int64
+    dataset_graph._flat_specs(ds._input)
     n = len(_structure.flatten(ds.element_spec))
     name = w.node("WindowDataset", [w.dataset(ds._input), w.const(ds._size, i64),
                                     w.const(ds._shift, i64), w.const(ds._stride, i64),

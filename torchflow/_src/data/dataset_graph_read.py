@@ -23,11 +23,12 @@ from google.protobuf.message import DecodeError
 from torchflow._src.core import dtypes, errors
 from torchflow._src.core.proto import tf_graph_pb2
 from torchflow._src.core.tensor import Tensor
-from torchflow._src.data import _structure, readers
+from torchflow._src.data import _structure, dataset_graph_ragged, readers
 from torchflow._src.data._runtime import close_iter
 from torchflow._src.data.dataset_ops import DatasetV2
 from torchflow._src.data.transforms import UnaryDataset
 from torchflow._src.ops import data_ops, graph_exec
+from torchflow._src.ops.ragged.ragged_tensor import RaggedTensor
 
 # Dataset ops that do not change the elements (threading, autotuning, options).
 _PASS_THROUGH = frozenset({"OptionsDataset", "ModelDataset", "MaxIntraOpParallelismDataset",
@@ -184,8 +185,20 @@ def _window(r: _Reader, node):
     return r.dataset(ins[0]).window(size, shift, stride, drop_remainder=bool(r.scalar(ins[4])))
 
 
+def _component(r: _Reader, inp: str):
+    node = r.nodes.get(_ref(inp))
+    if node is not None and node.op == "Const" and \
+            node.attr["dtype"].type == dataset_graph_ragged.DT_VARIANT:
+        return dataset_graph_ragged.ragged_from_rows(node.attr["value"].tensor)
+    if node is not None and node.op == "RaggedTensorToVariant" and \
+            node.attr["batched_input"].b:  # as TF writes it inside a function
+        parts = [r.value(i) for i in r.data_inputs(node)]
+        return RaggedTensor.from_nested_row_splits(parts[-1], parts[:-1], validate=False)
+    return r.value(inp)
+
+
 def _components(r: _Reader, node):
-    flat = [r.value(i) for i in r.data_inputs(node)]
+    flat = [_component(r, i) for i in r.data_inputs(node)]
     return flat[0] if len(flat) == 1 else tuple(flat)
 
 
