@@ -69,11 +69,24 @@ class TensorShape:
         return None if self._dims is None else list(self._dims)
 
     def as_list(self):
+        """The dimensions as a list of ints, None for unknown ones.
+
+        Returns:
+          A list, as ``[2, None, 3]``.
+
+        Raises:
+          ValueError: the rank is unknown.
+        """
         if self._dims is None:
             raise ValueError("as_list() is not defined on an unknown TensorShape.")
         return list(self._dims)
 
     def num_elements(self):
+        """The number of elements of a tensor of this shape.
+
+        Returns:
+          An int, or None when a dimension (or the rank) is unknown.
+        """
         if not self.is_fully_defined():
             return None
         n = 1
@@ -82,9 +95,19 @@ class TensorShape:
         return n
 
     def is_fully_defined(self) -> bool:
+        """Whether the rank and every dimension are known.
+
+        Returns:
+          A bool.
+        """
         return self._dims is not None and all(d is not None for d in self._dims)
 
     def assert_is_fully_defined(self):
+        """Raises unless the rank and every dimension are known.
+
+        Raises:
+          ValueError: the shape is not fully defined.
+        """
         if not self.is_fully_defined():
             raise ValueError(f"Shape {self} is not fully defined")
 
@@ -147,6 +170,17 @@ class TensorShape:
 
     # --- algebra -----------------------------------------------------------
     def is_compatible_with(self, other) -> bool:
+        """Whether this shape and ``other`` could describe the same tensor.
+
+        Two shapes are compatible when either rank is unknown, or the ranks agree and each
+        pair of dimensions is equal or has an unknown one.
+
+        Args:
+          other: A ``TensorShape``, or a list/tuple of ints and Nones (None: unknown rank).
+
+        Returns:
+          A bool.
+        """
         other = as_shape(other)
         if self._dims is None or other._dims is None:
             return True
@@ -155,10 +189,29 @@ class TensorShape:
         return all(a is None or b is None or a == b for a, b in zip(self._dims, other._dims))
 
     def assert_is_compatible_with(self, other):
+        """Raises unless this shape is compatible with ``other`` (see ``is_compatible_with``).
+
+        Args:
+          other: A ``TensorShape``, or a list/tuple of ints and Nones (None: unknown rank).
+
+        Raises:
+          ValueError: the shapes are incompatible.
+        """
         if not self.is_compatible_with(other):
             raise ValueError(f"Shapes {self} and {as_shape(other)} are incompatible")
 
     def merge_with(self, other) -> TensorShape:
+        """The most specific shape compatible with both: unknown dimensions filled from the other.
+
+        Args:
+          other: A ``TensorShape``, or a list/tuple of ints and Nones (None: unknown rank).
+
+        Returns:
+          A ``TensorShape``.
+
+        Raises:
+          ValueError: the shapes are not compatible.
+        """
         other = as_shape(other)
         if self._dims is None:
             return other
@@ -169,18 +222,46 @@ class TensorShape:
         return TensorShape([a if a is not None else b for a, b in zip(self._dims, other._dims)])
 
     def concatenate(self, other) -> TensorShape:
+        """This shape's dimensions followed by ``other``'s.
+
+        Args:
+          other: A ``TensorShape``, or a list/tuple of ints and Nones (None: unknown rank).
+
+        Returns:
+          A ``TensorShape``; of unknown rank when either rank is unknown.
+        """
         other = as_shape(other)
         if self._dims is None or other._dims is None:
             return TensorShape(None)
         return TensorShape(self._dims + other._dims)
 
     def most_specific_compatible_shape(self, other) -> TensorShape:
+        """The most specific shape compatible with both shapes (the dimensions they agree on).
+
+        Args:
+          other: A ``TensorShape``, or a list/tuple of ints and Nones (None: unknown rank).
+
+        Returns:
+          A ``TensorShape``: None where the dimensions differ; of unknown rank when the
+          ranks differ or one is unknown.
+        """
         other = as_shape(other)
         if self._dims is None or other._dims is None or len(self._dims) != len(other._dims):
             return TensorShape(None)
         return TensorShape([a if a == b else None for a, b in zip(self._dims, other._dims)])
 
     def with_rank(self, rank: int) -> TensorShape:
+        """This shape, checked to have ``rank`` (an unknown rank becomes ``rank`` Nones).
+
+        Args:
+          rank: int, the required rank.
+
+        Returns:
+          A ``TensorShape`` of rank ``rank``.
+
+        Raises:
+          ValueError: the known rank differs.
+        """
         if self._dims is None:
             return TensorShape([None] * rank)
         if len(self._dims) != rank:
@@ -188,25 +269,74 @@ class TensorShape:
         return self
 
     def with_rank_at_least(self, rank: int) -> TensorShape:
+        """This shape, checked to have at least ``rank`` dimensions.
+
+        Args:
+          rank: int, the least rank.
+
+        Returns:
+          This ``TensorShape``.
+
+        Raises:
+          ValueError: the known rank is lower.
+        """
         if self._dims is not None and len(self._dims) < rank:
             raise ValueError(f"Shape {self} must have rank at least {rank}")
         return self
 
     def with_rank_at_most(self, rank: int) -> TensorShape:
+        """This shape, checked to have at most ``rank`` dimensions.
+
+        Args:
+          rank: int, the greatest rank.
+
+        Returns:
+          This ``TensorShape``.
+
+        Raises:
+          ValueError: the known rank is higher.
+        """
         if self._dims is not None and len(self._dims) > rank:
             raise ValueError(f"Shape {self} must have rank at most {rank}")
         return self
 
     def assert_has_rank(self, rank: int):
+        """Raises unless the rank is unknown or equal to ``rank``.
+
+        Args:
+          rank: int, the required rank.
+
+        Raises:
+          ValueError: the known rank differs.
+        """
         if self._dims is not None and len(self._dims) != rank:
             raise ValueError(f"Shape {self} must have rank {rank}")
 
     def assert_same_rank(self, other):
+        """Raises unless this shape and ``other`` have the same rank (or one is unknown).
+
+        Args:
+          other: A ``TensorShape``, or a list/tuple of ints and Nones (None: unknown rank).
+
+        Raises:
+          ValueError: the known ranks differ.
+        """
         other = as_shape(other)
         if self._dims is not None and other._dims is not None and len(self) != len(other):
             raise ValueError(f"Shapes {self} and {other} must have the same rank")
 
     def is_subtype_of(self, other) -> bool:
+        """Whether this shape is at least as specific as ``other``.
+
+        True when ``other``'s rank is unknown, or the ranks agree and each of ``other``'s
+        known dimensions equals this shape's.
+
+        Args:
+          other: A ``TensorShape``, or a list/tuple of ints and Nones (None: unknown rank).
+
+        Returns:
+          A bool.
+        """
         other = as_shape(other)
         if other._dims is None:
             return True
@@ -215,6 +345,11 @@ class TensorShape:
         return all(b is None or a == b for a, b in zip(self._dims, other._dims))
 
     def as_proto(self):  # pragma: no cover - no protos in torchflow
+        """TF's ``TensorShapeProto`` of this shape; not supported by torchflow.
+
+        Raises:
+          NotImplementedError: always.
+        """
         raise NotImplementedError("TensorShape.as_proto is not supported by torchflow.")
 
 

@@ -98,23 +98,66 @@ class Metric(Layer):
         return self.result()
 
     def update_state(self, *args, **kwargs):
+        """Accumulates statistics for the metric; subclasses implement it.
+
+        Called by ``__call__`` and by ``fit``/``evaluate`` after each batch; it only
+        updates the state variables (``add_weight``) and is skipped while Keras runs
+        layers on placeholders.
+
+        Args:
+          *args: The subclass's inputs, usually ``y_true, y_pred``.
+          **kwargs: Usually ``sample_weight``.
+
+        Raises:
+          NotImplementedError: in the base class.
+        """
         raise NotImplementedError("Must be implemented in subclasses.")
 
     def result(self):
+        """The metric's value from its state; subclasses implement it.
+
+        Under a ``tf.distribute`` strategy it is computed once from the state summed over
+        replicas.
+
+        Returns:
+          A scalar Tensor (or a structure of them).
+
+        Raises:
+          NotImplementedError: in the base class.
+        """
         raise NotImplementedError("Must be implemented in subclasses.")
 
     def reset_states(self) -> None:
-        """Sets every state variable back to zero."""
+        """Sets every state variable back to zero.
+
+        ``fit`` and ``evaluate`` call it at the start of each epoch and run.
+        """
         for v in self.variables:
             v.assign(zeros(v.shape, dtype=v.dtype))
 
     def reset_state(self) -> None:
+        """Sets every state variable back to zero; the newer name of ``reset_states``.
+
+        Subclasses with non-zero initial states override ``reset_states``.
+        """
         self.reset_states()
 
     def add_weight(self, name, shape=(), aggregation=VariableAggregation.SUM,
                    synchronization=VariableSynchronization.ON_READ, initializer=None,
                    dtype=None):
-        """Adds a non-trainable state variable (ON_READ, aggregated by ``aggregation``)."""
+        """Adds a non-trainable state variable (ON_READ, aggregated by ``aggregation``).
+
+        Args:
+          name: str, the variable's name.
+          shape: The shape, default ``()`` (a scalar).
+          aggregation: ``tf.VariableAggregation``, default SUM: how replicas' values combine.
+          synchronization: ``tf.VariableSynchronization``, default ON_READ.
+          initializer: None (zeros) or an initializer.
+          dtype: None (the metric's dtype) or a dtype.
+
+        Returns:
+          The new ``tf.Variable``.
+        """
         return super().add_weight(
             name=name, shape=shape, dtype=self._dtype if dtype is None else dtype,
             trainable=False, initializer=initializer or "zeros",
@@ -122,10 +165,23 @@ class Metric(Layer):
             experimental_autocast=False)
 
     def get_config(self) -> dict:
+        """The metric's config: its ``name`` and ``dtype`` (subclasses add their arguments).
+
+        Returns:
+          A dict that ``from_config`` turns back into a metric.
+        """
         return {"name": self.name, "dtype": self.dtype}
 
     @classmethod
     def from_config(cls, config):
+        """A metric from ``get_config()``'s dict: ``cls(**config)``.
+
+        Args:
+          config: The dict ``get_config`` returned.
+
+        Returns:
+          A new metric with zeroed state.
+        """
         return cls(**config)
 
 
