@@ -373,6 +373,9 @@ def dataset_graph_def(dataset):
     Raises:
       UnserializableDatasetError: A part of the pipeline has no graph form.
     """
+    # cycle: dataset_graph_fn's writers subclass _Writer; importing it registers them.
+    from torchflow._src.data import dataset_graph_fn  # noqa: F401
+
     w = _Writer()
     last = w.dataset(dataset)
     ret = w.gd.node.add(name="dataset", op="_Retval", input=[last])
@@ -388,5 +391,3 @@ def serialize(dataset) -> bytes:
     the same bytes for the same pipeline in any process (map fields in key order)."""
     return dataset_graph_def(dataset).SerializeToString(deterministic=True)
 
-
-from torchflow._src.data import dataset_graph_fn  # noqa: E402,F401 - registers its writers
