@@ -366,11 +366,13 @@ KNOWN_CYCLES = {
         "LinearOperatorLowerTriangular",
     ("data.dataset_ops", "data.sources", "data.transforms", "data.batching",
      "data.parallel", "data.interleave", "data.readers", "data.vectorize", "data.rowwise",
-     "data.experimental", "data.experimental_ops", "data.resampling", "data.dataset_graph"):
+     "data.experimental", "data.experimental_ops", "data.resampling", "data.dataset_graph",
+     "data.dataset_graph_fn"):
         "the dataset classes subclass DatasetV2, whose methods (from_tensor_slices, map, "
         "batch, group_by_window, ...) build them; map's and batch's fast paths (vectorize, "
         "rowwise) build transforms' and batching's datasets; _as_serialized_graph writes "
-        "them with dataset_graph",
+        "them with dataset_graph, whose flat_map/interleave writers (dataset_graph_fn) "
+        "subclass its _Writer",
     ("keras.callbacks.callback", "keras.callbacks.history", "keras.callbacks.progbar_logger"):
         "History and ProgbarLogger subclass Callback; CallbackList adds them by default",
     ("keras.engine.base_layer", "keras.metrics", "keras.metrics.base_metric"):
