@@ -209,7 +209,11 @@ class GradientTape:
         return _StopRecording(self)
 
     def reset(self) -> None:
-        """Forgets everything watched so far (as if re-entering a new tape)."""
+        """Forgets everything watched so far (as if re-entering a new tape).
+
+        Use it inside the ``with`` block to discard what was recorded, e.g. at the start of
+        each iteration of a loop that reuses one tape.
+        """
         recording = self._recording
         if recording:
             self._pop()
@@ -227,6 +231,12 @@ class GradientTape:
 
     def watch(self, tensor) -> None:
         """Ensures ``tensor`` (a Tensor, Variable, or nested structure of them) is traced.
+
+        Trainable variables are watched automatically when read; constants and
+        non-trainable variables need ``watch`` to get gradients.
+
+        Args:
+          tensor: A Tensor, a Variable, or a nested structure of them.
 
         Raises:
           ValueError: If an element is not a Tensor or Variable.
@@ -258,7 +268,11 @@ class GradientTape:
             self._tensors[id(t._t)] = t._t
 
     def watched_variables(self) -> tuple:
-        """The variables this tape watches, in first-access order."""
+        """The variables this tape watches, in first-access order.
+
+        Returns:
+          A tuple of ``tf.Variable``.
+        """
         return tuple(self._vars.values())
 
     # --- differentiation ---------------------------------------------------
@@ -452,6 +466,17 @@ class GradientTape:
         Assumes example ``i`` of ``target`` depends only on example ``i`` of
         ``source`` (as TF does). The result has shape
         ``[batch] + target.shape[1:] + source.shape[1:]``.
+
+        Args:
+          target: A Tensor of rank at least 1, computed under the tape.
+          source: A Tensor of rank at least 1 with the same first dimension, watched.
+          unconnected_gradients: ``tf.UnconnectedGradients.NONE`` (None for an unconnected
+            source) or ``ZERO`` (zeros).
+          parallel_iterations: Accepted for TF compatibility; ignored.
+          experimental_use_pfor: Accepted for TF compatibility; ignored.
+
+        Returns:
+          A Tensor, or None when unconnected with ``NONE``.
 
         Raises:
           ValueError: If target and source batch sizes differ or are rank 0.

@@ -85,13 +85,30 @@ class TensorArray:
         return None
 
     def size(self, name=None) -> Tensor:
-        """The number of elements, as an int32 scalar Tensor."""
+        """The number of elements (for a dynamic array, one past the highest written index).
+
+        Args:
+          name: A name for the operation (optional).
+
+        Returns:
+          An int32 scalar Tensor.
+        """
         return wrap(torch.tensor(len(self._items), dtype=torch.int32), dtypes.int32)
 
     def identity(self) -> "TensorArray":
+        """The array itself (TF returns a copy carrying control dependencies).
+
+        Returns:
+          This ``TensorArray``.
+        """
         return self
 
     def close(self, name=None) -> None:
+        """Drops the elements; the array is empty afterwards.
+
+        Args:
+          name: A name for the operation (optional).
+        """
         self._items = []
 
     def _convert(self, value) -> Tensor:
@@ -116,9 +133,19 @@ class TensorArray:
     def write(self, index, value, name=None) -> "TensorArray":
         """Writes ``value`` at ``index``; returns the array.
 
+        Use the returned array afterwards (``ta = ta.write(i, x)``), as in TF.
+
+        Args:
+          index: An int (or int32 scalar Tensor), the position.
+          value: A Tensor (or a value convertible to one) of the array's dtype.
+          name: A name for the operation (optional).
+
+        Returns:
+          The ``TensorArray``.
+
         Raises:
           OutOfRangeError: If ``index`` is past the end of a fixed-size array.
-          InvalidArgumentError: If the dtype differs.
+          InvalidArgumentError: If ``index`` is negative or the dtype differs.
           ValueError: If the shape differs from the element shape.
         """
         i = _int(index)
@@ -147,6 +174,13 @@ class TensorArray:
     def read(self, index, name=None) -> Tensor:
         """The element at ``index`` (zeros of the element shape if never written).
 
+        Args:
+          index: An int (or int32 scalar Tensor), the position.
+          name: A name for the operation (optional).
+
+        Returns:
+          A Tensor of the array's dtype.
+
         Raises:
           OutOfRangeError: If ``index`` is out of range.
         """
@@ -161,7 +195,14 @@ class TensorArray:
         return [t if t is not None else self._zeros() for t in self._items]
 
     def stack(self, name=None) -> Tensor:
-        """All elements stacked on a new dimension 0."""
+        """All elements stacked on a new dimension 0.
+
+        Args:
+          name: A name for the operation (optional).
+
+        Returns:
+          A Tensor of shape ``[size] + element_shape`` (``[0, ...]`` for an empty array).
+        """
         items = self._all()
         if not items:
             dims = self._element_shape.as_list() if self._element_shape.rank is not None else []
@@ -178,7 +219,15 @@ class TensorArray:
                                        f"{e} [Op:TensorListStack]") from None
 
     def gather(self, indices, name=None) -> Tensor:
-        """The elements at ``indices`` stacked."""
+        """The elements at ``indices`` stacked on a new dimension 0.
+
+        Args:
+          indices: A 1-D list or int32 Tensor of positions.
+          name: A name for the operation (optional).
+
+        Returns:
+          A Tensor of shape ``[len(indices)] + element_shape``.
+        """
         idx = _int_list(indices)
         items = [self.read(i) for i in idx]
         if not items:
@@ -188,7 +237,14 @@ class TensorArray:
         return wrap(torch.stack([t._t for t in items]), self._dtype)
 
     def concat(self, name=None) -> Tensor:
-        """All elements concatenated along dimension 0."""
+        """All elements concatenated along dimension 0 (they may differ in length there).
+
+        Args:
+          name: A name for the operation (optional).
+
+        Returns:
+          A Tensor.
+        """
         items = self._all()
         if not items:
             return wrap(torch.zeros([0], dtype=self._dtype._torch), self._dtype)
@@ -200,7 +256,18 @@ class TensorArray:
             raise InvalidArgumentError(None, None, f"TensorArray concat: {e}") from None
 
     def unstack(self, value, name=None) -> "TensorArray":
-        """Writes the slices ``value[i]`` at index ``i``; returns the array."""
+        """Writes the slices ``value[i]`` at index ``i``; returns the array.
+
+        Args:
+          value: A Tensor whose dimension 0 has one entry per element.
+          name: A name for the operation (optional).
+
+        Returns:
+          The ``TensorArray``.
+
+        Raises:
+          InvalidArgumentError: ``value`` has more slices than a fixed-size array holds.
+        """
         t = self._convert(value)
         n = t._t.shape[0] if t._t.ndim else 0
         if not self._dynamic and n > len(self._items):
@@ -212,14 +279,36 @@ class TensorArray:
         return self
 
     def scatter(self, indices, value, name=None) -> "TensorArray":
-        """Writes ``value[k]`` at ``indices[k]``; returns the array."""
+        """Writes ``value[k]`` at ``indices[k]``; returns the array.
+
+        Args:
+          indices: A 1-D list or int32 Tensor of positions.
+          value: A Tensor with one slice per index along dimension 0.
+          name: A name for the operation (optional).
+
+        Returns:
+          The ``TensorArray``.
+        """
         t = self._convert(value)
         for k, i in enumerate(_int_list(indices)):
             self.write(i, wrap(t._t[k], t._dtype))
         return self
 
     def split(self, value, lengths, name=None) -> "TensorArray":
-        """Splits ``value`` along dimension 0 into pieces of ``lengths``."""
+        """Splits ``value`` along dimension 0 into pieces of ``lengths``, one per element.
+
+        Args:
+          value: A Tensor.
+          lengths: A 1-D list or int Tensor of the pieces' lengths, summing to
+            ``value.shape[0]``.
+          name: A name for the operation (optional).
+
+        Returns:
+          The ``TensorArray``.
+
+        Raises:
+          InvalidArgumentError: the lengths do not sum to ``value.shape[0]``.
+        """
         t = self._convert(value)
         lens = _int_list(lengths)
         if sum(lens) != (t._t.shape[0] if t._t.ndim else 0):
