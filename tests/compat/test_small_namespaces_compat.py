@@ -125,8 +125,27 @@ def scripts_of_words(m):
     return out
 
 
+def poisson_solve(m):
+    """A 1-D Poisson system solved by preconditioned CG inside a tf.function."""
+    n = 12
+    a = (np.diag(np.full(n, 2.0)) - np.diag(np.ones(n - 1), 1) - np.diag(np.ones(n - 1), -1)
+         + np.diag(np.linspace(0.1, 1.0, n)))
+    op = m.linalg.LinearOperatorFullMatrix(a, is_self_adjoint=True, is_positive_definite=True)
+    pre = m.linalg.LinearOperatorDiag(1.0 / np.diag(a), is_self_adjoint=True,
+                                      is_positive_definite=True)
+
+    @m.function
+    def solve(b):
+        return m.linalg.experimental.conjugate_gradient(op, b, preconditioner=pre, tol=1e-10,
+                                                        max_iter=40)
+
+    state = solve(m.constant(np.sin(np.linspace(0, 3, n))))
+    return [f"{int(state.i)} {np.array2string(state.x.numpy(), precision=6)}",
+            str(float(m.norm(state.r)) < 1e-8)]
+
+
 @pytest.mark.parametrize("program", [tag_overlap, tone_files, producer_consumer,
-                                     scripts_of_words])
+                                     scripts_of_words, poisson_solve])
 def test_program_prints_what_tf_prints(program):
     want = program(real_tf())
     got = program(torchflow)
