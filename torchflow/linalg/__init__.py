@@ -97,3 +97,4 @@ from torchflow._src.ops.linear_operator_types import (
 from torchflow._src.ops.linear_operator_types import LinearOperatorTridiag as LinearOperatorTridiag
 from torchflow._src.ops.linear_operator_types import LinearOperatorZeros as LinearOperatorZeros
 from torchflow._src.ops.reduction_ops import l2_normalize as l2_normalize
+from torchflow.linalg import experimental as experimental
