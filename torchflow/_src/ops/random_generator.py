@@ -119,23 +119,55 @@ class Generator:
     # --- constructors -----------------------------------------------------------
     @classmethod
     def from_seed(cls, seed, alg=None) -> "Generator":
-        """A generator whose state is derived from an integer ``seed``."""
+        """A generator whose state is derived from an integer ``seed``.
+
+        Args:
+          seed: int, the seed; the same seed gives the same sequence (and TF's numbers).
+          alg: None (Philox), an ``tf.random.Algorithm`` or its int/str name.
+
+        Returns:
+          A new ``Generator``.
+        """
         return cls(state=create_rng_state(seed, alg or 1), alg=alg)
 
     @classmethod
     def from_non_deterministic_state(cls, alg=None) -> "Generator":
-        """A generator seeded from the operating system's entropy."""
+        """A generator seeded from the operating system's entropy.
+
+        Args:
+          alg: None (Philox), an ``tf.random.Algorithm`` or its int/str name.
+
+        Returns:
+          A new ``Generator`` whose sequence differs from run to run.
+        """
         s = np.frombuffer(os.urandom(24), dtype=np.int64)
         return cls(state=s, alg=alg)
 
     @classmethod
     def from_state(cls, state, alg) -> "Generator":
-        """A generator starting at ``state`` (int64 ``[3]``)."""
+        """A generator starting at ``state`` (int64 ``[3]``).
+
+        Args:
+          state: The state: an int64 Tensor or list ``[counter_low, counter_high, key]``.
+          alg: None (Philox), an ``tf.random.Algorithm`` or its int/str name.
+
+        Returns:
+          A new ``Generator``.
+        """
         return cls(state=state, alg=alg)
 
     @classmethod
     def from_key_counter(cls, key, counter, alg) -> "Generator":
-        """A generator from a key (scalar) and counter (``[2]``)."""
+        """A generator from a key (scalar) and counter (``[2]``).
+
+        Args:
+          key: An int (or scalar Tensor), the Philox key.
+          counter: Two ints (or a ``[2]`` Tensor), the Philox counter.
+          alg: None (Philox), an ``tf.random.Algorithm`` or its int/str name.
+
+        Returns:
+          A new ``Generator``.
+        """
         c = np.asarray(counter.numpy() if hasattr(counter, "numpy") else counter).reshape(-1)
         k = int(np.asarray(key.numpy() if hasattr(key, "numpy") else key).reshape(-1)[0])
         return cls(state=[int(c[0]), int(c[1]), k], alg=alg)
@@ -156,19 +188,37 @@ class Generator:
         return wrap(torch.tensor(_signed(self._state[2]), dtype=torch.int64), dtypes.int64)
 
     def reset(self, state) -> None:
-        """Resets the state to ``state``."""
+        """Resets the state to ``state``.
+
+        Args:
+          state: The new state, an int64 ``[3]`` Tensor or list.
+        """
         self._set_state(state)
 
     def reset_from_seed(self, seed) -> None:
-        """Resets the state as ``from_seed(seed)`` would create it."""
+        """Resets the state as ``from_seed(seed)`` would create it.
+
+        Args:
+          seed: int, the seed.
+        """
         self._set_state(create_rng_state(seed, self._alg))
 
     def reset_from_key_counter(self, key, counter) -> None:
+        """Resets the state as ``from_key_counter(key, counter)`` would create it.
+
+        Args:
+          key: An int (or scalar Tensor), the Philox key.
+          counter: Two ints (or a ``[2]`` Tensor), the Philox counter.
+        """
         g = Generator.from_key_counter(key, counter, self._alg)
         self._state = g._state
 
     def skip(self, delta) -> None:
-        """Advances the counter by ``delta`` draws."""
+        """Advances the counter by ``delta`` draws, as if that many had been made.
+
+        Args:
+          delta: int, the number of draws to skip.
+        """
         self._advance(int(delta))
 
     def _advance(self, n: int = 1) -> None:
@@ -196,7 +246,18 @@ class Generator:
 
     # --- sampling ---------------------------------------------------------------------
     def normal(self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None) -> Tensor:
-        """Normal samples of ``shape`` and ``dtype`` (TF's numbers for float32/float64)."""
+        """Normal samples of ``shape`` and ``dtype`` (TF's numbers for float32/float64).
+
+        Args:
+          shape: The output shape (a list of ints or a 1-D int Tensor).
+          mean: float or Tensor, default 0.0.
+          stddev: float or Tensor, default 1.0.
+          dtype: A floating dtype, default ``tf.float32``.
+          name: A name for the operation (optional).
+
+        Returns:
+          A Tensor of ``shape`` and ``dtype``.
+        """
         d = _r.check_dtype(dtype, _r._FLOATS)
         dims = _r.shape_arg("StatefulStandardNormalV2", shape)
         dev = context.default_device()
@@ -213,7 +274,18 @@ class Generator:
 
     def truncated_normal(self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32,
                          name=None) -> Tensor:
-        """Truncated-normal samples (within two standard deviations)."""
+        """Truncated-normal samples (within two standard deviations, redrawn beyond).
+
+        Args:
+          shape: The output shape (a list of ints or a 1-D int Tensor).
+          mean: float or Tensor, default 0.0.
+          stddev: float or Tensor, default 1.0: before truncation.
+          dtype: A floating dtype, default ``tf.float32``.
+          name: A name for the operation (optional).
+
+        Returns:
+          A Tensor of ``shape`` and ``dtype``.
+        """
         d = _r.check_dtype(dtype, _r._FLOATS)
         dims = _r.shape_arg("StatefulTruncatedNormal", shape)
         dev = context.default_device()
@@ -234,6 +306,19 @@ class Generator:
 
         For integer dtypes ``minval`` and ``maxval`` must both be given, or both
         be None for the dtype's full range.
+
+        Args:
+          shape: The output shape (a list of ints or a 1-D int Tensor).
+          minval: The lower bound (inclusive), default 0.
+          maxval: The upper bound (exclusive); None is 1 for floats.
+          dtype: A float or int32/int64/uint32/uint64 dtype, default ``tf.float32``.
+          name: A name for the operation (optional).
+
+        Returns:
+          A Tensor of ``shape`` and ``dtype``.
+
+        Raises:
+          ValueError: for an integer dtype, only one of ``minval``/``maxval`` is None.
         """
         d = _r.check_dtype(dtype, _r._UNIFORM_DTYPES + (dtypes.uint32, dtypes.uint64))
         op = "StatefulUniformInt" if d.is_integer else "StatefulUniform"
@@ -271,22 +356,56 @@ class Generator:
             raise translate(op, e) from None
 
     def uniform_full_int(self, shape, dtype=dtypes.uint64, name=None) -> Tensor:
-        """Uniform integers over the whole range of ``dtype``."""
+        """Uniform integers over the whole range of ``dtype``.
+
+        Args:
+          shape: The output shape (a list of ints or a 1-D int Tensor).
+          dtype: ``tf.int32``, ``tf.int64``, ``tf.uint32`` or ``tf.uint64`` (default).
+          name: A name for the operation (optional).
+
+        Returns:
+          A Tensor of ``shape`` and ``dtype``.
+        """
         return self.uniform(shape, minval=None, maxval=None, dtype=dtype)
 
     def binomial(self, shape, counts, probs, dtype=dtypes.int32, name=None) -> Tensor:
-        """Binomial samples with ``counts`` trials of success probability ``probs``."""
+        """Binomial samples with ``counts`` trials of success probability ``probs``.
+
+        Args:
+          shape: The output shape (a list of ints or a 1-D int Tensor).
+          counts: A float Tensor broadcastable to ``shape``: the number of trials.
+          probs: A float Tensor broadcastable to ``shape``: the success probabilities.
+          dtype: The integer dtype of the result, default ``tf.int32``.
+          name: A name for the operation (optional).
+
+        Returns:
+          A Tensor of ``shape`` and ``dtype``.
+        """
         return _sr.stateless_binomial(shape, self._stateless_seed(), counts, probs,
                                       output_dtype=dtype)
 
     def make_seeds(self, count=1) -> Tensor:
-        """``count`` seeds for stateless ops: an int64 ``[2, count]`` Tensor whose first
-        row is random keys and second row zeros, as TF makes them."""
+        """``count`` seeds for stateless ops, as TF makes them.
+
+        Args:
+          count: int, default 1: the number of seeds.
+
+        Returns:
+          An int64 ``[2, count]`` Tensor whose first row is random keys and second row
+          zeros; column ``i`` is a seed for ``tf.random.stateless_*``.
+        """
         keys = self.uniform_full_int([int(count)], dtype=dtypes.int64)._t
         return wrap(torch.stack([keys, torch.zeros_like(keys)]), dtypes.int64)
 
     def split(self, count=1) -> list:
-        """``count`` new, independent generators: state ``[0, 0, key]`` from fresh keys."""
+        """``count`` new, independent generators: state ``[0, 0, key]`` from fresh keys.
+
+        Args:
+          count: int, default 1: the number of generators.
+
+        Returns:
+          A list of ``Generator`` objects (this one advances).
+        """
         keys = self.uniform_full_int([int(count)], dtype=dtypes.int64).numpy()
         return [Generator(state=[0, 0, int(k)], alg=self._alg) for k in keys.tolist()]
 

@@ -50,6 +50,13 @@ class Sequential(Functional):
     def add(self, layer) -> None:
         """Appends a layer (or an ``Input`` KerasTensor) to the stack.
 
+        Once the first layer knows its input shape (an ``input_shape`` argument or an
+        ``Input``), each added layer is built and the model is a Functional graph.
+
+        Args:
+          layer: A ``tf.keras.layers.Layer`` (a model too), or a KerasTensor from
+            ``tf.keras.Input``.
+
         Raises:
           TypeError: If ``layer`` is not a Layer.
           ValueError: If it does not fit the current output.
@@ -110,7 +117,15 @@ class Sequential(Functional):
             self.built = False
 
     def build(self, input_shape=None):
-        """Builds the model for ``input_shape`` (batch dimension included)."""
+        """Builds the model for ``input_shape`` (batch dimension included).
+
+        Args:
+          input_shape: A shape tuple or ``TensorShape`` such as ``(None, 784)``; may be
+            None when the model already knows its input.
+
+        Raises:
+          ValueError: ``input_shape`` is None and the model has no input.
+        """
         if self._is_graph_network:
             self.built = True
             return
@@ -137,6 +152,12 @@ class Sequential(Functional):
         return Functional._eager_call(self, inputs, args, kwargs)
 
     def get_config(self) -> dict:
+        """The model's config: its name and the serialized layers (an ``InputLayer`` first
+        when the input is known).
+
+        Returns:
+          A dict that ``from_config`` turns back into the model.
+        """
         layers = []
         if self._input_kt is not None:
             il = self._input_kt._keras_history[0]
@@ -147,6 +168,15 @@ class Sequential(Functional):
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
+        """A ``Sequential`` model from ``get_config()``'s dict: its layers added in order.
+
+        Args:
+          config: The dict ``get_config`` returned.
+          custom_objects: None or a dict of custom layer classes by name.
+
+        Returns:
+          A new model (without the original's weights).
+        """
         model = cls(name=config.get("name"))
         for lc in config["layers"]:
             model.add(serialization.deserialize_layer(lc, custom_objects))
