@@ -89,12 +89,24 @@ class DeviceSpec:
         return out
 
     def to_string(self) -> str:
-        """Returns the spec as a string, e.g. ``/job:w/replica:0/task:1/device:GPU:0``."""
+        """Returns the spec as a string, e.g. ``/job:w/replica:0/task:1/device:GPU:0``.
+
+        Only the fields that are set appear.
+
+        Returns:
+          A str, accepted by ``tf.device`` and ``from_string``.
+        """
         return self._str
 
     @classmethod
     def from_string(cls, spec: str) -> DeviceSpec:
         """Parses a device string such as ``/job:w/task:1/device:GPU:0`` or ``/CPU:0``.
+
+        Args:
+          spec: str, the device string (empty fields are left unset).
+
+        Returns:
+          A new ``DeviceSpec``.
 
         Raises:
           ValueError: If the string has an unknown attribute or two device types.
@@ -102,15 +114,40 @@ class DeviceSpec:
         return cls(*_parse(spec))
 
     def parse_from_string(self, spec: str) -> DeviceSpec:
-        """Returns a new spec parsed from ``spec`` (TF 2.x returns a copy)."""
+        """Returns a new spec parsed from ``spec`` (TF 2.x returns a copy).
+
+        Args:
+          spec: str, the device string.
+
+        Returns:
+          A new ``DeviceSpec`` (this one is unchanged: specs are immutable).
+
+        Raises:
+          ValueError: If the string has an unknown attribute or two device types.
+        """
         return DeviceSpec.from_string(spec)
 
     def make_merged_spec(self, dev: DeviceSpec) -> DeviceSpec:
-        """Returns a spec with the fields of ``dev`` overriding those of ``self``."""
+        """Returns a spec with the fields of ``dev`` overriding those of ``self``.
+
+        Args:
+          dev: A ``DeviceSpec``; its set fields win, its unset ones keep ``self``'s.
+
+        Returns:
+          A new ``DeviceSpec``.
+        """
         return DeviceSpec(*(b if b is not None else a for a, b in zip(self._fields(), dev._fields())))
 
     def replace(self, **kwargs) -> DeviceSpec:
-        """Returns a copy with the given fields replaced."""
+        """Returns a copy with the given fields replaced.
+
+        Args:
+          **kwargs: Any of ``job``, ``replica``, ``task``, ``device_type``,
+            ``device_index`` (None unsets a field).
+
+        Returns:
+          A new ``DeviceSpec``.
+        """
         names = ("job", "replica", "task", "device_type", "device_index")
         vals: dict = dict(zip(names, self._fields()))
         vals.update(kwargs)

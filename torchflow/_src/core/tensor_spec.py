@@ -53,16 +53,42 @@ class TensorSpec(TypeSpec):
 
     @classmethod
     def from_spec(cls, spec, name=None) -> "TensorSpec":
-        """A TensorSpec with ``spec``'s shape and dtype (and ``name`` if given)."""
+        """A TensorSpec with ``spec``'s shape and dtype (and ``name`` if given).
+
+        Args:
+          spec: A ``TensorSpec`` (or any object with ``shape``, ``dtype`` and ``name``).
+          name: None (``spec``'s name) or a str.
+
+        Returns:
+          A new ``TensorSpec``.
+        """
         return cls(spec.shape, spec.dtype, name if name is not None else spec.name)
 
     @classmethod
     def from_tensor(cls, tensor, name=None) -> "TensorSpec":
-        """The spec of a concrete tensor (its full shape and dtype)."""
+        """The spec of a concrete tensor (its full shape and dtype).
+
+        Args:
+          tensor: A Tensor (or anything with ``shape`` and ``dtype``).
+          name: None or a str, the spec's name.
+
+        Returns:
+          A new ``TensorSpec``.
+        """
         return cls(tensor.shape, tensor.dtype, name)
 
     def is_compatible_with(self, spec_or_tensor) -> bool:
-        """True if ``spec_or_tensor`` (a TensorSpec or tensor) could have this type."""
+        """True if ``spec_or_tensor`` (a TensorSpec or tensor) could have this type.
+
+        The dtypes must be equal and the shapes compatible (unknown dimensions match
+        any size).
+
+        Args:
+          spec_or_tensor: A ``TensorSpec`` or a Tensor.
+
+        Returns:
+          A bool; False for an object without ``shape`` and ``dtype``.
+        """
         dtype = getattr(spec_or_tensor, "dtype", None)
         shape = getattr(spec_or_tensor, "shape", None)
         if dtype is None or shape is None:
@@ -70,11 +96,27 @@ class TensorSpec(TypeSpec):
         return dtypes.as_dtype(dtype) == self._dtype and self._shape.is_compatible_with(shape)
 
     def is_subtype_of(self, other) -> bool:
+        """Whether this spec is at least as specific as ``other`` (same dtype, a shape that is
+        a subtype of ``other``'s).
+
+        Args:
+          other: A ``TensorSpec``.
+
+        Returns:
+          A bool.
+        """
         return (isinstance(other, TensorSpec) and self._dtype == other._dtype
                 and self._shape.is_subtype_of(other._shape))
 
     def most_specific_compatible_type(self, other) -> "TensorSpec":
         """The most specific spec that both ``self`` and ``other`` are compatible with.
+
+        Args:
+          other: A ``TensorSpec`` of the same dtype.
+
+        Returns:
+          A ``TensorSpec`` whose shape keeps the dimensions both agree on (and the name
+          when both have it).
 
         Raises:
           ValueError: If the dtypes differ.
