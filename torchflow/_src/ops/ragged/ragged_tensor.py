@@ -267,6 +267,15 @@ class RaggedTensor(CompositeTensor):
     def from_row_lengths(cls, values, row_lengths, name=None, validate=True) -> "RaggedTensor":
         """A RaggedTensor whose row ``i`` has ``row_lengths[i]`` values of ``values``.
 
+        Args:
+          values: A Tensor (or RaggedTensor) of shape ``[nvals, ...]``.
+          row_lengths: A 1-D int32/int64 vector of non-negative lengths summing to ``nvals``.
+          name: A name for the operation (optional).
+          validate: bool, default True: whether the partition is checked.
+
+        Returns:
+          A RaggedTensor with ``len(row_lengths)`` rows.
+
         Raises:
           InvalidArgumentError: If a length is negative or they do not sum to ``nvals``.
         """
@@ -320,7 +329,21 @@ class RaggedTensor(CompositeTensor):
 
     @classmethod
     def from_row_starts(cls, values, row_starts, name=None, validate=True) -> "RaggedTensor":
-        """A RaggedTensor whose row ``i`` starts at ``row_starts[i]``."""
+        """A RaggedTensor whose row ``i`` starts at ``row_starts[i]``.
+
+        Args:
+          values: A Tensor (or RaggedTensor) of shape ``[nvals, ...]``.
+          row_starts: A 1-D int32/int64 vector, starting at 0 and non-decreasing; the last
+            row ends at ``nvals``.
+          name: A name for the operation (optional).
+          validate: bool, default True: whether the partition is checked.
+
+        Returns:
+          A RaggedTensor with ``len(row_starts)`` rows.
+
+        Raises:
+          InvalidArgumentError: If ``row_starts`` is not valid for ``values``.
+        """
         values = _values_arg(values)
         starts = _int_arg(row_starts, "row_starts", "from_row_starts")
         end = torch.tensor([nrows_of(values)], dtype=starts._t.dtype, device=starts._t.device)
@@ -329,7 +352,21 @@ class RaggedTensor(CompositeTensor):
 
     @classmethod
     def from_row_limits(cls, values, row_limits, name=None, validate=True) -> "RaggedTensor":
-        """A RaggedTensor whose row ``i`` ends at ``row_limits[i]``."""
+        """A RaggedTensor whose row ``i`` ends at ``row_limits[i]``.
+
+        Args:
+          values: A Tensor (or RaggedTensor) of shape ``[nvals, ...]``.
+          row_limits: A 1-D int32/int64 vector, non-decreasing, ending at ``nvals``; the
+            first row starts at 0.
+          name: A name for the operation (optional).
+          validate: bool, default True: whether the partition is checked.
+
+        Returns:
+          A RaggedTensor with ``len(row_limits)`` rows.
+
+        Raises:
+          InvalidArgumentError: If ``row_limits`` is not valid for ``values``.
+        """
         values = _values_arg(values)
         limits = _int_arg(row_limits, "row_limits", "from_row_limits")
         zero = torch.zeros(1, dtype=limits._t.dtype, device=limits._t.device)
@@ -339,7 +376,22 @@ class RaggedTensor(CompositeTensor):
     @classmethod
     def from_uniform_row_length(cls, values, uniform_row_length, nrows=None, validate=True,
                                 name=None) -> "RaggedTensor":
-        """A RaggedTensor whose rows all have ``uniform_row_length`` values."""
+        """A RaggedTensor whose rows all have ``uniform_row_length`` values.
+
+        Args:
+          values: A Tensor (or RaggedTensor) of shape ``[nvals, ...]``.
+          uniform_row_length: A scalar int: the length of every row.
+          nrows: None (``nvals / uniform_row_length``) or the number of rows (needed when
+            the length is 0).
+          validate: bool, default True: whether the partition is checked.
+          name: A name for the operation (optional).
+
+        Returns:
+          A RaggedTensor with a uniform (non-ragged) second dimension.
+
+        Raises:
+          InvalidArgumentError: If ``nvals`` is not ``nrows * uniform_row_length``.
+        """
         values = _values_arg(values)
         k = int(convert_to_tensor(uniform_row_length).numpy())
         nvals = nrows_of(values)
@@ -355,6 +407,15 @@ class RaggedTensor(CompositeTensor):
                                validate=True) -> "RaggedTensor":
         """A RaggedTensor with one ragged dimension per vector of ``nested_row_splits``.
 
+        Args:
+          flat_values: A Tensor of shape ``[nvals, ...]``, the innermost values.
+          nested_row_splits: A list of 1-D row-splits vectors, outermost first.
+          name: A name for the operation (optional).
+          validate: bool, default True: whether the partition is checked.
+
+        Returns:
+          A RaggedTensor of ragged rank ``len(nested_row_splits)``.
+
         Raises:
           TypeError: If ``nested_row_splits`` is a single Tensor, not a list.
         """
@@ -368,7 +429,17 @@ class RaggedTensor(CompositeTensor):
     @classmethod
     def from_nested_row_lengths(cls, flat_values, nested_row_lengths, name=None,
                                 validate=True) -> "RaggedTensor":
-        """A RaggedTensor with one ragged dimension per vector of ``nested_row_lengths``."""
+        """A RaggedTensor with one ragged dimension per vector of ``nested_row_lengths``.
+
+        Args:
+          flat_values: A Tensor of shape ``[nvals, ...]``, the innermost values.
+          nested_row_lengths: A list of 1-D row-lengths vectors, outermost first.
+          name: A name for the operation (optional).
+          validate: bool, default True: whether the partition is checked.
+
+        Returns:
+          A RaggedTensor of ragged rank ``len(nested_row_lengths)``.
+        """
         result = flat_values
         for lengths in reversed(list(nested_row_lengths)):
             result = cls.from_row_lengths(result, lengths, validate=validate)
@@ -377,7 +448,18 @@ class RaggedTensor(CompositeTensor):
     @classmethod
     def from_nested_value_rowids(cls, flat_values, nested_value_rowids, nested_nrows=None,
                                  name=None, validate=True) -> "RaggedTensor":
-        """A RaggedTensor with one ragged dimension per vector of ``nested_value_rowids``."""
+        """A RaggedTensor with one ragged dimension per vector of ``nested_value_rowids``.
+
+        Args:
+          flat_values: A Tensor of shape ``[nvals, ...]``, the innermost values.
+          nested_value_rowids: A list of 1-D sorted row-id vectors, outermost first.
+          nested_nrows: None or a list of the numbers of rows, one per row-id vector.
+          name: A name for the operation (optional).
+          validate: bool, default True: whether the partition is checked.
+
+        Returns:
+          A RaggedTensor of ragged rank ``len(nested_value_rowids)``.
+        """
         ids = list(nested_value_rowids)
         nrows = [None] * len(ids) if nested_nrows is None else list(nested_nrows)
         result = flat_values
@@ -445,6 +527,11 @@ class RaggedTensor(CompositeTensor):
         return TensorShape(dims + list(rt.shape.dims[1:]))
 
     def get_shape(self) -> TensorShape:
+        """The static shape, the same as ``shape``: None for the ragged dimensions.
+
+        Returns:
+          A ``TensorShape``.
+        """
         return self.shape
 
     @property
@@ -456,12 +543,28 @@ class RaggedTensor(CompositeTensor):
         return int(self._row_splits._t.shape[0]) - 1
 
     def nrows(self, out_type=None, name=None) -> Tensor:
-        """The number of rows, as a scalar Tensor of ``out_type`` (default splits dtype)."""
+        """The number of rows, as a scalar Tensor of ``out_type`` (default splits dtype).
+
+        Args:
+          out_type: None (the row splits' dtype) or ``tf.int32``/``tf.int64``.
+          name: A name for the operation (optional).
+
+        Returns:
+          A scalar Tensor.
+        """
         d = self.row_splits_dtype if out_type is None else dtypes.as_dtype(out_type)
         return wrap(torch.tensor(self._nrows(), dtype=d._torch), d)
 
     def row_lengths(self, axis=1, name=None):
-        """The length of each row of dimension ``axis`` (a Tensor, or ragged for axis > 1)."""
+        """The length of each row of dimension ``axis`` (a Tensor, or ragged for axis > 1).
+
+        Args:
+          axis: int, default 1: the ragged dimension whose row lengths are returned.
+          name: A name for the operation (optional).
+
+        Returns:
+          A 1-D Tensor for ``axis=1``, else a RaggedTensor of the lengths.
+        """
         if axis < 0:
             axis += rank_of(self)
         if axis == 1:
@@ -478,15 +581,37 @@ class RaggedTensor(CompositeTensor):
                  self.row_splits_dtype))
 
     def nested_row_lengths(self, name=None) -> tuple:
-        """The row lengths of every ragged dimension, outermost first."""
+        """The row lengths of every ragged dimension, outermost first.
+
+        Args:
+          name: A name for the operation (optional).
+
+        Returns:
+          A tuple of 1-D Tensors, one per ragged dimension.
+        """
         return tuple(wrap(s._t[1:] - s._t[:-1], s._dtype) for s in self.nested_row_splits)
 
     def value_rowids(self, name=None) -> Tensor:
-        """The row of each value of ``values``."""
+        """The row of each value of ``values``.
+
+        Args:
+          name: A name for the operation (optional).
+
+        Returns:
+          A 1-D Tensor of the splits' dtype, as long as ``values``.
+        """
         return wrap(rowids_of(self._row_splits._t).to(self.row_splits_dtype._torch),
                     self.row_splits_dtype)
 
     def nested_value_rowids(self, name=None) -> tuple:
+        """The row ids of every ragged dimension, outermost first.
+
+        Args:
+          name: A name for the operation (optional).
+
+        Returns:
+          A tuple of 1-D Tensors, one per ragged dimension.
+        """
         out, rt = [], self
         while isinstance(rt, RaggedTensor):
             out.append(rt.value_rowids())
@@ -494,9 +619,25 @@ class RaggedTensor(CompositeTensor):
         return tuple(out)
 
     def row_starts(self, name=None) -> Tensor:
+        """The index in ``values`` where each row starts: ``row_splits[:-1]``.
+
+        Args:
+          name: A name for the operation (optional).
+
+        Returns:
+          A 1-D Tensor of the splits' dtype.
+        """
         return wrap(self._row_splits._t[:-1], self.row_splits_dtype)
 
     def row_limits(self, name=None) -> Tensor:
+        """The index in ``values`` where each row ends: ``row_splits[1:]``.
+
+        Args:
+          name: A name for the operation (optional).
+
+        Returns:
+          A 1-D Tensor of the splits' dtype.
+        """
         return wrap(self._row_splits._t[1:], self.row_splits_dtype)
 
     def bounding_shape(self, axis=None, name=None, out_type=None) -> Tensor:
@@ -520,19 +661,40 @@ class RaggedTensor(CompositeTensor):
 
     # --- derived ragged tensors --------------------------------------------------
     def with_values(self, new_values) -> "RaggedTensor":
-        """This tensor's outer row partition with ``new_values`` as values."""
+        """This tensor's outer row partition with ``new_values`` as values.
+
+        Args:
+          new_values: A Tensor or RaggedTensor with as many rows as ``values``.
+
+        Returns:
+          A RaggedTensor.
+        """
         new_values = _values_arg(new_values)
         return RaggedTensor(new_values, self._row_splits, internal=True,
                             uniform_row_length=self._uniform_row_length)
 
     def with_flat_values(self, new_values) -> "RaggedTensor":
-        """This tensor's row partitions with ``new_values`` as flat values."""
+        """This tensor's row partitions with ``new_values`` as flat values.
+
+        Args:
+          new_values: A Tensor with as many rows as ``flat_values``.
+
+        Returns:
+          A RaggedTensor of the same ragged structure.
+        """
         if isinstance(self._values, RaggedTensor):
             return self.with_values(self._values.with_flat_values(new_values))
         return self.with_values(new_values)
 
     def with_row_splits_dtype(self, dtype) -> "RaggedTensor":
-        """This tensor with every row_splits cast to ``dtype`` (int32 or int64)."""
+        """This tensor with every row_splits cast to ``dtype`` (int32 or int64).
+
+        Args:
+          dtype: ``tf.int32`` or ``tf.int64``.
+
+        Returns:
+          A RaggedTensor of the same values and partitions.
+        """
         dtype = dtypes.as_dtype(dtype)
         if dtype not in _SPLIT_DTYPES:
             raise ValueError(f"dtype must be int32 or int64, got {dtype!r}")
@@ -570,7 +732,11 @@ class RaggedTensor(CompositeTensor):
 
     # --- conversion -----------------------------------------------------------------
     def to_list(self) -> list:
-        """The nested Python list of this tensor's values."""
+        """The nested Python list of this tensor's values.
+
+        Returns:
+          A list of lists (bytes for strings), as ``tf.ragged.constant`` takes.
+        """
         vals = self.flat_values.numpy().tolist()
         for splits in reversed(self.nested_row_splits):
             s = splits._t.tolist()
@@ -578,7 +744,11 @@ class RaggedTensor(CompositeTensor):
         return vals
 
     def numpy(self) -> np.ndarray:
-        """A NumPy object array of the rows (each a NumPy array, or nested for rank > 2)."""
+        """A NumPy object array of the rows (each a NumPy array, or nested for rank > 2).
+
+        Returns:
+          A 1-D NumPy array of ``dtype=object``, one entry per row.
+        """
         values = self._values.numpy()
         s = self._row_splits._t.tolist()
         rows = [values[s[i]:s[i + 1]] for i in range(len(s) - 1)]
@@ -600,6 +770,11 @@ class RaggedTensor(CompositeTensor):
             yield self[i]
 
     def consumers(self) -> list:
+        """The ops that use this tensor in a graph; always empty (torchflow runs eagerly).
+
+        Returns:
+          An empty list.
+        """
         return []
 
 
