@@ -47,6 +47,9 @@ def _pipelines(files: list) -> dict:
         "interleave_map_take": lambda m: m.data.Dataset.range(1, 5).interleave(
             lambda x: m.data.Dataset.range(10).map(lambda y: y * 2).take(x), cycle_length=2,
             block_length=2),
+        # a count in a function: TF's noop_elimination reads it from int64_val
+        "flat_map_skip_take": lambda m: m.data.Dataset.range(2).flat_map(
+            lambda x: m.data.Dataset.range(6).skip(1).take(3)),
         "parallel_interleave_batch": lambda m: m.data.Dataset.range(1, 6).interleave(
             lambda x: m.data.Dataset.range(x).batch(2), cycle_length=3, num_parallel_calls=2,
             deterministic=True),

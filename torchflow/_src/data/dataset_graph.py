@@ -86,6 +86,9 @@ class _Variant:
 VARIANT = _Variant()
 
 
+_SCALAR_FIELDS = {dtypes.int64: "int64_val", dtypes.int32: "int_val", dtypes.bool: "bool_val"}
+
+
 class _Writer:
     """Builds the GraphDef: one node per dataset (each written once), constants and
     the library of functions."""
@@ -123,7 +126,16 @@ class _Writer:
                     else dtypes.string
         if dtype == dtypes.string:
             arr = np.asarray(arr, dtype=object)
-        return self.node("Const", [], {"value": arr, "dtype": dtype})
+        name = self.node("Const", [], {"value": arr, "dtype": dtype})
+        field = _SCALAR_FIELDS.get(dtype)
+        if arr.ndim == 0 and field is not None:
+            # A scalar in its typed field, as TF writes it: TF's tf.data rewrites read
+            # int64_val of a count (noop_elimination took skip(1) in a function, held in
+            # tensor_content, for skip(0) and removed it).
+            t = self.gd.node[-1].attr["value"].tensor
+            t.ClearField("tensor_content")
+            getattr(t, field).append(arr.item())
+        return name
 
     def type_attrs(self, ds, types_key="output_types") -> dict:
         flat = _flat_specs(ds, ragged=True)
