@@ -421,7 +421,11 @@ class Layer(LayerCompatMixin, LayerWeightsMixin, Module):
             input_spec_lib.assert_input_compatibility(self._input_spec, inputs, self.name)
         with name_scope(self._scope_name + "/" if not self._scope_name.endswith("/")
                         else self._scope_name):
-            if isinstance(shapes, (list, tuple)) and len(shapes) == 1 and \
+            if getattr(type(self).build, "_is_default", False):
+                # TF calls build only where the user overrode it: Model.build would run
+                # the call on float placeholders (a model of string inputs cannot)
+                Layer.build(self, shapes)
+            elif isinstance(shapes, (list, tuple)) and len(shapes) == 1 and \
                     isinstance(shapes[0], TensorShape) and type(self).build is not Layer.build:
                 self.build(shapes[0] if _build_takes_single(self) else shapes)
             else:

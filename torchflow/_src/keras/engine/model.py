@@ -162,6 +162,8 @@ class Model(TrainingMixin, Layer):
         self._build_input_shape = input_shape
         self.built = True
 
+    build._is_default = True  # pyright: ignore[reportFunctionMemberAccess] - read by Layer._maybe_build
+
     def call(self, inputs, training=None, mask=None):
         """The model's forward pass; a subclassed ``Model`` overrides it.
 
