@@ -80,6 +80,11 @@ class TestCase(unittest.TestCase):
         self._tempdir = None
 
     def setUp(self):
+        """Seeds Python's, NumPy's and TF's global random generators before each test.
+
+        The seed is TF's default graph seed (87654321), as TF's ``TestCase`` uses; call
+        ``super().setUp()`` from an override.
+        """
         random.seed(_DEFAULT_GRAPH_SEED)
         np.random.seed(_DEFAULT_GRAPH_SEED)
         set_seed(_DEFAULT_GRAPH_SEED)
@@ -87,19 +92,41 @@ class TestCase(unittest.TestCase):
 
     # --- sessions and values ---------------------------------------------------
     def evaluate(self, tensors):
-        """Returns the NumPy values of a (nested structure of) tensors."""
+        """Returns the NumPy values of a (nested structure of) tensors.
+
+        Args:
+          tensors: A Tensor, Variable, RaggedTensor/SparseTensor or a nested structure of
+            them (other values pass through).
+
+        Returns:
+          The same structure with NumPy values.
+        """
         return nest.map_structure(lambda t: t.numpy() if hasattr(t, "numpy") else t, tensors)
 
     @contextlib.contextmanager
     def cached_session(self, graph=None, config=None, use_gpu=True, force_gpu=False):
-        """Eager mode: yields an object whose ``run`` evaluates tensors."""
+        """Eager mode: yields an object whose ``run`` evaluates tensors.
+
+        Args:
+          graph: Accepted for TF 1 compatibility; ignored.
+          config: Accepted for TF 1 compatibility; ignored.
+          use_gpu: Accepted for TF 1 compatibility; ignored.
+          force_gpu: Accepted for TF 1 compatibility; ignored.
+
+        Yields:
+          An object whose ``run(fetches)`` returns ``evaluate(fetches)``.
+        """
         yield _EagerSession(self)
 
     session = cached_session
     test_session = cached_session
 
     def get_temp_dir(self) -> str:
-        """A temporary directory, the same for every call in one test."""
+        """A temporary directory, the same for every call in one test.
+
+        Returns:
+          A str path; the directory is created on first use.
+        """
         if self._tempdir is None:
             self._tempdir = tempfile.mkdtemp(prefix=f"{self._testMethodName}_")
         return self._tempdir
@@ -130,13 +157,41 @@ class TestCase(unittest.TestCase):
 
     def assertAllClose(self, a, b, rtol=1e-6, atol=1e-6, msg=None):
         """Asserts ``|a - b| <= atol + rtol * |b|`` elementwise, for arrays or nested
-        lists, tuples and dicts of them (NaNs compare equal)."""
+        lists, tuples and dicts of them (NaNs compare equal).
+
+        Args:
+          a: The actual value: a Tensor, NumPy array, number, or a nested list/tuple/dict.
+          b: The expected value, of the same structure.
+          rtol: float, default 1e-6: the relative tolerance.
+          atol: float, default 1e-6: the absolute tolerance.
+          msg: None or a str added to the failure message.
+
+        Raises:
+          AssertionError: the values (or the structures, or shapes) differ.
+        """
         self._close(a, b, rtol, atol, msg, "")
 
     def assertAllCloseAccordingToType(self, a, b, rtol=1e-6, atol=1e-6, float_rtol=1e-6,
                                       float_atol=1e-6, half_rtol=1e-3, half_atol=1e-3,
                                       bfloat16_rtol=1e-2, bfloat16_atol=1e-2, msg=None):
-        """``assertAllClose`` with the tolerance raised to the least precise dtype's."""
+        """``assertAllClose`` with the tolerance raised to the least precise dtype's.
+
+        Args:
+          a: The actual value: a Tensor, NumPy array, number, or a nested list/tuple/dict.
+          b: The expected value, of the same structure.
+          rtol: float, default 1e-6: the tolerance for float64 and other dtypes.
+          atol: float, default 1e-6.
+          float_rtol: float, default 1e-6: used when either side is float32.
+          float_atol: float, default 1e-6.
+          half_rtol: float, default 1e-3: used when either side is float16.
+          half_atol: float, default 1e-3.
+          bfloat16_rtol: float, default 1e-2: used when either side is bfloat16.
+          bfloat16_atol: float, default 1e-2.
+          msg: None or a str added to the failure message.
+
+        Raises:
+          AssertionError: the values differ beyond the tolerance.
+        """
         kinds = {np.dtype(d).name for d in (_np(a).dtype, _np(b).dtype)}
         if "float32" in kinds or "complex64" in kinds:
             rtol, atol = max(rtol, float_rtol), max(atol, float_atol)
@@ -147,7 +202,18 @@ class TestCase(unittest.TestCase):
         self.assertAllClose(a, b, rtol=rtol, atol=atol, msg=msg)
 
     def assertNotAllClose(self, a, b, rtol=1e-6, atol=1e-6, msg=None):
-        """Asserts that ``a`` and ``b`` are not all close."""
+        """Asserts that ``a`` and ``b`` are not all close.
+
+        Args:
+          a: The actual value: a Tensor, NumPy array, number, or a nested list/tuple/dict.
+          b: The expected value, of the same structure.
+          rtol: float, default 1e-6.
+          atol: float, default 1e-6.
+          msg: None or a str added to the failure message.
+
+        Raises:
+          AssertionError: ``assertAllClose`` would pass.
+        """
         try:
             self.assertAllClose(a, b, rtol=rtol, atol=atol, msg=msg)
         except AssertionError:
@@ -155,30 +221,66 @@ class TestCase(unittest.TestCase):
         raise AssertionError(msg or "The two values are close at all elements")
 
     def assertArrayNear(self, farray1, farray2, err, msg=None):
-        """Asserts two float lists have equal length and elements within ``err``."""
+        """Asserts two float lists have equal length and elements within ``err``.
+
+        Args:
+          farray1: A list of floats.
+          farray2: A list of floats.
+          err: float, the largest allowed difference.
+          msg: None or a str added to the failure message.
+        """
         self.assertEqual(len(farray1), len(farray2), msg=msg)
         for f1, f2 in zip(farray1, farray2):
             self.assertNear(float(f1), float(f2), err, msg=msg)
 
     def assertNear(self, f1, f2, err, msg=None):
-        """Asserts ``|f1 - f2| <= err``."""
+        """Asserts ``|f1 - f2| <= err``.
+
+        Args:
+          f1: A float.
+          f2: A float.
+          err: float, the largest allowed difference.
+          msg: None or a str added to the failure message.
+        """
         self.assertTrue(f1 == f2 or abs(f1 - f2) <= err,
                         f"{f1:f} != {f2:f} +/- {err:f}{' (' + msg + ')' if msg else ''}")
 
     def assertNDArrayNear(self, ndarray1, ndarray2, err, msg=None):
-        """Asserts two arrays have all elements within ``err``."""
+        """Asserts two arrays have all elements within ``err``.
+
+        Args:
+          ndarray1: A NumPy array (or Tensor).
+          ndarray2: A NumPy array (or Tensor) of the same shape.
+          err: float, the largest allowed difference.
+          msg: None or a str added to the failure message.
+        """
         self.assertTrue(np.linalg.norm(_np(ndarray1) - _np(ndarray2)) <= err, msg=msg)
 
     # --- equality and order ------------------------------------------------------
     def assertAllEqual(self, a, b, msg=None):
-        """Asserts ``a`` and ``b`` have the same shape and equal elements."""
+        """Asserts ``a`` and ``b`` have the same shape and equal elements.
+
+        Args:
+          a: The actual value: a Tensor, NumPy array, number, or a nested list/tuple/dict.
+          b: The expected value, of the same structure.
+          msg: None or a str added to the failure message.
+
+        Raises:
+          AssertionError: the shapes or some elements differ.
+        """
         a, b = _np(a), _np(b)
         self.assertEqual(a.shape, b.shape, f"Shape mismatch: expected {a.shape}, got {b.shape} "
                                            f"with contents {b}. {msg or ''}")
         np.testing.assert_array_equal(a, b, err_msg=msg or "")
 
     def assertNotAllEqual(self, a, b, msg=None):
-        """Asserts that ``a`` and ``b`` differ somewhere."""
+        """Asserts that ``a`` and ``b`` differ somewhere.
+
+        Args:
+          a: The actual value: a Tensor, NumPy array, number, or a nested list/tuple/dict.
+          b: The expected value, of the same structure.
+          msg: None or a str added to the failure message.
+        """
         try:
             self.assertAllEqual(a, b, msg=msg)
         except AssertionError:
@@ -191,27 +293,51 @@ class TestCase(unittest.TestCase):
             raise AssertionError(f"{a} is not {what} {target}")
 
     def assertAllGreater(self, a, comparison_target):
-        """Asserts every element of ``a`` is greater than ``comparison_target``."""
+        """Asserts every element of ``a`` is greater than ``comparison_target``.
+
+        Args:
+          a: A Tensor, array or number.
+          comparison_target: A number.
+        """
         self._compare_all(a, comparison_target, np.greater, "greater than")
 
     def assertAllLess(self, a, comparison_target):
-        """Asserts every element of ``a`` is less than ``comparison_target``."""
+        """Asserts every element of ``a`` is less than ``comparison_target``.
+
+        Args:
+          a: A Tensor, array or number.
+          comparison_target: A number.
+        """
         self._compare_all(a, comparison_target, np.less, "less than")
 
     def assertAllGreaterEqual(self, a, comparison_target):
-        """Asserts every element of ``a`` is at least ``comparison_target``."""
+        """Asserts every element of ``a`` is at least ``comparison_target``.
+
+        Args:
+          a: A Tensor, array or number.
+          comparison_target: A number.
+        """
         self._compare_all(a, comparison_target, np.greater_equal, "greater than or equal to")
 
     def assertAllLessEqual(self, a, comparison_target):
-        """Asserts every element of ``a`` is at most ``comparison_target``."""
+        """Asserts every element of ``a`` is at most ``comparison_target``.
+
+        Args:
+          a: A Tensor, array or number.
+          comparison_target: A number.
+        """
         self._compare_all(a, comparison_target, np.less_equal, "less than or equal to")
 
     def assertAllInRange(self, target, lower_bound, upper_bound, open_lower_bound=False,
                          open_upper_bound=False):
         """Asserts every element of ``target`` lies in the range (closed by default).
 
-        Raises:
-          AssertionError: If an element is outside, or ``target`` is not numeric.
+        Args:
+          target: A Tensor or array of numbers.
+          lower_bound: The lower bound.
+          upper_bound: The upper bound.
+          open_lower_bound: bool, default False: exclude ``lower_bound``.
+          open_upper_bound: bool, default False: exclude ``upper_bound``.
         """
         t = _np(target)
         if t.dtype.kind not in "iufb":
@@ -230,7 +356,12 @@ class TestCase(unittest.TestCase):
                                              for idx in zip(*bad)))
 
     def assertAllInSet(self, target, expected_set):
-        """Asserts every element of ``target`` is in ``expected_set``."""
+        """Asserts every element of ``target`` is in ``expected_set``.
+
+        Args:
+          target: A Tensor or array.
+          expected_set: A set, list or array of allowed values.
+        """
         t = _np(target)
         allowed = set(np.asarray(list(expected_set)).ravel().tolist())
         diff = set(t.ravel().tolist()) - allowed
@@ -239,22 +370,45 @@ class TestCase(unittest.TestCase):
                                  f"{expected_set}: {sorted(diff)}")
 
     def assertDTypeEqual(self, target, expected_dtype):
-        """Asserts the elements of ``target`` have dtype ``expected_dtype``."""
+        """Asserts the elements of ``target`` have dtype ``expected_dtype``.
+
+        Args:
+          target: A Tensor or array (or a nested structure of them).
+          expected_dtype: A ``tf.DType`` or NumPy dtype.
+        """
         want = dtypes.as_dtype(expected_dtype).as_numpy_dtype
         for t in nest.flatten(target):
             self.assertEqual(_np(t).dtype, np.dtype(want))
 
     def assertShapeEqual(self, np_array, tf_tensor, msg=None):
-        """Asserts a NumPy array and a tensor have the same shape."""
+        """Asserts a NumPy array and a tensor have the same shape.
+
+        Args:
+          np_array: A NumPy array.
+          tf_tensor: A Tensor.
+          msg: None or a str added to the failure message.
+        """
         self.assertEqual(list(np.shape(np_array)), tf_tensor.shape.as_list(), msg=msg)
 
     def assertDeviceEqual(self, device1, device2, msg=None):
-        """Asserts two device strings name the same device."""
+        """Asserts two device strings name the same device.
+
+        Args:
+          device1: A device string (None counts as ``""``).
+          device2: A device string (None counts as ``""``).
+          msg: None or a str added to the failure message.
+        """
         self.assertEqual(str(device1 or ""), str(device2 or ""),
                          f"Devices {device1} and {device2} are not equal. {msg or ''}")
 
     def assertStartsWith(self, actual, expected_start, msg=None):
-        """Asserts ``actual`` starts with ``expected_start``."""
+        """Asserts ``actual`` starts with ``expected_start``.
+
+        Args:
+          actual: A str.
+          expected_start: A str.
+          msg: None or a str added to the failure message.
+        """
         if not actual.startswith(expected_start):
             self.fail(f"{actual!r} does not start with {expected_start!r}"
                       + (f" : {msg!r}" if msg else ""))
@@ -263,7 +417,16 @@ class TestCase(unittest.TestCase):
     @contextlib.contextmanager
     def assertRaisesWithPredicateMatch(self, exception_type, expected_err_re_or_predicate):
         """A context manager: the body must raise ``exception_type`` whose message
-        matches the regex (``re.search``) or satisfies the predicate."""
+        matches the regex (``re.search``) or satisfies the predicate.
+
+        Args:
+          exception_type: The exception class expected.
+          expected_err_re_or_predicate: A regex str, or a callable taking the exception
+            and returning True when it is the expected one.
+
+        Returns:
+          A context manager.
+        """
         if callable(expected_err_re_or_predicate):
             predicate = expected_err_re_or_predicate  # pyright: ignore[reportAssignmentType] - a user predicate may return any truthy value
         else:
@@ -279,11 +442,26 @@ class TestCase(unittest.TestCase):
             self.fail(exception_type.__name__ + " not raised")
 
     def assertRaisesOpError(self, expected_err_re_or_predicate):
-        """``assertRaisesWithPredicateMatch(tf.errors.OpError, ...)``."""
+        """``assertRaisesWithPredicateMatch(tf.errors.OpError, ...)``.
+
+        Args:
+          expected_err_re_or_predicate: A regex str, or a callable taking the exception.
+
+        Returns:
+          A context manager.
+        """
         return self.assertRaisesWithPredicateMatch(OpError, expected_err_re_or_predicate)
 
     def assertRaisesIncompatibleShapesError(self, exception_type=InvalidArgumentError):
-        """The body must raise ``exception_type`` about incompatible shapes."""
+        """The body must raise ``exception_type`` about incompatible shapes.
+
+        Args:
+          exception_type: The exception class expected, default
+            ``tf.errors.InvalidArgumentError``.
+
+        Returns:
+          A context manager.
+        """
         return self.assertRaisesWithPredicateMatch(
             exception_type, r"Incompatible shapes|Dimensions must be equal|"
                             r"required broadcastable shapes")
