@@ -240,6 +240,9 @@ def cast(x: RaggedTensor, dtype, fn):
 def to_sparse(self, name=None) -> SparseTensor:
     """Converts this ``RaggedTensor`` into a ``tf.sparse.SparseTensor``.
 
+    Args:
+      name: A name for the operation (optional).
+
     Returns:
       A SparseTensor of shape ``bounding_shape()`` holding every value at its
       position (row-major order).
@@ -270,6 +273,14 @@ def to_sparse(self, name=None) -> SparseTensor:
 
 def from_sparse(cls, st_input, name=None, row_splits_dtype=dtypes.int64) -> RaggedTensor:
     """A 2-D RaggedTensor from a 2-D ``SparseTensor`` with row-major, left-aligned indices.
+
+    Args:
+      st_input: A 2-D ``tf.sparse.SparseTensor``.
+      name: A name for the operation (optional).
+      row_splits_dtype: ``tf.int64`` (default) or ``tf.int32``, the row splits' dtype.
+
+    Returns:
+      A RaggedTensor whose row ``i`` holds row ``i``'s values.
 
     Raises:
       TypeError: If ``st_input`` is not a SparseTensor.
