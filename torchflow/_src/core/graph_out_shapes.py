@@ -130,10 +130,17 @@ def static_shapes(graph, out, flat: list, unknown: list) -> dict:
     result, whose recording is ``graph``, or None where it has none)."""
     leaves = nest.flatten(out, expand_composites=bool(graph is not None and graph._expand))
     sizes = {t.shape[d] for t, dims in zip(flat, unknown) for d in dims}
+    ranked = [x for x in leaves if isinstance(x, Tensor) and x.shape.rank]
+    if not ranked:
+        sizes = set()  # scalars only (a loss): no dimension to find out about
     after = replay_shapes(graph, flat, unknown) if graph is not None and sizes else None
     # Sizes 0 too, where they run: a slice x[:1] of an unknown dimension is unknown.
-    zero = replay_shapes(graph, flat, unknown, True) if after is not None and \
-        0 not in sizes else None
+    # Only where some dimension stayed put (a candidate for a static one).
+    stayed = after is not None and any(
+        isinstance(x, Tensor) and a is not None and any(
+            d == e and d for d, e in zip(x.shape.as_list(), a))
+        for x, a in zip(leaves, after))
+    zero = replay_shapes(graph, flat, unknown, True) if stayed and 0 not in sizes else None
     vsized = graph.value_sized if graph is not None else [False] * len(leaves)
     result = {}
     for k, leaf in enumerate(leaves):
