@@ -117,3 +117,34 @@ def test_clean_entries_name_real_namespaces():
     names = [ns.tf_module for ns in coverage() if ns.implemented]
     for entry in CLEAN:
         assert any(_covered(n, entry) for n in names), entry
+
+
+# Classes whose own public methods all have full docstrings (the audit above checks
+# only module-level names; help(tf.GradientTape.watch) is what a user reads).
+CLEAN_METHODS = (
+    "GradientTape", "TensorArray", "TensorShape", "TensorSpec", "DeviceSpec",
+    "random.Generator", "test.TestCase", "RaggedTensor", "keras.layers.Layer",
+    "keras.Model", "keras.Sequential", "keras.optimizers.Optimizer",
+    "keras.callbacks.Callback", "keras.metrics.Metric",
+)
+
+
+@pytest.mark.parametrize("path", CLEAN_METHODS)
+def test_main_classes_document_their_methods(path):
+    import inspect
+
+    import torchflow
+
+    mod = _audit_module()
+    cls = torchflow
+    for part in path.split("."):
+        cls = getattr(cls, part)
+    bad = []
+    for name, member in vars(cls).items():
+        fn = member.__func__ if isinstance(member, (classmethod, staticmethod)) else member
+        if name.startswith("_") or not inspect.isfunction(fn):
+            continue
+        why = mod.problem(fn)
+        if why:
+            bad.append(f"tf.{path}.{name}: {why}")
+    assert not bad, "methods with short docstrings:\n" + "\n".join(bad)
