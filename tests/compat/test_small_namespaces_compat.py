@@ -144,8 +144,31 @@ def poisson_solve(m):
             str(float(m.norm(state.r)) < 1e-8)]
 
 
+def compiled_step(m):
+    """A dense step compiled with tf.xla.experimental.compile, run in an async scope
+    and under a function executor type, as TF 2.4's XLA and eager guides do."""
+    w = m.constant(np.linspace(-1, 1, 12, dtype=np.float32).reshape(3, 4))
+
+    def step(x):
+        h = m.nn.relu(m.matmul(x, w))
+        return h, m.reduce_sum(h)
+
+    out = []
+    with m.experimental.async_scope():
+        h, total = m.xla.experimental.compile(step, [m.ones([2, 3])])
+    out.append(f"{np.array2string(h.numpy(), precision=5)} {float(total):.5f}")
+    with m.experimental.function_executor_type("SINGLE_THREADED_EXECUTOR"):
+        out.append(f"{float(m.function(lambda x: step(x)[1])(m.ones([2, 3]) * 2)):.5f}")
+    try:
+        with m.xla.experimental.jit_scope():
+            pass
+    except RuntimeError as e:
+        out.append(str(e))
+    return out
+
+
 @pytest.mark.parametrize("program", [tag_overlap, tone_files, producer_consumer,
-                                     scripts_of_words, poisson_solve])
+                                     scripts_of_words, poisson_solve, compiled_step])
 def test_program_prints_what_tf_prints(program):
     want = program(real_tf())
     got = program(torchflow)
