@@ -49,9 +49,12 @@ from torchflow import signal as signal
 from torchflow import sparse as sparse
 from torchflow import strings as strings
 from torchflow import summary as summary
+from torchflow import sysconfig as sysconfig
 from torchflow import test as test
 from torchflow import train as train
+from torchflow import types as types
 from torchflow import version as version
+from torchflow import xla as xla
 from torchflow._src.core.composite_tensor import TypeSpec as TypeSpec
 from torchflow._src.core.convert import constant as constant
 from torchflow._src.core.convert import convert_to_tensor as convert_to_tensor
