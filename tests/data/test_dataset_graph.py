@@ -234,9 +234,10 @@ def _unserializable():
         "py_function": tf.data.Dataset.range(3).map(
             lambda x: tf.py_function(lambda y: y + 1, [x], tf.int64)),
         "variable": tf.data.Dataset.range(3).map(lambda x: x + v),
-        # a bound computed from the element (flat_map of the element itself is written:
+        # a tensor computed from a string element (other flat_maps are written:
         # test_dataset_graph_nested.py)
-        "flat_map": tf.data.Dataset.range(3).flat_map(lambda x: tf.data.Dataset.range(x * 2)),
+        "flat_map": tf.data.Dataset.from_tensor_slices(["a", "b"]).flat_map(
+            lambda f: tf.data.Dataset.from_tensors(tf.strings.join([f, "x"]))),
         "value_read": tf.data.Dataset.range(3).map(lambda x: tf.range(x)),
         # from_tensor_slices of a RaggedTensor is written (test_dataset_graph_nested.py)
         "sparse": tf.data.Dataset.from_tensor_slices(tf.sparse.SparseTensor(

@@ -50,6 +50,17 @@ def _pipelines(files: list) -> dict:
         # a count in a function: TF's noop_elimination reads it from int64_val
         "flat_map_skip_take": lambda m: m.data.Dataset.range(2).flat_map(
             lambda x: m.data.Dataset.range(6).skip(1).take(3)),
+        # tensors computed from the element: the function's recorded graph, inlined
+        "computed_bound": lambda m: m.data.Dataset.range(1, 4).flat_map(
+            lambda x: m.data.Dataset.range(x * 2 - 1)),
+        "cast_element": lambda m: m.data.Dataset.range(3).interleave(
+            lambda x: m.data.Dataset.from_tensors(m.cast(x, m.float32) / 2.0).repeat(2),
+            cycle_length=2),
+        "range_two_computed_bounds": lambda m: m.data.Dataset.range(1, 4).flat_map(
+            lambda x: m.data.Dataset.range(x, x * 3, 2)),
+        "slices_of_computed_row": lambda m: m.data.Dataset.from_tensor_slices(
+            np.arange(6).reshape(3, 2)).flat_map(
+            lambda r: m.data.Dataset.from_tensor_slices(r * 10 + 1)),
         "parallel_interleave_batch": lambda m: m.data.Dataset.range(1, 6).interleave(
             lambda x: m.data.Dataset.range(x).batch(2), cycle_length=3, num_parallel_calls=2,
             deterministic=True),
@@ -92,14 +103,9 @@ def test_real_tf_runs_torchflow_graph(name, pipelines):
     assert _elements(dataset_graph_read.dataset_from_graph(data, ds.element_spec)) == want
 
 
-# TF writes these (the body computes from the element: Mul, Cast, a map function with
-# the element as other_arguments); torchflow rebuilds them but writes them as pickles.
+# TF writes this (a map function with the element as other_arguments); torchflow
+# rebuilds it but writes it as a pickle.
 FROM_TF_ONLY = {
-    "computed_bound": lambda m: m.data.Dataset.range(1, 4).flat_map(
-        lambda x: m.data.Dataset.range(x * 2 - 1)),
-    "cast_element": lambda m: m.data.Dataset.range(3).interleave(
-        lambda x: m.data.Dataset.from_tensors(m.cast(x, m.float32) / 2.0).repeat(2),
-        cycle_length=2),
     "inner_map_captures_element": lambda m: m.data.Dataset.range(1, 4).flat_map(
         lambda x: m.data.Dataset.range(3).map(lambda y: y * 10 + x)),
 }
@@ -201,9 +207,9 @@ def test_graph_nodes_are_tfs():
 def _without_graph():
     v = tf.Variable(3, dtype=tf.int64)
     return {
-        # a tensor computed from the element inside the function
-        "computed_bound": tf.data.Dataset.range(3).flat_map(
-            lambda x: tf.data.Dataset.range(x * 2)),
+        # a file name computed from a string element (string ops are not recorded)
+        "computed_file_name": tf.data.Dataset.from_tensor_slices(["a", "b"]).flat_map(
+            lambda f: tf.data.Dataset.from_tensors(tf.strings.join([f, "x"]))),
         # an inner map function that captures the element
         "inner_capture": tf.data.Dataset.range(3).interleave(
             lambda x: tf.data.Dataset.range(4).map(lambda y: y + x), cycle_length=2),

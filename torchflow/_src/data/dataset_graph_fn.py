@@ -8,8 +8,12 @@ Python twice, on two probe elements of the input's ``element_spec`` (other value
 sizes of the unknown dimensions; a window's datasets are probe datasets), and writing the
 two datasets it returns: the nodes must agree, a constant that is the same in both is a
 constant of the body, one that is the probe's value is the function's argument (reshaped
-or cast where the dataset holds it so), and any other difference (a tensor computed from
-the element, a nested function that captures it) has no graph form here and raises
+or cast where the dataset holds it so). A constant computed from the element
+(``range(x * 2)``) comes from the function's recorded trace instead: the trace's
+dataset is written with its tensors as the outputs of the recorded graph, whose nodes
+are inlined into the body (numeric elements only: string ops are not recorded). Any
+other difference (a string computed from the element, a nested function that captures
+it, values read into Python) has no graph form here and raises
 ``UnserializableDatasetError``, so the dataset keeps the pickle path.
 """
 
@@ -58,18 +62,40 @@ def _probe(spec, k: int):
 class _BodyWriter(dataset_graph._Writer):
     """Writes the dataset a function returned; its arguments are ``__argI`` inputs."""
 
-    def __init__(self, parent: dataset_graph._Writer, args: list):
+    def __init__(self, parent: dataset_graph._Writer, args: list, leaves=()):
         super().__init__()
         self._fn_count = parent._fn_count
         self._args = {id(a): i for i, a in enumerate(args)}
+        self._leaves = {id(t): k for k, t in enumerate(leaves)}  # a trace's tensors
 
     def dataset(self, ds) -> str:
         i = self._args.get(id(ds))
-        return f"__arg{i}" if i is not None else super().dataset(ds)
+        if i is not None:
+            return f"__arg{i}"
+        if self._leaves and type(ds) is sources.RangeDataset and id(ds) not in self._memo:
+            self._memo[id(ds)] = self._traced_range(ds)
+        return super().dataset(ds)
+
+    def _traced_range(self, ds) -> str:
+        # Made in a trace: the bounds are the trace's tensors (sources.RangeDataset).
+        i64 = dtypes.int64
+        a = list(ds._args)
+        bounds = [0, a[0], 1] if len(a) == 1 else (a + [1] if len(a) == 2 else a)
+        if ds._dtype != i64 or any(isinstance(b, Tensor) and b.dtype != i64 for b in bounds):
+            raise _Computed("A range of a traced non-int64 bound is not written")
+        return self.node("RangeDataset", [self.const(b, i64) for b in bounds],
+                         {"output_types": [i64], "output_shapes": [op_graph.shape_attr([])]})
 
     def const(self, value, dtype=None) -> str:
         i = self._args.get(id(value)) if isinstance(value, Tensor) else None
-        return f"__arg{i}" if i is not None else super().const(value, dtype)
+        if i is not None:
+            return f"__arg{i}"
+        k = self._leaves.get(id(value)) if isinstance(value, Tensor) else None
+        return f"__leaf{k}" if k is not None else super().const(value, dtype)
+
+
+class _Computed(UnserializableDatasetError):
+    """A body tensor is computed from the element (the trace's graph may compute it)."""
 
 
 def _normal(fd) -> bytes:
@@ -112,9 +138,10 @@ def _as_arg(a, b, probes, what: str):
                 else:
                     break
             return i, shape, a.attr["dtype"].type
-    raise UnserializableDatasetError(
-        f"The {what} function builds its dataset from a tensor computed from the element; "
-        "torchflow writes only its arguments and constants into a dataset function")
+    raise _Computed(
+        f"The {what} function builds its dataset from a tensor computed from the element "
+        "in a way its trace does not record; torchflow writes only its arguments, "
+        "constants and recorded computations into a dataset function")
 
 
 def _check_traces(fn, input_spec, what: str) -> None:
@@ -131,12 +158,71 @@ def _check_traces(fn, input_spec, what: str) -> None:
     keyed = tuple(_structure.map_structure(stand_in, a) for a in _fn_spec.args_of(input_spec))
     fn._local.datasets = datasets
     try:
-        fn._traced.get_concrete_function(keyed)
+        return fn._traced.get_concrete_function(keyed)
     except Exception as e:  # noqa: BLE001 - the user's function: the pickle path
         raise UnserializableDatasetError(
             f"The {what} function cannot be traced on symbolic elements: {e}") from None
     finally:
         fn._local.datasets = None
+
+
+def _traced_body(w: dataset_graph._Writer, fn, input_spec, what: str):
+    """The body from ``fn``'s recorded trace: its template dataset written with the
+    trace's tensors as the outputs of the recorded graph (a FunctionDef inlined into
+    the body); None where there is no recording (string elements, values read)."""
+    leaves = _structure.flatten(input_spec)
+    if any(type(s) is not TensorSpec for s in leaves):
+        return None
+    conc = _check_traces(fn, input_spec, what)
+    if not conc._graphs or any(g is None for g in conc._graphs.values()):
+        return None
+    fn._local.datasets = []
+    try:
+        graph = conc._export_graph()
+    except Exception:  # noqa: BLE001 - no graph: the probes' error stands
+        return None
+    finally:
+        fn._local.datasets = None
+    template = graph.structured_outputs[0]
+    if len(graph.inputs) > len(graph.arg_names) or template.args:
+        return None
+    writer = op_graph._FUNCTION_WRITER
+    if writer is None:
+        return None
+    try:
+        leaf_fd = writer(graph, "leaves")
+    except Exception:  # noqa: BLE001 - no graph: the probes' error stands
+        return None
+    if len(leaf_fd.signature.input_arg) != len(leaves):
+        return None
+    bw = _BodyWriter(w, [], template.leaves)
+    last = bw.dataset(template.dataset)
+    have = {f.signature.name for f in bw.gd.library.function}
+    for sub_name, sub in graph.functions.items():
+        if sub_name not in have:
+            bw._add_function(sub, sub_name, what)
+    w._fn_count = bw._fn_count
+    return list(bw.gd.node), last, bw.gd.library, leaves, leaf_fd
+
+
+def _inline(fd, leaf_fd) -> list:
+    """Adds ``leaf_fd``'s nodes to ``fd`` (its arguments are ``fd``'s); returns the
+    references of its outputs."""
+    argmap = {a.name: f"args_{i}" for i, a in enumerate(leaf_fd.signature.input_arg)}
+
+    def ref(r: str) -> str:
+        ctrl = r.startswith("^")
+        head, *rest = (r[1:] if ctrl else r).split(":")
+        new = argmap.get(head, f"leaves_{head}")
+        return ("^" if ctrl else "") + ":".join([new] + rest)
+
+    for n in leaf_fd.node_def:
+        nd = fd.node_def.add()
+        nd.CopyFrom(n)
+        nd.name = f"leaves_{n.name}"
+        del nd.input[:]
+        nd.input.extend(ref(i) for i in n.input)
+    return [ref(leaf_fd.ret[o.name]) for o in leaf_fd.signature.output_arg]
 
 
 def _body(w: dataset_graph._Writer, fn, input_spec, what: str):
@@ -193,7 +279,15 @@ def dataset_function(w: dataset_graph._Writer, fn, input_ds, what: str) -> str:
     """Writes ``fn`` (a ``DatasetFunction`` of ``input_ds``'s elements) as a FunctionDef
     returning its dataset; returns its name."""
     spec = input_ds.element_spec
-    nodes, last, args, library, leaves = _body(w, fn, spec, what)
+    leaf_fd = None
+    try:
+        nodes, last, args, library, leaves = _body(w, fn, spec, what)
+    except _Computed as e:
+        got = _traced_body(w, fn, spec, what)
+        if got is None:
+            raise UnserializableDatasetError(str(e)) from None
+        nodes, last, library, leaves, leaf_fd = got
+        args = {}
     w._fn_count += 1
     fd = tf_function_pb2.FunctionDef()
     name = f"__inference_Dataset_{what}_{getattr(fn.python_function, '__name__', 'fn')}"
@@ -205,10 +299,13 @@ def dataset_function(w: dataset_graph._Writer, fn, input_ds, what: str) -> str:
     fd.signature.output_arg.add(name="identity", type=_DT_VARIANT)
     ops = {n.name: n.op for n in nodes}
     renamed = {n.name: n.name.replace("/", "") for n in nodes}
+    leaf_refs = _inline(fd, leaf_fd) if leaf_fd is not None else []
 
     def ref(inp: str, consumer: str) -> str:
         if inp.startswith("__arg"):
             return f"args_{inp[5:]}"
+        if inp.startswith("__leaf"):
+            return leaf_refs[int(inp[6:])]
         got = args.get(inp)
         if got is not None:
             i, shape, dtype = got
