@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import collections
 import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -270,3 +272,23 @@ def test_service_ships_list_files_interleave_as_graph(tmp_path):
             os.environ.pop("TORCHFLOW_CLUSTER_TOKEN", None)
         else:
             os.environ["TORCHFLOW_CLUSTER_TOKEN"] = old_token
+
+
+_SAME_PIPELINE = """
+import sys, torchflow as tf
+from torchflow._src.data import dataset_graph
+ds = tf.data.Dataset.range(1, 5).interleave(
+    lambda x: tf.data.Dataset.range(x * 2).map(lambda y: y + 1).batch(2), cycle_length=2,
+    num_parallel_calls=2).window(2).flat_map(lambda w: w.batch(2))
+sys.stdout.write(dataset_graph.serialize(ds).hex())
+"""
+
+
+def test_same_nested_pipeline_same_bytes_in_another_process():
+    # distribute() in two processes shares one dataset when the bytes agree
+    def run(seed):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        return subprocess.run([sys.executable, "-c", _SAME_PIPELINE], env=env, timeout=120,
+                              capture_output=True, text=True, check=True).stdout
+
+    assert run("1") == run("2") != ""
