@@ -3,6 +3,8 @@ run under real TF and torchflow; everything they print is compared line by line.
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -167,8 +169,28 @@ def compiled_step(m):
     return out
 
 
+def exported_graph(m):
+    """A traced function's graph written with tf.io.write_graph as text and binary,
+    read back, its ops listed (TF's guide to inspecting graphs)."""
+    import tempfile
+
+    @m.function
+    def model(x):
+        return m.nn.softmax(m.matmul(x, m.ones([3, 2])) - 1.0)
+
+    graph = model.get_concrete_function(m.TensorSpec([None, 3], m.float32)).graph
+    d = tempfile.mkdtemp()
+    text = m.io.write_graph(graph, os.path.join(d, "logs"), "model.pbtxt")
+    binary = m.io.write_graph(graph.as_graph_def(), os.path.join(d, "logs"), "model.pb",
+                              as_text=False)
+    ops = sorted({line.split('"')[1] for line in open(text) if line.strip().startswith("op:")})
+    return [os.path.relpath(text, d), os.path.relpath(binary, d), str(ops),
+            str(os.path.getsize(binary) > 0)]
+
+
 @pytest.mark.parametrize("program", [tag_overlap, tone_files, producer_consumer,
-                                     scripts_of_words, poisson_solve, compiled_step])
+                                     scripts_of_words, poisson_solve, compiled_step,
+                                     exported_graph])
 def test_program_prints_what_tf_prints(program):
     want = program(real_tf())
     got = program(torchflow)
