@@ -1,5 +1,6 @@
 """``tf.io``: files, TFRecords and ``tf.train.Example`` parsing."""
 
+from torchflow._src.ops.graph_io import write_graph as write_graph
 from torchflow._src.ops.image_codec_ops import decode_and_crop_jpeg as decode_and_crop_jpeg
 from torchflow._src.ops.image_codec_ops import decode_bmp as decode_bmp
 from torchflow._src.ops.image_codec_ops import decode_gif as decode_gif
