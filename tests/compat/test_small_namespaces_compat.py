@@ -188,9 +188,33 @@ def exported_graph(m):
             str(os.path.getsize(binary) > 0)]
 
 
+def mixed_precision_rewrite(m):
+    """TF 2.4's mixed precision guide, graph-rewrite flavour, on CPU: the optimizer is
+    wrapped for loss scaling and the model trains as in float32. Real TF 2.21 lacks the
+    TF 2.4 endpoint for Keras optimizers, so its side wraps the optimizer as 2.4 did."""
+    model = m.keras.Sequential([m.keras.layers.Dense(4, activation="tanh", input_shape=(3,)),
+                                m.keras.layers.Dense(1)])
+    model.set_weights([np.full((3, 4), 0.1, np.float32), np.zeros(4, np.float32),
+                       np.linspace(-1, 1, 4, dtype=np.float32).reshape(4, 1),
+                       np.zeros(1, np.float32)])
+    if hasattr(m.train.experimental, "enable_mixed_precision_graph_rewrite"):
+        opt = m.train.experimental.enable_mixed_precision_graph_rewrite(
+            m.keras.optimizers.SGD(0.1))
+    else:
+        opt = m.keras.mixed_precision.LossScaleOptimizer(m.keras.optimizers.SGD(0.1))
+    model.compile(optimizer=opt, loss="mse")
+    x = np.linspace(-1, 1, 24, dtype=np.float32).reshape(8, 3)
+    hist = model.fit(x, x[:, :1] * 2, batch_size=4, epochs=4, shuffle=False, verbose=0)
+    if hasattr(m.train.experimental, "disable_mixed_precision_graph_rewrite"):
+        m.train.experimental.disable_mixed_precision_graph_rewrite()
+    return [" ".join(f"{v:.5f}" for v in hist.history["loss"]),
+            str(type(opt).__name__.startswith("LossScaleOptimizer")),
+            f"{float(opt.loss_scale):.1f}"]
+
+
 @pytest.mark.parametrize("program", [tag_overlap, tone_files, producer_consumer,
                                      scripts_of_words, poisson_solve, compiled_step,
-                                     exported_graph])
+                                     exported_graph, mixed_precision_rewrite])
 def test_program_prints_what_tf_prints(program):
     want = program(real_tf())
     got = program(torchflow)
