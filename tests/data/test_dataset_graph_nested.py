@@ -134,6 +134,8 @@ RAGGED = {
     "zip_ragged_dense_shuffle_free": lambda m: m.data.Dataset.zip((
         m.data.Dataset.from_tensor_slices(m.ragged.constant([[1.5], [2.5, 3.5]])),
         m.data.Dataset.range(2))).skip(1),
+    "from_tensors_ragged_repeat": lambda m: m.data.Dataset.from_tensors(
+        m.ragged.constant([[1, 2], [3]])).repeat(2),
     "flat_map_to_ragged_slices": lambda m: m.data.Dataset.range(2).flat_map(
         lambda x: m.data.Dataset.from_tensor_slices(m.ragged.constant([[1], [2, 3]]))),
 }

@@ -19,13 +19,13 @@ A dataset that cannot be written so raises ``UnserializableDatasetError``: a sou
 of Python values (``from_generator``), a function whose graph holds no TF op
 (``py_function``), reads a variable or whose recording runs eagerly (it reads
 element values into Python, or calls string ops that run outside the recording),
-sparse elements, ragged elements except through ``from_tensor_slices`` of a
-RaggedTensor and the transformations that do not look into an element (each ragged
-element is one ``DT_VARIANT``: ``dataset_graph_ragged``; a function of ragged
-elements, ``unbatch``, ``padded_batch`` and ``from_tensors`` of them are not
-written), a ``flat_map``/``interleave`` function whose
-dataset is built from tensors computed from the element (``dataset_graph_fn``), and
-the transformations not listed above.
+sparse elements, ragged elements except through ``from_tensor_slices`` or
+``from_tensors`` of a RaggedTensor and the transformations that do not look into an
+element (each ragged element is one ``DT_VARIANT``: ``dataset_graph_ragged``; a
+function of ragged elements, ``unbatch`` and ``padded_batch`` of them are not
+written), a ``flat_map``/``interleave`` function whose dataset is built from string
+tensors computed from the element or from values read into Python
+(``dataset_graph_fn``), and the transformations not listed above.
 ``OptionsDataset`` (``with_options``) is left out of the graph: options do not change
 the elements.
 """
@@ -142,10 +142,12 @@ class _Writer:
         return {types_key: [s.dtype if type(s) is TensorSpec else VARIANT for s in flat],
                 "output_shapes": [_shape(s) for s in flat]}
 
-    def ragged_const(self, rt) -> str:
-        """A ``DT_VARIANT`` constant of ``rt``'s rows (``from_tensor_slices``)."""
+    def ragged_const(self, rt, rows: bool = True) -> str:
+        """A ``DT_VARIANT`` constant of ``rt``'s rows (``from_tensor_slices``) or, not
+        ``rows``, of all of it (``from_tensors``)."""
         nd = self.gd.node.add(name=self._name("Const"), op="Const")
-        nd.attr["value"].tensor.CopyFrom(dataset_graph_ragged.rows_proto(rt))
+        nd.attr["value"].tensor.CopyFrom(dataset_graph_ragged.rows_proto(rt) if rows else
+                                         dataset_graph_ragged.value_proto(rt))
         nd.attr["dtype"].type = _DT_VARIANT
         return nd.name
 
@@ -253,9 +255,10 @@ def _slices(w: _Writer, ds) -> str:
 
 
 def _tensors(w: _Writer, ds) -> str:
-    flat = _structure.flatten(ds._element)
-    _flat_specs(ds)
-    return w.node("TensorDataset", [w.const(t) for t in flat], w.type_attrs(ds, "Toutput_types"))
+    attrs = w.type_attrs(ds, "Toutput_types")  # first: raises for sparse components
+    return w.node("TensorDataset",
+                  [w.ragged_const(t, rows=False) if isinstance(t, RaggedTensor) else w.const(t)
+                   for t in _structure.flatten(ds._element)], attrs)
 
 
 def _map(w: _Writer, ds) -> str:

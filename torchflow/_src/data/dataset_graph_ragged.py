@@ -50,6 +50,16 @@ def rows_proto(rt: RaggedTensor):
     return p
 
 
+def value_proto(rt: RaggedTensor):
+    """The scalar ``DT_VARIANT`` ``TensorProto`` of all of ``rt`` (``from_tensors``)."""
+    p = tf_tensor_pb2.TensorProto(dtype=DT_VARIANT)
+    p.tensor_shape.SetInParent()
+    v = p.variant_val.add(type_name=_TYPE_NAME)
+    for t in list(rt.nested_row_splits) + [rt.flat_values]:
+        v.tensors.add().MergeFromString(to_proto(t).SerializeToString())
+    return p
+
+
 def _variants(p) -> list:
     if p.variant_val or not p.tensor_content:
         return list(p.variant_val)
@@ -75,7 +85,15 @@ def _variants(p) -> list:
 
 
 def ragged_from_rows(p) -> RaggedTensor:
-    """The RaggedTensor whose rows a ``DT_VARIANT`` ``TensorProto`` holds."""
+    """The RaggedTensor whose rows a ``DT_VARIANT`` ``TensorProto`` holds (a scalar: the
+    one RaggedTensor it holds)."""
+    if not p.tensor_shape.dim:
+        (v,) = _variants(p)
+        ts = [from_proto(t) for t in v.tensors]
+        if v.type_name != _TYPE_NAME or len(ts) < 2:
+            raise errors.UnimplementedError(
+                None, None, f"Cannot rebuild a dataset constant of variant {v.type_name!r}")
+        return RaggedTensor.from_nested_row_splits(ts[-1], ts[:-1], validate=False)
     rows = []
     for v in _variants(p):
         if v.type_name != _TYPE_NAME or not v.tensors:
