@@ -212,9 +212,36 @@ def mixed_precision_rewrite(m):
             f"{float(opt.loss_scale):.1f}"]
 
 
+def custom_op_gradients(m):
+    """A library author's registrations: a gradient for a new op type, a
+    non-differentiable op, and the errors TF gives for clashes."""
+    import uuid
+
+    suffix = uuid.uuid4().hex[:6]
+    out = []
+
+    @m.RegisterGradient(f"SquarePlus{suffix}")
+    def _grad(op, grad):
+        return grad * 2.0
+
+    out.append(_grad.__name__)
+    m.no_gradient(f"IndexLookup{suffix}")
+    for op_type in (f"IndexLookup{suffix}", "Relu", "MatMul"):
+        try:
+            m.no_gradient(op_type)
+        except KeyError as e:
+            out.append(str(e).split(" (Previous")[0].replace(suffix, ""))
+    try:
+        m.RegisterGradient(None)
+    except TypeError as e:
+        out.append(str(e))
+    return out
+
+
 @pytest.mark.parametrize("program", [tag_overlap, tone_files, producer_consumer,
                                      scripts_of_words, poisson_solve, compiled_step,
-                                     exported_graph, mixed_precision_rewrite])
+                                     exported_graph, mixed_precision_rewrite,
+                                     custom_op_gradients])
 def test_program_prints_what_tf_prints(program):
     want = program(real_tf())
     got = program(torchflow)
