@@ -202,6 +202,8 @@ from torchflow._src.ops.gather_ops import tensor_scatter_nd_min as tensor_scatte
 from torchflow._src.ops.gather_ops import tensor_scatter_nd_sub as tensor_scatter_nd_sub
 from torchflow._src.ops.gather_ops import tensor_scatter_nd_update as tensor_scatter_nd_update
 from torchflow._src.ops.gather_ops import where as where
+from torchflow._src.ops.gradient_registry import RegisterGradient as RegisterGradient
+from torchflow._src.ops.gradient_registry import no_gradient as no_gradient
 from torchflow._src.ops.histogram_ops import histogram_fixed_width as histogram_fixed_width
 from torchflow._src.ops.histogram_ops import (
     histogram_fixed_width_bins as histogram_fixed_width_bins,
