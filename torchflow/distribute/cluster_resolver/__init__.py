@@ -8,3 +8,9 @@ from torchflow._src.distribute.cluster_resolver import (
     TFConfigClusterResolver as TFConfigClusterResolver,
 )
 from torchflow._src.distribute.cluster_resolver import UnionResolver as UnionResolver
+from torchflow._src.distribute.cluster_resolver_env import (
+    KubernetesClusterResolver as KubernetesClusterResolver,
+)
+from torchflow._src.distribute.cluster_resolver_env import (
+    SlurmClusterResolver as SlurmClusterResolver,
+)
