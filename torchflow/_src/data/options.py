@@ -89,32 +89,92 @@ class AutoShardPolicy(enum.IntEnum):
 
 @public("torchflow.data.experimental")
 class ThreadingOptions(_OptionsBase):
-    """``private_threadpool_size``: threads a parallel transformation may use
-    (None: the number of CPUs); ``max_intra_op_parallelism``: accepted (torch's
-    intra-op thread count is process wide)."""
+    """Threading options of a dataset (``tf.data.Options().experimental_threading``).
+
+    Attributes (None means "not set"):
+      private_threadpool_size: int, the threads a parallel transformation
+        (``map(num_parallel_calls=...)``, ``interleave``) may use; None: the
+        number of CPUs.
+      max_intra_op_parallelism: int, the intra-op parallelism TF 2.4 would use
+        inside the dataset's ops; accepted (torch's intra-op thread count is
+        process wide, so it is not changed per dataset).
+
+    Args:
+      **kwargs: Initial values of the options, by attribute name (TF 2.4's
+        constructor takes none; setting the attributes afterwards is the same).
+
+    Raises:
+      AttributeError: For a name that is not one of these options.
+    """
 
     _fields = {"max_intra_op_parallelism": None, "private_threadpool_size": None}
 
 
 @public("torchflow.data.experimental")
 class DistributeOptions(_OptionsBase):
-    """``auto_shard_policy`` (``AutoShardPolicy``, default AUTO) and ``num_devices``."""
+    """Distribution options of a dataset (``tf.data.Options().experimental_distribute``).
+
+    Attributes:
+      auto_shard_policy: A ``tf.data.experimental.AutoShardPolicy``: how a
+        multi-worker strategy splits the dataset between workers (default
+        ``AUTO``).
+      num_devices: int or None, the number of devices the dataset is attached
+        to (set by the strategy; None when not set).
+
+    Args:
+      **kwargs: Initial values of the options, by attribute name (TF 2.4's
+        constructor takes none; setting the attributes afterwards is the same).
+
+    Raises:
+      AttributeError: For a name that is not one of these options.
+    """
 
     _fields = {"auto_shard_policy": AutoShardPolicy.AUTO, "num_devices": None}
 
 
 @public("torchflow.data.experimental")
 class MapVectorizationOptions(_OptionsBase):
+    """Options of the map vectorization optimization (``optimization.map_vectorization``).
+
+    Attributes (None means "not set", which is off):
+      enabled: bool, run a ``map`` over ``from_tensor_slices`` on chunks of rows
+        instead of one row at a time (see ``tf.data.experimental.OptimizationOptions``).
+      use_choose_fastest: bool, TF 2.4 picks whichever of the plain and the
+        vectorized pipeline is faster at run time; accepted, not used.
+
+    Args:
+      **kwargs: Initial values of the options, by attribute name (TF 2.4's
+        constructor takes none; setting the attributes afterwards is the same).
+
+    Raises:
+      AttributeError: For a name that is not one of these options.
+    """
+
     _fields = {"enabled": None, "use_choose_fastest": None}
 
 
 @public("torchflow.data.experimental")
 class OptimizationOptions(_OptionsBase):
-    """Static optimization switches; accepted (torchflow runs pipelines as written,
-    except that ``autotune`` switches AUTOTUNE's tuning on or off, and
-    ``map_vectorization.enabled = True`` runs a ``map`` over ``from_tensor_slices`` on
-    chunks of rows: off by default, since the function then sees chunks and runs more
-    than once for some rows; see ``_src/data/vectorize.py``)."""
+    """Static optimization switches of a dataset (``tf.data.Options().experimental_optimization``).
+
+    Attributes are bools or None ("not set", TF's default): ``apply_default_optimizations``,
+    ``autotune``, ``autotune_buffers``, ``autotune_cpu_budget``, ``autotune_ram_budget``,
+    the fusions (``map_fusion``, ``map_and_batch_fusion``, ``filter_fusion`` ...),
+    ``map_parallelization``, ``noop_elimination``, ``parallel_batch``,
+    ``shuffle_and_repeat_fusion`` and ``map_vectorization`` (a
+    ``tf.data.experimental.MapVectorizationOptions``). They are accepted; torchflow
+    runs pipelines as written, except that ``autotune`` switches AUTOTUNE's tuning on
+    or off, and ``map_vectorization.enabled = True`` runs a ``map`` over
+    ``from_tensor_slices`` on chunks of rows: off by default, since the function then
+    sees chunks and runs more than once for some rows.
+
+    Args:
+      **kwargs: Initial values of the options, by attribute name (TF 2.4's
+        constructor takes none; setting the attributes afterwards is the same).
+
+    Raises:
+      AttributeError: For a name that is not one of these options.
+    """
 
     _fields = {
         "apply_default_optimizations": None, "autotune": None, "autotune_buffers": None,
@@ -129,6 +189,22 @@ class OptimizationOptions(_OptionsBase):
 
 @public("torchflow.data.experimental")
 class StatsOptions(_OptionsBase):
+    """Statistics options of a dataset (``tf.data.Options().experimental_stats``).
+
+    Attributes (None means "not set"): ``aggregator`` (TF's
+    ``StatsAggregator`` to collect into), ``prefix`` and
+    ``counter_prefix`` (str, name prefixes of the statistics) and
+    ``latency_all_edges`` (bool, record every transformation's latency). Accepted
+    and kept with the dataset; torchflow collects no statistics.
+
+    Args:
+      **kwargs: Initial values of the options, by attribute name (TF 2.4's
+        constructor takes none; setting the attributes afterwards is the same).
+
+    Raises:
+      AttributeError: For a name that is not one of these options.
+    """
+
     _fields = {"aggregator": None, "counter_prefix": None, "latency_all_edges": None,
                "prefix": None}
 
@@ -148,6 +224,24 @@ class Options(_OptionsBase):
 
     The newer spellings (``deterministic``, ``threading``, ``distribute``,
     ``optimization``, ``autotune``) name the same options.
+
+    Attributes (None means "not set"):
+      experimental_deterministic: bool, whether parallel transformations keep
+        the input order (default: they do).
+      experimental_distribute: A ``tf.data.experimental.DistributeOptions``.
+      experimental_external_state_policy: TF's policy for checkpointing
+        datasets whose functions use outside state; accepted.
+      experimental_optimization: A ``tf.data.experimental.OptimizationOptions``.
+      experimental_slack: bool, TF's slack on the final prefetch; accepted.
+      experimental_stats: A ``tf.data.experimental.StatsOptions``.
+      experimental_threading: A ``tf.data.experimental.ThreadingOptions``.
+
+    Args:
+      **kwargs: Initial values of the options, by attribute name (TF 2.4's
+        constructor takes none; setting the attributes afterwards is the same).
+
+    Raises:
+      AttributeError: For a name that is not one of these options.
     """
 
     _fields = {
