@@ -15,7 +15,7 @@ from typing import Any
 
 from torchflow._src.core import dtypes, op_graph
 from torchflow._src.core.tensor import Tensor
-from torchflow._src.ops import string_hash_ops, string_ops, unicode_ops
+from torchflow._src.ops import string_hash_ops, string_ops, unicode_ops, unicode_script_ops
 from torchflow._src.ops.graph_lowering_ragged_build import refuse
 from torchflow._src.ops.ragged.ragged_tensor import RaggedTensor
 from torchflow._src.util import nest
@@ -205,7 +205,8 @@ for _fn in (string_ops.bytes_split, string_ops.unicode_decode, string_ops.format
             unicode_ops.unicode_decode_with_offsets,
             unicode_ops.unicode_encode, unicode_ops.unicode_split,
             unicode_ops.unicode_split_with_offsets, unicode_ops.unicode_transcode,
-            unicode_ops.unsorted_segment_join, string_hash_ops.fingerprint):
+            unicode_ops.unsorted_segment_join, string_hash_ops.fingerprint,
+            unicode_script_ops.unicode_script):
     if not op_graph.is_registered(_fn):
         op_graph.register(_fn, _refused, composite=True)
 del _fn, _lower
