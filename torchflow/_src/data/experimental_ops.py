@@ -32,7 +32,18 @@ from torchflow._src.util.api import public
 
 @public("torchflow.data")
 class DatasetSpec:
-    """The type of a dataset: its ``element_spec`` (and ``dataset_shape``)."""
+    """The type of a ``tf.data.Dataset``: the structure and types of its elements.
+
+    What ``tf.TensorSpec`` is for a tensor, ``DatasetSpec`` is for a dataset: a
+    ``tf.function`` input signature or a nested ``element_spec`` may hold one.
+    ``DatasetSpec.from_value(ds)`` gives a dataset's spec.
+
+    Args:
+      element_spec: A (nested) structure of ``tf.TypeSpec`` objects, as a
+        dataset's ``element_spec``.
+      dataset_shape: The shape of the dataset (of a batch of datasets), a
+        ``tf.TensorShape`` or list; default ``()``, a single dataset.
+    """
 
     def __init__(self, element_spec, dataset_shape=()):
         self.element_spec = element_spec
@@ -40,6 +51,7 @@ class DatasetSpec:
 
     @staticmethod
     def from_value(value) -> "DatasetSpec":
+        """The ``DatasetSpec`` of the dataset ``value`` (its ``element_spec``)."""
         return DatasetSpec(value.element_spec)
 
     def is_compatible_with(self, other) -> bool:
