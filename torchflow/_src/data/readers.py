@@ -183,7 +183,28 @@ class TFRecordDataset(_FileDataset):
 
 @public("torchflow.data")
 class FixedLengthRecordDataset(_FileDataset):
-    """Fixed-size records of binary files (after ``header_bytes``, before ``footer_bytes``)."""
+    """A dataset of the fixed-length records of one or more binary files.
+
+    Each element is a scalar ``tf.string`` of ``record_bytes`` bytes. Each file is
+    read from ``header_bytes`` on and up to ``footer_bytes`` before its end; bytes
+    after the last whole record are dropped.
+
+    Args:
+      filenames: A ``tf.string`` tensor (or list of str) or a ``tf.data.Dataset``
+        of file names.
+      record_bytes: int, the number of bytes in each record.
+      header_bytes: int, bytes to skip at the start of each file (default 0).
+      footer_bytes: int, bytes to ignore at the end of each file (default 0).
+      buffer_size: int, TF's read buffer size in bytes; accepted.
+      compression_type: ``""`` (default, none), ``"ZLIB"`` or ``"GZIP"``.
+      num_parallel_reads: int, the number of files to read at once (default:
+        one after the other); with more than one, records of different files
+        are interleaved.
+      name: Optional name (TF 2.4 has none; accepted).
+
+    Raises:
+      InvalidArgumentError: If ``record_bytes`` is not positive.
+    """
 
     def __init__(self, filenames, record_bytes, header_bytes=None, footer_bytes=None,
                  buffer_size=None, compression_type=None, num_parallel_reads=None, name=None):
