@@ -83,6 +83,13 @@ class DatasetV2:
     ``options.experimental_optimization.map_vectorization.enabled = True``
     calls a ``map`` over ``from_tensor_slices`` on chunks of rows (see
     ``_src/data/vectorize.py``).
+
+    Args:
+      *args: ``Dataset`` itself is abstract, built only by its subclasses; make
+        one with a source method (``Dataset.range``, ``from_tensor_slices`` ...)
+        or a reader class (``tf.data.TFRecordDataset`` ...). TF 2.4's
+        constructor takes a variant tensor and is not for users either.
+      **kwargs: As ``*args``.
     """
 
     _spec_cache = None
