@@ -31,6 +31,11 @@ class Iterator:
     >>> it = iter(tf.data.Dataset.range(2))
     >>> int(it.get_next()), int(next(it))
     (0, 1)
+
+    Args:
+      dataset: The ``tf.data.Dataset`` to iterate; build an iterator with
+        ``iter(dataset)`` rather than calling ``Iterator`` (in TF 2.4 it is an
+        abstract interface).
     """
 
     def __init__(self, dataset, _replay=None):
@@ -188,7 +193,26 @@ class IteratorSpec:
 
 @public("torchflow.experimental")
 class Optional:
-    """A value that may be absent: ``has_value()``, ``get_value()``."""
+    """A value that may be absent, of a known structure (``element_spec``).
+
+    ``has_value()`` says whether it holds one (a scalar ``tf.bool``);
+    ``get_value()`` returns it. Make one with ``Optional.from_value(value)`` or
+    ``Optional.empty(element_spec)``; an iterator's ``get_next_as_optional()``
+    returns one, empty at the end of the dataset.
+
+    >>> import torchflow as tf
+    >>> o = tf.experimental.Optional.from_value(tf.constant(3))
+    >>> bool(o.has_value()), int(o.get_value())
+    (True, 3)
+    >>> bool(tf.experimental.Optional.empty(tf.TensorSpec([], tf.int32)).has_value())
+    False
+
+    Args:
+      value: The (nested) value held, or None when empty.
+      has_value: bool, whether the optional holds ``value``.
+      spec: The ``tf.TypeSpec`` structure of the value (its ``element_spec``).
+        TF 2.4's ``Optional`` is abstract; use the two static methods.
+    """
 
     def __init__(self, value, has_value, spec):
         self._value = value
@@ -197,11 +221,13 @@ class Optional:
 
     @staticmethod
     def from_value(value) -> "Optional":
+        """An ``Optional`` holding ``value`` (a tensor or nested structure of them)."""
         value = _structure.normalize(value)
         return Optional(value, True, _structure.spec_of(value))
 
     @staticmethod
     def empty(element_spec) -> "Optional":
+        """An empty ``Optional`` of the structure ``element_spec`` (``tf.TypeSpec`` objects)."""
         return Optional(None, False, element_spec)
 
     @property
@@ -209,6 +235,7 @@ class Optional:
         return self._spec
 
     def has_value(self, name=None):
+        """A scalar ``tf.bool``: True when the optional holds a value."""
         return data_ops.scalar(self._has, dtypes.bool)
 
     def get_value(self, name=None):
