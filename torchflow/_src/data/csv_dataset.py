@@ -147,6 +147,47 @@ def make_csv_dataset(file_pattern, batch_size, column_names=None, column_default
     Column names come from the header (or ``column_names``); types from
     ``column_defaults`` or are inferred (int32, int64, float32, string) from the
     first ``num_rows_for_inference`` rows.
+
+    Args:
+      file_pattern: A file name or glob pattern (or a list of them) of the CSV
+        files.
+      batch_size: int, the number of rows in each batch.
+      column_names: Optional list of str, the column names in file order;
+        default: the header line's.
+      column_defaults: Optional list, one item per selected column: a dtype
+        (``tf.float32``, ``tf.float64``, ``tf.int32``, ``tf.int64``,
+        ``tf.string``) or a default value of one, used for empty fields;
+        default: inferred.
+      label_name: Optional str, the column returned apart as the label.
+      select_columns: Optional list of column names or indices to keep.
+      field_delim: str, the one-character field separator (default ``","``).
+      use_quote_delim: bool, whether double quotes enclose fields (default True).
+      na_value: str, a field value read as missing (empty), default ``""``.
+      header: bool, whether the first line of each file is a header (default
+        True).
+      num_epochs: int, times to read the files; None (default) repeats forever.
+      shuffle: bool, shuffle the files and the rows (default True).
+      shuffle_buffer_size: int, the rows' shuffle buffer (default 10000).
+      shuffle_seed: Optional int seed of the shuffles.
+      prefetch_buffer_size: int, batches to prefetch; default AUTOTUNE.
+      num_parallel_reads: int, files to read at once; accepted (read in turn).
+      sloppy: bool, TF's order relaxation for parallel reads; accepted.
+      num_rows_for_inference: int, rows read to infer the types (0: all);
+        default 100.
+      compression_type: ``""``/None (none), ``"ZLIB"`` or ``"GZIP"``.
+      ignore_errors: bool, skip rows that fail to parse instead of raising
+        (default False).
+
+    Returns:
+      A ``tf.data.Dataset`` of ``(features, label)`` pairs, ``features`` a dict
+      of column name to a batch of values; just ``features`` when
+      ``label_name`` is None.
+
+    Raises:
+      ValueError: If ``header`` is False and ``column_names`` not given, or
+        ``label_name`` is not a kept column.
+      tf.errors.InvalidArgumentError: On iteration, for a row of the wrong
+        field count or a value that does not parse as its column's type.
     """
     files = list_files(file_pattern, shuffle=shuffle, seed=shuffle_seed)
     names = [data_ops.to_python(n).decode() for n in files]
