@@ -30,16 +30,20 @@ _WorkerConfigBase = collections.namedtuple(
 class DispatcherConfig(_DispatcherConfigBase):
     """Configuration of a tf.data service dispatcher.
 
-    Fields:
-      port: The port to bind to; 0 (the default) picks a free one.
-      protocol: The protocol of the server; only ``"grpc"`` (the default).
+    A namedtuple; its fields are the arguments below, by the same names.
+
+    Args:
+      port: int, the port to bind to; 0 (the default) picks a free one.
+      protocol: str, the protocol of the server; only ``"grpc"`` (the default;
+        None means it); the server raises ``tf.errors.NotFoundError`` for others.
       work_dir: A directory for the dispatcher's state (dataset definitions and,
         with ``fault_tolerant_mode``, its journal). None: state only in memory.
-      fault_tolerant_mode: Journal every state change into ``work_dir`` before it is
-        applied, and recover the state from there on a restart (needs ``work_dir``).
-      job_gc_check_interval_ms: How often to look for jobs to garbage collect
+      fault_tolerant_mode: bool (default False): journal every state change into
+        ``work_dir`` before it is applied, and recover the state from there on a
+        restart (needs ``work_dir``).
+      job_gc_check_interval_ms: int, how often to look for jobs to garbage collect
         (default 10 minutes).
-      job_gc_timeout_ms: A consumer silent this long (its process died) is released,
+      job_gc_timeout_ms: int, a consumer silent this long (its process died) is released,
         and a job without consumers ends (default 5 minutes).
 
     >>> import torchflow as tf
@@ -65,16 +69,19 @@ class DispatcherConfig(_DispatcherConfigBase):
 class WorkerConfig(_WorkerConfigBase):
     """Configuration of a tf.data service worker.
 
-    Fields:
-      dispatcher_address: The dispatcher's ``host:port`` (no ``grpc://``).
-      worker_address: The address consumers reach this worker at; ``%port%`` is
+    A namedtuple; its fields are the arguments below, by the same names.
+
+    Args:
+      dispatcher_address: str, the dispatcher's ``host:port`` (no ``grpc://``).
+      worker_address: str, the address consumers reach this worker at; ``%port%`` is
         replaced by the bound port (default ``"localhost:%port%"``).
-      port: The port to bind to; 0 (the default) picks a free one.
-      protocol: The protocol of the server; only ``"grpc"`` (the default).
-      heartbeat_interval_ms: How often the worker heartbeats to the dispatcher
+      port: int, the port to bind to; 0 (the default) picks a free one.
+      protocol: str, the protocol of the server; only ``"grpc"`` (the default;
+        None means it); the server raises ``tf.errors.NotFoundError`` for others.
+      heartbeat_interval_ms: int, how often the worker heartbeats to the dispatcher
         (default 30 s). A worker that misses 3 heartbeats (and at least 1 s) is
         dropped and its tasks are lost.
-      dispatcher_timeout_ms: How long to retry requests to the dispatcher
+      dispatcher_timeout_ms: int, how long to retry requests to the dispatcher
         (default 1 hour).
 
     >>> import torchflow as tf
