@@ -50,7 +50,14 @@ def _divide(total, n):
 
 @public("torchflow.distribute")
 class CrossDeviceOps:
-    """Base class for cross-device reduction and broadcasting algorithms."""
+    """Base class for cross-device reduction and broadcasting algorithms.
+
+    A strategy uses one to sum or average per-replica values (``reduce``,
+    ``batch_reduce``) and to copy a value to devices (``broadcast``). Subclasses
+    (``tf.distribute.ReductionToOneDevice``, ``HierarchicalCopyAllReduce``,
+    ``NcclAllReduce``) override the ``*_implementation`` methods; pass one as
+    ``MirroredStrategy(cross_device_ops=...)``. The constructor takes no arguments.
+    """
 
     _num_processes = 1
 
