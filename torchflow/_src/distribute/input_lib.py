@@ -57,7 +57,23 @@ def _per_replica_spec(element_spec, n: int):
 @public("torchflow.distribute")
 class DistributedIterator:
     """An iterator over a ``tf.distribute.DistributedDataset``; each element is a
-    ``PerReplica`` value (the plain value with one replica)."""
+    ``PerReplica`` value (the plain value with one replica).
+
+    Made by ``iter(dist_dataset)``; ``next()`` raises ``StopIteration`` at the end,
+    ``get_next()`` ``tf.errors.OutOfRangeError``, and ``get_next_as_optional()``
+    returns an empty ``tf.experimental.Optional`` there.
+
+    Args:
+      extended: The strategy's ``tf.distribute.StrategyExtended``.
+      source_iter: The iterator of the underlying (per-worker) dataset.
+      element_spec: The ``PerReplicaSpec`` structure of the elements.
+      mode: ``"split"``: each element is a global batch split between the
+        replicas; ``"consecutive"``: each replica gets the next element (datasets
+        of ``distribute_datasets_from_function``).
+      n_local: int, the number of replicas on this worker.
+      sizes_fn: Optional function of the first global batch size that gives the
+        per-replica batch size the later batches are split by.
+    """
 
     def __init__(self, extended, source_iter, element_spec, mode, n_local, sizes_fn=None):
         self._extended = extended
@@ -180,7 +196,19 @@ class DistributedDataset:
     """A dataset whose elements are distributed over a strategy's replicas.
 
     Iterate it (``for x in dist_dataset``) or call ``iter()``; pass the elements
-    to ``strategy.run``.
+    to ``strategy.run``. Made by ``strategy.experimental_distribute_dataset(ds)``
+    (each global batch split between the replicas) or
+    ``strategy.distribute_datasets_from_function(fn)`` (each replica reads its own
+    dataset), not by users.
+
+    Args:
+      extended: The strategy's ``tf.distribute.StrategyExtended``.
+      dataset: The ``tf.data.Dataset`` to distribute (already sharded for this
+        worker).
+      mode: ``"split"`` (default): split each element's batch between the
+        replicas; ``"consecutive"``: give consecutive elements to the replicas.
+      dataset_fn: Optional, the function that built ``dataset`` from an
+        ``InputContext``.
     """
 
     def __init__(self, extended, dataset, mode="split", dataset_fn=None):
