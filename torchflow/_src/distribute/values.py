@@ -45,6 +45,9 @@ class DistributedValues:
     ``DistributedValues`` too. Use ``strategy.experimental_local_results`` to get
     the components.
 
+    Args:
+      values: The components, one per replica, in replica order.
+
     >>> import torchflow as tf
     >>> s = tf.distribute.MirroredStrategy(["/cpu:0"])
     >>> isinstance(s.run(lambda: tf.constant(1.0)), tf.distribute.DistributedValues)
