@@ -96,6 +96,10 @@ def experimental_set_strategy(strategy):
     """Sets ``strategy`` as the current strategy for this thread, as if its
     ``scope()`` were entered for good (None goes back to the default strategy).
 
+    Args:
+      strategy: A ``tf.distribute.Strategy``, or None to clear the strategy set
+        by an earlier call.
+
     Raises:
       RuntimeError: When called inside a strategy's scope.
     """
@@ -258,6 +262,14 @@ def _merge_in_cross_replica(strategy, merge_fn, args, kwargs):
 class StrategyExtended:
     """Additional APIs for algorithms that need to be distribution-aware
     (``strategy.extended``).
+
+    Each strategy makes its own (``strategy.extended``): variable placement
+    (``colocate_vars_with``, ``variable_created_in_scope``), updates
+    (``update``, ``reduce_to``, ``batch_reduce_to``), ``worker_devices`` and
+    ``parameter_devices``.
+
+    Args:
+      container_strategy: The ``tf.distribute.Strategy`` this object extends.
     """
 
     def __init__(self, container_strategy):
@@ -460,6 +472,10 @@ class Strategy:
     ...     v = tf.Variable(1.0)
     >>> strategy.extended.variable_created_in_scope(v)
     True
+
+    Args:
+      extended: The strategy's ``tf.distribute.StrategyExtended`` (subclasses
+        make it; users call a concrete strategy's constructor).
     """
 
     def __init__(self, extended):
