@@ -118,6 +118,11 @@ class RemoteValue:
     """The value a scheduled function will return (``ClusterCoordinator.schedule``).
 
     ``fetch()`` waits for it and returns it as NumPy values; ``get()`` as tensors.
+    Both raise the error the function raised on its worker.
+
+    Args:
+      coordinator: The ``ClusterCoordinator`` that scheduled the function (made by
+        ``schedule``, not by users).
     """
 
     def __init__(self, coordinator=None):
