@@ -411,6 +411,17 @@ def py_function(func, inp, Tout, name=None):
 def numpy_function(func, inp, Tout, name=None):
     """Calls ``func`` on NumPy arrays (not differentiable), as ``tf.numpy_function``.
 
+    In a ``tf.function`` or a ``tf.data`` function the Python of ``func`` runs at
+    each call, not only when tracing. No gradient flows through it.
+
+    Args:
+      func: A Python function taking NumPy arrays (one per ``inp`` item) and
+        returning a NumPy array, a list of them or None.
+      inp: A list of ``tf.Tensor`` (or values convertible to one).
+      Tout: A ``tf.DType`` or list of them: the dtypes of ``func``'s results
+        (an empty list when it returns None).
+      name: Optional name of the op.
+
     Returns:
       A Tensor or list of Tensors of ``Tout``'s dtypes.
     """
