@@ -1028,7 +1028,12 @@ def function(func=None, input_signature=None, autograph=True, experimental_imple
 
 @public("torchflow")
 def inside_function() -> bool:
-    """True while a ``tf.function`` body runs (in this thread)."""
+    """True while a ``tf.function`` body runs (in this thread).
+
+    Returns:
+      bool: True while a ``tf.function`` traces or runs its Python (also inside
+      ``tf.init_scope`` there, as in TF 2.4), False in plain eager code.
+    """
     # TF answers True inside init_scope in a function body too.
     return _state.function_depth > 0 or getattr(_state, "lifted_function_depth", 0) > 0
 
