@@ -11,7 +11,10 @@ from torchflow._src.core.variables import Variable
 
 TensorLike = Union[Tensor, Variable, int, float, bool, str, bytes, complex, tuple, list,
                    np.ndarray, np.generic]
-"""Anything convertible to a Tensor: Tensors, Variables, Python scalars, strings
-and bytes, nested tuples and lists of them, NumPy arrays and scalars (a
-``typing.Union``, for annotations)."""
+TensorLike.__doc__ = """Anything convertible to a Tensor, for type annotations.
+
+Tensors, Variables, Python scalars, strings and bytes, nested tuples and lists
+of them, NumPy arrays and scalars (a ``typing.Union``; not a class to check
+``isinstance`` against).
+"""
 TensorLike.__module__ = "torchflow.types.experimental"
