@@ -16,5 +16,8 @@ TensorLike.__doc__ = """Anything convertible to a Tensor, for type annotations.
 Tensors, Variables, Python scalars, strings and bytes, nested tuples and lists
 of them, NumPy arrays and scalars (a ``typing.Union``; not a class to check
 ``isinstance`` against).
+
+Args:
+  None: it is a type for annotations (``def f(x: TensorLike)``), not called.
 """
 TensorLike.__module__ = "torchflow.types.experimental"
