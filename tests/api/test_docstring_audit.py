@@ -41,6 +41,14 @@ CLEAN = (
     "tf.strings",
     "tf.ragged",
     "tf.dtypes",
+    "tf",
+    "tf.experimental",
+    "tf.data",
+    "tf.data.experimental",
+    "tf.data.experimental.service",
+    "tf.distribute",
+    "tf.distribute.",
+    "tf.types.experimental",
 )
 
 
