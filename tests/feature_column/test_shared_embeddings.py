@@ -1,5 +1,5 @@
 """``tf.feature_column.shared_embeddings``: refused eagerly (TF 2.4's
-RuntimeError, tested in test_errors), built inside a ``tf.function``, where the
+RuntimeError, tested in test_feature_column_errors), built inside a ``tf.function``, where the
 columns look up one table (not a layer weight, as in TF)."""
 
 from __future__ import annotations
