@@ -82,7 +82,13 @@ def test_tutorial_custom_training_loop(strategy, make_optimizer):
         losses = strategy.run(replica_fn, args=(next(iterator),))
         return strategy.reduce(tf.distribute.ReduceOp.SUM, losses, axis=None)
 
+    def full_data_loss():
+        pred = np.clip(model(x).numpy(), 1e-7, 1 - 1e-7)
+        return float(-np.mean(y * np.log(pred) + (1 - y) * np.log(1 - pred)))
+
+    before = full_data_loss()
     first = coordinator.schedule(step_fn, args=(iterator,)).fetch()
+    assert np.isfinite(first)
     steps = 1
     for _ in range(3):
         accuracy.reset_states()
@@ -93,7 +99,11 @@ def test_tutorial_custom_training_loop(strategy, make_optimizer):
     assert accuracy.result().numpy() > 0.9
     last = coordinator.schedule(step_fn, args=(iterator,)).fetch()
     steps += 1
-    assert last < 0.5 * first
+    assert np.isfinite(last)
+    # The loss over all 512 examples, computed with NumPy from the coordinator's reads
+    # of the ps variables: one batch's loss is too noisy under asynchronous updates.
+    after = full_data_loss()
+    assert after < 0.7 * before, (before, after)
     # Each step counted once, atomically, whatever worker ran it.
     assert int(optimizer.iterations.numpy()) == steps
     # The coordinator's model reads the trained values from the ps tasks.

@@ -159,6 +159,27 @@ def test_copied_layer_lists_itself():
     assert c._flatten_layers()[0] is c
 
 
+@pytest.mark.parametrize("how", ["deepcopy", "pickle"])
+@pytest.mark.parametrize("kind", ["sequential", "functional"])
+def test_model_copied_after_a_call_predicts_like_the_original(how, kind):
+    """A model called once (its call plan cached) and then deep-copied or pickled, as a
+    model sent to a parameter-server worker is, computes what NumPy computes."""
+    import pickle
+    if kind == "sequential":
+        model = tf.keras.Sequential([L.Dense(3, activation="relu", input_shape=(4,)),
+                                     L.Dense(1)])
+    else:
+        inp = tf.keras.Input((4,))
+        model = tf.keras.Model(inp, L.Dense(1)(L.Dense(3, activation="relu")(inp)))
+    x, _ = _data(n=6)
+    model(x)
+    clone = copy.deepcopy(model) if how == "deepcopy" else pickle.loads(pickle.dumps(model))
+    k1, b1, k2, b2 = [w.numpy() for w in model.weights]
+    expected = np.maximum(x @ k1 + b1, 0) @ k2 + b2
+    np.testing.assert_allclose(clone(x).numpy(), expected, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(clone(x[:2]).numpy(), expected[:2], rtol=1e-5, atol=1e-6)
+
+
 def test_input_spec_still_checked_after_a_passing_call():
     d = L.Dense(2)
     d(np.zeros((3, 4), np.float32))

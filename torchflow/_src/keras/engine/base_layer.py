@@ -179,6 +179,16 @@ class Layer(LayerCompatMixin, LayerWeightsMixin, Module):
             self._batch_input_shape = bis
 
     # --- attribute tracking -------------------------------------------------
+    def __getstate__(self):
+        # Copies and pickles (a model sent to a parameter-server worker) leave the call
+        # caches behind: they hold ids of this process's objects.
+        state = self.__dict__.copy()
+        state.pop("_plan_cache", None)
+        state.pop("_spec_seen", None)
+        state["_flat_cache"] = None
+        state["_tw_cache"] = None
+        return state
+
     def __setattr__(self, name, value):
         if "_self_tracked_layers" not in self.__dict__:
             # Set before super().__init__() (or without it): tracked all the same, as in
