@@ -56,6 +56,16 @@ _READS = frozenset({
     "__array__", "__complex__", "__len__", "__iter__", "__format__", "__repr__",
     "__str__", "__contains__", "__reversed__", "equal", "allclose", "data_ptr",
 })
+# Python reads of a tensor's size (``t.shape`` is a descriptor's ``__get__``).
+_SIZE_READS = frozenset({"__get__", "size", "numel"})
+
+
+def _is_size_read(func, name: str) -> bool:
+    if name != "__get__":
+        return True
+    return getattr(getattr(func, "__self__", None), "__name__", None) == "shape"
+
+
 # Calls whose result differs between calls with equal inputs.
 _RANDOM = frozenset({
     "rand", "randn", "randint", "randperm", "rand_like", "randn_like", "randint_like",
@@ -453,6 +463,23 @@ class Recorder(TorchFunctionMode):
         if _has_tensor(out) or name in _MUTATORS or (name.endswith("_") and
                                                     not name.endswith("__")):
             self._emit(func, name, args, kwargs, out)
+        elif name in _SIZE_READS and self.unsafe is None and args and self.vshape and \
+                id(args[0]) in self.vshape and _is_size_read(func, name):
+            # A size that depends on values (nonzero, boolean masks) read into Python:
+            # ints that replay as that tensor's size then, never a literal of this call.
+            return self._value_size(args, out)
+        return out
+
+    def _value_size(self, args, out):
+        slot = self.slots.get(id(args[0]))
+        if slot is None:
+            return out
+        if isinstance(out, torch.Size):
+            return torch.Size(_SymInt(v, f"{slot}.shape[{k}]", self) for k, v in enumerate(out))
+        if len(args) == 2 and type(args[1]) is int:  # t.size(dim)
+            return _SymInt(out, f"{slot}.shape[{args[1]}]", self)
+        if len(args) == 1 and type(out) is int:  # t.numel()
+            return _SymInt(out, f"{slot}.numel()", self)
         return out
 
     def _emit(self, func, name, args, kwargs, out) -> None:

@@ -168,19 +168,28 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0,
     return _run(p, lambda t: _gather_t(t, idx, ax, bd), "GatherV2")
 
 
+@graph_trace.host_op
+def _check_nd_bounds(idx, shape, op: str, what: str) -> None:
+    """TF's error for an index tuple outside ``shape``; a host node of traced functions
+    (each replay checks its own indices, as TF's kernel does)."""
+    if not idx.numel():
+        return
+    d = idx.shape[-1]
+    dims = torch.tensor(shape[:d], dtype=torch.int64, device=idx.device)
+    bad = ((idx < 0) | (idx >= dims)).any(-1).reshape(-1)
+    if bool(bad.any()):
+        k = int(torch.nonzero(bad)[0])
+        rows = idx.reshape(-1, d)
+        vals = ", ".join(str(int(v)) for v in rows[k])
+        pos = _pos_str(k, idx.shape[:-1])
+        raise op_error(op, f"indices[{pos}] = [{vals}] does not index into {what} "
+                           f"[{','.join(str(s) for s in shape)}]")
+
+
 def _linear(idx, shape, op: str, what: str):
     """Row-major linear offsets of index tuples ``idx[..., D]`` into ``shape[:D]``."""
     d = idx.shape[-1]
-    dims = torch.tensor(shape[:d], dtype=torch.int64, device=idx.device)
-    if idx.numel():
-        bad = ((idx < 0) | (idx >= dims)).any(-1).reshape(-1)
-        if bool(bad.any()):
-            k = int(torch.nonzero(bad)[0])
-            rows = idx.reshape(-1, d)
-            vals = ", ".join(str(int(v)) for v in rows[k])
-            pos = _pos_str(k, idx.shape[:-1])
-            raise op_error(op, f"indices[{pos}] = [{vals}] does not index into {what} "
-                               f"[{','.join(str(s) for s in shape)}]")
+    _check_nd_bounds(idx, list(shape), op, what)
     strides = [1] * d
     for j in range(d - 2, -1, -1):
         strides[j] = strides[j + 1] * shape[j + 1]

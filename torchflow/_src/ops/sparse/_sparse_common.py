@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from torchflow._src.core import dtypes
+from torchflow._src.core import dtypes, graph_trace
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.ops._dispatch import tensor_arg
@@ -100,8 +100,12 @@ def lex_order(ind: torch.Tensor, cols=None) -> torch.Tensor:
     return perm
 
 
+@graph_trace.host_op
 def validate(op: str, ind: torch.Tensor, shape: list[int], ordered: bool = True) -> None:
-    """TF's SparseTensor::IndicesValid: bounds, then order and repeats, first bad row."""
+    """TF's SparseTensor::IndicesValid: bounds, then order and repeats, first bad row.
+
+    A host node of traced functions: a replay checks each call's indices, as TF's
+    kernels do at run time."""
     n = ind.shape[0]
     if n == 0:
         return

@@ -86,7 +86,7 @@ def add(a, b, threshold=0) -> SparseTensor | Tensor:
             None, None, f"Dimension mismatch between shapes of a and b: a.shape="
                         f"{sc.fmt(shape)} b.shape={sc.fmt(d._t.shape)} [Op:SparseTensorDenseAdd]")
     ind = sc.idx(sp).to(d._t.device)
-    return wrap(d._t.index_put(tuple(ind.T), sp.values._t, accumulate=True), sp.dtype)
+    return wrap(d._t.index_put(ind.unbind(1), sp.values._t, accumulate=True), sp.dtype)
 
 
 def _elementwise(op: str, a, b, fn) -> SparseTensor:
@@ -466,7 +466,7 @@ def dense_cwise(sp: SparseTensor, other, kind: str) -> SparseTensor:
                         f"incompatible shapes: {sc.fmt(dt.shape)} vs. {sc.fmt(shape)} [Op:{op}]"
         ) from None
     ind = sc.idx(sp).to(dt.device)
-    picked = full[tuple(ind.T)] if ind.shape[0] else dt.new_zeros([0])
+    picked = full[ind.unbind(1)] if ind.shape[1] else full.reshape(1).expand(ind.shape[0])
     v = sp.values._t
     if kind == "mul":
         res = v * picked

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from torchflow._src.core import dtypes
+from torchflow._src.core import dtypes, graph_trace
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.core.indexed_slices import IndexedSlices
 from torchflow._src.core.tensor import Tensor, wrap
@@ -45,8 +45,11 @@ def from_dense(tensor, name=None) -> SparseTensor:
         ind = torch.from_numpy(nz.astype(np.int64))
         return sc.make(ind, vals, list(arr.shape))
     x = t._t
-    ind = torch.nonzero(x != 0)
-    vals = wrap(x[tuple(ind.T)] if x.ndim else x.reshape(-1)[:ind.shape[0]], t._dtype)
+    mask = x != 0
+    ind = torch.nonzero(mask)
+    # The mask selects the values in nonzero()'s row-major order, without reading the
+    # count into Python (a tf.function records this body once).
+    vals = wrap(x[mask] if x.ndim else x.reshape(-1)[mask.reshape(-1)], t._dtype)
     return sc.make(ind, vals, list(x.shape))
 
 
@@ -77,10 +80,8 @@ def to_dense(sp_input, default_value=None, validate_indices=True, name=None) -> 
     ind = sc.idx(sp)
     if validate_indices:
         sc.validate("SparseToDense", ind, shape)
-    elif ind.shape[0] and bool(((ind < 0) | (ind >= torch.tensor(shape, device=ind.device)))
-                               .any()):
-        raise InvalidArgumentError(None, None, "Indices are not valid (out of bounds).  Shape: "
-                                               f"{sc.fmt(shape)} [Op:SparseToDense]")
+    else:
+        _check_indicator(ind, shape)
     v = sp.values
     if sc.is_str(v):
         fill = b"" if default_value is None else tensor_arg(default_value, dtypes.string)._t
@@ -98,9 +99,9 @@ def to_dense(sp_input, default_value=None, validate_indices=True, name=None) -> 
                             f"to be a {v._dtype.name} tensor but is a {d._dtype.name} tensor "
                             f"[Op:SparseToDense]")
         out = d._t.to(vt.device).expand(shape).clone()
-    if ind.shape[0] == 0:
-        return wrap(out, v._dtype)
-    return wrap(out.index_put(tuple(ind.to(vt.device).T), vt), v._dtype)
+    if not len(shape):  # a scalar: index_put with no index tensors writes everything
+        return wrap(vt.reshape(()) if vt.numel() else out, v._dtype)
+    return wrap(out.index_put(ind.to(vt.device).unbind(1), vt), v._dtype)
 
 
 @public("torchflow.sparse")
@@ -121,8 +122,8 @@ def reorder(sp_input, name=None) -> SparseTensor:
     """
     sp = sc.sparse_arg(sp_input)
     ind = sc.idx(sp)
-    if sc.is_ordered(ind):
-        return sp
+    if graph_trace.active() is None and sc.is_ordered(ind):
+        return sp  # eager: already in order (a trace orders every call's indices)
     perm = sc.lex_order(ind)
     return SparseTensor._from_parts(wrap(ind[perm], dtypes.int64), sc.take(sp.values, perm),
                                     sp.dense_shape)
@@ -324,10 +325,7 @@ def fill_empty_rows(sp_input, default_value, name=None):
     shape = sc.shape_list(sp)
     ind = sc.idx(sp)
     rows = shape[0]
-    if ind.shape[0] and bool(((ind[:, 0] < 0) | (ind[:, 0] >= rows)).any()):
-        i = int(torch.nonzero((ind[:, 0] < 0) | (ind[:, 0] >= rows))[0, 0])
-        raise InvalidArgumentError(None, None, f"indices({i}, 0) is invalid: {int(ind[i, 0])} "
-                                               f">= {rows} [Op:SparseFillEmptyRows]")
+    _check_rows(ind, rows)
     present = torch.zeros(rows, dtype=torch.bool, device=ind.device)
     present[ind[:, 0]] = True
     empty = ~present
@@ -370,12 +368,9 @@ def to_indicator(sp_input, vocab_size, name=None) -> Tensor:
     shape = sc.shape_list(sp)[:-1] + [int(tensor_arg(vocab_size)._t)]
     ind = sc.idx(sp)
     full = torch.cat([ind[:, :-1], sp.values._t.to(torch.int64).to(ind.device)[:, None]], 1)
-    lim = torch.tensor(shape, device=ind.device)
-    if full.shape[0] and bool(((full < 0) | (full >= lim)).any()):
-        raise InvalidArgumentError(None, None, "Indices are not valid (out of bounds).  Shape: "
-                                               f"{sc.fmt(shape)} [Op:SparseToDense]")
+    _check_indicator(full, shape)
     out = torch.zeros(shape, dtype=torch.bool, device=ind.device)
-    out[tuple(full.T)] = True
+    out[full.unbind(1)] = True
     return wrap(out, dtypes.bool)
 
 
@@ -616,3 +611,24 @@ def map_values(op, *args, **kwargs) -> SparseTensor:
                                                    "indices and dense_shape")
     return SparseTensor._from_parts(first.indices, tensor_arg(op(*args2, **kwargs2)),
                                     first.dense_shape)
+
+
+# Value checks of TF's kernels: host nodes of traced functions, so that each replay
+# checks its own indices.
+@graph_trace.host_op
+def _check_rows(ind: torch.Tensor, rows: int) -> None:
+    if not ind.shape[0]:
+        return
+    bad = (ind[:, 0] < 0) | (ind[:, 0] >= rows)
+    if bool(bad.any()):
+        i = int(torch.nonzero(bad)[0, 0])
+        raise InvalidArgumentError(None, None, f"indices({i}, 0) is invalid: {int(ind[i, 0])} "
+                                               f">= {rows} [Op:SparseFillEmptyRows]")
+
+
+@graph_trace.host_op
+def _check_indicator(full: torch.Tensor, shape: list) -> None:
+    lim = torch.tensor(shape, device=full.device)
+    if full.shape[0] and bool(((full < 0) | (full >= lim)).any()):
+        raise InvalidArgumentError(None, None, "Indices are not valid (out of bounds).  Shape: "
+                                               f"{sc.fmt(shape)} [Op:SparseToDense]")
