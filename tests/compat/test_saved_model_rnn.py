@@ -344,10 +344,15 @@ def test_traced_masked_lstm_reads_each_calls_mask():
                                    rtol=RTOL, atol=ATOL)
 
 
-def test_a_training_graph_with_recurrent_dropout_is_refused():
-    """Under training=True the dropout masks are random values of each call: the graph
-    is refused (never one holding the trace's masks as constants)."""
+def test_a_training_graph_with_recurrent_dropout_draws_its_masks():
+    """Under training=True the dropout masks are random values of each call, drawn
+    before the loop (TF's step at time zero) and read by its body: never the trace's
+    masks as constants (tests/keras/saving/test_rnn_dropout_savedmodel.py runs them)."""
     _, _, ours = _pair("dropout")
     fn = tf.function(lambda x: ours(x, training=True),
                      input_signature=[tf.TensorSpec([None, 5, 4], tf.float32)])
-    assert not fn.get_concrete_function().graph.exportable
+    g = fn.get_concrete_function().graph
+    assert g.exportable
+    gd = g.as_graph_def()
+    assert sum(n.op == "RandomUniform" for n in gd.node) == 3  # LSTM input, state; GRU
+    assert not any(n.op == "RandomUniform" for f in gd.library.function for n in f.node_def)

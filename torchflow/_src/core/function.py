@@ -500,9 +500,12 @@ class Function:
             else:
                 arg_names.extend([an] if len(leaves) == 1 else
                                  [f"{an}_{i}" for i in range(len(leaves))])
-        g = op_graph.FuncGraph.build(f"{concrete.name}_{len(self._list_all_concrete_functions())}",
-                                     arg_names, tensors, cap.calls, out, rec.dynamic, specs=specs,
-                                     tainted=rec.tainted())
+        # A trace again of a concrete function keeps its graph's name (its While bodies'
+        # names come from it, and _export_graph compares the two traces' nodes).
+        name = concrete._op_graph.name if concrete._op_graph is not None else \
+            f"{concrete.name}_{len(self._list_all_concrete_functions())}"
+        g = op_graph.FuncGraph.build(name, arg_names, tensors, cap.calls, out, rec.dynamic,
+                                     specs=specs, tainted=rec.tainted())
         g.static_shapes = shapes
         if concrete._op_graph is None:
             concrete._op_graph = g

@@ -18,7 +18,10 @@ activations, custom cells) run ``rnn_ops.cell_loop``: its loop body is the cell'
 Python step traced once more on stand-in tensors (their ops lowered as any
 function's), with the variables it reads passed into the loop as resources. The
 step is traced at two batch sizes and the bodies must agree, or the graph is
-refused (a step that read a static size).
+refused (a step that read a static size). Tensors of the outer graph that the step
+reads (the cells' dropout masks, drawn once per sequence by a step at time zero
+before the loop, as TF's ``backend.rnn``) are loop inputs, so their batch is the
+run-time one; the second trace sees them one row longer.
 
 Also here: ``zero_state`` (an RNN's initial state, ``Fill`` of the run-time batch),
 ``unstack`` (``Unpack``), ``split`` (``Split``/``SplitV``) and ``reverse`` (``ReverseV2``,
@@ -27,10 +30,13 @@ which ``Bidirectional`` applies to the backward layer's sequence).
 
 from __future__ import annotations
 
+import contextlib
+
 import torch
 
-from torchflow._src.core import dtypes, graph_trace, op_graph
+from torchflow._src.core import dtypes, errors, graph_trace, op_graph
 from torchflow._src.core.op_graph import shape_attr
+from torchflow._src.core.tensor import Tensor
 from torchflow._src.ops import array_ops, rnn_ops
 from torchflow._src.ops._dispatch import wrap
 from torchflow._src.util import nest
@@ -240,6 +246,46 @@ def _trace_step(step, x_step, states, rows: int):
     return ins, cap.calls, (out, nest.flatten(new)), rec.dynamic
 
 
+def _outer_reads(b, calls, stand_ins) -> list:
+    """The Tensors of the outer graph that the traced step reads (made before the loop,
+    e.g. the cells' dropout masks, drawn once per sequence): the loop's invariant inputs."""
+    made = {id(t._t) for t in stand_ins}
+    bound = getattr(b, "_by_tensor", {})
+    out, seen = [], set()
+    for call in calls:
+        for v in nest.flatten(list(call.args.values())):
+            if isinstance(v, Tensor) and id(v._t) not in made and id(v._t) in bound \
+                    and id(v) not in seen:
+                seen.add(id(v))
+                out.append(v)
+        made.update(id(o._t) for o in nest.flatten(call.outputs, expand_composites=True)
+                    if isinstance(o, Tensor))
+    return out
+
+
+@contextlib.contextmanager
+def _grown(tensors: list, rows: int):
+    """Within it, each of ``tensors`` of ``rows`` leading rows has one row more (its
+    first repeated), as the step's second trace at ``rows + 1`` rows must see them."""
+    saved = []
+    try:
+        for t in tensors:
+            v = t._t
+            if v.dim() > 0 and v.shape[0] == rows:
+                saved.append((t, v))
+                t._t = torch.cat([v, v[:1]])
+        yield
+    finally:
+        for t, v in saved:
+            t._t = v
+
+
+def _step_graph(trace, outer: list):
+    ins = list(trace[0]) + outer
+    return op_graph.FuncGraph.build("rnn_step", [f"a{k}" for k in range(len(ins))], ins,
+                                    trace[1], trace[2], trace[3])
+
+
 def _cell_loop(b, call):
     a = call.args
     x, states, mask = a["inputs"], list(a["states"]), a["mask"]
@@ -248,20 +294,26 @@ def _cell_loop(b, call):
     tm = bool(a["time_major"])
     dims = x.shape.as_list()
     x_step = ([dims[1]] + dims[2:] if tm else [dims[0]] + dims[2:], d)
-    first = _trace_step(a["step"], x_step, states, x_step[0][0])
-    second = _trace_step(a["step"], x_step, states, x_step[0][0] + 1)
-    ok = first is not None and second is not None
-    if first is not None and second is not None:
-        graphs = [op_graph.FuncGraph.build("rnn_step", [f"a{k}" for k in range(len(t[0]))],
-                                           t[0], t[1], t[2], t[3]) for t in (first, second)]
-        ok = all(g.exportable for g in graphs) and _same_nodes(graphs[0], graphs[1])
+    rows = x_step[0][0]
+    first = _trace_step(a["step"], x_step, states, rows)
+    outer = _outer_reads(b, first[1], first[0]) if first is not None else []
+    ok = first is not None
+    if first is not None:
+        g1 = _step_graph(first, outer)
+        try:
+            with _grown(outer, rows):
+                second = _trace_step(a["step"], x_step, states, rows + 1)
+                g2 = _step_graph(second, outer) if second is not None else None
+        except errors.OpError:  # the step read a size of the trace's batch
+            g2 = None
+        ok = g2 is not None and g1.exportable and g2.exportable and _same_nodes(g1, g2)
     if first is None or not ok:  # a step that cannot be traced, or holds the batch size
         n = b.node("Unlowered", [], {"dtype": d}, out_dtypes=[d], exportable=False)
         return [f"{n}:0"] * (len(states) + (2 if seq_out is not None else 1))
     stand_ins, calls, (out_t, new_t), dynamic = first
 
     def step(body, d_, xt, st, consts):
-        for t, ep in zip(stand_ins, [xt] + list(st)):
+        for t, ep in zip(list(stand_ins) + outer, [xt] + list(st) + list(consts)):
             body.bind(t, ep)
         body.lower_calls(calls, dynamic)
         return body.input(out_t), [body.input(s) for s in new_t]
@@ -269,8 +321,11 @@ def _cell_loop(b, call):
     out_dims = [int(v) for v in last.shape.as_list()[1:]]
     specs = [(f"state_{k}", b.input(s), s.dtype, [int(v) for v in s.shape.as_list()[1:]])
              for k, s in enumerate(states)]
+    consts = [(f"captured_{k}", b.input(t), t.dtype,
+               [None] + [int(v) for v in t.shape.as_list()[1:]] if t.shape.rank else [])
+              for k, t in enumerate(outer)]
     seq, last_ep, final = _while(b, x, specs, mask, tm, bool(a["go_backwards"]),
-                                 bool(a["zero_output_for_mask"]), out_dims, [], step)
+                                 bool(a["zero_output_for_mask"]), out_dims, consts, step)
     return ([seq] if seq_out is not None else []) + [last_ep] + final
 
 

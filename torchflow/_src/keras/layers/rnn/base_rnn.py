@@ -370,8 +370,17 @@ class RNN(Layer):
 
     def _step_loop(self, inputs, states, mask, training):
         cell = self.cell
-        return rnn_ops.cell_loop(lambda x, s: _cell_step(cell, x, s, training), inputs, states,
-                                 mask, self.time_major, self.go_backwards,
+
+        def step(x, s):
+            return _cell_step(cell, x, s, training)
+
+        if training and any(getattr(c, "dropout", 0) or getattr(c, "recurrent_dropout", 0)
+                            for c in _all_cells(cell) if hasattr(c, "reset_dropout_mask")):
+            # As TF's backend.rnn: a step at time zero outside the loop draws the cells'
+            # dropout masks (one per sequence, of the run-time batch), which every step of
+            # the loop reuses (a graph's While reads them as loop inputs).
+            step(inputs[0] if self.time_major else inputs[:, 0], states)
+        return rnn_ops.cell_loop(step, inputs, states, mask, self.time_major, self.go_backwards,
                                  self.zero_output_for_mask, self.return_sequences)
 
     def compute_mask(self, inputs, mask=None):
