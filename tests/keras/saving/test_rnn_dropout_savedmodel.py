@@ -152,3 +152,45 @@ def test_rnn_without_dropout_saves_one_graph_for_both_modes(tmp_path):
     for training in (False, True):
         np.testing.assert_allclose(loaded(rtf.constant(x), training=training).numpy(), want,
                                    rtol=1e-6, atol=1e-6)
+
+
+def _masked(L):
+    i = tf.keras.Input((None,), dtype="int32")
+    e = L.Embedding(10, 3, mask_zero=True)(i)
+    return tf.keras.Model(i, L.Dense(1)(L.LSTM(4, dropout=0.2, recurrent_dropout=0.2)(e)))
+
+
+LAYOUTS = {
+    "unknown_time": lambda L: tf.keras.Sequential([
+        L.GRU(4, dropout=0.2, recurrent_dropout=0.2, input_shape=(None, 3)), L.Dense(1)]),
+    "bidirectional": lambda L: tf.keras.Sequential([
+        L.Bidirectional(L.LSTM(4, dropout=0.2, recurrent_dropout=0.2), input_shape=(5, 3)),
+        L.Dense(1)]),
+    "go_backwards_sequences": lambda L: tf.keras.Sequential([
+        L.SimpleRNN(4, dropout=0.2, recurrent_dropout=0.2, go_backwards=True,
+                    return_sequences=True, input_shape=(5, 3)), L.Dense(1)]),
+    "gru_reset_before": lambda L: tf.keras.Sequential([
+        L.GRU(4, reset_after=False, dropout=0.2, recurrent_dropout=0.2, input_shape=(5, 3)),
+        L.Dense(1)]),
+    "masked": _masked,
+}
+
+
+@pytest.mark.parametrize("name", sorted(LAYOUTS))
+def test_other_layouts_save_their_training_call(tmp_path, name):
+    tf.random.set_seed(None)
+    model = LAYOUTS[name](tf.keras.layers)
+    if name == "masked":
+        x = np.array([[1, 2, 3, 0, 0], [4, 5, 0, 0, 0], [1, 1, 1, 1, 1]], np.int32)
+    else:
+        x = np.random.RandomState(5).uniform(0, 1, size=(3, 6 if name == "unknown_time" else 5,
+                                                          3)).astype(np.float32)
+    want = model(x, training=False).numpy()
+    path = str(tmp_path / name)
+    model.save(path)
+    rtf = real_tf()
+    loaded = rtf.saved_model.load(path)
+    np.testing.assert_allclose(loaded(rtf.constant(x), training=False).numpy(), want,
+                               rtol=1e-6, atol=1e-6)
+    noisy = np.stack([loaded(rtf.constant(x), training=True).numpy() for _ in range(3)])
+    assert np.abs(noisy - want).max() > 1e-4
