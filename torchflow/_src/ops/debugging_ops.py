@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from torchflow._src.core import config, dtypes, result_hooks
+from torchflow._src.core import config, dtypes, graph_trace, result_hooks
 from torchflow._src.core.convert import convert_to_tensor, to_tensor
 from torchflow._src.core.errors import InvalidArgumentError, dims
 from torchflow._src.core.tensor import Tensor, is_tensor, to_numpy, wrap
@@ -74,6 +74,7 @@ def _condition(op: str, x: Tensor, y: Tensor):
     return c.cpu().numpy()
 
 
+@graph_trace.host_op  # checked on every call of a traced function, as TF's Assert
 def _binary_assert(op: str, x, y, message, summarize) -> None:
     x = _t(x)
     y = _t(y)
@@ -238,6 +239,7 @@ def _pretty(item, summarize) -> str:
     return str(item)
 
 
+@graph_trace.host_op  # checked on every call of a traced function, as TF's Assert
 def _sign_assert(op: str, sym: str, x, message, summarize, sep: str) -> None:
     x = _t(x)
     if x._dtype is dtypes.string:
@@ -351,6 +353,7 @@ def _summarize_eager(x: Tensor, summarize) -> str:
 
 
 @public("torchflow.debugging")
+@graph_trace.host_op
 def Assert(condition, data, summarize=None, name=None) -> None:
     """Asserts that ``condition`` is true; otherwise raises with ``data`` printed.
 
@@ -372,6 +375,7 @@ def Assert(condition, data, summarize=None, name=None) -> None:
 
 
 @public("torchflow.debugging")
+@graph_trace.host_op
 def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=None) -> None:
     """Asserts ``|x - y| <= atol + rtol * |y|`` elementwise.
 
@@ -678,6 +682,7 @@ def assert_shapes(shapes, data=None, summarize=None, message=None, name=None) ->
 # --- numerics ------------------------------------------------------------------------------------
 
 @public("torchflow.debugging")
+@graph_trace.host_op
 def check_numerics(tensor, message, name=None) -> Tensor:
     """Returns ``tensor`` unchanged if it has no NaN or Inf; raises otherwise.
 
@@ -712,6 +717,7 @@ def check_numerics(tensor, message, name=None) -> Tensor:
 
 
 @public("torchflow.debugging")
+@graph_trace.host_op
 def assert_all_finite(x, message, name=None) -> Tensor:
     """Asserts that ``x`` has no NaN or Inf values; returns ``x``.
 
