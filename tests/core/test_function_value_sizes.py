@@ -102,3 +102,29 @@ def test_sparse_index_checks_run_on_every_call():
     assert fill(tf.constant([[0, 0], [0, 1]], tf.int64), v).numpy().tolist() == [False, True]
     with pytest.raises(tf.errors.InvalidArgumentError, match="is invalid"):
         fill(tf.constant([[0, 0], [5, 1]], tf.int64), v)
+
+
+def test_sparse_ops_on_an_iterators_final_partial_batch():
+    """A batch's size is the iterator's to choose: the final, smaller batch gets its own
+    dense shape (it was the first batch's), with the body traced once."""
+    x = np.arange(10, dtype=np.float32).reshape(5, 2) % 3
+    runs = []
+
+    def body(t, it):
+        b = next(it)
+        sp = t.sparse.from_dense(b)
+        return t.sparse.to_dense(t.sparse.concat(1, [sp, sp])), sp.dense_shape
+
+    @tf.function
+    def step(it):
+        runs.append(1)
+        return body(tf, it)
+
+    ref_step = tf_ref.function(lambda it: body(tf_ref, it))
+    it = iter(tf.data.Dataset.from_tensor_slices(x).batch(2))
+    ref_it = iter(tf_ref.data.Dataset.from_tensor_slices(x).batch(2))
+    for _ in range(3):
+        got, want = step(it), ref_step(ref_it)
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(g.numpy(), w.numpy())
+    assert len(runs) == 1

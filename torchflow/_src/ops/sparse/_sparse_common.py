@@ -32,7 +32,8 @@ def idx(sp: SparseTensor) -> torch.Tensor:
 
 
 def shape_list(sp: SparseTensor) -> list[int]:
-    return [int(d) for d in sp.dense_shape._t.tolist()]
+    # tolist() gives ints (in a trace, ints that replay as the call's sizes: no int()).
+    return list(sp.dense_shape._t.tolist())
 
 
 def raw(t: Tensor):

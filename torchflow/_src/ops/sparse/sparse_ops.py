@@ -9,6 +9,7 @@ from torchflow._src.core import dtypes, graph_trace
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.core.indexed_slices import IndexedSlices
 from torchflow._src.core.tensor import Tensor, wrap
+from torchflow._src.ops import shape_ops
 from torchflow._src.ops._dispatch import tensor_arg
 from torchflow._src.ops.sparse import _sparse_common as sc
 from torchflow._src.ops.sparse.sparse_tensor import SparseTensor
@@ -50,7 +51,8 @@ def from_dense(tensor, name=None) -> SparseTensor:
     # The mask selects the values in nonzero()'s row-major order, without reading the
     # count into Python (a tf.function records this body once).
     vals = wrap(x[mask] if x.ndim else x.reshape(-1)[mask.reshape(-1)], t._dtype)
-    return sc.make(ind, vals, list(x.shape))
+    # tf.shape's node: a replay gives this call's shape (an iterator's final batch).
+    return sc.make(ind, vals, shape_ops.shape(t, out_type=dtypes.int64)._t)
 
 
 @public("torchflow.sparse")
