@@ -124,6 +124,7 @@ from torchflow._src.core.variable_scope import variable_creator_scope as variabl
 from torchflow._src.core.variables import Variable as Variable
 from torchflow._src.core.variables import VariableAggregation as VariableAggregation
 from torchflow._src.core.variables import VariableSynchronization as VariableSynchronization
+from torchflow._src.data.iterator_ops import OptionalSpec as OptionalSpec
 from torchflow._src.ops.array_ops import concat as concat
 from torchflow._src.ops.array_ops import expand_dims as expand_dims
 from torchflow._src.ops.array_ops import pad as pad
@@ -291,6 +292,7 @@ from torchflow._src.ops.string_hash_ops import fingerprint as fingerprint
 # --- random / strings / quantization / raw_ops ------------------------------
 from torchflow._src.ops.string_ops import as_string as as_string
 from torchflow._src.ops.tensor_array import TensorArray as TensorArray
+from torchflow._src.ops.tensor_array import TensorArraySpec as TensorArraySpec
 from torchflow._src.ops.tensor_util_ops import get_logger as get_logger
 from torchflow._src.ops.tensor_util_ops import make_ndarray as make_ndarray
 from torchflow._src.ops.tensor_util_ops import make_tensor_proto as make_tensor_proto

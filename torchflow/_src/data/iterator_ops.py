@@ -6,6 +6,7 @@ import json
 import weakref
 
 from torchflow._src.core import dtypes, graph_trace, profiler_backend
+from torchflow._src.core.composite_tensor import TypeSpec
 from torchflow._src.core.errors import InvalidArgumentError, OutOfRangeError
 from torchflow._src.data import _structure
 from torchflow._src.data._runtime import IterContext, close_iter
@@ -234,6 +235,10 @@ class Optional:
     def element_spec(self):
         return self._spec
 
+    @property
+    def _type_spec(self) -> "OptionalSpec":
+        return OptionalSpec(self._spec)
+
     def has_value(self, name=None):
         """A scalar ``tf.bool``: True when the optional holds a value."""
         return data_ops.scalar(self._has, dtypes.bool)
@@ -247,3 +252,53 @@ class Optional:
 
     def __repr__(self):
         return f"<tf.experimental.Optional has_value={self._has}>"
+
+
+@public("torchflow")
+class OptionalSpec(TypeSpec):
+    """The type of a ``tf.experimental.Optional``: the spec of the value it may hold.
+
+    >>> import torchflow as tf
+    >>> o = tf.experimental.Optional.from_value(tf.constant(3))
+    >>> tf.OptionalSpec.from_value(o)
+    OptionalSpec(TensorSpec(shape=(), dtype=tf.int32, name=None),)
+
+    Args:
+      element_spec: A (nested) structure of ``tf.TypeSpec`` objects, the type of
+        the optional's value.
+    """
+
+    __slots__ = ("_element_spec",)
+
+    def __init__(self, element_spec):
+        self._element_spec = element_spec
+
+    @property
+    def value_type(self):
+        """The Python type of the values this spec describes (``Optional``)."""
+        return Optional
+
+    @property
+    def element_spec(self):
+        """The spec of the value an optional of this type may hold."""
+        return self._element_spec
+
+    def _serialize(self) -> tuple:
+        return (self._element_spec,)
+
+    @staticmethod
+    def from_value(value) -> "OptionalSpec":
+        """The ``OptionalSpec`` of the ``tf.experimental.Optional`` ``value``.
+
+        Args:
+          value: A ``tf.experimental.Optional``.
+
+        Returns:
+          Its ``OptionalSpec``.
+
+        Raises:
+          TypeError: If ``value`` is not an ``Optional``.
+        """
+        if not isinstance(value, Optional):
+            raise TypeError(f"Expected value to be an Optional, but got: `{type(value)}`")
+        return OptionalSpec(value.element_spec)

@@ -10,6 +10,7 @@ import numpy as np
 import torch
 
 from torchflow._src.core import dtypes
+from torchflow._src.core.composite_tensor import TypeSpec
 from torchflow._src.core.convert import to_tensor
 from torchflow._src.core.errors import InvalidArgumentError, OutOfRangeError
 from torchflow._src.core.tensor import Tensor, wrap
@@ -75,6 +76,10 @@ class TensorArray:
     @property
     def element_shape(self) -> TensorShape:
         return self._element_shape
+
+    @property
+    def _type_spec(self) -> "TensorArraySpec":
+        return TensorArraySpec.from_value(self)
 
     @property
     def handle(self):
@@ -328,3 +333,54 @@ class TensorArray:
 
     def __repr__(self) -> str:
         return f"<tf.TensorArray dtype={self._dtype.name} size={len(self._items)}>"
+
+
+@public("torchflow")
+class TensorArraySpec(TypeSpec):
+    """The type of a ``tf.TensorArray``: element shape, dtype, and how it grows.
+
+    >>> import torchflow as tf
+    >>> tf.TensorArraySpec([2], tf.int32)
+    TensorArraySpec(TensorShape([2]), tf.int32, False, True)
+
+    Args:
+      element_shape: The shape of each element (``None``: unknown).
+      dtype: The elements' dtype (default ``tf.float32``).
+      dynamic_size: bool, whether writes past the end grow the array.
+      infer_shape: bool, whether the element shape is inferred from writes.
+    """
+
+    __slots__ = ("_element_shape", "_dtype", "_dynamic_size", "_infer_shape")
+
+    def __init__(self, element_shape=None, dtype=dtypes.float32, dynamic_size=False,
+                 infer_shape=True):
+        self._element_shape = as_shape(element_shape)
+        self._dtype = dtypes.as_dtype(dtype)
+        self._dynamic_size = bool(dynamic_size)
+        self._infer_shape = bool(infer_shape)
+
+    @property
+    def value_type(self):
+        """The Python type of the values this spec describes (``tf.TensorArray``)."""
+        return TensorArray
+
+    def _serialize(self) -> tuple:
+        return (self._element_shape, self._dtype, self._dynamic_size, self._infer_shape)
+
+    @staticmethod
+    def from_value(value) -> "TensorArraySpec":
+        """The ``TensorArraySpec`` of the ``tf.TensorArray`` ``value``.
+
+        Args:
+          value: A ``tf.TensorArray``.
+
+        Returns:
+          Its ``TensorArraySpec`` (the element shape known so far).
+
+        Raises:
+          TypeError: If ``value`` is not a ``TensorArray``.
+        """
+        if not isinstance(value, TensorArray):
+            raise TypeError(f"Expected value to be a TensorArray, but got: `{type(value)}`")
+        return TensorArraySpec(value.element_shape, value.dtype, value.dynamic_size,
+                               value._infer_shape)
