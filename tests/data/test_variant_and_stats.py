@@ -66,3 +66,60 @@ def test_from_variant_rejects_bad_input():
         tf.data.experimental.from_variant(v, tf.TensorSpec([], tf.string))
     with pytest.raises(ValueError, match="structure"):
         tf.data.experimental.from_variant(v, (tf.TensorSpec([], tf.int64),) * 2)
+
+
+# --- StatsAggregator / latency_stats / bytes_produced_stats --------------------
+# TF 2.21 no longer has these (removed after TF 2.4), so they are checked analytically.
+
+
+def test_tf_2_21_lacks_stats_transformations():
+    for name in ("StatsAggregator", "latency_stats", "bytes_produced_stats"):
+        assert not hasattr(tf_ref.data.experimental, name)
+
+
+def _with_aggregator(ds):
+    agg = tf.data.experimental.StatsAggregator()
+    options = tf.data.Options()
+    options.experimental_stats.aggregator = agg
+    return ds.with_options(options), agg
+
+
+def test_latency_stats_one_sample_per_element():
+    ds = tf.data.Dataset.range(5).apply(tf.data.experimental.latency_stats("lat"))
+    ds, agg = _with_aggregator(ds)
+    assert [int(x) for x in ds] == [0, 1, 2, 3, 4]
+    samples = agg.samples("lat")
+    assert len(samples) == 5 and all(s >= 0.0 for s in samples)
+    assert agg.samples("other") == []
+
+
+def test_bytes_produced_matches_element_sizes():
+    ds = tf.data.Dataset.from_tensor_slices(
+        {"a": np.zeros([3, 4], np.float32), "s": [b"x", b"yy", b"zzz"]})
+    ds = ds.apply(tf.data.experimental.bytes_produced_stats("bytes"))
+    ds, agg = _with_aggregator(ds)
+    assert len(list(ds)) == 3
+    assert agg.samples("bytes") == [4 * 4 + 1, 4 * 4 + 2, 4 * 4 + 3]
+
+
+def test_no_aggregator_records_nothing_and_elements_pass_through():
+    ds = tf.data.Dataset.range(3).apply(tf.data.experimental.bytes_produced_stats("b"))
+    assert ds.element_spec == tf.TensorSpec([], tf.int64)
+    assert [int(x) for x in ds] == [0, 1, 2]
+    with pytest.raises(TypeError, match="tag"):
+        tf.data.experimental.latency_stats(3)
+
+
+def test_get_summary_is_a_serialized_summary_proto():
+    from tensorboard.compat.proto import summary_pb2
+
+    ds = tf.data.Dataset.range(4).apply(tf.data.experimental.bytes_produced_stats("b"))
+    ds = ds.apply(tf.data.experimental.latency_stats("l"))
+    ds, agg = _with_aggregator(ds)
+    list(ds)
+    summary = summary_pb2.Summary.FromString(agg.get_summary())
+    by_tag = {v.tag: v.histo for v in summary.value}
+    assert sorted(by_tag) == ["b", "l"]
+    assert by_tag["b"].num == 4 and by_tag["b"].sum == 32 and by_tag["b"].sum_squares == 256
+    assert by_tag["b"].min == by_tag["b"].max == 8
+    assert by_tag["l"].num == 4

@@ -49,6 +49,9 @@ from torchflow._src.data.readers import TFRecordDataset as TFRecordDataset
 from torchflow._src.data.resampling import rejection_resample as rejection_resample
 from torchflow._src.data.sparse_batching import dense_to_sparse_batch as dense_to_sparse_batch
 from torchflow._src.data.sql_dataset import SqlDataset as SqlDataset
+from torchflow._src.data.stats_ops import StatsAggregator as StatsAggregator
+from torchflow._src.data.stats_ops import bytes_produced_stats as bytes_produced_stats
+from torchflow._src.data.stats_ops import latency_stats as latency_stats
 from torchflow._src.data.variant_ops import from_variant as from_variant
 from torchflow._src.data.variant_ops import to_variant as to_variant
 from torchflow.data.experimental import service as service
