@@ -11,6 +11,7 @@ elements of the dataset ``dataset_fn`` returned (already per-replica batches).
 
 from __future__ import annotations
 
+from torchflow._src.core import graph_trace
 from torchflow._src.core.config import copy_to_device
 from torchflow._src.core.errors import OutOfRangeError
 from torchflow._src.core.tensor_shape import TensorShape
@@ -54,6 +55,37 @@ def _per_replica_spec(element_spec, n: int):
     return nest.map_structure(lambda s: PerReplicaSpec(*([s] * n)), per)
 
 
+class DistributedIteratorSpec:
+    """The type of a ``DistributedIterator`` (TF's ``DistributedIteratorSpec``): the
+    strategy, how elements are distributed and their element spec. A
+    ``tf.function`` traces once per spec, so a fresh iterator of the same
+    distributed dataset (each epoch's ``iter(dist_dataset)``) reuses the trace and
+    its replay reads the iterator it is passed."""
+
+    def __init__(self, extended, element_spec, mode, n_local):
+        self._extended = extended
+        self._element_spec = element_spec
+        self._mode = mode
+        self._n = n_local
+
+    @property
+    def value_type(self):
+        return DistributedIterator
+
+    def _key(self):
+        return (id(self._extended), repr(self._element_spec), self._mode, self._n)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, DistributedIteratorSpec) and \
+            self._extended is other._extended and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"DistributedIteratorSpec({self._element_spec!r})"
+
+
 @public("torchflow.distribute")
 class DistributedIterator:
     """An iterator over a ``tf.distribute.DistributedDataset``; each element is a
@@ -83,10 +115,26 @@ class DistributedIterator:
         self._n = n_local
         self._sizes_fn = sizes_fn
         self._per_replica = None
+        self._born = graph_trace.serial()
 
     def __iter__(self):
         return self
 
+    @property
+    def _type_spec(self):
+        return DistributedIteratorSpec(self._extended, self._element_spec, self._mode, self._n)
+
+    def _dry_next(self):
+        # A trace without effects may iterate an iterator it made itself, never a caller's.
+        if not graph_trace.made_in_trace(getattr(self, "_born", -1)):
+            graph_trace.cannot_dry_run()
+        with graph_trace.paused():
+            return self._next()
+
+    # A host node of traces, as tf.data's Iterator.__next__: a tf.function given a
+    # DistributedIterator is keyed by its spec (bound by reference), and a replay
+    # calls next() on the iterator of that call.
+    @graph_trace.host_op(dry=_dry_next)
     def __next__(self):
         return self._next()
 
@@ -97,7 +145,7 @@ class DistributedIterator:
           OutOfRangeError: At the end of the data.
         """
         try:
-            return self._next()
+            return self.__next__()
         except StopIteration:
             raise OutOfRangeError(None, None, "End of sequence") from None
 
@@ -126,6 +174,8 @@ class DistributedIterator:
                 raise StopIteration
             while len(parts) < self._n:
                 parts.append(nest.map_structure(_empty_like, parts[0]))
+            if self._n == 1:  # one replica: the plain element, as TF gives it
+                return _to_devices(parts[0], devices[:1])[0]
         else:
             element = next(self._iter)
             if self._n == 1:
