@@ -70,10 +70,10 @@ def sparse_apply_adam(variables, grads, ms, vs, vhats, lr_t, beta1, beta2, epsil
             v.mul_(beta2).index_add_(0, idx, vals * vals * (1.0 - beta2))
             if vh is not None:
                 torch.maximum(vh, v, out=vh)
-                denom = vh.sqrt()
-            else:
-                denom = v.sqrt()
-            leaf.sub_(lr_t * m / (denom + epsilon))
+            # (lr_t * m) / (sqrt(v) + eps) as TF orders it, in two temporaries
+            # (this dense update is the bulk of a sparse Adam step's work).
+            denom = (v if vh is None else vh).sqrt().add_(epsilon)
+            leaf.sub_(torch.mul(m, lr_t).div_(denom))
 
 
 def sparse_apply_adagrad(variables, grads, accumulators, lr, epsilon):
