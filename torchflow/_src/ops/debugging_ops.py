@@ -74,6 +74,11 @@ def _condition(op: str, x: Tensor, y: Tensor):
     return c.cpu().numpy()
 
 
+def _passes_through(x, *args, **kwargs):
+    """What a check returning its input gives a trace that runs nothing: the input."""
+    return to_tensor(x)
+
+
 @graph_trace.host_op  # checked on every call of a traced function, as TF's Assert
 def _binary_assert(op: str, x, y, message, summarize) -> None:
     x = _t(x)
@@ -682,7 +687,7 @@ def assert_shapes(shapes, data=None, summarize=None, message=None, name=None) ->
 # --- numerics ------------------------------------------------------------------------------------
 
 @public("torchflow.debugging")
-@graph_trace.host_op
+@graph_trace.host_op(dry=_passes_through)
 def check_numerics(tensor, message, name=None) -> Tensor:
     """Returns ``tensor`` unchanged if it has no NaN or Inf; raises otherwise.
 
@@ -717,7 +722,7 @@ def check_numerics(tensor, message, name=None) -> Tensor:
 
 
 @public("torchflow.debugging")
-@graph_trace.host_op
+@graph_trace.host_op(dry=_passes_through)
 def assert_all_finite(x, message, name=None) -> Tensor:
     """Asserts that ``x`` has no NaN or Inf values; returns ``x``.
 
