@@ -29,6 +29,7 @@ import functools
 import math
 import re
 import threading
+import types
 import weakref
 
 import torch
@@ -201,6 +202,31 @@ def _alive(ref, name: str, fn: str):
     return var
 
 
+# The host nodes a replay ran, in order (``Graph.run``): when a guard then fails
+# (StaleRecording) the body traces again, and that trace takes these results instead
+# of running the nodes a second time (an iterator's next element is not lost).
+_HOST_LOG = threading.local()
+
+
+def _same_host_args(a, b) -> bool:
+    if len(a) != len(b):
+        return False
+    for x, y in zip(a, b):
+        if x is y:
+            continue
+        if isinstance(x, (torch.Tensor, Tensor)) and type(x) is type(y):
+            continue
+        if type(x) in _SIMPLE and type(x) is type(y) and x == y:
+            continue
+        if type(x) in (list, tuple) and type(x) is type(y) and _same_host_args(x, y):
+            continue
+        if type(x) is types.FunctionType and type(y) is types.FunctionType and \
+                x.__code__ is y.__code__:
+            continue  # the same def, made again by the body (a py_function's func)
+        return False
+    return True
+
+
 def host_op(fn=None, *, dry=None):
     """Marks ``fn`` as one host node of traced functions: while a ``tf.function``
     traces, a call of it is recorded as a call (run again on every later call of
@@ -218,7 +244,11 @@ def host_op(fn=None, *, dry=None):
             r = _BY_THREAD.get(_get_ident())
             if r is not None and r.paused == 0:
                 return r.host_call(call, fn, args, kwargs, dry)
-        return fn(*args, **kwargs)
+        out = fn(*args, **kwargs)
+        log = getattr(_HOST_LOG, "log", None)
+        if log is not None:
+            log.append((call, args, kwargs, out))
+        return out
 
     call.__wrapped_host__ = fn  # pyright: ignore[reportAttributeAccessIssue] - a marker attribute on the wrapper
     return call
@@ -294,6 +324,7 @@ class Recorder(TorchFunctionMode):
 
     def __exit__(self, *exc):
         global _ACTIVE
+        _HOST_LOG.resume = None
         with _LOCK:
             if self._prev is None:
                 _BY_THREAD.pop(self.thread, None)
@@ -576,7 +607,10 @@ class Recorder(TorchFunctionMode):
             if self.unsafe is None:
                 self.unsafe = str(e)
             call = None
-        if self.dry and dry is not RUN:
+        resumed = self._resumed(wrapper, args, kwargs)
+        if resumed is not None:
+            out = resumed[0]
+        elif self.dry and dry is not RUN:
             if call is None:
                 raise TraceUnsafe(self.unsafe)
             out = dry(*args, **kwargs) if dry is not None else None
@@ -602,6 +636,20 @@ class Recorder(TorchFunctionMode):
             if isinstance(t._t, torch.Tensor):
                 self.lines.append(f"{self._slot(t._t, True)} = {tmp}[{k}]._t")
         return out
+
+    def _resumed(self, wrapper, args, kwargs):
+        """``(result,)`` of this host call in the replay that went stale, when this
+        trace is its retrace and the call is the next one that replay made."""
+        resume = getattr(_HOST_LOG, "resume", None)
+        if not resume or self.dry:
+            return None
+        w, a, kw, res = resume[0]
+        if w is wrapper and _same_host_args(a, args) and kw.keys() == kwargs.keys() and \
+                _same_host_args(tuple(kw.values()), tuple(kwargs.values())):
+            resume.pop(0)
+            return (res,)
+        _HOST_LOG.resume = None  # another call: the rest runs as it comes
+        return None
 
     def _call_host(self, wrapper, args, kwargs) -> str:
         parts = [self._host_expr(a) for a in args]
@@ -866,13 +914,23 @@ class Graph:
         fn = self._fn
         if jit and self._jit is not self._fn:
             fn = self._compiled_fn()
+        if _ACTIVE is None:
+            _HOST_LOG.resume = None  # a new call: what an earlier one left is stale
+        outer = getattr(_HOST_LOG, "log", None)
+        log = _HOST_LOG.log = []
         try:
             try:
                 leaves = fn(*flat_inputs)
             except torch._dynamo.exc.TorchDynamoException:  # pyright: ignore[reportAttributeAccessIssue] - torch._dynamo.exc has no stub
                 self._jit = self._fn  # compiling failed before anything ran
                 leaves = self._fn(*flat_inputs)
+        except StaleRecording:
+            _HOST_LOG.resume = log if log else None
+            raise
         finally:
+            _HOST_LOG.log = outer
+            if outer is not None:
+                outer.extend(log)
             if torch.is_grad_enabled() is not self.entry_grad:
                 torch._C._set_grad_enabled(self.entry_grad)
         out = []
