@@ -65,7 +65,18 @@ class TrainingState:
 
     def back_up(self, epoch) -> None:
         self._epoch.assign(np.int64(epoch))
-        self._write_manager.save()
+        if self._write_dir == self._backup_dir:
+            self._write_manager.save()
+            return
+        # A non-chief worker's copy is scratch, removed once written (TF's rule). The
+        # chief may finish the last epoch first and remove the backup directory while
+        # this write is under way; the chief's copy is the backup, so that is no loss.
+        try:
+            self._write_manager.save()
+        except FileNotFoundError:
+            pass
+        finally:
+            shutil.rmtree(self._write_dir, ignore_errors=True)
 
     def delete_backup(self) -> None:
         shutil.rmtree(self._write_dir, ignore_errors=True)
