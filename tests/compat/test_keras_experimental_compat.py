@@ -57,7 +57,9 @@ def program(mod, tmp_path, impl):
     out["seq_eval"] = seq.evaluate(X, Y, verbose=0)
     out["seq_pred"] = seq.predict(X, batch_size=16)
     seq.save(str(tmp_path / f"{mod.__name__}_seq.h5"))
-    out["seq_reloaded"] = k.models.load_model(str(tmp_path / f"{mod.__name__}_seq.h5")).predict(X)
+    # the same batches as seq_pred: a matmul's rounding may differ with the batch's rows
+    out["seq_reloaded"] = k.models.load_model(
+        str(tmp_path / f"{mod.__name__}_seq.h5")).predict(X, batch_size=16)
 
     dnn = k.Sequential([k.layers.InputLayer((5,)),
                         exp.RandomFourierFeatures(12, scale=2.0, trainable=True),

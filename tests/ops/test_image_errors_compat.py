@@ -418,8 +418,10 @@ CASES = [
          c(np.zeros((1,3,2),np.float32)),
          1, 2),
      'boxes and scores must have same batch size'),
+    # the -1 reaches a Range and a TopKV2 that TF's executor runs in either order, so its
+    # traced function raises either text (torchflow's is the first)
     ('nmspad_neg', lambda tf, c: tf.image.non_max_suppression_padded(c(B), c(S), -1),
-     'Requires start <= limit when delta > 0: 0/-1'),
+     ('Requires start <= limit when delta > 0: 0/-1', 'Need k >= 0, got -1')),
     ('nmspad_1d', lambda tf, c: tf.image.non_max_suppression_padded(c(B[0]), c(S[:1]), 2),
      "slice index -1 of dimension 0 out of bounds. for '"),
     ('nmspad_bm', lambda tf, c: tf.image.non_max_suppression_padded(
@@ -560,8 +562,9 @@ def test_bad_input_raises_tf_error(name, call, phrase):
     got = _raised(tf, call)
     assert got is not None, f"torchflow accepted input TF rejects with {want!r}"
     assert _kind(got, tf) == _kind(want, rtf), f"TF: {want!r}\ntorchflow: {got!r}"
-    assert phrase in str(want), str(want)
-    assert phrase in str(got), f"{phrase!r} not in {str(got)!r}"
+    phrases = phrase if isinstance(phrase, tuple) else (phrase,)
+    assert any(p in str(want) for p in phrases), str(want)
+    assert phrases[0] in str(got), f"{phrases[0]!r} not in {str(got)!r}"
 
 
 def test_case_ids_unique():
