@@ -716,6 +716,10 @@ class Function:
                 graphs[gkey] = graph
         if graph is not _MISSING and graph is not None:
             s.function_depth += 1
+            # The host nodes the replay runs (graph_trace's log), for a fallback below.
+            host_log = graph_trace._HOST_LOG
+            outer_log = getattr(host_log, "log", None)
+            ran = host_log.log = []
             try:
                 leaves = graph.run(flat, self._jit_compile)
             except graph_trace.StaleRecording:
@@ -730,8 +734,11 @@ class Function:
                 leaves = None
             finally:
                 s.function_depth -= 1
+                host_log.log = outer_log
+                if outer_log is not None:
+                    outer_log.extend(ran)
             if leaves is None:
-                return self._run_python(concrete, args, kwargs, first)
+                return self._run_resumed(concrete, args, kwargs, first, ran)
             if leaves is not _MISSING:
                 return graph.pack(leaves)
             del graphs[gkey]
@@ -766,6 +773,21 @@ class Function:
         if not concrete._outputs_static:
             self._note_outputs(concrete, graph, out, flat)
         return out
+
+    def _run_resumed(self, concrete, args, kwargs, first, ran: list):
+        """The body as Python after a replay failed (a kernel rejected a value), its
+        ops raising TF's error for it; where host nodes of the replay had run
+        (``ran``: an iterator's ``next``, a ``py_function``), the body's host calls take
+        their results while they match, so that no iterator element is read twice and
+        no side effect repeats."""
+        if not ran:
+            return self._run_python(concrete, args, kwargs, first)
+        host_log = graph_trace._HOST_LOG
+        host_log.resume = list(ran)
+        try:
+            return self._run_python(concrete, args, kwargs, first)
+        finally:
+            host_log.resume = None
 
     def _run_python(self, concrete, args, kwargs, first, compiled=False):
         s = _state

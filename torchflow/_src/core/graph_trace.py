@@ -227,6 +227,22 @@ def _same_host_args(a, b) -> bool:
     return True
 
 
+def take_resumed(wrapper, args, kwargs):
+    """``(result,)`` of this host call in the replay that failed, when this run of
+    the body is its rerun (a retrace, or the Python fallback after a kernel rejected
+    a value) and the call is the next one that replay made; else None."""
+    resume = getattr(_HOST_LOG, "resume", None)
+    if not resume:
+        return None
+    w, a, kw, res = resume[0]
+    if w is wrapper and _same_host_args(a, args) and kw.keys() == kwargs.keys() and \
+            _same_host_args(tuple(kw.values()), tuple(kwargs.values())):
+        resume.pop(0)
+        return (res,)
+    _HOST_LOG.resume = None  # another call: the rest runs as it comes
+    return None
+
+
 def host_op(fn=None, *, dry=None):
     """Marks ``fn`` as one host node of traced functions: while a ``tf.function``
     traces, a call of it is recorded as a call (run again on every later call of
@@ -244,7 +260,9 @@ def host_op(fn=None, *, dry=None):
             r = _BY_THREAD.get(_get_ident())
             if r is not None and r.paused == 0:
                 return r.host_call(call, fn, args, kwargs, dry)
-        out = fn(*args, **kwargs)
+        resumed = take_resumed(call, args, kwargs) if getattr(_HOST_LOG, "resume", None) \
+            else None
+        out = resumed[0] if resumed is not None else fn(*args, **kwargs)
         log = getattr(_HOST_LOG, "log", None)
         if log is not None:
             log.append((call, args, kwargs, out))
@@ -638,18 +656,7 @@ class Recorder(TorchFunctionMode):
         return out
 
     def _resumed(self, wrapper, args, kwargs):
-        """``(result,)`` of this host call in the replay that went stale, when this
-        trace is its retrace and the call is the next one that replay made."""
-        resume = getattr(_HOST_LOG, "resume", None)
-        if not resume or self.dry:
-            return None
-        w, a, kw, res = resume[0]
-        if w is wrapper and _same_host_args(a, args) and kw.keys() == kwargs.keys() and \
-                _same_host_args(tuple(kw.values()), tuple(kwargs.values())):
-            resume.pop(0)
-            return (res,)
-        _HOST_LOG.resume = None  # another call: the rest runs as it comes
-        return None
+        return None if self.dry else take_resumed(wrapper, args, kwargs)
 
     def _call_host(self, wrapper, args, kwargs) -> str:
         parts = [self._host_expr(a) for a in args]
