@@ -1,8 +1,9 @@
 """Keras metrics under MultiWorkerMirroredStrategy: the cross-worker reads of the
 metrics' sync-on-read variables take one collective call, not one per variable.
 
-Counted at ``core.collective.CollectiveGroup.all_reduce`` (every all-reduce between
-workers goes through it) in each worker, per epoch of a quiet ``fit`` (verbose=0,
+Counted at ``core.collective.CollectiveGroup._all_reduce`` (every all-reduce between
+workers runs it, in traced steps too: their recordings call ``all_reduce`` as a host
+node) in each worker, per epoch of a quiet ``fit`` (verbose=0,
 metrics read once, at the epoch's end) and per ``evaluate`` step. The values are
 checked against a third process training alone on the same global batches, and the
 count against what the program needs: one gradient all-reduce per step, plus one
@@ -21,11 +22,11 @@ import torchflow as tf
 from torchflow._src.core import collective
 
 calls = []
-orig = collective.CollectiveGroup.all_reduce
-def counted(self, values, *a, **k):
-    calls.append(len(values))
-    return orig(self, values, *a, **k)
-collective.CollectiveGroup.all_reduce = counted
+orig = collective.CollectiveGroup._all_reduce
+def counted(self, ts, *a, **k):
+    calls.append(len(ts))
+    return orig(self, ts, *a, **k)
+collective.CollectiveGroup._all_reduce = counted
 
 
 class MeanOfMeans(tf.keras.metrics.Metric):

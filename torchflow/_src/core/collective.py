@@ -41,6 +41,20 @@ _PROBE_SECONDS = 2.0
 # A pooled buffer is free when only the pool's tensor (and the query's storage
 # handle) refer to its storage.
 _FREE_USE_COUNT = 2
+
+
+# Stand-ins for a trace that must not execute anything (host_op's ``dry``): tensors of
+# the results' shapes and dtypes, made without running a collective.
+def _dry_same(self, values, *args, **kwargs) -> list:
+    with graph_trace.paused():
+        return [wrap(_torch(v).clone(), _dtype_of(v)) for v in values]
+
+
+def _dry_gather(self, value, axis: int = 0, **kwargs):
+    with graph_trace.paused():
+        t = _torch(value)
+        t = t.reshape(1) if t.dim() == 0 else t
+        return wrap(torch.cat([t] * self.world_size, axis % t.dim()), _dtype_of(value))
 _POOL_PER_SIZE = 2
 # A pack travels in chunks of this size, each sent while the next is copied in.
 _PIPELINE_BYTES = 4 << 20
@@ -319,6 +333,7 @@ class CollectiveGroup:
             self._opts[key] = opts
         return opts
 
+    @graph_trace.host_op(dry=_dry_same)
     def all_reduce(self, values: list, op: str = "sum", *, bytes_per_pack: int = 0,
                    timeout_seconds: float | None = None, implementation: str = "auto") -> list:
         """Element-wise reduction of each tensor in ``values`` across the group.
@@ -332,7 +347,6 @@ class CollectiveGroup:
         Returns:
           A list of ``Tensor``s, the reductions, in ``values``' order.
         """
-        graph_trace.mark_eager("a collective runs")
         self._check()
         timeout = float(timeout_seconds or self.timeout)
         ts = [_torch(v) for v in values]
@@ -372,10 +386,10 @@ class CollectiveGroup:
                 off += n
         return out
 
+    @graph_trace.host_op(dry=_dry_same)
     def broadcast(self, values: list, src_rank: int = 0, *,
                   timeout_seconds: float | None = None) -> list:
         """Each tensor in ``values`` as rank ``src_rank`` holds it."""
-        graph_trace.mark_eager("a collective runs")
         self._check()
         timeout = float(timeout_seconds or self.timeout)
         opts = dist.BroadcastOptions()
@@ -396,9 +410,9 @@ class CollectiveGroup:
         self._run(works, f"broadcasting from {self.task_names[src_rank]}", timeout)
         return [wrap(b.to(dt), _dtype_of(v)) for (b, dt), v in zip(bufs, values)]
 
+    @graph_trace.host_op(dry=_dry_gather)
     def all_gather(self, value, axis: int = 0, *, timeout_seconds: float | None = None):
         """Concatenation along ``axis`` of every rank's ``value`` (sizes along it may differ)."""
-        graph_trace.mark_eager("a collective runs")
         self._check()
         timeout = float(timeout_seconds or self.timeout)
         t = _torch(value)
@@ -423,9 +437,9 @@ class CollectiveGroup:
         pieces = [o.narrow(axis, 0, int(n)).to(t.dtype) for o, n in zip(outs, sizes)]
         return wrap(torch.cat(pieces, axis), _dtype_of(value))
 
+    @graph_trace.host_op
     def barrier(self, *, timeout_seconds: float | None = None) -> None:
         """Waits until every rank reaches the barrier (bounded by the timeout)."""
-        graph_trace.mark_eager("a collective runs")
         self._check()
         timeout = float(timeout_seconds or self.timeout)
         self.all_reduce([wrap(torch.zeros(1))], timeout_seconds=timeout)

@@ -15,6 +15,8 @@ from __future__ import annotations
 import contextlib
 import functools
 
+from torchflow._src.core import autograph_convert
+from torchflow._src.core.function import function
 from torchflow._src.core.variables import Variable, VariableAggregation
 from torchflow._src.distribute import ds_context, values
 from torchflow._src.distribute.input_lib import DistributedDataset, split_global_batch
@@ -93,6 +95,22 @@ def _first(value):
     return nest.map_structure(values.first_local_value, value)
 
 
+def _traced(model, body, name: str):
+    """``body`` (a function of a group of batches) as TF's Keras runs its step
+    functions: a ``tf.function``, traced once per signature and replayed (so the
+    steps' Python runs at traces only), unless the model runs eagerly."""
+    if model.run_eagerly:
+        return body
+    body.__name__ = name
+    return function(body, autograph=False)
+
+
+def _user_step(model, step):
+    """``step`` (e.g. ``model.train_step``) AutoGraph-converted where its function
+    will be traced, as TF's ``tf.function`` converts the functions it calls."""
+    return step if model.run_eagerly else autograph_convert.convert(step)
+
+
 def _run_step(strategy, step, batch, state):
     dist = split_global_batch(strategy.extended, batch, state)
     return strategy.run(step, args=(dist,))
@@ -146,10 +164,12 @@ def make_train_function(model, default_train_step):
     strategy = model_strategy(model)
     state: dict = {}
     multi_worker = getattr(strategy.extended, "_in_multi_worker_mode", lambda: False)()
+    default = type(model).train_step is default_train_step
+    train_step = _user_step(model, model.train_step)
 
     def train_function(batches):
         logs = None
-        if multi_worker and type(model).train_step is default_train_step:
+        if multi_worker and default:
             # The default train_step, its metrics read after the steps all at once.
             for b in batches:
                 _run_step(strategy, model._train_step_updates, b, state)
@@ -158,19 +178,23 @@ def make_train_function(model, default_train_step):
                     logs = {m.name: m.result() for m in model.metrics}
             return logs
         for b in batches:
-            logs = _first(_run_step(strategy, model.train_step, b, state))
+            logs = _first(_run_step(strategy, train_step, b, state))
         return logs
 
+    def group_updates(batches):
+        for b in batches:
+            _run_step(strategy, model._train_step_updates, b, state)
+
+    traced = _traced(model, train_function, "train_function")
+    traced._default_step = True
     # The default train_step's updates alone (no metric read, so no collective for
     # the metrics): ``fit`` uses them when nothing reads batch logs and reads the
     # metrics once per epoch, on every worker alike.
-    train_function._default_step = True
-    train_function._step_updates = lambda b: _run_step(strategy, model._train_step_updates,
-                                                       b, state)
+    traced._group_updates = _traced(model, group_updates, "train_function")
     # Reading the metrics only when the progress bar redraws (a matter of time) would
     # make the workers' metric collectives differ: each step reads them instead.
-    train_function._lazy_reads = not multi_worker
-    return train_function
+    traced._lazy_reads = not multi_worker
+    return traced
 
 
 def make_test_function(model, default_test_step=None):
@@ -180,11 +204,12 @@ def make_test_function(model, default_test_step=None):
     strategy = model_strategy(model)
     state: dict = {}
     multi_worker = getattr(strategy.extended, "_in_multi_worker_mode", lambda: False)()
+    default = default_test_step is not None and type(model).test_step is default_test_step
+    test_step = _user_step(model, model.test_step)
 
     def test_function(batches):
         logs = None
-        if multi_worker and default_test_step is not None and \
-                type(model).test_step is default_test_step:
+        if multi_worker and default:
             for b in batches:
                 _run_step(strategy, model._test_step_updates, b, state)
             if batches:
@@ -192,15 +217,16 @@ def make_test_function(model, default_test_step=None):
                     logs = {m.name: m.result() for m in model.metrics}
             return logs
         for b in batches:
-            logs = _first(_run_step(strategy, model.test_step, b, state))
+            logs = _first(_run_step(strategy, test_step, b, state))
         return logs
 
-    return test_function
+    return _traced(model, test_function, "test_function")
 
 
 def make_predict_function(model):
     strategy = model_strategy(model)
     state: dict = {}
+    predict_step = _user_step(model, model.predict_step)
 
     def join(v):
         if isinstance(v, values.DistributedValues):
@@ -208,7 +234,7 @@ def make_predict_function(model):
         return v
 
     def predict_function(batches):
-        return [nest.map_structure(join, _run_step(strategy, model.predict_step, b, state))
+        return [nest.map_structure(join, _run_step(strategy, predict_step, b, state))
                 for b in batches]
 
-    return predict_function
+    return _traced(model, predict_function, "predict_function")
