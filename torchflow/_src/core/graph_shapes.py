@@ -126,7 +126,7 @@ class SymInt(int):
         None (after the trace, paused, another thread, another recorder, or code
         recorded apart: a branch of ``tf.cond`` made it and code after it uses it)."""
         r = self._rec()
-        if r is None or r.done or r.paused or r.thread != _get_ident():
+        if r is None or r.done or r.paused or _get_ident() not in r.threads:
             return None
         if r.lines is not self._lines:
             r.size_bound = True  # the value is a literal of this recording now

@@ -167,6 +167,49 @@ def mark_eager(reason: str) -> None:
         r.unsafe = reason
 
 
+def tracing_recorder() -> "Recorder | None":
+    """This thread's recorder, paused or not (what ``borrowed`` lends another thread)."""
+    return _BY_THREAD.get(_get_ident()) if _ACTIVE is not None else None
+
+
+class borrowed:
+    """Within it, this thread records into ``r``: the recorder of a thread that waits
+    meanwhile (a MirroredStrategy replica's thread, while the caller that traces
+    waits for it; the replicas take turns, so one thread records at a time).
+    ``r`` None: nothing happens."""
+
+    __slots__ = ("_r", "_prev")
+
+    def __init__(self, r: "Recorder | None"):
+        self._r = r
+        self._prev = None
+
+    def __enter__(self):
+        r = self._r
+        if r is None or r.done:
+            self._r = None
+            return self
+        ident = _get_ident()
+        with _LOCK:
+            self._prev = _BY_THREAD.get(ident)
+            _BY_THREAD[ident] = r
+            r.threads.add(ident)
+        torch.overrides._push_mode(r)  # torch function modes are per thread
+        return self
+
+    def __exit__(self, *exc):
+        if self._r is None:
+            return
+        torch.overrides._pop_mode()
+        ident = _get_ident()
+        with _LOCK:
+            self._r.threads.discard(ident)
+            if self._prev is None:
+                _BY_THREAD.pop(ident, None)
+            else:
+                _BY_THREAD[ident] = self._prev
+
+
 class paused:
     """Within it, this thread's torch calls are not recorded (the code runs once, at
     trace time: ``init_scope``, variable creation)."""
@@ -300,6 +343,7 @@ class Recorder(TorchFunctionMode):
         self.tainted_from: int | None = None
         self.paused = 0
         self.thread = _get_ident()
+        self.threads = {self.thread}  # and those that borrow it (``borrowed``)
         self.entry_grad = torch.is_grad_enabled()
         self.grad = self.entry_grad
         self.ops: list[tuple[str, str]] = []  # (type, name) per node, for Graph views

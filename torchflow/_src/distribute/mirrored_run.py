@@ -24,7 +24,7 @@ from __future__ import annotations
 import threading
 import weakref
 
-from torchflow._src.core import context
+from torchflow._src.core import context, graph_trace
 from torchflow._src.core.device import device
 from torchflow._src.distribute import values
 
@@ -54,10 +54,12 @@ class _Worker(threading.Thread):
         self.exit = False
         self.reset(None, None, None, None, (), {}, {})
 
-    def reset(self, runner, ctx, device_name, fn, args, kwargs, inherited):
+    def reset(self, runner, ctx, device_name, fn, args, kwargs, inherited, recorder=None):
         self.runner, self.ctx, self.device_name = runner, ctx, device_name
         self.fn, self.args, self.kwargs = fn, args, kwargs
         self.inherited = inherited
+        self.recorder = recorder  # the caller's, while it traces a tf.function
+        self.created = 0  # variables this run created (tf.function's check counts them)
         self.done = False
         self.result = None
         self.error = None
@@ -81,8 +83,9 @@ class _Worker(threading.Thread):
             for name, value in self.inherited.items():
                 setattr(_state, name, list(value) if isinstance(value, list) else value)
             _state.device_stack = []
+            _state.variables_created = 0
             self.ctx._merge_hook = self.merge
-            with device(self.device_name), self.ctx:
+            with graph_trace.borrowed(self.recorder), device(self.device_name), self.ctx:
                 self.result = self.fn(*self.args, **self.kwargs)
         except _Abort:
             pass
@@ -90,8 +93,9 @@ class _Worker(threading.Thread):
             self.error = e
         finally:
             self.ctx._merge_hook = None
+            self.created = getattr(_state, "variables_created", 0)
             _state.__init__()  # nothing of this run (creators, scopes) stays in the thread
-            self.fn = self.args = self.kwargs = self.inherited = None
+            self.fn = self.args = self.kwargs = self.inherited = self.recorder = None
             self.done = True
             self.has_paused.set()
 
@@ -128,7 +132,8 @@ class _Runner:
         self.stopped = False
 
 
-def call_for_each_replica(strategy, pool, contexts, device_names, fn, args, kwargs):
+def call_for_each_replica(strategy, pool, contexts, device_names, fn, args, kwargs,
+                          recorder=None):
     """Runs ``fn`` in one thread per entry of ``contexts`` (``ReplicaContext`` objects).
 
     Args:
@@ -138,6 +143,8 @@ def call_for_each_replica(strategy, pool, contexts, device_names, fn, args, kwar
       device_names: The TF device name of each replica.
       fn, args, kwargs: What to run; ``PerReplica`` arguments give each replica
         its component.
+      recorder: The caller's ``graph_trace.Recorder`` while it traces a
+        ``tf.function``: the replicas' threads record into it.
 
     Returns:
       The replicas' results, regrouped (``PerReplica`` where they differ).
@@ -148,7 +155,7 @@ def call_for_each_replica(strategy, pool, contexts, device_names, fn, args, kwar
         threads = pool.workers[:len(contexts)]
         for i, (t, ctx, dev) in enumerate(zip(threads, contexts, device_names)):
             t.reset(runner, ctx, dev, fn, values.select_replica(i, args),
-                    values.select_replica(i, kwargs), inherited)
+                    values.select_replica(i, kwargs), inherited, recorder)
         return _drive(strategy, contexts, threads, runner)
 
 
@@ -194,6 +201,10 @@ def _drive(strategy, contexts, threads, runner):
         for ctx in contexts:
             ctx._shared_variables = None
         results = [t.result for t in threads]
+        # Counted as the caller's: a tf.function tracing this run sees the variables
+        # its replicas created (TF traces again after such a trace).
+        _state.variables_created = getattr(_state, "variables_created", 0) + sum(
+            t.created for t in threads)
         for t in threads:  # drop every reference to this run (and to the strategy)
             t.reset(None, None, None, None, (), {}, {})
     return values.regroup(results)

@@ -202,13 +202,13 @@ class MirroredExtended(StrategyExtended):
         if len(contexts) == 1:
             with device(self._devices[0]), contexts[0]:
                 return fn(*values.select_replica(0, args), **values.select_replica(0, kwargs))
-        # Replicas run in their own threads, which a trace does not record.
-        graph_trace.mark_eager("replicas run in threads")
         pool = self.__dict__.get("_worker_pool")
         if pool is None or len(pool.workers) < len(contexts):
             pool = self._worker_pool = mirrored_run.WorkerPool(self, len(contexts))
+        # A tracing tf.function records the replicas' threads too (they take turns).
         return mirrored_run.call_for_each_replica(self._container_strategy(), pool, contexts,
-                                                  self._devices, fn, args, kwargs)
+                                                  self._devices, fn, args, kwargs,
+                                                  graph_trace.tracing_recorder())
 
     # --- input ----------------------------------------------------------------------------
     def _distribute_dataset(self, dataset, options):

@@ -23,10 +23,13 @@ import threading
 
 import numpy as np
 
+from torchflow._src.core import function as _function
+from torchflow._src.core.composite_tensor import TypeSpec
 from torchflow._src.core.config import copy_to_device
 from torchflow._src.core.convert import convert_to_tensor, to_tensor
 from torchflow._src.core.device import device
 from torchflow._src.core.tensor import Tensor, _numpy_repr
+from torchflow._src.core.tensor_spec import TensorSpec
 from torchflow._src.core.variables import Variable, VariableAggregation, _shape_str
 from torchflow._src.distribute import ds_context
 from torchflow._src.distribute.reduce_util import ReduceOp
@@ -83,7 +86,56 @@ class DistributedValues:
 
 
 class PerReplica(DistributedValues):
-    """A value that may differ on each replica."""
+    """A value that may differ on each replica.
+
+    A composite value, as in TF: its type is a spec of its components' types, so
+    a ``tf.function`` called with the ``PerReplica`` batches of a distributed
+    dataset traces once per signature (not once per value) and binds the
+    components as its inputs."""
+
+    @property
+    def _type_spec(self) -> "PerReplicaSpec":
+        return PerReplicaSpec(*(_component_spec(v) for v in self._values))
+
+
+def _component_spec(v):
+    if isinstance(v, Tensor):
+        return TensorSpec(v.shape, v.dtype)
+    spec = getattr(v, "_type_spec", None)
+    return spec if isinstance(spec, TypeSpec) else v
+
+
+class PerReplicaSpec(TypeSpec):
+    """The type of a ``PerReplica`` value: one spec per replica's component."""
+
+    __slots__ = ("_value_specs",)
+
+    def __init__(self, *value_specs):
+        self._value_specs = tuple(value_specs)
+
+    @property
+    def value_type(self):
+        return PerReplica
+
+    @property
+    def _component_specs(self):
+        return self._value_specs
+
+    def _to_components(self, value):
+        return value._values
+
+    def _from_components(self, components):
+        return PerReplica(components)
+
+    def _serialize(self) -> tuple:
+        return self._value_specs
+
+
+def _per_replica_placeholder(spec: PerReplicaSpec, unknown: int = 1) -> PerReplica:
+    return PerReplica([_function._placeholder(s, unknown) for s in spec._value_specs])
+
+
+_function.register_composite_placeholder(PerReplicaSpec, _per_replica_placeholder)
 
 
 class Mirrored(DistributedValues):
