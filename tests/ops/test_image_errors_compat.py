@@ -418,10 +418,11 @@ CASES = [
          c(np.zeros((1,3,2),np.float32)),
          1, 2),
      'boxes and scores must have same batch size'),
-    # the -1 reaches a Range and a TopKV2 that TF's executor runs in either order, so its
-    # traced function raises either text (torchflow's is the first)
+    # the -1 reaches a Range, a TopKV2 and a Fill (zeros) that TF's executor runs in any
+    # order, so its traced function raises any of their texts (torchflow's is the first)
     ('nmspad_neg', lambda tf, c: tf.image.non_max_suppression_padded(c(B), c(S), -1),
-     ('Requires start <= limit when delta > 0: 0/-1', 'Need k >= 0, got -1')),
+     ('Requires start <= limit when delta > 0: 0/-1', 'Need k >= 0, got -1',
+      'Dimension -1 must be >= 0')),
     ('nmspad_1d', lambda tf, c: tf.image.non_max_suppression_padded(c(B[0]), c(S[:1]), 2),
      "slice index -1 of dimension 0 out of bounds. for '"),
     ('nmspad_bm', lambda tf, c: tf.image.non_max_suppression_padded(

@@ -41,20 +41,6 @@ _PROBE_SECONDS = 2.0
 # A pooled buffer is free when only the pool's tensor (and the query's storage
 # handle) refer to its storage.
 _FREE_USE_COUNT = 2
-
-
-# Stand-ins for a trace that must not execute anything (host_op's ``dry``): tensors of
-# the results' shapes and dtypes, made without running a collective.
-def _dry_same(self, values, *args, **kwargs) -> list:
-    with graph_trace.paused():
-        return [wrap(_torch(v).clone(), _dtype_of(v)) for v in values]
-
-
-def _dry_gather(self, value, axis: int = 0, **kwargs):
-    with graph_trace.paused():
-        t = _torch(value)
-        t = t.reshape(1) if t.dim() == 0 else t
-        return wrap(torch.cat([t] * self.world_size, axis % t.dim()), _dtype_of(value))
 _POOL_PER_SIZE = 2
 # A pack travels in chunks of this size, each sent while the next is copied in.
 _PIPELINE_BYTES = 4 << 20
@@ -129,6 +115,20 @@ _NO_EVENT = contextlib.nullcontext()
 def _shutdown_all():
     for g in list(_LIVE_GROUPS):
         g.shutdown()
+
+
+# Stand-ins for a trace that must not execute anything (host_op's ``dry``): tensors of
+# the results' shapes and dtypes, made without running a collective.
+def _dry_same(self, values, *args, **kwargs) -> list:
+    with graph_trace.paused():
+        return [wrap(_torch(v).clone(), _dtype_of(v)) for v in values]
+
+
+def _dry_gather(self, value, axis: int = 0, **kwargs):
+    with graph_trace.paused():
+        t = _torch(value)
+        t = t.reshape(1) if t.dim() == 0 else t
+        return wrap(torch.cat([t] * self.world_size, axis % t.dim()), _dtype_of(value))
 
 
 class CollectiveGroup:
