@@ -151,6 +151,8 @@ class DistributedIterator:
 
     def get_next_as_optional(self):
         """The next element as a ``tf.experimental.Optional`` (empty at the end)."""
+        # As a dataset iterator's: the split of a final partial batch is not recorded.
+        graph_trace.mark_eager("the body calls get_next_as_optional")
         try:
             return Optional(self._next(), True, self._element_spec)
         except StopIteration:
