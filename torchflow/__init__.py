@@ -28,6 +28,7 @@ from torchflow import dtypes as dtypes
 from torchflow import errors as errors
 from torchflow import experimental as experimental
 from torchflow import feature_column as feature_column
+from torchflow import graph_util as graph_util
 from torchflow import image as image
 from torchflow import io as io
 from torchflow import keras as keras
@@ -99,9 +100,11 @@ from torchflow._src.core.function import control_dependencies as control_depende
 from torchflow._src.core.function import function as function
 from torchflow._src.core.function import init_scope as init_scope
 from torchflow._src.core.function import inside_function as inside_function
+from torchflow._src.core.graph_api import Graph as Graph
 from torchflow._src.core.indexed_slices import IndexedSlices as IndexedSlices
 from torchflow._src.core.indexed_slices import IndexedSlicesSpec as IndexedSlicesSpec
 from torchflow._src.core.module import Module as Module
+from torchflow._src.core.op_graph import Operation as Operation
 from torchflow._src.core.tape import AggregationMethod as AggregationMethod
 from torchflow._src.core.tape import GradientTape as GradientTape
 from torchflow._src.core.tape import UnconnectedGradients as UnconnectedGradients
@@ -205,6 +208,7 @@ from torchflow._src.ops.gather_ops import tensor_scatter_nd_update as tensor_sca
 from torchflow._src.ops.gather_ops import where as where
 from torchflow._src.ops.gradient_registry import RegisterGradient as RegisterGradient
 from torchflow._src.ops.gradient_registry import no_gradient as no_gradient
+from torchflow._src.ops.graph_import import import_graph_def as import_graph_def
 from torchflow._src.ops.histogram_ops import histogram_fixed_width as histogram_fixed_width
 from torchflow._src.ops.histogram_ops import (
     histogram_fixed_width_bins as histogram_fixed_width_bins,

@@ -28,19 +28,19 @@ from typing import Any, Callable
 
 import numpy as np
 
-from torchflow._src.core import dtypes, graph_trace
+from torchflow._src.core import dtypes, graph_api, graph_trace
 from torchflow._src.core.composite_tensor import CompositeTensor
 from torchflow._src.core.proto import (
     tf_attr_value_pb2,
-    tf_graph_pb2,
     tf_node_def_pb2,
     tf_tensor_pb2,
     tf_tensor_shape_pb2,
-    tf_versions_pb2,
 )
 from torchflow._src.core.tensor import Tensor
+from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.core.variables import Variable
 from torchflow._src.util import nest
+from torchflow._src.util.api import public
 
 __all__ = ["register", "FuncGraph", "Operation", "OpCall", "GraphBuilder", "capture_calls",
            "NameAttrList", "is_registered", "set_function_writer"]
@@ -268,11 +268,33 @@ class capture_calls:
         graph_trace.OP_CAPTURE.tracer = self._outer
 
 
+@public("torchflow")
 class Operation:
-    """A node of a ``FuncGraph`` (``tf.Operation``'s read-only view)."""
+    """A node of a ``tf.Graph``: one TF op (``tf.Operation``'s read-only view).
 
-    def __init__(self, graph: "FuncGraph", name: str, type_: str, inputs: list, attrs: dict,
-                 num_outputs: int, output_dtypes: list):
+    Operations are made by the graph that holds them (a traced function's, or
+    ``tf.import_graph_def``), not by user code.
+
+    Args:
+      graph: The graph it belongs to.
+      name: Its name in the graph.
+      type_: The TF op type.
+      inputs: The endpoints it reads (``"op:k"``; ``"^op"`` for control inputs).
+      attrs: Its attributes, by name.
+      num_outputs: How many tensors it produces.
+      output_dtypes: Their dtypes (None where unknown).
+      output_shapes: Their static shapes (None: unknown).
+      proto: The ``NodeDef`` it was imported from, if any.
+
+    Attributes:
+      graph: The graph it belongs to.
+      name: Its name in the graph.
+      type: The TF op type (``"MatMul"``).
+    """
+
+    def __init__(self, graph, name: str, type_: str, inputs: list, attrs: dict,
+                 num_outputs: int, output_dtypes: list, output_shapes: list | None = None,
+                 proto=None):
         self.graph = graph
         self.name = name
         self.type = type_
@@ -280,12 +302,21 @@ class Operation:
         self._attrs = attrs
         self._num_outputs = num_outputs
         self._output_dtypes = output_dtypes
+        self._output_shapes = output_shapes  # TensorShapes, or None: unknown
+        self._proto = proto  # the NodeDef it was imported from (import_graph_def)
+        self._outputs: list | None = None
         self._stack: tuple = ()  # the user frames of the call it lowers (OpCall.stack)
 
     @property
-    def inputs(self) -> list:
-        """The endpoints (``"node:index"``) this op reads, in order."""
-        return [i for i in self._inputs if not i.startswith("^")]
+    def inputs(self) -> tuple:
+        """The tensors this op reads, in order."""
+        out = []
+        for ep in self._inputs:
+            if ep.startswith("^"):
+                continue
+            src, _, k = ep.partition(":")
+            out.append(self.graph._ops[src].outputs[int(k or 0)])
+        return tuple(out)
 
     @property
     def control_inputs(self) -> list:
@@ -294,7 +325,22 @@ class Operation:
 
     @property
     def outputs(self) -> list:
-        return [f"{self.name}:{k}" for k in range(self._num_outputs)]
+        """The tensors this op produces (``GraphTensor`` s)."""
+        if self._outputs is None:
+            dts = list(self._output_dtypes) + [None] * self._num_outputs
+            shapes = self._output_shapes or []
+            self._outputs = [graph_api.GraphTensor(
+                self, k, dts[k], shapes[k] if k < len(shapes) and shapes[k] is not None
+                else TensorShape(None)) for k in range(self._num_outputs)]
+        return list(self._outputs)
+
+    def values(self) -> tuple:
+        """The op's outputs, as a tuple."""
+        return tuple(self.outputs)
+
+    @property
+    def device(self) -> str:
+        return self._proto.device if self._proto is not None else ""
 
     @property
     def node_def(self):
@@ -313,6 +359,9 @@ class Operation:
 
     def __repr__(self) -> str:
         return f"<tf.Operation '{self.name}' type={self.type}>"
+
+    def __str__(self) -> str:
+        return str(self.node_def)
 
 
 class GraphBuilder:
@@ -518,7 +567,7 @@ def _placeholder_shape(t: Tensor):
     return _Shape(t.shape.as_list() if t.shape.rank is not None else None)
 
 
-class FuncGraph:
+class FuncGraph(graph_api.Graph):
     """The TF-op graph of one concrete function (``ConcreteFunction.graph``).
 
     Attributes:
@@ -530,11 +579,11 @@ class FuncGraph:
       unexportable: Op types whose nodes cannot be written as a TF graph.
     """
 
+    building_function = True
+
     def __init__(self, name: str):
+        self._init_graph()
         self.name = name
-        self._ops: "dict[str, Operation]" = {}
-        self._order: "list[Operation]" = []
-        self._name_counts: "dict[str, int]" = {}
         self.inputs: list = []
         self.outputs: list = []
         self.structured_outputs = None
@@ -656,21 +705,6 @@ class FuncGraph:
         return g
 
     # --- reading --------------------------------------------------------------------
-    def get_operations(self) -> "list[Operation]":
-        """The graph's operations in the order they were added."""
-        return list(self._order)
-
-    def get_operation_by_name(self, name: str) -> Operation:
-        """The operation called ``name``.
-
-        Raises:
-          KeyError: If there is none (TF's message).
-        """
-        op = self._ops.get(name)
-        if op is None:
-            raise KeyError(f"The name '{name}' refers to an Operation not in the graph.")
-        return op
-
     @property
     def exportable(self) -> bool:
         """Whether every node is a TF op that a TF runtime can run."""
@@ -684,15 +718,12 @@ class FuncGraph:
           add_shapes: Accepted for TF's signature (shapes are not added).
         """
 
-        gd = tf_graph_pb2.GraphDef()
-        for op in self._order:
-            gd.node.append(_node_def(op))
+        gd = graph_api.graph_def_of(self._order)
         if self.functions:
             if _FUNCTION_WRITER is None:
                 raise TypeError("no FunctionDef writer is set for nested functions")
             for name, fg in self.functions.items():
                 gd.library.function.append(_FUNCTION_WRITER(fg, name))
-        gd.versions.CopyFrom(tf_versions_pb2.VersionDef(producer=561, min_consumer=12))
         return gd
 
     def __repr__(self) -> str:
@@ -707,6 +738,10 @@ def _endpoint(ep: str) -> str:
 
 
 def _node_def(op: Operation):
+    if op._proto is not None:
+        nd = tf_node_def_pb2.NodeDef()
+        nd.CopyFrom(op._proto)
+        return nd
 
     nd = tf_node_def_pb2.NodeDef(name=op.name, op=op.type)
     nd.input.extend(_endpoint(i) for i in op._inputs)
