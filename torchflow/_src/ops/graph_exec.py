@@ -34,6 +34,7 @@ from torchflow._src.ops import (
     graph_exec_lists,
     graph_exec_ops,
     graph_exec_ragged,
+    graph_exec_strings,
     graph_exec_tables,
     raw_ops,
 )
@@ -54,10 +55,12 @@ _OUTPUT_ARGS = {
     "TensorListPopBack": ("output_handle", "tensor"),
     "LookupTableExportV2": ("keys", "values"),
     **graph_exec_ragged.OUTPUT_ARGS,
+    **graph_exec_strings.OUTPUT_ARGS,
 }
 
 _HANDLERS = {**graph_exec_ops.HANDLERS, **graph_exec_lists.HANDLERS,
-             **graph_exec_tables.HANDLERS, **graph_exec_ragged.HANDLERS}
+             **graph_exec_tables.HANDLERS, **graph_exec_ragged.HANDLERS,
+             **graph_exec_strings.HANDLERS}
 
 # Raw ops whose first input argument is a list of tensors (its length is an attr
 # such as ``N``): the node's leading inputs up to that many form one list.

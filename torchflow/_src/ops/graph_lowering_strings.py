@@ -197,6 +197,161 @@ def _ngrams(b, call):
     return [f"{n}:0", f"{n}:1"]
 
 
+_I64 = dtypes.int64
+
+
+def _decode_attrs(a) -> dict:
+    return {"input_encoding": a["input_encoding"], "errors": a.get("errors", "replace"),
+            "replacement_char": int(a.get("replacement_char", 65533)),
+            "replace_control_characters": bool(a.get("replace_control_characters", False)),
+            "Tsplits": _I64}
+
+
+def _ragged_of_vector(x, out, *parts) -> bool:
+    """Whether ``x`` is a 1-D string tensor and ``out`` (and ``parts`` of it) ragged
+    matrices with int64 splits: the case TF's graph ops cover directly."""
+    outs = [out] if not parts else [out[i] for i in parts]
+    return isinstance(x, Tensor) and x.shape.rank == 1 and all(
+        isinstance(o, RaggedTensor) and o.ragged_rank == 1 and o.row_splits.dtype == _I64
+        for o in outs)
+
+
+def _unicode_decode(b, call):
+    """``UnicodeDecode(input)``: the row splits and the code points."""
+    a = call.args
+    x = a["input"]
+    if not _arg(x):
+        return None
+    if not _ragged_of_vector(x, call.outputs):
+        return refuse(b, call)
+    n = b.node("UnicodeDecode", [b.input(x)], _decode_attrs(a), name="UnicodeDecode",
+               out_dtypes=[_I64, _I32])
+    return [f"{n}:1", f"{n}:0"]
+
+
+def _unicode_decode_with_offsets(b, call):
+    a = call.args
+    x = a["input"]
+    if not _arg(x):
+        return None
+    if not _ragged_of_vector(x, call.outputs, 0, 1):
+        return refuse(b, call)
+    n = b.node("UnicodeDecodeWithOffsets", [b.input(x)], _decode_attrs(a),
+               name="UnicodeDecodeWithOffsets", out_dtypes=[_I64, _I32, _I64])
+    return [f"{n}:1", f"{n}:0", f"{n}:2", f"{n}:0"]
+
+
+def _encode(b, values: str, splits: str, a, encoding) -> str:
+    return b.node("UnicodeEncode", [values, splits],
+                  {"errors": a.get("errors", "replace"), "output_encoding": encoding,
+                   "replacement_char": int(a.get("replacement_char", 65533)),
+                   "Tsplits": _I64}, name="UnicodeEncode", out_dtypes=[_S])
+
+
+def _unicode_encode(b, call):
+    """``UnicodeEncode(values, splits)`` of a ragged matrix of code points."""
+    a = call.args
+    x = a["input"]
+    if not _arg(x):
+        return None
+    if not (isinstance(x, RaggedTensor) and x.ragged_rank == 1 and x.flat_values.shape.rank
+            == 1 and x.row_splits.dtype == _I64 and isinstance(call.outputs, Tensor)):
+        return refuse(b, call)
+    n = _encode(b, b.input(x.flat_values), b.input(x.row_splits), a, a["output_encoding"])
+    return [f"{n}:0"]
+
+
+def _split_chars(b, call, with_offsets: bool):
+    """TF's ``unicode_split``: the code points decoded, then each encoded on its own
+    (``UnicodeEncode`` over splits ``0, 1, ..., n``)."""
+    a = call.args
+    x = a["input"]
+    if not _arg(x):
+        return None
+    ok = _ragged_of_vector(x, call.outputs, 0, 1) if with_offsets else \
+        _ragged_of_vector(x, call.outputs)
+    if not ok:
+        return refuse(b, call)
+    attrs = _decode_attrs(a)
+    attrs["replace_control_characters"] = False
+    op = "UnicodeDecodeWithOffsets" if with_offsets else "UnicodeDecode"
+    dec = b.node(op, [b.input(x)], attrs, name=op,
+                 out_dtypes=[_I64, _I32] + ([_I64] if with_offsets else []))
+    size = b.node("Size", [f"{dec}:1"], {"T": _I32, "out_type": _I64}, name="Size",
+                  out_dtypes=[_I64])
+    limit = b.node("AddV2", [f"{size}:0", b.constant(1, _I64)], {"T": _I64}, name="add",
+                   out_dtypes=[_I64])
+    rng = b.node("Range", [b.constant(0, _I64), f"{limit}:0", b.constant(1, _I64)],
+                 {"Tidx": _I64}, name="Range", out_dtypes=[_I64])
+    chars = _encode(b, f"{dec}:1", f"{rng}:0", a, a["input_encoding"])
+    out = [f"{chars}:0", f"{dec}:0"]
+    return out + [f"{dec}:2", f"{dec}:0"] if with_offsets else out
+
+
+def _unicode_transcode(b, call):
+    a = call.args
+    x = a["input"]
+    if not _arg(x):
+        return None
+    attrs = _decode_attrs(a)
+    del attrs["Tsplits"]
+    attrs["output_encoding"] = a["output_encoding"]
+    return _out(b, "UnicodeTranscode", x, [], attrs, call)
+
+
+def _segment_join(b, call):
+    """``UnsortedSegmentJoin(inputs, segment_ids, num_segments)``."""
+    a = call.args
+    x, ids, n = a["inputs"], a["segment_ids"], a["num_segments"]
+    if not isinstance(x, Tensor) or not isinstance(call.outputs, Tensor):
+        return refuse(b, call) if _has_tensor(b, [x, ids, n]) else None
+    di = ids.dtype if isinstance(ids, Tensor) else _I32
+    dn = n.dtype if isinstance(n, Tensor) else _I32
+    node = b.node("UnsortedSegmentJoin", [b.input(x), _int(b, ids, di), _int(b, n, dn)],
+                  {"separator": string_ops._to_bytes(a.get("separator", "")), "Tindices": di,
+                   "Tnumsegments": dn}, name="UnsortedSegmentJoin", out_dtypes=[_S])
+    return [f"{node}:0"]
+
+
+def _format(b, call):
+    """``StringFormat(inputs)`` with the template, placeholder and summarize."""
+    a = call.args
+    vals = a.get("inputs")
+    vals = list(vals) if isinstance(vals, (list, tuple)) else [vals]
+    if not _has_tensor(b, vals):
+        return None
+    if not all(isinstance(v, Tensor) for v in vals) or not isinstance(call.outputs, Tensor):
+        return refuse(b, call)
+    n = b.node("StringFormat", [b.input(v) for v in vals],
+               {"T": [v.dtype for v in vals], "template": a["template"],
+                "placeholder": a.get("placeholder", "{}"),
+                "summarize": int(a.get("summarize", 3))}, name="StringFormat",
+               out_dtypes=[_S])
+    return [f"{n}:0"]
+
+
+def _fingerprint(b, call):
+    a = call.args
+    x = a["data"]
+    if not isinstance(x, Tensor) or not isinstance(call.outputs, Tensor):
+        return refuse(b, call) if _has_tensor(b, [x]) else None
+    n = b.node("Fingerprint", [b.input(x), b.constant(a.get("method", "farmhash64"), _S)],
+               {"T": x.dtype}, name="Fingerprint", out_dtypes=[dtypes.uint8])
+    return [f"{n}:0"]
+
+
+for _fn, _lower in (
+        (string_ops.unicode_decode, _unicode_decode),
+        (unicode_ops.unicode_decode_with_offsets, _unicode_decode_with_offsets),
+        (unicode_ops.unicode_encode, _unicode_encode),
+        (unicode_ops.unicode_split, lambda b, call: _split_chars(b, call, False)),
+        (unicode_ops.unicode_split_with_offsets, lambda b, call: _split_chars(b, call, True)),
+        (unicode_ops.unicode_transcode, _unicode_transcode),
+        (unicode_ops.unsorted_segment_join, _segment_join),
+        (string_ops.format, _format),
+        (string_hash_ops.fingerprint, _fingerprint),
+        (unicode_script_ops.unicode_script, _unary("UnicodeScript"))):
+    op_graph.register(_fn, _lower, composite=True)
 op_graph.register(string_ops.as_string, _as_string, composite=True)
 op_graph.register(unicode_ops.ngrams, _ngrams, composite=True)
 # Not written as TF ops yet: refused (composite arguments too, whose results these

@@ -610,10 +610,30 @@ def _fmt_float(v: float, single: bool) -> str:
     return s
 
 
+_C_ESCAPES = {ord("\n"): b"\\n", ord("\r"): b"\\r", ord("\t"): b"\\t", ord('"'): b'\\"',
+              ord("'"): b"\\'", ord("\\"): b"\\\\"}
+
+
+def _c_escape(v: bytes) -> bytes:
+    """TF's UTF-8-safe C escape of a string element: C escapes for quotes, backslash
+    and ``\\n \\r \\t``, octal for other control bytes, bytes >= 0x80 as they are."""
+    out = bytearray()
+    for c in v:
+        e = _C_ESCAPES.get(c)
+        if e is not None:
+            out += e
+        elif c < 0x20 or c == 0x7F:
+            out += b"\\%03o" % c
+        else:
+            out.append(c)
+    return bytes(out)
+
+
 def _elem(v, d: dtypes.DType) -> str:
     if d is dtypes.string:
-        return '"' + v.decode("utf-8", "backslashreplace").encode("unicode_escape").decode() \
-            .replace('"', '\\"') + '"'
+        raw = v if isinstance(v, bytes) else str(v).encode("utf-8")
+        # Kept as bytes through str: format() encodes the result back losslessly.
+        return '"' + _c_escape(raw).decode("utf-8", "surrogateescape") + '"'
     if d.is_bool:
         return "1" if v else "0"
     if d.is_floating:
@@ -690,7 +710,7 @@ def format(template, inputs, placeholder="{}", summarize=3, name=None) -> Tensor
         t = tensor_arg(v)
         out.append(summarize_value(np.asarray(t), t._dtype, summarize))
         out.append(rest)
-    return _sw(np.array("".join(out).encode("utf-8"), dtype=object))
+    return _sw(np.array("".join(out).encode("utf-8", "surrogateescape"), dtype=object))
 
 
 # --- regular expressions ---------------------------------------------------------------
