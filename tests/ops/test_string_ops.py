@@ -67,6 +67,10 @@ _CASES = [
     ("format_float", lambda m: m.strings.format("{}", _c(m, [0.1, 1e10, 1e-7, 2.5e-3]))),
     ("format_all", lambda m: m.strings.format("{}", _c(m, list(range(10))), summarize=-1)),
     ("format_ph", lambda m: m.strings.format("a%b", _c(m, 1), placeholder="%")),
+    # TF's UTF-8-safe C escaping of string elements (a Python repr escaped the UTF-8).
+    ("format_escapes", lambda m: m.strings.format("{}", _c(m, [
+        "naïve 日本", "q\"u'o\\te", "l\nt\tr\r", b"\x01\x7f\xff\x80"]))),
+    ("constant_mixed_bytes_str", lambda m: _c(m, [[b"na\xc3\xafve", "x"], ["日本", b"\xff"]])),
     ("regex_full", lambda m: m.strings.regex_full_match(["abc", "ab", "aXc"], "a.c")),
     ("regex_full_cls", lambda m: m.strings.regex_full_match(["a1", "b22", "c"], r"[a-z]\d+")),
     ("regex_replace", lambda m: m.strings.regex_replace(["aaa bb", "cab"], "a+", "X")),

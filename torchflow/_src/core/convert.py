@@ -89,7 +89,10 @@ _OUT_OF_RANGE = "Can't convert Python sequence with out-of-range integer to Tens
 
 def _infer_np(value):
     """NumPy array + inferred DType for a Python (nested) value."""
-    arr = np.asarray(value)
+    try:
+        arr = np.asarray(value)
+    except UnicodeDecodeError:  # bytes that are not ASCII beside str: TF takes both
+        arr = np.asarray(value, dtype=object)
     k = arr.dtype.kind
     if k == "f":
         return arr, dtypes.float32
