@@ -453,3 +453,59 @@ def test_python_arguments_nested_inputs_and_their_signature_names(tmp_path):
     assert sorted(loaded.signatures["f"].structured_input_signature[1]) == ["x"]
     back = tf.saved_model.load(path)
     np.testing.assert_allclose(back.f(tf.constant(x), training=True).numpy(), [3.0, 5.0])
+
+
+def test_integer_arguments_that_ops_read_as_shapes(tmp_path):
+    """Functions whose integer arguments are shapes or sizes (``tf.reshape(x, shape)``,
+    ``tf.zeros(shape)``, ``tf.split(x, sizes)``): the dry traces that write the graph
+    give them stand-ins the ops take (zeros do not reshape), and the SavedModel serves
+    other shapes in real TF and in torchflow."""
+    rtf = real_tf()
+
+    class M(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32),
+                                      tf.TensorSpec([2], tf.int32)])
+        def reshape(self, x, shape):
+            return tf.reshape(x, shape) * 2.0
+
+        @tf.function(input_signature=[tf.TensorSpec([3], tf.int64)])
+        def zeros(self, shape):
+            return tf.zeros(shape) + 1.0
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32),
+                                      tf.TensorSpec([2], tf.int32)])
+        def split(self, x, sizes):
+            a, b = tf.split(x, sizes, axis=0)
+            return tf.reduce_sum(a, axis=0) - tf.reduce_sum(b, axis=0)
+
+        @tf.function(input_signature=[tf.TensorSpec([2, 3], tf.float32),
+                                      tf.TensorSpec([1], tf.int32)])
+        def reverse(self, x, axis):
+            return tf.reverse(x, axis)
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 4], tf.float32),
+                                      tf.TensorSpec([2], tf.int64)])
+        def dropout(self, x, noise_shape):
+            return tf.nn.dropout(x, 0.5, noise_shape=noise_shape)
+
+    tf.saved_model.save(M(), str(tmp_path))
+    x = np.arange(12, dtype=np.float32)
+    m2 = np.arange(15, dtype=np.float32).reshape(5, 3)
+    for lib in (rtf, tf):
+        loaded = lib.saved_model.load(str(tmp_path))
+        np.testing.assert_array_equal(loaded.reshape(lib.constant(x), lib.constant([3, 4]))
+                                      .numpy(), x.reshape(3, 4) * 2.0)
+        np.testing.assert_array_equal(loaded.reshape(lib.constant(x[:6]), lib.constant(
+            [-1, 2])).numpy(), x[:6].reshape(3, 2) * 2.0)
+        np.testing.assert_array_equal(loaded.zeros(lib.constant([2, 1, 3], lib.int64))
+                                      .numpy(), np.ones((2, 1, 3), np.float32))
+        np.testing.assert_array_equal(loaded.split(lib.constant(m2), lib.constant([2, 3]))
+                                      .numpy(), m2[:2].sum(0) - m2[2:].sum(0))
+        for axis in (0, 1):
+            np.testing.assert_array_equal(loaded.reverse(lib.constant(m2[:2]), lib.constant(
+                [axis])).numpy(), np.flip(m2[:2], axis))
+        # One keep/drop decision per row ([rows, 1] noise), kept entries doubled.
+        ones = np.ones((64, 4), np.float32)
+        out = loaded.dropout(lib.constant(ones), lib.constant([64, 1], lib.int64)).numpy()
+        assert set(np.unique(out)) <= {0.0, 2.0} and 0 < (out == 0).sum() < out.size
+        assert (out == out[:, :1]).all()

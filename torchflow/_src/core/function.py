@@ -457,10 +457,28 @@ class Function:
 
     def _dry_trace_graph(self, concrete: ConcreteFunction, args, kwargs, op_graph_too=True,
                          unknown: int = 1):
+        """One dry trace (see ``_dry_trace``). Integer arguments stand in as zeros; where
+        an op rejects those (``tf.reshape(x, shape)`` of a shape argument), the trace
+        runs again with other stand-ins (``_INT_FILLS``) before the
+        error is the caller's, unless the failed trace created variables."""
         if args is None:
             args, kwargs = concrete.structured_input_signature
+        fills = _INT_FILLS if any(s.dtype.is_integer for s in _flat_specs(
+            (args, kwargs or {}))) else _INT_FILLS[:1]
+        for k, fill in enumerate(fills):
+            created = getattr(_state, "variables_created", 0)
+            try:
+                return self._dry_trace_with(concrete, args, kwargs, op_graph_too, unknown,
+                                            fill)
+            except OpError:
+                if k == len(fills) - 1 or getattr(_state, "variables_created", 0) != created:
+                    raise
+        return None
+
+    def _dry_trace_with(self, concrete: ConcreteFunction, args, kwargs, op_graph_too: bool,
+                        unknown: int, fill: str):
         specs = _flat_specs((args, kwargs or {}))
-        args, kwargs = nest.map_structure(lambda x: _placeholder(x, unknown),
+        args, kwargs = nest.map_structure(lambda x: _placeholder(x, unknown, fill),
                                           (args, kwargs or {}))
         if any(isinstance(s, TypeSpec) for s in nest.flatten((args, kwargs))):
             return None  # a composite's spec: traced at its first call
@@ -872,14 +890,25 @@ def _same_graph(a, b) -> bool:
     return True
 
 
-def _placeholder(x, unknown: int = 1):
+# The stand-in values of integer arguments a dry trace tries, in order (_placeholder).
+_INT_FILLS = ("zeros", "ones", "shape", "sizes")
+
+
+def _placeholder(x, unknown: int = 1, fill: str = "zeros"):
     """A stand-in tensor for a ``TensorSpec`` (unknown dimensions ``unknown``) in a
-    dry trace."""
+    dry trace: zeros; for integers with ``fill="ones"`` ones, with ``fill="shape"``
+    a vector ``[unknown, 1, 1, ...]`` (a shape for the unknown-sized inputs), with
+    ``fill="sizes"`` ``[unknown, 0, 0, ...]`` (sizes that add up to one of them)."""
     if isinstance(x, TensorSpec):
         dims = x.shape.dims
         shape = () if dims is None else tuple(unknown if d is None else d for d in dims)
         if x.dtype is dtypes.string:
             return to_tensor(np.full(shape, b"", dtype=object), x.dtype)
+        if fill != "zeros" and x.dtype.is_integer:
+            t = (torch.zeros if fill == "sizes" else torch.ones)(shape, dtype=x.dtype._torch)
+            if fill in ("shape", "sizes") and len(shape) == 1 and shape[0]:
+                t[0] = unknown
+            return wrap(t, x.dtype)
         return wrap(torch.zeros(shape, dtype=x.dtype._torch), x.dtype)
     make = _COMPOSITE_PLACEHOLDERS.get(type(x))
     if make is not None:

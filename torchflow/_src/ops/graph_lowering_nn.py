@@ -241,8 +241,12 @@ def _noise_shape(b, x: str, d, noise_shape) -> str:
     shape = f"{b.node('Shape', [x], {'T': d, 'out_type': i32}, out_dtypes=[i32])}:0"
     if noise_shape is None:
         return shape
-    dims = noise_shape.numpy().tolist() if isinstance(noise_shape, Tensor) else \
-        list(noise_shape)
+    if isinstance(noise_shape, Tensor):  # possibly the function's argument: an input
+        ep = b.input(noise_shape)
+        if noise_shape.dtype != i32:
+            ep = f"{b.node('Cast', [ep], {'SrcT': noise_shape.dtype, 'DstT': i32, 'Truncate': False}, out_dtypes=[i32])}:0"
+        return ep
+    dims = list(noise_shape)
     if all(d is not None for d in dims):
         return b.constant([int(d) for d in dims], i32)
     parts = []

@@ -31,6 +31,7 @@ which ``Bidirectional`` applies to the backward layer's sequence).
 from __future__ import annotations
 
 import contextlib
+import numbers
 
 import torch
 
@@ -365,8 +366,9 @@ def _reverse(b, call):
     a = call.args
     x = a["tensor"]
     axis = a["axis"]
-    axis = [int(v) for v in (axis.numpy() if hasattr(axis, "numpy") else
-                             ([axis] if isinstance(axis, int) else axis))]
+    if isinstance(axis, Tensor):  # possibly the function's argument: an input
+        return [_op(b, "ReverseV2", [b.input(x), b.input(axis)], x.dtype, Tidx=axis.dtype)]
+    axis = [int(v) for v in ([axis] if isinstance(axis, numbers.Integral) else axis)]
     return [_op(b, "ReverseV2", [b.input(x), b.constant(axis, _I32)], x.dtype, Tidx=_I32)]
 
 
@@ -380,13 +382,17 @@ def _split(b, call):
     axis = axis % rank if rank else axis
     sizes = a["num_or_size_splits"]
     d = x.dtype
-    if isinstance(sizes, int):
+    if isinstance(sizes, numbers.Integral) or (isinstance(sizes, Tensor) and sizes.shape.rank == 0):
         name = b.node("Split", [b.constant(axis, _I32), b.input(x)],
                       {"T": d, "num_split": n}, out_dtypes=[d] * n)
     else:
-        sizes = [int(v) for v in (sizes.numpy() if hasattr(sizes, "numpy") else sizes)]
-        name = b.node("SplitV", [b.input(x), b.constant(sizes, _I32), b.constant(axis, _I32)],
-                      {"T": d, "Tlen": _I32, "num_split": n}, out_dtypes=[d] * n)
+        # A tensor of sizes is an input of the node (it may be the function's argument).
+        if isinstance(sizes, Tensor):
+            size_ep, tlen = b.input(sizes), sizes.dtype
+        else:
+            size_ep, tlen = b.constant([int(v) for v in sizes], _I32), _I32
+        name = b.node("SplitV", [b.input(x), size_ep, b.constant(axis, _I32)],
+                      {"T": d, "Tlen": tlen, "num_split": n}, out_dtypes=[d] * n)
     return [f"{name}:{k}" for k in range(n)]
 
 
