@@ -32,6 +32,7 @@ from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.ops import (
     graph_exec_codegen,
     graph_exec_lists,
+    graph_exec_math,
     graph_exec_ops,
     graph_exec_ragged,
     graph_exec_strings,
@@ -60,7 +61,7 @@ _OUTPUT_ARGS = {
 
 _HANDLERS = {**graph_exec_ops.HANDLERS, **graph_exec_lists.HANDLERS,
              **graph_exec_tables.HANDLERS, **graph_exec_ragged.HANDLERS,
-             **graph_exec_strings.HANDLERS}
+             **graph_exec_strings.HANDLERS, **graph_exec_math.HANDLERS}
 
 # Raw ops whose first input argument is a list of tensors (its length is an attr
 # such as ``N``): the node's leading inputs up to that many form one list.

@@ -302,16 +302,27 @@ def _resize(b, call):
         return None
     d = x_.dtype
     single = x_.shape.rank == 3
-    hw = [v for v in out.shape.as_list()[-3:-1] if v is not None]
-    if len(hw) != 2:
-        return None
+    size = a.get("size")
+    if isinstance(size, Tensor):
+        # The size may be the function's argument: an input of the node, never the
+        # trace's value (a resize by aspect ratio computes it: not written).
+        if a.get("preserve_aspect_ratio"):
+            return None
+        size_ep = b.input(size)
+        if size.dtype != _I32:
+            size_ep = f"{b.node('Cast', [size_ep], {'SrcT': size.dtype, 'DstT': _I32, 'Truncate': False}, out_dtypes=[_I32])}:0"
+    else:
+        hw = [v for v in out.shape.as_list()[-3:-1] if v is not None]
+        if len(hw) != 2:
+            return None
+        size_ep = b.constant([int(v) for v in hw], _I32)
     x = b.input(x_)
     if single:
         x = _op(b, "ExpandDims", [x, b.constant(0, _I32)], d, Tdim=_I32)
     attrs = {"T": d, "align_corners": False}
     if op != "ResizeArea":
         attrs["half_pixel_centers"] = True
-    n = b.node(op, [x, b.constant([int(v) for v in hw], _I32)], attrs, out_dtypes=[out.dtype])
+    n = b.node(op, [x, size_ep], attrs, out_dtypes=[out.dtype])
     y = f"{n}:0"
     if single:
         y = _op(b, "Squeeze", [y], out.dtype, squeeze_dims=[0])

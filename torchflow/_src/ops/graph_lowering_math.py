@@ -1,0 +1,362 @@
+"""TF lowerings of common array, math and random ops that are one TF op (or a few).
+
+``argmax``/``argmin`` (``ArgMax``), ``cumsum``/``cumprod``, ``top_k`` (``TopKV2``),
+``sort``/``argsort`` (``TopKV2`` of the values, negated for ascending, as TF's
+``sort``), ``one_hot``, ``slice``, ``roll``, the segment reductions, ``gather_nd``,
+``scatter_nd``, ``tensor_scatter_nd_*``, ``broadcast_to``, ``linalg.band_part``,
+``round``, ``nn.l2_loss``, ``add_n``, ``size``, ``depth_to_space``/``space_to_depth``
+and ``random.uniform``/``normal``/``truncated_normal`` (the kernel, scaled and
+shifted as TF's wrappers do). Tensor arguments (sizes, shapes, axes) are inputs of
+their nodes, never the trace's values; a call these do not cover returns None (its
+results are then refused where they come from the inputs).
+"""
+
+from __future__ import annotations
+
+from torchflow._src.core import dtypes, op_graph
+from torchflow._src.core.tensor import Tensor
+from torchflow._src.core.variables import Variable
+from torchflow._src.ops import (
+    array_ops,
+    creation_ops,
+    depth_space_ops,
+    gather_ops,
+    linalg_ops,
+    loss_ops,
+    math_ops,
+    random_ops,
+    ranking_ops,
+    reduction_ops,
+    scan_ops,
+    segment_ops,
+    shape_ops,
+    sort_ops,
+    unary_math_ops,
+)
+from torchflow._src.ops.graph_lowering_nn import _dropout_seeds
+from torchflow._src.ops.indexing import slice as slice_op
+
+_I32 = dtypes.int32
+_I64 = dtypes.int64
+
+
+def _t(x) -> bool:
+    return isinstance(x, (Tensor, Variable))
+
+
+def _int_dtype(*vals):
+    """The dtype of the first tensor among ``vals`` (int32 when they are Python values)."""
+    for v in vals:
+        if isinstance(v, Tensor):
+            return v.dtype
+    return _I32
+
+
+def _one(b, op: str, inputs: list, attrs: dict, out) -> list:
+    n = b.node(op, inputs, attrs, name=op, out_dtypes=[out.dtype])
+    return [f"{n}:0"]
+
+
+def _arg_minmax(op: str):
+    def lower(b, call):
+        a = call.args
+        x, out = a["input"], call.outputs
+        if not _t(x) or not isinstance(out, Tensor):
+            return None
+        axis = a.get("axis")
+        axis = 0 if axis is None else axis
+        d = _int_dtype(axis)
+        return _one(b, op, [b.input(x), b.input(axis, d)],
+                    {"T": x.dtype, "Tidx": d, "output_type": out.dtype}, out)
+
+    return lower
+
+
+def _scan(op: str):
+    def lower(b, call):
+        a = call.args
+        x, out = a["x"], call.outputs
+        if not _t(x) or not isinstance(out, Tensor):
+            return None
+        axis = a.get("axis", 0)
+        d = _int_dtype(axis)
+        return _one(b, op, [b.input(x), b.input(axis, d)],
+                    {"T": x.dtype, "Tidx": d, "exclusive": bool(a.get("exclusive", False)),
+                     "reverse": bool(a.get("reverse", False))}, out)
+
+    return lower
+
+
+def _top_k(b, call):
+    a = call.args
+    x = a["input"]
+    if not _t(x):
+        return None
+    n = b.node("TopKV2", [b.input(x), b.input(a.get("k", 1), _I32)],
+               {"T": x.dtype, "sorted": bool(a.get("sorted", True))}, name="TopKV2",
+               out_dtypes=[x.dtype, _I32])
+    return [f"{n}:0", f"{n}:1"]
+
+
+def _sorted(indices: bool):
+    """TF's ``sort``/``argsort`` along the last axis: ``TopKV2`` over the whole axis, of
+    the values negated for ``ASCENDING`` (floats here)."""
+    def lower(b, call):
+        a = call.args
+        x, out = a["values"], call.outputs
+        if not _t(x) or not isinstance(out, Tensor) or not x.dtype.is_floating:
+            return None
+        rank, axis = x.shape.rank, a.get("axis", -1)
+        if rank is None or not isinstance(axis, int) or axis % max(rank, 1) != rank - 1:
+            return None
+        k = x.shape.as_list()[-1]
+        if k is None:
+            return None
+        d = x.dtype
+        ascending = a.get("direction", "ASCENDING") == "ASCENDING"
+        v = b.input(x)
+        if ascending:
+            v = f"{b.node('Neg', [v], {'T': d}, out_dtypes=[d])}:0"
+        n = b.node("TopKV2", [v, b.constant(k, _I32)], {"T": d, "sorted": True},
+                   name="TopKV2", out_dtypes=[d, _I32])
+        if indices:
+            if out.dtype != _I32:
+                return None
+            return [f"{n}:1"]
+        if ascending:
+            return [f"{b.node('Neg', [f'{n}:0'], {'T': d}, out_dtypes=[d])}:0"]
+        return [f"{n}:0"]
+
+    return lower
+
+
+def _one_hot(b, call):
+    a = call.args
+    idx, out = a["indices"], call.outputs
+    if not _t(idx) or not isinstance(out, Tensor):
+        return None
+    d = out.dtype
+    on, off = a.get("on_value"), a.get("off_value")
+    axis = a.get("axis")
+    return _one(b, "OneHot", [b.input(idx), b.input(a["depth"], _I32),
+                              b.input(1 if on is None else on, d),
+                              b.input(0 if off is None else off, d)],
+                {"T": d, "TI": idx.dtype, "axis": -1 if axis is None else int(axis)}, out)
+
+
+def _slice(b, call):
+    a = call.args
+    x, out = a["input_"], call.outputs
+    if not _t(x) or not isinstance(out, Tensor):
+        return None
+    d = _int_dtype(a["begin"], a["size"])
+    return _one(b, "Slice", [b.input(x), b.input(a["begin"], d), b.input(a["size"], d)],
+                {"T": x.dtype, "Index": d}, out)
+
+
+def _roll(b, call):
+    a = call.args
+    x, out = a["input"], call.outputs
+    if not _t(x) or not isinstance(out, Tensor):
+        return None
+    ds, da = _int_dtype(a["shift"]), _int_dtype(a["axis"])
+    return _one(b, "Roll", [b.input(x), b.input(a["shift"], ds), b.input(a["axis"], da)],
+                {"T": x.dtype, "Tshift": ds, "Taxis": da}, out)
+
+
+def _unsorted_segment(op: str):
+    def lower(b, call):
+        a = call.args
+        x, out = a["data"], call.outputs
+        if not _t(x) or not isinstance(out, Tensor):
+            return None
+        di, dn = _int_dtype(a["segment_ids"]), _int_dtype(a["num_segments"])
+        return _one(b, op, [b.input(x), b.input(a["segment_ids"], di),
+                            b.input(a["num_segments"], dn)],
+                    {"T": x.dtype, "Tindices": di, "Tnumsegments": dn}, out)
+
+    return lower
+
+
+def _segment(op: str):
+    def lower(b, call):
+        a = call.args
+        x, out = a["data"], call.outputs
+        if not _t(x) or not isinstance(out, Tensor):
+            return None
+        di = _int_dtype(a["segment_ids"])
+        return _one(b, op, [b.input(x), b.input(a["segment_ids"], di)],
+                    {"T": x.dtype, "Tindices": di}, out)
+
+    return lower
+
+
+def _gather_nd(b, call):
+    a = call.args
+    x, out = a["params"], call.outputs
+    if not _t(x) or not isinstance(out, Tensor) or a.get("batch_dims", 0) != 0:
+        return None
+    di = _int_dtype(a["indices"])
+    return _one(b, "GatherNd", [b.input(x), b.input(a["indices"], di)],
+                {"Tparams": x.dtype, "Tindices": di}, out)
+
+
+def _scatter_nd(b, call):
+    a = call.args
+    out = call.outputs
+    if not isinstance(out, Tensor):
+        return None
+    di = _int_dtype(a["indices"], a["shape"])
+    return _one(b, "ScatterNd", [b.input(a["indices"], di), b.input(a["updates"], out.dtype),
+                                 b.input(a["shape"], di)], {"T": out.dtype, "Tindices": di},
+                out)
+
+
+def _tensor_scatter(op: str):
+    def lower(b, call):
+        a = call.args
+        x, out = a["tensor"], call.outputs
+        if not _t(x) or not isinstance(out, Tensor):
+            return None
+        di = _int_dtype(a["indices"])
+        return _one(b, op, [b.input(x), b.input(a["indices"], di),
+                            b.input(a["updates"], x.dtype)],
+                    {"T": x.dtype, "Tindices": di}, out)
+
+    return lower
+
+
+def _broadcast_to(b, call):
+    a = call.args
+    x, out = a["input"], call.outputs
+    if not _t(x) or not isinstance(out, Tensor):
+        return None
+    d = _int_dtype(a["shape"])
+    return _one(b, "BroadcastTo", [b.input(x), b.input(a["shape"], d)],
+                {"T": x.dtype, "Tidx": d}, out)
+
+
+def _band_part(b, call):
+    a = call.args
+    x, out = a["input"], call.outputs
+    if not _t(x) or not isinstance(out, Tensor):
+        return None
+    d = _int_dtype(a["num_lower"], a["num_upper"])
+    d = d if d in (_I32, _I64) else _I64
+    return _one(b, "MatrixBandPart", [b.input(x), b.input(a["num_lower"], d),
+                                      b.input(a["num_upper"], d)], {"T": x.dtype, "Tindex": d},
+                out)
+
+
+def _unary(op: str, key: str):
+    def lower(b, call):
+        x, out = call.args[key], call.outputs
+        if not _t(x) or not isinstance(out, Tensor):
+            return None
+        return _one(b, op, [b.input(x)], {"T": x.dtype}, out)
+
+    return lower
+
+
+def _add_n(b, call):
+    xs, out = call.args["inputs"], call.outputs
+    if not isinstance(xs, (list, tuple)) or not xs or not isinstance(out, Tensor) or \
+            not all(_t(x) for x in xs):
+        return None
+    return _one(b, "AddN", [b.input(x, out.dtype) for x in xs],
+                {"T": out.dtype, "N": len(xs)}, out)
+
+
+def _size(b, call):
+    x, out = call.args["input"], call.outputs
+    if not _t(x) or not isinstance(out, Tensor):
+        return None
+    return _one(b, "Size", [b.input(x)], {"T": x.dtype, "out_type": out.dtype}, out)
+
+
+def _depth_space(op: str):
+    def lower(b, call):
+        a = call.args
+        x, out = a["input"], call.outputs
+        if not _t(x) or not isinstance(out, Tensor):
+            return None
+        fmt = a.get("data_format", "NHWC")
+        return _one(b, op, [b.input(x)], {"T": x.dtype, "block_size": int(a["block_size"]),
+                                          "data_format": fmt}, out)
+
+    return lower
+
+
+def _random(kind: str):
+    """``RandomUniform`` / ``RandomStandardNormal`` / ``TruncatedNormal`` of the shape,
+    then ``* (maxval - minval) + minval`` or ``* stddev + mean``, as TF's wrappers."""
+    op = {"uniform": "RandomUniform", "normal": "RandomStandardNormal",
+          "truncated": "TruncatedNormal"}[kind]
+
+    def lower(b, call):
+        a = call.args
+        out = call.outputs
+        if not isinstance(out, Tensor) or not out.dtype.is_floating:
+            return None
+        d = out.dtype
+        shape = a["shape"]
+        ds = _int_dtype(shape)
+        seed, seed2 = _dropout_seeds(a.get("seed"))
+        n = b.node(op, [b.input(shape, ds)], {"T": ds, "dtype": d, "seed": seed,
+                                              "seed2": seed2}, name=op, out_dtypes=[d])
+        if kind == "uniform":
+            lo, hi = a.get("minval", 0), a.get("maxval")
+            hi = 1 if hi is None else hi
+            span = b.node("Sub", [b.input(hi, d), b.input(lo, d)], {"T": d},
+                          out_dtypes=[d])
+            scale, shift = f"{span}:0", b.input(lo, d)
+        else:
+            scale, shift = b.input(a.get("stddev", 1.0), d), b.input(a.get("mean", 0.0), d)
+        m = b.node("Mul", [f"{n}:0", scale], {"T": d}, out_dtypes=[d])
+        s = b.node("AddV2", [f"{m}:0", shift], {"T": d}, out_dtypes=[d])
+        return [f"{s}:0"]
+
+    return lower
+
+
+for _fn, _lower in (
+        (reduction_ops.argmax, _arg_minmax("ArgMax")),
+        (reduction_ops.argmin, _arg_minmax("ArgMin")),
+        (scan_ops.cumsum, _scan("Cumsum")),
+        (scan_ops.cumprod, _scan("Cumprod")),
+        (ranking_ops.top_k, _top_k),
+        (sort_ops.sort, _sorted(False)),
+        (sort_ops.argsort, _sorted(True)),
+        (creation_ops.one_hot, _one_hot),
+        (slice_op, _slice),
+        (array_ops.roll, _roll),
+        (segment_ops.unsorted_segment_sum, _unsorted_segment("UnsortedSegmentSum")),
+        (segment_ops.unsorted_segment_max, _unsorted_segment("UnsortedSegmentMax")),
+        (segment_ops.unsorted_segment_min, _unsorted_segment("UnsortedSegmentMin")),
+        (segment_ops.unsorted_segment_prod, _unsorted_segment("UnsortedSegmentProd")),
+        (segment_ops.segment_sum, _segment("SegmentSum")),
+        (segment_ops.segment_mean, _segment("SegmentMean")),
+        (segment_ops.segment_max, _segment("SegmentMax")),
+        (segment_ops.segment_min, _segment("SegmentMin")),
+        (segment_ops.segment_prod, _segment("SegmentProd")),
+        (gather_ops.gather_nd, _gather_nd),
+        (gather_ops.scatter_nd, _scatter_nd),
+        (gather_ops.tensor_scatter_nd_update, _tensor_scatter("TensorScatterUpdate")),
+        (gather_ops.tensor_scatter_nd_add, _tensor_scatter("TensorScatterAdd")),
+        (gather_ops.tensor_scatter_nd_sub, _tensor_scatter("TensorScatterSub")),
+        (gather_ops.tensor_scatter_nd_max, _tensor_scatter("TensorScatterMax")),
+        (gather_ops.tensor_scatter_nd_min, _tensor_scatter("TensorScatterMin")),
+        (shape_ops.broadcast_to, _broadcast_to),
+        (linalg_ops.band_part, _band_part),
+        (unary_math_ops.round, _unary("Round", "x")),
+        (loss_ops.l2_loss, _unary("L2Loss", "t")),
+        (math_ops.add_n, _add_n),
+        (shape_ops.size, _size),
+        (depth_space_ops.depth_to_space, _depth_space("DepthToSpace")),
+        (depth_space_ops.space_to_depth, _depth_space("SpaceToDepth")),
+        (random_ops.uniform, _random("uniform")),
+        (random_ops.normal, _random("normal")),
+        (random_ops.truncated_normal, _random("truncated"))):
+    if not op_graph.is_registered(_fn):
+        op_graph.register(_fn, _lower)
+del _fn, _lower
