@@ -72,6 +72,26 @@ def _cases(m):
             m.reshape(x * m.cast(k, m.float32), [1, 1, 3, 4]), 2), ([], i32), 1, 2),
         "space_to_depth": (lambda x, k: m.nn.space_to_depth(
             m.reshape(x[:2] * m.cast(k, m.float32), [1, 2, 4, 1]), 2), ([], i32), 1, 3),
+        "reverse_sequence": (lambda x, k: m.reverse_sequence(x, k, seq_axis=1, batch_axis=0),
+                             ([3], i32), [2, 4, 1], [3, 0, 4]),
+        "in_top_k": (lambda x, k: m.math.in_top_k(k, x, 2), ([3], i32), [2, 0, 1], [1, 3, 0]),
+        "sparse_softmax_ce": (lambda x, k: m.nn.sparse_softmax_cross_entropy_with_logits(
+            k, x), ([3], i32), [2, 0, 3], [1, 1, 0]),
+        "softmax_ce": (lambda x, k: m.nn.softmax_cross_entropy_with_logits(
+            m.one_hot(k, 4), x), ([3], i32), [2, 0, 3], [1, 1, 0]),
+        "sigmoid_ce": (lambda x, k: m.nn.sigmoid_cross_entropy_with_logits(
+            m.cast(m.one_hot(k, 4), m.float32), x * 3.0), ([3], i32), [2, 0, 3], [1, 1, 0]),
+        "diag_part": (lambda x, k: m.linalg.diag_part(x, k=k), ([], i32), 1, -1),
+        "diag": (lambda x, k: m.linalg.diag(x[0], k=k), ([], i32), 0, 1),
+        "trace": (lambda x, k: m.linalg.trace(x * m.cast(k, m.float32)), ([], i32), 1, 2),
+        "flip_left_right": (lambda x, k: m.image.flip_left_right(
+            m.reshape(x * m.cast(k, m.float32), [3, 2, 2])), ([], i32), 1, 2),
+        "flip_up_down": (lambda x, k: m.image.flip_up_down(
+            m.reshape(x * m.cast(k, m.float32), [1, 3, 4, 1])), ([], i32), 1, 2),
+        "count_nonzero": (lambda x, k: m.math.count_nonzero(m.round(x) * m.cast(k, m.float32),
+                                                           axis=1), ([], i32), 1, 0),
+        "l2_normalize": (lambda x, k: m.math.l2_normalize(x * m.cast(k, m.float32), axis=1),
+                         ([], i32), 2, 0),
     }
 
 
@@ -110,7 +130,7 @@ def test_torchflow_saved_op_serves_tf_values(name, tmp_path):
             assert len(got) == len(w)
             for g, e in zip(got, w):
                 assert g.dtype == e.dtype
-                np.testing.assert_allclose(g, e, rtol=1e-6)
+                np.testing.assert_allclose(g, e, rtol=1e-6, atol=1e-6)
 
 
 @pytest.mark.parametrize("name", sorted(_cases(tf)))
@@ -124,7 +144,7 @@ def test_tf_saved_op_serves_tf_values_in_torchflow(name, tmp_path):
         assert len(got) == len(w)
         for g, e in zip(got, w):
             assert g.dtype == e.dtype
-            np.testing.assert_allclose(g, e, rtol=1e-6)
+            np.testing.assert_allclose(g, e, rtol=1e-6, atol=1e-6)
 
 
 def test_random_ops_take_their_shape_and_range_from_the_arguments(tmp_path):

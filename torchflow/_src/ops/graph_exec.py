@@ -57,6 +57,8 @@ _OUTPUT_ARGS = {
     "LookupTableExportV2": ("keys", "values"),
     **graph_exec_ragged.OUTPUT_ARGS,
     **graph_exec_strings.OUTPUT_ARGS,
+    "SparseSoftmaxCrossEntropyWithLogits": ("loss", "backprop"),
+    "SoftmaxCrossEntropyWithLogits": ("loss", "backprop"),
 }
 
 _HANDLERS = {**graph_exec_ops.HANDLERS, **graph_exec_lists.HANDLERS,

@@ -5,8 +5,11 @@
 ``sort``), ``one_hot``, ``slice``, ``roll``, the segment reductions, ``gather_nd``,
 ``scatter_nd``, ``tensor_scatter_nd_*``, ``broadcast_to``, ``linalg.band_part``,
 ``round``, ``nn.l2_loss``, ``add_n``, ``size``, ``depth_to_space``/``space_to_depth``
-and ``random.uniform``/``normal``/``truncated_normal`` (the kernel, scaled and
-shifted as TF's wrappers do). Tensor arguments (sizes, shapes, axes) are inputs of
+``random.uniform``/``normal``/``truncated_normal`` (the kernel, scaled and shifted
+as TF's wrappers do), ``reverse_sequence``, ``in_top_k``, the softmax
+cross-entropies (their fused kernels), ``sigmoid_cross_entropy_with_logits``,
+``linalg.diag``/``diag_part``/``trace``, the image flips, ``count_nonzero`` and
+``l2_normalize`` (the ops TF's Python writes for them). Tensor arguments (sizes, shapes, axes) are inputs of
 their nodes, never the trace's values; a call these do not cover returns None (its
 results are then refused where they come from the inputs).
 """
@@ -21,6 +24,7 @@ from torchflow._src.ops import (
     creation_ops,
     depth_space_ops,
     gather_ops,
+    image_ops,
     linalg_ops,
     loss_ops,
     math_ops,
@@ -357,6 +361,189 @@ for _fn, _lower in (
         (random_ops.uniform, _random("uniform")),
         (random_ops.normal, _random("normal")),
         (random_ops.truncated_normal, _random("truncated"))):
+    if not op_graph.is_registered(_fn):
+        op_graph.register(_fn, _lower)
+del _fn, _lower
+
+
+# --- composites TF writes as a few ops ---------------------------------------------------
+def _sum(b, x: str, d, axes, keep_dims: bool) -> str:
+    n = b.node("Sum", [x, b.constant(axes, _I32)], {"T": d, "Tidx": _I32,
+                                                   "keep_dims": keep_dims}, out_dtypes=[d])
+    return f"{n}:0"
+
+
+def _axes(axis, rank):
+    if axis is None:
+        return None if rank is None else list(range(rank))
+    if isinstance(axis, Tensor):
+        return None
+    return [int(axis)] if isinstance(axis, int) else [int(v) for v in axis]
+
+
+def _reverse_sequence(b, call):
+    a = call.args
+    x, out = a["input"], call.outputs
+    if not _t(x) or not isinstance(out, Tensor) or a.get("seq_axis") is None:
+        return None
+    dl = _int_dtype(a["seq_lengths"])
+    dl = dl if dl in (_I32, _I64) else _I64
+    return _one(b, "ReverseSequence", [b.input(x), b.input(a["seq_lengths"], dl)],
+                {"T": x.dtype, "Tlen": dl, "seq_dim": int(a["seq_axis"]),
+                 "batch_dim": int(a.get("batch_axis") or 0)}, out)
+
+
+def _in_top_k(b, call):
+    a = call.args
+    p, out = a["predictions"], call.outputs
+    if not _t(p) or not isinstance(out, Tensor):
+        return None
+    dt = _int_dtype(a["targets"], a["k"])
+    return _one(b, "InTopKV2", [b.input(p), b.input(a["targets"], dt), b.input(a["k"], dt)],
+                {"T": dt}, out)
+
+
+def _sparse_softmax_ce(b, call):
+    a = call.args
+    x, out = a["logits"], call.outputs
+    if not _t(x) or not isinstance(out, Tensor) or x.shape.rank != 2:
+        return None
+    dl = _int_dtype(a["labels"])
+    n = b.node("SparseSoftmaxCrossEntropyWithLogits", [b.input(x), b.input(a["labels"], dl)],
+               {"T": x.dtype, "Tlabels": dl}, name="SparseSoftmaxCrossEntropyWithLogits",
+               out_dtypes=[x.dtype, x.dtype])
+    return [f"{n}:0"]
+
+
+def _softmax_ce(b, call):
+    a = call.args
+    x, out = a["logits"], call.outputs
+    if not _t(x) or not isinstance(out, Tensor) or x.shape.rank != 2 or \
+            a.get("axis", -1) not in (-1, 1):
+        return None
+    n = b.node("SoftmaxCrossEntropyWithLogits", [b.input(x), b.input(a["labels"], x.dtype)],
+               {"T": x.dtype}, name="SoftmaxCrossEntropyWithLogits",
+               out_dtypes=[x.dtype, x.dtype])
+    return [f"{n}:0"]
+
+
+def _sigmoid_ce(b, call):
+    """TF's stable form: ``relu(x) - x * z + log1p(exp(-|x|))``."""
+    a = call.args
+    x, out = a.get("logits"), call.outputs
+    if not _t(x) or not isinstance(out, Tensor):
+        return None
+    d = x.dtype
+    xe, z = b.input(x), b.input(a["labels"], d)
+
+    def op(name, *ins):
+        return f"{b.node(name, list(ins), {'T': d}, out_dtypes=[d])}:0"
+
+    tail = op("Log1p", op("Exp", op("Neg", op("Abs", xe))))
+    return [op("AddV2", op("Sub", op("Relu", xe), op("Mul", xe, z)), tail)]
+
+
+def _diag_part(b, call):
+    a = call.args
+    x, out = a["input"], call.outputs
+    if not _t(x) or not isinstance(out, Tensor):
+        return None
+    return _one(b, "MatrixDiagPartV3", [b.input(x), b.input(a.get("k", 0), _I32),
+                                        b.input(a.get("padding_value", 0), x.dtype)],
+                {"T": x.dtype, "align": a.get("align", "RIGHT_LEFT")}, out)
+
+
+def _diag(b, call):
+    a = call.args
+    x, out = a["diagonal"], call.outputs
+    if not _t(x) or not isinstance(out, Tensor):
+        return None
+    return _one(b, "MatrixDiagV3", [b.input(x), b.input(a.get("k", 0), _I32),
+                                    b.input(a.get("num_rows", -1), _I32),
+                                    b.input(a.get("num_cols", -1), _I32),
+                                    b.input(a.get("padding_value", 0), x.dtype)],
+                {"T": x.dtype, "align": a.get("align", "RIGHT_LEFT")}, out)
+
+
+def _trace(b, call):
+    """TF's ``trace``: the sum of ``MatrixDiagPartV3`` over the last axis."""
+    x, out = call.args["x"], call.outputs
+    if not _t(x) or not isinstance(out, Tensor):
+        return None
+    d = x.dtype
+    n = b.node("MatrixDiagPartV3", [b.input(x), b.constant(0, _I32), b.constant(0, d)],
+               {"T": d, "align": "RIGHT_LEFT"}, out_dtypes=[d])
+    return [_sum(b, f"{n}:0", d, [-1], False)]
+
+
+def _flip(width: bool):
+    """``ReverseV2`` on the width (height) axis of an image or a batch of them."""
+    def lower(b, call):
+        x, out = call.args["image"], call.outputs
+        rank = x.shape.rank if _t(x) else None
+        if rank not in (3, 4) or not isinstance(out, Tensor):
+            return None
+        axis = rank - 2 if width else rank - 3
+        return _one(b, "ReverseV2", [b.input(x), b.constant([axis], _I32)],
+                    {"T": x.dtype, "Tidx": _I32}, out)
+
+    return lower
+
+
+def _count_nonzero(b, call):
+    """TF's ``count_nonzero``: ``NotEqual(x, 0)`` as int64, summed, cast to ``dtype``."""
+    a = call.args
+    x, out = a["input"], call.outputs
+    if not _t(x) or not isinstance(out, Tensor):
+        return None
+    axes = _axes(a.get("axis"), x.shape.rank)
+    if axes is None:
+        return None
+    ne = b.node("NotEqual", [b.input(x), b.constant(0, x.dtype)], {"T": x.dtype},
+                out_dtypes=[dtypes.bool])
+    i = b.node("Cast", [f"{ne}:0"], {"SrcT": dtypes.bool, "DstT": _I64, "Truncate": False},
+               out_dtypes=[_I64])
+    total = _sum(b, f"{i}:0", _I64, axes, bool(a.get("keepdims")))
+    if out.dtype == _I64:
+        return [total]
+    c = b.node("Cast", [total], {"SrcT": _I64, "DstT": out.dtype, "Truncate": False},
+               out_dtypes=[out.dtype])
+    return [f"{c}:0"]
+
+
+def _l2_normalize(b, call):
+    """TF's ``l2_normalize``: ``x * rsqrt(maximum(sum(x**2, axis), epsilon))``."""
+    a = call.args
+    x, out = a["x"], call.outputs
+    axis = a.get("axis") if a.get("axis") is not None else a.get("dim")
+    if not _t(x) or not isinstance(out, Tensor) or not x.dtype.is_floating:
+        return None
+    axes = _axes(axis, x.shape.rank)
+    if axes is None:
+        return None
+    d = x.dtype
+    xe = b.input(x)
+    sq = b.node("Square", [xe], {"T": d}, out_dtypes=[d])
+    total = _sum(b, f"{sq}:0", d, axes, True)
+    mx = b.node("Maximum", [total, b.constant(float(a.get("epsilon", 1e-12)), d)], {"T": d},
+                out_dtypes=[d])
+    inv = b.node("Rsqrt", [f"{mx}:0"], {"T": d}, out_dtypes=[d])
+    return _one(b, "Mul", [xe, f"{inv}:0"], {"T": d}, out)
+
+
+for _fn, _lower in (
+        (array_ops.reverse_sequence, _reverse_sequence),
+        (ranking_ops.in_top_k, _in_top_k),
+        (loss_ops.sparse_softmax_cross_entropy_with_logits, _sparse_softmax_ce),
+        (loss_ops.softmax_cross_entropy_with_logits, _softmax_ce),
+        (loss_ops.sigmoid_cross_entropy_with_logits, _sigmoid_ce),
+        (linalg_ops.diag_part, _diag_part),
+        (linalg_ops.diag, _diag),
+        (linalg_ops.trace, _trace),
+        (image_ops.flip_left_right, _flip(True)),
+        (image_ops.flip_up_down, _flip(False)),
+        (reduction_ops.count_nonzero, _count_nonzero),
+        (reduction_ops.l2_normalize, _l2_normalize)):
     if not op_graph.is_registered(_fn):
         op_graph.register(_fn, _lower)
 del _fn, _lower

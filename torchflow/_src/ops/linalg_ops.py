@@ -311,6 +311,10 @@ def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,
     """
     t = tensor_arg(diagonal)
     x = t._t
+    # As graph inputs (MatrixDiagV3's) these arrive as scalar tensors.
+    num_rows, num_cols, padding_value = (
+        v.numpy().item() if isinstance(v, Tensor) else v
+        for v in (num_rows, num_cols, padding_value))
     if x.ndim < 1:
         raise InvalidArgumentError(None, None, "diagonal must be at least 1-dim [Op:MatrixDiagV3]")
     lo, hi = _k_pair(k)
