@@ -50,7 +50,10 @@ def test_ragged_embedding_fit_matches_tf(splits):
         np.testing.assert_allclose(lm, lr, rtol=1e-5, atol=1e-6)
     for a, b in zip(mine.get_weights(), theirs.get_weights()):
         assert np.isfinite(a).all()
-        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+        # Adam makes each step ~lr (0.05) whatever the gradient's size: where a row's
+        # gradient is near 0, its last bits (the order repeated ids are summed in, which
+        # neither framework fixes) move the weight by a few 1e-6 (seen in CI: 3.7e-6).
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=2e-5)
     assert mine_calls and their_calls  # the side-effecting body ran (traced) in both
 
 
