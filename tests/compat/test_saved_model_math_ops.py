@@ -92,6 +92,21 @@ def _cases(m):
                                                            axis=1), ([], i32), 1, 0),
         "l2_normalize": (lambda x, k: m.math.l2_normalize(x * m.cast(k, m.float32), axis=1),
                          ([], i32), 2, 0),
+        "logsumexp": (lambda x, k: m.reduce_logsumexp(x * m.cast(k, m.float32), axis=1),
+                      ([], i32), 3, 1),
+        "logsumexp_all_keep": (lambda x, k: m.reduce_logsumexp(
+            x + m.cast(k, m.float32), keepdims=True), ([], i32), 1, 20),
+        "reduce_variance": (lambda x, k: m.math.reduce_variance(x * m.cast(k, m.float32), 0),
+                            ([], i32), 2, 1),
+        "reduce_std": (lambda x, k: m.math.reduce_std(x * m.cast(k, m.float32), 1,
+                                                      keepdims=True), ([], i32), 2, 1),
+        "norm": (lambda x, k: m.norm(x * m.cast(k, m.float32)), ([], i32), 2, 1),
+        "norm_axis": (lambda x, k: m.norm(x * m.cast(k, m.float32), axis=1, keepdims=True),
+                      ([], i32), 2, 0),
+        "clip_by_norm": (lambda x, k: m.clip_by_norm(x * m.cast(k, m.float32), 3.0, axes=[1]),
+                         ([], i32), 2, 0),
+        "rgb_to_grayscale": (lambda x, k: m.image.rgb_to_grayscale(
+            m.reshape(x * m.cast(k, m.float32), [2, 2, 3])), ([], i32), 1, 2),
     }
 
 

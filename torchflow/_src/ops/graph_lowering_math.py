@@ -8,8 +8,9 @@
 ``random.uniform``/``normal``/``truncated_normal`` (the kernel, scaled and shifted
 as TF's wrappers do), ``reverse_sequence``, ``in_top_k``, the softmax
 cross-entropies (their fused kernels), ``sigmoid_cross_entropy_with_logits``,
-``linalg.diag``/``diag_part``/``trace``, the image flips, ``count_nonzero`` and
-``l2_normalize`` (the ops TF's Python writes for them). Tensor arguments (sizes, shapes, axes) are inputs of
+``linalg.diag``/``diag_part``/``trace``, the image flips, ``count_nonzero``,
+``l2_normalize``, ``reduce_logsumexp``/``variance``/``std``, the Euclidean ``norm``,
+``clip_by_norm`` and ``rgb_to_grayscale`` (the ops TF's Python writes for them). Tensor arguments (sizes, shapes, axes) are inputs of
 their nodes, never the trace's values; a call these do not cover returns None (its
 results are then refused where they come from the inputs).
 """
@@ -21,9 +22,11 @@ from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.variables import Variable
 from torchflow._src.ops import (
     array_ops,
+    clip_ops,
     creation_ops,
     depth_space_ops,
     gather_ops,
+    image_color_ops,
     image_ops,
     linalg_ops,
     loss_ops,
@@ -544,6 +547,126 @@ for _fn, _lower in (
         (image_ops.flip_up_down, _flip(False)),
         (reduction_ops.count_nonzero, _count_nonzero),
         (reduction_ops.l2_normalize, _l2_normalize)):
+    if not op_graph.is_registered(_fn):
+        op_graph.register(_fn, _lower)
+del _fn, _lower
+
+
+# --- reductions TF's Python writes as several ops -----------------------------------------
+class _Ops:
+    """Node helpers on float tensors of one dtype ``d`` (each returns an endpoint)."""
+
+    def __init__(self, b, d):
+        self.b, self.d = b, d
+
+    def __call__(self, op: str, *inputs, **attrs) -> str:
+        return f"{self.b.node(op, list(inputs), {'T': self.d, **attrs}, out_dtypes=[self.d])}:0"
+
+    def reduce(self, op: str, x: str, axes, keep: bool) -> str:
+        return self(op, x, self.b.constant(axes, _I32), Tidx=_I32, keep_dims=keep)
+
+
+def _float_reduce_args(a, key="input_tensor"):
+    x = a[key]
+    if not _t(x) or not x.dtype.is_floating:
+        return None, None
+    return x, _axes(a.get("axis"), x.shape.rank)
+
+
+def _logsumexp(b, call):
+    """TF's ``reduce_logsumexp``: the max (0 where not finite) taken out, held by
+    ``StopGradient``; ``log(sum(exp(x - max))) + max``."""
+    a = call.args
+    x, axes = _float_reduce_args(a)
+    if axes is None or not isinstance(call.outputs, Tensor):
+        return None
+    d, keep = x.dtype, bool(a.get("keepdims"))
+    o = _Ops(b, d)
+    xe = b.input(x)
+    raw = o.reduce("Max", xe, axes, True)
+    finite = b.node("IsFinite", [raw], {"T": d}, out_dtypes=[dtypes.bool])
+    zeros = o("ZerosLike", raw)
+    mx = o("StopGradient", o("SelectV2", f"{finite}:0", raw, zeros))
+    out = o("AddV2", o("Log", o.reduce("Sum", o("Exp", o("Sub", xe, mx)), axes, keep)),
+            mx if keep else o("Squeeze", mx, squeeze_dims=axes))
+    return [out]
+
+
+def _moments(std: bool):
+    """TF's ``reduce_variance``: ``mean(square(abs(x - mean(x)))))``; ``reduce_std`` its
+    square root."""
+    def lower(b, call):
+        a = call.args
+        x, axes = _float_reduce_args(a)
+        if axes is None or not isinstance(call.outputs, Tensor):
+            return None
+        o = _Ops(b, x.dtype)
+        xe = b.input(x)
+        mean = o.reduce("Mean", xe, axes, True)
+        var = o.reduce("Mean", o("Square", o("Abs", o("Sub", xe, mean))), axes,
+                       bool(a.get("keepdims")))
+        return [o("Sqrt", var) if std else var]
+
+    return lower
+
+
+def _norm(b, call):
+    """The Euclidean norm, as TF writes it: ``sqrt(sum(x * x))`` over ``axis`` (kept,
+    then squeezed unless ``keepdims``)."""
+    a = call.args
+    x = a["tensor"]
+    if not _t(x) or not x.dtype.is_floating or a.get("ord", "euclidean") not in (
+            "euclidean", 2, 2.0) or not isinstance(call.outputs, Tensor):
+        return None
+    axis = a.get("axis")
+    if isinstance(axis, (list, tuple)) and len(axis) != 1:
+        return None  # a matrix norm
+    axes = _axes(axis, x.shape.rank)
+    if axes is None:
+        return None
+    o = _Ops(b, x.dtype)
+    xe = b.input(x)
+    n = o("Sqrt", o.reduce("Sum", o("Mul", xe, xe), axes, True))
+    return [n if a.get("keepdims") else o("Squeeze", n, squeeze_dims=axes)]
+
+
+def _clip_by_norm(b, call):
+    """TF's ``clip_by_norm``: ``t * clip_norm / maximum(l2norm(t), clip_norm)``, the
+    norm's square root taken where it is positive."""
+    a = call.args
+    x = a["t"]
+    if not _t(x) or not x.dtype.is_floating or not isinstance(call.outputs, Tensor):
+        return None
+    axes = _axes(a.get("axes"), x.shape.rank)
+    if axes is None:
+        return None
+    d = x.dtype
+    o = _Ops(b, d)
+    xe, c = b.input(x), b.input(a["clip_norm"], d)
+    l2sum = o.reduce("Sum", o("Mul", xe, xe), axes, True)
+    pos = b.node("Greater", [l2sum, b.constant(0, d)], {"T": d}, out_dtypes=[dtypes.bool])
+    safe = o("SelectV2", f"{pos}:0", l2sum, o("OnesLike", l2sum))
+    l2norm = o("SelectV2", f"{pos}:0", o("Sqrt", safe), l2sum)
+    return [o("Identity", o("RealDiv", o("Mul", xe, c), o("Maximum", l2norm, c)))]
+
+
+def _rgb_to_grayscale(b, call):
+    """``sum(image * [0.2989, 0.5870, 0.1140], -1)`` for float images (TF's weights)."""
+    x = call.args["images"]
+    if not _t(x) or not x.dtype.is_floating or not isinstance(call.outputs, Tensor):
+        return None
+    o = _Ops(b, x.dtype)
+    w = b.constant([0.2989, 0.5870, 0.1140], x.dtype)
+    return [o.reduce("Sum", o("Mul", b.input(x), w), [-1], True)]
+
+
+for _fn, _lower in (
+        (reduction_ops.reduce_logsumexp, _logsumexp),
+        (reduction_ops.reduce_variance, _moments(False)),
+        (reduction_ops.reduce_std, _moments(True)),
+        (linalg_ops.norm, _norm),
+        (clip_ops.clip_by_norm, _clip_by_norm),
+        (image_color_ops.rgb_to_grayscale, _rgb_to_grayscale)):
     if not op_graph.is_registered(_fn):
         op_graph.register(_fn, _lower)
 del _fn, _lower
