@@ -578,7 +578,7 @@ def _logsumexp(b, call):
     ``StopGradient``; ``log(sum(exp(x - max))) + max``."""
     a = call.args
     x, axes = _float_reduce_args(a)
-    if axes is None or not isinstance(call.outputs, Tensor):
+    if x is None or axes is None or not isinstance(call.outputs, Tensor):
         return None
     d, keep = x.dtype, bool(a.get("keepdims"))
     o = _Ops(b, d)
@@ -598,7 +598,7 @@ def _moments(std: bool):
     def lower(b, call):
         a = call.args
         x, axes = _float_reduce_args(a)
-        if axes is None or not isinstance(call.outputs, Tensor):
+        if x is None or axes is None or not isinstance(call.outputs, Tensor):
             return None
         o = _Ops(b, x.dtype)
         xe = b.input(x)
