@@ -123,14 +123,19 @@ def _calls(m, name):
     return [(m.constant(X), m.constant(k1, dtype)), (m.constant(X2), m.constant(k2, dtype))]
 
 
-def _values(out):
-    return [np.asarray(o) for o in tf.nest.flatten(out)] if isinstance(out, (tuple, list)) \
-        or hasattr(out, "_fields") else [np.asarray(out)]
-
-
 def _expected(rtf, name):
     fn = _cases(rtf)[name][0]
     return [[o.numpy() for o in rtf.nest.flatten(fn(*args))] for args in _calls(rtf, name)]
+
+
+def _assert_serves(lib, f, name, want):
+    """``f`` (a loaded ``f`` of ``lib``) gives TF's values, dtypes and arity on both calls."""
+    for args, w in zip(_calls(lib, name), want):
+        got = [np.asarray(o) for o in lib.nest.flatten(f(*args))]
+        assert len(got) == len(w)
+        for g, e in zip(got, w):
+            assert g.dtype == e.dtype
+            np.testing.assert_allclose(g, e, rtol=1e-6, atol=1e-6)
 
 
 @pytest.mark.parametrize("name", sorted(_cases(tf)))
@@ -139,13 +144,7 @@ def test_torchflow_saved_op_serves_tf_values(name, tmp_path):
     tf.saved_model.save(_module(tf, name), str(tmp_path))
     want = _expected(rtf, name)
     for lib in (rtf, tf):
-        f = lib.saved_model.load(str(tmp_path)).f
-        for args, w in zip(_calls(lib, name), want):
-            got = [np.asarray(o) for o in lib.nest.flatten(f(*args))]
-            assert len(got) == len(w)
-            for g, e in zip(got, w):
-                assert g.dtype == e.dtype
-                np.testing.assert_allclose(g, e, rtol=1e-6, atol=1e-6)
+        _assert_serves(lib, lib.saved_model.load(str(tmp_path)).f, name, want)
 
 
 @pytest.mark.parametrize("name", sorted(_cases(tf)))
@@ -153,13 +152,7 @@ def test_tf_saved_op_serves_tf_values_in_torchflow(name, tmp_path):
     rtf = real_tf()
     rtf.saved_model.save(_module(rtf, name), str(tmp_path))
     want = _expected(rtf, name)
-    f = tf.saved_model.load(str(tmp_path)).f
-    for args, w in zip(_calls(tf, name), want):
-        got = [np.asarray(o) for o in tf.nest.flatten(f(*args))]
-        assert len(got) == len(w)
-        for g, e in zip(got, w):
-            assert g.dtype == e.dtype
-            np.testing.assert_allclose(g, e, rtol=1e-6, atol=1e-6)
+    _assert_serves(tf, tf.saved_model.load(str(tmp_path)).f, name, want)
 
 
 def test_random_ops_take_their_shape_and_range_from_the_arguments(tmp_path):
