@@ -459,11 +459,13 @@ class Function:
                          unknown: int = 1):
         """One dry trace (see ``_dry_trace``). Integer arguments stand in as zeros; where
         an op rejects those (``tf.reshape(x, shape)`` of a shape argument), the trace
-        runs again with other stand-ins (``_INT_FILLS``) before the
+        runs again with other stand-ins (``_INT_FILLS``; floats then stand in as identity
+        matrices, which ``tf.linalg.inv`` or ``cholesky`` accept) before the
         error is the caller's, unless the failed trace created variables."""
         if args is None:
             args, kwargs = concrete.structured_input_signature
-        fills = _INT_FILLS if any(s.dtype.is_integer for s in _flat_specs(
+        fills = _INT_FILLS if any(s.dtype.is_integer or s.dtype.is_floating or
+                                  s.dtype.is_complex for s in _flat_specs(
             (args, kwargs or {}))) else _INT_FILLS[:1]
         for k, fill in enumerate(fills):
             created = getattr(_state, "variables_created", 0)
@@ -896,7 +898,8 @@ _INT_FILLS = ("zeros", "ones", "shape", "sizes")
 
 def _placeholder(x, unknown: int = 1, fill: str = "zeros"):
     """A stand-in tensor for a ``TensorSpec`` (unknown dimensions ``unknown``) in a
-    dry trace: zeros; for integers with ``fill="ones"`` ones, with ``fill="shape"``
+    dry trace: zeros; for floats with another fill, identity matrices (ones where the
+    last two dimensions differ); for integers with ``fill="ones"`` ones, with ``fill="shape"``
     a vector ``[unknown, 1, 1, ...]`` (a shape for the unknown-sized inputs), with
     ``fill="sizes"`` ``[unknown, 0, 0, ...]`` (sizes that add up to one of them)."""
     if isinstance(x, TensorSpec):
@@ -904,6 +907,11 @@ def _placeholder(x, unknown: int = 1, fill: str = "zeros"):
         shape = () if dims is None else tuple(unknown if d is None else d for d in dims)
         if x.dtype is dtypes.string:
             return to_tensor(np.full(shape, b"", dtype=object), x.dtype)
+        if fill != "zeros" and (x.dtype.is_floating or x.dtype.is_complex):
+            t = torch.ones(shape, dtype=x.dtype._torch)
+            if len(shape) >= 2 and shape[-1] == shape[-2]:
+                t = torch.eye(shape[-1], dtype=t.dtype).expand(shape).clone()
+            return wrap(t, x.dtype)
         if fill != "zeros" and x.dtype.is_integer:
             t = (torch.zeros if fill == "sizes" else torch.ones)(shape, dtype=x.dtype._torch)
             if fill in ("shape", "sizes") and len(shape) == 1 and shape[0]:
