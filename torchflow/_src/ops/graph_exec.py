@@ -31,6 +31,7 @@ from torchflow._src.core import dtypes, errors
 from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.ops import (
     graph_exec_codegen,
+    graph_exec_linalg,
     graph_exec_lists,
     graph_exec_math,
     graph_exec_ops,
@@ -57,13 +58,15 @@ _OUTPUT_ARGS = {
     "LookupTableExportV2": ("keys", "values"),
     **graph_exec_ragged.OUTPUT_ARGS,
     **graph_exec_strings.OUTPUT_ARGS,
+    **graph_exec_linalg.OUTPUT_ARGS,
     "SparseSoftmaxCrossEntropyWithLogits": ("loss", "backprop"),
     "SoftmaxCrossEntropyWithLogits": ("loss", "backprop"),
 }
 
 _HANDLERS = {**graph_exec_ops.HANDLERS, **graph_exec_lists.HANDLERS,
              **graph_exec_tables.HANDLERS, **graph_exec_ragged.HANDLERS,
-             **graph_exec_strings.HANDLERS, **graph_exec_math.HANDLERS}
+             **graph_exec_strings.HANDLERS, **graph_exec_math.HANDLERS,
+             **graph_exec_linalg.HANDLERS}
 
 # Raw ops whose first input argument is a list of tensors (its length is an attr
 # such as ``N``): the node's leading inputs up to that many form one list.
