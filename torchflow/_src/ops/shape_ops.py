@@ -233,11 +233,10 @@ def meshgrid(*args, **kwargs) -> list:
       TypeError: For unknown keyword arguments.
       ValueError: For an unknown ``indexing``.
     """
-    indexing = kwargs.pop("indexing", "xy")
-    kwargs.pop("name", None)
-    if kwargs:
-        raise TypeError(f"'{next(iter(kwargs))}' is an invalid keyword argument for this "
-                        f"function")
+    indexing = kwargs.get("indexing", "xy")
+    unknown = [k for k in kwargs if k not in ("indexing", "name")]
+    if unknown:
+        raise TypeError(f"'{unknown[0]}' is an invalid keyword argument for this function")
     if indexing not in ("xy", "ij"):
         raise ValueError(f"Argument `indexing` parameter must be either 'xy' or 'ij', got "
                          f"'{indexing}'")
