@@ -7,7 +7,7 @@ import torch
 
 import torchflow as tf
 from tests.ops._array_diff import check, check_error
-from torchflow._src.ops.partition_ops import invert_permutation
+from torchflow._src.ops.ranking_ops import invert_permutation
 from torchflow._src.testing import rand, real_tf
 
 

@@ -1,4 +1,4 @@
-"""Index bookkeeping ops: dynamic_partition/stitch, unravel_index, invert_permutation,
+"""Index bookkeeping ops: dynamic_partition/stitch, unravel_index,
 parallel_stack, get_static_value."""
 
 from __future__ import annotations
@@ -208,27 +208,6 @@ def unravel_index(indices, dims, name=None) -> Tensor:
     return wrap(out.to(ix._t.dtype), ix._dtype)
 
 
-@public("torchflow.math")
-def invert_permutation(x, name=None) -> Tensor:
-    """Computes the inverse permutation: ``y[x[i]] = i``.
-
-    Raises:
-      InvalidArgumentError: If ``x`` is not a 1-D permutation of ``0..n-1``.
-    """
-    p = _ints(x, "InvertPermutation")
-    t = p._t
-    if t.ndim != 1:
-        raise op_error("InvertPermutation", "invert_permutation expects a 1D vector.")
-    n = t.shape[0]
-    t64 = t.to(torch.int64)
-    if n and (int(t64.min()) < 0 or int(t64.max()) >= n or
-              torch.unique(t64).numel() != n):
-        raise op_error("InvertPermutation", f"{t.tolist()} is not a permutation")
-    out = torch.empty_like(t64)
-    out[t64] = torch.arange(n, device=t.device)
-    return wrap(out.to(t.dtype), p._dtype)
-
-
 @public("torchflow")
 def get_static_value(tensor, partial=False):
     """The NumPy value of an eager tensor (or the value itself if not a tensor).
@@ -246,4 +225,4 @@ def get_static_value(tensor, partial=False):
 
 
 __all__ = ["dynamic_partition", "dynamic_stitch", "parallel_stack", "unravel_index",
-           "invert_permutation", "get_static_value"]
+           "get_static_value"]

@@ -443,7 +443,7 @@ _OPS["ReverseSequence"] = _make(
     lambda input, seq_lengths, seq_dim, batch_dim: _m("array_ops").reverse_sequence(
         input, seq_lengths, seq_axis=seq_dim, batch_axis=batch_dim), "tf.reverse_sequence")
 _OPS["InvertPermutation"] = _make("InvertPermutation", ["x"],
-                                  _call("partition_ops", "invert_permutation", "x"),
+                                  _call("ranking_ops", "invert_permutation", "x"),
                                   "tf.math.invert_permutation")
 _OPS["PadV2"] = _make("PadV2", ["input", "paddings", "constant_values"],
                       lambda input, paddings, constant_values: _m("array_ops").pad(
