@@ -893,7 +893,7 @@ def _same_graph(a, b) -> bool:
 
 
 # The stand-in values of integer arguments a dry trace tries, in order (_placeholder).
-_INT_FILLS = ("zeros", "ones", "shape", "sizes")
+_INT_FILLS = ("zeros", "ones", "shape", "sizes", "iota")
 
 
 def _placeholder(x, unknown: int = 1, fill: str = "zeros"):
@@ -901,12 +901,17 @@ def _placeholder(x, unknown: int = 1, fill: str = "zeros"):
     dry trace: zeros; for floats with another fill, identity matrices (ones where the
     last two dimensions differ); for integers with ``fill="ones"`` ones, with ``fill="shape"``
     a vector ``[unknown, 1, 1, ...]`` (a shape for the unknown-sized inputs), with
-    ``fill="sizes"`` ``[unknown, 0, 0, ...]`` (sizes that add up to one of them)."""
+    ``fill="sizes"`` ``[unknown, 0, 0, ...]`` (sizes that add up to one of them); with
+    ``fill="iota"`` integers and floats are ``0, 1, 2, ...`` (a permutation, an
+    increasing range)."""
     if isinstance(x, TensorSpec):
         dims = x.shape.dims
         shape = () if dims is None else tuple(unknown if d is None else d for d in dims)
         if x.dtype is dtypes.string:
             return to_tensor(np.full(shape, b"", dtype=object), x.dtype)
+        if fill == "iota" and (x.dtype.is_integer or x.dtype.is_floating):
+            n = int(np.prod(shape, dtype=np.int64))
+            return wrap(torch.arange(n, dtype=x.dtype._torch).reshape(shape), x.dtype)
         if fill != "zeros" and (x.dtype.is_floating or x.dtype.is_complex):
             t = torch.ones(shape, dtype=x.dtype._torch)
             if len(shape) >= 2 and shape[-1] == shape[-2]:

@@ -1,0 +1,325 @@
+"""TF lowerings of array, random and image ops with data-dependent or few-op TF forms.
+
+``searchsorted`` (``LowerBound``/``UpperBound`` of the 2-D views, as TF's Python),
+``histogram_fixed_width``, ``bitcast``, ``saturate_cast`` (clamped, then ``Cast``),
+``unique``, ``random.shuffle`` (``RandomShuffle``), ``random.categorical``
+(``Multinomial``), ``space_to_batch(_nd)``, ``dynamic_partition``, ``dynamic_stitch``,
+``nn.batch_normalization``, ``image.adjust_brightness``/``adjust_contrast``/
+``per_image_standardization`` (float images), ``meshgrid`` and ``math.bincount``
+(``Bincount`` of ``max + 1`` bins, as TF 2.4) and ``math.invert_permutation``. A
+call these do not cover returns None (its results are then refused where they are
+read).
+"""
+
+from __future__ import annotations
+
+from torchflow._src.core import dtypes, op_graph
+from torchflow._src.core.tensor import Tensor
+from torchflow._src.core.variables import Variable
+from torchflow._src.ops import (
+    creation_ops,
+    histogram_ops,
+    image_color_ops,
+    image_ops,
+    normalization_ops,
+    partition_ops,
+    random_ops,
+    ranking_ops,
+    shape_ops,
+    sort_ops,
+    space_batch_ops,
+)
+from torchflow._src.ops.graph_lowering_nn import _dropout_seeds
+
+_I32 = dtypes.int32
+
+
+def _t(x) -> bool:
+    return isinstance(x, (Tensor, Variable))
+
+
+class _Ops:
+    """Adds single-output nodes of one dtype ``d`` to the builder ``b``."""
+
+    def __init__(self, b, d):
+        self.b, self.d = b, d
+
+    def __call__(self, op: str, *inputs, out=None, **attrs) -> str:
+        out = self.d if out is None else out
+        return f"{self.b.node(op, list(inputs), {'T': self.d, **attrs}, out_dtypes=[out])}:0"
+
+    def reduce(self, op: str, x: str, axes, keep: bool) -> str:
+        return self(op, x, self.b.constant(axes, _I32), Tidx=_I32, keep_dims=keep)
+
+
+def _searchsorted(b, call):
+    a = call.args
+    seq, values, out = a["sorted_sequence"], a["values"], call.outputs
+    if not _t(seq) or not _t(values) or not isinstance(out, Tensor):
+        return None
+    n, m = seq.shape.as_list()[-1:], values.shape.as_list()[-1:]
+    if not n or not m or n[0] is None or m[0] is None:
+        return None
+    d, od = seq.dtype, out.dtype
+    o = _Ops(b, d)
+    seq2 = o("Reshape", b.input(seq), b.constant([-1, n[0]], _I32), Tshape=_I32)
+    val2 = o("Reshape", b.input(values, d), b.constant([-1, m[0]], _I32), Tshape=_I32)
+    op = "UpperBound" if a.get("side", "left") == "right" else "LowerBound"
+    found = o(op, seq2, val2, out=od, out_type=od)
+    shape = b.node("Shape", [b.input(values, d)], {"T": d, "out_type": _I32},
+                   out_dtypes=[_I32])
+    return [_Ops(b, od)("Reshape", found, f"{shape}:0", Tshape=_I32)]
+
+
+def _histogram(b, call):
+    a = call.args
+    x, out = a["values"], call.outputs
+    if not _t(x) or not isinstance(out, Tensor):
+        return None
+    o = _Ops(b, x.dtype)
+    return [o("HistogramFixedWidth", b.input(x), b.input(a["value_range"], x.dtype),
+              b.input(a.get("nbins", 100), _I32), out=out.dtype, dtype=out.dtype)]
+
+
+def _bitcast(b, call):
+    x, out = call.args["input"], call.outputs
+    if not _t(x) or not isinstance(out, Tensor):
+        return None
+    return [_Ops(b, x.dtype)("Bitcast", b.input(x), out=out.dtype, type=out.dtype)]
+
+
+def _saturate_cast(b, call):
+    """TF's ``saturate_cast``: ``Maximum`` with the target's min where the source's is
+    lower, ``Minimum`` with its max where the source's is higher, then ``Cast``."""
+    x, out = call.args["value"], call.outputs
+    if not _t(x) or not isinstance(out, Tensor) or x.dtype.is_complex or \
+            out.dtype.is_complex or x.dtype == dtypes.bool or out.dtype == dtypes.bool:
+        return None
+    d, target = x.dtype, out.dtype
+    o = _Ops(b, d)
+    v = b.input(x)
+    if d.min < target.min:
+        v = o("Maximum", v, b.constant(target.min, d))
+    if d.max > target.max:
+        v = o("Minimum", v, b.constant(target.max, d))
+    n = b.node("Cast", [v], {"SrcT": d, "DstT": target, "Truncate": False},
+               out_dtypes=[target])
+    return [f"{n}:0"]
+
+
+def _unique(b, call):
+    a = call.args
+    x = a["x"]
+    if not _t(x):
+        return None
+    idx = dtypes.as_dtype(a.get("out_idx", _I32))
+    n = b.node("Unique", [b.input(x)], {"T": x.dtype, "out_idx": idx}, name="Unique",
+               out_dtypes=[x.dtype, idx])
+    return [f"{n}:0", f"{n}:1"]
+
+
+def _shuffle(b, call):
+    a = call.args
+    x = a["value"]
+    if not _t(x):
+        return None
+    seed, seed2 = _dropout_seeds(a.get("seed"))
+    return [_Ops(b, x.dtype)("RandomShuffle", b.input(x), seed=seed, seed2=seed2)]
+
+
+def _categorical(b, call):
+    a = call.args
+    logits, out = a["logits"], call.outputs
+    if not _t(logits) or not isinstance(out, Tensor):
+        return None
+    seed, seed2 = _dropout_seeds(a.get("seed"))
+    return [_Ops(b, logits.dtype)("Multinomial", b.input(logits),
+                                  b.input(a["num_samples"], _I32), out=out.dtype,
+                                  output_dtype=out.dtype, seed=seed, seed2=seed2)]
+
+
+def _space_to_batch(b, call):
+    a = call.args
+    x = a["input"]
+    if not _t(x):
+        return None
+    bs, pad = a["block_shape"], a["paddings"]
+    db = bs.dtype if isinstance(bs, Tensor) else _I32
+    dp = pad.dtype if isinstance(pad, Tensor) else _I32
+    return [_Ops(b, x.dtype)("SpaceToBatchND", b.input(x), b.input(bs, db), b.input(pad, dp),
+                             Tblock_shape=db, Tpaddings=dp)]
+
+
+def _dynamic_partition(b, call):
+    a = call.args
+    x, k = a["data"], a["num_partitions"]
+    if not _t(x) or not isinstance(k, int):
+        return None
+    n = b.node("DynamicPartition", [b.input(x), b.input(a["partitions"], _I32)],
+               {"T": x.dtype, "num_partitions": k}, name="DynamicPartition",
+               out_dtypes=[x.dtype] * k)
+    return [f"{n}:{i}" for i in range(k)]
+
+
+def _dynamic_stitch(b, call):
+    a = call.args
+    idx, data = a["indices"], a["data"]
+    if not isinstance(idx, (list, tuple)) or not isinstance(data, (list, tuple)) or \
+            len(idx) != len(data) or not data or not all(_t(t) for t in data):
+        return None
+    d = data[0].dtype
+    n = b.node("DynamicStitch", [b.input(i, _I32) for i in idx] +
+               [b.input(t, d) for t in data], {"T": d, "N": len(data)},
+               name="DynamicStitch", out_dtypes=[d])
+    return [f"{n}:0"]
+
+
+def _batch_normalization(b, call):
+    """TF's ``batch_normalization``: ``inv = rsqrt(variance + eps) * scale``;
+    ``x * inv + (offset - mean * inv)`` (``-mean * inv`` without an offset)."""
+    a = call.args
+    x = a["x"]
+    if not _t(x) or not x.dtype.is_floating:
+        return None
+    d = x.dtype
+    o = _Ops(b, d)
+    inv = o("Rsqrt", o("AddV2", b.input(a["variance"], d),
+                       b.input(a["variance_epsilon"], d)))
+    if a.get("scale") is not None:
+        inv = o("Mul", inv, b.input(a["scale"], d))
+    shift = o("Mul", b.input(a["mean"], d), inv)
+    shift = o("Neg", shift) if a.get("offset") is None else \
+        o("Sub", b.input(a["offset"], d), shift)
+    return [o("AddV2", o("Mul", b.input(x), inv), shift)]
+
+
+def _adjust_brightness(b, call):
+    a = call.args
+    x = a["image"]
+    if not _t(x) or not x.dtype.is_floating:
+        return None
+    return [_Ops(b, x.dtype)("AddV2", b.input(x), b.input(a["delta"], x.dtype))]
+
+
+def _adjust_contrast(b, call):
+    a = call.args
+    x = a["images"]
+    if not _t(x) or x.dtype not in (dtypes.float32, dtypes.float16):
+        return None
+    return [_Ops(b, x.dtype)("AdjustContrastv2", b.input(x),
+                             b.input(a["contrast_factor"], dtypes.float32))]
+
+
+def _per_image_standardization(b, call):
+    """TF's: ``(image - mean) / maximum(std, rsqrt(num_pixels))`` over the last three
+    axes, of float32 images."""
+    x = call.args["image"]
+    if not _t(x) or x.dtype != dtypes.float32 or x.shape.rank is None or x.shape.rank < 3:
+        return None
+    dims = x.shape.as_list()[-3:]
+    if None in dims:
+        return None
+    d = x.dtype
+    o = _Ops(b, d)
+    xe, axes = b.input(x), [-1, -2, -3]
+    mean = o.reduce("Mean", xe, axes, True)
+    dev = o("Sub", xe, mean)
+    std = o("Sqrt", o.reduce("Mean", o("Square", dev), axes, True))
+    floor = b.constant((dims[0] * dims[1] * dims[2]) ** -0.5, d)
+    return [o("RealDiv", dev, o("Maximum", std, floor))]
+
+
+def _meshgrid(b, call):
+    """TF's ``meshgrid``: each input reshaped to ``-1`` on its own axis (the first two
+    swapped for ``"xy"``), times ``ones`` of all the inputs' sizes."""
+    a = call.args
+    xs = list(a.get("args") or ())
+    out = call.outputs
+    kw = a.get("kwargs") or {}
+    indexing = kw.get("indexing", "xy")
+    if not xs or not all(_t(x) and x.shape.rank == 1 for x in xs) or \
+            len({x.dtype for x in xs}) != 1 or set(kw) - {"indexing", "name"} or \
+            indexing not in ("xy", "ij") or not isinstance(out, list):
+        return None
+    d, n = xs[0].dtype, len(xs)
+    o = _Ops(b, d)
+    sizes = [b.node("Size", [b.input(x)], {"T": d, "out_type": _I32}, out_dtypes=[_I32])
+             for x in xs]
+    sizes = [f"{s}:0" for s in sizes]
+    shaped = []
+    for i, x in enumerate(xs):
+        dims = [1] * n
+        dims[i] = -1
+        shaped.append(o("Reshape", b.input(x), b.constant(dims, _I32), Tshape=_I32))
+    if indexing == "xy" and n > 1:
+        shaped[0] = o("Reshape", shaped[0], b.constant([1, -1] + [1] * (n - 2), _I32),
+                      Tshape=_I32)
+        shaped[1] = o("Reshape", shaped[1], b.constant([-1, 1] + [1] * (n - 2), _I32),
+                      Tshape=_I32)
+        sizes[0], sizes[1] = sizes[1], sizes[0]
+    dims = b.node("Pack", sizes, {"T": _I32, "N": n, "axis": 0}, out_dtypes=[_I32])
+    ones = b.node("Fill", [f"{dims}:0", b.constant(1, d)], {"T": d, "index_type": _I32},
+                  out_dtypes=[d])
+    return [o("Mul", s, f"{ones}:0") for s in shaped]
+
+
+def _bincount(b, call):
+    """TF 2.4's ``bincount``: ``Bincount`` of ``(size(arr) > 0) * (max(arr) + 1)`` bins
+    (bounded by ``minlength``/``maxlength``); weights sum by ``UnsortedSegmentSum``."""
+    a = call.args
+    arr, out = a["arr"], call.outputs
+    if not _t(arr) or arr.dtype != _I32 or a.get("axis") is not None or \
+            a.get("binary_output") or arr.shape.rank is None or \
+            not isinstance(out, Tensor):
+        return None
+    o = _Ops(b, _I32)
+    xe = b.input(arr)
+    shape = o("Shape", xe, out_type=_I32)
+    count = o.reduce("Prod", shape, [0], False)
+    nonempty = o("Greater", count, b.constant(0, _I32), out=dtypes.bool)
+    flag = b.node("Cast", [nonempty], {"SrcT": dtypes.bool, "DstT": _I32, "Truncate": False},
+                  out_dtypes=[_I32])
+    top = o.reduce("Max", xe, list(range(arr.shape.rank)), False)
+    size = o("Mul", f"{flag}:0", o("AddV2", top, b.constant(1, _I32)))
+    if a.get("minlength") is not None:
+        size = o("Maximum", b.input(a["minlength"], _I32), size)
+    if a.get("maxlength") is not None:
+        size = o("Minimum", b.input(a["maxlength"], _I32), size)
+    d = out.dtype
+    w = a.get("weights")
+    if w is not None:
+        return [_Ops(b, d)("UnsortedSegmentSum", b.input(w, d), xe, size, Tindices=_I32,
+                           Tnumsegments=_I32)]
+    empty = b.constant([], d)
+    return [_Ops(b, d)("Bincount", xe, size, empty)]
+
+
+def _invert_permutation(b, call):
+    x = call.args["x"]
+    if not _t(x):
+        return None
+    return [_Ops(b, x.dtype)("InvertPermutation", b.input(x))]
+
+
+for _fn, _lower in (
+        (ranking_ops.invert_permutation, _invert_permutation),
+        (sort_ops.searchsorted, _searchsorted),
+        (histogram_ops.histogram_fixed_width, _histogram),
+        (creation_ops.bitcast, _bitcast),
+        (creation_ops.saturate_cast, _saturate_cast),
+        (sort_ops.unique, _unique),
+        (random_ops.shuffle, _shuffle),
+        (random_ops.categorical, _categorical),
+        (space_batch_ops.space_to_batch, _space_to_batch),
+        (space_batch_ops.space_to_batch_nd, _space_to_batch),
+        (partition_ops.dynamic_partition, _dynamic_partition),
+        (partition_ops.dynamic_stitch, _dynamic_stitch),
+        (normalization_ops.batch_normalization, _batch_normalization),
+        (image_color_ops.adjust_brightness, _adjust_brightness),
+        (image_ops.adjust_contrast, _adjust_contrast),
+        (image_color_ops.per_image_standardization, _per_image_standardization),
+        (shape_ops.meshgrid, _meshgrid),
+        (ranking_ops.bincount, _bincount)):
+    if not op_graph.is_registered(_fn):
+        op_graph.register(_fn, _lower)
+del _fn, _lower
