@@ -100,11 +100,11 @@ def record_cond(r, pred: Tensor, true_fn, false_fn):
     except (Exception, graph_trace.TraceUnsafe):  # noqa: BLE001 - the trace stays right eagerly
         r.unsafe = r.unsafe or "a tf.cond branch could not be traced"
         return out
+    out_true, out_false = (out, out_dry) if taken else (out_dry, out)
     try:
         nest.assert_same_structure(out, out_dry, check_types=False)
-    except (ValueError, TypeError):
-        r.unsafe = r.unsafe or "tf.cond branches return different structures"
-        return out
+    except (ValueError, TypeError) as e:
+        raise _branch_mismatch(out_true, out_false, str(e)) from None
     leaves, leaves_dry, changed = _as_tensors_where_paired(r, nest.flatten(out),
                                                            nest.flatten(out_dry))
     if changed:
@@ -122,8 +122,9 @@ def record_cond(r, pred: Tensor, true_fn, false_fn):
             names.append(None)
             continue
         if x._dtype is not y._dtype:
-            r.unsafe = r.unsafe or "tf.cond branches return different dtypes"
-            return out
+            xt, yf = (x, y) if taken else (y, x)
+            raise _branch_mismatch(out_true, out_false,
+                                   f"{_Sym(xt)!r} and {_Sym(yf)!r} have different types")
         names.append(r._fresh("o"))
     cond_expr = r._expr(pred._t)
     branch_true, branch_false = (lines_run, lines_dry) if taken else (lines_dry, lines_run)
@@ -136,6 +137,31 @@ def record_cond(r, pred: Tensor, true_fn, false_fn):
     r.lines.extend(code)
     r.ops.append(("If", code[0]))
     return _named_outputs(r, out, names)
+
+
+def _branch_mismatch(out_true, out_false, detail: str) -> TypeError:
+    """TF's error for ``tf.cond`` branches whose results do not pair."""
+    return TypeError(
+        "true_fn and false_fn arguments to tf.cond must have the same number, type, and "
+        f"overall structure of return values.\n\ntrue_fn output: {_symbolic(out_true)}\n"
+        f"false_fn output: {_symbolic(out_false)}\n\nError details:\n{detail}")
+
+
+def _symbolic(value):
+    """``value`` with its tensors shown as a graph shows them (shape and dtype only: the
+    trace's values are stand-ins)."""
+    return nest.map_structure(
+        lambda t: _Sym(t) if isinstance(t, Tensor) else t, value)
+
+
+class _Sym:
+    __slots__ = ("t",)
+
+    def __init__(self, t):
+        self.t = t
+
+    def __repr__(self):
+        return f"Tensor(shape={self.t.shape}, dtype={self.t.dtype.name})"
 
 
 def _as_tensors_where_paired(r, run: list, dry: list):
