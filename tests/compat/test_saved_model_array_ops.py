@@ -76,6 +76,18 @@ def _cases(m):
                          ([3], f32), [1.0, 2.0, 3.0], [0.0, -1.0, 5.0]),
         "invert_permutation": (lambda x, k: m.math.invert_permutation(k), ([4], i32),
                                [2, 0, 3, 1], [0, 1, 2, 3]),
+        "tensordot": (lambda x, k: m.tensordot(x, k, 1), ([4, 2], f32), X2[:2].T.copy(),
+                      X[1:3].T.copy()),
+        "tensordot_pairs": (lambda x, k: m.tensordot(m.reshape(x, [3, 2, 2]), k, [[0, 2], [1, 0]]),
+                            ([2, 3, 2], f32), np.reshape(X2, [2, 3, 2]),
+                            np.reshape(X, [2, 3, 2])),
+        "tensordot_outer": (lambda x, k: m.tensordot(x[0], k, 0), ([2], f32), [1.0, 2.0],
+                            [-1.0, 0.5]),
+        "boolean_mask": (lambda x, k: m.boolean_mask(x, k), ([3], m.bool),
+                         [True, False, True], [False, False, False]),
+        "boolean_mask_2d_axis": (lambda x, k: m.boolean_mask(m.reshape(x, [1, 3, 4]), k,
+                                                             axis=1), ([3, 4], m.bool),
+                                 X > 0, X2 > 1),
         "bincount": (lambda x, k: m.math.bincount(k), ([5], i32), [1, 1, 4, 0, 1],
                      [2, 2, 2, 0, 7]),
         "bincount_bounded": (lambda x, k: m.math.bincount(k, minlength=3, maxlength=5,
@@ -155,3 +167,26 @@ def test_shuffle_and_categorical_draw_from_the_arguments(saver, tmp_path):
         draws = np.asarray(loaded.categorical(lib.constant(logits), lib.constant(200)))
         assert draws.shape == (2, 200) and draws.dtype == np.int64
         assert (draws[0] == 1).all() and set(draws[1].tolist()) == {0, 2}
+
+
+def test_tensordot_and_boolean_mask_of_unknown_batch_sizes(tmp_path):
+    """Shapes the signature leaves unknown are read from the tensors when they run."""
+    rtf = real_tf()
+    mod = tf.Module()
+    mod.dot = tf.function(lambda x, w: tf.tensordot(x, w, [[2], [0]]),
+                          input_signature=[tf.TensorSpec([None, None, 3], tf.float32),
+                                           tf.TensorSpec([3, 2], tf.float32)])
+    mod.mask = tf.function(lambda x: tf.boolean_mask(x, x[:, 0] > 0),
+                           input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+    tf.saved_model.save(mod, str(tmp_path))
+    rng = np.random.default_rng(3)
+    w = rng.normal(size=(3, 2)).astype(np.float32)
+    for lib in (rtf, tf):
+        loaded = lib.saved_model.load(str(tmp_path))
+        for shape in ((2, 5, 3), (1, 1, 3)):
+            x = rng.normal(size=shape).astype(np.float32)
+            np.testing.assert_allclose(np.asarray(loaded.dot(x, w)),
+                                       np.tensordot(x, w, [[2], [0]]), rtol=1e-5, atol=1e-6)
+        for n in (4, 7):
+            x = rng.normal(size=(n, 2)).astype(np.float32)
+            np.testing.assert_array_equal(np.asarray(loaded.mask(x)), x[x[:, 0] > 0])

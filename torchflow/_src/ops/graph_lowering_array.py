@@ -6,7 +6,9 @@
 (``Multinomial``), ``space_to_batch(_nd)``, ``dynamic_partition``, ``dynamic_stitch``,
 ``nn.batch_normalization``, ``image.adjust_brightness``/``adjust_contrast``/
 ``per_image_standardization`` (float images), ``meshgrid`` and ``math.bincount``
-(``Bincount`` of ``max + 1`` bins, as TF 2.4) and ``math.invert_permutation``. A
+(``Bincount`` of ``max + 1`` bins, as TF 2.4), ``math.invert_permutation``,
+``tensordot`` (a ``MatMul`` of both sides as matrices) and ``boolean_mask``
+(``GatherV2`` of ``Where`` of the mask, as TF's Python). A
 call these do not cover returns None (its results are then refused where they are
 read).
 """
@@ -18,6 +20,8 @@ from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.variables import Variable
 from torchflow._src.ops import (
     creation_ops,
+    einsum_ops,
+    gather_ops,
     histogram_ops,
     image_color_ops,
     image_ops,
@@ -294,6 +298,101 @@ def _bincount(b, call):
     return [_Ops(b, d)("Bincount", xe, size, empty)]
 
 
+def _shape(b, x) -> str:
+    """``Shape`` of ``x`` (a traced tensor), int32."""
+    n = b.node("Shape", [b.input(x)], {"T": x.dtype, "out_type": _I32}, out_dtypes=[_I32])
+    return f"{n}:0"
+
+
+def _gather_dims(b, shape: str, idx: list) -> str:
+    """The dims ``idx`` of the int32 shape vector ``shape``."""
+    n = b.node("GatherV2", [shape, b.constant(idx, _I32), b.constant(0, _I32)],
+               {"Tparams": _I32, "Tindices": _I32, "Taxis": _I32, "batch_dims": 0},
+               out_dtypes=[_I32])
+    return f"{n}:0"
+
+
+def _tensordot_side(b, x, axes: list, flipped: bool):
+    """TF's ``_tensordot_reshape``: ``x`` transposed to ``free + axes`` (``axes + free``
+    when ``flipped``) and reshaped to a matrix; also the free dims (a vector)."""
+    rank = x.shape.rank
+    free = [i for i in range(rank) if i not in axes]
+    perm = axes + free if flipped else free + axes
+    o, i32 = _Ops(b, x.dtype), _Ops(b, _I32)
+    xe, shape = b.input(x), _shape(b, x)
+    free_dims = _gather_dims(b, shape, free)
+    n_free = i32.reduce("Prod", free_dims, [0], False)
+    n_axes = i32.reduce("Prod", _gather_dims(b, shape, axes), [0], False)
+    if perm != list(range(rank)):
+        xe = o("Transpose", xe, b.constant(perm, _I32), Tperm=_I32)
+    dims = [n_axes, n_free] if flipped else [n_free, n_axes]
+    packed = b.node("Pack", dims, {"T": _I32, "N": 2, "axis": 0}, out_dtypes=[_I32])
+    return o("Reshape", xe, f"{packed}:0", Tshape=_I32), free_dims
+
+
+def _tensordot(b, call):
+    """TF's ``tensordot``: both sides as matrices, ``MatMul``, reshaped to the free
+    dims of ``a`` then of ``b``."""
+    a = call.args
+    x, y, axes = a["a"], a["b"], a["axes"]
+    if not _t(x) or not _t(y) or x.dtype != y.dtype or x.shape.rank is None or \
+            y.shape.rank is None or not isinstance(call.outputs, Tensor):
+        return None
+    rx, ry = x.shape.rank, y.shape.rank
+    if isinstance(axes, int):
+        if not 0 <= axes <= min(rx, ry):
+            return None
+        ax, ay = list(range(rx - axes, rx)), list(range(axes))
+    elif isinstance(axes, (list, tuple)) and len(axes) == 2 and \
+            not any(isinstance(v, Tensor) for v in axes):
+        ax = [axes[0]] if isinstance(axes[0], int) else list(axes[0])
+        ay = [axes[1]] if isinstance(axes[1], int) else list(axes[1])
+        ax, ay = [int(v) % rx for v in ax], [int(v) % ry for v in ay]
+    else:
+        return None
+    mx, free_x = _tensordot_side(b, x, ax, False)
+    my, free_y = _tensordot_side(b, y, ay, True)
+    o = _Ops(b, x.dtype)
+    mm = o("MatMul", mx, my, transpose_a=False, transpose_b=False)
+    dims = b.node("ConcatV2", [free_x, free_y, b.constant(0, _I32)],
+                  {"T": _I32, "N": 2, "Tidx": _I32}, out_dtypes=[_I32])
+    return [o("Reshape", mm, f"{dims}:0", Tshape=_I32)]
+
+
+def _boolean_mask(b, call):
+    """TF's ``boolean_mask``: the masked dims merged into one, ``Where`` of the
+    flattened mask, ``GatherV2`` of those rows on ``axis``."""
+    a = call.args
+    x, mask = a["tensor"], a["mask"]
+    axis = a.get("axis")
+    axis = 0 if axis is None else axis
+    if not _t(x) or not _t(mask) or x.shape.rank is None or mask.shape.rank is None or \
+            not isinstance(axis, int) or mask.dtype != dtypes.bool or \
+            not isinstance(call.outputs, Tensor):
+        return None
+    rank, nm = x.shape.rank, mask.shape.rank
+    axis %= max(rank, 1)
+    if nm == 0 or axis + nm > rank:
+        return None
+    d = x.dtype
+    i32, i64 = _Ops(b, _I32), _Ops(b, dtypes.int64)
+    xe, shape = b.input(x), _shape(b, x)
+    merged = i32.reduce("Prod", _gather_dims(b, shape, list(range(axis, axis + nm))), [0],
+                        True)
+    parts = [_gather_dims(b, shape, list(range(axis))), merged,
+             _gather_dims(b, shape, list(range(axis + nm, rank)))]
+    dims = b.node("ConcatV2", parts + [b.constant(0, _I32)], {"T": _I32, "N": 3, "Tidx": _I32},
+                  out_dtypes=[_I32])
+    flat = _Ops(b, d)("Reshape", xe, f"{dims}:0", Tshape=_I32)
+    m = _Ops(b, dtypes.bool)("Reshape", b.input(mask), b.constant([-1], _I32), Tshape=_I32)
+    where = _Ops(b, dtypes.bool)("Where", m, out=dtypes.int64)
+    idx = i64("Squeeze", where, squeeze_dims=[1])
+    n = b.node("GatherV2", [flat, idx, b.constant(axis, _I32)],
+               {"Tparams": d, "Tindices": dtypes.int64, "Taxis": _I32, "batch_dims": 0},
+               out_dtypes=[d])
+    return [f"{n}:0"]
+
+
 def _invert_permutation(b, call):
     x = call.args["x"]
     if not _t(x):
@@ -303,6 +402,8 @@ def _invert_permutation(b, call):
 
 for _fn, _lower in (
         (ranking_ops.invert_permutation, _invert_permutation),
+        (einsum_ops.tensordot, _tensordot),
+        (gather_ops.boolean_mask, _boolean_mask),
         (sort_ops.searchsorted, _searchsorted),
         (histogram_ops.histogram_fixed_width, _histogram),
         (creation_ops.bitcast, _bitcast),

@@ -15,7 +15,6 @@ from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.variables import Variable
 from torchflow._src.ops import (
     conv_ops,
-    einsum_ops,
     fused_layer_ops,
     nn_ops,
     normalization_ops,
@@ -196,32 +195,6 @@ def _moments(b, call):
     return outs
 
 
-def _tensordot(b, call):
-    """``a``'s last axis against a 2-D ``b``'s first (Keras' Dense on rank > 2):
-    Reshape to 2-D, MatMul, Reshape back to ``a``'s leading dims (read at run time)."""
-    a_, b_, axes = call.args["a"], call.args["b"], call.args["axes"]
-    d = call.outputs.dtype
-    rank = a_.shape.rank if isinstance(a_, (Tensor, Variable)) else None
-    bshape = b_.shape.as_list() if isinstance(b_, (Tensor, Variable)) else None
-    ok = rank is not None and bshape is not None and len(bshape) == 2 and (
-        axes == 1 or (isinstance(axes, (list, tuple)) and len(axes) == 2 and
-                      list(map(_ints, axes)) == [[rank - 1], [0]]))
-    if not ok or rank is None or bshape is None:
-        n = b.node("Unlowered", [], {"dtype": d}, out_dtypes=[d], exportable=False)
-        return [f"{n}:0"]
-    ia, ib = b.input(a_), b.input(b_)
-    flat = _op(b, "Reshape", [ia, b.constant([-1, bshape[0]], dtypes.int32)], d,
-               Tshape=dtypes.int32)
-    mm = _op(b, "MatMul", [flat, ib], d, transpose_a=False, transpose_b=False)
-    shape = f"{b.node('Shape', [ia], {'T': d, 'out_type': dtypes.int32}, out_dtypes=[dtypes.int32])}:0"
-    lead = _op(b, "Slice", [shape, b.constant([0], dtypes.int32),
-                            b.constant([rank - 1], dtypes.int32)], dtypes.int32,
-               Index=dtypes.int32)
-    i32 = dtypes.int32
-    out_shape = f"{b.node('ConcatV2', [lead, b.constant([bshape[1]], i32), b.constant(0, i32)], {'T': i32, 'N': 2, 'Tidx': i32}, out_dtypes=[i32])}:0"
-    return [_op(b, "Reshape", [mm, out_shape], d, Tshape=dtypes.int32)]
-
-
 def _dropout_seeds(op_seed) -> tuple:
     """``seed``/``seed2`` of the graph's random op: TF's (global seed, op seed), the
     default graph seed with an op seed alone, ``(0, 0)`` (a fresh seed per kernel)
@@ -295,10 +268,6 @@ def _dropout(b, call):
     return [_op(b, "Mul", [scaled, f"{mask}:0"], d)]
 
 
-def _ints(v):
-    return [int(v)] if isinstance(v, int) else [int(x) for x in v]
-
-
 op_graph.register(Variable.read_value, _read_value)
 op_graph.register(Variable.value, _read_value)
 op_graph.register(conv_ops._conv, _conv)
@@ -307,7 +276,6 @@ op_graph.register(pooling_ops._pool, _pool)
 op_graph.register(normalization_ops.fused_batch_norm, _fused_batch_norm)
 op_graph.register(nn_ops.gelu, _gelu)
 op_graph.register(normalization_ops.moments, _moments)
-op_graph.register(einsum_ops.tensordot, _tensordot)
 op_graph.register(nn_ops.dropout, _dropout)
 
 # The Keras layers' other ops (Einsum, padding, depthwise/transposed convolutions...).
