@@ -1,4 +1,5 @@
-"""TF lowering of ``tf.cond`` (and AutoGraph's ``if`` on a tensor): an ``If`` node.
+"""TF lowerings of ``tf.cond`` (and AutoGraph's ``if`` on a tensor): an ``If`` node;
+and of ``tf.map_fn``: a ``While`` loop over TensorLists.
 
 Each branch runs again as a dry trace while its op calls are captured, and becomes a
 function of the ``If``'s ``then_branch``/``else_branch`` attributes, as TF's
@@ -7,27 +8,40 @@ reads, then the variables either captures) and return the same outputs. A Python
 ``bool`` predicate lowers the branch it selects in place. A branch that cannot be
 traced without running (it reads a tensor value into Python) or whose results differ
 in structure or dtype from the other's is refused (None).
+
+``map_fn`` writes what TF's does: each element tensor becomes a TensorList
+(``TensorListFromTensor``), the loop body reads element ``i``, runs ``fn``'s ops (its
+Python traced once more on stand-in elements) and writes each result into a
+reserved TensorList, stacked after the loop; the element count is read at run time.
+``fn`` is traced at two element sizes (its size-1 dimensions, which may stand in for
+unknown ones, one larger the second time) and the bodies must agree, or the graph is
+refused (a body that read a size the signature leaves unknown).
 """
 
 from __future__ import annotations
 
-from torchflow._src.core import dtypes, graph_trace, op_graph
-from torchflow._src.core.tensor import Tensor
+import torch
+
+from torchflow._src.core import dtypes, errors, graph_trace, op_graph
+from torchflow._src.core.op_graph import shape_attr
+from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.core.variables import Variable
-from torchflow._src.ops import control_flow_ops
+from torchflow._src.ops import control_flow_ops, functional_ops
 from torchflow._src.util import nest
 
+_I32 = dtypes.int32
 
-def _trace_branch(b, fn):
-    """``fn()`` run dry while its op calls are captured: ``(calls, flat outputs, dynamic
-    ids, outputs)``; None if it cannot be traced without running."""
+
+def _trace_branch(b, fn, args=()):
+    """``fn(*args)`` run dry while its op calls are captured: ``(calls, flat outputs,
+    dynamic ids, outputs)``; None if it cannot be traced without running."""
     rec = graph_trace.Recorder("cond_branch", dry=True)
-    for t in b._keep:  # the outer values, so that what the branch computes from them
-        rec.input(t._t)  # without a lowering is not mistaken for a constant
+    for t in list(b._keep) + list(args):  # the outer values (and the stand-ins), so that
+        rec.input(t._t)  # what fn computes from them without a lowering is not constant
     try:
         with rec, op_graph.capture_calls() as cap:
-            out = fn()
-    except graph_trace.TraceUnsafe:
+            out = fn(*args)
+    except (graph_trace.TraceUnsafe, errors.OpError, ValueError, TypeError):
         return None
     if rec.unsafe is not None:
         return None
@@ -132,4 +146,110 @@ def _cond(b, call):
     return [f"{n}:{k}" for k in range(len(tout))]
 
 
+def _stand_in(t: Tensor, grow: int) -> Tensor:
+    """An element of ``t``: zeros, its size-1 dimensions (the dry trace's stand-in size
+    of the signature's unknown ones) ``1 + grow``."""
+    dims = [int(v) + grow if v == 1 else int(v) for v in t._t.shape[1:]]
+    return wrap(torch.zeros(dims, dtype=t.dtype._torch), t.dtype)
+
+
+def _body_nodes(trace, stand_ins, outer) -> list | None:
+    """The serialized nodes of ``trace``'s graph (Placeholders left out), to compare
+    the traces at two element sizes; None if it holds what TF cannot run."""
+    ins = list(stand_ins) + list(outer)
+    g = op_graph.FuncGraph.build("map_fn_body", [f"a{k}" for k in range(len(ins))], ins,
+                                 trace[0], trace[3], trace[2])
+    if not g.exportable:
+        return None
+    return [n.SerializeToString(deterministic=True) for n in g.as_graph_def().node
+            if n.op != "Placeholder"]
+
+
+def _list_node(b, op: str, inputs: list, element_dtype) -> str:
+    n = b.node(op, inputs, {"element_dtype": element_dtype, "shape_type": _I32},
+               out_dtypes=[dtypes.variant])
+    return f"{n}:0"
+
+
+def _map_fn(b, call):
+    a = call.args
+    fn, elems = a["fn"], a["elems"]
+    flat_e = nest.flatten(elems)
+    flat_o = nest.flatten(call.outputs)
+    if not callable(fn) or not flat_e or not flat_o or \
+            not all(isinstance(t, Tensor) and t.shape.rank for t in flat_e) or \
+            not all(isinstance(t, Tensor) and t.shape.rank for t in flat_o) or \
+            any(t.dtype == dtypes.string for t in flat_e):
+        return None
+
+    def run(*xs):
+        return fn(nest.pack_sequence_as(elems, list(xs)))
+
+    ins1 = [_stand_in(t, 0) for t in flat_e]
+    ins2 = [_stand_in(t, 1) for t in flat_e]
+    t1, t2 = _trace_branch(b, run, ins1), _trace_branch(b, run, ins2)
+    if t1 is None or t2 is None or len(t1[1]) != len(flat_o) or len(t2[1]) != len(flat_o):
+        return None
+    seen: dict = {}
+    _outer_reads(b, t1[0], seen)
+    outer = [v for k, v in seen.items() if not isinstance(k, tuple)]
+    n1, n2 = _body_nodes(t1, ins1, outer), _body_nodes(t2, ins2, outer)
+    if n1 is None or n1 != n2:
+        return None
+    out_dtypes = [o.dtype for o in flat_o]
+    for y, d in zip(t1[1], out_dtypes):
+        if not isinstance(y, Tensor) or y.dtype != d:
+            return None
+    v = dtypes.variant
+    unknown = b.constant(-1, _I32)
+    first = b.input(flat_e[0])
+    shape = b.node("Shape", [first], {"T": flat_e[0].dtype, "out_type": _I32},
+                   out_dtypes=[_I32])
+    count = b.node("GatherV2", [f"{shape}:0", b.constant(0, _I32), b.constant(0, _I32)],
+                   {"Tparams": _I32, "Tindices": _I32, "Taxis": _I32, "batch_dims": 0},
+                   out_dtypes=[_I32])
+    n = f"{count}:0"
+    in_lists = [_list_node(b, "TensorListFromTensor", [b.input(t), unknown], t.dtype)
+                for t in flat_e]
+    out_lists = [_list_node(b, "TensorListReserve", [unknown, n], d) for d in out_dtypes]
+    loop = [(b.constant(0, _I32), _I32), (n, _I32)] + [(ep, v) for ep in out_lists] + \
+        [(ep, v) for ep in in_lists] + [(b.input(t), t.dtype) for t in outer]
+    args = [(f"loop_{k}", d, None if k >= 2 else []) for k, (_, d) in enumerate(loop)]
+    body, be = b.function("map_while_body", args)
+    i, k_out, k_in = be[0], 2, 2 + len(out_lists)
+    for t, ep in zip(outer, be[k_in + len(in_lists):]):
+        body.bind(t, ep)
+    for t, stand_in, lst in zip(flat_e, ins1, be[k_in:k_in + len(in_lists)]):
+        x = body.node("TensorListGetItem", [lst, i, body.constant(-1, _I32)],
+                      {"element_dtype": t.dtype}, out_dtypes=[t.dtype])
+        body.bind(stand_in, f"{x}:0")
+    body.lower_calls(t1[0], t1[2])
+    written = []
+    for y, d, lst in zip(t1[1], out_dtypes, be[k_out:k_in]):
+        w = body.node("TensorListSetItem", [lst, i, body.input(y)], {"element_dtype": d},
+                      out_dtypes=[v])
+        written.append(f"{w}:0")
+    nxt = body.node("AddV2", [i, body.constant(1, _I32)], {"T": _I32}, out_dtypes=[_I32])
+    extra = body.graph.inputs[len(args):]  # variables fn captured (resources)
+    body_fn = b.end_function(body, [f"{nxt}:0", be[1]] + written + be[k_in:] + extra)
+    for var in body.graph.variables:
+        loop.append((b.handle(var), dtypes.resource))
+        args.append(("resource", dtypes.resource, []))
+    cond, ce = b.function("map_while_cond", args)
+    less = cond.node("Less", [ce[0], ce[1]], {"T": _I32}, out_dtypes=[dtypes.bool])
+    cond_fn = b.end_function(cond, [f"{less}:0"])
+    w = b.node("While" if body.graph.variables else "StatelessWhile", [ep for ep, _ in loop],
+               {"T": [d for _, d in loop], "cond": cond_fn, "body": body_fn,
+                "output_shapes": [shape_attr(dims) for _, _, dims in args],
+                "parallel_iterations": int(a.get("parallel_iterations") or 10)},
+               name="map/while", out_dtypes=[d for _, d in loop])
+    outs = []
+    for k, d in enumerate(out_dtypes):
+        s_ = b.node("TensorListStack", [f"{w}:{k_out + k}", unknown],
+                    {"element_dtype": d, "num_elements": -1}, out_dtypes=[d])
+        outs.append(f"{s_}:0")
+    return outs
+
+
 op_graph.register(control_flow_ops.cond, _cond)
+op_graph.register(functional_ops.map_fn, _map_fn)
