@@ -519,3 +519,27 @@ def test_integer_arguments_that_ops_read_as_shapes(tmp_path):
         out = loaded.dropout(lib.constant(ones), lib.constant([64, 1], lib.int64)).numpy()
         assert set(np.unique(out)) <= {0.0, 2.0} and 0 < (out == 0).sum() < out.size
         assert (out == out[:, :1]).all()
+
+
+@pytest.mark.parametrize("result", ["nested", "flat"])
+def test_the_one_signature_function_is_the_default_only_if_its_outputs_can_be(result,
+                                                                              tmp_path):
+    """TF's rule (``_valid_signature``): the single function with an input signature is
+    ``serving_default`` only if its outputs are a tensor, a flat sequence or a dict of
+    tensors; a nested result saves with no signature, not an error."""
+    rtf = real_tf()
+    for lib, path in ((rtf, tmp_path / "tf"), (tf, tmp_path / "torchflow")):
+        mod = lib.Module()
+
+        def body(x):
+            return (x, [x * 2.0]) if result == "nested" else (x, x * 2.0)
+
+        mod.f = lib.function(body, input_signature=[lib.TensorSpec([3], lib.float32)])
+        lib.saved_model.save(mod, str(path))
+    for lib in (rtf, tf):
+        for path in (tmp_path / "tf", tmp_path / "torchflow"):
+            loaded = lib.saved_model.load(str(path))
+            assert list(loaded.signatures) == ([] if result == "nested" else
+                                               ["serving_default"])
+            got = lib.nest.flatten(loaded.f(lib.constant([1.0, 2.0, 3.0])))
+            np.testing.assert_allclose(np.asarray(got[-1]), [2.0, 4.0, 6.0])

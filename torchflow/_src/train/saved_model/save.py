@@ -34,7 +34,7 @@ import shutil
 
 import numpy as np
 
-from torchflow._src.core import dtypes, errors
+from torchflow._src.core import dtypes, errors, function_signature
 from torchflow._src.core.composite_tensor import TypeSpec
 from torchflow._src.core.function import ConcreteFunction, Function
 from torchflow._src.core.op_graph import NameAttrList, attr_value, shape_proto
@@ -686,8 +686,16 @@ def _valid_signature(fn) -> bool:
     except (errors.OpError, TypeError, ValueError):
         return False
     flat = nest.flatten(outs)
-    return bool(flat) and not any(structure.is_composite_spec(getattr(o, "_type_spec", None))
-                                  for o in flat)
+    if not flat or any(structure.is_composite_spec(getattr(o, "_type_spec", None))
+                       for o in flat):
+        return False
+    # TF's _normalize_outputs: one tensor, a flat sequence of them, or a dict of them by
+    # string keys (a nested result is no signature, and no error).
+    tensor = (Tensor, function_signature.SymbolicTensor)
+    if isinstance(outs, collections.abc.Mapping):
+        return all(isinstance(k, str) and isinstance(v, tensor) for k, v in outs.items())
+    seq = outs if isinstance(outs, collections.abc.Sequence) else [outs]
+    return all(isinstance(o, tensor) for o in seq)
 
 
 def _canonical_signatures(root, signatures, default=None) -> dict:
