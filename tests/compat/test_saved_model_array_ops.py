@@ -88,6 +88,21 @@ def _cases(m):
         "boolean_mask_2d_axis": (lambda x, k: m.boolean_mask(m.reshape(x, [1, 3, 4]), k,
                                                              axis=1), ([3, 4], m.bool),
                                  X > 0, X2 > 1),
+        "rgb_to_hsv": (lambda x, k: m.image.rgb_to_hsv(m.sigmoid(m.reshape(x, [2, 2, 3])) * k),
+                       ([], f32), 1.0, 0.5),
+        "hsv_to_rgb": (lambda x, k: m.image.hsv_to_rgb(m.sigmoid(m.reshape(x, [2, 2, 3])) * k),
+                       ([], f32), 1.0, 0.5),
+        "extract_patches": (lambda x, k: m.image.extract_patches(
+            m.reshape(x * k, [1, 3, 4, 1]), [1, 2, 2, 1], [1, 1, 2, 1], [1, 1, 1, 1], "VALID"),
+            ([], f32), 1.0, -2.0),
+        "extract_patches_same": (lambda x, k: m.image.extract_patches(
+            m.reshape(x * k, [1, 3, 4, 1]), [1, 2, 3, 1], [1, 2, 2, 1], [1, 1, 1, 1], "SAME"),
+            ([], f32), 1.0, 3.0),
+        "local_response_normalization": (lambda x, k: m.nn.local_response_normalization(
+            m.reshape(x * k, [1, 1, 3, 4]), depth_radius=1, bias=2.0, alpha=0.5, beta=0.75),
+            ([], f32), 1.0, 2.0),
+        "clip_by_global_norm": (lambda x, k: m.clip_by_global_norm([x, x[0] * 2.0], k),
+                                ([], f32), 3.0, 100.0),
         "bincount": (lambda x, k: m.math.bincount(k), ([5], i32), [1, 1, 4, 0, 1],
                      [2, 2, 2, 0, 7]),
         "bincount_bounded": (lambda x, k: m.math.bincount(k, minlength=3, maxlength=5,
@@ -142,7 +157,7 @@ def test_tf_saved_array_op_serves_tf_values_in_torchflow(name, tmp_path):
 
 
 @pytest.mark.parametrize("saver", ["torchflow", "tf"])
-def test_shuffle_and_categorical_draw_from_the_arguments(saver, tmp_path):
+def test_random_ops_draw_from_the_arguments(saver, tmp_path):
     rtf = real_tf()
     m = tf if saver == "torchflow" else rtf
 
@@ -156,6 +171,15 @@ def test_shuffle_and_categorical_draw_from_the_arguments(saver, tmp_path):
         def categorical(self, logits, n):
             return m.random.categorical(logits, n)
 
+        @m.function(input_signature=[m.TensorSpec([1], m.int32),
+                                     m.TensorSpec([2], m.float32)])
+        def gamma(self, shape, alpha):
+            return m.random.gamma(shape, alpha, beta=2.0)
+
+        @m.function(input_signature=[m.TensorSpec([1], m.int32), m.TensorSpec([], m.float32)])
+        def poisson(self, shape, lam):
+            return m.random.poisson(shape, lam, dtype=m.int64)
+
     m.saved_model.save(M(), str(tmp_path))
     values = np.arange(50, dtype=np.float32)
     logits = np.log(np.array([[0.0, 1.0, 0.0], [0.5, 0.0, 0.5]], np.float32) + 1e-30)
@@ -167,6 +191,13 @@ def test_shuffle_and_categorical_draw_from_the_arguments(saver, tmp_path):
         draws = np.asarray(loaded.categorical(lib.constant(logits), lib.constant(200)))
         assert draws.shape == (2, 200) and draws.dtype == np.int64
         assert (draws[0] == 1).all() and set(draws[1].tolist()) == {0, 2}
+        g = np.asarray(loaded.gamma(lib.constant([4000]), lib.constant([2.0, 9.0])))
+        assert g.shape == (4000, 2) and g.dtype == np.float32 and g.min() > 0
+        # Gamma(alpha, beta=2): mean alpha / 2.
+        np.testing.assert_allclose(g.mean(0), [1.0, 4.5], rtol=0.06)
+        p = np.asarray(loaded.poisson(lib.constant([3000]), lib.constant(4.0)))
+        assert p.shape == (3000,) and p.dtype == np.int64 and p.min() >= 0
+        assert abs(p.mean() - 4.0) < 0.25 and np.array_equal(p, np.round(p))
 
 
 def test_tensordot_and_boolean_mask_of_unknown_batch_sizes(tmp_path):

@@ -4,22 +4,30 @@ here: ``Roll``, the sorted segment reductions other than ``SegmentSum``
 fused softmax cross-entropies (their loss output; the backprop output is the
 softmax minus the labels, as TF's kernel gives it), ``HistogramFixedWidth``,
 ``Bitcast``, ``SpaceToBatchND``, ``DynamicPartition``, ``DynamicStitch``,
-``AdjustContrastv2`` and ``Bincount``. Each handler runs torchflow's op on its
+``AdjustContrastv2``, ``Bincount``, ``RGBToHSV``/``HSVToRGB``, ``ExtractImagePatches``,
+``LRN``, ``RandomGamma``, ``RandomPoissonV2`` and ``BroadcastArgs``. Each handler runs torchflow's op on its
 inputs."""
 
 from __future__ import annotations
 
-from torchflow._src.core import dtypes
+import numpy as np
+
+from torchflow._src.core import dtypes, errors
+from torchflow._src.core.convert import to_tensor
 from torchflow._src.ops import (
     array_ops,
     creation_ops,
     histogram_ops,
+    image_color_ops,
     image_ops,
+    image_patch_ops,
     linalg_ops,
     loss_ops,
     math_ops,
     nn_ops,
+    normalization_ops,
     partition_ops,
+    random_ops,
     ranking_ops,
     segment_ops,
     space_batch_ops,
@@ -97,7 +105,48 @@ def _bincount(library, attrs, inputs):
     return [ranking_ops.bincount(arr, w, minlength=size, maxlength=size, dtype=attrs["T"])]
 
 
+def _extract_patches(library, attrs, inputs):
+    return [image_patch_ops.extract_patches(inputs[0], attrs["ksizes"], attrs["strides"],
+                                            attrs["rates"], attrs["padding"])]
+
+
+def _lrn(library, attrs, inputs):
+    return [normalization_ops.local_response_normalization(
+        inputs[0], attrs.get("depth_radius", 5), attrs.get("bias", 1.0),
+        attrs.get("alpha", 1.0), attrs.get("beta", 0.5))]
+
+
+def _random_gamma(library, attrs, inputs):
+    shape, alpha = inputs
+    return [random_ops.gamma(shape, alpha, dtype=alpha.dtype)]
+
+
+def _random_poisson(library, attrs, inputs):
+    shape, rate = inputs
+    return [random_ops.poisson(shape, rate, dtype=attrs.get("dtype", dtypes.int64))]
+
+
+def _broadcast_args(library, attrs, inputs):
+    """The broadcast shape of two shape vectors (TF's error where they do not)."""
+    s0, s1 = (tuple(int(v) for v in np.asarray(t).reshape(-1)) for t in inputs)
+    try:
+        out = np.broadcast_shapes(s0, s1)
+    except ValueError:
+        raise errors.InvalidArgumentError(
+            None, None, f"Incompatible shapes: [{','.join(map(str, s0))}] vs. "
+            f"[{','.join(map(str, s1))}] [Op:BroadcastArgs]") from None
+    d = inputs[0].dtype
+    return [to_tensor(np.asarray(out, dtype=d.as_numpy_dtype), d)]
+
+
 HANDLERS = {
+    "BroadcastArgs": _broadcast_args,
+    "RGBToHSV": lambda library, attrs, inputs: [image_color_ops.rgb_to_hsv(inputs[0])],
+    "HSVToRGB": lambda library, attrs, inputs: [image_color_ops.hsv_to_rgb(inputs[0])],
+    "ExtractImagePatches": _extract_patches,
+    "LRN": _lrn,
+    "RandomGamma": _random_gamma,
+    "RandomPoissonV2": _random_poisson,
     "HistogramFixedWidth": _histogram,
     "Bitcast": _bitcast,
     "SpaceToBatchND": _space_to_batch,

@@ -7,24 +7,30 @@
 ``nn.batch_normalization``, ``image.adjust_brightness``/``adjust_contrast``/
 ``per_image_standardization`` (float images), ``meshgrid`` and ``math.bincount``
 (``Bincount`` of ``max + 1`` bins, as TF 2.4), ``math.invert_permutation``,
-``tensordot`` (a ``MatMul`` of both sides as matrices) and ``boolean_mask``
-(``GatherV2`` of ``Where`` of the mask, as TF's Python). A
+``tensordot`` (a ``MatMul`` of both sides as matrices), ``boolean_mask``
+(``GatherV2`` of ``Where`` of the mask, as TF's Python), ``image.rgb_to_hsv``/
+``hsv_to_rgb``, ``image.extract_patches``, ``nn.local_response_normalization``,
+``random.gamma``/``poisson`` and ``clip_by_global_norm``. A
 call these do not cover returns None (its results are then refused where they are
 read).
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from torchflow._src.core import dtypes, op_graph
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.variables import Variable
 from torchflow._src.ops import (
+    clip_ops,
     creation_ops,
     einsum_ops,
     gather_ops,
     histogram_ops,
     image_color_ops,
     image_ops,
+    image_patch_ops,
     normalization_ops,
     partition_ops,
     random_ops,
@@ -393,6 +399,98 @@ def _boolean_mask(b, call):
     return [f"{n}:0"]
 
 
+def _image_unary(op: str, key: str = "images"):
+    def lower(b, call):
+        x = call.args[key]
+        if not _t(x) or not x.dtype.is_floating or not isinstance(call.outputs, Tensor):
+            return None
+        return [_Ops(b, x.dtype)(op, b.input(x))]
+
+    return lower
+
+
+def _extract_patches(b, call):
+    a = call.args
+    x = a["images"]
+    if not _t(x) or any(isinstance(a[k], Tensor) for k in ("sizes", "strides", "rates")):
+        return None
+    return [_Ops(b, x.dtype)("ExtractImagePatches", b.input(x),
+                             ksizes=[int(v) for v in a["sizes"]],
+                             strides=[int(v) for v in a["strides"]],
+                             rates=[int(v) for v in a["rates"]], padding=str(a["padding"]))]
+
+
+def _lrn(b, call):
+    a = call.args
+    x = a["input"]
+    if not _t(x) or not x.dtype.is_floating or any(
+            isinstance(a.get(k), Tensor) for k in ("depth_radius", "bias", "alpha", "beta")):
+        return None
+    return [_Ops(b, x.dtype)("LRN", b.input(x), depth_radius=int(a.get("depth_radius", 5)),
+                             bias=float(a.get("bias", 1)), alpha=float(a.get("alpha", 1)),
+                             beta=float(a.get("beta", 0.5)))]
+
+
+def _gamma(b, call):
+    """TF's ``random.gamma``: ``maximum(tiny, RandomGamma(shape, alpha + zeros_like(beta))
+    / beta)``."""
+    a = call.args
+    out = call.outputs
+    if not isinstance(out, Tensor) or not out.dtype.is_floating:
+        return None
+    d = out.dtype
+    o = _Ops(b, d)
+    shape = a["shape"]
+    ds = shape.dtype if isinstance(shape, Tensor) else _I32
+    beta = b.input(1 if a.get("beta") is None else a["beta"], d)
+    alpha = o("AddV2", b.input(a["alpha"], d), o("ZerosLike", beta))
+    seed, seed2 = _dropout_seeds(a.get("seed"))
+    n = b.node("RandomGamma", [b.input(shape, ds), alpha], {"S": ds, "T": d, "seed": seed,
+                                                           "seed2": seed2}, out_dtypes=[d])
+    tiny = float(np.finfo(d.as_numpy_dtype).tiny)
+    return [o("Maximum", b.constant(tiny, d), o("RealDiv", f"{n}:0", beta))]
+
+
+def _poisson(b, call):
+    a = call.args
+    out = call.outputs
+    if not isinstance(out, Tensor):
+        return None
+    shape, lam = a["shape"], a["lam"]
+    ds = shape.dtype if isinstance(shape, Tensor) else _I32
+    dr = lam.dtype if isinstance(lam, Tensor) else dtypes.float32
+    seed, seed2 = _dropout_seeds(a.get("seed"))
+    n = b.node("RandomPoissonV2", [b.input(shape, ds), b.input(lam, dr)],
+               {"S": ds, "R": dr, "dtype": out.dtype, "seed": seed, "seed2": seed2},
+               out_dtypes=[out.dtype])
+    return [f"{n}:0"]
+
+
+def _clip_by_global_norm(b, call):
+    """TF's ``clip_by_global_norm``: each ``t * clip_norm * minimum(1 / norm,
+    1 / clip_norm)`` (plus ``norm - norm``, so a NaN norm makes NaNs), and the norm."""
+    a = call.args
+    ts = a["t_list"]
+    if not isinstance(ts, (list, tuple)) or not ts or not all(_t(t) for t in ts) or \
+            len({t.dtype for t in ts}) != 1 or not ts[0].dtype.is_floating:
+        return None
+    d = ts[0].dtype
+    o = _Ops(b, d)
+    if a.get("use_norm") is not None:
+        norm = b.input(a["use_norm"], d)
+    else:
+        halves = [o("L2Loss", b.input(t)) for t in ts]
+        packed = b.node("Pack", halves, {"T": d, "N": len(halves), "axis": 0},
+                        out_dtypes=[d])
+        norm = o("Sqrt", o("Mul", o.reduce("Sum", f"{packed}:0", [0], False),
+                           b.constant(2.0, d)))
+    c = b.input(a["clip_norm"], d)
+    one = b.constant(1.0, d)
+    scale = o("Mul", c, o("Minimum", o("RealDiv", one, norm), o("RealDiv", one, c)))
+    scale = o("AddV2", scale, o("Sub", norm, norm))
+    return [o("Identity", o("Mul", b.input(t), scale)) for t in ts] + [norm]
+
+
 def _invert_permutation(b, call):
     x = call.args["x"]
     if not _t(x):
@@ -403,6 +501,13 @@ def _invert_permutation(b, call):
 for _fn, _lower in (
         (ranking_ops.invert_permutation, _invert_permutation),
         (einsum_ops.tensordot, _tensordot),
+        (image_color_ops.rgb_to_hsv, _image_unary("RGBToHSV")),
+        (image_color_ops.hsv_to_rgb, _image_unary("HSVToRGB")),
+        (image_patch_ops.extract_patches, _extract_patches),
+        (normalization_ops.local_response_normalization, _lrn),
+        (random_ops.gamma, _gamma),
+        (random_ops.poisson, _poisson),
+        (clip_ops.clip_by_global_norm, _clip_by_global_norm),
         (gather_ops.boolean_mask, _boolean_mask),
         (sort_ops.searchsorted, _searchsorted),
         (histogram_ops.histogram_fixed_width, _histogram),
