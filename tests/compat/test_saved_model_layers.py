@@ -201,6 +201,10 @@ CASES = {
     "reshaping2d": (lambda lib: _seq(lib, [
         L(lib).ZeroPadding2D(((1, 0), (2, 1))), L(lib).Cropping2D(1),
         L(lib).UpSampling2D(2), L(lib).GlobalMaxPooling2D()], (8, 8, 3)), [IMG]),
+    # (torchflow's bilinear upsampling is one three-operand einsum: two Einsum nodes.)
+    "upsampling2d_bilinear": (lambda lib: _seq(lib, [
+        L(lib).UpSampling2D((2, 3), interpolation="bilinear"), L(lib).Conv2D(2, 3)],
+        (8, 8, 3)), [IMG]),
     "dropout": (_dropouts, [SEQ]),
     "masking_noise_time_distributed": (_masking_noise, [SEQ_MASKED]),
     "embedding_mask_zero": (_embedding_masked, [IDS]),

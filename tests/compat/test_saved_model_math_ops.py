@@ -105,6 +105,10 @@ def _cases(m):
                       ([], i32), 2, 0),
         "clip_by_norm": (lambda x, k: m.clip_by_norm(x * m.cast(k, m.float32), 3.0, axes=[1]),
                          ([], i32), 2, 0),
+        "einsum_three": (lambda x, k: m.einsum("ij,jk,kl->il", x, m.transpose(x),
+                                                 x * m.cast(k, m.float32)), ([], i32), 1, 2),
+        "einsum_three_reduce": (lambda x, k: m.einsum("ij,ik,il->j", x, x * m.cast(k, m.float32),
+                                                        x), ([], i32), 1, -1),
         "rgb_to_grayscale": (lambda x, k: m.image.rgb_to_grayscale(
             m.reshape(x * m.cast(k, m.float32), [2, 2, 3])), ([], i32), 1, 2),
     }

@@ -56,12 +56,27 @@ def _df(data_format, n: int = 2) -> str:
 
 
 def _einsum(b, call):
+    """``Einsum``; of more than two operands, a chain of two-operand ``Einsum``s (TF's op
+    takes at most two; TF's Python contracts pairwise too), each keeping the letters a
+    later operand or the output needs."""
     a = call.args
     eq = a["equation"].replace(" ", "")
     xs = list(a["inputs"])
     d = call.outputs.dtype
-    n = b.node("Einsum", [b.input(x, d) for x in xs], {"equation": eq, "N": len(xs), "T": d},
-               out_dtypes=[d])
+    eps = [b.input(x, d) for x in xs]
+    if len(xs) > 2 and "->" in eq and "." not in eq:
+        lhs, out = eq.split("->")
+        specs = lhs.split(",")
+        cur, ep = specs[0], eps[0]
+        for k in range(1, len(specs)):
+            later = set(out).union(*specs[k + 1:])
+            res = out if k == len(specs) - 1 else "".join(
+                dict.fromkeys(c for c in cur + specs[k] if c in later))
+            n = b.node("Einsum", [ep, eps[k]], {"equation": f"{cur},{specs[k]}->{res}",
+                                               "N": 2, "T": d}, out_dtypes=[d])
+            cur, ep = res, f"{n}:0"
+        return [ep]
+    n = b.node("Einsum", eps, {"equation": eq, "N": len(xs), "T": d}, out_dtypes=[d])
     return [f"{n}:0"]
 
 
