@@ -111,3 +111,16 @@ def test_gradients_flow_through_control_flow():
             out = lib.reduce_sum(ta) + lib.reduce_sum(lib.vectorized_map(lambda t: t * 3.0, x))
         res.append(tape.gradient(out, x))
     assert_close(res[0], res[1].numpy(), rtol=1e-5)
+
+
+def test_map_fn_over_a_vector_of_strings_gives_each_element_as_a_scalar():
+    """Each element of a 1-D string tensor is a scalar string tensor (it was a bare
+    bytes object, which string ops rejected)."""
+    rtf = real_tf()
+    words = [b"ab", b"cde", b""]
+    for lib in (tf, rtf):
+        got = lib.map_fn(lambda s, lib=lib: lib.strings.length(s), lib.constant(words),
+                         fn_output_signature=lib.int32)
+        assert got.numpy().tolist() == [2, 3, 0]
+        upper = lib.map_fn(lambda s, lib=lib: lib.strings.upper(s), lib.constant([words]))
+        assert upper.numpy().tolist() == [[b"AB", b"CDE", b""]]

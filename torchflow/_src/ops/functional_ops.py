@@ -39,6 +39,9 @@ def _as_tensor(x) -> Tensor:
 def _unstack(t: Tensor) -> list:
     if t._t.ndim == 0:
         raise ValueError("Elements in elems must be 1+ dimensional Tensors, not scalars")
+    if t._dtype is dtypes.string:  # rows of a NumPy object array stay arrays (0-d ones too)
+        return [wrap(t._t[i:i + 1].reshape(t._t.shape[1:]), t._dtype)
+                for i in range(t._t.shape[0])]
     return [wrap(t._t[i], t._dtype) for i in range(t._t.shape[0])]
 
 
