@@ -505,7 +505,7 @@ class Function:
             if gkey not in concrete._graphs:
                 concrete._graphs[gkey] = graph
                 concrete._note_recording(gkey, graph)
-        shapes = self._note_outputs(concrete, graph, out, flat)
+        shapes = self._note_outputs(concrete, graph, out, flat, rec.stand_in_sizes)
         if not op_graph_too:
             return None
         tensors, arg_names = [], []
@@ -531,14 +531,17 @@ class Function:
             concrete._op_graph = g
         return g
 
-    def _note_outputs(self, concrete: ConcreteFunction, graph, out, flat) -> dict:
+    def _note_outputs(self, concrete: ConcreteFunction, graph, out, flat,
+                      stand_in_sizes: "set[int] | frozenset[int]" = frozenset()) -> dict:
         """The static shapes of a trace's outputs (``graph_out_shapes``), which
         become ``concrete.structured_outputs`` after its first trace."""
         unknown = graph_out_shapes.unknown_dims(
             _flat_specs(concrete.structured_input_signature), flat)
-        if unknown is None:  # composite or variable arguments: sizes as traced
+        if unknown is None and stand_in_sizes:  # (string arguments: no torch inputs)
+            graph, flat, unknown = None, [], []
+        elif unknown is None:  # composite or variable arguments: sizes as traced
             return {}
-        shapes = graph_out_shapes.static_shapes(graph, out, flat, unknown)
+        shapes = graph_out_shapes.static_shapes(graph, out, flat, unknown, stand_in_sizes)
         if not concrete._outputs_static:
             concrete._outputs_static = True
             concrete.structured_outputs = function_signature.symbolic_outputs(out, shapes)

@@ -125,11 +125,16 @@ def replay_shapes(graph, flat: list, unknown: list, empty: bool = False) -> list
     return [tuple(x.shape) if isinstance(x, torch.Tensor) else None for x in leaves]
 
 
-def static_shapes(graph, out, flat: list, unknown: list) -> dict:
+def static_shapes(graph, out, flat: list, unknown: list,
+                  stand_in_sizes: "set[int] | frozenset[int]" = frozenset()) -> dict:
     """``{id(output Tensor): TensorShape}`` for the tensors of ``out`` (the trace's
-    result, whose recording is ``graph``, or None where it has none)."""
+    result, whose recording is ``graph``, or None where it has none);
+    ``stand_in_sizes``: sizes of stand-in results (``Recorder.stand_in_sizes``), whose
+    dimensions count as unknown where there is no recording."""
     leaves = nest.flatten(out, expand_composites=bool(graph is not None and graph._expand))
     sizes = {t.shape[d] for t, dims in zip(flat, unknown) for d in dims}
+    if graph is None:
+        sizes |= set(stand_in_sizes)
     ranked = [x for x in leaves if isinstance(x, Tensor) and x.shape.rank]
     if not ranked:
         sizes = set()  # scalars only (a loss): no dimension to find out about

@@ -331,6 +331,9 @@ class Recorder(TorchFunctionMode):
         self.name = name
         self.autograph = autograph
         self.dry = dry  # host nodes are recorded, not run (get_concrete_function)
+        # Sizes of stand-in results whose real sizes come from values (a decoded image
+        # of the stand-in string): dimensions of these sizes count as unknown.
+        self.stand_in_sizes: set[int] = set()
         self.lines: list[str] = []
         self.ns: dict = {"_wrap": wrap, "_sg": torch._C._set_grad_enabled}
         self.slots: dict[int, str] = {}

@@ -13,6 +13,7 @@ from __future__ import annotations
 from torchflow._src.core import dtypes
 from torchflow._src.ops import (
     array_ops,
+    image_codec_ops,
     string_hash_ops,
     string_ops,
     unicode_ops,
@@ -85,7 +86,26 @@ def _unicode_script(library, attrs, inputs):
     return [unicode_script_ops.unicode_script(inputs[0])]
 
 
+def _decode_jpeg(library, attrs, inputs):
+    return [image_codec_ops.decode_jpeg(inputs[0], attrs.get("channels", 0))]
+
+
+def _decode_png(library, attrs, inputs):
+    return [image_codec_ops.decode_png(inputs[0], attrs.get("channels", 0),
+                                       attrs.get("dtype", dtypes.uint8))]
+
+
+def _decode_image(library, attrs, inputs):
+    return [image_codec_ops.decode_image(inputs[0], attrs.get("channels", 0),
+                                         attrs.get("dtype", dtypes.uint8),
+                                         expand_animations=attrs.get("expand_animations",
+                                                                     True))]
+
+
 HANDLERS = {
+    "DecodeJpeg": _decode_jpeg,
+    "DecodePng": _decode_png,
+    "DecodeImage": _decode_image,
     "UnicodeDecode": _unicode_decode,
     "UnicodeDecodeWithOffsets": _unicode_decode_with_offsets,
     "UnicodeEncode": _unicode_encode,

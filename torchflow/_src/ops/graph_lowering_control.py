@@ -20,6 +20,7 @@ refused (a body that read a size the signature leaves unknown).
 
 from __future__ import annotations
 
+import numpy as np
 import torch
 
 from torchflow._src.core import dtypes, errors, graph_trace, op_graph
@@ -37,7 +38,11 @@ def _trace_branch(b, fn, args=()):
     dynamic ids, outputs)``; None if it cannot be traced without running."""
     rec = graph_trace.Recorder("cond_branch", dry=True)
     for t in list(b._keep) + list(args):  # the outer values (and the stand-ins), so that
-        rec.input(t._t)  # what fn computes from them without a lowering is not constant
+        if isinstance(t._t, torch.Tensor):  # what fn computes from them without a
+            rec.input(t._t)  # lowering is not constant
+    if any(t.dtype == dtypes.string for t in args):
+        # String ops compute in NumPy, out of the recorder's sight (as function.py).
+        rec.tainted_from = 0
     try:
         with rec, op_graph.capture_calls() as cap:
             out = fn(*args)
@@ -46,7 +51,7 @@ def _trace_branch(b, fn, args=()):
     if rec.unsafe is not None:
         return None
     flat = nest.flatten(out, expand_composites=True)
-    return cap.calls, flat, rec.dynamic, out
+    return cap.calls, flat, rec.dynamic, out, rec.tainted()
 
 
 def _outer_reads(b, calls, seen: dict) -> None:
@@ -65,9 +70,10 @@ def _outer_reads(b, calls, seen: dict) -> None:
 
 
 def _branch_function(b, name, trace, outer: list, variables: list, out_dtypes: list):
-    calls, flat, dynamic, _ = trace
+    calls, flat, dynamic, _, tainted = trace
     args = [(f"input_{k}", t.dtype, None) for k, t in enumerate(outer)]
     body, eps = b.function(name, args)
+    body._tainted = set(body._tainted) | tainted
     for t, ep in zip(outer, eps):
         body.bind(t, ep)
     for v in variables:
@@ -108,7 +114,8 @@ def _cond(b, call):
         trace = _trace_branch(b, true_fn if pred else false_fn)
         if trace is None:
             return None
-        calls, flat, dynamic, _ = trace
+        calls, flat, dynamic, _, tainted = trace
+        b._tainted = set(b._tainted) | tainted
         b.lower_calls(calls, dynamic)
         return [b.input(o) for o in flat if isinstance(o, Tensor)]
     if not isinstance(pred, Tensor) or pred.shape.num_elements() != 1 or \
@@ -150,6 +157,8 @@ def _stand_in(t: Tensor, grow: int) -> Tensor:
     """An element of ``t``: zeros, its size-1 dimensions (the dry trace's stand-in size
     of the signature's unknown ones) ``1 + grow``."""
     dims = [int(v) + grow if v == 1 else int(v) for v in t._t.shape[1:]]
+    if t.dtype == dtypes.string:
+        return wrap(np.full(dims, b"", dtype=object), t.dtype)
     return wrap(torch.zeros(dims, dtype=t.dtype._torch), t.dtype)
 
 
@@ -158,7 +167,7 @@ def _body_nodes(trace, stand_ins, outer) -> list | None:
     the traces at two element sizes; None if it holds what TF cannot run."""
     ins = list(stand_ins) + list(outer)
     g = op_graph.FuncGraph.build("map_fn_body", [f"a{k}" for k in range(len(ins))], ins,
-                                 trace[0], trace[3], trace[2])
+                                 trace[0], trace[3], trace[2], tainted=trace[4])
     if not g.exportable:
         return None
     return [n.SerializeToString(deterministic=True) for n in g.as_graph_def().node
@@ -178,8 +187,7 @@ def _map_fn(b, call):
     flat_o = nest.flatten(call.outputs)
     if not callable(fn) or not flat_e or not flat_o or \
             not all(isinstance(t, Tensor) and t.shape.rank for t in flat_e) or \
-            not all(isinstance(t, Tensor) and t.shape.rank for t in flat_o) or \
-            any(t.dtype == dtypes.string for t in flat_e):
+            not all(isinstance(t, Tensor) and t.shape.rank for t in flat_o):
         return None
 
     def run(*xs):
@@ -223,6 +231,7 @@ def _map_fn(b, call):
         x = body.node("TensorListGetItem", [lst, i, body.constant(-1, _I32)],
                       {"element_dtype": t.dtype}, out_dtypes=[t.dtype])
         body.bind(stand_in, f"{x}:0")
+    body._tainted = set(body._tainted) | t1[4]
     body.lower_calls(t1[0], t1[2])
     written = []
     for y, d, lst in zip(t1[1], out_dtypes, be[k_out:k_in]):

@@ -18,7 +18,7 @@ import zlib
 import numpy as np
 from PIL import Image
 
-from torchflow._src.core import dtypes
+from torchflow._src.core import dtypes, graph_trace
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.ops import data_ops
@@ -105,6 +105,18 @@ def _open(data: bytes, op: str, what: str, gray=False) -> Image.Image:
     return img
 
 
+def _dry_image(data: bytes, c: int, dtype=dtypes.uint8):
+    """In a dry trace (``get_concrete_function``, SavedModel), the signature's stand-in
+    (empty) string decodes to a ``[1, 1, c]`` image of zeros: the graph holds the decode
+    op, not this value. None otherwise (the data is decoded, or rejected)."""
+    r = graph_trace.active()
+    if data or r is None or not r.dry:
+        return None
+    d = dtypes.as_dtype(dtype)
+    r.stand_in_sizes.add(1)  # its height and width are the data's: unknown
+    return data_ops.from_numpy(np.zeros((1, 1, c or 3), d.as_numpy_dtype), d)
+
+
 def _decode(data: bytes, fmt, c: int, op: str, dtype=dtypes.uint8, animations=True):
     if fmt is None:
         raise InvalidArgumentError(None, None, "Unknown image file format. One of JPEG, PNG, "
@@ -161,6 +173,9 @@ def decode_jpeg(contents, channels=0, ratio=1, fancy_upscaling=True,
       InvalidArgumentError: If ``contents`` is not a valid image.
     """
     data = _bytes(contents, "DecodeJpeg")
+    dry = _dry_image(data, _channels(channels, "DecodeJpeg", (0, 1, 3)))
+    if dry is not None:
+        return dry
     fmt = _format(data)
     if fmt not in (_JPEG, _PNG, _GIF):
         raise InvalidArgumentError(None, None, f"Invalid JPEG data or crop window, data size "
@@ -184,6 +199,9 @@ def decode_png(contents, channels=0, dtype=dtypes.uint8, name=None) -> Tensor:
     """
     c = _channels(channels, "DecodePng")  # an attr: checked before the data
     data = _bytes(contents, "DecodePng")
+    dry = _dry_image(data, c, dtype)
+    if dry is not None:
+        return dry
     fmt = _format(data)
     if fmt not in (_JPEG, _PNG, _GIF):
         raise InvalidArgumentError(None, None, "Invalid PNG data, size "
@@ -255,6 +273,9 @@ def decode_image(contents, channels=None, dtype=dtypes.uint8, name=None,
       InvalidArgumentError: If the format is not one of these.
     """
     data = _bytes(contents, "DecodeImage")
+    dry = _dry_image(data, _channels(channels, "DecodeImage"), dtype)
+    if dry is not None:
+        return dry
     return _decode(data, _format(data), _channels(channels, "DecodeImage"), "DecodeImage",
                    dtypes.as_dtype(dtype), animations=expand_animations)
 
