@@ -63,6 +63,10 @@ _OUTPUT_ARGS = {
     "SoftmaxCrossEntropyWithLogits": ("loss", "backprop"),
 }
 
+# Ops whose output arguments are lists (their lengths attrs): the offset of each
+# argument's first output, from the node's attrs.
+_LIST_OUTPUTS = {**graph_exec_strings.LIST_OUTPUTS}
+
 _HANDLERS = {**graph_exec_ops.HANDLERS, **graph_exec_lists.HANDLERS,
              **graph_exec_tables.HANDLERS, **graph_exec_ragged.HANDLERS,
              **graph_exec_strings.HANDLERS, **graph_exec_math.HANDLERS,
@@ -246,7 +250,9 @@ class _Node:
                 self.inputs.append(parsed)
         self.attrs = {k: attr_value(v) for k, v in nd.attr.items()}
         names = _OUTPUT_ARGS.get(nd.op)
-        self.offsets = {n: i for i, n in enumerate(names)} if names else None
+        lists = _LIST_OUTPUTS.get(nd.op)
+        self.offsets = lists(self.attrs) if lists is not None else \
+            {n: i for i, n in enumerate(names)} if names else None
         handler = _HANDLERS.get(nd.op)
         if nd.op in graph_exec_codegen.CONTROL_OPS:
             self.call = None  # the generated code runs the callee's plan itself

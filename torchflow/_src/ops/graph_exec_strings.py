@@ -10,10 +10,14 @@ splits), ``UnicodeTranscode``, ``UnsortedSegmentJoin``, ``Fingerprint`` and
 
 from __future__ import annotations
 
-from torchflow._src.core import dtypes
+import numpy as np
+
+from torchflow._src.core import dtypes, errors
+from torchflow._src.core.tensor_shape import TensorShape
 from torchflow._src.ops import (
     array_ops,
     image_codec_ops,
+    parsing_ops,
     string_hash_ops,
     string_ops,
     unicode_ops,
@@ -102,7 +106,41 @@ def _decode_image(library, attrs, inputs):
                                                                      True))]
 
 
+def _parse_example_v2(library, attrs, inputs):
+    """``ParseExampleV2`` of dense and sparse (``VarLenFeature``) keys: its outputs in
+    OpDef order (sparse indices, values and shapes, then the dense values)."""
+    serialized, _, sparse_keys, dense_keys, ragged_keys = inputs[:5]
+    defaults = inputs[5:]
+    if np.asarray(ragged_keys).size:
+        raise errors.UnimplementedError(None, None, "ParseExampleV2 of ragged features is "
+                                        "not supported by torchflow's graph executor")
+    sk = [k.decode() for k in np.asarray(sparse_keys).reshape(-1)]
+    dk = [k.decode() for k in np.asarray(dense_keys).reshape(-1)]
+    features: dict = {}
+    for k, d in zip(sk, attrs.get("sparse_types", [])):
+        features[k] = parsing_ops.VarLenFeature(d)
+    for k, d, shape, dv in zip(dk, attrs.get("Tdense", []), attrs.get("dense_shapes", []),
+                               defaults):
+        default = None if not int(dv.shape.num_elements() or 0) else dv
+        features[k] = parsing_ops.FixedLenFeature(TensorShape(shape).as_list(), d, default)
+    out = parsing_ops.parse_example(serialized, features)
+    sparse = [out[k] for k in sk]
+    return ([s.indices for s in sparse] + [s.values for s in sparse] +
+            [s.dense_shape for s in sparse] + [out[k] for k in dk])
+
+
+def _parse_example_offsets(attrs) -> dict:
+    ns = int(attrs.get("num_sparse", 0))
+    nd, nr = len(attrs.get("Tdense", [])), len(attrs.get("ragged_value_types", []))
+    return {"sparse_indices": 0, "sparse_values": ns, "sparse_shapes": 2 * ns,
+            "dense_values": 3 * ns, "ragged_values": 3 * ns + nd,
+            "ragged_row_splits": 3 * ns + nd + nr}
+
+
+LIST_OUTPUTS = {"ParseExampleV2": _parse_example_offsets}
+
 HANDLERS = {
+    "ParseExampleV2": _parse_example_v2,
     "DecodeJpeg": _decode_jpeg,
     "DecodePng": _decode_png,
     "DecodeImage": _decode_image,

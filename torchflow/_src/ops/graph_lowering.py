@@ -499,5 +499,6 @@ from torchflow._src.ops import (  # noqa: E402  (for their registrations)
     graph_lowering_linalg,  # noqa: F401
     graph_lowering_math,  # noqa: F401  (after nn: takes its random seeds)
     graph_lowering_nn,  # noqa: F401
+    graph_lowering_parsing,  # noqa: F401
     graph_lowering_rnn,  # noqa: F401  (recurrent kernels' While loops; after nn)
 )

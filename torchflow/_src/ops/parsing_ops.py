@@ -16,7 +16,7 @@ import inspect
 import numpy as np
 import torch
 
-from torchflow._src.core import dtypes
+from torchflow._src.core import dtypes, graph_trace
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.core.proto import example_pb2
 from torchflow._src.core.tensor import Tensor, wrap
@@ -248,7 +248,15 @@ def _ragged_feature(fmap, key, spec):
     return value
 
 
+def _dry_stand_in(data) -> bool:
+    """Whether ``data`` is the empty stand-in string of a dry trace (the one that writes
+    a graph): its required features parse as zeros, which the graph does not keep."""
+    r = graph_trace.active()
+    return data == b"" and r is not None and r.dry
+
+
 def _parse_one(data: bytes, features: dict) -> dict:
+    stand_in = _dry_stand_in(data)
     ex = example_pb2.Example()
     try:
         ex.ParseFromString(data)
@@ -277,7 +285,7 @@ def _parse_one(data: bytes, features: dict) -> dict:
             shape = known_shape(spec, key)
             vals = _values(fmap[key], spec.dtype, key) if present else []
             per = int(np.prod(shape)) if shape else 1
-            if not present and not spec.allow_missing:
+            if not present and not spec.allow_missing and not stand_in:
                 raise InvalidArgumentError(None, None, f"Name: <unknown>, Feature: {key} is "
                                            "required but could not be found.")
             if per and len(vals) % per:
@@ -302,6 +310,8 @@ def _parse_one(data: bytes, features: dict) -> dict:
                 list(arr.reshape(-1))
             if dtypes.as_dtype(spec.dtype) == dtypes.string:
                 vals = [v.encode() if isinstance(v, str) else v for v in vals]
+        elif stand_in:
+            vals = [b"" if dtypes.as_dtype(spec.dtype) == dtypes.string else 0] * n
         else:
             raise InvalidArgumentError(None, None, f"Feature: {key} (data type: "
                                        f"{dtypes.as_dtype(spec.dtype).name}) is required but "
