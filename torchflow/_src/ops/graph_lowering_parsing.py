@@ -35,9 +35,12 @@ def _parse_example(b, call):
         else:
             return None
     defaults = []
-    for _, spec in dense:
+    for key, spec in dense:
         d = dtypes.as_dtype(spec.dtype)
-        shape = TensorShape(spec.shape).as_list()
+        try:
+            shape = parsing_ops.known_shape(spec, key)
+        except ValueError:
+            return None
         if spec.default_value is None:
             defaults.append(b.constant(np.zeros([0], d.as_numpy_dtype) if d != _S else
                                        np.zeros([0], object), d))
