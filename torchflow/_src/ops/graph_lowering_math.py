@@ -107,11 +107,12 @@ def _top_k(b, call):
 
 def _sorted(indices: bool):
     """TF's ``sort``/``argsort`` along the last axis: ``TopKV2`` over the whole axis, of
-    the values negated for ``ASCENDING`` (floats here)."""
+    the values negated for ``ASCENDING`` (floats and signed integers, as TF 2.4)."""
     def lower(b, call):
         a = call.args
         x, out = a["values"], call.outputs
-        if not _t(x) or not isinstance(out, Tensor) or not x.dtype.is_floating:
+        if not _t(x) or not isinstance(out, Tensor) or not (
+                x.dtype.is_floating or (x.dtype.is_integer and not x.dtype.is_unsigned)):
             return None
         rank, axis = x.shape.rank, a.get("axis", -1)
         if rank is None or not isinstance(axis, int) or axis % max(rank, 1) != rank - 1:
