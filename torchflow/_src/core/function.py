@@ -467,14 +467,18 @@ class Function:
         fills = _INT_FILLS if any(s.dtype.is_integer or s.dtype.is_floating or
                                   s.dtype.is_complex for s in _flat_specs(
             (args, kwargs or {}))) else _INT_FILLS[:1]
+        first: OpError | None = None
         for k, fill in enumerate(fills):
             created = getattr(_state, "variables_created", 0)
             try:
                 return self._dry_trace_with(concrete, args, kwargs, op_graph_too, unknown,
                                             fill)
-            except OpError:
-                if k == len(fills) - 1 or getattr(_state, "variables_created", 0) != created:
+            except OpError as e:
+                first = first or e
+                if getattr(_state, "variables_created", 0) != created:
                     raise
+                if k == len(fills) - 1:  # none fits: the error of the first stand-ins
+                    raise first from None
         return None
 
     def _dry_trace_with(self, concrete: ConcreteFunction, args, kwargs, op_graph_too: bool,
