@@ -13,9 +13,12 @@ in structure or dtype from the other's is refused (None).
 (``TensorListFromTensor``), the loop body reads element ``i``, runs ``fn``'s ops (its
 Python traced once more on stand-in elements) and writes each result into a
 reserved TensorList, stacked after the loop; the element count is read at run time.
-``fn`` is traced at two element sizes (its size-1 dimensions, which may stand in for
-unknown ones, one larger the second time) and the bodies must agree, or the graph is
-refused (a body that read a size the signature leaves unknown).
+``fn`` is traced at two element sizes (the dimensions the signature leaves unknown,
+or, for elements that are not arguments, the size-1 ones that may stand in for them,
+one larger the second time) and the bodies must agree, or the graph is refused (a
+body that read a size the signature leaves unknown). Where the elements' dimensions
+past the first are all known, the results' element shapes are static, so zero rows
+stack as in TF.
 """
 
 from __future__ import annotations
@@ -153,10 +156,29 @@ def _cond(b, call):
     return [f"{n}:{k}" for k in range(len(tout))]
 
 
-def _stand_in(t: Tensor, grow: int) -> Tensor:
-    """An element of ``t``: zeros, its size-1 dimensions (the dry trace's stand-in size
-    of the signature's unknown ones) ``1 + grow``."""
-    dims = [int(v) + grow if v == 1 else int(v) for v in t._t.shape[1:]]
+def _signature_dims(b, t: Tensor):
+    """The dims of ``t`` as the signature gives them (None unknown) where ``t`` is an
+    argument of the graph; None where it is not (or its rank is unknown)."""
+    ep = b._by_tensor.get(id(t._t))
+    if ep is None or not ep.endswith(":0"):
+        return None
+    try:
+        op = b.graph.get_operation_by_name(ep[:-2])
+    except (KeyError, ValueError):
+        return None
+    if op.type != "Placeholder":
+        return None
+    dims = op.get_attr("shape").dims
+    return dims if dims is not None and len(dims) == t._t.ndim else None
+
+
+def _stand_in(t: Tensor, grow: int, unknown=None) -> Tensor:
+    """An element of ``t``: zeros, ``grow`` larger in its unknown dimensions (``unknown``:
+    the signature's dims of ``t``; where None, its size-1 dimensions, the dry trace's
+    stand-in size of the signature's unknown ones)."""
+    sizes = [int(v) for v in t._t.shape[1:]]
+    which = [d is None for d in unknown[1:]] if unknown is not None else [v == 1 for v in sizes]
+    dims = [v + grow if w else v for v, w in zip(sizes, which)]
     if t.dtype == dtypes.string:
         return wrap(np.full(dims, b"", dtype=object), t.dtype)
     return wrap(torch.zeros(dims, dtype=t.dtype._torch), t.dtype)
@@ -193,8 +215,9 @@ def _map_fn(b, call):
     def run(*xs):
         return fn(nest.pack_sequence_as(elems, list(xs)))
 
-    ins1 = [_stand_in(t, 0) for t in flat_e]
-    ins2 = [_stand_in(t, 1) for t in flat_e]
+    sig = [_signature_dims(b, t) for t in flat_e]
+    ins1 = [_stand_in(t, 0, u) for t, u in zip(flat_e, sig)]
+    ins2 = [_stand_in(t, 1, u) for t, u in zip(flat_e, sig)]
     t1, t2 = _trace_branch(b, run, ins1), _trace_branch(b, run, ins2)
     if t1 is None or t2 is None or len(t1[1]) != len(flat_o) or len(t2[1]) != len(flat_o):
         return None
@@ -210,6 +233,14 @@ def _map_fn(b, call):
             return None
     v = dtypes.variant
     unknown = b.constant(-1, _I32)
+    # Where every element is an argument of known dims past the first, a result shape
+    # both traces agree on is static (TF's map_fn stacks even zero rows to it);
+    # elsewhere it is unknown.
+    known = all(u is not None and None not in u[1:] for u in sig)
+    elem_shapes = [b.constant(y1.shape.as_list(), _I32)
+                   if known and isinstance(y2, Tensor) and
+                   y1.shape.as_list() == y2.shape.as_list() else unknown
+                   for y1, y2 in zip(t1[1], t2[1])]
     first = b.input(flat_e[0])
     shape = b.node("Shape", [first], {"T": flat_e[0].dtype, "out_type": _I32},
                    out_dtypes=[_I32])
@@ -219,7 +250,8 @@ def _map_fn(b, call):
     n = f"{count}:0"
     in_lists = [_list_node(b, "TensorListFromTensor", [b.input(t), unknown], t.dtype)
                 for t in flat_e]
-    out_lists = [_list_node(b, "TensorListReserve", [unknown, n], d) for d in out_dtypes]
+    out_lists = [_list_node(b, "TensorListReserve", [es, n], d)
+                 for es, d in zip(elem_shapes, out_dtypes)]
     loop = [(b.constant(0, _I32), _I32), (n, _I32)] + [(ep, v) for ep in out_lists] + \
         [(ep, v) for ep in in_lists] + [(b.input(t), t.dtype) for t in outer]
     args = [(f"loop_{k}", d, None if k >= 2 else []) for k, (_, d) in enumerate(loop)]
@@ -253,8 +285,8 @@ def _map_fn(b, call):
                 "parallel_iterations": int(a.get("parallel_iterations") or 10)},
                name="map/while", out_dtypes=[d for _, d in loop])
     outs = []
-    for k, d in enumerate(out_dtypes):
-        s_ = b.node("TensorListStack", [f"{w}:{k_out + k}", unknown],
+    for k, (es, d) in enumerate(zip(elem_shapes, out_dtypes)):
+        s_ = b.node("TensorListStack", [f"{w}:{k_out + k}", es],
                     {"element_dtype": d, "num_elements": -1}, out_dtypes=[d])
         outs.append(f"{s_}:0")
     return outs
