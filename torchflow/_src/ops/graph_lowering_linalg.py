@@ -7,9 +7,10 @@ factor's diagonal), ``cholesky``, ``solve`` (``MatrixSolve``), ``triangular_solv
 (``MatrixTriangularSolve``), ``cholesky_solve`` (two triangular solves), ``qr``,
 ``svd``, ``eigh``/``eigvalsh`` (``SelfAdjointEigV2``), ``set_diag``
 (``MatrixSetDiagV3``), ``cross``, ``matvec`` (a ``MatMul`` of the vector as a column),
-``matrix_transpose``/``adjoint`` (``Transpose``), ``global_norm`` (of ``L2Loss``es), ``reduce_euclidean_norm`` (``EuclideanNorm``) and
-``cumulative_logsumexp``. Real (float) inputs only; a call these do not cover returns
-None and is refused where its results are read.
+``matrix_transpose``/``adjoint`` (``Transpose``), ``global_norm`` (of ``L2Loss``es)
+and ``reduce_euclidean_norm`` (``EuclideanNorm``); ``cumulative_logsumexp`` is ``graph_lowering_math``'s scan. Real (float) inputs
+only; a call these do not cover returns None and is refused where its results are
+read.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 from torchflow._src.core import dtypes, op_graph
 from torchflow._src.core.tensor import Tensor
 from torchflow._src.core.variables import Variable
-from torchflow._src.ops import clip_ops, linalg_decomp_ops, linalg_ops, reduction_ops, scan_ops
+from torchflow._src.ops import clip_ops, linalg_decomp_ops, linalg_ops, reduction_ops
 
 _I32 = dtypes.int32
 
@@ -185,18 +186,6 @@ def _euclidean_norm(b, call):
                  {"Tidx": _I32, "keep_dims": bool(a.get("keepdims"))}, 1, x.dtype)
 
 
-def _cumulative_logsumexp(b, call):
-    a = call.args
-    x = a["x"]
-    if not _float(x):
-        return None
-    axis = a.get("axis", 0)
-    d = axis.dtype if isinstance(axis, Tensor) else _I32
-    return _node(b, "CumulativeLogsumexp", [b.input(x), b.input(axis, d)],
-                 {"Tidx": d, "exclusive": bool(a.get("exclusive")),
-                  "reverse": bool(a.get("reverse"))}, 1, x.dtype)
-
-
 for _fn, _lower in (
         (linalg_decomp_ops.inv, _matrix_op("MatrixInverse", "input", adjoint="adjoint")),
         (linalg_decomp_ops.det, _matrix_op("MatrixDeterminant", "input")),
@@ -218,8 +207,7 @@ for _fn, _lower in (
         (linalg_ops.cross, _cross),
         (linalg_ops.matvec, _matvec),
         (clip_ops.global_norm, _global_norm),
-        (reduction_ops.reduce_euclidean_norm, _euclidean_norm),
-        (scan_ops.cumulative_logsumexp, _cumulative_logsumexp)):
+        (reduction_ops.reduce_euclidean_norm, _euclidean_norm)):
     if not op_graph.is_registered(_fn):
         op_graph.register(_fn, _lower)
 del _fn, _lower

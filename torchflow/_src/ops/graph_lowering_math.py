@@ -332,6 +332,7 @@ for _fn, _lower in (
         (reduction_ops.argmin, _arg_minmax("ArgMin")),
         (scan_ops.cumsum, _scan("Cumsum")),
         (scan_ops.cumprod, _scan("Cumprod")),
+        (scan_ops.cumulative_logsumexp, _scan("CumulativeLogsumexp")),
         (ranking_ops.top_k, _top_k),
         (sort_ops.sort, _sorted(False)),
         (sort_ops.argsort, _sorted(True)),
