@@ -246,6 +246,9 @@ def max_iterations(value) -> int:
     return n
 
 
+_DRY_ITERATIONS = 100  # the most iterations a dry trace runs of one tf.while_loop
+
+
 def record_while(r, cond, body, current: tuple, max_iter, step, finish, limit=None):
     """``tf.while_loop`` while ``r`` traces. ``step(current) -> new`` runs one body
     call with TF's structure checks; ``finish(current)`` the remaining iterations
@@ -305,7 +308,7 @@ def record_while(r, cond, body, current: tuple, max_iter, step, finish, limit=No
     elif max_iter is not None:
         inner += [f"if {counter} >= {int(max_iter)}:", "    break"]
     inner += body_lines + [f"{n} = {e}" for n, e in zip(names, e_new) if n]
-    inner.append(f"{counter} += 1")
+    inner += [f"if {counter} > _loop_cap:", "    raise _LoopCapped", f"{counter} += 1"]
     code += _indent(inner)
     r._grad_line()
     r.lines.extend(code)
@@ -317,7 +320,11 @@ def record_while(r, cond, body, current: tuple, max_iter, step, finish, limit=No
     try:
         if not go:
             final = current
-        elif r.dry or r.unsafe is not None:  # (unsafe: the recording is not faithful)
+        elif r.dry:
+            # Stand-in values need not ever end the loop (zeros that a body doubles):
+            # a dry trace, whose values are not anyone's results, stops early.
+            final = finish(new, 1, _DRY_ITERATIONS)
+        elif r.unsafe is not None:  # (the recording is not faithful)
             final = finish(new, 1)
         else:
             final = _continue_loop(r, inner, names, new, extra)

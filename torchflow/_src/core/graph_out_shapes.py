@@ -87,6 +87,9 @@ def _restore(state, gens) -> None:
         g.set_state(st)
 
 
+_REPLAY_LOOP_CAP = 1000  # iterations of one recorded loop in a shape replay
+
+
 def replay_shapes(graph, flat: list, unknown: list, empty: bool = False) -> list | None:
     """The output leaves' shapes when ``graph``'s code runs on ``flat`` grown by one
     along its ``unknown`` dimensions (with ``empty``: of size 0 there), without
@@ -94,6 +97,7 @@ def replay_shapes(graph, flat: list, unknown: list, empty: bool = False) -> list
     if graph.writes_captures:
         return None
     ns = dict(graph._ns)
+    ns["_loop_cap"] = _REPLAY_LOOP_CAP  # zeros that a loop doubles never end it
     for name, dry in graph.dry_of.items():
         if dry is graph_trace.cannot_dry_run:
             return None

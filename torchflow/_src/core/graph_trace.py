@@ -28,6 +28,7 @@ from __future__ import annotations
 import functools
 import math
 import re
+import sys
 import threading
 import types
 import weakref
@@ -119,6 +120,9 @@ def _is_leaf(t: torch.Tensor) -> bool:
     r = _LEAVES.get(id(t))
     return r is not None and r() is t
 
+
+class LoopCapped(Exception):
+    """A recorded ``tf.while_loop`` ran past its namespace's ``_loop_cap``."""
 
 class TraceUnsafe(BaseException):
     """Internal: the body did something a recording cannot replay (a BaseException,
@@ -335,7 +339,10 @@ class Recorder(TorchFunctionMode):
         # of the stand-in string): dimensions of these sizes count as unknown.
         self.stand_in_sizes: set[int] = set()
         self.lines: list[str] = []
-        self.ns: dict = {"_wrap": wrap, "_sg": torch._C._set_grad_enabled}
+        # _loop_cap: the most iterations of a recorded tf.while_loop; unbounded but in
+        # graph_out_shapes' replays on stand-in values, which need not end a loop.
+        self.ns: dict = {"_wrap": wrap, "_sg": torch._C._set_grad_enabled,
+                         "_loop_cap": sys.maxsize, "_LoopCapped": LoopCapped}
         self.slots: dict[int, str] = {}
         self.dynamic: set[int] = set()
         self.keep: list = []

@@ -217,8 +217,9 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
             new = nest.map_structure(_stop, new)
         return new
 
-    def finish(current: Any, n: int) -> Any:
-        while (max_iter is None or n < max_iter) and _truth(cond(*current)):
+    def finish(current: Any, n: int, cap: int | None = None) -> Any:
+        while (max_iter is None or n < max_iter) and (cap is None or n < cap) and \
+                _truth(cond(*current)):
             current = step(current)
             n += 1
         return current
