@@ -497,6 +497,7 @@ from torchflow._src.ops import (  # noqa: E402  (for their registrations)
     graph_lowering_control,  # noqa: F401
     graph_lowering_image_codec,  # noqa: F401
     graph_lowering_linalg,  # noqa: F401
+    graph_lowering_loops,  # noqa: F401
     graph_lowering_math,  # noqa: F401  (after nn: takes its random seeds)
     graph_lowering_nn,  # noqa: F401
     graph_lowering_parsing,  # noqa: F401

@@ -23,6 +23,8 @@ stack as in TF.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import torch
 
@@ -40,9 +42,10 @@ def _trace_branch(b, fn, args=()):
     """``fn(*args)`` run dry while its op calls are captured: ``(calls, flat outputs,
     dynamic ids, outputs)``; None if it cannot be traced without running."""
     rec = graph_trace.Recorder("cond_branch", dry=True)
+    names = {}
     for t in list(b._keep) + list(args):  # the outer values (and the stand-ins), so that
         if isinstance(t._t, torch.Tensor):  # what fn computes from them without a
-            rec.input(t._t)  # lowering is not constant
+            names[rec.input(t._t)] = t  # lowering is not constant
     if any(t.dtype == dtypes.string for t in args):
         # String ops compute in NumPy, out of the recorder's sight (as function.py).
         rec.tainted_from = 0
@@ -54,12 +57,18 @@ def _trace_branch(b, fn, args=()):
     if rec.unsafe is not None:
         return None
     flat = nest.flatten(out, expand_composites=True)
-    return cap.calls, flat, rec.dynamic, out, rec.tainted()
+    # The outer tensors the recording reads, also inside nested conds and loops
+    # (whose calls are not among ``cap.calls``).
+    src = "\n".join(rec.lines)
+    used = [t for n, t in names.items() if id(t._t) in b._by_tensor and
+            re.search(rf"\b{n}\b", src)]
+    return cap.calls, flat, rec.dynamic, out, rec.tainted(), used
 
 
-def _outer_reads(b, calls, seen: dict) -> None:
+def _outer_reads(b, calls, seen: dict, outputs=(), used=()) -> None:
     """Adds to ``seen`` (id -> value, in order) the outer tensors and the variables that
-    ``calls`` read."""
+    ``calls`` read, and the outer tensors among ``outputs`` (a branch that returns
+    one as it is) and ``used`` (read by a nested cond or loop)."""
     made: set = set()
     for call in calls:
         for v in nest.flatten(list(call.args.values())):
@@ -70,10 +79,13 @@ def _outer_reads(b, calls, seen: dict) -> None:
                 seen.setdefault(id(v._t), v)
         made.update(id(o._t) for o in nest.flatten(call.outputs, expand_composites=True)
                     if isinstance(o, Tensor))
+    for v in list(outputs) + list(used):
+        if isinstance(v, Tensor) and id(v._t) not in made and id(v._t) in b._by_tensor:
+            seen.setdefault(id(v._t), v)
 
 
 def _branch_function(b, name, trace, outer: list, variables: list, out_dtypes: list):
-    calls, flat, dynamic, _, tainted = trace
+    calls, flat, dynamic, _, tainted, _ = trace
     args = [(f"input_{k}", t.dtype, None) for k, t in enumerate(outer)]
     body, eps = b.function(name, args)
     body._tainted = set(body._tainted) | tainted
@@ -117,7 +129,7 @@ def _cond(b, call):
         trace = _trace_branch(b, true_fn if pred else false_fn)
         if trace is None:
             return None
-        calls, flat, dynamic, _, tainted = trace
+        calls, flat, dynamic, _, tainted, _ = trace
         b._tainted = set(b._tainted) | tainted
         b.lower_calls(calls, dynamic)
         return [b.input(o) for o in flat if isinstance(o, Tensor)]
@@ -135,8 +147,8 @@ def _cond(b, call):
     if out_dtypes is None:
         return None
     seen: dict = {}
-    _outer_reads(b, t_trace[0], seen)
-    _outer_reads(b, f_trace[0], seen)
+    _outer_reads(b, t_trace[0], seen, t_trace[1], t_trace[5])
+    _outer_reads(b, f_trace[0], seen, f_trace[1], f_trace[5])
     outer = [v for k, v in seen.items() if not isinstance(k, tuple)]
     variables = [v for k, v in seen.items() if isinstance(k, tuple)]
     then_fn = _branch_function(b, "cond_true", t_trace, outer, variables, out_dtypes)
@@ -222,7 +234,7 @@ def _map_fn(b, call):
     if t1 is None or t2 is None or len(t1[1]) != len(flat_o) or len(t2[1]) != len(flat_o):
         return None
     seen: dict = {}
-    _outer_reads(b, t1[0], seen)
+    _outer_reads(b, t1[0], seen, (), t1[5])
     outer = [v for k, v in seen.items() if not isinstance(k, tuple)]
     n1, n2 = _body_nodes(t1, ins1, outer), _body_nodes(t2, ins2, outer)
     if n1 is None or n1 != n2:
