@@ -124,6 +124,7 @@ def _is_leaf(t: torch.Tensor) -> bool:
 class LoopCapped(Exception):
     """A recorded ``tf.while_loop`` ran past its namespace's ``_loop_cap``."""
 
+
 class TraceUnsafe(BaseException):
     """Internal: the body did something a recording cannot replay (a BaseException,
     so that a user's ``except Exception`` around the call does not swallow it when a

@@ -40,7 +40,8 @@ _I32 = dtypes.int32
 
 def _trace_branch(b, fn, args=()):
     """``fn(*args)`` run dry while its op calls are captured: ``(calls, flat outputs,
-    dynamic ids, outputs)``; None if it cannot be traced without running."""
+    dynamic ids, outputs, tainted ids, outer tensors read)``; None if it cannot be
+    traced without running."""
     rec = graph_trace.Recorder("cond_branch", dry=True)
     names = {}
     for t in list(b._keep) + list(args):  # the outer values (and the stand-ins), so that
