@@ -135,3 +135,36 @@ def test_loop_body_that_reads_a_loop_value_into_python_is_refused(tmp_path):
         input_signature=[tf.TensorSpec([], tf.int32)])
     with pytest.raises(tf.errors.UnimplementedError, match="Cannot save tf.function"):
         tf.saved_model.save(mod, str(tmp_path))
+
+
+def _repeat_model(m):
+    class Repeat(m.keras.layers.Layer):
+        """A residual tanh step applied a traced number of times, AutoGraph's ``for``."""
+
+        def build(self, input_shape):
+            self.w = self.add_weight(name="w", shape=(input_shape[-1], input_shape[-1]),
+                                     initializer="identity")
+
+        def call(self, x):
+            for _ in m.range(3):
+                x = m.tanh(m.matmul(x, self.w) + x)
+            return x
+
+    inp = m.keras.Input((4,))
+    return m.keras.Model(inp, m.keras.layers.Dense(2)(Repeat()(inp)))
+
+
+def test_keras_layer_with_a_tensor_loop_saved_serves_in_tf(tmp_path):
+    """``model.save`` of a custom layer whose ``call`` loops over ``tf.range``: the
+    serving signature in real TF predicts what the model predicted, for a batch size
+    the trace never saw."""
+    rtf = real_tf()
+    x = np.random.default_rng(0).normal(size=(5, 4)).astype(np.float32)
+    model = _repeat_model(tf)
+    want = np.tanh(np.tanh(np.tanh(2 * x) * 2) * 2) @ model.layers[-1].kernel.numpy() + \
+        model.layers[-1].bias.numpy()  # identity w: three steps of tanh(2x)
+    np.testing.assert_allclose(model(x).numpy(), want, rtol=1e-5, atol=1e-6)
+    model.save(str(tmp_path))
+    serve = rtf.saved_model.load(str(tmp_path)).signatures["serving_default"]
+    got = list(serve(rtf.constant(x)).values())[0].numpy()
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
