@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import torchflow as tf
-from torchflow._src.testing import real_tf
+from torchflow._src.testing import assert_all_close, real_tf
 
 pytestmark = pytest.mark.compat
 
@@ -83,10 +83,7 @@ def _run(lib, mod) -> list:
 
 
 def _assert_same(got: list, want: list):
-    assert len(got) == len(want)
-    for g, w in zip(got, want):
-        assert g.dtype == w.dtype and g.shape == w.shape
-        np.testing.assert_allclose(g, w, rtol=1e-6)
+    assert_all_close(got, want, rtol=1e-6, atol=0)
 
 
 def test_torchflow_saved_cond_serves_tf_values(tmp_path):

@@ -37,6 +37,13 @@ def assert_close(actual, expected, rtol=1e-5, atol=1e-6, check_dtype=True):
         np.testing.assert_array_equal(a, e)
 
 
+def assert_all_close(actual: list, expected: list, rtol=1e-5, atol=1e-6) -> None:
+    """``assert_close`` of each pair, after asserting the lists are as long."""
+    assert len(actual) == len(expected), f"{len(actual)} values != {len(expected)}"
+    for a, e in zip(actual, expected):
+        assert_close(a, e, rtol=rtol, atol=atol)
+
+
 def rand(shape, dtype="float32", seed=0, low=-3, high=3):
     """Reproducible random NumPy data of a dtype name."""
     rng = np.random.default_rng(seed)
