@@ -36,6 +36,7 @@ from torchflow._src.ops import control_flow_ops, functional_ops
 from torchflow._src.util import nest
 
 _I32 = dtypes.int32
+_WORD = re.compile(r"\b\w+\b")
 
 
 def _trace_branch(b, fn, args=()):
@@ -60,9 +61,8 @@ def _trace_branch(b, fn, args=()):
     flat = nest.flatten(out, expand_composites=True)
     # The outer tensors the recording reads, also inside nested conds and loops
     # (whose calls are not among ``cap.calls``).
-    src = "\n".join(rec.lines)
-    used = [t for n, t in names.items() if id(t._t) in b._by_tensor and
-            re.search(rf"\b{n}\b", src)]
+    words = set(_WORD.findall("\n".join(rec.lines)))
+    used = [t for n, t in names.items() if n in words and id(t._t) in b._by_tensor]
     return cap.calls, flat, rec.dynamic, out, rec.tainted(), used
 
 

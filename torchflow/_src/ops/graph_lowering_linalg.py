@@ -8,9 +8,9 @@ factor's diagonal), ``cholesky``, ``solve`` (``MatrixSolve``), ``triangular_solv
 ``svd``, ``eigh``/``eigvalsh`` (``SelfAdjointEigV2``), ``set_diag``
 (``MatrixSetDiagV3``), ``cross``, ``matvec`` (a ``MatMul`` of the vector as a column),
 ``matrix_transpose``/``adjoint`` (``Transpose``), ``global_norm`` (of ``L2Loss``es)
-and ``reduce_euclidean_norm`` (``EuclideanNorm``); ``cumulative_logsumexp`` is ``graph_lowering_math``'s scan. Real (float) inputs
-only; a call these do not cover returns None and is refused where its results are
-read.
+and ``reduce_euclidean_norm`` (``EuclideanNorm``); ``cumulative_logsumexp`` is
+``graph_lowering_math``'s scan. Real (float) inputs only; a call these do not cover
+returns None and is refused where its results are read.
 """
 
 from __future__ import annotations
