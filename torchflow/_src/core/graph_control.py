@@ -98,7 +98,7 @@ def record_cond(r, pred: Tensor, true_fn, false_fn):
     try:
         lines_dry, out_dry = _sub_record(r, second, dry=True)
     except (Exception, graph_trace.TraceUnsafe):  # noqa: BLE001 - the trace stays right eagerly
-        r.unsafe = r.unsafe or "a tf.cond branch could not be traced"
+        r.mark_unsafe("a tf.cond branch could not be traced")
         return out
     out_true, out_false = (out, out_dry) if taken else (out_dry, out)
     try:
@@ -111,13 +111,13 @@ def record_cond(r, pred: Tensor, true_fn, false_fn):
         out = nest.pack_sequence_as(out, leaves)
     e_run, e_dry = _leaf_exprs(r, leaves), _leaf_exprs(r, leaves_dry)
     if e_run is None or e_dry is None:
-        r.unsafe = r.unsafe or "tf.cond on string tensors"
+        r.mark_unsafe("tf.cond on string tensors")
         return out
     names = []
     for a, b, x, y in zip(e_run, e_dry, leaves, leaves_dry):
         if a is None or b is None:
             if a is not None or b is not None or not _same_value(x, y):
-                r.unsafe = r.unsafe or "tf.cond branches return different Python values"
+                r.mark_unsafe("tf.cond branches return different Python values")
                 return out
             names.append(None)
             continue
@@ -255,7 +255,7 @@ def record_while(r, cond, body, current: tuple, max_iter, step, finish, limit=No
     as Python (recording paused); returns the final loop variables."""
     leaves = nest.flatten(current)
     if any(isinstance(x, Tensor) and not isinstance(x._t, torch.Tensor) for x in leaves):
-        r.unsafe = r.unsafe or "tf.while_loop over string tensors"
+        r.mark_unsafe("tf.while_loop over string tensors")
         return None
     names, pre = [], []
     for x in leaves:
@@ -269,7 +269,7 @@ def record_while(r, cond, body, current: tuple, max_iter, step, finish, limit=No
     loop_vars = nest.pack_sequence_as(current, aliases)
     cond_lines, pred = _sub_record(r, lambda: cond(*loop_vars), dry=False)
     if not isinstance(pred, Tensor) or not isinstance(pred._t, torch.Tensor):
-        r.unsafe = r.unsafe or "a tf.while_loop condition that is not a tensor"
+        r.mark_unsafe("a tf.while_loop condition that is not a tensor")
         return None
     r.paused += 1
     try:
@@ -281,19 +281,19 @@ def record_while(r, cond, body, current: tuple, max_iter, step, finish, limit=No
     except (Exception, graph_trace.TraceUnsafe):
         if go:
             raise
-        r.unsafe = r.unsafe or "a tf.while_loop body could not be traced"
+        r.mark_unsafe("a tf.while_loop body could not be traced")
         return None
     new_leaves = nest.flatten(new)
     e_new = _leaf_exprs(r, new_leaves)
     if e_new is None:
-        r.unsafe = r.unsafe or "tf.while_loop over string tensors"
+        r.mark_unsafe("tf.while_loop over string tensors")
         return None
     for n, x, y in zip(names, aliases, new_leaves):
         if n is None and not _same_value(x, y):
-            r.unsafe = r.unsafe or "a tf.while_loop changes a Python loop variable"
+            r.mark_unsafe("a tf.while_loop changes a Python loop variable")
             return None
         if n is not None and (not isinstance(y, Tensor) or y._dtype is not x._dtype):
-            r.unsafe = r.unsafe or "a tf.while_loop body changes a loop variable's dtype"
+            r.mark_unsafe("a tf.while_loop body changes a loop variable's dtype")
             return None
     counter = r._fresh("n")
     code = list(pre) + [f"{counter} = 0", "while True:"]

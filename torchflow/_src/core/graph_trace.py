@@ -168,8 +168,8 @@ def active() -> "Recorder | None":
 def mark_eager(reason: str) -> None:
     """Tells the tracing ``tf.function`` (if any) that it must run eagerly."""
     r = active()
-    if r is not None and r.unsafe is None:
-        r.unsafe = reason
+    if r is not None:
+        r.mark_unsafe(reason)
 
 
 def tracing_recorder() -> "Recorder | None":
@@ -349,6 +349,10 @@ class Recorder(TorchFunctionMode):
         self.keep: list = []
         self.objs: dict[int, str] = {}
         self.unsafe: str | None = None
+        # The first reason of ``unsafe`` that arose outside an op call the export graph
+        # records as one node (OP_CAPTURE): its lowering takes the op's inputs as graph
+        # inputs, so what the op's own code reads does not make its node wrong.
+        self.unsafe_outside_ops: str | None = None
         # len(slots) when the body first read an input-dependent value into Python
         # outside an op the export graph records (OP_CAPTURE).
         self.tainted_from: int | None = None
@@ -535,6 +539,14 @@ class Recorder(TorchFunctionMode):
             return f"slice({self._expr(x.start)}, {self._expr(x.stop)}, {self._expr(x.step)})"
         return self._obj(x)
 
+    def mark_unsafe(self, reason: str) -> None:
+        """Notes that the recording cannot replay the body (the first ``reason`` stays)."""
+        if self.unsafe is None:
+            self.unsafe = reason
+        tracer = getattr(OP_CAPTURE, "tracer", None)
+        if self.unsafe_outside_ops is None and (tracer is None or not tracer._stack):
+            self.unsafe_outside_ops = reason
+
     def _grad_line(self) -> None:
         g = torch.is_grad_enabled()
         if g is not self.grad:
@@ -557,8 +569,7 @@ class Recorder(TorchFunctionMode):
                         return graph_shapes.read(self, func, name, args, kwargs,
                                                  self.slots[id(t)])
                     return func(*args, **kwargs)
-                if self.unsafe is None:
-                    self.unsafe = f"the body reads a tensor value into Python ({name})"
+                self.mark_unsafe(f"the body reads a tensor value into Python ({name})")
                 tracer = getattr(OP_CAPTURE, "tracer", None)
                 if self.tainted_from is None and tracer is not None and not tracer._stack:
                     self.tainted_from = len(self.slots)
@@ -677,8 +688,7 @@ class Recorder(TorchFunctionMode):
         try:
             call = self._call_host(wrapper, args, kwargs)
         except TraceUnsafe as e:
-            if self.unsafe is None:
-                self.unsafe = str(e)
+            self.mark_unsafe(str(e))
             call = None
         resumed = self._resumed(wrapper, args, kwargs)
         if resumed is not None:
