@@ -1,6 +1,8 @@
-"""``tf.TensorArray``: a list of same-dtype tensors with TF's eager semantics.
+"""``tf.TensorArray``: a list of same-dtype tensors with TF's semantics.
 
-Writes return the array itself (eager TF mutates in place too). Elements are
+Executing eagerly, writes change the array and return it (as TF's eager arrays);
+in a ``tf.function`` each write returns a new array and leaves the one written as
+it was (as TF's graph arrays, whose writes make new TensorList values). Elements are
 kept as Tensors, so gradients flow from ``stack()`` back to written values.
 """
 
@@ -13,7 +15,7 @@ from torchflow._src.core import dtypes
 from torchflow._src.core.composite_tensor import TypeSpec
 from torchflow._src.core.convert import to_tensor
 from torchflow._src.core.errors import InvalidArgumentError, OutOfRangeError
-from torchflow._src.core.tensor import Tensor, wrap
+from torchflow._src.core.tensor import Tensor, executing_eagerly, wrap
 from torchflow._src.core.tensor_shape import TensorShape, as_shape
 from torchflow._src.core.variables import Variable
 from torchflow._src.util.api import public
@@ -64,6 +66,9 @@ class TensorArray:
         self._infer_shape = bool(infer_shape)
         self._element_shape = as_shape(element_shape) if element_shape is not None \
             else TensorShape(None)
+        # A copy a graph lowering traces a loop body with: its size is a stand-in's, so
+        # an index past it is no error (graph_lowering_loops).
+        self._stand_in = False
 
     @property
     def dtype(self) -> dtypes.DType:
@@ -142,26 +147,42 @@ class TensorArray:
           name: A name for the operation (optional).
 
         Returns:
-          The ``TensorArray``.
+          The array written: this one executing eagerly, a new one in a ``tf.function``.
 
         Raises:
           OutOfRangeError: If ``index`` is past the end of a fixed-size array.
           InvalidArgumentError: If ``index`` is negative or the dtype differs.
           ValueError: If the shape differs from the element shape.
         """
-        i = _int(index)
-        t = self._convert(value)
+        i, t = _int(index), self._convert(value)
+        if i >= 0:
+            self._check_shape(t)  # (a graph array learns its element shape even so)
+        out = self._target()
+        out._set(i, t)
+        return out
+
+    def _target(self) -> "TensorArray":
+        """The array a write changes: this one when executing eagerly (TF's eager
+        arrays change in place), else a copy (in a ``tf.function`` a write makes a new
+        value and the array written stays as it was, as TF's graph arrays do)."""
+        if executing_eagerly():
+            return self
+        c = TensorArray.__new__(TensorArray)
+        c.__dict__.update(self.__dict__)
+        c._items = list(self._items)
+        return c
+
+    def _set(self, i: int, t: Tensor) -> None:
         if i < 0:
             raise InvalidArgumentError(None, None, f"Tried to write to index {i} but array "
                                        f"size is: {len(self._items)}")
         if i >= len(self._items):
-            if not self._dynamic:
+            if not self._dynamic and not self._stand_in:
                 raise OutOfRangeError(None, None, f"Tried to write to index {i} but array is "
                                       f"not resizeable and size is: {len(self._items)} ")
             self._items.extend([None] * (i + 1 - len(self._items)))
         self._check_shape(t)
         self._items[i] = t
-        return self
 
     def _zeros(self) -> Tensor:
         shape = self._element_shape
@@ -186,6 +207,10 @@ class TensorArray:
           OutOfRangeError: If ``index`` is out of range.
         """
         i = _int(index)
+        if self._stand_in and not 0 <= i < len(self._items):
+            written = [t for t in self._items if t is not None]
+            return self._zeros() if not written else wrap(torch.zeros_like(written[0]._t),
+                                                          self._dtype)
         if i < 0 or i >= len(self._items):
             raise OutOfRangeError(None, None, f"Tried to read from index {i} but array size "
                                   f"is: {len(self._items)} ")
@@ -264,7 +289,7 @@ class TensorArray:
           name: A name for the operation (optional).
 
         Returns:
-          The ``TensorArray``.
+          The array written: this one executing eagerly, a new one in a ``tf.function``.
 
         Raises:
           InvalidArgumentError: ``value`` has more slices than a fixed-size array holds.
@@ -275,9 +300,10 @@ class TensorArray:
             raise InvalidArgumentError(None, None, f"Tried to write to index {n - 1} but "
                                        f"array is not resizeable and size is: "
                                        f"{len(self._items)}")
+        out = self._target()
         for i in range(n):
-            self.write(i, wrap(t._t[i], t._dtype))
-        return self
+            out._set(i, wrap(t._t[i], t._dtype))
+        return out
 
     def scatter(self, indices, value, name=None) -> "TensorArray":
         """Writes ``value[k]`` at ``indices[k]``; returns the array.
@@ -288,12 +314,21 @@ class TensorArray:
           name: A name for the operation (optional).
 
         Returns:
-          The ``TensorArray``.
+          The array written: this one executing eagerly, a new one in a ``tf.function``.
+
+        Raises:
+          InvalidArgumentError: ``value`` has not one slice per index.
         """
         t = self._convert(value)
-        for k, i in enumerate(_int_list(indices)):
-            self.write(i, wrap(t._t[k], t._dtype))
-        return self
+        idx = _int_list(indices)
+        rows = t._t.shape[0] if t._t.ndim else 0
+        if rows != len(idx):
+            raise InvalidArgumentError(None, None, f"Invalid number of rows in input tensor. "
+                                       f"Expected: {len(idx)} Actual: {rows}")
+        out = self._target()
+        for k, i in enumerate(idx):
+            out._set(i, wrap(t._t[k], t._dtype))
+        return out
 
     def split(self, value, lengths, name=None) -> "TensorArray":
         """Splits ``value`` along dimension 0 into pieces of ``lengths``, one per element.
@@ -305,7 +340,7 @@ class TensorArray:
           name: A name for the operation (optional).
 
         Returns:
-          The ``TensorArray``.
+          The array written: this one executing eagerly, a new one in a ``tf.function``.
 
         Raises:
           InvalidArgumentError: the lengths do not sum to ``value.shape[0]``.
@@ -317,15 +352,16 @@ class TensorArray:
                                        f"values.shape[0], but sum of lengths is {sum(lens)} "
                                        f"and value's shape is: {list(t._t.shape)} ")
         start = 0
-        saved = self._infer_shape
-        self._infer_shape = False
+        out = self._target()
+        saved = out._infer_shape
+        out._infer_shape = False
         try:
             for i, n in enumerate(lens):
-                self.write(i, wrap(t._t[start:start + n], t._dtype))
+                out._set(i, wrap(t._t[start:start + n], t._dtype))
                 start += n
         finally:
-            self._infer_shape = saved
-        return self
+            out._infer_shape = saved
+        return out
 
     def __repr__(self) -> str:
         return f"<tf.TensorArray dtype={self._dtype.name} size={len(self._items)}>"
