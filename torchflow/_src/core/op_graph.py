@@ -378,6 +378,9 @@ class GraphBuilder:
         self._dtypes: "dict[str, dtypes.DType]" = {}
         self._keep: list = []
         self._var_reads: "dict[int, str]" = {}
+        # id(TensorArray) -> (endpoint of its TensorList now, its declared element dims
+        # or None, the array); see graph_lowering_tensor_array.
+        self.lists: "dict[int, tuple[str, list | None]]" = {}
         self.producers: "dict[int, str]" = {}  # see _Calls
         self.reader = "the function's outputs"  # the op being lowered, for messages
 
@@ -541,11 +544,20 @@ class GraphBuilder:
             for op in self.graph._order[first:]:
                 op._stack = call.stack
             if eps is None:
+                self.declined(call)
                 continue
             flat = [o for o in nest.flatten(call.outputs, expand_composites=True)
                     if isinstance(o, Tensor)]
             for o, ep in zip(flat, eps):
                 self.bind(o, ep)
+
+    def declined(self, call: OpCall) -> None:
+        """Forgets the lists of the TensorArrays a call whose lowering declined may
+        have changed (its arguments and results): a later use of them is then
+        ``Unlowered``, never a stale list."""
+        if self.lists:
+            for v in nest.flatten([list(call.args.values()), call.outputs]):
+                self.lists.pop(id(v), None)
 
     def end_function(self, sub: "GraphBuilder", outputs: list) -> NameAttrList:
         """Sets ``outputs`` (endpoints in ``sub``) as the function's results and adds
@@ -684,6 +696,7 @@ class FuncGraph(graph_api.Graph):
             for op in g._order[first:]:
                 op._stack = call.stack
             if eps is None:
+                b.declined(call)
                 for o in _tensors(call.outputs):  # the lowering declined these arguments
                     b.producers.setdefault(id(o._t), f"{b.reader} (with these arguments)")
                 continue

@@ -55,6 +55,7 @@ _OUTPUT_ARGS = {
     "TopKV2": ("values", "indices"),
     "Unique": ("y", "idx"),
     "TensorListPopBack": ("output_handle", "tensor"),
+    "TensorListConcatV2": ("tensor", "lengths"),
     "LookupTableExportV2": ("keys", "values"),
     **graph_exec_ragged.OUTPUT_ARGS,
     **graph_exec_strings.OUTPUT_ARGS,

@@ -151,7 +151,104 @@ def _pop_back(library, attrs, inputs):
     return [TensorList(lst.items[:-1], lst.dtype, lst.element_shape), item]
 
 
+def _resize(library, attrs, inputs):
+    lst = _list(inputs[0], "TensorListResize")
+    n = _int(inputs[1])
+    if n < 0:
+        raise errors.InvalidArgumentError(
+            None, None, f"TensorListSlice expects size to be non-negative. Got: {n} "
+            "[Op:TensorListResize]")
+    items = lst.items[:n] + [None] * (n - len(lst.items))
+    return [TensorList(items, lst.dtype, lst.element_shape)]
+
+
+def _ints(value) -> list:
+    a = value.numpy() if hasattr(value, "numpy") else value
+    return [int(v) for v in a.reshape(-1)] if hasattr(a, "reshape") else [int(v) for v in a]
+
+
+def _stacked(items: list, shape: TensorShape, dtype, op: str):
+    items = [t if t is not None else _zeros(shape, dtype, op) for t in items]
+    if not items:
+        return _zeros(TensorShape([0]).concatenate(shape), dtype, op)
+    return array_ops.stack(items, axis=0)
+
+
+def _gather(library, attrs, inputs):
+    lst = _list(inputs[0], "TensorListGather")
+    dtype = attrs.get("element_dtype", lst.dtype)
+    idx = [_index(i, len(lst.items), "TensorListGather") for i in _ints(inputs[1])]
+    shape, given = lst.element_shape, _shape_of(inputs[2])
+    if given.rank is not None:
+        shape = given if shape.rank is None else shape.merge_with(given)
+    known = [t for t in lst.items if t is not None]
+    if known:
+        shape = TensorShape(list(numpy_ops.shape_tuple(known[0])))
+    return [_stacked([lst.items[i] for i in idx], shape, dtype, "TensorListGather")]
+
+
+def _scatter_into(library, attrs, inputs):
+    lst = _list(inputs[0], "TensorListScatterIntoExistingList")
+    tensor, idx = inputs[1], _ints(inputs[2])
+    rows = numpy_ops.shape_tuple(tensor)
+    if not rows or rows[0] != len(idx):
+        raise errors.InvalidArgumentError(
+            None, None, f"Invalid number of rows in input tensor. Expected: {len(idx)} "
+            f"Actual: {rows[0] if rows else 0} [Op:TensorListScatterIntoExistingList]")
+    items = list(lst.items)
+    for k, i in enumerate(idx):
+        if i < 0:
+            raise errors.InvalidArgumentError(
+                None, None, "Indices in TensorListScatter must all be non-negative. "
+                "[Op:TensorListScatterIntoExistingList]")
+        if i >= len(items):
+            items.extend([None] * (i + 1 - len(items)))
+        items[i] = tensor[k]
+    return [TensorList(items, lst.dtype, lst.element_shape)]
+
+
+def _split(library, attrs, inputs):
+    tensor, element_shape, lengths = inputs
+    dims = numpy_ops.shape_tuple(tensor)
+    lens = _ints(lengths)
+    if not dims or sum(lens) != dims[0] or any(n < 0 for n in lens):
+        raise errors.InvalidArgumentError(
+            None, None, f"Unable to split tensor of shape {list(dims)} into lengths {lens} "
+            "[Op:TensorListSplit]")
+    items, start = [], 0
+    for n in lens:
+        items.append(tensor[start:start + n])
+        start += n
+    return [TensorList(items, tensor.dtype, TensorShape([None] + list(dims[1:])))]
+
+
+def _concat(library, attrs, inputs):
+    lst = _list(inputs[0], "TensorListConcatV2")
+    dtype = attrs.get("element_dtype", lst.dtype)
+    if any(t is None for t in lst.items) or not lst.items:
+        shape = _shape_of(inputs[1])
+        rest = TensorShape(None) if shape.rank is None else TensorShape(shape.as_list()[1:])
+        if not lst.items:
+            return [_zeros(TensorShape([0]).concatenate(rest), dtype, "TensorListConcatV2"),
+                    constant([], dtype=dtypes.int64)]
+        raise errors.InvalidArgumentError(
+            None, None, "Concat saw an uninitialized element of the list "
+            "[Op:TensorListConcatV2]")
+    lengths = [numpy_ops.shape_tuple(t)[0] if numpy_ops.shape_tuple(t) else -1
+               for t in lst.items]
+    if -1 in lengths:
+        raise errors.InvalidArgumentError(
+            None, None, "Concat requires elements to be at least vectors "
+            "[Op:TensorListConcatV2]")
+    return [array_ops.concat(lst.items, axis=0), constant(lengths, dtype=dtypes.int64)]
+
+
 HANDLERS = {
+    "TensorListResize": _resize,
+    "TensorListGather": _gather,
+    "TensorListScatterIntoExistingList": _scatter_into,
+    "TensorListSplit": _split,
+    "TensorListConcatV2": _concat,
     "TensorListReserve": _reserve,
     "EmptyTensorList": _empty,
     "TensorListFromTensor": _from_tensor,

@@ -502,4 +502,5 @@ from torchflow._src.ops import (  # noqa: E402  (for their registrations)
     graph_lowering_nn,  # noqa: F401
     graph_lowering_parsing,  # noqa: F401
     graph_lowering_rnn,  # noqa: F401  (recurrent kernels' While loops; after nn)
+    graph_lowering_tensor_array,  # noqa: F401
 )

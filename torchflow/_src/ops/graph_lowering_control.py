@@ -32,7 +32,8 @@ from torchflow._src.core import dtypes, errors, graph_trace, op_graph
 from torchflow._src.core.op_graph import shape_attr
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.core.variables import Variable
-from torchflow._src.ops import control_flow_ops, functional_ops
+from torchflow._src.ops import control_flow_ops, functional_ops, graph_lowering_tensor_array
+from torchflow._src.ops.tensor_array import TensorArray
 from torchflow._src.util import nest
 
 _I32 = dtypes.int32
@@ -46,8 +47,8 @@ def _trace_branch(b, fn, args=()):
     rec = graph_trace.Recorder("cond_branch", dry=True)
     names = {}
     for t in list(b._keep) + list(args):  # the outer values (and the stand-ins), so that
-        if isinstance(t._t, torch.Tensor):  # what fn computes from them without a
-            names[rec.input(t._t)] = t  # lowering is not constant
+        if isinstance(getattr(t, "_t", None), torch.Tensor):  # what fn computes from
+            names[rec.input(t._t)] = t  # them without a lowering is not constant
     if any(t.dtype == dtypes.string for t in args):
         # String ops compute in NumPy, out of the recorder's sight (as function.py).
         rec.tainted_from = 0
@@ -56,7 +57,7 @@ def _trace_branch(b, fn, args=()):
             out = fn(*args)
     except (graph_trace.TraceUnsafe, errors.OpError, ValueError, TypeError):
         return None
-    if rec.unsafe is not None:
+    if rec.unsafe_outside_ops is not None:
         return None
     flat = nest.flatten(out, expand_composites=True)
     # The outer tensors the recording reads, also inside nested conds and loops
@@ -66,15 +67,18 @@ def _trace_branch(b, fn, args=()):
     return cap.calls, flat, rec.dynamic, out, rec.tainted(), used
 
 
-def _outer_reads(b, calls, seen: dict, outputs=(), used=()) -> None:
+def _outer_reads(b, calls, seen: dict, outputs=(), used=(), arrays: bool = False) -> None:
     """Adds to ``seen`` (id -> value, in order) the outer tensors and the variables that
     ``calls`` read, and the outer tensors among ``outputs`` (a branch that returns
-    one as it is) and ``used`` (read by a nested cond or loop)."""
+    one as it is) and ``used`` (read by a nested cond or loop); with ``arrays``, also
+    the outer TensorArrays that ``calls`` use (``b`` knows their lists)."""
     made: set = set()
     for call in calls:
         for v in nest.flatten(list(call.args.values())):
             if isinstance(v, Variable):
                 seen.setdefault(("var", id(v)), v)
+            elif arrays and isinstance(v, TensorArray) and id(v) in b.lists:
+                seen.setdefault(id(v), v)
             elif isinstance(v, Tensor) and id(v._t) not in made and \
                     id(v._t) in b._by_tensor:
                 seen.setdefault(id(v._t), v)
@@ -87,28 +91,52 @@ def _outer_reads(b, calls, seen: dict, outputs=(), used=()) -> None:
 
 def _branch_function(b, name, trace, outer: list, variables: list, out_dtypes: list):
     calls, flat, dynamic, _, tainted, _ = trace
-    args = [(f"input_{k}", t.dtype, None) for k, t in enumerate(outer)]
+    args = [(f"input_{k}", _arg_dtype(t), None) for k, t in enumerate(outer)]
     body, eps = b.function(name, args)
     body._tainted = set(body._tainted) | tainted
     for t, ep in zip(outer, eps):
-        body.bind(t, ep)
+        if isinstance(t, TensorArray):
+            graph_lowering_tensor_array.bind(body, t, ep, graph_lowering_tensor_array.dims(b, t))
+        else:
+            body.bind(t, ep)
     for v in variables:
         body.handle(v)
     body.lower_calls(calls, dynamic)
-    outs = [body.input(o, d) for o, d in zip(flat, out_dtypes) if d is not None]
+    outs = []
+    for o, d in zip(flat, out_dtypes):
+        if isinstance(o, TensorArray):
+            if not graph_lowering_tensor_array.known(body, o):
+                return None
+            outs.append(graph_lowering_tensor_array.handle(body, o))
+        elif d is not None:
+            outs.append(body.input(o, d))
     if [id(v) for v in body.graph.variables] != [id(v) for v in variables] or \
             len(body.graph.inputs) != len(args) + len(variables):
         return None  # it captured what the other branch's signature does not take
+    for t, ep in zip(outer, eps):
+        if isinstance(t, TensorArray) and graph_lowering_tensor_array.handle(body, t) != ep \
+                and not any(o is t for o in flat):
+            return None  # it wrote an array it does not return (TF's graph drops that)
     return b.end_function(body, outs)
+
+
+def _arg_dtype(t):
+    return dtypes.variant if isinstance(t, TensorArray) else t.dtype
 
 
 def _out_dtypes(flat_t: list, flat_f: list):
     """The dtype of each output (None where both branches give the same Python
-    value); None if the branches' outputs cannot pair."""
+    value; variant for a TensorArray's list); None if the branches' outputs cannot
+    pair."""
     out = []
     for x, y in zip(flat_t, flat_f):
         tx, ty = isinstance(x, Tensor), isinstance(y, Tensor)
-        if tx and ty:
+        if isinstance(x, TensorArray) or isinstance(y, TensorArray):
+            if not (isinstance(x, TensorArray) and isinstance(y, TensorArray)) or \
+                    x.dtype != y.dtype:
+                return None
+            out.append(dtypes.variant)
+        elif tx and ty:
             if x.dtype != y.dtype:
                 return None
             out.append(x.dtype)
@@ -148,8 +176,8 @@ def _cond(b, call):
     if out_dtypes is None:
         return None
     seen: dict = {}
-    _outer_reads(b, t_trace[0], seen, t_trace[1], t_trace[5])
-    _outer_reads(b, f_trace[0], seen, f_trace[1], f_trace[5])
+    _outer_reads(b, t_trace[0], seen, t_trace[1], t_trace[5], arrays=True)
+    _outer_reads(b, f_trace[0], seen, f_trace[1], f_trace[5], arrays=True)
     outer = [v for k, v in seen.items() if not isinstance(k, tuple)]
     variables = [v for k, v in seen.items() if isinstance(k, tuple)]
     then_fn = _branch_function(b, "cond_true", t_trace, outer, variables, out_dtypes)
@@ -157,16 +185,29 @@ def _cond(b, call):
     if then_fn is None or else_fn is None:
         return None
     p = b.input(pred)  # (If takes a one-element tensor of any rank)
-    ins = [b.input(t) for t in outer] + [b.handle(v) for v in variables]
+    ins = [graph_lowering_tensor_array.handle(b, t) if isinstance(t, TensorArray)
+           else b.input(t) for t in outer] + [b.handle(v) for v in variables]
     tout = [d for d in out_dtypes if d is not None]
     n = b.node("If", [p] + ins,
-               {"Tcond": dtypes.bool, "Tin": [t.dtype for t in outer] +
+               {"Tcond": dtypes.bool, "Tin": [_arg_dtype(t) for t in outer] +
                 [dtypes.resource] * len(variables), "Tout": tout, "then_branch": then_fn,
                 "else_branch": else_fn, "output_shapes": []},
                name="cond", out_dtypes=tout)
     # Where one branch gave a Python value and the other a tensor, the call's result
-    # is a tensor (record_cond): one output per dtype here either way.
-    return [f"{n}:{k}" for k in range(len(tout))]
+    # is a tensor (record_cond): one output per dtype here either way. An array's
+    # output is its list's, the array the call returned.
+    eps, k = [], 0
+    for d, x, out in zip(out_dtypes, t_trace[1], nest.flatten(call.outputs)):
+        if d is None:
+            continue
+        if isinstance(x, TensorArray):
+            if isinstance(out, TensorArray):
+                graph_lowering_tensor_array.bind(b, out, f"{n}:{k}",
+                                                 graph_lowering_tensor_array.dims(b, out))
+        else:
+            eps.append(f"{n}:{k}")
+        k += 1
+    return eps
 
 
 def _signature_dims(b, t: Tensor):

@@ -230,26 +230,33 @@ def _repeat(b, call):
     return [_op(b, "Reshape", [t, new], d, Tshape=_I32)]
 
 
+def _index(v) -> bool:
+    """Whether ``v`` may bound a slice: an int, or an integer scalar tensor."""
+    return type(v) is int or (type(v) is Tensor and v.dtype in (_I32, dtypes.int64) and
+                              v.shape.rank == 0)
+
+
 def _slice_spec(key):
-    """``(begin, end, strides, masks)`` of a Python index (ints, slices with int
-    bounds, ``...``, ``None``) as TF's ``StridedSlice`` takes it; None otherwise."""
+    """``(begin, end, strides, masks)`` of a Python index (ints or integer scalar
+    tensors, slices bounded by them, ``...``, ``None``) as TF's ``StridedSlice`` takes
+    it (an end ``(k,)``: ``k + 1``, computed in the graph); None otherwise."""
     key = key if type(key) is tuple else (key,)
     begin, end, strides = [], [], []
     masks = dict.fromkeys(("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask",
                            "shrink_axis_mask"), 0)
     for i, k in enumerate(key):
         bit = 1 << i
-        if type(k) is int:
+        if _index(k):
             begin.append(k)
-            end.append(k + 1)
+            end.append(k + 1 if type(k) is int else (k,))
             strides.append(1)
             masks["shrink_axis_mask"] |= bit
         elif type(k) is slice:
-            parts = (k.start, k.stop, k.step)
-            if any(v is not None and type(v) is not int for v in parts) or k.step == 0:
+            if any(v is not None and not _index(v) for v in (k.start, k.stop)) or \
+                    (k.step is not None and type(k.step) is not int) or k.step == 0:
                 return None
-            begin.append(k.start or 0)
-            end.append(k.stop or 0)
+            begin.append(0 if k.start is None else k.start)
+            end.append(0 if k.stop is None else k.stop)
             strides.append(1 if k.step is None else k.step)
             if k.start is None:
                 masks["begin_mask"] |= bit
@@ -265,15 +272,38 @@ def _slice_spec(key):
     return begin, end, strides, masks
 
 
+def _bounds(b, values: list, d) -> str:
+    """A ``StridedSlice`` bound vector of ``d``: a constant, or a ``Pack`` where a
+    tensor is among ``values`` (as TF's ``_slice_helper`` stacks them)."""
+    if all(type(v) is int for v in values):
+        return b.constant(values, d)
+    eps = []
+    for v in values:
+        if type(v) is int:
+            eps.append(b.constant(v, d))
+        elif type(v) is tuple:
+            one = b.node("AddV2", [b.input(v[0]), b.constant(1, d)], {"T": d}, out_dtypes=[d])
+            eps.append(f"{one}:0")
+        else:
+            eps.append(b.input(v))
+    n = b.node("Pack", eps, {"N": len(eps), "T": d, "axis": 0}, out_dtypes=[d])
+    return f"{n}:0"
+
+
 def _getitem(b, call):
     spec = _slice_spec(call.args["key"])
     out = call.outputs
     if spec is None or not spec[0] or not isinstance(out, Tensor):
         return None
     begin, end, strides, masks = spec
+    kinds = {v.dtype for v in begin + [e[0] if type(e) is tuple else e for e in end]
+             if type(v) is Tensor}
+    if len(kinds) > 1:
+        return None  # (TF cannot stack int32 and int64 bounds either)
+    index = kinds.pop() if kinds else _I32
     d = out.dtype
-    ins = [b.input(call.args["self"])] + [b.constant(v, _I32) for v in (begin, end, strides)]
-    return [_op(b, "StridedSlice", ins, d, Index=_I32, **masks)]
+    ins = [b.input(call.args["self"])] + [_bounds(b, v, index) for v in (begin, end, strides)]
+    return [_op(b, "StridedSlice", ins, d, Index=index, **masks)]
 
 
 def _tile(b, call):

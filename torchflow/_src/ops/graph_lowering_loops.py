@@ -21,32 +21,57 @@ from __future__ import annotations
 from torchflow._src.core import dtypes
 from torchflow._src.core.op_graph import register, shape_attr
 from torchflow._src.core.tensor import Tensor, wrap
-from torchflow._src.ops import control_flow_ops
+from torchflow._src.ops import control_flow_ops, graph_lowering_tensor_array
 from torchflow._src.ops.graph_lowering_control import _outer_reads, _trace_branch
+from torchflow._src.ops.tensor_array import TensorArray
 from torchflow._src.util import nest
 
 
-def _stand_in(t: Tensor) -> Tensor:
+def _stand_in(t):
+    if isinstance(t, TensorArray):  # a copy of its state, for the dry traces to write
+        c = TensorArray.__new__(TensorArray)
+        c.__dict__.update(t.__dict__)
+        c._items = list(t._items)
+        c._stand_in = True
+        return c
     return wrap(t._t.clone(), t.dtype)
 
 
-def _loop_function(b, name, trace, stand_ins, loop_args, outer, variables):
+def _arg(b, t) -> tuple:
+    """``(endpoint, dtype)`` of a loop value in ``b`` (an array: its TensorList)."""
+    if isinstance(t, TensorArray):
+        return graph_lowering_tensor_array.handle(b, t), dtypes.variant
+    return b.input(t), t.dtype
+
+
+def _bind(fn, b, t, stand_in, ep) -> None:
+    if isinstance(t, TensorArray):
+        graph_lowering_tensor_array.bind(fn, stand_in, ep, graph_lowering_tensor_array.dims(b, t))
+    else:
+        fn.bind(stand_in, ep)
+
+
+def _loop_function(b, name, trace, leaves, stand_ins, loop_args, outer, variables):
     """The builder of ``name`` (a ``While`` attribute function taking ``loop_args``)
     with ``trace``'s nodes added, its stand-ins bound to the user's loop variables
     and the outer values to theirs; None if it captured what the signature does
-    not take."""
+    not take, or wrote an outer array that is not a loop variable (TF's graph would
+    drop that write)."""
     fn, eps = b.function(name, loop_args)
     fn._tainted = set(fn._tainted) | trace[4]
-    for t, ep in zip(stand_ins, eps[2:]):
-        fn.bind(t, ep)
+    for t, s, ep in zip(leaves, stand_ins, eps[2:]):
+        _bind(fn, b, t, s, ep)
     for t, ep in zip(outer, eps[2 + len(stand_ins):]):
-        fn.bind(t, ep)
+        _bind(fn, b, t, t, ep)
     for v in variables:
         fn.handle(v)
     fn.lower_calls(trace[0], trace[2])
     if [id(v) for v in fn.graph.variables] != [id(v) for v in variables] or \
             len(fn.graph.inputs) != len(loop_args) + len(variables):
         return None, eps
+    for t, ep in zip(outer, eps[2 + len(stand_ins):]):
+        if isinstance(t, TensorArray) and graph_lowering_tensor_array.handle(fn, t) != ep:
+            return None, eps
     return fn, eps
 
 
@@ -58,8 +83,10 @@ def _while_loop(b, call):
     single = not isinstance(loop_vars, (list, tuple)) or hasattr(type(loop_vars), "_fields")
     current = (loop_vars,) if single else loop_vars
     leaves = nest.flatten(current)
-    if not leaves or not all(type(t) is Tensor and t.shape.rank is not None
-                             for t in leaves):
+    if not leaves or not all(
+            (type(t) is Tensor and t.shape.rank is not None) or
+            (isinstance(t, TensorArray) and graph_lowering_tensor_array.known(b, t))
+            for t in leaves):
         return None
     ins = [_stand_in(t) for t in leaves]
 
@@ -80,12 +107,13 @@ def _while_loop(b, call):
         return None
     new = b_trace[1]
     if len(new) != len(leaves) or not all(
-            isinstance(y, Tensor) and y.dtype == x.dtype and
-            y.shape.as_list() == x.shape.as_list() for x, y in zip(ins, new)):
+            (isinstance(y, TensorArray) and y.dtype == x.dtype) if isinstance(x, TensorArray)
+            else (isinstance(y, Tensor) and y.dtype == x.dtype and
+                  y.shape.as_list() == x.shape.as_list()) for x, y in zip(ins, new)):
         return None
     seen: dict = {}
-    _outer_reads(b, c_trace[0], seen, (), c_trace[5])
-    _outer_reads(b, b_trace[0], seen, new, b_trace[5])
+    _outer_reads(b, c_trace[0], seen, (), c_trace[5], arrays=True)
+    _outer_reads(b, b_trace[0], seen, new, b_trace[5], arrays=True)
     outer = [v for k, v in seen.items() if not isinstance(k, tuple)]
     variables = [v for k, v in seen.items() if isinstance(k, tuple)]
 
@@ -98,12 +126,15 @@ def _while_loop(b, call):
     else:
         return None
     loop = [(b.constant(0, count_dtype), count_dtype), (bound, count_dtype)] + \
-        [(b.input(t), t.dtype) for t in leaves] + [(b.input(t), t.dtype) for t in outer]
-    args = [(f"loop_{k}", d, [] if k < 2 else None) for k, (_, d) in enumerate(loop)]
+        [_arg(b, t) for t in leaves] + [_arg(b, t) for t in outer]
+    args = [(f"loop_{k}", d, [] if k < 2 or d == dtypes.variant else None)
+            for k, (_, d) in enumerate(loop)]
 
-    cf, ce = _loop_function(b, "while_cond", c_trace, ins, args, outer, variables)
-    bf, be = _loop_function(b, "while_body", b_trace, ins, args, outer, variables)
-    if cf is None or bf is None:
+    cf, ce = _loop_function(b, "while_cond", c_trace, leaves, ins, args, outer, variables)
+    bf, be = _loop_function(b, "while_body", b_trace, leaves, ins, args, outer, variables)
+    if cf is None or bf is None or not all(
+            graph_lowering_tensor_array.known(bf, y) for y in new
+            if isinstance(y, TensorArray)):
         return None
     p = cf.input(pred)
     if limit is not None:
@@ -112,8 +143,8 @@ def _while_loop(b, call):
     cond_fn = b.end_function(cf, [p])
     one = bf.constant(1, count_dtype)
     nxt = bf.node("AddV2", [be[0], one], {"T": count_dtype}, out_dtypes=[count_dtype])
-    results = [f"{nxt}:0", be[1]] + [bf.input(y) for y in new] + be[2 + len(leaves):] + \
-        bf.graph.inputs[len(args):]
+    results = [f"{nxt}:0", be[1]] + [_arg(bf, y)[0] for y in new] + \
+        be[2 + len(leaves):] + bf.graph.inputs[len(args):]
     body_fn = b.end_function(bf, results)
 
     loop += [(b.handle(v), dtypes.resource) for v in variables]
@@ -123,7 +154,15 @@ def _while_loop(b, call):
                 "output_shapes": [shape_attr(dims) for _, _, dims in args],
                 "parallel_iterations": int(a.get("parallel_iterations") or 10)},
                name="while", out_dtypes=[d for _, d in loop])
-    return [f"{w}:{2 + k}" for k in range(len(leaves))]
+    eps = []
+    for k, (t, y, out) in enumerate(zip(leaves, new, nest.flatten(call.outputs))):
+        if isinstance(t, TensorArray):
+            if isinstance(out, TensorArray):  # (its element rank as the body wrote it)
+                graph_lowering_tensor_array.bind(b, out, f"{w}:{2 + k}",
+                                                 graph_lowering_tensor_array.dims(bf, y))
+        else:
+            eps.append(f"{w}:{2 + k}")
+    return eps
 
 
 register(control_flow_ops.while_loop, _while_loop)
