@@ -291,23 +291,31 @@ def take_resumed(wrapper, args, kwargs):
     return None
 
 
-def host_op(fn=None, *, dry=None):
+def host_op(fn=None, *, dry=None, pure=False):
     """Marks ``fn`` as one host node of traced functions: while a ``tf.function``
     traces, a call of it is recorded as a call (run again on every later call of
     the function) instead of the torch calls it makes.
 
     ``dry`` is what a trace that must not execute anything (``get_concrete_function``)
     does instead: a function of the same arguments giving a stand-in result, ``RUN``
-    to run ``fn`` anyway, or None (the stand-in result is None)."""
+    to run ``fn`` anyway, or None (the stand-in result is None). ``pure``: ``fn`` has
+    no effects (a TensorArray op), so a rerun of the body after a failed replay runs
+    it again rather than taking the replay's result, and it counts as no effect.
+
+    A result of ``fn`` that is a *host value* (a class with ``_host_value = True``,
+    such as ``tf.TensorArray``) is known to the recording by the replay's local that
+    holds it, so later host nodes, loops and conds are handed this call's value."""
     if fn is None:
-        return functools.partial(host_op, dry=dry)
+        return functools.partial(host_op, dry=dry, pure=pure)
 
     @functools.wraps(fn)
     def call(*args, **kwargs):
         if _ACTIVE is not None:
             r = _BY_THREAD.get(_get_ident())
             if r is not None and r.paused == 0:
-                return r.host_call(call, fn, args, kwargs, dry)
+                return r.host_call(call, fn, args, kwargs, dry, pure)
+        if pure:
+            return fn(*args, **kwargs)
         resumed = take_resumed(call, args, kwargs) if getattr(_HOST_LOG, "resume", None) \
             else None
         out = resumed[0] if resumed is not None else fn(*args, **kwargs)
@@ -318,6 +326,24 @@ def host_op(fn=None, *, dry=None):
 
     call.__wrapped_host__ = fn  # pyright: ignore[reportAttributeAccessIssue] - a marker attribute on the wrapper
     return call
+
+
+def new_host_value(obj, factory, args: tuple) -> bool:
+    """While a ``tf.function`` traces (not inside a host node): records that its
+    replays make the host value ``obj`` (a ``tf.TensorArray`` being constructed) as
+    ``factory(*args)``, and returns True; else False."""
+    if _ACTIVE is None:
+        return False
+    r = _BY_THREAD.get(_get_ident())
+    if r is None or r.paused:
+        return False
+    r.new_value(obj, factory, args)
+    return True
+
+
+def is_host_value(x) -> bool:
+    """Whether ``x`` is a host value (``host_op``): a ``tf.TensorArray``."""
+    return getattr(type(x), "_host_value", False)
 
 
 def _has_tensor(x) -> bool:
@@ -348,6 +374,10 @@ class Recorder(TorchFunctionMode):
         self.dynamic: set[int] = set()
         self.keep: list = []
         self.objs: dict[int, str] = {}
+        # Host values (``host_op``) that the replay makes: id -> the local holding it.
+        self.values: dict[int, str] = {}
+        # The sizes of the input dimensions the signature leaves unknown.
+        self.unknown_sizes: set[int] = set()
         self.unsafe: str | None = None
         # The first reason of ``unsafe`` that arose outside an op call the export graph
         # records as one node (OP_CAPTURE): its lowering takes the op's inputs as graph
@@ -645,6 +675,9 @@ class Recorder(TorchFunctionMode):
 
     # --- host nodes -----------------------------------------------------------
     def _host_expr(self, x) -> str:
+        name = self.values.get(id(x))
+        if name is not None:
+            return name
         tp = type(x)
         if getattr(x, "_leaf", None) is not None and hasattr(x, "assign_add"):
             try:
@@ -665,6 +698,9 @@ class Recorder(TorchFunctionMode):
             return "{" + ", ".join(f"{k!r}: {self._host_expr(v)}" for k, v in x.items()) + "}"
         if tp in _SIMPLE or (tp is float and math.isfinite(x)):
             return repr(x)
+        if tp is slice:  # (an index with tensor bounds)
+            return f"slice({self._host_expr(x.start)}, {self._host_expr(x.stop)}, " \
+                   f"{self._host_expr(x.step)})"
         if isinstance(x, torch.Tensor) or tp is _SymInt:
             return self._expr(x)
         if hasattr(tp, "_type_spec") and not hasattr(x, "assign_add"):
@@ -680,7 +716,25 @@ class Recorder(TorchFunctionMode):
             raise TraceUnsafe("a one-shot iterator is passed to a host op")
         return self._obj(x)
 
-    def host_call(self, wrapper, fn, args, kwargs, dry=None):
+    def bind_value(self, obj) -> str:
+        """A fresh local of the replay that holds the host value ``obj`` from now on."""
+        name = self._fresh("L")
+        self.values[id(obj)] = name
+        self.keep.append(obj)
+        return name
+
+    def new_value(self, obj, factory, args: tuple) -> None:
+        """Records ``factory(*args)`` making the host value ``obj`` (``new_host_value``)."""
+        self._grad_line()
+        try:
+            call = self._call_host(factory, args, {})
+        except TraceUnsafe as e:
+            self.mark_unsafe(str(e))
+            return
+        self.ops.append((getattr(factory, "__name__", "host"), call))
+        self.lines.append(f"{self.bind_value(obj)} = {call}")
+
+    def host_call(self, wrapper, fn, args, kwargs, dry=None, pure=False):
         """Runs ``fn`` now (not recorded inside) and records one call of ``wrapper``."""
         if any(type(a) in (zip, map, filter) for a in args):
             args = tuple(list(a) if type(a) in (zip, map, filter) else a for a in args)
@@ -690,7 +744,7 @@ class Recorder(TorchFunctionMode):
         except TraceUnsafe as e:
             self.mark_unsafe(str(e))
             call = None
-        resumed = self._resumed(wrapper, args, kwargs)
+        resumed = None if pure else self._resumed(wrapper, args, kwargs)
         if resumed is not None:
             out = resumed[0]
         elif self.dry and dry is not RUN:
@@ -706,9 +760,13 @@ class Recorder(TorchFunctionMode):
         if call is None:
             return out
         self.dry_of[self.objs[id(wrapper)]] = dry
-        self.effects += 1
-        tensors = _flat_tensors(out)
+        if not pure:
+            self.effects += 1
         self.ops.append((getattr(fn, "__name__", "host"), call))
+        if is_host_value(out):
+            self.lines.append(f"{self.bind_value(out)} = {call}")
+            return out
+        tensors = _flat_tensors(out)
         if not tensors:
             self.lines.append(call)
             return out
@@ -922,6 +980,9 @@ class Graph:
             if isinstance(t, torch.Tensor) and id(t) in rec.slots:
                 outs.append(rec.slots[id(t)])
                 self._templates.append(leaf._dtype)
+            elif id(leaf) in rec.values:  # a TensorArray the replay makes
+                outs.append(rec.values[id(leaf)])
+                self._templates.append(None)
             else:
                 outs.append(rec._obj(leaf))
                 self._templates.append(None)

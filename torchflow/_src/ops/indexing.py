@@ -20,7 +20,7 @@ import numbers
 import numpy as np
 import torch
 
-from torchflow._src.core import dtypes
+from torchflow._src.core import dtypes, graph_trace
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.ops._array_helpers import _NATIVE, int_list, op_error, tensor_of
 from torchflow._src.ops.gather_ops import boolean_mask
@@ -175,14 +175,35 @@ def getitem(self: Tensor, key) -> Tensor:
         else:
             return wrap(t[key], self._dtype)
         tk = tuple
-    if tk is tuple or tk is list:
-        items = [_norm(k) for k in key]
-    elif isinstance(key, Tensor) and key._dtype is dtypes.bool or (
+    if isinstance(key, Tensor) and key._dtype is dtypes.bool or (
             isinstance(key, np.ndarray) and key.dtype == np.bool_):
         return boolean_mask(self, key)
-    else:
-        items = [_norm(key)]
-    return _apply(self, items)
+    if graph_trace._ACTIVE is not None and _tensor_items(key):
+        # Tensor indices in a traced function: read on every call of the replay.
+        return _indexed_node(self, key)
+    return _indexed(self, key)
+
+
+def _indexed(x: Tensor, key) -> Tensor:
+    items = [_norm(k) for k in key] if type(key) in (tuple, list) else [_norm(key)]
+    return _apply(x, items)
+
+
+@graph_trace.host_op(dry=graph_trace.RUN, pure=True)
+def _indexed_node(x: Tensor, key) -> Tensor:
+    return _indexed(x, key)
+
+
+def _is_tensor_item(k) -> bool:
+    if type(k) is _pyslice:
+        return any(_is_tensor_item(b) for b in (k.start, k.stop, k.step))
+    return isinstance(k, Tensor) or hasattr(k, "_tf_value")
+
+
+def _tensor_items(key) -> bool:
+    if type(key) in (tuple, list):
+        return any(_is_tensor_item(k) for k in key)
+    return _is_tensor_item(key)
 
 
 Tensor.__getitem__ = getitem  # pyright: ignore[reportAttributeAccessIssue] - installed on Tensor here
