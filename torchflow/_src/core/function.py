@@ -776,6 +776,11 @@ class Function:
         rec = graph_trace.Recorder(self.__name__, autograph=self._autograph)
         rec.node_states = concrete._node_states
         names = [rec.input(t) for t in flat]
+        unknown = graph_out_shapes.unknown_dims(
+            _flat_specs(concrete.structured_input_signature), flat)
+        if unknown:
+            rec.unknown_sizes = {int(t.shape[d]) for t, dims in zip(flat, unknown)
+                                 for d in dims}
         created = getattr(s, "variables_created", 0)
         with rec:
             out = self._run_python(concrete, args, kwargs, first)

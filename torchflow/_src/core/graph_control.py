@@ -79,6 +79,8 @@ def _leaf_exprs(r, leaves) -> list | None:
     for x in leaves:
         if isinstance(x, Tensor) and isinstance(x._t, torch.Tensor):
             out.append(r._expr(x._t))
+        elif graph_trace.is_host_value(x):  # a TensorArray: the local holding it
+            out.append(r._host_expr(x))
         elif isinstance(x, Tensor):
             return None  # a string tensor: its values are not in the recording
         else:
@@ -121,6 +123,10 @@ def record_cond(r, pred: Tensor, true_fn, false_fn):
                 return out
             names.append(None)
             continue
+        if type(x) is not type(y) and (graph_trace.is_host_value(x) or
+                                       graph_trace.is_host_value(y)):
+            r.mark_unsafe("tf.cond branches return a TensorArray and another value")
+            return out
         if x._dtype is not y._dtype:
             xt, yf = (x, y) if taken else (y, x)
             raise _branch_mismatch(out_true, out_false,
@@ -217,6 +223,12 @@ def _aliases(r, leaves: list, names: list) -> list:
     r.paused += 1
     try:
         for n, x in zip(names, leaves):
+            if n is not None and graph_trace.is_host_value(x):
+                a = x._host_alias()
+                r.values[id(a)] = n
+                r.keep.append(a)
+                new.append(a)
+                continue
             if n is None or not isinstance(x, Tensor):  # (a Python value: the trace is eager)
                 new.append(x)
                 continue
@@ -263,6 +275,10 @@ def record_while(r, cond, body, current: tuple, max_iter, step, finish, limit=No
             name = r._fresh("L")
             pre.append(f"{name} = {r._expr(x._t)}")
             names.append(name)
+        elif graph_trace.is_host_value(x):  # a TensorArray loop variable
+            name = r._fresh("L")
+            pre.append(f"{name} = {r._host_expr(x)}")
+            names.append(name)
         else:
             names.append(None)
     aliases = _aliases(r, leaves, names)
@@ -292,7 +308,8 @@ def record_while(r, cond, body, current: tuple, max_iter, step, finish, limit=No
         if n is None and not _same_value(x, y):
             r.mark_unsafe("a tf.while_loop changes a Python loop variable")
             return None
-        if n is not None and (not isinstance(y, Tensor) or y._dtype is not x._dtype):
+        if n is not None and (type(y) is not type(x) and not (
+                isinstance(x, Tensor) and isinstance(y, Tensor)) or y._dtype is not x._dtype):
             r.mark_unsafe("a tf.while_loop body changes a loop variable's dtype")
             return None
     counter = r._fresh("n")
@@ -319,7 +336,7 @@ def record_while(r, cond, body, current: tuple, max_iter, step, finish, limit=No
     r.paused += 1
     try:
         if not go:
-            final = current
+            final = _shaped_by(current, new)
         elif r.dry:
             # Stand-in values need not ever end the loop (zeros that a body doubles):
             # a dry trace, whose values are not anyone's results, stops early.
@@ -333,6 +350,21 @@ def record_while(r, cond, body, current: tuple, max_iter, step, finish, limit=No
     return _named_outputs(r, final, names)
 
 
+def _shaped_by(current, new):
+    """``current`` (a loop's variables, no iteration run) with each TensorArray of
+    unknown element shape in it given the one the body's writes gave it, as TF's
+    loop outputs have their body's static shapes."""
+    leaves, done = nest.flatten(current), nest.flatten(new)
+    out = []
+    for x, y in zip(leaves, done):
+        if graph_trace.is_host_value(x) and type(y) is type(x) and \
+                x.element_shape.rank is None and y.element_shape.rank is not None:
+            x = x._host_alias()
+            x._element_shape = y.element_shape
+        out.append(x)
+    return nest.pack_sequence_as(current, out)
+
+
 _NAME = re.compile(r"\b[A-Za-z_]\w*\b")
 
 
@@ -341,6 +373,7 @@ def _continue_loop(r, inner: list, names: list, new, extra: dict):
     (``new``) to its end, now; returns the final loop variables in ``new``'s structure."""
     by_name = {r.slots[id(t)]: t for t in r.keep
                if isinstance(t, torch.Tensor) and id(t) in r.slots}
+    by_name.update((r.values[id(v)], v) for v in r.keep if id(v) in r.values)
     by_name.update(r.ref_inputs)  # iterators the call passed
     lines = [line.replace(graph_trace._CONST_MARK, "", 1) for line in inner]
     carried = [n for n in names if n]
@@ -353,7 +386,8 @@ def _continue_loop(r, inner: list, names: list, new, extra: dict):
     ns = dict(r.ns)
     exec(compile(src, f"<tf.while_loop in {r.name}>", "exec"), ns)  # the recorded loop
     leaves = nest.flatten(new)
-    start = [x._t for n, x in zip(names, leaves) if n]
+    start = [x._t if isinstance(x, Tensor) else x for n, x in zip(names, leaves) if n]
     outs = iter(ns["_loop"](*start, *[extra[w] if w in extra else by_name[w] for w in free]))
-    final = [wrap(next(outs), x._dtype) if n else x for n, x in zip(names, leaves)]
+    final = [(wrap(next(outs), x._dtype) if isinstance(x, Tensor) else next(outs)) if n else x
+             for n, x in zip(names, leaves)]
     return nest.pack_sequence_as(new, final)

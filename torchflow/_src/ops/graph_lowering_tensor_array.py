@@ -213,5 +213,5 @@ for _fn, _lower in ((TensorArray.__init__, _init), (TensorArray.write, _write),
                     (TensorArray.size, _size), (TensorArray.unstack, _unstack),
                     (TensorArray.scatter, _scatter), (TensorArray.split, _split),
                     (TensorArray.close, _close)):
-    register(_fn, _lower)
+    register(getattr(_fn, "__wrapped__", _fn), _lower)  # (the method, not its dispatch)
 del _fn, _lower

@@ -4,14 +4,23 @@ Executing eagerly, writes change the array and return it (as TF's eager arrays);
 in a ``tf.function`` each write returns a new array and leaves the one written as
 it was (as TF's graph arrays, whose writes make new TensorList values). Elements are
 kept as Tensors, so gradients flow from ``stack()`` back to written values.
+
+In a traced ``tf.function`` an array is a host value of the recording
+(``graph_trace.host_op``): its construction and each method call are host nodes,
+which the replay runs again on that call's arrays (the Python reads of indices and
+sizes included), so a function that fills an array in a tensor loop is replayed, not
+run as Python on every call.
 """
 
 from __future__ import annotations
 
+import functools
+import threading
+
 import numpy as np
 import torch
 
-from torchflow._src.core import dtypes
+from torchflow._src.core import dtypes, graph_trace
 from torchflow._src.core.composite_tensor import TypeSpec
 from torchflow._src.core.convert import to_tensor
 from torchflow._src.core.errors import InvalidArgumentError, OutOfRangeError
@@ -29,6 +38,85 @@ def _int_list(x) -> list:
     if isinstance(x, (Tensor, Variable)):
         return [int(i) for i in np.asarray(x.numpy()).reshape(-1)]
     return [int(i) for i in np.asarray(x).reshape(-1)]
+
+
+# .on: a method runs as a graph array's (a new array per write); .stand_in: in a trace
+# on stand-in values, where an index need not be in range.
+_GRAPH = threading.local()
+
+
+def _in_graph() -> bool:
+    """Whether arrays act as TF's graph arrays now (in a ``tf.function``, or its replay)."""
+    return getattr(_GRAPH, "on", False) or not executing_eagerly()
+
+
+def _graph_node(method=None, *, shaped=False):
+    """``method`` as it runs executing eagerly, and in a ``tf.function`` as one pure
+    host node of the recording, with graph arrays' semantics also when the replay
+    runs it. ``shaped``: the replay knows the element shape the trace's array had
+    (TF's static shape: dimensions of the signature's unknown sizes unknown), so an
+    array no call of the replay writes still stacks to ``[0, ...]`` as in TF."""
+    if method is None:
+        return functools.partial(_graph_node, shaped=shaped)
+
+    def in_graph(self, *args, **kwargs):
+        shape = kwargs.pop("_trace_shape", None)
+        if shape is not None and self._element_shape.rank is None:
+            self = self._host_alias()
+            self._element_shape = shape
+        prev = getattr(_GRAPH, "on", False)
+        _GRAPH.on = True
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            _GRAPH.on = prev
+
+    in_graph.__name__ = in_graph.__qualname__ = f"TensorArray.{method.__name__}"
+    node = graph_trace.host_op(in_graph, dry=graph_trace.RUN, pure=True)
+
+    @functools.wraps(method)
+    def call(self, *args, **kwargs):
+        if executing_eagerly():
+            return method(self, *args, **kwargs)
+        r = graph_trace.active()
+        if r is not None:
+            if shaped and self._element_shape.rank is not None:
+                unknown = r.unknown_sizes
+                kwargs["_trace_shape"] = TensorShape(
+                    [None if d in unknown else d for d in self._element_shape.as_list()])
+            if r.dry:
+                # A branch or loop body traced on stand-in values (one the call does
+                # not take): indices need not be in range, as in a TF graph.
+                prev = getattr(_GRAPH, "stand_in", False)
+                _GRAPH.stand_in = True
+                try:
+                    return node(self, *args, **kwargs)
+                finally:
+                    _GRAPH.stand_in = prev
+        return node(self, *args, **kwargs)
+
+    return call
+
+
+def _init(ta, dtype, size, dynamic_size, infer_shape, element_shape) -> None:
+    ta._dtype = dtypes.as_dtype(dtype)
+    if size is None and not dynamic_size:
+        raise ValueError("Size must be provided if handle is not provided")
+    ta._items = [None] * (_int(size) if size is not None else 0)
+    ta._dynamic = bool(dynamic_size)
+    ta._infer_shape = bool(infer_shape)
+    ta._element_shape = as_shape(element_shape) if element_shape is not None \
+        else TensorShape(None)
+    # A copy a graph lowering traces a loop body with: its size is a stand-in's, so
+    # an index past it is no error (graph_lowering_loops).
+    ta._stand_in = False
+
+
+def _new_array(dtype, size, dynamic_size, infer_shape, element_shape) -> "TensorArray":
+    """A new array (what the replay of a traced function runs for a construction)."""
+    ta = TensorArray.__new__(TensorArray)
+    _init(ta, dtype, size, dynamic_size, infer_shape, element_shape)
+    return ta
 
 
 @public("torchflow")
@@ -55,20 +143,22 @@ class TensorArray:
     array([1., 2.], dtype=float32)
     """
 
+    _host_value = True  # (graph_trace: a value the replay of a traced function makes)
+    _dtype: dtypes.DType
+    _items: list
+    _dynamic: bool
+    _infer_shape: bool
+    _element_shape: TensorShape
+    _stand_in: bool
+
     def __init__(self, dtype, size=None, dynamic_size=None, clear_after_read=None,
                  tensor_array_name=None, handle=None, flow=None, infer_shape=True,
                  element_shape=None, colocate_with_first_write_call=True, name=None):
-        self._dtype = dtypes.as_dtype(dtype)
-        if size is None and not dynamic_size:
-            raise ValueError("Size must be provided if handle is not provided")
-        self._items: list = [None] * (_int(size) if size is not None else 0)
-        self._dynamic = bool(dynamic_size)
-        self._infer_shape = bool(infer_shape)
-        self._element_shape = as_shape(element_shape) if element_shape is not None \
-            else TensorShape(None)
-        # A copy a graph lowering traces a loop body with: its size is a stand-in's, so
-        # an index past it is no error (graph_lowering_loops).
-        self._stand_in = False
+        args = (dtype, size, dynamic_size, infer_shape, element_shape)
+        self._items: list = []
+        graph_trace.new_host_value(self, _new_array, args)
+        with graph_trace.paused():
+            _init(self, *args)
 
     @property
     def dtype(self) -> dtypes.DType:
@@ -90,6 +180,7 @@ class TensorArray:
     def flow(self):
         return None
 
+    @_graph_node
     def size(self, name=None) -> Tensor:
         """The number of elements (for a dynamic array, one past the highest written index).
 
@@ -110,12 +201,14 @@ class TensorArray:
         return self
 
     def close(self, name=None) -> None:
-        """Drops the elements; the array is empty afterwards.
+        """Executing eagerly, drops the elements (the array is empty afterwards); in a
+        ``tf.function`` does nothing, as TF's graph arrays.
 
         Args:
           name: A name for the operation (optional).
         """
-        self._items = []
+        if executing_eagerly():
+            self._items = []
 
     def _convert(self, value) -> Tensor:
         if isinstance(value, Variable):
@@ -128,7 +221,9 @@ class TensorArray:
         return t
 
     def _check_shape(self, t: Tensor) -> None:
-        shape = t.shape
+        self._merge_shape(t.shape)
+
+    def _merge_shape(self, shape: TensorShape) -> None:
         if self._infer_shape or self._element_shape.rank is not None:
             if not self._element_shape.is_compatible_with(shape):
                 raise ValueError(f"Incompatible shape for value ({tuple(shape.as_list())}), "
@@ -136,6 +231,7 @@ class TensorArray:
             if self._infer_shape:
                 self._element_shape = self._element_shape.merge_with(shape)
 
+    @_graph_node
     def write(self, index, value, name=None) -> "TensorArray":
         """Writes ``value`` at ``index``; returns the array.
 
@@ -165,19 +261,28 @@ class TensorArray:
         """The array a write changes: this one when executing eagerly (TF's eager
         arrays change in place), else a copy (in a ``tf.function`` a write makes a new
         value and the array written stays as it was, as TF's graph arrays do)."""
-        if executing_eagerly():
-            return self
+        return self._host_alias() if _in_graph() else self
+
+    def _standing_in(self) -> bool:
+        return self._stand_in or getattr(_GRAPH, "stand_in", False)
+
+    def _host_alias(self) -> "TensorArray":
+        """A new array of the same elements (graph_trace: a loop variable's alias)."""
         c = TensorArray.__new__(TensorArray)
         c.__dict__.update(self.__dict__)
         c._items = list(self._items)
         return c
 
     def _set(self, i: int, t: Tensor) -> None:
+        if _in_graph() and not self._standing_in() and (
+                i < 0 or i >= len(self._items) and not self._dynamic):
+            raise InvalidArgumentError(None, None, f"Trying to modify element {i} in a list "
+                                       f"with {len(self._items)} elements.")
         if i < 0:
             raise InvalidArgumentError(None, None, f"Tried to write to index {i} but array "
                                        f"size is: {len(self._items)}")
         if i >= len(self._items):
-            if not self._dynamic and not self._stand_in:
+            if not self._dynamic and not self._standing_in():
                 raise OutOfRangeError(None, None, f"Tried to write to index {i} but array is "
                                       f"not resizeable and size is: {len(self._items)} ")
             self._items.extend([None] * (i + 1 - len(self._items)))
@@ -193,6 +298,7 @@ class TensorArray:
             return wrap(np.full(shape.as_list(), b"", dtype=object), self._dtype)  # pyright: ignore[reportCallIssue, reportArgumentType] - fully defined, checked above
         return wrap(torch.zeros(shape.as_list(), dtype=self._dtype._torch), self._dtype)  # pyright: ignore[reportCallIssue, reportArgumentType] - fully defined, checked above
 
+    @_graph_node
     def read(self, index, name=None) -> Tensor:
         """The element at ``index`` (zeros of the element shape if never written).
 
@@ -207,10 +313,13 @@ class TensorArray:
           OutOfRangeError: If ``index`` is out of range.
         """
         i = _int(index)
-        if self._stand_in and not 0 <= i < len(self._items):
+        if self._standing_in() and not 0 <= i < len(self._items):
             written = [t for t in self._items if t is not None]
             return self._zeros() if not written else wrap(torch.zeros_like(written[0]._t),
                                                           self._dtype)
+        if (i < 0 or i >= len(self._items)) and _in_graph():
+            raise InvalidArgumentError(None, None, f"Trying to access element {i} in a list "
+                                       f"with {len(self._items)} elements.")
         if i < 0 or i >= len(self._items):
             raise OutOfRangeError(None, None, f"Tried to read from index {i} but array size "
                                   f"is: {len(self._items)} ")
@@ -220,6 +329,7 @@ class TensorArray:
     def _all(self) -> list:
         return [t if t is not None else self._zeros() for t in self._items]
 
+    @_graph_node(shaped=True)
     def stack(self, name=None) -> Tensor:
         """All elements stacked on a new dimension 0.
 
@@ -244,6 +354,7 @@ class TensorArray:
             raise InvalidArgumentError(None, None, f"TensorArray has inconsistent shapes: "
                                        f"{e} [Op:TensorListStack]") from None
 
+    @_graph_node(shaped=True)
     def gather(self, indices, name=None) -> Tensor:
         """The elements at ``indices`` stacked on a new dimension 0.
 
@@ -262,6 +373,7 @@ class TensorArray:
             return wrap(np.stack([t._t for t in items]), self._dtype)
         return wrap(torch.stack([t._t for t in items]), self._dtype)
 
+    @_graph_node
     def concat(self, name=None) -> Tensor:
         """All elements concatenated along dimension 0 (they may differ in length there).
 
@@ -281,6 +393,7 @@ class TensorArray:
         except RuntimeError as e:
             raise InvalidArgumentError(None, None, f"TensorArray concat: {e}") from None
 
+    @_graph_node
     def unstack(self, value, name=None) -> "TensorArray":
         """Writes the slices ``value[i]`` at index ``i``; returns the array.
 
@@ -296,6 +409,8 @@ class TensorArray:
         """
         t = self._convert(value)
         n = t._t.shape[0] if t._t.ndim else 0
+        if t._t.ndim:
+            self._merge_shape(TensorShape(list(t._t.shape[1:])))  # (also with no slices)
         if not self._dynamic and n > len(self._items):
             raise InvalidArgumentError(None, None, f"Tried to write to index {n - 1} but "
                                        f"array is not resizeable and size is: "
@@ -305,6 +420,7 @@ class TensorArray:
             out._set(i, wrap(t._t[i], t._dtype))
         return out
 
+    @_graph_node
     def scatter(self, indices, value, name=None) -> "TensorArray":
         """Writes ``value[k]`` at ``indices[k]``; returns the array.
 
@@ -322,6 +438,8 @@ class TensorArray:
         t = self._convert(value)
         idx = _int_list(indices)
         rows = t._t.shape[0] if t._t.ndim else 0
+        if t._t.ndim:
+            self._merge_shape(TensorShape(list(t._t.shape[1:])))
         if rows != len(idx):
             raise InvalidArgumentError(None, None, f"Invalid number of rows in input tensor. "
                                        f"Expected: {len(idx)} Actual: {rows}")
@@ -330,6 +448,7 @@ class TensorArray:
             out._set(i, wrap(t._t[k], t._dtype))
         return out
 
+    @_graph_node
     def split(self, value, lengths, name=None) -> "TensorArray":
         """Splits ``value`` along dimension 0 into pieces of ``lengths``, one per element.
 
