@@ -263,21 +263,35 @@ def _range_loop(r: LazyRange, extra_test, body, state):
     lim = _cast_like(limit, i0)
     dl = _cast_like(delta, i0)
 
-    def test(i, *s):
-        zero = _cast_like(0, dl)
-        up = comparison_ops.logical_and(comparison_ops.greater(dl, zero),
-                                        comparison_ops.less(i, lim))
-        down = comparison_ops.logical_and(comparison_ops.less(dl, zero),
-                                          comparison_ops.greater(i, lim))
-        c = comparison_ops.logical_or(up, down)
-        if extra_test is None:
-            return c
-        return comparison_ops.logical_and(c, extra_test(*s))
+    if not _is_tensor(delta) and delta != 0:
+        # A Python step: its sign is known, so one comparison a step (the replay of a
+        # traced loop runs it on every iteration).
+        compare = comparison_ops.less if delta > 0 else comparison_ops.greater
+
+        def test(i, *s):
+            c = compare(i, lim)
+            return c if extra_test is None else comparison_ops.logical_and(c, extra_test(*s))
+    else:
+        def test(i, *s):
+            return _signed_test(i, dl, lim, extra_test, s)
 
     def step(i, *s):
         return (i + dl, *body(i, *s))
 
     return tuple(_tensor_loop(test, step, state, prefix=(i0,)))
+
+
+def _signed_test(i, dl, lim, extra_test, s):
+    """``tf.range``'s loop test for a tensor step, of either sign."""
+    zero = _cast_like(0, dl)
+    up = comparison_ops.logical_and(comparison_ops.greater(dl, zero),
+                                    comparison_ops.less(i, lim))
+    down = comparison_ops.logical_and(comparison_ops.less(dl, zero),
+                                      comparison_ops.greater(i, lim))
+    c = comparison_ops.logical_or(up, down)
+    if extra_test is None:
+        return c
+    return comparison_ops.logical_and(c, extra_test(*s))
 
 
 def _as_loop_tensor(start, limit, delta, dtype):
