@@ -31,6 +31,8 @@ from torchflow._src.util.api import public
 
 
 def _int(x) -> int:
+    if type(x) is Tensor and type(x._t) is torch.Tensor:
+        return int(x._t)
     return int(x.numpy()) if isinstance(x, (Tensor, Variable)) else int(x)
 
 
@@ -107,6 +109,8 @@ def _init(ta, dtype, size, dynamic_size, infer_shape, element_shape) -> None:
     ta._infer_shape = bool(infer_shape)
     ta._element_shape = as_shape(element_shape) if element_shape is not None \
         else TensorShape(None)
+    ta._known = tuple(ta._element_shape.as_list()) \
+        if ta._element_shape.is_fully_defined() else None  # (the fast shape check's)
     # A copy a graph lowering traces a loop body with: its size is a stand-in's, so
     # an index past it is no error (graph_lowering_loops).
     ta._stand_in = False
@@ -149,6 +153,7 @@ class TensorArray:
     _dynamic: bool
     _infer_shape: bool
     _element_shape: TensorShape
+    _known: "tuple | None"
     _stand_in: bool
 
     def __init__(self, dtype, size=None, dynamic_size=None, clear_after_read=None,
@@ -221,6 +226,9 @@ class TensorArray:
         return t
 
     def _check_shape(self, t: Tensor) -> None:
+        known = self._known
+        if known is not None and tuple(t._t.shape) == known:
+            return
         self._merge_shape(t.shape)
 
     def _merge_shape(self, shape: TensorShape) -> None:
@@ -230,6 +238,8 @@ class TensorArray:
                                  f"expected ({tuple(self._element_shape.as_list())})")
             if self._infer_shape:
                 self._element_shape = self._element_shape.merge_with(shape)
+                if self._element_shape.is_fully_defined():
+                    self._known = tuple(self._element_shape.as_list())
 
     @_graph_node
     def write(self, index, value, name=None) -> "TensorArray":
