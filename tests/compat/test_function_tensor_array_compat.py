@@ -223,3 +223,36 @@ def test_tensor_indices_are_replayed_with_tf_values():
     got, runs = run(tf)
     assert runs == want_runs == 1
     _compare(got, want)
+
+
+def test_range_loops_of_either_step_sign():
+    """``for i in tf.range(a, b, d)`` with a Python step of either sign (one comparison
+    a step) and with a tensor step (its sign read each call): real TF's values,
+    the Python once."""
+    rtf = real_tf()
+
+    def run(m):
+        runs = []
+
+        @m.function(input_signature=[m.TensorSpec([], m.int32)] * 2)
+        def f(n, d):
+            runs.append(1)
+            ta = m.TensorArray(m.int32, size=0, dynamic_size=True)
+            k = 0
+            for i in m.range(n, -2, -3):
+                ta = ta.write(k, i)
+                k += 1
+            total = m.constant(0)
+            for i in m.range(0, n, d):
+                total += i
+            for i in m.range(n, 0, d):
+                total += 100 * i
+            return ta.stack(), total
+
+        out = [f(m.constant(n), m.constant(d)) for n, d in ((7, 2), (9, -2), (0, 1), (5, 1))]
+        return [np.asarray(t) for t in m.nest.flatten(out)], len(runs)
+
+    want, want_runs = run(rtf)
+    got, runs = run(tf)
+    assert runs == want_runs == 1
+    _compare(got, want)
