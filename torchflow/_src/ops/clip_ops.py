@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 import torch
 
 from torchflow._src.core import dtypes
@@ -187,9 +185,9 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     gn = global_norm(t_list) if use_norm is None else tensor_of(use_norm)
     g = gn._t
     cn = tensor_of(clip_norm, gn._dtype)._t.to(g.device)
-    scale = cn * torch.minimum(1.0 / g, 1.0 / cn)
-    if not torch.isfinite(g).all():
-        scale = torch.full_like(scale, math.nan)
+    # (g - g): NaN for an infinite or NaN norm, as TF writes it; no value read, so a
+    # traced function replays it.
+    scale = cn * torch.minimum(1.0 / g, 1.0 / cn) + (g - g)
     out = []
     for v in t_list:
         if v is None:
