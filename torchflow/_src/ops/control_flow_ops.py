@@ -14,7 +14,7 @@ from typing import Any
 from torchflow._src.core import graph_control, graph_trace
 from torchflow._src.core.convert import to_tensor
 from torchflow._src.core.errors import InvalidArgumentError
-from torchflow._src.core.tensor import Tensor, wrap
+from torchflow._src.core.tensor import Tensor, executing_eagerly, wrap
 from torchflow._src.core.variables import Variable
 from torchflow._src.util import nest
 from torchflow._src.util.api import public
@@ -193,6 +193,9 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         raise ValueError("'loop_vars' must be provided.")
     single = not isinstance(loop_vars, (list, _Tuple)) or _is_namedtuple(loop_vars)
     current: Any = (loop_vars,) if single else loop_vars  # the loop variables' structure
+    graph = not executing_eagerly()
+    if graph:  # TF's graph loop (while_v2): Python numbers become tensors
+        current = nest.map_structure(_loop_value, current)
     limit = None  # a maximum_iterations computed in a trace: read again on every call
     if maximum_iterations is not None:
         if type(maximum_iterations) is Tensor and \
@@ -225,15 +228,21 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         return current
 
     rec = graph_control.wants_graph_loop(current)
+    final = None
     if rec is not None:
         final = graph_control.record_while(rec, cond, body, current, max_iter, step, finish,
                                            limit)
-        if final is not None:
-            return final[0] if single else final
-    current = finish(current, 0)
-    if single:
-        return current[0]
-    return current
+    if final is None:
+        final = finish(current, 0)
+    if graph and not single:  # (a graph loop's results have loop_vars' structure)
+        final = nest.pack_sequence_as(current, nest.flatten(final))
+    return final[0] if single else final
+
+
+def _loop_value(x):
+    if type(x) in (bool, int, float) or type(x).__module__ == "numpy":
+        return to_tensor(x)
+    return x
 
 
 def _stop(x):
