@@ -539,11 +539,17 @@ def _u(shape, lo, hi, seed):
     return uniform(shape, lo, hi, seed=seed)._t
 
 
+def _draw(lo, hi, seed) -> Tensor:
+    """A float32 scalar drawn from ``[lo, hi)``, kept a tensor (read into Python, it
+    would make a traced function run eagerly)."""
+    return uniform([], lo, hi, seed=seed)
+
+
 def _random_flip(image, seed, axis):
     t, single = image_arg("random_flip_left_right", image)
     if single:
-        return moved(t, lambda x, _: x.flip(axis - 1)) if float(_u([], 0.0, 1.0, seed)) < 0.5 \
-            else t
+        m = _u([], 0.0, 1.0, seed) < 0.5
+        return moved(t, lambda x, _: torch.where(m.to(x.device), x.flip(axis - 1), x))
     m = _u([t.shape[0], 1, 1, 1], 0.0, 1.0, seed) < 0.5
     return moved(t, lambda x, _: torch.where(m.to(x.device), x.flip(axis), x))
 
@@ -601,7 +607,7 @@ def random_brightness(image, max_delta, seed=None) -> Tensor:
     """
     if max_delta < 0:
         raise ValueError("max_delta must be non-negative.")
-    return adjust_brightness(image, float(_u([], -max_delta, max_delta, seed)))
+    return adjust_brightness(image, _draw(-max_delta, max_delta, seed))
 
 
 @public("torchflow.image")
@@ -624,7 +630,7 @@ def random_contrast(image, lower, upper, seed=None) -> Tensor:
         raise ValueError("upper must be > lower.")
     if lower < 0:
         raise ValueError("lower must be non-negative.")
-    return adjust_contrast(image, float(_u([], lower, upper, seed)))
+    return adjust_contrast(image, _draw(lower, upper, seed))
 
 
 @public("torchflow.image")
@@ -647,7 +653,7 @@ def random_saturation(image, lower, upper, seed=None) -> Tensor:
         raise ValueError("upper must be > lower.")
     if lower < 0:
         raise ValueError("lower must be non-negative.")
-    return adjust_saturation(image, float(_u([], lower, upper, seed)))
+    return adjust_saturation(image, _draw(lower, upper, seed))
 
 
 @public("torchflow.image")
@@ -669,7 +675,7 @@ def random_hue(image, max_delta, seed=None) -> Tensor:
         raise ValueError("max_delta must be <= 0.5.")
     if max_delta < 0:
         raise ValueError("max_delta must be non-negative.")
-    return adjust_hue(image, float(_u([], -max_delta, max_delta, seed)))
+    return adjust_hue(image, _draw(-max_delta, max_delta, seed))
 
 
 @public("torchflow.image")
@@ -697,7 +703,10 @@ def random_crop(value, size, seed=None, name=None) -> Tensor:
     if any(s > d for s, d in zip(size, shape)):
         raise invalid_argument("RandomCrop", f"Need value.shape >= size, got {shape} and "
                                              f"{size}")
-    r = _u([len(shape)], 0.0, 1.0, seed).tolist()
-    idx = tuple(slice(o, o + s) for o, s in
-                ((min(int(u * (d - s + 1)), d - s), s) for u, d, s in zip(r, shape, size)))
-    return wrap(t._t[idx], t._dtype)
+    r = _u([len(shape)], 0.0, 1.0, seed)
+    x = t._t
+    for k, (d, n) in enumerate(zip(shape, size)):
+        if n != d:  # (the offset stays a tensor: a traced function replays the crop)
+            off = torch.clamp((r[k] * (d - n + 1)).floor(), max=d - n).long()
+            x = x.narrow(k, off, n)
+    return wrap(x, t._dtype)

@@ -30,8 +30,8 @@ from torchflow._src.util.api import public
 def _stateless_flip(image, seed, axis: int, op: str) -> Tensor:
     t, single = image_arg("random_flip_left_right", image)
     if single:
-        u = float(stateless_uniform([], seed, 0.0, 1.0)._t)
-        return moved(t, lambda x, _: x.flip(axis - 1)) if u < 0.5 else t
+        m = torch.lt(stateless_uniform([], seed, 0.0, 1.0)._t, 0.5)
+        return moved(t, lambda x, _: torch.where(m.to(x.device), x.flip(axis - 1), x))
     u = stateless_uniform([t.shape[0]], seed, 0.0, 1.0)._t
     m = (torch.round(u) > 0).reshape(-1, 1, 1, 1)  # TF: round(u) as the mask
     return moved(t, lambda x, _: torch.where(m.to(x.device), x.flip(axis), x))
@@ -143,7 +143,7 @@ def stateless_random_saturation(image, lower, upper, seed=None) -> Tensor:
     if lower < 0:
         raise ValueError("lower must be non-negative.")
     factor = stateless_uniform([], seed, lower, upper)
-    return adjust_saturation(image, float(factor._t))
+    return adjust_saturation(image, factor)
 
 
 @public("torchflow.image")
@@ -166,7 +166,7 @@ def stateless_random_hue(image, max_delta, seed) -> Tensor:
     if max_delta < 0:
         raise ValueError("max_delta must be non-negative.")
     delta = stateless_uniform([], seed, -max_delta, max_delta)
-    return adjust_hue(image, float(delta._t))
+    return adjust_hue(image, delta)
 
 
 @public("torchflow.image")
@@ -198,9 +198,11 @@ def stateless_random_crop(value, size, seed, name=None) -> Tensor:
         raise invalid_argument("Assert", f"assertion failed: [Need value.shape >= size, "
                                          f"got ] [{shape}] [{size}]")
     r = stateless_uniform([len(shape)], seed, 0, dtypes.int32.max, dtype=dtypes.int32)
-    offs = [int(v) % (d - s + 1) for v, d, s in zip(r.numpy().tolist(), shape, size)]
-    idx = tuple(slice(o, o + s) for o, s in zip(offs, size))
-    return wrap(t._t[idx], t._dtype)
+    x = t._t
+    for k, (d, n) in enumerate(zip(shape, size)):
+        if n != d:  # (the offset stays a tensor: a traced function replays the crop)
+            x = x.narrow(k, torch.remainder(r._t[k].long(), d - n + 1), n)
+    return wrap(x, t._dtype)
 
 
 def _check_jpeg_range(lo, hi) -> None:
