@@ -7,6 +7,10 @@ float64 and the integer dtypes), ``stateless_normal``,
 give exactly TensorFlow's numbers: they run TF's Philox algorithm
 (``philox.py``).
 
+In a traced ``tf.function`` an op whose seed is a tensor (``Generator.make_seeds``,
+a dataset element's seed) is one pure host node: each replay draws from that call's
+seed, where reading the seed into the trace's Python would make the function eager.
+
 Differences from TensorFlow 2.4: the other stateless ops (binomial, poisson, gamma, parameterized truncated normal, half-precision
 dtypes) draw from torch
 generators seeded by the seed: deterministic, but not TF's numbers, and CPU
@@ -15,12 +19,14 @@ and GPU results differ.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import zlib
 
 import numpy as np
 import torch
 
-from torchflow._src.core import context, dtypes
+from torchflow._src.core import context, dtypes, graph_trace
 from torchflow._src.core.errors import InvalidArgumentError, invalid_argument, translate
 from torchflow._src.ops import philox
 from torchflow._src.ops import random_ops as _r
@@ -47,6 +53,23 @@ def seed_pair(op: str, seed) -> tuple[int, int]:
 _SALT: dict = {}
 
 
+def _seeded_node(fn):
+    """``fn`` (a stateless op with a ``seed`` parameter) as one pure host node of a
+    traced function when its seed is a tensor; as itself otherwise."""
+    pos = list(inspect.signature(fn).parameters).index("seed")
+    node = graph_trace.host_op(fn, dry=graph_trace.RUN, pure=True)
+
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        if graph_trace._ACTIVE is not None:
+            seed = args[pos] if len(args) > pos else kwargs.get("seed")
+            if isinstance(seed, Tensor) or hasattr(seed, "_tf_value"):
+                return node(*args, **kwargs)
+        return fn(*args, **kwargs)
+
+    return call
+
+
 def _gen(op: str, seed, device) -> torch.Generator:
     s0, s1 = seed_pair(op, seed)
     salt = _SALT.get(op)
@@ -56,6 +79,7 @@ def _gen(op: str, seed, device) -> torch.Generator:
 
 
 @public("torchflow.random")
+@_seeded_node
 def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32,
                      name=None) -> Tensor:
     """Outputs deterministic pseudorandom values from a normal distribution.
@@ -96,6 +120,7 @@ def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32,
 
 
 @public("torchflow.random")
+@_seeded_node
 def stateless_uniform(shape, seed, minval: float | Tensor = 0, maxval=None, dtype=dtypes.float32,
                       name=None, alg="auto_select") -> Tensor:
     """Outputs deterministic pseudorandom values from a uniform distribution.
@@ -175,6 +200,7 @@ def _affine(x, scale, shift):
 
 
 @public("torchflow.random")
+@_seeded_node
 def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32,
                                name=None) -> Tensor:
     """Deterministic truncated normal values (within two standard deviations).
@@ -206,6 +232,7 @@ def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.f
 
 
 @public("torchflow.random")
+@_seeded_node
 def stateless_categorical(logits, num_samples, seed, dtype=dtypes.int64, name=None) -> Tensor:
     """Deterministic samples from categorical distributions.
 
@@ -235,6 +262,7 @@ def stateless_categorical(logits, num_samples, seed, dtype=dtypes.int64, name=No
 
 
 @public("torchflow.random")
+@_seeded_node
 def stateless_binomial(shape, seed, counts, probs, output_dtype=dtypes.int32,
                        name=None) -> Tensor:
     """Deterministic samples from binomial distributions.
@@ -266,6 +294,7 @@ def stateless_binomial(shape, seed, counts, probs, output_dtype=dtypes.int32,
 
 
 @public("torchflow.random")
+@_seeded_node
 def stateless_poisson(shape, seed, lam, dtype=dtypes.int32, name=None) -> Tensor:
     """Deterministic samples from Poisson distributions.
 
@@ -292,6 +321,7 @@ def stateless_poisson(shape, seed, lam, dtype=dtypes.int32, name=None) -> Tensor
 
 
 @public("torchflow.random")
+@_seeded_node
 def stateless_gamma(shape, seed, alpha, beta=None, dtype=dtypes.float32, name=None) -> Tensor:
     """Deterministic samples from Gamma distributions.
 
@@ -319,6 +349,7 @@ def stateless_gamma(shape, seed, alpha, beta=None, dtype=dtypes.float32, name=No
 
 
 @public("torchflow.random")
+@_seeded_node
 def stateless_parameterized_truncated_normal(shape, seed, means=0.0, stddevs=1.0,
                                              minvals=-2.0, maxvals=2.0, name=None) -> Tensor:
     """Deterministic normal samples truncated to ``[minvals, maxvals]``.
@@ -356,6 +387,7 @@ def stateless_parameterized_truncated_normal(shape, seed, means=0.0, stddevs=1.0
 
 
 @public("torchflow.random.experimental")
+@_seeded_node
 def stateless_split(seed, num=2) -> Tensor:
     """Splits a stateless seed into ``num`` new seeds (shape ``[num, 2]``).
 
@@ -379,6 +411,7 @@ def stateless_split(seed, num=2) -> Tensor:
 
 
 @public("torchflow.random.experimental")
+@_seeded_node
 def stateless_fold_in(seed, data) -> Tensor:
     """Folds ``data`` (an integer) into a stateless seed, giving a new seed.
 
