@@ -64,3 +64,68 @@ def test_while_loop_over_python_numbers_in_a_function():
         assert type(g) is type(w) is list  # loop_vars' structure, not the body's tuple
         assert [t.dtype.name for t in g] == [t.dtype.name for t in w] == ["int32", "float32"]
         np.testing.assert_allclose([t.numpy() for t in g], [t.numpy() for t in w])
+
+
+@pytest.mark.parametrize("adjoint", [False, True])
+def test_singular_matrix_on_a_replay_raises_tf_error(adjoint):
+    """``inv``/``solve``/``cholesky`` of an invertible matrix at the trace, of a
+    singular one on the next call: real TF's InvalidArgumentError and message, from
+    the replay (the LAPACK info is checked on every call, not read at the trace)."""
+    rtf = real_tf()
+    good = np.array([[2.0, 1.0], [1.0, 3.0]], np.float32)
+    bad = np.array([[1.0, 2.0], [2.0, 4.0]], np.float32)
+    for m in (rtf, tf):
+        runs = []
+
+        @m.function
+        def f(a):
+            runs.append(1)
+            return (m.linalg.inv(a, adjoint=adjoint), m.linalg.solve(a, m.ones([2, 1])),
+                    m.linalg.cholesky(a))
+
+        np.testing.assert_allclose(f(m.constant(good))[0].numpy(), np.linalg.inv(good),
+                                   rtol=1e-5)
+        with pytest.raises(m.errors.InvalidArgumentError, match="not invertible"):
+            f(m.constant(bad))
+        np.testing.assert_allclose(f(m.constant(good * 2))[2].numpy(),
+                                   np.linalg.cholesky(good * 2), rtol=1e-5)
+        assert len(runs) == 1, m.__name__
+
+
+def test_random_image_ops_replay_with_fresh_draws():
+    """Augmentation in a traced function (``random_flip_left_right``/``up_down``,
+    ``random_crop``, ``random_brightness``, their stateless forms): the Python runs
+    once, as in TF, and every call draws anew: both flips occur, crops are windows
+    of the image at several offsets, brightness moves within its bound."""
+    rtf = real_tf()
+    img = np.arange(5 * 6 * 1, dtype=np.float32).reshape(5, 6, 1)
+
+    def run(m):
+        runs = []
+
+        @m.function
+        def aug(x, s):
+            runs.append(1)
+            return (m.image.random_flip_left_right(x), m.image.random_flip_up_down(x),
+                    m.image.random_crop(x, [3, 4, 1]), m.image.random_brightness(x, 0.5),
+                    m.image.stateless_random_flip_left_right(x, s),
+                    m.image.stateless_random_crop(x, [2, 2, 1], s))
+
+        outs = [[t.numpy() for t in aug(m.constant(img), m.constant([k, 7]))]
+                for k in range(40)]
+        return outs, len(runs)
+
+    for m in (rtf, tf):
+        outs, runs = run(m)
+        assert runs == 1, m.__name__
+        lr = {o[0].tobytes() for o in outs}
+        assert lr == {img.tobytes(), img[:, ::-1].tobytes()}
+        assert {o[1].tobytes() for o in outs} == {img.tobytes(), img[::-1].tobytes()}
+        windows = {img[i:i + 3, j:j + 4].tobytes() for i in range(3) for j in range(3)}
+        crops = {o[2].tobytes() for o in outs}
+        assert crops <= windows and len(crops) >= 3
+        deltas = [float((o[3] - img).mean()) for o in outs]
+        assert all(-0.5 <= d < 0.5 for d in deltas) and len(set(deltas)) > 30
+        small = {img[i:i + 2, j:j + 2].tobytes() for i in range(4) for j in range(5)}
+        assert {o[5].tobytes() for o in outs} <= small and len({o[5].tobytes() for o in outs}) > 3
+        assert {o[4].tobytes() for o in outs} == {img.tobytes(), img[:, ::-1].tobytes()}

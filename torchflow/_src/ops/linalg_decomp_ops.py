@@ -12,7 +12,7 @@ import collections
 import numpy as np
 import torch
 
-from torchflow._src.core import dtypes
+from torchflow._src.core import dtypes, graph_trace
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.ops import _nn_common as nc
 from torchflow._src.ops._dispatch import Tensor, tensor_arg, translate, wrap
@@ -44,8 +44,13 @@ def _out(r: torch.Tensor, t: Tensor) -> Tensor:
     return wrap(r.to(t._t.dtype) if r.dtype != t._t.dtype else r, t._dtype)
 
 
-def _failed(info: torch.Tensor) -> bool:
-    return bool(info.numel()) and bool((info != 0).any())
+@graph_trace.host_op(dry=graph_trace.RUN, pure=True)
+def check_info(info: torch.Tensor, message: str) -> None:
+    """Raises ``InvalidArgumentError(message)`` where a LAPACK ``info`` is not 0. One
+    pure host node in a traced function: each replay checks its own matrices
+    (reading ``info`` into the trace's Python would make the function eager)."""
+    if info.numel() and bool((info != 0).any()):
+        raise InvalidArgumentError(None, None, message)
 
 
 @public("torchflow.linalg")
@@ -68,8 +73,7 @@ def inv(input, adjoint=False, name=None) -> Tensor:
         r, info = torch.linalg.inv_ex(m.mH if adjoint else m)
     except Exception as e:  # noqa: BLE001 - translated to a TF error
         raise translate("MatrixInverse", e) from None
-    if _failed(info):
-        raise InvalidArgumentError(None, None, "Input is not invertible. [Op:MatrixInverse]")
+    check_info(info, "Input is not invertible. [Op:MatrixInverse]")
     return _out(r, t)
 
 
@@ -130,10 +134,8 @@ def _cholesky(m: torch.Tensor) -> torch.Tensor:
         r, info = torch.linalg.cholesky_ex(m)
     except Exception as e:  # noqa: BLE001 - translated to a TF error
         raise translate("Cholesky", e) from None
-    if _failed(info):
-        raise InvalidArgumentError(
-            None, None, "Cholesky decomposition was not successful. The input might not be "
-                        "valid. [Op:Cholesky]")
+    check_info(info, "Cholesky decomposition was not successful. The input might not be "
+                     "valid. [Op:Cholesky]")
     return r
 
 
@@ -332,8 +334,7 @@ def solve(matrix, rhs, adjoint=False, name=None) -> Tensor:
         x, info = torch.linalg.solve_ex(m.mH if adjoint else m, b)
     except Exception as e:  # noqa: BLE001 - translated to a TF error
         raise translate(op, e) from None
-    if _failed(info):
-        raise InvalidArgumentError(None, None, f"Input matrix is not invertible. [Op:{op}]")
+    check_info(info, f"Input matrix is not invertible. [Op:{op}]")
     return _out(x, t)
 
 

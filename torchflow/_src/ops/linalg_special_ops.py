@@ -12,7 +12,7 @@ from torchflow._src.core import dtypes
 from torchflow._src.core.errors import InvalidArgumentError
 from torchflow._src.ops import _nn_common as nc
 from torchflow._src.ops._dispatch import Tensor, tensor_arg, translate, wrap
-from torchflow._src.ops.linalg_decomp_ops import _arg, _out
+from torchflow._src.ops.linalg_decomp_ops import _arg, _out, check_info
 from torchflow._src.util.api import public
 
 Lu = collections.namedtuple("Lu", ["lu", "p"])
@@ -236,9 +236,7 @@ def tridiagonal_solve(diagonals, rhs, diagonals_format="compact", transpose_rhs=
         x, info = torch.linalg.solve_ex(a, b)
     except Exception as e:  # noqa: BLE001 - translated to a TF error
         raise translate("TridiagonalSolve", e) from None
-    if info.numel() and bool((info != 0).any()):
-        raise InvalidArgumentError(None, None, "The matrix is not invertible. "
-                                               "[Op:TridiagonalSolve]")
+    check_info(info, "The matrix is not invertible. [Op:TridiagonalSolve]")
     return wrap(x.resolve_conj(), t._dtype)
 
 
