@@ -129,3 +129,43 @@ def test_random_image_ops_replay_with_fresh_draws():
         small = {img[i:i + 2, j:j + 2].tobytes() for i in range(4) for j in range(5)}
         assert {o[5].tobytes() for o in outs} <= small and len({o[5].tobytes() for o in outs}) > 3
         assert {o[4].tobytes() for o in outs} == {img.tobytes(), img[:, ::-1].tobytes()}
+
+
+def test_tf_data_augmentation_maps_trace_once():
+    """The augmentation of TF's data-augmentation tutorial as ``Dataset.map``
+    functions: ``rot90`` by a random tensor ``k``, a random JPEG quality, stateless
+    ops under seeds from ``Generator.make_seeds``. Each function's Python runs once,
+    as in TF; the elements are rotations / same-shape images of the inputs."""
+    rtf = real_tf()
+    images = np.random.default_rng(0).random((12, 8, 8, 3)).astype(np.float32)
+
+    def run(m):
+        runs = []
+        rng = m.random.Generator.from_seed(5, alg="philox")
+
+        def rotate(x):
+            runs.append("rot")
+            return m.image.rot90(x, m.random.uniform([], 0, 4, m.int32))
+
+        def jpeg(x):
+            runs.append("jpeg")
+            return m.image.random_jpeg_quality(x, 70, 95)
+
+        def seeded(x):
+            runs.append("seeded")
+            seed = rng.make_seeds(2)[0]
+            x = m.image.stateless_random_crop(x, [6, 6, 3], seed=seed)
+            return m.image.stateless_random_brightness(x, 0.2, seed=seed)
+
+        ds = m.data.Dataset.from_tensor_slices(images)
+        out = [[e.numpy() for e in ds.map(f)] for f in (rotate, jpeg, seeded)]
+        return out, sorted(runs)
+
+    want_out, want_runs = run(rtf)
+    got, runs = run(tf)
+    assert runs == want_runs == ["jpeg", "rot", "seeded"]
+    ks = [[k for k in range(4) if np.array_equal(r, np.rot90(img, k))] for img, r in
+          zip(images, got[0])]
+    assert all(len(k) == 1 for k in ks) and len({k[0] for k in ks}) > 1  # drawn per element
+    for g, w in zip(got[1] + got[2], want_out[1] + want_out[2]):
+        assert g.shape == w.shape and g.dtype == w.dtype

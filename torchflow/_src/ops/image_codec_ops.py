@@ -486,6 +486,12 @@ def adjust_jpeg_quality(image, jpeg_quality, name=None) -> Tensor:
     Raises:
       InvalidArgumentError: For an image that is not 3-D or a quality outside [0, 100].
     """
+    if graph_trace._ACTIVE is not None:  # (its round trip passes through a string)
+        return _jpeg_round_trip_node(image, jpeg_quality)
+    return _jpeg_round_trip(image, jpeg_quality)
+
+
+def _jpeg_round_trip(image, jpeg_quality) -> Tensor:
     op = "EncodeJpegVariableQuality"
     t = image if isinstance(image, Tensor) else data_ops.as_tensor(image)
     orig = t.dtype
@@ -497,3 +503,10 @@ def adjust_jpeg_quality(image, jpeg_quality, name=None) -> Tensor:
     _check_quality(op, q)
     out = decode_jpeg(encode_jpeg(u8, quality=q))
     return convert_image_dtype(out, orig, saturate=True)
+
+
+@graph_trace.host_op(dry=graph_trace.RUN, pure=True)
+def _jpeg_round_trip_node(image, jpeg_quality) -> Tensor:
+    """``adjust_jpeg_quality`` as one pure host node of a traced function: each replay
+    re-encodes that call's image at that call's quality."""
+    return _jpeg_round_trip(image, jpeg_quality)

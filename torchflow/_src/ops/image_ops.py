@@ -16,7 +16,7 @@ import math
 import numpy as np
 import torch
 
-from torchflow._src.core import dtypes
+from torchflow._src.core import dtypes, graph_trace
 from torchflow._src.core.errors import InvalidArgumentError, dims
 from torchflow._src.core.tensor import Tensor, wrap
 from torchflow._src.ops import _nn_common as nc
@@ -298,7 +298,18 @@ def rot90(image, k=1, name=None) -> Tensor:
     t, single = image_arg("rot90", image)
     if not _is_int(k):
         raise TypeError(f"Cannot convert {k!r} to EagerTensor of dtype int32")
+    if isinstance(k, Tensor) and graph_trace._ACTIVE is not None:
+        return _rot90_node(t, k)  # (a tensor k in a traced function: read every call)
+    return _rot90(t, k)
+
+
+def _rot90(t: Tensor, k) -> Tensor:
     return moved(t, lambda x, _: torch.rot90(x, int(k), dims=(-3, -2)))
+
+
+@graph_trace.host_op(dry=graph_trace.RUN, pure=True)
+def _rot90_node(t: Tensor, k) -> Tensor:
+    return _rot90(t, k)
 
 
 def _is_int(v) -> bool:
