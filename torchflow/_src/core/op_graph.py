@@ -377,6 +377,10 @@ class GraphBuilder:
         self._by_tensor: "dict[int, str]" = {}  # id(torch tensor) -> endpoint
         self._dtypes: "dict[str, dtypes.DType]" = {}
         self._keep: list = []
+        # Dry traces of branches and loop bodies (their recorders and captures): what
+        # the ids in their dynamic, tainted and producer sets name stays alive while
+        # this builder lowers their calls, so that no new tensor takes such an id.
+        self.alive: list = []
         self._var_reads: "dict[int, str]" = {}
         # id(TensorArray) -> (endpoint of its TensorList now, its declared element dims
         # or None, the array); see graph_lowering_tensor_array.

@@ -64,6 +64,7 @@ def _trace_branch(b, fn, args=()):
     # (whose calls are not among ``cap.calls``).
     words = set(_WORD.findall("\n".join(rec.lines)))
     used = [t for n, t in names.items() if n in words and id(t._t) in b._by_tensor]
+    b.alive.append((rec, cap))
     return cap.calls, flat, rec.dynamic, out, rec.tainted(), used
 
 

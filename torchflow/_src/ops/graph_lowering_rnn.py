@@ -228,7 +228,8 @@ def _while(b, x, states, mask, tm: bool, gb: bool, zero_out: bool, out_dims: lis
 
 def _trace_step(step, x_step, states, rows: int):
     """``step`` run on zero stand-ins of ``rows`` rows while its op calls are captured:
-    ``(stand-ins, calls, outputs, dynamic ids)``, or None if it cannot be traced."""
+    ``(stand-ins, calls, outputs, dynamic ids, (recorder, capture))``, or None if it
+    cannot be traced. (The last keeps alive what those ids name while they are used.)"""
     def stand_in(dims, dtype):
         return wrap(torch.zeros([rows] + [int(v) for v in dims[1:]], dtype=dtype._torch), dtype)
 
@@ -244,7 +245,7 @@ def _trace_step(step, x_step, states, rows: int):
         return None
     if rec.unsafe is not None:
         return None
-    return ins, cap.calls, (out, nest.flatten(new)), rec.dynamic
+    return ins, cap.calls, (out, nest.flatten(new)), rec.dynamic, (rec, cap)
 
 
 def _outer_reads(b, calls, stand_ins) -> list:
@@ -311,7 +312,7 @@ def _cell_loop(b, call):
     if first is None or not ok:  # a step that cannot be traced, or holds the batch size
         n = b.node("Unlowered", [], {"dtype": d}, out_dtypes=[d], exportable=False)
         return [f"{n}:0"] * (len(states) + (2 if seq_out is not None else 1))
-    stand_ins, calls, (out_t, new_t), dynamic = first
+    stand_ins, calls, (out_t, new_t), dynamic, _ = first
 
     def step(body, d_, xt, st, consts):
         for t, ep in zip(list(stand_ins) + outer, [xt] + list(st) + list(consts)):
