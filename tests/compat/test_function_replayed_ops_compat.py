@@ -169,3 +169,57 @@ def test_tf_data_augmentation_maps_trace_once():
     assert all(len(k) == 1 for k in ks) and len({k[0] for k in ks}) > 1  # drawn per element
     for g, w in zip(got[1] + got[2], want_out[1] + want_out[2]):
         assert g.shape == w.shape and g.dtype == w.dtype
+
+
+def _mutation_program(m):
+    """Which of these calls raise (the error type), as a list of names/None."""
+    out = []
+
+    @m.function
+    def appends(x, log):
+        log.append(1)
+        return x * 2
+
+    @m.function
+    def pops(d):
+        y = d.pop("y")
+        return d["x"] + y
+
+    @m.function
+    def copies(d):
+        d = dict(d)
+        y = d.pop("y")
+        return d["x"] + y
+
+    for f, args in ((appends, (m.constant(1.0), [])), (pops, ({"x": 1.0, "y": m.constant(2.0)},)),
+                    (copies, ({"x": m.constant(1.0), "y": m.constant(2.0)},))):
+        try:
+            out.append(float(f(*args)))
+        except ValueError as e:
+            out.append(("ValueError", "should not modify its Python input arguments" in str(e)))
+
+    def parse(d):  # tf.data: changing the element's dict is fine in TF
+        y = d.pop("y")
+        return d, y
+
+    ds = m.data.Dataset.from_tensor_slices({"x": [1.0, 2.0], "y": [3.0, 4.0]}).map(parse)
+    out.append([(float(a["x"]), float(b)) for a, b in ds])
+
+    log = []
+
+    def logged(v, log=log):  # a list default a map function appends to: traced once
+        log.append(1)
+        return v + 1
+
+    out.append(([int(v) for v in m.data.Dataset.range(4).map(logged)], len(log)))
+    return out
+
+
+def test_changing_python_arguments_in_a_function_is_tf_error():
+    """A ``tf.function`` that changes a list or dict it was given raises TF's
+    ValueError at its trace (a copy may change); tf.data map functions may change
+    their element's dict, and a map function's own list default does not retrace it."""
+    want = _mutation_program(real_tf())
+    got = _mutation_program(tf)
+    assert got == want
+    assert got[0] == got[1] == ("ValueError", True) and got[2] == 3.0

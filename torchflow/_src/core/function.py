@@ -307,6 +307,11 @@ class Function:
     Created by ``tf.function``; see its docstring.
     """
 
+    # Whether a trace that changes a list or dict argument raises TF's ValueError
+    # (tf.data's element functions and Keras' step functions do not check: in TF they
+    # are traced on their element's spec, not called with these objects).
+    _checks_arguments = True
+
     def __init__(self, python_function, input_signature=None, jit_compile=False,
                  reduce_retracing=False, name=None, instance_ref=None, autograph=True):
         self._python_function = python_function
@@ -834,11 +839,15 @@ class Function:
             s.symbolic_gradients += 1  # tf.constant makes differentiable tensors too
             torch.set_grad_enabled(True)
             args, kwargs = nest.map_structure(_differentiable_input, (args, kwargs))
+        before = function_signature.containers_of((args, kwargs)) \
+            if self._checks_arguments else None
         try:
             if compiled:
                 out = _run_compiled(self, concrete, args, kwargs)
             else:
                 out = self._call_converted(args, kwargs)
+            if before is not None:
+                function_signature.check_unchanged(self._python_function, before, (args, kwargs))
         finally:
             s.function_depth -= 1
             if symbolic:
@@ -857,8 +866,6 @@ class Function:
 
 
 _MISSING = object()
-
-
 
 
 def _with_shapes(specs, shapes: list):

@@ -1,6 +1,7 @@
 """What a traced ``tf.function`` shows of itself: signatures printed as TF 2.4
 prints them, the symbolic tensors of ``structured_outputs``, and how a
-``ConcreteFunction`` binds its call arguments."""
+``ConcreteFunction`` binds its call arguments, and TF's check that a trace leaves
+the lists and dicts it was given as they were."""
 
 from __future__ import annotations
 
@@ -189,3 +190,40 @@ def bind_concrete_call(fn_name: str, names: list, signature, args, kwargs):
     full_args = tuple(bound[n] if _has_spec(s) else s for n, s in zip(names, args_spec))
     full_kwargs = {n: bound[n] if _has_spec(s) else s for n, s in kwargs_spec.items()}
     return full_args, full_kwargs
+
+
+def containers_of(value):
+    """A copy of ``value``'s lists and dicts (the same leaves), or None if it has none."""
+    def walk(x):
+        if type(x) is list:
+            return [walk(e) for e in x]
+        if type(x) is dict:
+            return {k: walk(v) for k, v in x.items()}
+        if type(x) is tuple:
+            return tuple(walk(e) for e in x)
+        return x
+
+    def has(x):
+        if type(x) in (list, dict):
+            return True
+        return type(x) is tuple and any(has(e) for e in x)
+
+    return walk(value) if has(value) else None
+
+
+def check_unchanged(fn, before, after) -> None:
+    """TF's ValueError when the traced body changed a list or dict it was given."""
+    def same(a, b) -> bool:
+        if type(a) is not type(b):
+            return False
+        if type(a) in (list, tuple):
+            return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+        if type(a) is dict:
+            return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+        return a is b
+
+    if not same(before, after):
+        name = getattr(fn, "__name__", fn)
+        raise ValueError(f"{name}() should not modify its Python input arguments. Check if it "
+                         f"modifies any lists or dicts passed as arguments. Modifying a copy is "
+                         f"allowed.")

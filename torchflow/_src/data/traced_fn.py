@@ -39,6 +39,14 @@ class _ElementFunction(_function.Function):
         self._first = threading.Lock()
         self._warm = False
 
+    _checks_arguments = False  # (TF traces it on the element's spec)
+
+    def _canonicalize(self, args, kwargs):
+        # Traced on the element's structure: the defaults of its other parameters are
+        # the function's own, not part of its signature (a list default it appends to
+        # does not retrace it).
+        return args, kwargs
+
     def __reduce__(self):
         # A pipeline sent to a tf.data service worker: the function, traced again there.
         return (_ElementFunction, (self._python_function,))
@@ -245,6 +253,14 @@ class DatasetFunction:
     @property
     def python_function(self):
         return self._python_function
+
+    _checks_arguments = False  # (TF traces it on the element's spec)
+
+    def _canonicalize(self, args, kwargs):
+        # Traced on the element's structure: the defaults of its other parameters are
+        # the function's own, not part of its signature (a list default it appends to
+        # does not retrace it).
+        return args, kwargs
 
     def __reduce__(self):
         return (DatasetFunction, (self._python_function, self._what))

@@ -102,7 +102,9 @@ def _traced(model, body, name: str):
     if model.run_eagerly:
         return body
     body.__name__ = name
-    return function(body, autograph=False)
+    traced = function(body, autograph=False)
+    traced._checks_arguments = False  # (TF calls it with an iterator)
+    return traced
 
 
 def _user_step(model, step):

@@ -63,6 +63,8 @@ class GroupedSteps:
             # recordings replay into the group's (their Python runs at their own
             # traces only, as in TF).
             self._group = function(make_body(*self.steps), autograph=False)
+            for f in (*self.steps, self._group):  # (TF calls them with an iterator)
+                f._checks_arguments = False
         self._combine = combine
         self._ready = False
 
