@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from saved_model_helpers import served_both_ways
 
 import torchflow as tf
 from torchflow._src.testing import assert_all_close, real_tf
@@ -175,16 +176,13 @@ def _map_run(lib, mod) -> list:
 
 @pytest.mark.parametrize("saver", ["torchflow", "tf"])
 def test_map_fn_saved_serves_tf_values(saver, tmp_path):
-    rtf = real_tf()
-    want = _map_run(rtf, _map_module(rtf))
-    m = tf if saver == "torchflow" else rtf
-    mod = _map_module(m)
-    if m is tf:
+    def check(mod):
         ops = [op.type for op in mod.rows.get_concrete_function().graph.get_operations()]
         assert "While" in ops and "TensorListStack" in ops
-    m.saved_model.save(mod, str(tmp_path))
-    for lib in (rtf, tf) if m is tf else (tf,):
-        _assert_same(_map_run(lib, lib.saved_model.load(str(tmp_path))), want)
+
+    want, served = served_both_ways(saver, tmp_path, _map_module, _map_run, check)
+    for got in served:
+        _assert_same(got, want)
 
 
 def test_map_fn_body_that_reads_an_unknown_size_is_refused(tmp_path):

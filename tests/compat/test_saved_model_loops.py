@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from saved_model_helpers import served_both_ways
 
 import torchflow as tf
 from torchflow._src.testing import assert_all_close, real_tf
@@ -112,16 +113,13 @@ def _assert_same(got: list, want: list):
 
 @pytest.mark.parametrize("saver", ["torchflow", "tf"])
 def test_loops_saved_serve_tf_values(saver, tmp_path):
-    rtf = real_tf()
-    want = _run(rtf, _module(rtf))
-    m = tf if saver == "torchflow" else rtf
-    mod = _module(m)
-    if m is tf:
+    def check(mod):
         for f in (mod.counted, mod.ranged, mod.breaks):
             assert "While" in [op.type for op in f.get_concrete_function().graph.get_operations()]
-    m.saved_model.save(mod, str(tmp_path))
-    for lib in (rtf, tf) if m is tf else (tf,):
-        _assert_same(_run(lib, lib.saved_model.load(str(tmp_path))), want)
+
+    want, served = served_both_ways(saver, tmp_path, _module, _run, check)
+    for got in served:
+        _assert_same(got, want)
 
 
 def test_loop_body_that_reads_a_loop_value_into_python_is_refused(tmp_path):

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from saved_model_helpers import served_both_ways
 
 import torchflow as tf
 from torchflow._src.testing import assert_all_close, real_tf
@@ -112,17 +113,13 @@ def _run(lib, mod):
 
 @pytest.mark.parametrize("saver", ["torchflow", "tf"])
 def test_tensor_arrays_saved_serve_tf_values(saver, tmp_path):
-    rtf = real_tf()
-    want = _run(rtf, _module(rtf))
-    m = tf if saver == "torchflow" else rtf
-    mod = _module(m)
-    if m is tf:
+    def check(mod):
         ops = [op.type for op in mod.doubled.get_concrete_function().graph.get_operations()]
         assert "TensorListReserve" in ops and "TensorListStack" in ops and "While" in ops
-    m.saved_model.save(mod, str(tmp_path))
-    for lib in (rtf, tf) if m is tf else (tf,):
-        assert_all_close(_run(lib, lib.saved_model.load(str(tmp_path))), want, rtol=1e-6,
-                         atol=0)
+
+    want, served = served_both_ways(saver, tmp_path, _module, _run, check)
+    for got in served:
+        assert_all_close(got, want, rtol=1e-6, atol=0)
 
 
 def test_array_written_in_place_in_a_function_keeps_tf_graph_semantics(tmp_path):
