@@ -132,13 +132,16 @@ def _write(b, call):
     return []
 
 
-def _read(b, call):
-    a = call.args
-    ta = a["self"]
-    n = b.node("TensorListGetItem", [handle(b, ta), _int_input(b, a["index"]),
-                                     _shape(b, dims(b, ta))],
+def _element_op(b, call, op: str, index: str):
+    """``op`` (GetItem, Gather) of the array at the call's ``index`` argument."""
+    ta = call.args["self"]
+    n = b.node(op, [handle(b, ta), _int_input(b, call.args[index]), _shape(b, dims(b, ta))],
                {"element_dtype": ta.dtype}, out_dtypes=[ta.dtype])
     return [f"{n}:0"]
+
+
+def _read(b, call):
+    return _element_op(b, call, "TensorListGetItem", "index")
 
 
 def _stack(b, call):
@@ -149,12 +152,7 @@ def _stack(b, call):
 
 
 def _gather(b, call):
-    a = call.args
-    ta = a["self"]
-    n = b.node("TensorListGather", [handle(b, ta), _int_input(b, a["indices"]),
-                                    _shape(b, dims(b, ta))],
-               {"element_dtype": ta.dtype}, out_dtypes=[ta.dtype])
-    return [f"{n}:0"]
+    return _element_op(b, call, "TensorListGather", "indices")
 
 
 def _concat(b, call):

@@ -47,6 +47,22 @@ def _int_list(x) -> list:
 _GRAPH = threading.local()
 
 
+class _flag:
+    """Within it, ``_GRAPH.<name>`` is True (restored after)."""
+
+    __slots__ = ("_name", "_prev")
+
+    def __init__(self, name: str):
+        self._name = name
+
+    def __enter__(self):
+        self._prev = getattr(_GRAPH, self._name, False)
+        setattr(_GRAPH, self._name, True)
+
+    def __exit__(self, *exc):
+        setattr(_GRAPH, self._name, self._prev)
+
+
 def _in_graph() -> bool:
     """Whether arrays act as TF's graph arrays now (in a ``tf.function``, or its replay)."""
     return getattr(_GRAPH, "on", False) or not executing_eagerly()
@@ -66,12 +82,8 @@ def _graph_node(method=None, *, shaped=False):
         if shape is not None and self._element_shape.rank is None:
             self = self._host_alias()
             self._element_shape = shape
-        prev = getattr(_GRAPH, "on", False)
-        _GRAPH.on = True
-        try:
+        with _flag("on"):
             return method(self, *args, **kwargs)
-        finally:
-            _GRAPH.on = prev
 
     in_graph.__name__ = in_graph.__qualname__ = f"TensorArray.{method.__name__}"
     node = graph_trace.host_op(in_graph, dry=graph_trace.RUN, pure=True)
@@ -89,12 +101,8 @@ def _graph_node(method=None, *, shaped=False):
             if r.dry:
                 # A branch or loop body traced on stand-in values (one the call does
                 # not take): indices need not be in range, as in a TF graph.
-                prev = getattr(_GRAPH, "stand_in", False)
-                _GRAPH.stand_in = True
-                try:
+                with _flag("stand_in"):
                     return node(self, *args, **kwargs)
-                finally:
-                    _GRAPH.stand_in = prev
         return node(self, *args, **kwargs)
 
     return call
